@@ -1,0 +1,168 @@
+"""The event envelope and the core vocabulary every ruleset accepts.
+
+An event as stored: its match and position (1, 2, 3, ...), kind and kind version, actor (a player,
+`judge:NAME`, or `-` for the table itself), payload, when and by whom it was recorded, and the hash
+chain (`prev_hash`, `hash`: sha256 over the canonical JSON of every other field).
+"""
+from __future__ import annotations
+
+import getpass
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from .canonical import canonical_bytes, sha256_hex
+from .schema import Payload, event_kind
+
+TABLE_ACTOR = "-"
+JUDGE_PREFIX = "judge:"
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    match: str
+    position: int
+    kind: str
+    version: int
+    actor: str
+    payload: dict[str, Any]
+    recorded_at: str
+    recorded_by: str
+    prev_hash: str
+    hash: str
+
+    def hashed_fields(self) -> dict[str, Any]:
+        return {
+            "match": self.match,
+            "position": self.position,
+            "kind": self.kind,
+            "version": self.version,
+            "actor": self.actor,
+            "payload": self.payload,
+            "recorded_at": self.recorded_at,
+            "recorded_by": self.recorded_by,
+            "prev_hash": self.prev_hash,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.hashed_fields()
+        d["hash"] = self.hash
+        return d
+
+    def computed_hash(self) -> str:
+        return sha256_hex(canonical_bytes(self.hashed_fields()))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RecordedEvent":
+        return cls(
+            d["match"], d["position"], d["kind"], d["version"], d["actor"], d["payload"],
+            d["recorded_at"], d["recorded_by"], d["prev_hash"], d["hash"],
+        )
+
+    @classmethod
+    def seal(cls, *, match: str, position: int, kind: str, version: int, actor: str,
+             payload: dict[str, Any], recorded_at: str, recorded_by: str,
+             prev_hash: str) -> "RecordedEvent":
+        """Build an event and compute its hash."""
+        unsealed = cls(match, position, kind, version, actor, payload, recorded_at,
+                       recorded_by, prev_hash, "")
+        return cls(match, position, kind, version, actor, payload, recorded_at, recorded_by,
+                   prev_hash, unsealed.computed_hash())
+
+    @property
+    def is_judge(self) -> bool:
+        return self.actor.startswith(JUDGE_PREFIX)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """An event not yet stored: validated, but without position, time or hashes."""
+
+    kind: str
+    version: int
+    actor: str
+    payload: dict[str, Any]
+    recorded_by: str
+    recorded_at: str | None = None  # imports may carry the original time
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def default_recorder_name() -> str:
+    """Who is typing: $TABLEJUDGE_USER, else the OS user."""
+    name = os.environ.get("TABLEJUDGE_USER")
+    if name:
+        return name
+    try:
+        return getpass.getuser()
+    except Exception:  # no passwd entry in some containers
+        return "unknown"
+
+
+# --- the core vocabulary: accepted by every ruleset -------------------------------------------
+
+
+@event_kind("match.created")
+class MatchCreated(Payload):
+    """Always event 1: the ruleset, the seats in order, labels and ruleset options."""
+
+    ruleset: str
+    players: list[str]
+    event: str | None = None
+    round: str | None = None
+    table: str | None = None
+    options: dict[str, Any] | None = None
+
+
+@event_kind("note")
+class Note(Payload):
+    """Free text for the record ("judge present", "players shuffled")."""
+
+    text: str
+
+
+@event_kind("correction")
+class Correction(Payload):
+    """Voids one earlier event: replay plays as if it had not happened. The original stays in the log."""
+
+    voids: int
+    reason: str
+
+
+@event_kind("backup")
+class Backup(Payload):
+    """A judge rewinds the game to just after event `to`: the events after it, up to this one,
+    are backed out (still in the log, marked as such)."""
+
+    to: int
+    reason: str
+
+
+@event_kind("time.called")
+class TimeCalled(Payload):
+    """The round's time is over. `clock` is the wall-clock time the judge called it (e.g. "14:35")."""
+
+    clock: str
+    note: str | None = None
+
+
+@event_kind("time.decision")
+class TimeDecision(Payload):
+    """The end-of-time procedure's decision, written by `tablejudge timelimit`: the result, the
+    branch of the procedure taken, and the steps in words (quoting the rule)."""
+
+    result: str  # win | draw | double-loss | continue
+    branch: str
+    steps: list[str]
+    rule: str
+    winner: str | None = None
+    policy: str | None = None
+
+
+# Every ruleset accepts these. Add a core kind here, once, for all rulesets.
+CORE_KINDS: dict[str, type[Payload]] = {
+    k.kind: k for k in (MatchCreated, Note, Correction, Backup, TimeCalled, TimeDecision)
+}

@@ -1,0 +1,236 @@
+"""A match: its log plus its ruleset. Record events (validated input, judged moves) and replay them.
+
+    store = EventStore.open("t.db")
+    m = Match.create(store, "table", ["Ann", "Bob"])
+    m.record("draw", {"player": "Ann", "count": 5}, actor="Ann")
+    m.state()                      # the table now
+    m.state(at=3)                  # the table right after event 3
+    m.validate().findings          # what a judge should look at
+
+Malformed input (unknown kind or player, wrong types) raises `InputError` and stores nothing; an
+illegal move is stored and flagged (record, then judge), unless `strict=True`.
+"""
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .events import JUDGE_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
+from .findings import Finding
+from .replay import Replayer, Validation
+from .rules import Ruleset, UnknownRuleset, get_ruleset
+from .schema import ParseContext, PayloadError
+from .state import TableState
+from .store import EventStore, StoreError
+
+
+class InputError(ValueError):
+    """Malformed input: refused, nothing stored. `where` says which line/field when known."""
+
+    def __init__(self, message: str, *, field: str = "", where: str = ""):
+        super().__init__(message)
+        self.field = field
+        self.where = where
+
+    def __str__(self) -> str:
+        msg = super().__str__()
+        return f"{self.where}: {msg}" if self.where else msg
+
+
+class StrictRefusal(Exception):
+    """--strict: the event would be flagged, so it was not recorded."""
+
+    def __init__(self, findings: list[Finding]):
+        super().__init__("refused in strict mode: " + "; ".join(f"{f.rule}: {f.message}" for f in findings))
+        self.findings = findings
+
+
+@dataclass
+class Recorded:
+    event: RecordedEvent
+    findings: list[Finding]
+
+
+def new_match_id() -> str:
+    return uuid.uuid4().hex[:10]
+
+
+def creation_draft(ruleset: str, players: Sequence[str], *, event: str | None = None,
+                   round: str | None = None, table: str | None = None,
+                   options: dict[str, Any] | None = None, recorded_by: str | None = None,
+                   recorded_at: str | None = None) -> Draft:
+    """Validate a new match's ruleset, players and options into its match.created draft."""
+    try:
+        rs = get_ruleset(ruleset)
+    except UnknownRuleset as e:
+        raise InputError(str(e), field="ruleset") from None
+    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
+        raise InputError("players must be a list of names", field="players")
+    players = [p.strip() for p in players]
+    if len(players) < 2:
+        raise InputError("a match needs at least two players", field="players")
+    if len(set(players)) != len(players) or any(not p for p in players):
+        raise InputError("player names must be distinct and not empty", field="players")
+    for p in players:
+        if p.startswith(JUDGE_PREFIX) or p == TABLE_ACTOR:
+            raise InputError(f"{p!r} cannot be a player name (reserved)", field="players")
+    try:
+        rs.resolve_options(options or {})
+    except ValueError as e:
+        raise InputError(str(e), field="options") from None
+    payload = MatchCreated(ruleset=ruleset, players=list(players), event=event, round=round,
+                           table=table, options=options or None).to_dict()
+    return Draft("match.created", MatchCreated.version, TABLE_ACTOR, payload,
+                 recorded_by or default_recorder_name(), recorded_at)
+
+
+class EventValidator:
+    """Checks input for one match (its ruleset's vocabulary, its players) without a store, so an
+    importer can validate a whole file, new match included, before anything is written."""
+
+    def __init__(self, ruleset: Ruleset, players: Sequence[str]):
+        self.ruleset = ruleset
+        self.players = list(players)
+        self.vocab = ruleset.vocabulary()
+        self.ctx = ParseContext(players=tuple(self.players), zones=tuple(ruleset.zones))
+
+    def draft(self, kind: str, payload: Any, *, actor: str = TABLE_ACTOR,
+              recorded_by: str | None = None, recorded_at: str | None = None, head: int,
+              kind_at: Callable[[int], str | None]) -> Draft:
+        """`head` is the position the event will follow; `kind_at(n)` tells the kind of event n."""
+        if not isinstance(kind, str):
+            raise InputError("must be text", field="kind")
+        if kind == "match.created":
+            raise InputError("match.created is written by `match new` (or as the first line of an import)",
+                             field="kind")
+        if kind not in self.vocab:
+            raise InputError(f"unknown event kind {kind!r} for ruleset {self.ruleset.name!r} "
+                             f"(kinds: {', '.join(k for k in self.vocab if k != 'match.created')})",
+                             field="kind")
+        self.check_actor(actor)
+        try:
+            parsed = self.vocab[kind].parse(payload, self.ctx)
+        except PayloadError as e:
+            raise InputError(str(e), field=f"payload.{e.field}" if e.field else "payload") from None
+        data = parsed.to_dict()
+        if kind in ("correction", "backup"):
+            self._check_void_target(kind, data, head, kind_at)
+        return Draft(kind, parsed.version, actor, data, recorded_by or default_recorder_name(),
+                     recorded_at)
+
+    def check_actor(self, actor: Any) -> None:
+        if not isinstance(actor, str):
+            raise InputError("must be text", field="actor")
+        if actor == TABLE_ACTOR or actor in self.players:
+            return
+        if actor.startswith(JUDGE_PREFIX) and len(actor) > len(JUDGE_PREFIX):
+            return
+        raise InputError(f"unknown actor {actor!r}: a player ({', '.join(self.players)}), "
+                         f"'judge:NAME' or '-' for the table", field="actor")
+
+    @staticmethod
+    def _check_void_target(kind: str, data: dict, head: int,
+                           kind_at: Callable[[int], str | None]) -> None:
+        target = data["voids"] if kind == "correction" else data["to"]
+        low = 2 if kind == "correction" else 1
+        where = "payload.voids" if kind == "correction" else "payload.to"
+        if not low <= target <= head:
+            raise InputError(f"{kind} names event {target}, but the log holds events 1..{head}"
+                             + (" (event 1 creates the match and cannot be voided)" if kind == "correction" else ""),
+                             field=where)
+        if kind == "correction" and kind_at(target) in ("correction", "backup"):
+            raise InputError(f"event {target} is itself a {kind_at(target)}; a correction cannot undo it "
+                             "(record the events again instead)", field=where)
+
+
+class Match:
+    def __init__(self, store: EventStore, match_id: str):
+        self.store = store
+        self.id = match_id
+        self.replayer = Replayer(store, match_id)
+        self.ruleset: Ruleset = self.replayer.ruleset
+        self.created = self.replayer.created
+        self.players: list[str] = list(self.created.payload["players"])
+
+    @classmethod
+    def open(cls, store: EventStore, ref: str) -> "Match":
+        return cls(store, store.resolve(ref))
+
+    @classmethod
+    def create(cls, store: EventStore, ruleset: str, players: Sequence[str], *,
+               event: str | None = None, round: str | None = None, table: str | None = None,
+               options: dict[str, Any] | None = None, match_id: str | None = None,
+               recorded_by: str | None = None) -> "Match":
+        draft = creation_draft(ruleset, players, event=event, round=round, table=table,
+                               options=options, recorded_by=recorded_by)
+        mid = match_id or new_match_id()
+        store.create(mid, [draft])
+        return cls(store, mid)
+
+    # --- recording ------------------------------------------------------------------------
+
+    @property
+    def validator(self) -> "EventValidator":
+        return EventValidator(self.ruleset, self.players)
+
+    def draft(self, kind: str, payload: Any, *, actor: str = TABLE_ACTOR,
+              recorded_by: str | None = None, recorded_at: str | None = None,
+              head: int | None = None) -> Draft:
+        """Validate one event's input. Raises InputError naming the field."""
+        return self.validator.draft(
+            kind, payload, actor=actor, recorded_by=recorded_by, recorded_at=recorded_at,
+            head=head if head is not None else self.head_position(), kind_at=self._kind_at)
+
+    def _kind_at(self, position: int) -> str | None:
+        events = self.store.read(self.id, after=position - 1, upto=position)
+        return events[0].kind if events else None
+
+    def record(self, kind: str, payload: Any, *, actor: str = TABLE_ACTOR,
+               recorded_by: str | None = None, strict: bool = False,
+               expected_position: int | None = None) -> Recorded:
+        """Validate, judge and append one event. Returns it with the findings it raised."""
+        draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by)
+        before = self.state(at=expected_position) if expected_position else self.state()
+        probe = RecordedEvent.seal(match=self.id, position=before.position + 1, kind=draft.kind,
+                                   version=draft.version, actor=draft.actor, payload=draft.payload,
+                                   recorded_at="", recorded_by=draft.recorded_by, prev_hash="")
+        findings = self.ruleset.check(before, probe)
+        if strict and any(f.severity == "error" for f in findings):
+            raise StrictRefusal(findings)
+        (event,) = self.store.append(self.id, [draft], expected_position=before.position)
+        return Recorded(event, [_at(f, event.position) for f in findings])
+
+    def record_many(self, drafts: Iterable[Draft], *, expected_position: int | None = None) -> list[RecordedEvent]:
+        """Append already-validated drafts as one atomic batch."""
+        return self.store.append(self.id, list(drafts), expected_position=expected_position)
+
+    # --- reading --------------------------------------------------------------------------
+
+    def head_position(self) -> int:
+        head = self.store.head(self.id)
+        if head is None:
+            raise StoreError(f"match {self.id} has no events")
+        return head.position
+
+    def events(self, upto: int | None = None) -> list[RecordedEvent]:
+        return self.replayer.events(upto)
+
+    def state(self, at: int | None = None, *, turn: int | None = None) -> TableState:
+        if turn is not None:
+            return self.replayer.state_at_turn(turn)
+        return self.replayer.state_at(at)
+
+    def validate(self, upto: int | None = None) -> Validation:
+        return self.replayer.validate(upto)
+
+    def summary(self) -> dict[str, Any]:
+        p = self.created.payload
+        return {"id": self.id, "ruleset": p["ruleset"], "players": p["players"],
+                "event": p.get("event"), "round": p.get("round"), "table": p.get("table"),
+                "events": self.head_position(), "created_at": self.created.recorded_at}
+
+
+def _at(f: Finding, position: int) -> Finding:
+    return replace(f, position=position)

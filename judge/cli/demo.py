@@ -1,0 +1,6 @@
+"""`tablejudge demo` (filled in below)."""
+import click
+
+
+def register(cli: click.Group) -> None:
+    pass

@@ -1,0 +1,5 @@
+import click
+
+
+def register(cli: click.Group) -> None:
+    pass

@@ -1,0 +1,1 @@
+"""jinja2 templates for tablejudge reports. Installed as the package `tablejudge_templates`."""
