@@ -35,6 +35,7 @@ DB_ENV = "TABLEJUDGE_DB"
 EVENTS_TABLE = "stored_events"
 SNAPSHOTS_TABLE = "stored_snapshots"
 MATCH_CREATED = "match.created"
+CREATED_SUFFIX = ".created"  # every stream (match, tournament) starts with one
 
 
 class StoreError(Exception):
@@ -230,17 +231,18 @@ class EventStore:
         if expected_position is not None and expected_position != head.position:
             raise ConflictError(match, expected_position + 1,
                                 f"expected the log to end at {expected_position}, it ends at {head.position}")
-        if any(d.kind == MATCH_CREATED for d in drafts):
-            raise ValueError("match.created can only be event 1")
+        if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts):
+            raise ValueError("a '.created' event can only be event 1")
         return self._insert(match, head.position, head.hash, drafts, expected_hashes)
 
     def create(self, match: str, drafts: Sequence[Draft], *,
                expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
-        """Start a match stream: `match.created` at position 1, then any further drafts, atomically."""
-        if not drafts or drafts[0].kind != MATCH_CREATED:
-            raise ValueError("a match starts with match.created")
-        if any(d.kind == MATCH_CREATED for d in drafts[1:]):
-            raise ValueError("match.created can only be event 1")
+        """Start a stream: its `<thing>.created` event at position 1 (`match.created` for a match,
+        `tournament.created` for a tournament), then any further drafts, atomically."""
+        if not drafts or not drafts[0].kind.endswith(CREATED_SUFFIX):
+            raise ValueError("a stream starts with a '.created' event")
+        if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts[1:]):
+            raise ValueError("a '.created' event can only be event 1")
         try:
             return self._insert(match, 0, GENESIS_HASH, drafts, expected_hashes)
         except ConflictError:
@@ -291,7 +293,7 @@ class EventStore:
         return RecordedEvent.from_dict(json.loads(rows[0].state)) if rows else None
 
     def created(self, match: str) -> RecordedEvent:
-        """The match.created event (cached: it never changes)."""
+        """The stream's first ('.created') event (cached: it never changes)."""
         if match not in self._created:
             rows = self.events.select_events(match, lte=1)
             if not rows:
@@ -301,10 +303,14 @@ class EventStore:
 
     def match_ids(self) -> list[str]:
         """Every match, in creation order, by pulling the notification log for match.created."""
+        return self.stream_ids(MATCH_CREATED)
+
+    def stream_ids(self, created_kind: str) -> list[str]:
+        """Every stream started by `created_kind`, in creation order (from the notification log)."""
         ids: list[str] = []
         start = 1
         while True:
-            page = self.events.select_notifications(start, 500, topics=[MATCH_CREATED])
+            page = self.events.select_notifications(start, 500, topics=[created_kind])
             ids.extend(str(n.originator_id) for n in page)
             if len(page) < 500:
                 return ids
@@ -376,8 +382,8 @@ class EventStore:
                 first_break = ChainBreak(row.originator_version, reason)
                 break
             prev = json.loads(row.state)["hash"]
-        if first_break is None and len(rows) and rows[0].topic != MATCH_CREATED:
-            first_break = ChainBreak(1, "the first event is not match.created")
+        if first_break is None and len(rows) and not rows[0].topic.endswith(CREATED_SUFFIX):
+            first_break = ChainBreak(1, "the first event does not create the stream")
         if not guard_ok:
             problems.append(guard_detail)
         if first_break:
