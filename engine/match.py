@@ -34,9 +34,13 @@ class InputError(ValueError):
         self.field = field
         self.where = where
 
+    @property
+    def message(self) -> str:
+        return super().__str__()
+
     def __str__(self) -> str:
-        msg = super().__str__()
-        return f"{self.where}: {msg}" if self.where else msg
+        parts = [p for p in (self.where, f"field '{self.field}'" if self.field else "") if p]
+        return ": ".join(parts + [self.message])
 
 
 class StrictRefusal(Exception):
@@ -113,7 +117,7 @@ class EventValidator:
         try:
             parsed = self.vocab[kind].parse(payload, self.ctx)
         except PayloadError as e:
-            raise InputError(str(e), field=f"payload.{e.field}" if e.field else "payload") from None
+            raise InputError(e.message, field=f"payload.{e.field}" if e.field else "payload") from None
         data = parsed.to_dict()
         if kind in ("correction", "backup"):
             self._check_void_target(kind, data, head, kind_at)

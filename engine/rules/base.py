@@ -156,6 +156,10 @@ class Ruleset:
         (a `time.called` event among them marks when). Rulesets override this."""
         raise NotImplementedError(f"ruleset {self.name!r} has no end-of-time procedure")
 
+    def summary_lines(self, state: TableState) -> list[str]:
+        """Extra lines for `tablejudge state` (DON!!, derived power, scores...): ruleset-specific."""
+        return []
+
     def key_counters(self, state: TableState) -> dict[str, dict[str, int]]:
         """The counters a report charts across turns, per player (Life, points, ...)."""
         return {p: dict(state.counters[p]) for p in state.players}

@@ -1,5 +1,397 @@
+"""Commands over the match log: match new, matches, log, import, events, state, validate, verify,
+export, rulesets."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
 import click
+
+from engine.events import TABLE_ACTOR
+from engine.match import InputError, Match
+from engine.rules import available, get_ruleset
+from engine.store import MatchNotFound
+
+from .. import importers
+from ..exporters import exporter, formats as export_formats
+from ..fieldargs import parse_field_args
+from ..text import render_events, render_findings, render_state
+from .common import (EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option,
+                     output_options, pass_env, stderr, table_text)
+
+DEFAULT_EXPORT_DIR = "exports"
 
 
 def register(cli: click.Group) -> None:
-    pass
+    cli.add_command(match_group)
+    for cmd in (matches_cmd, log_cmd, import_cmd, events_cmd, state_cmd, validate_cmd, verify_cmd,
+                export_cmd, rulesets_cmd):
+        cli.add_command(cmd)
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise InputError(f"--option takes NAME=VALUE, got {pair!r}", field="options")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+@click.group("match")
+def match_group() -> None:
+    """Create matches."""
+
+
+@match_group.command("new")
+@click.option("--ruleset", "-r", required=True, help="Ruleset name (see `tablejudge rulesets`).")
+@click.option("--player", "-p", "players", multiple=True, required=True,
+              help="A player, in seat order; repeat for each player.")
+@click.option("--event", help="Event (tournament) label.")
+@click.option("--round", "round_", help="Round label.")
+@click.option("--table", help="Table label.")
+@click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
+              help="A ruleset option (see `tablejudge rulesets --json`). Repeatable.")
+@click.option("--id", "match_id", help="Use this match id instead of a generated one.")
+@json_option
+@pass_env
+def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, as_json) -> None:
+    """Create a match and print its id.
+
+    \b
+    Example:
+      tablejudge match new --ruleset table --player Ann --player Bob --round 3 --table 47
+    """
+    m = Match.create(env.store(), ruleset, list(players), event=event, round=round_, table=table,
+                     options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by)
+    if as_json:
+        emit_json(m.summary())
+    else:
+        click.echo(m.id)
+
+
+@click.command("matches")
+@output_options
+@pass_env
+def matches_cmd(env: Env, as_json, as_csv, as_nl) -> None:
+    """List the matches in the log.
+
+    \b
+    Example:
+      tablejudge --db t.db matches --json
+    """
+    store = env.store()
+    counts = store.event_counts()
+    rows = []
+    for mid in store.match_ids():
+        p = store.created(mid).payload
+        rows.append({"id": mid, "ruleset": p["ruleset"], "players": p["players"],
+                     "event": p.get("event"), "round": p.get("round"), "table": p.get("table"),
+                     "events": counts.get(mid, 0)})
+    emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
+              text=lambda r: table_text(r, ["id", "ruleset", "players", "round", "table", "events"]))
+
+
+@click.command("log", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("match")
+@click.argument("kind")
+@click.option("--actor", "-a", default=TABLE_ACTOR, show_default=True,
+              help="Who acted: a player, judge:NAME, or - for the table.")
+@click.option("--payload", "payload_json", metavar="JSON", help="The whole payload as a JSON object.")
+@click.option("--strict", is_flag=True, help="Refuse (exit 1) instead of recording a flagged event.")
+@click.option("--expect", "expected", type=int, metavar="N",
+              help="Only append if the log ends at event N (optimistic concurrency).")
+@json_option
+@click.pass_context
+def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expected, as_json) -> None:
+    """Append one event. Fields come as --FIELD VALUE after the kind, or as --payload JSON.
+
+    \b
+    Examples:
+      tablejudge log MATCH note --text "judge present"
+      tablejudge log MATCH draw --actor Ann --player Ann --count 2
+      tablejudge log MATCH move --payload '{"player":"Ann","from_zone":"hand","to_zone":"field"}'
+    \b
+    Findings are printed under the event (exit 1 with --strict, which refuses).
+    `tablejudge rulesets --kinds RULESET` lists each kind's fields.
+    """
+    env: Env = ctx.obj
+    m = env.match(match)
+    vocab = m.ruleset.vocabulary()
+    if kind not in vocab:
+        raise InputError(f"unknown event kind {kind!r} for ruleset {m.ruleset.name!r} "
+                         f"(kinds: {', '.join(k for k in vocab if k != 'match.created')})", field="kind")
+    if payload_json and ctx.args:
+        raise InputError("give fields either as --FIELD VALUE or as --payload, not both", field="payload")
+    if payload_json:
+        try:
+            payload = json.loads(payload_json)
+        except json.JSONDecodeError as e:
+            raise InputError(f"--payload is not valid JSON: {e.msg} (column {e.colno})", field="payload") from None
+    else:
+        payload = parse_field_args(vocab[kind], list(ctx.args))
+    rec = m.record(kind, payload, actor=actor, recorded_by=env.recorded_by, strict=strict,
+                   expected_position=expected)
+    if as_json:
+        emit_json({"event": rec.event.to_dict(), "findings": [f.to_dict() for f in rec.findings]})
+    else:
+        click.echo(f"{rec.event.position}  {m.ruleset.describe(rec.event)}")
+        if rec.findings:
+            click.echo(render_findings(rec.findings))
+
+
+@click.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--format", "fmt", help="File format (default: by extension; .jsonl -> jsonl, .log -> optcgsim).")
+@click.option("--match", "match_ref", help="Append to this existing match (formats that do not create one).")
+@json_option
+@pass_env
+def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
+    """Import files of events, each all or nothing: a malformed line is reported with its file,
+    line and field, and nothing from that file is stored. A folder imports every file in it, with
+    a progress bar and a summary table.
+
+    \b
+    Examples:
+      tablejudge import examples/table/demo.jsonl
+      tablejudge import more-events.jsonl --match 3f2a9c01
+      tablejudge import logs/ --format optcgsim --json
+    """
+    files = _expand(paths)
+    store = env.store()
+    summaries, failures = [], []
+    show_bar = len(files) > 1 and not as_json
+    with click.progressbar(files, label="importing", file=sys.stderr, show_pos=True) if show_bar \
+            else _plain(files) as bar:
+        for path in bar:
+            try:
+                mod = importers.importer(fmt or importers.guess_format(path))
+                summaries.append(mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by))
+            except InputError as e:
+                if len(files) == 1:
+                    raise
+                failures.append({"file": path, "error": str(e)})
+    if as_json:
+        out = [s.to_dict() for s in summaries]
+        emit_json(out[0] if len(files) == 1 and out else {"imported": out, "failed": failures})
+    else:
+        rows = [s.to_dict() for s in summaries]
+        if len(files) == 1 and rows:
+            r = rows[0]
+            click.echo(f"{r['file']}: {r['events']} events into match {r['match']}"
+                       f"{' (new)' if r['created'] else ''}; {r['findings']} findings")
+        else:
+            click.echo(table_text(rows, ["file", "match", "events", "findings"]))
+        for f in failures:
+            stderr(f"failed: {f['error']}")
+    if failures:
+        raise FindingsExit(2)
+
+
+def _plain(items):
+    class _Ctx:
+        def __enter__(self):
+            return items
+
+        def __exit__(self, *a):
+            return False
+    return _Ctx()
+
+
+def _expand(paths: tuple[str, ...]) -> list[str]:
+    files: list[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            files.extend(sorted(os.path.join(p, f) for f in os.listdir(p)
+                                if os.path.isfile(os.path.join(p, f)) and not f.startswith(".")))
+        else:
+            files.append(p)
+    return files
+
+
+@click.command("events")
+@click.argument("match")
+@click.option("--from", "start", type=int, default=1, show_default=True, help="First position.")
+@click.option("--to", "stop", type=int, help="Last position.")
+@output_options
+@pass_env
+def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
+    """List a match's events (envelopes with hashes in --json/--csv).
+
+    \b
+    Example:
+      tablejudge events MATCH --from 10 --to 20
+    """
+    m = env.match(match)
+    voided = set(m.state().voided)
+    events = [e for e in m.events(upto=stop) if e.position >= start]
+    if as_json or as_csv or as_nl:
+        rows = [dict(e.to_dict(), description=m.ruleset.describe(e), voided=e.position in voided)
+                for e in events]
+        emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl, text=lambda r: "")
+    else:
+        click.echo(render_events(events, m.ruleset, voided))
+
+
+@click.command("state")
+@click.argument("match")
+@click.option("--at", type=int, metavar="N", help="The table right after event N.")
+@click.option("--turn", type=int, metavar="T", help="The table at the start of turn T.")
+@json_option
+@pass_env
+def state_cmd(env: Env, match, at, turn, as_json) -> None:
+    """Show the table at a moment: each player's zones (known cards and unknown counts), counters,
+    turn, phase, and the state hash. Default: after the last event.
+
+    \b
+    Examples:
+      tablejudge state MATCH --at 12
+      tablejudge state MATCH --turn 3 --json
+    """
+    if at is not None and turn is not None:
+        raise InputError("give --at or --turn, not both", field="at")
+    m = env.match(match)
+    state = m.state(at=at, turn=turn)
+    if as_json:
+        view = state.view()
+        view["match"] = m.id
+        view["summary"] = m.ruleset.summary_lines(state)
+        emit_json(view)
+    else:
+        click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id))
+
+
+@click.command("validate")
+@click.argument("match")
+@click.option("--upto", type=int, metavar="N", help="Judge events 1..N only.")
+@json_option
+@pass_env
+def validate_cmd(env: Env, match, upto, as_json) -> None:
+    """Judge every event against the table before it; list findings with rule ids and the
+    rulebook's words. Exit 1 if any error-severity finding remains on an event that still counts.
+
+    \b
+    Example:
+      tablejudge validate MATCH --json
+    """
+    m = env.match(match)
+    v = m.validate(upto)
+    backed = v.backed_out
+    if as_json:
+        emit_json({"match": m.id, "findings": [dict(f.to_dict(), backed_out=f.position in backed)
+                                                for f in v.findings]})
+    else:
+        click.echo(render_findings(v.findings, backed))
+    if any(f.severity == "error" for f in v.active_findings()):
+        raise FindingsExit(EXIT_FINDINGS)
+
+
+@click.command("verify")
+@click.argument("matches", nargs=-1)
+@click.option("--all", "all_", is_flag=True, help="Verify every match in the log.")
+@json_option
+@pass_env
+def verify_cmd(env: Env, matches, all_, as_json) -> None:
+    """Recompute the hash chain and check the append-only guard; name the first broken link.
+    Exit 1 if anything fails.
+
+    \b
+    Examples:
+      tablejudge verify MATCH
+      tablejudge verify --all --json
+    """
+    store = env.store()
+    ids = store.match_ids() if all_ else [store.resolve(m) for m in matches]
+    if not ids:
+        raise InputError("name a match, or use --all", field="matches")
+    reports = [store.verify(mid) for mid in ids]
+    if as_json:
+        data = [r.to_dict() for r in reports]
+        emit_json(data[0] if len(data) == 1 and not all_ else data)
+    else:
+        for r in reports:
+            if r.ok:
+                click.echo(f"{r.match}: ok, {r.events} events, head {r.head_hash}; {r.guard_detail}")
+            else:
+                click.echo(f"{r.match}: FAILED")
+                for p in r.problems:
+                    click.echo(f"  {p}")
+    if not all(r.ok for r in reports):
+        raise FindingsExit(EXIT_FINDINGS)
+
+
+@click.command("export")
+@click.argument("match")
+@click.option("--format", "fmt", default="jsonl", show_default=True,
+              help=f"One of: {', '.join(export_formats())}.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
+              help="Output file ('-' for stdout). Default: exports/MATCH.EXT")
+@pass_env
+def export_cmd(env: Env, match, fmt, out) -> None:
+    """Write a match's events to a file (default folder: exports/).
+
+    \b
+    Examples:
+      tablejudge export MATCH                 # exports/MATCH.jsonl
+      tablejudge export MATCH --format csv -o -
+    """
+    m = env.match(match)
+    mod = exporter(fmt)
+    if out == "-":
+        mod.export_match(m, sys.stdout)
+        return
+    path = out or os.path.join(DEFAULT_EXPORT_DIR, f"{m.id}.{mod.EXTENSION}")
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = path + ".part"
+    if hasattr(mod, "export_match_to_path"):
+        n = mod.export_match_to_path(m, tmp)
+    else:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            n = mod.export_match(m, f)
+    os.replace(tmp, path)  # never leave a half-written export behind
+    click.echo(f"{path}: {n} events")
+
+
+@click.command("rulesets")
+@click.option("--kinds", "kinds_of", metavar="RULESET", help="List one ruleset's event kinds and fields.")
+@json_option
+def rulesets_cmd(kinds_of, as_json) -> None:
+    """List the rulesets (games) and, with --kinds, a ruleset's event vocabulary.
+
+    \b
+    Examples:
+      tablejudge rulesets
+      tablejudge rulesets --kinds table
+    """
+    if kinds_of:
+        rs = get_ruleset(kinds_of)
+        rows = [{"kind": k, "version": cls.version, "doc": (cls.__doc__ or "").strip().split("\n")[0],
+                 "fields": [{"name": n, "type": t, "required": r} for n, t, r in cls.describe_fields()]}
+                for k, cls in rs.vocabulary().items()]
+        if as_json:
+            emit_json(rows)
+        else:
+            for r in rows:
+                fields = " ".join(f"--{f['name']} <{f['type']}>" + ("" if f["required"] else "?")
+                                  for f in r["fields"])
+                click.echo(f"{r['kind']:<16} {fields}")
+                if r["doc"]:
+                    click.echo(f"{'':<16} {r['doc']}")
+        return
+    rows = [{"name": n, "title": cls.title, "rulebook": cls.rulebook, "zones": list(cls.zones),
+             "rules": len(cls.rules),
+             "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "doc": o.doc}
+                         for o in cls.options]}
+            for n, cls in available().items()]
+    if as_json:
+        emit_json(rows)
+    else:
+        click.echo(table_text(rows, ["name", "title", "rules", "rulebook"]))
+
+
+__all__ = ["register", "MatchNotFound"]

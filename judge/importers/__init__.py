@@ -1,0 +1,54 @@
+"""Importers: turn a file into match events, all or nothing.
+
+A format is a module in this package named after it (`jsonl`, `optcgsim`, `notation`, ...) with
+`import_file(store, path, *, match=None, recorded_by=None) -> ImportSummary`. It validates the whole
+file first; on any problem it raises `engine.match.InputError` naming file, line and field, and
+stores nothing.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from engine.match import InputError
+
+
+@dataclass
+class ImportSummary:
+    file: str
+    match: str | None
+    events: int
+    created: bool = False
+    findings: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"file": self.file, "match": self.match, "events": self.events,
+             "created": self.created, "findings": self.findings}
+        d.update(self.extra)
+        return d
+
+
+def formats() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+
+def importer(fmt: str) -> ModuleType:
+    if fmt not in formats():
+        raise InputError(f"unknown import format {fmt!r} (formats: {', '.join(formats())})",
+                         field="format")
+    return importlib.import_module(f"{__name__}.{fmt}")
+
+
+def guess_format(path: str) -> str:
+    lower = path.lower()
+    if lower.endswith((".jsonl", ".ndjson", ".json")):
+        return "jsonl"
+    if lower.endswith(".log"):
+        return "optcgsim"
+    if lower.endswith((".txt", ".tjn")):
+        return "notation"
+    return "jsonl"
