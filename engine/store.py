@@ -161,8 +161,12 @@ class EventStore:
     # --- schema ---------------------------------------------------------------------------
 
     def _ensure_schema(self) -> None:
+        self.guard_restored = False
         if self._guard_present():
             return
+        # Tables there but the guard gone means someone dropped the triggers: put them back, and
+        # remember it, so that `verify` reports it instead of hiding it.
+        self.guard_restored = self._events_table_exists()
         try:
             self.events.create_table()
             self.snapshots.create_table()
@@ -205,6 +209,14 @@ class EventStore:
                 return sorted(r["name"] for r in c.fetchall())
         except PersistenceError:
             return []
+
+    def _events_table_exists(self) -> bool:
+        with self._cursor(commit=False) as c:
+            if self.is_postgres:
+                c.execute("SELECT to_regclass(%s) AS t", (EVENTS_TABLE,))
+                return c.fetchone()["t"] is not None
+            c.execute("SELECT name FROM sqlite_master WHERE type='table' AND name=?", (EVENTS_TABLE,))
+            return c.fetchone() is not None
 
     def _guard_present(self) -> bool:
         names = set(self.guard_triggers())
@@ -370,9 +382,14 @@ class EventStore:
         if not rows:
             raise MatchNotFound(f"no match {match!r} in {self.describe()}")
         guard = self.guard_triggers()
-        guard_ok = self._guard_present()
-        guard_detail = ("UPDATE and DELETE are refused by the database (" + ", ".join(guard) + ")"
-                        if guard_ok else "the append-only triggers are missing: the database would accept UPDATE/DELETE")
+        guard_ok = self._guard_present() and not self.guard_restored
+        if self.guard_restored:
+            guard_detail = ("the append-only triggers were missing when this log was opened (someone "
+                            "dropped them; they are restored now): rows may have been changed meanwhile")
+        elif guard_ok:
+            guard_detail = "UPDATE and DELETE are refused by the database (" + ", ".join(guard) + ")"
+        else:
+            guard_detail = "the append-only triggers are missing: the database would accept UPDATE/DELETE"
         prev = GENESIS_HASH
         first_break: ChainBreak | None = None
         problems: list[str] = []

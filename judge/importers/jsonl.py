@@ -41,15 +41,23 @@ def read_lines(path: str) -> list[tuple[int, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, parse_constant=_refuse_constant)
         except json.JSONDecodeError as e:
             raise InputError(f"not valid JSON: {e.msg} (column {e.colno})", where=f"{path}:{n}") from None
+        except RecursionError:
+            raise InputError("not valid here: JSON nested too deeply", where=f"{path}:{n}") from None
+        except ValueError as e:  # NaN/Infinity, or a number too large to be a number
+            raise InputError(f"not valid JSON: {e}", where=f"{path}:{n}") from None
         if not isinstance(obj, dict):
             raise InputError("each line must be a JSON object", where=f"{path}:{n}")
         out.append((n, obj))
     if not out:
         raise InputError("the file holds no events", where=path)
     return out
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,

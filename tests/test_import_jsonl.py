@@ -1,0 +1,221 @@
+"""JSONL import: all or nothing, errors naming file, line and field; export/import round trip."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.match import InputError, Match
+from engine.store import EventStore
+from judge.exporters import exporter
+from judge.importers.jsonl import import_file
+
+from .conftest import FIXTURES, ROOT, run_cli
+
+GOOD = [
+    {"kind": "match.created", "payload": {"ruleset": "table", "players": ["Ann", "Bob"]}},
+    {"kind": "setup", "payload": {"player": "Ann", "zone": "deck", "count": 10}},
+    {"kind": "turn", "actor": "Ann", "payload": {"player": "Ann"}},
+    {"kind": "draw", "actor": "Ann", "payload": {"player": "Ann", "count": 2}},
+]
+
+
+def write_jsonl(path, objs) -> str:
+    with open(path, "w", encoding="utf-8") as f:
+        for o in objs:
+            f.write((o if isinstance(o, str) else json.dumps(o)) + "\n")
+    return str(path)
+
+
+def snapshot_of(db: str) -> list:
+    """Everything the log holds, for before/after comparisons."""
+    store = EventStore.open(db)
+    try:
+        return [(e.match, e.position, e.hash) for _, e in store.notifications(1, 10**6)]
+    finally:
+        store.close()
+
+
+def test_imports_a_new_match(tmp_path, sqlite_path):
+    store = EventStore.open(sqlite_path)
+    s = import_file(store, write_jsonl(tmp_path / "g.jsonl", GOOD))
+    assert s.created and s.events == 4 and s.findings == 0
+    assert Match.open(store, s.match).state().zone("Ann", "hand")[0].code is None
+
+
+@pytest.mark.parametrize("line, field, words", [
+    ('{"kind": "draw", "payload": {"player": "Cat"}}', "payload.player", "unknown player 'Cat'"),
+    ('{"kind": "draw", "payload": {"player": "Ann", "count": "two"}}', "payload.count", "whole number"),
+    ('{"kind": "teleport", "payload": {}}', "kind", "unknown event kind"),
+    ('{"kind": "draw", "actor": "Zed", "payload": {"player": "Ann"}}', "actor", "unknown actor"),
+    ('{"kind": "draw", "payload": {"player": "Ann"}, "colour": 1}', "colour", "unknown field"),
+    ('{"kind": "draw", "payload": {"player": "Ann", "extra": 1}}', "payload.extra", "no field"),
+    ('{"kind": "move", "payload": {"player": "Ann", "from_zone": "sky", "to_zone": "hand"}}',
+     "payload.from_zone", "unknown zone"),
+    ('{"kind": "draw", "payload": {"player": "Ann"}', "", "not valid JSON"),
+    ('[1, 2]', "", "JSON object"),
+    ('{"kind": "correction", "payload": {"voids": 99, "reason": "x"}}', "payload.voids", "events 1..3"),
+])
+def test_malformed_line_names_file_line_field_and_stores_nothing(tmp_path, sqlite_path, line, field, words):
+    store = EventStore.open(sqlite_path)
+    Match.create(store, "table", ["Ann", "Bob"], match_id="existing")
+    before = snapshot_of(sqlite_path)
+    objs = GOOD[:3] + [line] + GOOD[3:]
+    path = write_jsonl(tmp_path / "bad.jsonl", objs)
+    with pytest.raises(InputError) as err:
+        import_file(store, path)
+    msg = str(err.value)
+    assert f"{path}:4" in msg and words in msg
+    assert err.value.field == field
+    assert snapshot_of(sqlite_path) == before
+
+
+def test_error_in_append_mode_leaves_match_untouched(tmp_path, sqlite_path):
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"])
+    before = snapshot_of(sqlite_path)
+    path = write_jsonl(tmp_path / "more.jsonl", [GOOD[1], GOOD[2], {"kind": "draw", "payload": {}}])
+    with pytest.raises(InputError, match=r"more.jsonl:3: field 'payload.player'"):
+        import_file(store, path, match=m.id)
+    assert snapshot_of(sqlite_path) == before
+    assert import_file(store, write_jsonl(tmp_path / "ok.jsonl", GOOD[1:]), match=m.id).events == 3
+
+
+def test_export_then_import_rebuilds_the_identical_chain(tmp_path, sqlite_path):
+    store = EventStore.open(sqlite_path)
+    s = import_file(store, write_jsonl(tmp_path / "g.jsonl", GOOD))
+    m = Match.open(store, s.match)
+    m.record("correction", {"voids": 4, "reason": "misrecorded"}, actor="judge:Zoe")
+    out = tmp_path / "export.jsonl"
+    with open(out, "w") as f:
+        exporter("jsonl").export_match(m, f)
+    other = EventStore.open(str(tmp_path / "other.db"))
+    s2 = import_file(other, str(out))
+    assert s2.match == m.id
+    assert other.verify(m.id).head_hash == store.verify(m.id).head_hash
+    assert Match.open(other, m.id).state().state_hash() == m.state().state_hash()
+
+
+def test_an_altered_export_is_refused(tmp_path, sqlite_path):
+    store = EventStore.open(sqlite_path)
+    s = import_file(store, write_jsonl(tmp_path / "g.jsonl", GOOD))
+    lines = [json.loads(line) for line in open_export(store, s.match, tmp_path)]
+    lines[3]["payload"]["count"] = 1  # someone "fixes" the draw after the fact
+    path = write_jsonl(tmp_path / "altered.jsonl", lines)
+    other_db = str(tmp_path / "other.db")
+    with pytest.raises(Exception, match="event 4: its hash differs"):
+        import_file(EventStore.open(other_db), path)
+    assert snapshot_of(other_db) == []
+
+
+def open_export(store, match_id, tmp_path):
+    out = tmp_path / "e.jsonl"
+    with open(out, "w") as f:
+        exporter("jsonl").export_match(Match.open(store, match_id), f)
+    return open(out).read().splitlines()
+
+
+def test_killed_import_leaves_log_as_before_or_complete(tmp_path):
+    """A process killed mid-import must leave the log exactly as before, or fully imported."""
+    db = str(tmp_path / "kill.db")
+    n = 30000
+    objs = [GOOD[0], {"kind": "setup", "payload": {"player": "Ann", "zone": "deck", "count": n}}]
+    objs += [{"kind": "note", "payload": {"text": f"n{i}"}} for i in range(n)]
+    path = write_jsonl(tmp_path / "big.jsonl", objs)
+    EventStore.open(db).close()
+    outcomes = set()
+    for delay in (0.3, 0.6, 0.9, 1.2):
+        proc = subprocess.Popen([sys.executable, "-m", "judge", "--db", db, "import", path],
+                                cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        counts = EventStore.open(db).event_counts()
+        assert all(c == n + 2 for c in counts.values()), counts  # never a partial match
+        outcomes.add(len(counts))
+    store = EventStore.open(db)
+    for mid in store.match_ids():
+        assert store.verify(mid).ok
+
+
+# --- fuzz corpus and property test -------------------------------------------------------------
+
+FUZZ_DIR = os.path.join(FIXTURES, "jsonl", "fuzz")
+
+
+@pytest.mark.parametrize("name", sorted(os.listdir(FUZZ_DIR)))
+def test_fuzz_corpus_imports_or_fails_cleanly(tmp_path, name):
+    db = str(tmp_path / "f.db")
+    store = EventStore.open(db)
+    before = snapshot_of(db)
+    try:
+        s = import_file(store, os.path.join(FUZZ_DIR, name))
+    except InputError as e:
+        assert name in str(e)  # the message names the file
+        assert snapshot_of(db) == before
+    else:
+        assert store.verify(s.match).ok
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_corruption_never_crashes_or_stores_part(tmp_path_factory, data):
+    tmp = tmp_path_factory.mktemp("prop")
+    text = "\n".join(json.dumps(o) for o in GOOD) + "\n"
+    raw = bytearray(text.encode())
+    for _ in range(data.draw(st.integers(1, 4))):
+        op = data.draw(st.sampled_from(["flip", "cut", "dup"]))
+        i = data.draw(st.integers(0, len(raw) - 1))
+        if op == "flip":
+            raw[i] = data.draw(st.integers(0, 255))
+        elif op == "cut":
+            del raw[i:]
+            if not raw:
+                raw = bytearray(b"x")
+        else:
+            raw[i:i] = raw[i:i + data.draw(st.integers(1, 20))]
+    path = tmp / "c.jsonl"
+    path.write_bytes(bytes(raw))
+    db = str(tmp / "c.db")
+    store = EventStore.open(db)
+    try:
+        s = import_file(store, str(path))
+    except InputError:
+        assert snapshot_of(db) == []
+    else:
+        assert store.verify(s.match).ok
+        assert store.event_counts()[s.match] == s.events
+
+
+def test_cli_import_error_exit_code_and_message(tmp_path):
+    db = str(tmp_path / "cli.db")
+    path = write_jsonl(tmp_path / "bad.jsonl", GOOD[:2] + ['{"kind": "draw", "payload": {"player": 7}}'])
+    r = run_cli("import", path, db=db)
+    assert r.returncode == 2
+    assert f"{path}:3: field 'payload.player': must be a player name" in r.stderr
+    r = run_cli("matches", "--json", db=db)
+    assert json.loads(r.stdout) == []
+
+
+def test_cli_imports_a_folder_with_summary(tmp_path):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for i in range(3):
+        write_jsonl(folder / f"g{i}.jsonl", GOOD)
+    write_jsonl(folder / "broken.jsonl", GOOD[:1] + ["{"])
+    db = str(tmp_path / "f.db")
+    r = run_cli("import", str(folder), "--json", db=db)
+    assert r.returncode == 2  # one file failed
+    out = json.loads(r.stdout)
+    assert len(out["imported"]) == 3 and len(out["failed"]) == 1
+    assert "broken.jsonl:2" in out["failed"][0]["error"]
+    assert random.choice(out["imported"])["events"] == 4
