@@ -13,7 +13,7 @@ help:
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --upgrade pip "setuptools>=68" wheel
 	$(PY) -m pip install --quiet -e '.[postgres,live,test]'
 	touch $(STAMP)
 

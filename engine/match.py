@@ -23,7 +23,7 @@ from .replay import Replayer, Validation
 from .rules import Ruleset, UnknownRuleset, get_ruleset
 from .schema import ParseContext, PayloadError
 from .state import TableState
-from .store import EventStore, StoreError
+from .store import ConflictError, EventStore, StoreError
 
 
 class InputError(ValueError):
@@ -195,15 +195,20 @@ class Match:
                recorded_by: str | None = None, strict: bool = False,
                expected_position: int | None = None) -> Recorded:
         """Validate, judge and append one event. Returns it with the findings it raised."""
-        draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by)
-        before = self.state(at=expected_position) if expected_position else self.state()
+        head = self.head_position()
+        if expected_position is not None and expected_position != head:
+            raise ConflictError(self.id, expected_position + 1,
+                                f"expected the log to end at {expected_position}, it ends at {head}")
+        draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by, head=head)
+        before = self.state(at=head)
         probe = RecordedEvent.seal(match=self.id, position=before.position + 1, kind=draft.kind,
                                    version=draft.version, actor=draft.actor, payload=draft.payload,
                                    recorded_at="", recorded_by=draft.recorded_by, prev_hash="")
         findings = self.ruleset.check(before, probe)
         if strict and any(f.severity == "error" for f in findings):
             raise StrictRefusal(findings)
-        (event,) = self.store.append(self.id, [draft], expected_position=before.position)
+        # The findings were judged against the log as it ends at `head`: append only if it still does.
+        (event,) = self.store.append(self.id, [draft], expected_position=head)
         return Recorded(event, [_at(f, event.position) for f in findings])
 
     def record_many(self, drafts: Iterable[Draft], *, expected_position: int | None = None) -> list[RecordedEvent]:

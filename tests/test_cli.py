@@ -1,0 +1,128 @@
+"""The command line as a user runs it: real subprocesses, real files, exit codes 0/1/2/3."""
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+
+from judge.cli import cli
+
+from .conftest import run_cli
+
+
+def _commands(group: click.Group, prefix=()):
+    for name, cmd in group.commands.items():
+        if isinstance(cmd, click.Group):
+            yield from _commands(cmd, prefix + (name,))
+        else:
+            yield prefix + (name,), cmd
+
+
+@pytest.mark.parametrize("path", [p for p, _ in _commands(cli)], ids=lambda p: " ".join(p))
+def test_every_command_has_help_with_an_example(path):
+    cmd = dict(_commands(cli))[path]
+    ctx = click.Context(cmd, info_name=" ".join(path))
+    text = cmd.get_help(ctx)
+    assert "Example" in text, f"`tablejudge {' '.join(path)} --help` has no example"
+
+
+def test_a_whole_session(tmp_path):
+    db = str(tmp_path / "t.db")
+    r = run_cli("match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob",
+                "--round", "3", "--table", "47", db=db)
+    assert r.returncode == 0, r.stderr
+    mid = r.stdout.strip()
+
+    r = run_cli("log", mid, "note", "--text", "judge present", db=db)
+    assert r.returncode == 0 and r.stdout.startswith("2  note: judge present")
+
+    r = run_cli("matches", "--json", db=db)
+    rows = json.loads(r.stdout)
+    assert rows == [{"id": mid, "ruleset": "table", "players": ["Ann", "Bob"], "event": None,
+                     "round": "3", "table": "47", "events": 2}]
+
+    run_cli("log", mid, "setup", "--player", "Ann", "--zone", "deck", "--count", "3", db=db)
+    r = run_cli("log", mid, "draw", "--actor", "Ann", "--player", "Ann", "--count", "5", db=db)
+    assert r.returncode == 0 and "TABLE-1" in r.stdout  # recorded, and flagged
+
+    r = run_cli("validate", mid, "--json", db=db)
+    assert r.returncode == 1
+    assert [f["rule"] for f in json.loads(r.stdout)["findings"]] == ["TABLE-1"]
+
+    r = run_cli("state", mid, "--at", "3", "--json", db=db)
+    state = json.loads(r.stdout)
+    assert state["position"] == 3 and state["players"]["Ann"]["zones"]["deck"]["count"] == 3
+
+    r = run_cli("events", mid, "--csv", db=db)
+    assert r.stdout.splitlines()[0].startswith("match,position,kind")
+
+    r = run_cli("verify", mid, db=db)
+    assert r.returncode == 0 and "ok, 4 events" in r.stdout
+
+    out = tmp_path / "m.csv"
+    r = run_cli("export", mid, "--format", "csv", "-o", str(out), db=db)
+    assert r.returncode == 0 and out.read_text().count("\n") == 5
+
+
+@pytest.mark.parametrize("args, code, words", [
+    (["log", "MATCH", "draw", "--player", "Cat"], 2, "unknown player 'Cat'"),
+    (["log", "MATCH", "draw", "--player", "Ann", "--count", "x"], 2, "must be a whole number"),
+    (["log", "MATCH", "jump"], 2, "unknown event kind 'jump'"),
+    (["log", "nosuchmatch", "note", "--text", "x"], 2, "no match 'nosuchmatch'"),
+    (["log", "MATCH", "note", "--text", "x", "--expect", "0"], 3, "conflict on match"),
+    (["log", "MATCH", "turn", "--player", "Ann", "--number", "4", "--strict"], 1, "refused (--strict)"),
+    (["state", "MATCH", "--at", "99"], 2, "there is no event 99"),
+    (["match", "new", "--ruleset", "chess", "--player", "A", "--player", "B"], 2, "unknown ruleset 'chess'"),
+    (["export", "MATCH", "--format", "pdf"], 2, "unknown export format"),
+])
+def test_errors_are_clear_and_exit_codes_documented(tmp_path, args, code, words):
+    db = str(tmp_path / "t.db")
+    mid = run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", db=db).stdout.strip()
+    r = run_cli(*[mid if a == "MATCH" else a for a in args], db=db)
+    assert r.returncode == code, (r.stdout, r.stderr)
+    assert words in r.stderr
+    assert "Traceback" not in r.stderr
+    events = json.loads(run_cli("matches", "--json", db=db).stdout)
+    assert all(m["events"] == 1 for m in events)  # nothing was stored by a failed command
+
+
+def test_verify_fails_with_exit_1_on_a_tampered_log(tmp_path):
+    import sqlite3
+
+    db = str(tmp_path / "t.db")
+    mid = run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", db=db).stdout.strip()
+    run_cli("log", mid, "note", "--text", "original", db=db)
+    with sqlite3.connect(db) as c:
+        c.execute("DROP TRIGGER tablejudge_no_update")
+        c.execute("UPDATE stored_events SET state = replace(state, 'original', 'edited!!') "
+                  "WHERE originator_version = 2")
+    r = run_cli("verify", mid, "--json", db=db)
+    assert r.returncode == 1
+    report = json.loads(r.stdout)
+    assert report["first_break"]["position"] == 2 and not report["ok"]
+
+
+def test_db_from_environment_variable(tmp_path):
+    db = str(tmp_path / "env.db")
+    r = run_cli("match", "new", "-r", "table", "-p", "A", "-p", "B", env={"TABLEJUDGE_DB": db})
+    assert r.returncode == 0
+    assert json.loads(run_cli("matches", "--json", db=db).stdout)[0]["id"] == r.stdout.strip()
+
+
+def test_demo_records_validates_decides_and_exports(tmp_path):
+    r = run_cli("demo", "--out", str(tmp_path), "--json")
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(r.stdout)
+    assert summary["verified"] and summary["findings"] >= 1
+    assert summary["outcome"]["winner"] == "Ann"
+    for path in summary["files"]:
+        assert open(path).read()
+
+
+def test_rulesets_lists_table_and_its_kinds():
+    r = run_cli("rulesets", "--json")
+    names = [x["name"] for x in json.loads(r.stdout)]
+    assert "table" in names
+    kinds = json.loads(run_cli("rulesets", "--kinds", "table", "--json").stdout)
+    assert {"note", "correction", "backup", "move", "draw"} <= {k["kind"] for k in kinds}
