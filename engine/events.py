@@ -6,13 +6,14 @@ chain (`prev_hash`, `hash`: sha256 over the canonical JSON of every other field)
 """
 from __future__ import annotations
 
+import functools
 import getpass
 import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from .canonical import canonical_bytes, sha256_hex
+from .canonical import canonical_bytes, canonical_json, sha256_hex
 from .schema import Payload, event_kind
 
 TABLE_ACTOR = "-"
@@ -53,6 +54,15 @@ class RecordedEvent:
     def computed_hash(self) -> str:
         return sha256_hex(canonical_bytes(self.hashed_fields()))
 
+    def sealed_bytes(self) -> tuple[str, bytes]:
+        """(hash, canonical JSON of the whole envelope) with one encoding pass: the envelope's
+        canonical form is the hashed fields' canonical form with `"hash"` spliced in after
+        `"actor"` (keys are sorted, and "hash" sorts right after "actor")."""
+        body = canonical_json(self.hashed_fields())
+        digest = sha256_hex(body.encode("utf-8"))
+        cut = len('{"actor":') + len(canonical_json(self.actor)) + 1
+        return digest, (body[:cut] + f'"hash":"{digest}",' + body[cut:]).encode("utf-8")
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RecordedEvent":
         return cls(
@@ -65,10 +75,20 @@ class RecordedEvent:
              payload: dict[str, Any], recorded_at: str, recorded_by: str,
              prev_hash: str) -> "RecordedEvent":
         """Build an event and compute its hash."""
+        return cls.seal_with_bytes(match=match, position=position, kind=kind, version=version,
+                                   actor=actor, payload=payload, recorded_at=recorded_at,
+                                   recorded_by=recorded_by, prev_hash=prev_hash)[0]
+
+    @classmethod
+    def seal_with_bytes(cls, *, match: str, position: int, kind: str, version: int, actor: str,
+                        payload: dict[str, Any], recorded_at: str, recorded_by: str,
+                        prev_hash: str) -> tuple["RecordedEvent", bytes]:
+        """The sealed event and its stored form (canonical JSON of the envelope, hash included)."""
         unsealed = cls(match, position, kind, version, actor, payload, recorded_at,
                        recorded_by, prev_hash, "")
+        digest, data = unsealed.sealed_bytes()
         return cls(match, position, kind, version, actor, payload, recorded_at, recorded_by,
-                   prev_hash, unsealed.computed_hash())
+                   prev_hash, digest), data
 
     @property
     def is_judge(self) -> bool:
@@ -93,9 +113,11 @@ def now_iso() -> str:
 
 def default_recorder_name() -> str:
     """Who is typing: $TABLEJUDGE_USER, else the OS user."""
-    name = os.environ.get("TABLEJUDGE_USER")
-    if name:
-        return name
+    return os.environ.get("TABLEJUDGE_USER") or _os_user()
+
+
+@functools.cache
+def _os_user() -> str:
     try:
         return getpass.getuser()
     except Exception:  # no passwd entry in some containers

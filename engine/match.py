@@ -19,7 +19,7 @@ from typing import Any
 
 from .events import JUDGE_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from .findings import Finding
-from .replay import Replayer, Validation
+from .replay import VOIDING_KINDS, Replayer, Validation
 from .rules import Ruleset, UnknownRuleset, get_ruleset
 from .schema import ParseContext, PayloadError
 from .state import TableState
@@ -157,6 +157,10 @@ class Match:
         self.ruleset: Ruleset = self.replayer.ruleset
         self.created = self.replayer.created
         self.players: list[str] = list(self.created.payload["players"])
+        # The table after the last event this object recorded: lets a live recorder judge the next
+        # event without replaying. Only trusted while the log still ends where it did.
+        self._live: TableState | None = None
+        self._head: RecordedEvent | None = None
 
     @classmethod
     def open(cls, store: EventStore, ref: str) -> "Match":
@@ -194,22 +198,50 @@ class Match:
     def record(self, kind: str, payload: Any, *, actor: str = TABLE_ACTOR,
                recorded_by: str | None = None, strict: bool = False,
                expected_position: int | None = None) -> Recorded:
-        """Validate, judge and append one event. Returns it with the findings it raised."""
-        head = self.head_position()
-        if expected_position is not None and expected_position != head:
-            raise ConflictError(self.id, expected_position + 1,
-                                f"expected the log to end at {expected_position}, it ends at {head}")
-        draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by, head=head)
-        before = self.state(at=head)
-        probe = RecordedEvent.seal(match=self.id, position=before.position + 1, kind=draft.kind,
-                                   version=draft.version, actor=draft.actor, payload=draft.payload,
-                                   recorded_at="", recorded_by=draft.recorded_by, prev_hash="")
-        findings = self.ruleset.check(before, probe)
-        if strict and any(f.severity == "error" for f in findings):
-            raise StrictRefusal(findings)
-        # The findings were judged against the log as it ends at `head`: append only if it still does.
-        (event,) = self.store.append(self.id, [draft], expected_position=head)
-        return Recorded(event, [_at(f, event.position) for f in findings])
+        """Validate, judge and append one event after the log's current end (or only after event
+        `expected_position`). Returns it with the findings it raised.
+
+        Without `expected_position`, losing a race to another writer is not an error: the event is
+        judged again against the table as the other writer left it, and appended after it."""
+        for attempt in range(5):
+            head_event = self._head_event(refresh=attempt > 0 or expected_position is not None)
+            head = head_event.position
+            if expected_position is not None and expected_position != head:
+                raise ConflictError(self.id, expected_position + 1,
+                                    f"expected the log to end at {expected_position}, it ends at {head}")
+            draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by, head=head)
+            live = self._live
+            before = live if live is not None and live.position == head else self.state(at=head)
+            probe = RecordedEvent(self.id, head + 1, draft.kind, draft.version, draft.actor,
+                                  draft.payload, "", draft.recorded_by, head_event.hash, "")
+            findings = self.ruleset.check(before, probe)
+            if strict and any(f.severity == "error" for f in findings):
+                raise StrictRefusal(findings)
+            try:
+                # Judged against the log as it ends at `head`: the store's unique key lets this
+                # land only if nobody else took position head + 1 meanwhile.
+                (event,) = self.store.append_after(self.id, head_event, [draft])
+            except ConflictError:
+                self._live = self._head = None
+                if expected_position is not None:
+                    raise
+                continue
+            self._head = event
+            if event.kind in VOIDING_KINDS:
+                self._live = None  # the table must be rebuilt from before the voided events
+            else:
+                self.ruleset.apply(before, event)
+                before.position = event.position
+                self._live = before
+            return Recorded(event, [_at(f, event.position) for f in findings])
+        raise ConflictError(self.id, head + 1, "other writers kept taking the next position; retry")
+
+    def _head_event(self, *, refresh: bool) -> RecordedEvent:
+        if refresh or self._head is None:
+            self._head = self.store.head(self.id)
+            if self._head is None:
+                raise StoreError(f"match {self.id} has no events")
+        return self._head
 
     def record_many(self, drafts: Iterable[Draft], *, expected_position: int | None = None) -> list[RecordedEvent]:
         """Append already-validated drafts as one atomic batch."""

@@ -41,25 +41,25 @@ class Payload:
     kind: ClassVar[str]
     version: ClassVar[int]
     _hints: ClassVar[dict[str, Any]]
+    # (name, type, required, default) per field, computed once at declaration: parse is a hot path
+    _spec: ClassVar[tuple[tuple[str, Any, bool, Any], ...]]
 
     @classmethod
     def parse(cls, data: Any, ctx: ParseContext = ParseContext()) -> "Payload":
         if not isinstance(data, dict):
             raise PayloadError("", f"the payload of '{cls.kind}' must be a JSON object")
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - set(fields))
-        if unknown:
+        hints = cls._hints
+        if not data.keys() <= hints.keys():
+            unknown = sorted(set(data) - set(hints))[0]
             raise PayloadError(
-                unknown[0],
-                f"'{cls.kind}' has no field '{unknown[0]}' (fields: {', '.join(fields) or 'none'})",
-            )
+                unknown, f"'{cls.kind}' has no field '{unknown}' (fields: {', '.join(hints) or 'none'})")
         values = {}
-        for name, f in fields.items():
+        for name, tp, required, _ in cls._spec:
             if name not in data:
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                if required:
                     raise PayloadError(name, f"required by '{cls.kind}'")
                 continue
-            values[name] = _check(data[name], cls._hints[name], name, ctx)
+            values[name] = _check(data[name], tp, name, ctx)
         obj = cls(**values)
         obj.validate()
         return obj
@@ -70,13 +70,10 @@ class Payload:
     def to_dict(self) -> dict[str, Any]:
         """Only the fields that differ from their defaults: what was said, not what was assumed."""
         out = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.default is not dataclasses.MISSING and value == f.default:
-                continue
-            if f.default_factory is not dataclasses.MISSING and value == f.default_factory():
-                continue
-            out[f.name] = value
+        for name, _, required, default in self._spec:
+            value = getattr(self, name)
+            if required or value != default:
+                out[name] = value
         return out
 
     @classmethod
@@ -97,6 +94,12 @@ def event_kind(kind: str, version: int = 1):
         cls.kind = kind
         cls.version = version
         cls._hints = typing.get_type_hints(cls)
+        spec = []
+        for f in dataclasses.fields(cls):
+            required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+            spec.append((f.name, cls._hints[f.name], required, default))
+        cls._spec = tuple(spec)
         return cls
 
     return wrap
@@ -122,6 +125,11 @@ def _type_name(tp: Any) -> str:
 
 
 def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
+    # the common cases first, without typing introspection
+    if tp is str and type(value) is str:
+        return value
+    if tp is int and type(value) is int:
+        return value
     origin = get_origin(tp)
     if origin in (typing.Union, types.UnionType):
         args = get_args(tp)

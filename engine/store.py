@@ -243,6 +243,12 @@ class EventStore:
         if expected_position is not None and expected_position != head.position:
             raise ConflictError(match, expected_position + 1,
                                 f"expected the log to end at {expected_position}, it ends at {head.position}")
+        return self.append_after(match, head, drafts, expected_hashes=expected_hashes)
+
+    def append_after(self, match: str, head: RecordedEvent, drafts: Sequence[Draft], *,
+                     expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
+        """Append after `head`, an event the caller read earlier. If another writer has appended
+        since, the store's unique key refuses the batch: ConflictError, nothing stored."""
         if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts):
             raise ValueError("a '.created' event can only be event 1")
         return self._insert(match, head.position, head.hash, drafts, expected_hashes)
@@ -268,7 +274,7 @@ class EventStore:
         fallback_time = now_iso()
         for d in drafts:
             position += 1
-            event = RecordedEvent.seal(
+            event, data = RecordedEvent.seal_with_bytes(
                 match=match, position=position, kind=d.kind, version=d.version, actor=d.actor,
                 payload=d.payload, recorded_at=d.recorded_at or fallback_time,
                 recorded_by=d.recorded_by, prev_hash=prev)
@@ -279,7 +285,7 @@ class EventStore:
                     "altered after it was exported, or belongs to another chain; nothing was stored")
             prev = event.hash
             sealed.append(event)
-            stored.append(StoredEvent(match, position, d.kind, canonical_bytes(event.to_dict())))
+            stored.append(StoredEvent(match, position, d.kind, data))
         try:
             self.events.insert_events(stored)
         except IntegrityError as e:

@@ -61,7 +61,9 @@ def _refuse_constant(name: str):
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,
-                recorded_by: str | None = None) -> ImportSummary:
+                recorded_by: str | None = None, judge: bool = True) -> ImportSummary:
+    """Import a JSONL file, all or nothing. With `judge`, the imported events are then validated
+    and the summary counts their findings (a full replay of the match)."""
     lines = read_lines(path)
     first_line, first = lines[0]
     created = first.get("kind") == "match.created"
@@ -142,7 +144,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     else:
         events = store.append(match_id, drafts, expected_position=head - len(drafts),
                               expected_hashes=expected_hashes)
-    findings = _findings_in(store, match_id, events)
+    findings = _findings_in(store, match_id, events) if judge else 0
     return ImportSummary(file=path, match=match_id, events=len(events), created=created,
                          findings=findings)
 
