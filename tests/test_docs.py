@@ -1,0 +1,27 @@
+"""Docs stay true to the code: every rule of every ruleset is listed with its status on its page."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from engine.rules import available
+
+from .conftest import ROOT
+
+
+@pytest.mark.parametrize("name", sorted(available()))
+def test_ruleset_page_lists_every_rule_with_its_status(name):
+    path = os.path.join(ROOT, "docs", "rulesets", f"{name}.md")
+    assert os.path.exists(path), f"docs/rulesets/{name}.md is missing"
+    lines = open(path, encoding="utf-8").read().splitlines()
+    for rule in available()[name].rules:
+        rows = [line for line in lines if rule.id in line.replace("\\", "")]
+        assert rows, f"{rule.id} is not listed in docs/rulesets/{name}.md"
+        assert any(rule.status in row for row in rows), f"{rule.id}: status {rule.status!r} not on its row"
+
+
+def test_readme_names_the_two_setup_commands_and_ci_calls_the_test_one():
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    assert "make demo" in readme and "make test" in readme
+    assert "make test" in open(os.path.join(ROOT, ".ci", "run")).read()
