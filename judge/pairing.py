@@ -371,3 +371,29 @@ def pair_next_elimination(previous: Sequence[Pairing], winners: Mapping[int, str
 
 def elimination_round_name(players_left: int) -> str:
     return {2: "Finals", 4: "Semifinals", 8: "Quarterfinals"}.get(players_left, f"Top {players_left}")
+
+
+def entrants_from_standings(rows: Sequence[Any], order: Sequence[str], *, seed: str | int,
+                            round_no: int, active: Iterable[str] | None = None) -> list[Entrant]:
+    """Entrants in standings order; players the policy cannot tell apart (same points and every
+    tiebreaker, e.g. everyone before round 1) are put in a seeded random order, so the bye of
+    round 1 is drawn, not given by alphabetical order. `rows` are standings rows (player,
+    points, tiebreakers); `order` the policy's tiebreakers."""
+    from .standings import sort_key
+
+    keep = None if active is None else set(active)
+    rows = [r for r in rows if keep is None or r.player in keep]
+    rng = random.Random(f"{round_seed(seed, round_no)}:ties")
+    out: list[Any] = []
+    i = 0
+    while i < len(rows):
+        key = sort_key(rows[i].points, rows[i].tiebreakers, order)
+        j = i + 1
+        while j < len(rows) and sort_key(rows[j].points, rows[j].tiebreakers, order) == key:
+            j += 1
+        group = list(rows[i:j])
+        if len(group) > 1:
+            rng.shuffle(group)
+        out.extend(group)
+        i = j
+    return [Entrant(r.player, r.points, k) for k, r in enumerate(out, start=1)]

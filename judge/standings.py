@@ -30,7 +30,14 @@ TIEBREAKERS = {
     "mw": "own match-win rate without byes (Digimon-style)",
     "h2h": "head-to-head: match points scored against the other players of the tied group",
 }
+TIEBREAKER_LABELS = {"omw": "OMW%", "gw": "GW%", "ogw": "OGW%", "oomw": "OOMW%", "mw": "MW%",
+                     "h2h": "H2H"}
 KEY_DIGITS = 12
+
+
+def format_fraction(v: float | None) -> str:
+    """0.604167 -> '60.42%' (for people; JSON keeps the fraction)."""
+    return "" if v is None else f"{100 * v:.2f}%"
 
 
 @dataclass(frozen=True)
@@ -419,4 +426,52 @@ def _rank(records: dict[str, _Record], values: dict[str, dict[str, float | None]
             values[group[0]]["h2h"] = 0.0
         out.extend(group)
         i = j
+    return out
+
+
+# --- checking another tool's numbers ---------------------------------------------------------
+
+PUBLISHED_COLUMNS = {  # the published column -> our field
+    "Rank": "rank", "Points": "points", "Wins": "wins", "Losses": "losses", "Draws": "draws",
+    "OMWP": "omw", "GWP": "gw", "OGWP": "ogw", "OOMWP": "oomw",
+}
+
+
+def compare(standings: Standings, published: list[Mapping[str, Any]], *,
+            tolerance: float = 1e-6) -> list[dict[str, Any]]:
+    """Every row and column where our standings differ from published ones: one entry per
+    difference, {player, column, ours, published}. Fractions agree within `tolerance` (published
+    values are rounded); a published percentage (a value above 1 in a fraction column) is read as
+    percent. A player missing on either side is one entry with column "row"."""
+    ours = standings.by_player()
+    out: list[dict[str, Any]] = []
+    seen = set()
+    for pub in published:
+        player = pub.get("Player")
+        seen.add(player)
+        row = ours.get(player)
+        if row is None:
+            out.append({"player": player, "column": "row", "ours": None, "published": "listed"})
+            continue
+        data = row.to_dict()
+        for col, key in PUBLISHED_COLUMNS.items():
+            if col not in pub or pub[col] is None:
+                continue
+            theirs = pub[col]
+            mine = data.get(key)
+            if key in ("omw", "gw", "ogw", "oomw"):
+                try:
+                    theirs_f = float(theirs)
+                except (TypeError, ValueError):
+                    out.append({"player": player, "column": key, "ours": mine, "published": theirs})
+                    continue
+                if theirs_f > 1:
+                    theirs_f /= 100
+                if mine is None or abs(mine - theirs_f) > tolerance:
+                    out.append({"player": player, "column": key, "ours": mine, "published": theirs})
+            elif mine != theirs:
+                out.append({"player": player, "column": key, "ours": mine, "published": theirs})
+    for row in standings.rows:
+        if row.player not in seen:
+            out.append({"player": row.player, "column": "row", "ours": "listed", "published": None})
     return out
