@@ -231,11 +231,16 @@ class TournamentState:
     def standings(self, upto_round: int | None = None) -> Standings:
         """Swiss standings (elimination rounds never count). `upto_round`: as after that round."""
         players = [p for p, i in self.players.items()
-                   if upto_round is None or i.registered_after_round < upto_round]
+                   if upto_round is None or i.registered_after_round <= upto_round]
         dropped = [p for p, i in self.players.items() if i.dropped and (
             upto_round is None or i.dropped_after_round <= upto_round)]
         return compute_standings(self.results(), self.policy, players=players, dropped=dropped,
                                  upto_round=upto_round)
+
+    def last_complete_round(self) -> int | None:
+        """The number of the last round with every result in (None before any)."""
+        done = [r.number for r in self.rounds if r.complete]
+        return done[-1] if done else None
 
     def opponents(self) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {p: set() for p in self.players}
@@ -620,10 +625,11 @@ def pairings_by_table(rnd: RoundState) -> list[dict[str, Any]]:
 def standings_page(st: TournamentState, round_no: int | None = None) -> str:
     """The printable sheet: standings (after `round_no`, default the latest Swiss round) and the
     pairings of that round's successor (or of the current round), by table and by name."""
-    standings = st.standings(round_no)
-    swiss = [r for r in st.swiss_rounds if round_no is None or r.number <= round_no]
-    complete = [r for r in swiss if r.complete]
-    after = complete[-1].name if complete else ""
+    if round_no is None:
+        round_no = st.last_complete_round()  # a round in progress (its byes too) is not counted yet
+    standings = st.standings(round_no) if round_no is not None else st.standings(0)
+    swiss = [r for r in st.swiss_rounds if round_no is not None and r.number <= round_no]
+    after = swiss[-1].name if swiss else ""
     if round_no is None:
         rnd = st.rounds[-1] if st.rounds else None
     else:

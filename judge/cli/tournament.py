@@ -381,7 +381,7 @@ def register(cli: click.Group) -> None:
 
     @tournament.command("standings")
     @click.argument("tournament_ref", metavar="T")
-    @click.option("--round", "round_no", type=int, default=None, help="As after this round.")
+    @click.option("--round", "round_no", type=int, default=None, help="As after this round (default: the last round with every result in).")
     @click.option("--json", "as_json", is_flag=True, help="JSON rows (tiebreakers as fractions).")
     @click.option("--csv", "as_csv", is_flag=True)
     @click.option("--html", "html", type=click.Path(dir_okay=False), default=None,
@@ -397,6 +397,8 @@ def register(cli: click.Group) -> None:
           tablejudge tournament standings t-1a2b --html exports/round3.html
         """
         st = _open(env, tournament_ref).state()
+        if round_no is None:
+            round_no = st.last_complete_round() or 0  # a round in progress does not count yet
         standings = st.standings(round_no)
         if html:
             Path(html).write_text(standings_page(st, round_no), encoding="utf-8")
