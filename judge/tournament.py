@@ -380,6 +380,31 @@ class Tournament:
         return self._append(st, "player.registered",
                             {"player": player, "player_id": player_id, "decklist": decklist})
 
+    def register_many(self, players: Sequence[str]) -> list[RecordedEvent]:
+        """Register several players in one atomic batch (all or none)."""
+        st = self.state()
+        if st.elimination_rounds:
+            raise InputError("the top cut has started: no more entries", field="player")
+        seen = set(st.players)
+        drafts = []
+        for p in players:
+            p = p.strip() if isinstance(p, str) else p
+            if p in seen:
+                raise InputError(f"{p!r} is already registered", field="player")
+            seen.add(p)
+            drafts.append(_draft("player.registered", {"player": p}, self.recorded_by))
+        return self.store.append(self.id, drafts, expected_position=st.position or 1)
+
+    def record_round(self, slips: Sequence[tuple[int, str]]) -> list[RecordedEvent]:
+        """Results of the current round as (table, 'W-L-D') pairs, appended in one atomic batch."""
+        st = self.state()
+        drafts = []
+        for table, slip in slips:
+            w, l, d = parse_slip(slip, field="slip")
+            rnd, p = self._find_table(st, table, None, None)
+            drafts.append(self._result_draft(rnd, p, w, l, d, "slip", None))
+        return self.store.append(self.id, drafts, expected_position=st.position or 1)
+
     def drop(self, player: str, reason: str | None = None) -> RecordedEvent:
         st = self.state()
         info = self._player(st, player)
@@ -575,15 +600,22 @@ class Tournament:
 
     def _record(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
                 source: str, matches: list[str] | None) -> RecordedEvent:
+        draft = self._result_draft(rnd, p, w, l, d, source, matches)
+        (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
+        return event
+
+    def _result_draft(self, rnd: RoundState, p: Pairing, w: int, l: int, d: int, source: str,
+                      matches: list[str] | None) -> Draft:
         if rnd.stage == "elimination" and w == l:
             raise InputError(f"{rnd.name} is single elimination: the result needs a winner, got "
                              f"{w}-{l}-{d}", field="slip")
         if w + l + d == 0:
             raise InputError("a result with no game at all (0-0-0); record the games played",
                              field="slip")
-        return self._append(st, "result.recorded", {
-            "round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
-            "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches})
+        payload = {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
+                   "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches}
+        return _draft("result.recorded", {k: v for k, v in payload.items() if v is not None},
+                      self.recorded_by)
 
 
 def _pairing_dict(p: Pairing) -> dict[str, Any]:

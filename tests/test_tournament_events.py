@@ -261,3 +261,17 @@ def test_cli_errors_name_the_field(tmp_path, capsys):
     assert code == 2 and "slip" in err
     code, out, err = cli_run(["tournament", "result", "t-x", "2-0-0", "--table", "9"], capsys, db)
     assert code == 2 and "no table 9" in err
+
+
+def test_batches_are_all_or_nothing(store):
+    t = Tournament.create(store, name="Batch", game="table", seed="1", rounds=2)
+    t.register_many(["A", "B", "C", "D"])
+    with pytest.raises(InputError, match="already registered"):
+        t.register_many(["E", "A"])
+    assert sorted(t.state().players) == ["A", "B", "C", "D"]
+    t.pair()
+    with pytest.raises(InputError, match="no table 3"):
+        t.record_round([(1, "2-0-0"), (3, "2-0-0")])
+    assert t.state().current.missing() == [1, 2]
+    t.record_round([(1, "2-0-0"), (2, "1-2-0")])
+    assert t.state().current.complete

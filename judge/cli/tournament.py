@@ -244,9 +244,12 @@ def register(cli: click.Group) -> None:
             raise InputError("--id and --decklist go with one player at a time", field="players")
         t = _open(env, tournament_ref)
         deck = Path(decklist).read_text(encoding="utf-8") if decklist else None
-        for p in players:
-            e = t.register(p, player_id=player_id, decklist=deck)
-            click.echo(f"registered {p} (event {e.position})")
+        if player_id or deck:
+            events = [t.register(players[0], player_id=player_id, decklist=deck)]
+        else:
+            events = t.register_many(list(players))  # one atomic batch
+        for e in events:
+            click.echo(f"registered {e.payload['player']} (event {e.position})")
 
     @tournament.command("drop")
     @click.argument("tournament_ref", metavar="T")
