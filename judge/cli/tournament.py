@@ -1,0 +1,444 @@
+"""`tablejudge standings FILE` and the `tablejudge tournament ...` group: thin shells over
+judge.standings, judge.results_io, judge.pairing and judge.tournament."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from engine.match import InputError
+
+from ..results_io import read_results
+from ..standings import (POLICIES, TIEBREAKER_LABELS as TB_LABELS, PolicyError, Standings, compare,
+                         compute_standings, format_fraction as _pct, get_policy)
+from ..tournament import Tournament, TournamentState, pairings_by_name, pairings_by_table, standings_page
+from .common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
+
+
+
+def _with_field(e: InputError) -> InputError:
+    """Say the field in the message when no file/line does (the CLI prints `where: message`)."""
+    if not e.where and e.field:
+        e.where = f"field '{e.field}'"
+    return e
+
+
+class _NamingGroup(click.Group):
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except InputError as e:
+            raise _with_field(e) from None
+
+
+def _options(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for item in pairs:
+        if "=" not in item:
+            raise InputError(f"--option takes name=value, got {item!r}", field="option")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _policy(name: str, options: dict[str, str]):
+    try:
+        return get_policy(name, options)
+    except PolicyError as e:
+        raise InputError(str(e), field=f"option {e.field}" if e.field != "policy" else "policy") from None
+
+
+def standings_text(st: Standings) -> str:
+    cols = ["rank", "player", "points", "W-L-D", *[TB_LABELS[k] for k in st.policy.order]]
+    rows = []
+    for r in st.rows:
+        d: dict[str, Any] = {"rank": r.rank, "player": r.player + (" (dropped)" if r.dropped else "")
+                             + ("" if r.played else " (no match played)"),
+                             "points": r.points, "W-L-D": f"{r.wins}-{r.losses}-{r.draws}"}
+        for k in st.policy.order:
+            v = r.tiebreakers.get(k)
+            d[TB_LABELS[k]] = (f"{v:g}" if k == "h2h" and v is not None else
+                               "" if k == "h2h" else _pct(v))
+        rows.append(d)
+    out = table_text(rows, cols)
+    for w in st.warnings:
+        out += f"\nwarning: {w}"
+    return out
+
+
+def _emit_standings(st: Standings, as_json: bool, as_csv: bool) -> None:
+    rows = st.to_dicts()
+    if as_json:
+        emit_json(rows)
+    elif as_csv:
+        click.echo(to_csv(rows), nl=False)
+    else:
+        click.echo(standings_text(st))
+
+
+def register(cli: click.Group) -> None:
+    policy_help = "Standings policy: " + ", ".join(POLICIES) + " (docs/tournaments.md)."
+
+    @cli.command("standings")
+    @click.argument("file", type=click.Path(dir_okay=False))
+    @click.option("--policy", default="mtg", show_default=True, help=policy_help)
+    @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+                  help="Override a policy parameter, e.g. mw_floor=0.33, drawn_game_points=1, style=digimon.")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON rows (tiebreakers as fractions).")
+    @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
+    @click.option("--compare", is_flag=True,
+                  help="Compare with the file's own published standings; list every differing row and column (exit 1 if any).")
+    @click.option("--tolerance", default=1e-6, show_default=True, help="For --compare: allowed difference of a fraction.")
+    def standings_cmd(file: str, policy: str, options: tuple[str, ...], as_json: bool, as_csv: bool,
+                      compare: bool, tolerance: float) -> None:
+        """Standings straight from a results file, to check another tool's numbers.
+
+        FILE is a melee.gg / MTGODecklistCache JSON file (Rounds, Matches with Player1, Player2 ("-"
+        for a bye), Result "W-L-D", Standings) or a CSV with the columns
+        round,player,opponent,wins,losses,draws. Top-cut rounds (Quarterfinals, Top 8, ...) do not count.
+
+        \b
+        Examples:
+          tablejudge standings event.json --policy mtg
+          tablejudge standings event.json --compare
+          tablejudge standings results.csv --policy bandai --option style=digimon --json
+        """
+        try:
+            _standings_file(file, policy, options, as_json, as_csv, compare, tolerance)
+        except InputError as e:
+            raise _with_field(e) from None
+
+    def _standings_file(file, policy, options, as_json, as_csv, compare, tolerance) -> None:
+        pol = _policy(policy, _options(options))
+        data = read_results(file)
+        st = compute_standings(data.results, pol, players=data.players)
+        if compare:
+            if not data.published:
+                raise InputError("the file has no published standings to compare with", field="Standings",
+                                 where=file)
+            diffs = _compare(st, data.published, tolerance)
+            if as_json:
+                emit_json({"differences": diffs, "rows": len(st.rows), "published": len(data.published)})
+            elif as_csv:
+                click.echo(to_csv(diffs), nl=False)
+            elif diffs:
+                click.echo(table_text(diffs, ["player", "column", "ours", "published"]))
+                click.echo(f"{len(diffs)} difference(s) in {len({d['player'] for d in diffs})} row(s)")
+            else:
+                click.echo(f"all {len(data.published)} published rows agree (policy {pol.name}, "
+                           f"tolerance {tolerance:g})")
+            if diffs:
+                raise FindingsExit()
+            return
+        _emit_standings(st, as_json, as_csv)
+
+    def _compare(st, published, tolerance):
+        return compare(st, published, tolerance=tolerance)
+
+    @cli.group("tournament", cls=_NamingGroup)
+    def tournament() -> None:
+        """Run a tournament: register players, pair rounds, record results, print standings.
+
+        \b
+        A full event:
+          tablejudge tournament new --name "Pavia 15" --game optcg --rounds 6 --top-cut 8 --seed 42
+          tablejudge tournament register T Ann Bob Cid Dee
+          tablejudge tournament pair T --explain
+          tablejudge tournament result T 2-1-0 --table 1
+          tablejudge tournament standings T --html exports/standings.html
+          tablejudge tournament top-cut T
+        """
+
+    def _open(env, ref: str) -> Tournament:
+        return Tournament.open(env.store(), ref, env.recorded_by)
+
+    @tournament.command("new")
+    @click.option("--name", required=True, help="The event's name.")
+    @click.option("--game", required=True, help="The game/ruleset played (e.g. optcg, op2009).")
+    @click.option("--policy", default="mtg", show_default=True, help=policy_help)
+    @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A policy parameter.")
+    @click.option("--rounds", default=0, show_default=True, help="Swiss rounds planned (0: open-ended).")
+    @click.option("--top-cut", default=0, show_default=True, help="Top cut size (0, 2, 4, 8, ...).")
+    @click.option("--seed", default=None, help="Pairing seed (default: random, stored in the log).")
+    @click.option("--id", "tid", default=None, help="Tournament id (default: t-<random>).")
+    @click.option("--json", "as_json", is_flag=True)
+    @pass_env
+    def new_cmd(env, name, game, policy, options, rounds, top_cut, seed, tid, as_json) -> None:
+        """Create a tournament; prints its id.
+
+        \b
+        Example:
+          tablejudge tournament new --name "Store league" --game optcg --policy bandai --rounds 5 --top-cut 4
+        """
+        opts = _options(options)
+        _policy(policy, opts)
+        t = Tournament.create(env.store(), name=name, game=game, policy=policy, policy_options=opts or None,
+                              rounds=rounds, top_cut=top_cut, seed=seed, tournament_id=tid,
+                              recorded_by=env.recorded_by)
+        if as_json:
+            emit_json(t.state().summary())
+        else:
+            click.echo(t.id)
+
+    @tournament.command("list")
+    @click.option("--json", "as_json", is_flag=True)
+    @pass_env
+    def list_cmd(env, as_json) -> None:
+        """List the tournaments in the event log.
+
+        \b
+        Example:
+          tablejudge tournament list --json
+        """
+        rows = [Tournament(env.store(), tid).state().summary() for tid in Tournament.list_ids(env.store())]
+        if as_json:
+            emit_json(rows)
+        else:
+            click.echo(table_text([{**r, "current_round": (r["current_round"] or {}).get("name")} for r in rows],
+                                  ["id", "name", "game", "policy", "players", "rounds_paired", "current_round"]))
+
+    @tournament.command("show")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--json", "as_json", is_flag=True)
+    @pass_env
+    def show_cmd(env, tournament_ref, as_json) -> None:
+        """A tournament's state: players, rounds, what is missing.
+
+        \b
+        Example:
+          tablejudge tournament show t-1a2b3c4d
+        """
+        st = _open(env, tournament_ref).state()
+        s = st.summary()
+        s["players_list"] = [{"player": p.player, "id": p.player_id, "late": p.late,
+                              "dropped_after_round": p.dropped_after_round} for p in st.players.values()]
+        if as_json:
+            emit_json(s)
+            return
+        click.echo(f"{st.name} ({st.id}) — {st.game}, policy {st.policy.name}, "
+                   f"{st.rounds_planned or 'open'} Swiss rounds, top cut {st.top_cut_size or 'none'}")
+        click.echo(f"players: {len(st.players)} ({len(st.active_players())} active)")
+        cur = st.current
+        if cur:
+            miss = cur.missing()
+            click.echo(f"current: {cur.name} ({cur.stage}); "
+                       + (f"missing results at table(s) {', '.join(map(str, miss))}" if miss else "complete"))
+
+    @tournament.command("register")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("players", nargs=-1, required=True)
+    @click.option("--id", "player_id", default=None, help="The player's id (one player only).")
+    @click.option("--decklist", type=click.Path(exists=True, dir_okay=False), default=None,
+                  help="A decklist file to store with the registration (one player only).")
+    @pass_env
+    def register_cmd(env, tournament_ref, players, player_id, decklist) -> None:
+        """Register players (also late entries, after round 1 is paired).
+
+        \b
+        Example:
+          tablejudge tournament register t-1a2b Ann Bob "Cid Rossi"
+          tablejudge tournament register t-1a2b Dee --id 1234 --decklist dee.txt
+        """
+        if (player_id or decklist) and len(players) > 1:
+            raise InputError("--id and --decklist go with one player at a time", field="players")
+        t = _open(env, tournament_ref)
+        deck = Path(decklist).read_text(encoding="utf-8") if decklist else None
+        if player_id or deck:
+            events = [t.register(players[0], player_id=player_id, decklist=deck)]
+        else:
+            events = t.register_many(list(players))  # one atomic batch
+        for e in events:
+            click.echo(f"registered {e.payload['player']} (event {e.position})")
+
+    @tournament.command("drop")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("player")
+    @click.option("--reason", default=None)
+    @pass_env
+    def drop_cmd(env, tournament_ref, player, reason) -> None:
+        """Drop a player: not paired again, still in the standings and still an opponent.
+
+        \b
+        Example:
+          tablejudge tournament drop t-1a2b Bob --reason "left early"
+        """
+        e = _open(env, tournament_ref).drop(player, reason)
+        click.echo(f"{player} dropped (event {e.position})")
+
+    @tournament.command("bye")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("player")
+    @click.option("--round", "round_no", type=int, default=None, help="Default: the next round.")
+    @click.option("--reason", default=None)
+    @pass_env
+    def bye_cmd(env, tournament_ref, player, round_no, reason) -> None:
+        """Give a player a bye in a round not yet paired.
+
+        \b
+        Example:
+          tablejudge tournament bye t-1a2b Ann --round 1 --reason "invitation bye"
+        """
+        e = _open(env, tournament_ref).grant_bye(player, round_no, reason)
+        click.echo(f"{player} has a bye in round {e.payload['round']} (event {e.position})")
+
+    @tournament.command("pair")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--explain", is_flag=True, help="Say why each pair (and the bye) was made.")
+    @click.option("--json", "as_json", is_flag=True)
+    @click.option("--csv", "as_csv", is_flag=True)
+    @pass_env
+    def pair_cmd(env, tournament_ref, explain, as_json, as_csv) -> None:
+        """Pair the next Swiss round (by match points; no rematches while avoidable; the bye to the
+        lowest-ranked player without one). Reproducible from the tournament's seed.
+
+        \b
+        Example:
+          tablejudge tournament pair t-1a2b --explain
+        """
+        rp = _open(env, tournament_ref).pair(explain=explain)
+        _emit_pairings(rp.to_dict(), rp.pairings, as_json, as_csv, explain, f"Round {rp.round}")
+
+    @tournament.command("top-cut")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--size", type=int, default=None, help="Default: the size set at creation.")
+    @click.option("--json", "as_json", is_flag=True)
+    @click.option("--csv", "as_csv", is_flag=True)
+    @pass_env
+    def top_cut_cmd(env, tournament_ref, size, as_json, as_csv) -> None:
+        """Pair the next single-elimination round: the first seeded by the Swiss standings
+        (1 v 8, 4 v 5, 2 v 7, 3 v 6), then the winners.
+
+        \b
+        Example:
+          tablejudge tournament top-cut t-1a2b          # quarterfinals, then semifinals, then finals
+        """
+        rp = _open(env, tournament_ref).top_cut(size)
+        _emit_pairings(rp.to_dict(), rp.pairings, as_json, as_csv, True, rp.notes[0])
+
+    def _emit_pairings(data, pairings, as_json, as_csv, explain, title) -> None:
+        rows = [p.to_dict() for p in pairings]
+        if not explain:
+            for r in rows:
+                r.pop("reason", None)
+        if as_json:
+            emit_json(data)
+        elif as_csv:
+            click.echo(to_csv(rows), nl=False)
+        else:
+            click.echo(title)
+            text_rows = [{"table": r["table"] if r["table"] is not None else "-", "player": r["player1"],
+                          "opponent": r["player2"] or "BYE", **({"why": r["reason"]} if explain else {})}
+                         for r in rows]
+            click.echo(table_text(text_rows, ["table", "player", "opponent"] + (["why"] if explain else [])))
+            for n in data.get("notes") or []:
+                if n != title:
+                    click.echo(f"note: {n}")
+
+    @tournament.command("result")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("slip", required=False)
+    @click.option("--table", type=int, default=None, help="The table (SLIP is its first player's W-L-D).")
+    @click.option("--player", default=None, help="The player (SLIP is this player's W-L-D).")
+    @click.option("--round", "round_no", type=int, default=None, help="Default: the current round "
+                  "(give an earlier round to correct it: the new result supersedes the old).")
+    @click.option("--match", "matches", multiple=True, help="A recorded match (one game); repeat for each game.")
+    @pass_env
+    def result_cmd(env, tournament_ref, slip, table, player, round_no, matches) -> None:
+        """Record a result: a slip W-L-D (game wins, losses, drawn games), or the outcome of
+        recorded matches. Recording a table again is a correction (the later result counts).
+
+        \b
+        Examples:
+          tablejudge tournament result t-1a2b 2-1-0 --table 3
+          tablejudge tournament result t-1a2b 0-2-0 --player Bob
+          tablejudge tournament result t-1a2b --match 7f3e2a9c01 --match 1b2c3d4e5f
+        """
+        t = _open(env, tournament_ref)
+        if matches:
+            if slip:
+                raise InputError("give a slip or --match, not both", field="slip")
+            e = t.record_matches(list(matches), round_no=round_no)
+        else:
+            if not slip:
+                raise InputError("give the result slip (e.g. 2-1-0) or --match", field="slip")
+            e = t.record_slip(slip, table=table, player=player, round_no=round_no)
+        p = e.payload
+        click.echo(f"round {p['round']} table {p['table']}: {p['player1']} {p['wins1']}-{p['wins2']}-"
+                   f"{p.get('draws', 0)} {p['player2']} (event {e.position})")
+
+    @tournament.command("correct")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("position", type=int)
+    @click.option("--reason", required=True)
+    @pass_env
+    def correct_cmd(env, tournament_ref, position, reason) -> None:
+        """Void an earlier event (it stays in the log; replay skips it).
+
+        \b
+        Example:
+          tablejudge tournament correct t-1a2b 7 --reason "registered twice"
+        """
+        e = _open(env, tournament_ref).correct(position, reason)
+        click.echo(f"event {position} is void (event {e.position})")
+
+    @tournament.command("standings")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--round", "round_no", type=int, default=None, help="As after this round (default: the last round with every result in).")
+    @click.option("--json", "as_json", is_flag=True, help="JSON rows (tiebreakers as fractions).")
+    @click.option("--csv", "as_csv", is_flag=True)
+    @click.option("--html", "html", type=click.Path(dir_okay=False), default=None,
+                  help="Also write the printable page (standings, pairings by table and by name).")
+    @pass_env
+    def t_standings_cmd(env, tournament_ref, round_no, as_json, as_csv, html) -> None:
+        """Standings with the policy's tiebreakers (the top cut never changes them).
+
+        \b
+        Examples:
+          tablejudge tournament standings t-1a2b
+          tablejudge tournament standings t-1a2b --round 3 --csv
+          tablejudge tournament standings t-1a2b --html exports/round3.html
+        """
+        st = _open(env, tournament_ref).state()
+        if round_no is None:
+            round_no = st.last_complete_round() or 0  # a round in progress does not count yet
+        standings = st.standings(round_no)
+        if html:
+            Path(html).write_text(standings_page(st, round_no), encoding="utf-8")
+            stderr(f"wrote {html}")
+        _emit_standings(standings, as_json, as_csv)
+
+    @tournament.command("pairings")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--round", "round_no", type=int, default=None, help="Default: the current round.")
+    @click.option("--by", "by", type=click.Choice(["table", "name"]), default="table", show_default=True)
+    @click.option("--json", "as_json", is_flag=True)
+    @click.option("--csv", "as_csv", is_flag=True)
+    @pass_env
+    def pairings_cmd(env, tournament_ref, round_no, by, as_json, as_csv) -> None:
+        """A round's pairings, by table or by name (with results so far).
+
+        \b
+        Example:
+          tablejudge tournament pairings t-1a2b --by name
+        """
+        st = _open(env, tournament_ref).state()
+        rnd = _round(st, round_no)
+        rows = pairings_by_table(rnd) if by == "table" else pairings_by_name(rnd)
+        cols = ["table", "player1", "player2", "result"] if by == "table" else ["player", "table", "opponent"]
+        emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=False,
+                  text=lambda rs: f"{rnd.name}\n" + table_text(
+                      [{k: ("BYE" if v is None and k in ("player2", "opponent") else v) for k, v in r.items()}
+                       for r in rs], cols))
+
+
+def _round(st: TournamentState, round_no: int | None):
+    if not st.rounds:
+        raise InputError("no round has been paired yet", field="round")
+    if round_no is None:
+        return st.rounds[-1]
+    for r in st.rounds:
+        if r.number == round_no:
+            return r
+    raise InputError(f"round {round_no} has not been paired", field="round")
+

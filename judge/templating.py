@@ -1,0 +1,40 @@
+"""Where templates come from: the `tablejudge_templates` package (the repo's templates/ folder,
+shipped in the wheel), or the repo's templates/ folder when running from a checkout.
+
+    render("standings.html", title=..., rows=...)   # autoescaped: user text stays text
+"""
+from __future__ import annotations
+
+import importlib.resources
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def template_dir() -> Path:
+    try:
+        folder = Path(str(importlib.resources.files("tablejudge_templates")))
+        if folder.is_dir():
+            return folder
+    except (ModuleNotFoundError, TypeError):
+        pass
+    return REPO_TEMPLATES
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template_dir())),
+        autoescape=True,  # every template: user text (names, decklists) is escaped
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render(name: str, **data: Any) -> str:
+    return environment().get_template(name).render(**data)

@@ -1,0 +1,277 @@
+"""Event-sourced tournaments: registration to top cut, corrections, drops, results from matches,
+and a full 6-round event run from the CLI."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as hst
+
+from engine.match import InputError, Match
+from engine.store import EventStore
+from judge.cli import cli
+from judge.cli.common import run_guarded
+from judge.tournament import Tournament, replay
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = EventStore.open(str(tmp_path / "t.db"))
+    yield s
+    s.close()
+
+
+def new(store, n=6, **kw):
+    t = Tournament.create(store, name="Test cup", game="table", seed="7", rounds=kw.pop("rounds", 3), **kw)
+    for i in range(n):
+        t.register(f"P{i}")
+    return t
+
+
+def play_round(t, rng):
+    rnd = t.state().current
+    for p in rnd.tables():
+        t.record_slip(rng.choice(["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]) if rnd.stage == "swiss"
+                      else rng.choice(["2-0-0", "1-2-0"]), table=p.table)
+
+
+def test_the_log_holds_facts_and_the_state_is_replayed(store):
+    t = new(store, 5)
+    rp = t.pair()
+    assert len(rp.pairings) == 3 and sum(p.player2 is None for p in rp.pairings) == 1
+    kinds = [e.kind for e in t.events()]
+    assert kinds[0] == "tournament.created" and kinds.count("player.registered") == 5
+    assert kinds[-1] == "round.paired"
+    st = t.state()
+    assert st.current.missing() == [1, 2]
+    with pytest.raises(InputError, match="misses results"):
+        t.pair()
+    t.record_slip("2-1-0", table=1)
+    t.record_slip("0-2-0", player=st.current.tables()[1].player1)
+    st = t.state()
+    assert st.current.complete
+    r = st.current.results[2]
+    assert (r.wins1, r.wins2) == (0, 2)
+    # a bye is a won round
+    bye = [p.player1 for p in st.current.pairings if p.player2 is None][0]
+    assert st.standings().by_player()[bye].points == 3
+    assert store.verify(t.id).ok
+
+
+def test_corrections_are_new_events(store):
+    t = new(store, 4)
+    t.pair()
+    t.record_slip("2-0-0", table=1)
+    t.record_slip("0-2-0", table=1)            # recorded again: the later result counts
+    st = t.state()
+    assert (st.current.results[1].wins1, st.current.corrections[1]) == (0, 1)
+    e = t.register("Mistake")
+    t.correct(e.position, "typo")
+    assert "Mistake" not in t.state().players
+    assert any(ev.kind == "player.registered" and ev.payload["player"] == "Mistake" for ev in t.events())
+    with pytest.raises(InputError):
+        t.correct(1, "no")
+    with pytest.raises(InputError, match="only the last round"):
+        t.correct([ev.position for ev in t.events() if ev.kind == "round.paired"][0], "no")
+
+
+def test_late_entry_drop_and_granted_bye(store):
+    t = new(store, 4, rounds=4)
+    rng = random.Random(1)
+    t.pair()
+    play_round(t, rng)
+    t.register("Late")
+    t.drop("P0")
+    t.grant_bye("P1", reason="award")
+    rp = t.pair()
+    names = [p.player1 for p in rp.pairings] + [p.player2 for p in rp.pairings if p.player2]
+    assert "P0" not in names and "Late" in names
+    assert any(p.player1 == "P1" and p.player2 is None for p in rp.pairings)
+    st = t.state()
+    assert st.players["Late"].late and st.players["P0"].dropped
+    rows = st.standings().by_player()
+    assert rows["P0"].dropped and rows["P0"].rounds == 1  # listed, still counted
+    with pytest.raises(InputError, match="already dropped"):
+        t.drop("P0")
+    with pytest.raises(InputError, match="not registered"):
+        t.drop("Nobody")
+    with pytest.raises(InputError, match="already registered"):
+        t.register("P1")
+
+
+def test_result_from_recorded_matches(store):
+    t = new(store, 2, rounds=1)
+    rp = t.pair()
+    a, b = rp.pairings[0].player1, rp.pairings[0].player2
+    ids = []
+    for winner in (a, b, a):
+        m = Match.create(store, "table", [b, a], event="Test cup", round="1")
+        m.record("game.end", {"how": "Life 0", "winner": winner})
+        ids.append(m.id)
+    e = t.record_matches(ids)
+    assert e.payload["source"] == "match" and e.payload["matches"] == ids
+    assert (e.payload["wins1"], e.payload["wins2"]) == (2, 1)
+    unfinished = Match.create(store, "table", [a, b])
+    with pytest.raises(InputError, match="no outcome"):
+        t.record_matches([unfinished.id])
+    other = Match.create(store, "table", [a, "Stranger"])
+    other.record("game.end", {"how": "concede", "winner": a})
+    with pytest.raises(InputError, match="not paired together"):
+        t.record_matches([other.id])
+
+
+def test_top_cut_needs_winners_and_does_not_change_swiss_standings(store):
+    t = new(store, 8, rounds=3, top_cut=4)
+    rng = random.Random(2)
+    for _ in range(3):
+        t.pair()
+        play_round(t, rng)
+    before = t.standings().to_dicts()
+    qf = t.top_cut()
+    assert qf.notes == ["Semifinals"]
+    seeds = [r["player"] for r in before[:4]]
+    assert (qf.pairings[0].player1, qf.pairings[0].player2) == (seeds[0], seeds[3])
+    with pytest.raises(InputError, match="needs a winner"):
+        t.record_slip("1-1-0", table=1)
+    play_round(t, rng)
+    t.top_cut()
+    play_round(t, rng)
+    assert t.standings().to_dicts() == before
+    with pytest.raises(InputError, match="over"):
+        t.top_cut()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hst.integers(4, 9), hst.integers(1, 3), hst.data())
+def test_a_drop_never_changes_past_results(tmp_path_factory, n, rounds, data):
+    db = tmp_path_factory.mktemp("drop") / "t.db"
+    with EventStore.open(str(db)) as s:
+        t = new(s, n, rounds=rounds + 1)
+        rng = random.Random(n * 10 + rounds)
+        for _ in range(rounds):
+            t.pair()
+            play_round(t, rng)
+        st = t.state()
+        results = st.results()
+        past = [st.standings(r).to_dicts() for r in range(1, rounds + 1)]
+        who = data.draw(hst.sampled_from(sorted(st.players)))
+        t.drop(who)
+        after = t.state()
+        assert after.results() == results
+        for r in range(1, rounds + 1):
+            rows = after.standings(r).to_dicts()
+            for row in rows:       # the drop itself is the only change to past standings
+                row["dropped"] = False
+            assert rows == [{**row, "dropped": False} for row in past[r - 1]]
+        t.pair()
+        assert all(who not in (p.player1, p.player2) for p in t.state().current.pairings)
+
+
+def test_replay_refuses_a_non_tournament_stream(store):
+    m = Match.create(store, "table", ["A", "B"])
+    with pytest.raises(InputError, match="not a tournament"):
+        Tournament(store, m.id)
+    with pytest.raises(Exception):
+        replay(store.read(m.id))
+
+
+# --- a full 6-round event from the CLI, registration to the top cut -------------------------
+
+
+def cli_run(args, capsys, db):
+    code = run_guarded(cli, ["--db", str(db), "--by", "judge-test", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_full_six_round_tournament_from_the_cli(tmp_path, capsys):
+    db = tmp_path / "event.db"
+    code, out, err = cli_run(["tournament", "new", "--name", "Lega <Pavia>", "--game", "optcg",
+                              "--rounds", "6", "--top-cut", "8", "--seed", "2024"], capsys, db)
+    assert code == 0, err
+    tid = out.strip()
+    players = [f"Player {i:02d}" for i in range(1, 20)]
+    code, out, err = cli_run(["tournament", "register", tid, *players[:-1]], capsys, db)
+    assert code == 0 and out.count("registered") == 18
+    rng = random.Random(6)
+    dropped = None
+    for rnd in range(1, 7):
+        if rnd == 2:  # a late entry and a drop
+            assert cli_run(["tournament", "register", tid, players[-1]], capsys, db)[0] == 0
+        if rnd == 4:
+            dropped = players[3]
+            assert cli_run(["tournament", "drop", tid, dropped], capsys, db)[0] == 0
+        code, out, err = cli_run(["tournament", "pair", tid, "--explain", "--json"], capsys, db)
+        assert code == 0, err
+        pairing = json.loads(out)
+        assert pairing["round"] == rnd and pairing["rematches"] == []
+        assert all(p["reason"] for p in pairing["pairings"])
+        for p in pairing["pairings"]:
+            if p["player2"] is None:
+                continue
+            slip = rng.choice(["2-0-0", "2-1-0", "1-2-0", "0-2-0", "1-1-1"])
+            code, _, err = cli_run(["tournament", "result", tid, slip, "--table", str(p["table"])], capsys, db)
+            assert code == 0, err
+    code, out, err = cli_run(["tournament", "pair", tid], capsys, db)
+    assert code == 2 and "all 6 Swiss rounds are paired" in err
+    code, out, _ = cli_run(["tournament", "standings", tid, "--json"], capsys, db)
+    standings = json.loads(out)
+    assert len(standings) == 19 and {r["player"] for r in standings} == set(players)
+    assert [r["rank"] for r in standings] == list(range(1, 20))
+    assert all(k in standings[0] for k in ("omw", "gw", "ogw"))
+    seeds = [r["player"] for r in standings if not r["dropped"]][:8]
+    for name, tables in (("Quarterfinals", 4), ("Semifinals", 2), ("Finals", 1)):
+        code, out, err = cli_run(["tournament", "top-cut", tid, "--json"], capsys, db)
+        assert code == 0, err
+        cut = json.loads(out)
+        assert len(cut["pairings"]) == tables and cut["notes"] == [name]
+        if name == "Quarterfinals":
+            assert (cut["pairings"][0]["player1"], cut["pairings"][0]["player2"]) == (seeds[0], seeds[7])
+        for p in cut["pairings"]:
+            assert cli_run(["tournament", "result", tid, "2-1-0", "--table", str(p["table"])], capsys, db)[0] == 0
+    code, out, _ = cli_run(["tournament", "standings", tid, "--json"], capsys, db)
+    assert json.loads(out) == standings  # the top cut did not move the Swiss standings
+    html = tmp_path / "sheet.html"
+    code, out, err = cli_run(["tournament", "standings", tid, "--round", "6", "--html", str(html), "--csv"],
+                             capsys, db)
+    assert code == 0 and out.startswith("rank,player,points")
+    assert "Lega &lt;Pavia&gt;" in html.read_text(encoding="utf-8")
+    code, out, _ = cli_run(["tournament", "pairings", tid, "--round", "6", "--by", "name", "--json"], capsys, db)
+    by_name = json.loads(out)
+    assert [r["player"] for r in by_name] == sorted(r["player"] for r in by_name)
+    code, out, _ = cli_run(["tournament", "show", tid, "--json"], capsys, db)
+    assert json.loads(out)["rounds_paired"] == 9
+    with EventStore.open(str(db)) as s:
+        assert s.verify(tid).ok  # the tournament's log is hash-chained like a match's
+
+
+def test_cli_errors_name_the_field(tmp_path, capsys):
+    db = tmp_path / "e.db"
+    code, out, err = cli_run(["tournament", "new", "--name", "X", "--game", "g", "--top-cut", "6"], capsys, db)
+    assert code == 2 and "top_cut" in err
+    code, out, err = cli_run(["tournament", "new", "--name", "X", "--game", "g", "--option", "mw_floor=2"],
+                             capsys, db)
+    assert code == 2 and "mw_floor" in err
+    code, out, _ = cli_run(["tournament", "new", "--name", "X", "--game", "g", "--id", "t-x"], capsys, db)
+    assert code == 0
+    cli_run(["tournament", "register", "t-x", "A", "B"], capsys, db)
+    cli_run(["tournament", "pair", "t-x"], capsys, db)
+    code, out, err = cli_run(["tournament", "result", "t-x", "two-nil", "--table", "1"], capsys, db)
+    assert code == 2 and "slip" in err
+    code, out, err = cli_run(["tournament", "result", "t-x", "2-0-0", "--table", "9"], capsys, db)
+    assert code == 2 and "no table 9" in err
+
+
+def test_batches_are_all_or_nothing(store):
+    t = Tournament.create(store, name="Batch", game="table", seed="1", rounds=2)
+    t.register_many(["A", "B", "C", "D"])
+    with pytest.raises(InputError, match="already registered"):
+        t.register_many(["E", "A"])
+    assert sorted(t.state().players) == ["A", "B", "C", "D"]
+    t.pair()
+    with pytest.raises(InputError, match="no table 3"):
+        t.record_round([(1, "2-0-0"), (3, "2-0-0")])
+    assert t.state().current.missing() == [1, 2]
+    t.record_round([(1, "2-0-0"), (2, "1-2-0")])
+    assert t.state().current.complete
