@@ -188,3 +188,7 @@ class TimeDecision(Payload):
 CORE_KINDS: dict[str, type[Payload]] = {
     k.kind: k for k in (MatchCreated, Note, Correction, Backup, TimeCalled, TimeDecision)
 }
+
+# The judge's desk (judge actions, match clock, result slip) is core too; see engine/desk.py.
+from .desk import DESK_KINDS  # noqa: E402  (desk.py imports only schema/findings: no cycle)
+CORE_KINDS.update({k.kind: k for k in DESK_KINDS})

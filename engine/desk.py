@@ -1,0 +1,424 @@
+"""The judge's desk: judge actions, the match clock and the result slip, as core event kinds.
+
+Every ruleset accepts these kinds (engine/events.py adds them to CORE_KINDS). None of them changes
+the table: a ruleset's apply() ignores them. A backup and a correction (engine/events.py) are the
+two judge actions that *do* change what replay plays; `time.called` and `time.decision` are the end
+of the clock. This module only imports engine.schema and engine.findings, so events.py can import it.
+
+The judge of a judge action is the event's actor (`judge:NAME`): the envelope already says who
+acted, so the payloads do not repeat it. `judge_of(event)` reads it back.
+
+The desk's own checks (DESK-n) run over the whole log, not one event at a time, because they
+compare things far apart (a result slip with the game's outcome, a penalty with the slip):
+`desk_findings(...)` below; `judge.desk` calls it with the replayed outcome.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from .findings import Finding, Rule, finding
+from .schema import Payload, PayloadError, Player, event_kind
+
+JUDGE_PREFIX = "judge:"  # same as engine.events.JUDGE_PREFIX (not imported: events imports us)
+POLICY_SOURCE = "shared/reference/tournament-policies.md"
+
+PenaltyName = Literal["Caution", "Warning", "Game Loss", "Match Loss", "Disqualification"]
+PENALTY_LADDER: tuple[str, ...] = ("Caution", "Warning", "Game Loss", "Match Loss", "Disqualification")
+
+
+@dataclass(frozen=True)
+class PenaltyPolicy:
+    """A tournament's penalty policy: which penalties exist, in order of severity, which infraction
+    categories it names (empty: free text), and its tardiness ladder (minutes late -> penalty)."""
+
+    name: str
+    title: str
+    penalties: tuple[str, ...]
+    categories: tuple[str, ...] = ()
+    tardiness: tuple[tuple[int, str], ...] = ()  # (from this many minutes late, penalty), ascending
+    source: str = ""
+
+    def tardiness_penalty(self, minutes_late: int) -> str | None:
+        chosen = None
+        for start, penalty in self.tardiness:
+            if minutes_late >= start:
+                chosen = penalty
+        return chosen
+
+
+PENALTY_POLICIES: dict[str, PenaltyPolicy] = {
+    p.name: p for p in (
+        PenaltyPolicy(
+            "bandai", "Bandai / Digimon-style penalty ladder",
+            PENALTY_LADDER,
+            tardiness=((0, "Warning"), (5, "Game Loss"), (10, "Match Loss")),
+            source="Digimon TRM (secondary source): Caution, Warning, Game Loss, Match Loss, "
+                   "Disqualification; tardiness: warning under 5 minutes, game loss at 5, match loss at 10",
+        ),
+        PenaltyPolicy(
+            "mtg-ipg", "Magic: The Gathering Infraction Procedure Guide",
+            ("Warning", "Game Loss", "Match Loss", "Disqualification"),
+            categories=("Game Play Error", "Tournament Error", "Unsporting Conduct"),
+            source="MTG Infraction Procedure Guide: Warning, Game Loss, Match Loss, Disqualification; "
+                   "categories Game Play Error, Tournament Error, Unsporting Conduct",
+        ),
+    )
+}
+DEFAULT_PENALTY_POLICY = "bandai"
+
+
+# --- the kinds ------------------------------------------------------------------------------
+
+
+@event_kind("judge.call")
+class JudgeCall(Payload):
+    """Someone calls a judge. `caller`: a player (or who else called); `at`: the event the call is
+    about (default: the last event before the call); `reason` in the caller's words."""
+
+    caller: str
+    reason: str = ""
+    at: int | None = None
+
+
+@event_kind("judge.ruling")
+class JudgeRuling(Payload):
+    """A judge's ruling: its text, the rule cited (a rule id or the rulebook's section), and the
+    judge.call it answers (a position), if any."""
+
+    text: str
+    rule: str = ""
+    call: int | None = None
+
+
+@event_kind("judge.penalty")
+class JudgePenalty(Payload):
+    """A penalty to a player: Caution, Warning, Game Loss, Match Loss or Disqualification, its
+    infraction category, and the penalty policy it comes from (`bandai`, `mtg-ipg`)."""
+
+    player: Player
+    penalty: PenaltyName
+    infraction: str
+    policy: str = DEFAULT_PENALTY_POLICY
+    reason: str = ""
+    minutes_late: int | None = None  # for a tardiness penalty
+
+    def validate(self) -> None:
+        pol = PENALTY_POLICIES.get(self.policy)
+        if pol is None:
+            raise PayloadError("policy", f"unknown penalty policy {self.policy!r} "
+                                         f"(policies: {', '.join(PENALTY_POLICIES)})")
+        if self.penalty not in pol.penalties:
+            raise PayloadError("penalty", f"policy {pol.name!r} has no {self.penalty!r} "
+                                          f"(penalties: {', '.join(pol.penalties)})")
+        if pol.categories and self.infraction not in pol.categories:
+            raise PayloadError("infraction", f"policy {pol.name!r} names the categories "
+                                             f"{', '.join(pol.categories)}; got {self.infraction!r}")
+        if not self.infraction.strip():
+            raise PayloadError("infraction", "name the infraction category")
+        if self.minutes_late is not None and self.minutes_late < 0:
+            raise PayloadError("minutes_late", "must be 0 or more")
+
+
+@event_kind("judge.deck_check")
+class DeckCheck(Payload):
+    """A deck check. `player` (none: both decks), and what the judge found."""
+
+    player: Player | None = None
+    result: str = "ok"
+
+
+@event_kind("round.start")
+class RoundStart(Payload):
+    """The match clock starts: the round's length in minutes. `started_at` (ISO 8601) is when the
+    round began if not when this event was recorded; `clock` is the wall clock said aloud ("14:00")."""
+
+    minutes: int
+    started_at: str | None = None
+    clock: str | None = None
+
+    def validate(self) -> None:
+        if self.minutes < 1:
+            raise PayloadError("minutes", "a round lasts at least 1 minute")
+        if self.started_at is not None:
+            try:
+                datetime.fromisoformat(self.started_at.replace("Z", "+00:00"))
+            except ValueError:
+                raise PayloadError("started_at", f"not an ISO 8601 time: {self.started_at!r}") from None
+
+
+@event_kind("time.extension")
+class TimeExtension(Payload):
+    """A judge adds minutes to this match's clock (a long ruling, a deck check)."""
+
+    minutes: int
+    reason: str
+
+    def validate(self) -> None:
+        if self.minutes < 1:
+            raise PayloadError("minutes", "an extension is at least 1 minute")
+
+
+@event_kind("result.slip")
+class ResultSlip(Payload):
+    """The match result as the players agree it: `win` (with `winner`), `draw` or `double-loss`;
+    `games` the game score if more than one game ("2-1")."""
+
+    result: Literal["win", "draw", "double-loss"]
+    winner: Player | None = None
+    games: str | None = None
+
+    def validate(self) -> None:
+        if self.result == "win" and not self.winner:
+            raise PayloadError("winner", "a win needs a winner")
+        if self.result != "win" and self.winner:
+            raise PayloadError("winner", f"a {self.result} has no winner")
+
+
+@event_kind("result.confirm")
+class ResultConfirm(Payload):
+    """One player confirms (or disputes, `agree: false`) a result slip. `slip`: its position
+    (default: the latest slip before this event)."""
+
+    player: Player
+    slip: int | None = None
+    agree: bool = True
+
+
+DESK_KINDS: tuple[type[Payload], ...] = (
+    JudgeCall, JudgeRuling, JudgePenalty, DeckCheck, RoundStart, TimeExtension, ResultSlip,
+    ResultConfirm,
+)
+# What the desk calls "judge actions": shown highlighted in reports, listed by `tablejudge actions`.
+JUDGE_ACTION_KINDS = frozenset({"judge.call", "judge.ruling", "judge.penalty", "judge.deck_check",
+                                "time.extension", "backup", "correction", "time.called",
+                                "time.decision", "round.start", "result.slip", "result.confirm"})
+# Kinds that must be recorded by a judge (actor judge:NAME).
+JUDGE_ONLY_KINDS = frozenset({"judge.ruling", "judge.penalty", "judge.deck_check", "time.extension",
+                              "backup"})
+# Core kinds that never change the game: a ruleset should not flag them as "played after the end".
+OFF_TABLE_KINDS = frozenset({k.kind for k in DESK_KINDS} | {"note", "correction", "backup",
+                                                            "time.called", "time.decision"})
+
+
+def judge_of(actor: str) -> str | None:
+    return actor[len(JUDGE_PREFIX):] if actor.startswith(JUDGE_PREFIX) else None
+
+
+# --- the desk's rules -------------------------------------------------------------------------
+
+SLIP_POLICY = ("A result slip: the agreed match result, confirmed by each player (an event per "
+               "confirmation); a disagreement between the slip and the log's own outcome is a finding.")
+
+DESK_RULES: tuple[Rule, ...] = (
+    Rule("DESK-1", "result slip", "The confirmed result slip agrees with the log's own outcome.",
+         "checked", quote=SLIP_POLICY),
+    Rule("DESK-2", "result slip", "Every player confirms the result slip.", "checked",
+         quote="A result slip: the agreed match result, confirmed by each player."),
+    Rule("DESK-3", "result slip", "The log shows how the match ended, so the slip can be checked.",
+         "checked", quote=SLIP_POLICY),
+    Rule("DESK-4", "judge actions", "Rulings, penalties, extensions, deck checks and backups are "
+         "recorded by a judge (actor judge:NAME).", "checked",
+         quote="Judge call, ruling, penalty, time extension, deck check, and a backup: judge actions are events."),
+    Rule("DESK-5", "penalties", "A tardiness penalty follows the policy's ladder.", "checked",
+         quote="Tardiness (Digimon TRM): warning under 5 minutes, game loss at 5, match loss at 10."),
+    Rule("DESK-6", "penalties", "A Game Loss, Match Loss or Disqualification is a loss on the slip "
+         "for the penalised player.", "checked",
+         quote="Bandai/Digimon-style penalty ladder: Caution, Warning, Game Loss, Match Loss, "
+               "Disqualification."),
+    Rule("DESK-7", "result slip", "A confirmation names a result slip recorded before it.", "checked",
+         quote="A result slip: the agreed match result, confirmed by each player (an event per confirmation)."),
+)
+_RULES = {r.id: r for r in DESK_RULES}
+LOSS_PENALTIES = ("Game Loss", "Match Loss", "Disqualification")
+
+
+def _flag(rule_id: str, position: int, message: str, severity: str = "error") -> Finding:
+    return finding(_RULES[rule_id], position, message, severity=severity,  # type: ignore[arg-type]
+                   source=POLICY_SOURCE)
+
+
+@dataclass
+class LogOutcome:
+    """How the log itself says the match ended, and from which event."""
+
+    result: str  # win | draw | double-loss
+    winner: str | None
+    how: str
+    source: str  # "penalty" | "game" | "time.decision"
+    position: int | None = None
+    explanation: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"result": self.result, "winner": self.winner, "how": self.how, "source": self.source,
+                "position": self.position, "explanation": list(self.explanation)}
+
+
+def log_outcome(events: Sequence[Any], voided: Iterable[int], players: Sequence[str],
+                game_outcome: Any | None) -> LogOutcome | None:
+    """The match result the log shows, in this order: a Match Loss / Disqualification penalty; the
+    game's own outcome (ruleset.outcome); a Game Loss penalty; a time.decision. None: not over.
+
+    `game_outcome` is an engine.rules.Outcome (or None); events are RecordedEvents."""
+    void = set(voided)
+    live = [e for e in events if e.position not in void]
+    losers: dict[str, tuple[str, int]] = {}
+    for e in live:
+        if e.kind == "judge.penalty" and e.payload["penalty"] in ("Match Loss", "Disqualification"):
+            losers.setdefault(e.payload["player"], (e.payload["penalty"], e.position))
+    if losers:
+        return _penalty_outcome(losers, players)
+    if game_outcome is not None:
+        return LogOutcome(game_outcome.result, game_outcome.winner, game_outcome.how, "game",
+                          None, tuple(game_outcome.explanation))
+    for e in live:
+        if e.kind == "judge.penalty" and e.payload["penalty"] == "Game Loss":
+            losers.setdefault(e.payload["player"], ("Game Loss", e.position))
+    if losers:
+        return _penalty_outcome(losers, players)
+    decisions = [e for e in live if e.kind == "time.decision" and e.payload["result"] != "continue"]
+    if decisions:
+        d = decisions[-1]
+        p = d.payload
+        return LogOutcome(p["result"], p.get("winner"), f"time limit: {p['branch']}", "time.decision",
+                          d.position, tuple(p.get("steps", ())))
+    return None
+
+
+def _penalty_outcome(losers: dict[str, tuple[str, int]], players: Sequence[str]) -> LogOutcome:
+    rest = [p for p in players if p not in losers]
+    first = min(pos for _, pos in losers.values())
+    how = "; ".join(f"{name} to {p} (event {pos})" for p, (name, pos) in losers.items())
+    if len(rest) == 1:
+        return LogOutcome("win", rest[0], how, "penalty", first)
+    return LogOutcome("double-loss" if not rest else "win", None, how, "penalty", first)
+
+
+def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequence[str],
+                  outcome: LogOutcome | None) -> list[Finding]:
+    """The desk's checks over a whole log (events that still count). Sorted by position."""
+    void = set(voided)
+    live = [e for e in events if e.position not in void]
+    out: list[Finding] = []
+    slips: dict[int, Any] = {}
+    confirms: dict[int, dict[str, Any]] = {}
+    for e in live:
+        p = e.payload
+        if e.kind in JUDGE_ONLY_KINDS and judge_of(e.actor) is None:
+            out.append(_flag("DESK-4", e.position, f"{e.kind} recorded by {e.actor!r}, not by a judge "
+                             "(actor judge:NAME)", "warning"))
+        if e.kind == "judge.penalty":
+            out.extend(_check_tardiness(e))
+        if e.kind == "result.slip":
+            slips[e.position] = e
+        elif e.kind == "result.confirm":
+            target = p.get("slip") or (max(slips) if slips else None)
+            if target not in slips:
+                out.append(_flag("DESK-7", e.position, f"{p['player']} confirms "
+                                 + (f"event {target}, which is not a result slip that still counts"
+                                    if target else "a result slip, but none was recorded before"),
+                                 "warning"))
+                continue
+            confirms.setdefault(target, {})[p["player"]] = e
+    if slips:
+        last = slips[max(slips)]
+        out.extend(_check_slip(last, confirms.get(last.position, {}), players, outcome, live))
+    return sorted(out, key=lambda f: (f.position, f.rule))
+
+
+def _check_tardiness(e: Any) -> list[Finding]:
+    p = e.payload
+    late = p.get("minutes_late")
+    pol = PENALTY_POLICIES.get(p.get("policy", DEFAULT_PENALTY_POLICY))
+    if late is None or pol is None or not pol.tardiness:
+        return []
+    due = pol.tardiness_penalty(late)
+    if due and due != p["penalty"]:
+        return [_flag("DESK-5", e.position, f"{p['player']} was {late} minute(s) late: policy "
+                      f"{pol.name!r} gives {due}, the judge gave {p['penalty']}", "warning")]
+    return []
+
+
+def _describe_result(result: str, winner: str | None) -> str:
+    return f"{winner} wins" if result == "win" else result
+
+
+def _check_slip(slip: Any, confirms: dict[str, Any], players: Sequence[str],
+                outcome: LogOutcome | None, live: Sequence[Any]) -> list[Finding]:
+    out: list[Finding] = []
+    p = slip.payload
+    said = _describe_result(p["result"], p.get("winner"))
+    missing = [pl for pl in players if pl not in confirms]
+    disputed = [pl for pl, c in confirms.items() if not c.payload.get("agree", True)]
+    if missing or disputed:
+        parts = []
+        if missing:
+            parts.append("not confirmed by " + ", ".join(missing))
+        if disputed:
+            parts.append("disputed by " + ", ".join(disputed))
+        out.append(_flag("DESK-2", slip.position, f"result slip ({said}): " + "; ".join(parts), "warning"))
+    for e in live:
+        if (e.kind == "judge.penalty" and e.payload["penalty"] in LOSS_PENALTIES
+                and p["result"] == "win" and p.get("winner") == e.payload["player"]):
+            out.append(_flag("DESK-6", slip.position, f"the slip says {said}, but {e.payload['player']} "
+                             f"received a {e.payload['penalty']} (event {e.position})"))
+    if missing or disputed:
+        return out  # only a slip every player confirmed is compared with the log
+    if outcome is None:
+        out.append(_flag("DESK-3", slip.position, f"the slip says {said}, but the log does not show how "
+                         "the match ended (no game end, concession, loss penalty or time decision)",
+                         "warning"))
+        return out
+    if (p["result"], p.get("winner")) != (outcome.result, outcome.winner):
+        where = f" (event {outcome.position})" if outcome.position else ""
+        out.append(_flag("DESK-1", slip.position, f"the confirmed slip says {said}; the log says "
+                         f"{_describe_result(outcome.result, outcome.winner)}: {outcome.how}{where}"))
+    return out
+
+
+def describe_desk_event(kind: str, payload: dict[str, Any], actor: str) -> str | None:
+    """Plain words for a desk kind (None: not a desk kind). Rulesets' describe() falls back to a
+    generic `kind field=value`; reports call this first."""
+    p = payload
+    judge = judge_of(actor)
+    by = f" (judge {judge})" if judge else ""
+    if kind == "judge.call":
+        about = f" about event {p['at']}" if p.get("at") else ""
+        return f"{p['caller']} calls a judge{about}" + (f": {p['reason']}" if p.get("reason") else "")
+    if kind == "judge.ruling":
+        rule = f" [{p['rule']}]" if p.get("rule") else ""
+        return f"ruling{by}{rule}: {p['text']}"
+    if kind == "judge.penalty":
+        late = f", {p['minutes_late']} min late" if p.get("minutes_late") is not None else ""
+        why = f": {p['reason']}" if p.get("reason") else ""
+        return (f"penalty{by}: {p['penalty']} to {p['player']} ({p['infraction']}{late}; "
+                f"policy {p.get('policy', DEFAULT_PENALTY_POLICY)}){why}")
+    if kind == "judge.deck_check":
+        return f"deck check{by} of {p.get('player') or 'both players'}: {p.get('result', 'ok')}"
+    if kind == "round.start":
+        at = f" at {p['clock']}" if p.get("clock") else ""
+        return f"round starts{at}: {p['minutes']} minutes on the clock"
+    if kind == "time.extension":
+        return f"time extension{by}: +{p['minutes']} min ({p['reason']})"
+    if kind == "result.slip":
+        games = f" ({p['games']})" if p.get("games") else ""
+        return f"result slip: {_describe_result(p['result'], p.get('winner'))}{games}"
+    if kind == "result.confirm":
+        which = f" (event {p['slip']})" if p.get("slip") else ""
+        verb = "confirms" if p.get("agree", True) else "disputes"
+        return f"{p['player']} {verb} the result slip{which}"
+    if kind == "time.called":
+        return f"time called at {p['clock']}" + (f": {p['note']}" if p.get("note") else "")
+    if kind == "time.decision":
+        who = f", {p['winner']} wins" if p.get("winner") else ""
+        return f"end-of-time decision: {p['result']}{who} ({p['branch']}; {p['rule']})"
+    return None
+
+
+def describer(ruleset_describe: Callable[[Any], str]) -> Callable[[Any], str]:
+    """Describe events with the desk's words for desk kinds and the ruleset's for the rest."""
+    def describe(e: Any) -> str:
+        return describe_desk_event(e.kind, e.payload, e.actor) or ruleset_describe(e)
+    return describe

@@ -1,0 +1,446 @@
+"""The judge's desk on the command line: `tablejudge judge call|ruling|penalty|extend|deckcheck|
+backup|start|time|clock|slip|confirm`, `tablejudge audit`, and the exports of findings, penalties
+and judge actions (`findings`, `penalties`, `actions`, `readmodel`)."""
+from __future__ import annotations
+
+import importlib.util
+import os
+from datetime import datetime, timezone
+
+import click
+
+from engine.desk import DEFAULT_PENALTY_POLICY, PENALTY_LADDER, PENALTY_POLICIES
+from engine.events import TABLE_ACTOR
+from engine.match import InputError, Match
+
+from .. import desk as lib
+from ..text import render_findings
+from .common import (EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option,
+                     output_options, pass_env, table_text)
+
+DEFAULT_READMODEL = os.path.join("exports", "readmodel.sqlite")
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(judge_group)
+    for cmd in (audit_cmd, findings_cmd, penalties_cmd, actions_cmd, readmodel_cmd):
+        cli.add_command(cmd)
+
+
+def judge_option(f):
+    return click.option("--judge", "-j", "judge_name", metavar="NAME",
+                        help="The judge (recorded as actor judge:NAME). Default: --by / $TABLEJUDGE_USER / OS user.")(f)
+
+
+def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> None:
+    describe = lib.describer(m.ruleset.describe)
+    if as_json:
+        out = {"event": rec.event.to_dict(), "description": describe(rec.event),
+               "findings": [f.to_dict() for f in rec.findings]}
+        out.update(extra or {})
+        emit_json(out)
+        return
+    click.echo(f"{rec.event.position}  {describe(rec.event)}")
+    if rec.findings:
+        click.echo(render_findings(rec.findings))
+
+
+def _record(env: Env, match: str, kind: str, payload: dict, actor: str, as_json: bool,
+            extra=None) -> tuple[Match, object]:
+    m = env.match(match)
+    rec = lib.record(m, kind, payload, actor=actor, recorded_by=env.recorded_by)
+    _echo_recorded(m, rec, as_json, extra(m, rec) if extra else None)
+    return m, rec
+
+
+def _actor(env: Env, judge_name: str | None) -> str:
+    return lib.judge_actor(judge_name or env.recorded_by)
+
+
+@click.group("judge")
+def judge_group() -> None:
+    """Record judge actions: calls, rulings, penalties, extensions, deck checks, backups, the
+    match clock and the result slip. Each is an event in the match's log.
+
+    \b
+    Example:
+      tablejudge judge call MATCH --caller Ann --reason "blocker declared late?"
+      tablejudge judge ruling MATCH --judge Maria --text "the block stands" --rule TABLE-1
+    """
+
+
+@judge_group.command("call")
+@click.argument("match")
+@click.option("--caller", required=True, help="Who called the judge (a player, or who else).")
+@click.option("--reason", default="", help="What the call is about, in the caller's words.")
+@click.option("--at", type=int, metavar="N", help="The event the call is about (default: the last one).")
+@json_option
+@pass_env
+def call_cmd(env: Env, match, caller, reason, at, as_json) -> None:
+    """A judge is called to the table.
+
+    \b
+    Example:
+      tablejudge judge call MATCH --caller Ann --reason "was that card drawn?" --at 41
+    """
+    m = env.match(match)
+    actor = caller if caller in m.players else TABLE_ACTOR
+    _record(env, m.id, "judge.call", {"caller": caller, "reason": reason or None,
+                                      "at": at if at is not None else m.head_position()}, actor, as_json)
+
+
+@judge_group.command("ruling")
+@click.argument("match")
+@click.option("--text", required=True, help="The ruling, in the judge's words.")
+@click.option("--rule", default="", help="The rule cited (a rule id such as OPTCG-6-5-2, or a section).")
+@click.option("--call", "call_pos", type=int, metavar="N", help="The judge.call event it answers.")
+@judge_option
+@json_option
+@pass_env
+def ruling_cmd(env: Env, match, text, rule, call_pos, judge_name, as_json) -> None:
+    """A judge's ruling, with the rule it cites.
+
+    \b
+    Example:
+      tablejudge judge ruling MATCH --judge Maria --text "the draw stands" --rule TABLE-1 --call 42
+    """
+    _record(env, match, "judge.ruling", {"text": text, "rule": rule or None, "call": call_pos},
+            _actor(env, judge_name), as_json)
+
+
+@judge_group.command("penalty")
+@click.argument("match")
+@click.option("--player", required=True, help="The penalised player.")
+@click.option("--penalty", required=True, type=click.Choice(PENALTY_LADDER, case_sensitive=False),
+              help="The penalty.")
+@click.option("--infraction", required=True, help="The infraction category (e.g. 'Game Play Error').")
+@click.option("--policy", default=DEFAULT_PENALTY_POLICY, show_default=True,
+              type=click.Choice(list(PENALTY_POLICIES)), help="The penalty policy it comes from.")
+@click.option("--reason", default="", help="What happened.")
+@click.option("--minutes-late", type=int, help="For tardiness: how many minutes late.")
+@judge_option
+@json_option
+@pass_env
+def penalty_cmd(env: Env, match, player, penalty, infraction, policy, reason, minutes_late,
+                judge_name, as_json) -> None:
+    """A penalty: Caution, Warning, Game Loss, Match Loss or Disqualification.
+
+    \b
+    Examples:
+      tablejudge judge penalty MATCH --judge Maria --player Bob --penalty Warning \\
+          --infraction "Game Play Error" --reason "drew an extra card"
+      tablejudge judge penalty MATCH --player Bob --penalty "Game Loss" --infraction Tardiness --minutes-late 6
+    """
+    penalty = next(p for p in PENALTY_LADDER if p.lower() == penalty.lower())
+    _record(env, match, "judge.penalty",
+            {"player": player, "penalty": penalty, "infraction": infraction, "policy": policy,
+             "reason": reason or None, "minutes_late": minutes_late},
+            _actor(env, judge_name), as_json)
+
+
+@judge_group.command("extend")
+@click.argument("match")
+@click.option("--minutes", required=True, type=int, help="Minutes added to this match's clock.")
+@click.option("--reason", required=True, help="Why (a long ruling, a deck check...).")
+@judge_option
+@json_option
+@pass_env
+def extend_cmd(env: Env, match, minutes, reason, judge_name, as_json) -> None:
+    """A time extension for this match.
+
+    \b
+    Example:
+      tablejudge judge extend MATCH --judge Maria --minutes 4 --reason "deck check"
+    """
+    _record(env, match, "time.extension", {"minutes": minutes, "reason": reason},
+            _actor(env, judge_name), as_json)
+
+
+@judge_group.command("deckcheck")
+@click.argument("match")
+@click.option("--player", help="Whose deck (default: both).")
+@click.option("--result", default="ok", show_default=True, help="What the judge found.")
+@judge_option
+@json_option
+@pass_env
+def deckcheck_cmd(env: Env, match, player, result, judge_name, as_json) -> None:
+    """A deck check.
+
+    \b
+    Example:
+      tablejudge judge deckcheck MATCH --judge Maria --player Bob --result "49 cards, 1 missing"
+    """
+    _record(env, match, "judge.deck_check", {"player": player, "result": result},
+            _actor(env, judge_name), as_json)
+
+
+@judge_group.command("backup")
+@click.argument("match")
+@click.option("--to", "to", required=True, type=int, metavar="N",
+              help="Rewind to just after event N: the events after it are backed out (kept, struck through).")
+@click.option("--reason", required=True, help="Why.")
+@judge_option
+@json_option
+@pass_env
+def backup_cmd(env: Env, match, to, reason, judge_name, as_json) -> None:
+    """A backup: the game goes back to just after event N. Nothing is deleted: the events after N
+    stay in the log, marked as backed out, and replay plays as if they had not happened.
+
+    \b
+    Example:
+      tablejudge judge backup MATCH --judge Maria --to 40 --reason "extra card drawn"
+    """
+    _record(env, match, "backup", {"to": to, "reason": reason}, _actor(env, judge_name), as_json)
+
+
+@judge_group.command("start")
+@click.argument("match")
+@click.option("--minutes", required=True, type=int, help="The round's length in minutes.")
+@click.option("--started-at", metavar="ISO", help="When the round began (ISO 8601; default: now).")
+@click.option("--clock", "wall", metavar="HH:MM", help="The wall clock as announced (for the record).")
+@judge_option
+@json_option
+@pass_env
+def start_cmd(env: Env, match, minutes, started_at, wall, judge_name, as_json) -> None:
+    """Start the match clock (round start).
+
+    \b
+    Example:
+      tablejudge judge start MATCH --minutes 35 --clock 14:00
+    """
+    _record(env, match, "round.start", {"minutes": minutes, "started_at": started_at, "clock": wall},
+            _actor(env, judge_name), as_json)
+
+
+@judge_group.command("time")
+@click.argument("match")
+@click.option("--clock", "wall", metavar="HH:MM", help="The wall clock when time was called (default: now, UTC).")
+@click.option("--note", help="Anything to note.")
+@judge_option
+@json_option
+@pass_env
+def time_cmd(env: Env, match, wall, note, judge_name, as_json) -> None:
+    """Call time: records time.called. The end-of-time procedure itself is `tablejudge timelimit
+    MATCH`, which reads this event and records its decision (time.decision).
+
+    \b
+    Example:
+      tablejudge judge time MATCH --clock 14:35
+      tablejudge timelimit MATCH
+    """
+    wall = wall or datetime.now(timezone.utc).strftime("%H:%M")
+    m, rec = _record(env, match, "time.called", {"clock": wall, "note": note},
+                     _actor(env, judge_name), as_json)
+    if not as_json:
+        if importlib.util.find_spec("judge.timelimit") is not None:
+            click.echo(f"next: tablejudge timelimit {m.id}   (decides by the ruleset's end-of-time procedure)")
+        else:
+            click.echo("the end-of-time decision is made by `tablejudge timelimit` (not installed here)")
+
+
+@judge_group.command("clock")
+@click.argument("match")
+@click.option("--now", metavar="ISO", help="Compute the time left at this moment (default: now).")
+@json_option
+@pass_env
+def clock_cmd(env: Env, match, now, as_json) -> None:
+    """The match clock: round start + extensions, time left, time called.
+
+    \b
+    Example:
+      tablejudge judge clock MATCH --json
+    """
+    m = env.match(match)
+    clock = lib.clock_of(m.events(), set(m.state().voided))
+    t = lib.parse_time(now) if now else None
+    if as_json:
+        emit_json(dict(clock.to_dict(now=t), match=m.id))
+        return
+    if not clock.running:
+        click.echo(f"{m.id}: the clock was never started (tablejudge judge start {m.id} --minutes N)")
+        return
+    d = clock.to_dict(now=t)
+    click.echo(f"{m.id}: started {d['started_at']}, {d['minutes']} min"
+               + (f" + {d['extra_minutes']} min extensions" if d["extra_minutes"] else "")
+               + f", ends {d['ends_at']}; time left {d['time_left']}")
+    for x in d["extensions"]:
+        click.echo(f"  +{x['minutes']} min at event {x['position']} ({x['reason']})")
+    if d["called"]:
+        click.echo(f"  time called at {d['called']['clock']} (event {d['called']['position']})")
+
+
+def _slip_extra(m: Match, rec) -> dict:
+    r = lib.review(m)
+    return {"slip": r.slip(), "desk_findings": [f.to_dict() for f in r.desk]}
+
+
+def _echo_slip(m: Match) -> None:
+    r = lib.review(m)
+    s = r.slip()
+    if s:
+        click.echo(f"slip (event {s['position']}): confirmed by {', '.join(s['confirmed']) or 'nobody yet'}"
+                   + (f"; disputed by {', '.join(s['disputed'])}" if s["disputed"] else ""))
+    slip_findings = [f for f in r.desk if f.rule in ("DESK-1", "DESK-2", "DESK-3", "DESK-6", "DESK-7")]
+    if slip_findings:
+        click.echo(render_findings(slip_findings))
+
+
+@judge_group.command("slip")
+@click.argument("match")
+@click.option("--result", required=True, type=click.Choice(["win", "draw", "double-loss"]))
+@click.option("--winner", help="The winner (with --result win).")
+@click.option("--games", help="Game score, e.g. 2-1.")
+@judge_option
+@json_option
+@pass_env
+def slip_cmd(env: Env, match, result, winner, games, judge_name, as_json) -> None:
+    """The result slip: the match result as the players agree it. Each player then confirms it
+    (`judge confirm`); a confirmed slip that disagrees with the log's own outcome is finding DESK-1.
+
+    \b
+    Example:
+      tablejudge judge slip MATCH --result win --winner Ann
+    """
+    actor = _actor(env, judge_name) if judge_name else TABLE_ACTOR
+    m, _ = _record(env, match, "result.slip", {"result": result, "winner": winner, "games": games},
+                   actor, as_json, extra=_slip_extra)
+    if not as_json:
+        _echo_slip(m)
+
+
+@judge_group.command("confirm")
+@click.argument("match")
+@click.option("--player", required=True, help="The player confirming.")
+@click.option("--slip", "slip_pos", type=int, metavar="N", help="The slip's event (default: the latest).")
+@click.option("--disagree", is_flag=True, help="The player disputes the slip instead.")
+@json_option
+@pass_env
+def confirm_cmd(env: Env, match, player, slip_pos, disagree, as_json) -> None:
+    """A player confirms (or disputes) the result slip: one event per player.
+
+    \b
+    Example:
+      tablejudge judge confirm MATCH --player Ann
+      tablejudge judge confirm MATCH --player Bob --disagree
+    """
+    m, _ = _record(env, match, "result.confirm",
+                   {"player": player, "slip": slip_pos, "agree": False if disagree else None},
+                   player, as_json, extra=_slip_extra)
+    if not as_json:
+        _echo_slip(m)
+
+
+# --- audit and exports ------------------------------------------------------------------------
+
+
+@click.command("audit")
+@click.argument("match")
+@click.option("--at", "at", required=True, type=int, metavar="N", help="The moment: right after event N.")
+@click.option("--around", default=3, show_default=True, help="How many events to show either side.")
+@json_option
+@pass_env
+def audit_cmd(env: Env, match, at, around, as_json) -> None:
+    """A moment of the match for a dispute: the table right after event N, the events around it
+    (who recorded them and when), every finding up to there, and the clock.
+
+    \b
+    Example:
+      tablejudge audit MATCH --at 42
+      tablejudge audit MATCH --at 42 --json
+    """
+    a = lib.audit(env.match(match), at, around)
+    if as_json:
+        emit_json(a)
+    else:
+        click.echo(lib.render_audit(a))
+
+
+@click.command("findings")
+@click.argument("match")
+@output_options
+@pass_env
+def findings_cmd(env: Env, match, as_json, as_csv, as_nl) -> None:
+    """Every finding of a match: the ruleset's and the judge's desk's (DESK-n), with rule ids,
+    the rulebook's words and whether the event still counts. Exit 1 if an error still counts.
+
+    \b
+    Examples:
+      tablejudge findings MATCH --csv > findings.csv
+      tablejudge findings MATCH --json
+    """
+    r = lib.review(env.match(match))
+    rows = lib.finding_rows(r)
+    emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
+              text=lambda _: render_findings(r.findings, r.voided))
+    if any(f.severity == "error" for f in r.active_findings()):
+        raise FindingsExit(EXIT_FINDINGS)
+
+
+def _matches(env: Env, refs: tuple[str, ...]) -> list[Match]:
+    store = env.store()
+    ids = [store.resolve(x) for x in refs] if refs else store.match_ids()
+    return [Match(store, i) for i in ids]
+
+
+@click.command("penalties")
+@click.argument("matches", nargs=-1)
+@output_options
+@pass_env
+def penalties_cmd(env: Env, matches, as_json, as_csv, as_nl) -> None:
+    """Penalties given, in one match or (no MATCH) every match of the log.
+
+    \b
+    Examples:
+      tablejudge penalties --json
+      tablejudge penalties MATCH --csv
+    """
+    rows = [row for m in _matches(env, matches) for row in lib.penalty_rows(m)]
+    emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
+              text=lambda r: table_text(r, ["match", "position", "player", "penalty", "infraction",
+                                            "policy", "judge", "reason"]))
+
+
+@click.command("actions")
+@click.argument("matches", nargs=-1)
+@output_options
+@pass_env
+def actions_cmd(env: Env, matches, as_json, as_csv, as_nl) -> None:
+    """Judge actions (calls, rulings, penalties, extensions, deck checks, backups, corrections,
+    the clock, result slips), in one match or every match of the log.
+
+    \b
+    Examples:
+      tablejudge actions MATCH
+      tablejudge actions --csv > actions.csv
+    """
+    rows = [row for m in _matches(env, matches) for row in lib.action_rows(m)]
+    emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
+              text=lambda r: table_text(r, ["match", "position", "actor", "description", "backed_out"]))
+
+
+@click.command("readmodel")
+@click.option("--out", "-o", default=DEFAULT_READMODEL, show_default=True,
+              type=click.Path(dir_okay=False), help="The read-model SQLite file (created or brought up to date).")
+@click.option("--rebuild", is_flag=True, help="Start the file afresh instead of pulling only new events.")
+@json_option
+@pass_env
+def readmodel_cmd(env: Env, out, rebuild, as_json) -> None:
+    """Build or update a read-model SQLite file of the whole log (tables events, findings,
+    penalties, matches) by pulling the store's notification log. Open it with Datasette or sqlite3.
+
+    \b
+    Examples:
+      tablejudge readmodel                      # exports/readmodel.sqlite
+      datasette exports/readmodel.sqlite
+    """
+    from ..readmodel import build
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    summary = build(env.store(), out, rebuild=rebuild)
+    if as_json:
+        emit_json(summary)
+    else:
+        click.echo(f"{out}: {summary['new_events']} new events pulled (notification {summary['last_notification']}), "
+                   f"{summary['matches_refreshed']} match(es) refreshed")
+
+
+__all__ = ["register", "InputError"]

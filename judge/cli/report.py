@@ -1,0 +1,47 @@
+"""`tablejudge report`: a match's self-contained HTML report, or a round's."""
+from __future__ import annotations
+
+import click
+
+from engine.match import InputError
+
+from .. import report as lib
+from .common import Env, emit_json, json_option, pass_env
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(report_cmd)
+
+
+@click.command("report")
+@click.argument("match", required=False)
+@click.option("--round", "round_", metavar="R", help="A round report: every match with round label R.")
+@click.option("--event", help="With --round: only matches of this event label.")
+@click.option("--out-dir", default=lib.DEFAULT_DIR, show_default=True, type=click.Path(file_okay=False),
+              help="Folder for the HTML files.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="File for a match report (default OUT-DIR/MATCH.html).")
+@click.option("--no-matches", is_flag=True, help="With --round: write only the round page, not each match's report.")
+@json_option
+@pass_env
+def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json) -> None:
+    """Write an HTML report: one self-contained file (inline CSS and SVG, no scripts, no network;
+    prints on A4) with the header and result, findings, a chart of the key counters, the timeline
+    by turn and phase, the table after every event, and the hash chain's verdict.
+
+    \b
+    Examples:
+      tablejudge report MATCH                 # exports/MATCH.html
+      tablejudge report --round 3             # exports/round-3.html and each match's report
+    """
+    if bool(match) == bool(round_):
+        raise InputError("name a MATCH, or give --round R", field="match")
+    if round_:
+        paths = lib.write_round_report(env.store(), round_, event=event, out_dir=out_dir,
+                                       with_matches=not no_matches)
+    else:
+        paths = [lib.write_match_report(env.match(match), out_dir, out)]
+    if as_json:
+        emit_json({"files": paths})
+    else:
+        for p in paths:
+            click.echo(p)
