@@ -1,6 +1,7 @@
 """Outcome, options, end of time, determinism and the docs page of the onigashima ruleset."""
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 
@@ -9,7 +10,20 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from engine.match import Match
 from engine.rules.onigashima import RULESET
 from engine.store import EventStore
-from test_onigashima_example import ROOT, load_jsonl
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_jsonl(store: EventStore, path: Path) -> Match:
+    """A sample match file: the first line creates the match, the others are recorded in order."""
+    lines = [json.loads(l) for l in path.read_text("utf-8").splitlines() if l.strip()]
+    first = lines[0]["payload"]
+    m = Match.create(store, first["ruleset"], first["players"], event=first.get("event"),
+                     options=first.get("options"))
+    for line in lines[1:]:
+        m.record(line["kind"], line["payload"], actor=line.get("actor", "-"))
+    return m
 
 CAMPS2 = ("camps", {"alliance": ["Ann"], "empereurs": ["Bob"]})
 
