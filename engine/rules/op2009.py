@@ -534,11 +534,9 @@ class Op2009Ruleset(Ruleset):
             g = self.game(s)
             why = (f"game {g['n']} ended at event {g['result']['position']} ({g['result']['how']})"
                    if g else "no game has started (record game.start)")
-            out.append(self.flag("OP09-PARTITA-1", e, f"{e.kind} recorded but {why}"))
+            return [self.flag("OP09-PARTITA-1", e, f"{e.kind} recorded but {why}")]
         elif e.kind in ("concede", "game.end") and not self.in_play(s):
             out.append(self.flag("OP09-PARTITA-1", e, f"{e.kind}: no game in progress"))
-        if e.kind == "time.decision" and s.result is not None:
-            pass
         return out + super().check(s, e)
 
     # match level
