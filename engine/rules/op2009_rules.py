@@ -81,6 +81,10 @@ RULES: tuple[Rule, ...] = (
     R("OP09-CARTE-3", "Carte Tecnica", "Limit per Battle", "checked",
       "Limite: se sulla Carta Tecnica è riportato questo simbolo puoi utilizzare solo il numero indicato di "
       "carte con questo Codice durante una Battaglia."),
+    R("OP09-CARTE-0", "Descrizione delle carte / Carta Personaggio", "What a Character card shows", "n/a",
+      "Se posizionate negli Spazi Personaggio queste carte rappresentano un Personaggio. Se vengono utilizzate "
+      "durante la Battaglia diventano Rinforzi.",
+      why="the card's printed values (name, power, damage, Life Points, crew) travel with the events"),
     # --- Fase iniziale / principale -----------------------------------------------------------
     R("OP09-INIZ-1", "Fase iniziale", "The draw is mandatory", "checked",
       "È obbligatorio pescare durante questa Fase."),
