@@ -794,3 +794,8 @@ def test_a_full_turn_without_findings(T3):
     T3.ev("sailor.call", player=ANN, space="marinaio2", **NAMI)
     T3.finale(ANN)
     assert T3.all_findings() == []
+
+
+def test_damage_to_an_unknown_player_is_flagged_not_a_crash(T3):
+    assert T3.rules("damage", hits=[hit("Zed", "capitano", 1)], cause="effetto") == ["OP09-BATT-13"]
+    assert T3.state().extra["game"]["over"] is False

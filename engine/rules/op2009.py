@@ -386,7 +386,8 @@ class Op2009Ruleset(Ruleset):
     def apply_damage(self, s, e):
         p = e.payload
         for h in p["hits"]:
-            self._hit(s, h["player"], h["space"], h["amount"])
+            if h["player"] in s.players:  # an unknown player was flagged by check(); nothing to move
+                self._hit(s, h["player"], h["space"], h["amount"])
         b = s.extra.get("battle")
         if b is not None and p.get("cause", "battaglia") == "battaglia":
             b["step"] = "danni"

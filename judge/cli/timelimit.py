@@ -30,8 +30,7 @@ def register(cli: click.Group) -> None:
 
         \b
         Example:
-          tablejudge log M1 time.called --clock 15:40     (or record it via import)
-          tablejudge timelimit M1 --json
+          tablejudge timelimit M1 --json       (after a time.called event, e.g. {"clock": "15:40"})
           tablejudge timelimit M1 --policy mm25-entrambi --dry-run
         """
         result = run(env.match(match), policy, dry_run=dry_run, judge=judge, recorded_by=env.recorded_by)
