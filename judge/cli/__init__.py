@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "judge.cli.tournament",
     "judge.cli.desk",
     "judge.cli.report",
+    "judge.cli.timelimit",
 ]
 
 
