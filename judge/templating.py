@@ -30,7 +30,8 @@ def environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template_dir())),
         autoescape=True,  # every template: user text (names, decklists) is escaped
-        undefined=jinja2.StrictUndefined,
+        # optional fields (a slip's game score, a match's table label) may be absent: they render
+        # as nothing, which the templates test for with `{% if %}`
         trim_blocks=True,
         lstrip_blocks=True,
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from ..desk import OFF_TABLE_KINDS
 from ..events import RecordedEvent
 from ..findings import Finding
 from ..schema import Payload, PayloadError, Player, event_kind
@@ -424,8 +425,7 @@ class GrandlineRuleset(Ruleset):
 
     def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         out = []
-        if s.result is not None and e.kind not in ("note", "correction", "backup", "time.called",
-                                                   "time.decision"):
+        if s.result is not None and e.kind not in OFF_TABLE_KINDS:
             out.append(self.flag("GL-END", e, f"{e.kind} after the game ended ({s.result['how']})"))
         return out + super().check(s, e)
 
@@ -512,7 +512,7 @@ class GrandlineRuleset(Ruleset):
         res = self._resource()
         have = s.counters[p["player"]][res]
         if p.get("cost", 0) > have:
-            out.append(self.flag("GL-COST", e, f"{p['card']} costs {p['cost']}; {p['player']} has {have} {res}"))
+            out.append(self.flag("GL-COST", e, f"{p['card']} costs {p.get('cost', 0)}; {p['player']} has {have} {res}"))
         return out
 
     def check_attack(self, s: TableState, e: RecordedEvent) -> list[Finding]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..desk import OFF_TABLE_KINDS
 from ..events import RecordedEvent
 from ..findings import Finding
 from ..state import Card, MissingCard, TableState
@@ -31,8 +32,7 @@ ZONES = ("forziere", "mano", "giornale", "oceano", "trofei",
          "vita_capitano", "vita_marinaio1", "vita_marinaio2",
          "rinforzi", "tecniche", "sideboard")
 # Kinds that may follow the end of a game (or come before the first one).
-BETWEEN_GAMES = ("note", "correction", "backup", "time.called", "time.decision", "sideboard",
-                 "game.start", "deck.register", "match.created")
+BETWEEN_GAMES = tuple(OFF_TABLE_KINDS) + ("sideboard", "game.start", "deck.register", "match.created")
 PREP_KINDS = ("shuffle", "logbook.deal", "hand.deal", "mulligan.pirate", "redraw", "prep.place",
               "prep.reveal")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Literal
 
+from ..desk import OFF_TABLE_KINDS
 from ..events import RecordedEvent
 from ..findings import Finding, Rule
 from ..schema import Payload, PayloadError, Player, Zone, event_kind
@@ -133,7 +134,8 @@ RULES = (
     Rule("TABLE-1", "cards", "A card must be in the zone it is moved, drawn or revealed from.",
          "checked"),
     Rule("TABLE-2", "turns", "Turns are numbered 1, 2, 3, ... without gaps.", "checked"),
-    Rule("TABLE-3", "end", "Nothing is played after the game has ended.", "checked"),
+    Rule("TABLE-3", "end", "Nothing is played after the game has ended (judge actions, result slips, "
+         "notes and corrections excepted).", "checked"),
     Rule("TABLE-4", "cards", "A revealed card cannot contradict what was already known of it.",
          "checked"),
 )
@@ -207,7 +209,7 @@ class TableRuleset(Ruleset):
 
     def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         out = []
-        if s.result is not None and e.kind not in ("note", "correction", "backup"):
+        if s.result is not None and e.kind not in OFF_TABLE_KINDS:
             out.append(self.flag("TABLE-3", e, f"{e.kind} recorded after the game ended "
                                  f"({s.result['how']}, event {s.result.get('position')})"))
         return out + super().check(s, e)

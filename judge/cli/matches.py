@@ -272,22 +272,25 @@ def state_cmd(env: Env, match, at, turn, as_json) -> None:
 @json_option
 @pass_env
 def validate_cmd(env: Env, match, upto, as_json) -> None:
-    """Judge every event against the table before it; list findings with rule ids and the
-    rulebook's words. Exit 1 if any error-severity finding remains on an event that still counts.
+    """Judge every event against the table before it, and the match's paperwork (result slip,
+    penalties); list findings with rule ids and the rulebook's words. Exit 1 if any
+    error-severity finding remains on an event that still counts.
 
     \b
     Example:
       tablejudge validate MATCH --json
     """
+    from ..desk import review  # the ruleset's findings and the judge's desk's (result slips, penalties)
+
     m = env.match(match)
-    v = m.validate(upto)
-    backed = v.backed_out
+    r = review(m, upto)
+    backed = r.voided
     if as_json:
         emit_json({"match": m.id, "findings": [dict(f.to_dict(), backed_out=f.position in backed)
-                                                for f in v.findings]})
+                                                for f in r.findings]})
     else:
-        click.echo(render_findings(v.findings, backed))
-    if any(f.severity == "error" for f in v.active_findings()):
+        click.echo(render_findings(r.findings, backed))
+    if any(f.severity == "error" for f in r.active_findings()):
         raise FindingsExit(EXIT_FINDINGS)
 
 
