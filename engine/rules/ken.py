@@ -526,6 +526,12 @@ class KenRuleset(Ruleset):
         have = len(s.zone(p, "future"))
         if have < n:
             out.append(self.flag("KEN-T-1", e, f"{p} draws {n} but the Future holds {have}"))
+        if s.result is None:
+            after = s.copy()
+            self.apply(after, e)
+            if after.result is not None:  # the draw ends the game: say so, citing the rule
+                out.append(self.flag(after.result["rule"], e, f"{after.result['how']}: the game is over",
+                                     severity="info"))
         if s.turn == 0:
             if s.extra["opening"].get(p, 0) + n > OPENING_HAND:
                 out.append(self.flag("KEN-GIOCO-2", e, f"{p} draws {s.extra['opening'].get(p, 0) + n} cards before "

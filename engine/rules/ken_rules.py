@@ -28,10 +28,10 @@ RULES = (
          "non c'è nessuna regola su come disporre in questa area le carte Maestro, Personaggio ed Esercito",
          "nothing to check"),
     # --- LA CARTA -----------------------------------------------------------------------------
-    Rule("KEN-CARTA-1", "La carta", "Name and Type make a card's identity", C,
+    Rule("KEN-CARTA-1", "La carta", "Name and Type make a card's identity", R,
          "Nome e Tipo sono presenti su tutte le carte e determinano l'unicità della carta, cioè una carta è sempre "
          "considerata uguale ad un'altra se possiede lo stesso Nome e Tipo",
-         ""),
+         "the definition of “same card” used by KEN-MAZZO-1, KEN-UNICA-1, KEN-EQUIP-3 and KEN-VITA-1"),
     Rule("KEN-SCUOLA-1", "I simboli di Scuola", "Cards of a School and cards Not of a School", R,
          "In alcune carte può comparire il Simbolo di Scuola in questo caso sono chiamate carte “di Scuola”, quelle che "
          "invece non riportano tale simbolo sono chiamate “Non di Scuola”.",
@@ -44,14 +44,16 @@ RULES = (
     Rule("KEN-VITA-1", "La Vita", "A second Life of a Master/Character in play is placed on it", C,
          "un giocatore quando si trova contemporaneamente in gioco, nell’area delle Forze in Gioco, e in mano, una carta "
          "Maestro o Personaggio con Vita e vuole giocare la carta che ha in mano la deve porre sopra a quella che ha già in gioco"),
-    Rule("KEN-VITA-2", "La Vita", "Only the top Life card's values, School, Morale, abilities and green points count", C,
+    Rule("KEN-VITA-2", "La Vita", "Only the top Life card's values, School, Morale, abilities and green points count", R,
          "I Valori, le Capacità Speciali, etc. valide per tutto il Maestro o Personaggio con Vita saranno quelli della "
-         "carta che porrete sopra a tutte le altre"),
+         "carta che porrete sopra a tutte le altre",
+         "derived: the top card’s values feed the damage and green-point derivations; a wrong count is flagged by KEN-ORDINE-1 or KEN-DANNI-2"),
     Rule("KEN-VITA-3", "La Vita", "When the top Life card may be chosen", C,
          "la scelta di quale carta con Vita avere sopra tutte le altre [...] lo potete decidere ogni volta che giocate una "
          "nuova Vita o durante la Fase di Giocata o all'inizio di ogni combattimento"),
-    Rule("KEN-VITA-4", "La Vita", "Each discarded Life gives its own Order points", C,
-         "Nel caso si dovesse scartare più di una Vita, ciascuna contribuisce per il proprio valore di Punti Ordine."),
+    Rule("KEN-VITA-4", "La Vita", "Each discarded Life gives its own Order points", R,
+         "Nel caso si dovesse scartare più di una Vita, ciascuna contribuisce per il proprio valore di Punti Ordine.",
+         "derived when Lives are lost; a wrong Order-point count is flagged by KEN-OCRA-1"),
     Rule("KEN-VITA-5", "La Vita", "A Life absorbs any amount of damage", C,
          "Una Vita è in grado di assorbire un numero infinito di danni e quindi scartando la carta che la possiede si sono "
          "soddisfatti tutti i danni inflitti dall'avversario."),
@@ -71,22 +73,24 @@ RULES = (
     Rule("KEN-PROT-1", "Le carte Maestro / Personaggio / Esercito", "Protagonists are played only in one's own Presentation phase", C,
          "Un Maestro può essere giocato solo nella propria fase di Presentazione, le Capacità Speciali di alcune carte "
          "possono influenzare questa regola."),
-    Rule("KEN-MAESTRO-1", "Le carte Maestro", "Masters take only assignables of their School or of no School", C,
+    Rule("KEN-MAESTRO-1", "Le carte Maestro", "Masters take only assignables of their School or of no School", R,
          "I Maestri possono appartenere ad una o, in rare eccezioni, più Scuole e pertanto gli si possono assegnare solo "
          "carte della stessa Scuola o Senza Simboli di Scuola.",
-         ""),
-    Rule("KEN-PERS-1", "Le carte Personaggio", "A Character with numeric Resistance is vanquished by damage at least equal to it", C,
+         "the same check as KEN-ASSEGN-3"),
+    Rule("KEN-PERS-1", "Le carte Personaggio", "A Character with numeric Resistance is vanquished by damage at least equal to it", R,
          "I Personaggi che possiedono un valore numerico di Resistenza vengono vinti quando subiscono danni uguali o "
-         "superiori alla propria Resistenza"),
+         "superiori alla propria Resistenza",
+         "the same check as KEN-DANNI-2 and KEN-DANNI-3"),
     Rule("KEN-PERS-2", "Le carte Personaggio", "Mortale/Massacratore: each Life of a Character is worth 1 Resistance", C,
          "nel caso in cui l'avversario attivi la Capacità Speciale Mortale o Massacratore, in questo caso le Vite dei "
          "Personaggi valgono ciascuna 1 di Resistenza e se ne perderanno tante quanti i danni subiti che superano la Difesa."),
     Rule("KEN-ESERCITO-1", "Le carte Esercito", "An Army is played with an Inhabited Location", C,
          "Una carta Esercito deve essere giocata sempre assieme ad una carta Luogo che abbia la dicitura Luogo Abitato, "
          "tranne che per quelle carte Esercito le cui capacità speciali permettono un diverso modo di entrare in gioco."),
-    Rule("KEN-ESERCITO-2", "Le carte Esercito", "Army abilities with symbols need a Master's Lives at command", C,
+    Rule("KEN-ESERCITO-2", "Le carte Esercito", "Army abilities with symbols need a Master's Lives at command", R,
          "Le Capacità Speciali di un Esercito sono sempre attivabili o, se sono presenti i simbolini di Scuola, sono "
-         "necessarie un numero pari di Vite di un Maestro al comando per attivarle"),
+         "necessarie un numero pari di Vite di un Maestro al comando per attivarle",
+         "the check is KEN-ABIL-2"),
     # --- LUOGHI -------------------------------------------------------------------------------
     Rule("KEN-LUOGO-1", "Le carte Luogo", "An Uninhabited Location: own Presentation phase, no pairing", C,
          "Un Luogo Disabilitato può essere giocato solo durante la propria Fase di Presentazione e, salvo diversamente "
@@ -106,9 +110,10 @@ RULES = (
     Rule("KEN-LUOGO-7", "Regola per la DIFESA dei Luoghi", "Red Locations by red, blue by blue, grey by all", C,
          "Luogo Malvagio, rosso, solo da Protagonisti Malvagi, rossi. Luogo Buono, blu, solo da Protagonisti Buoni, blu. "
          "Luogo Neutrale, grigio, da tutti i Protagonisti indipendentemente dalla morale, colore."),
-    Rule("KEN-LUOGO-8", "Regola per quando NON SI HANNO Luoghi in gioco", "Without Locations the player's Protagonists are hunted", C,
+    Rule("KEN-LUOGO-8", "Regola per quando NON SI HANNO Luoghi in gioco", "Without Locations the player's Protagonists are hunted", R,
          "Quando un giocatore non ha più Luoghi significa che l'intero mondo da lui conosciuto è in mano ai nemici, che "
-         "quindi possono braccarlo come pare a loro"),
+         "quindi possono braccarlo come pare a loro",
+         "the check is KEN-COMB-4"),
     # --- ASSEGNAZIONE -------------------------------------------------------------------------
     Rule("KEN-ASSEGN-1", "Regole dell'assegnazione", "Assignment Icon: only onto the types it names", C,
          "Icona di assegnazione: nel quadrato sono indicate le iniziali delle lettere dei Protagonisti o Luoghi a cui può "
@@ -148,9 +153,10 @@ RULES = (
     Rule("KEN-EQUIP-1", "Le carte Equipaggiamento", "Assigned cards share their card's fate", R,
          "Quando la carta a cui è stato assegnato un Equipaggiamento viene Vinta o Tolta dal Gioco o Scartata, anche "
          "l'Equipaggiamento subisce lo stesso destino.", DERIVED),
-    Rule("KEN-EQUIP-2", "Le carte Equipaggiamento", "Equipment adds its values to its card", C,
+    Rule("KEN-EQUIP-2", "Le carte Equipaggiamento", "Equipment adds its values to its card", R,
          "Gli Equipaggiamenti sommano il loro valore e le loro Capacità Speciali a quelli del Protagonista o del Luogo a "
-         "cui sono stati assegnati."),
+         "cui sono stati assegnati.",
+         "derived into a group’s printed Attack, Defence, Resistance; the damage total is flagged by KEN-DANNI-1"),
     Rule("KEN-EQUIP-3", "Le carte Equipaggiamento / Speciali", "Two equal assignables are not summed unless Cumulabile", C,
          "sempre rispettando la regola che due carte uguali, cioè con lo stesso Nome e Tipo, non possono essere sommate se "
          "non c'è scritto Cumulabile nella Capacità Speciale."),
@@ -243,9 +249,10 @@ RULES = (
     Rule("KEN-GRUPPO-4", "I Gruppi / COBRA", "Surnames that restrict groups", C,
          "Mai con carte con COGNOMI che limitano la formazione dei gruppi se non eterogenei. [COBRA:] Le carte segnate in "
          "questa maniera non possono essere in gruppo con protagonisti che non rechino questa scritta."),
-    Rule("KEN-GRUPPO-5", "I Gruppi", "Damage starts from the first card of the group", C,
+    Rule("KEN-GRUPPO-5", "I Gruppi", "Damage starts from the first card of the group", R,
          "Quando si forma un gruppo per attaccare, la posizione di un Protagonista diventa importante: i danni verranno "
-         "infatti assegnati partendo dal primo."),
+         "infatti assegnati partendo dal primo.",
+         "derived: damage is dealt in the recorded card order; claims that ignore it are flagged by KEN-DANNI-2"),
     Rule("KEN-GRUPPO-6", "I Gruppi", "A card is in one group only", C,
          "Il gruppo viene formato mettendo le carte dei Protagonisti una dietro l'altra verticalmente",
          "a card placed in two groups is flagged (the book's groups are disjoint piles of cards)"),
@@ -253,10 +260,11 @@ RULES = (
          "Il Maestro può essere usato come Comandante di un gruppo o combattere da solo. Come Comandante [...] non "
          "contribuisce al valore di combattimento dello stesso e deve essere posizionato in fondo al gruppo. Utilizzato come "
          "combattente nessun Esercito, Personaggio o altro Maestro può essere nel suo gruppo."),
-    Rule("KEN-MAESTRO-3", "I Maestri", "Damage reaching a Commander: a new combat", C,
+    Rule("KEN-MAESTRO-3", "I Maestri", "Damage reaching a Commander: a new combat", R,
          "Se dopo aver Vinto tutte le carte i danni giungono ad un Maestro Comandante, questo non li subisce, ma è "
          "costretto ad entrare nel conflitto, rendendo necessaria un nuovo combattimento tra il Maestro e le carte del gruppo "
-         "avversario sopravvissute."),
+         "avversario sopravvissute.",
+         "derived: the Commander is drawn in and the next combat.damage at that target has the Master fight alone"),
     Rule("KEN-DIFESA-1", "I Gruppi", "The defender forms one defence group per attack, same rules", C,
          "Per ogni attacco il difensore può formare un gruppo di difesa, con le stesse modalità dell'attaccante."),
     Rule("KEN-ABIL-1", "Le Capacità Speciali", "A card's ability once per combat", C,
@@ -289,7 +297,7 @@ RULES = (
     Rule("KEN-OCRA-2", "La Vittoria", "No Order points for cards removed by effects", C,
          "Ricordate che se una carta che ha il Bollino Ocra viene eliminata senza che gli siano inflitti i danni, cioè per "
          "effetto di carte Evento o di altre carte, non fornisce Punti Ordine."),
-    Rule("KEN-COMB-6", "La fine del combattimento", "Group cards become Engaged", C,
+    Rule("KEN-COMB-6", "La fine del combattimento", "Group cards become Engaged", R,
          "Tutte le carte che hanno fatto parte di un gruppo di attacco o di difesa diventano Impegnate",
          "derived at combat.end; an Engaged card in a later group is flagged by KEN-GRUPPO-1"),
     Rule("KEN-EPILOGO-1", "La fase di Epilogo", "PUNTATA and GIOCA E SCARTA/TOGLI cards go to the Past", R,
@@ -299,9 +307,10 @@ RULES = (
     Rule("KEN-VITT-1", "La Vittoria", "10+ Order points ahead in one's Order phase wins", C,
          "Quando un giocatore, nella propria Fase Ordine, possiede almeno 10 Punti Ordine in più dell'avversario é il "
          "Vincitore e la partita è finita."),
-    Rule("KEN-VITT-2", "La Vittoria", "Otherwise who finishes the Future deck first loses", C,
+    Rule("KEN-VITT-2", "La Vittoria", "Otherwise who finishes the Future deck first loses", R,
          "in questo caso perde chi finisce prima il proprio mazzo del Futuro (ricordate che dovete pescare sempre almeno "
-         "una carta a Turno)."),
+         "una carta a Turno).",
+         "the same as KEN-PESCA-2"),
     Rule("KEN-RAPIDO-1", "Il gioco rapido", "Quick game: when both Futures are empty, more Order points wins", C,
          "Quando entrambi i giocatori non hanno più carte da pescare dal proprio mazzo del Futuro vince il giocatore che ha "
          "più Punti Ordine."),
@@ -333,17 +342,19 @@ RULES = (
     Rule("KEN-GLOSS-DEMONE", "Capacità speciali", "DEMONE and other COGNOMI", R, "DEMONE comprende tutti i COGNOMI sopracitati "
          "tranne DEMONE COMANDANTE, PRIMO DEMONIO, SECONDO DEMONIO e TERZO DEMONIO.",
          "surnames are recorded facts (`surnames`); their card-specific meanings are effects"),
-    Rule("KEN-GLOSS-IMPEGNARE", "Capacità speciali", "IMPEGNARE", C, "Una carta Impegnata può essere attaccata se il suo "
-         "possessore non ha Luoghi nel suo Presente."),
+    Rule("KEN-GLOSS-IMPEGNARE", "Capacità speciali", "IMPEGNARE", R, "Una carta Impegnata può essere attaccata se il suo "
+         "possessore non ha Luoghi nel suo Presente.",
+         "the checks are KEN-COMB-4 (Engaged cards may be targets) and KEN-GRUPPO-1"),
     Rule("KEN-GLOSS-MASSACRATORE", "Capacità speciali", "MASSACRATORE", C, "il luogo conquistato da un gruppo con questa "
          "capacità viene Tolto dal Gioco invece di finire nel Passato. Rende inoltre ogni Vita dei Personaggi del gruppo "
          "avversario pari a 1 di Resistenza."),
     Rule("KEN-GLOSS-MORTALE", "Capacità speciali", "MORTALE", C, "se almeno una carta che riporta la scritta Mortale, è parte "
          "di un gruppo che riesce a vincere uno o più protagonisti dell'avversario, queste vengono dette Morte invece di Vinte "
          "e vengono Tolte dal Gioco al posto di essere messe nel mazzo del Passato."),
-    Rule("KEN-GLOSS-MULTIPLI", "Capacità speciali", "MULTIPLI DANNI: no ochre after the second distribution", C,
+    Rule("KEN-GLOSS-MULTIPLI", "Capacità speciali", "MULTIPLI DANNI: no ochre after the second distribution", R,
          "Quando si usa ad esempio Doppi Danni invece si ripete il procedimento [...] dopo la seconda distribuzione dei danni "
-         "non verranno più calcolati i Punti Ocra delle carte Vinte o Morte."),
+         "non verranno più calcolati i Punti Ocra delle carte Vinte o Morte.",
+         "derived (waves); a wrong Order-point count is flagged by KEN-OCRA-1"),
     Rule("KEN-GLOSS-MAX", "Capacità speciali", "MAX + o - #", C, "indica il numero massimo di questa carta che può essere "
          "presente nel tuo mazzo. Normalmente è 5, ma questa scritta aumenta o diminuisce il numero di carte."),
     Rule("KEN-GLOSS-DURATA", "Capacità speciali: Durata", "GIOCA E RIPRENDI, RIPRENDI DOPO L'USO", C,
@@ -355,8 +366,8 @@ RULES = (
     Rule("KEN-T-2", "tablejudge (non del regolamento)", "Nothing is played after the game has ended", C, "", ""),
     Rule("KEN-T-3", "tablejudge (non del regolamento)", "Card facts must be known to judge a card", C,
          "", "a card played by `code` that no registered deck describes cannot be judged: a warning"),
-    Rule("KEN-TEMPO-1", "tablejudge: fine del tempo (nostra scelta)", "End of time: more Order points wins, equal is a draw", C,
+    Rule("KEN-TEMPO-1", "tablejudge: fine del tempo (nostra scelta)", "End of time: more Order points wins, equal is a draw", R,
          "Quando entrambi i giocatori non hanno più carte da pescare dal proprio mazzo del Futuro vince il giocatore che ha "
          "più Punti Ordine.",
-         "the rulebook has no time limit: our policy borrows the quick game's rule (a documented choice)"),
+         "our end-of-time policy, applied by end_of_time() when time is called; nothing to flag during play"),
 )
