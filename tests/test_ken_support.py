@@ -81,6 +81,11 @@ def deck(size: int = 75) -> list[dict[str, Any]]:
     return entries
 
 
+def side(damage: int, **kw) -> dict:
+    """One side of a combat.damage payload."""
+    return {"damage": damage, **kw}
+
+
 def ids(findings) -> set[str]:
     return {f.rule for f in findings}
 
