@@ -211,3 +211,44 @@ def test_end_of_time_policies_and_unknown_policy():
     assert (d.result, d.winner) == ("win", "Bob")
     with pytest.raises(ValueError):
         g.rs.end_of_time(g.state, g.events, policy="coin-flip")
+
+
+# --- record, then judge: nothing well-formed makes apply() or check() fail ------------------------------
+
+_REFS = st.sampled_from([f"c{i}" for i in range(1, 40)] + ["#0", "#1", "nowhere"])
+_PLAYER = st.sampled_from(["Ann", "Bob"])
+_ZONE = st.sampled_from(["future", "hand", "past", "removed", "forces", "territory", "destiny", "assigned"])
+_CODE = st.sampled_from(["M-KEN", "M-RAO", "P-BAT", "E-VIL", "E-PRE", "L-VIL", "L-FOR", "L-DES", "T-HYA", "T-COL",
+                         "Q-GIU", "V-TEM", "V-PUN", "UNKNOWN"])
+_SIDE = st.fixed_dictionaries({"damage": st.integers(0, 9)},
+                              optional={"vanquished": st.lists(_REFS, max_size=2), "waves": st.integers(1, 3),
+                                        "uses": st.lists(_REFS, max_size=2), "lethal": _REFS})
+_EVENTS = st.one_of(
+    st.builds(lambda p: ("turn", {"player": p}), _PLAYER),
+    st.builds(lambda n: ("phase", {"name": n}), st.sampled_from(["order", "disengage", "draw", "presentation",
+                                                                 "combat", "epilogue"])),
+    st.builds(lambda p, n: ("draw", {"player": p, "count": n}), _PLAYER, st.integers(1, 4)),
+    st.builds(lambda p, c, h, k: ("play", {"player": p, "cards": [dict({"code": c}, **({"host": h} if k else {}))]}),
+              _PLAYER, _CODE, _REFS, st.booleans()),
+    st.builds(lambda p, c, r: ("play", {"player": p, "cards": [{"code": c, "stack": r}]}), _PLAYER, _CODE, _REFS),
+    st.builds(lambda p, a, b, r: ("move", {"player": p, "from_zone": a, "to_zone": b, "uid": r}), _PLAYER, _ZONE, _ZONE, _REFS),
+    st.builds(lambda p, t, cs, cm: ("combat.attack", {"player": p, "groups": [dict({"target": t, "cards": cs},
+                                                                                   **({"commander": cm} if cm else {}))]}),
+              _PLAYER, _REFS, st.lists(_REFS, min_size=1, max_size=3), st.one_of(st.none(), _REFS)),
+    st.builds(lambda p, t, cs: ("combat.defend", {"player": p, "groups": [{"target": t, "cards": cs}]}),
+              _PLAYER, _REFS, st.lists(_REFS, min_size=1, max_size=3)),
+    st.builds(lambda t, a, d: ("combat.damage", {"target": t, "attacker": a, "defender": d}), _REFS, _SIDE, _SIDE),
+    st.just(("combat.end", {})),
+    st.builds(lambda p, r: ("life.top", {"player": p, "uid": r}), _PLAYER, _REFS),
+    st.builds(lambda p, r: ("ability", {"player": p, "uid": r, "name": "x", "lives": 1}), _PLAYER, _REFS),
+    st.builds(lambda p: ("victory.declare", {"player": p}), _PLAYER),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_EVENTS, max_size=25))
+def test_any_well_formed_sequence_is_recorded_and_judged(events):
+    g = Game().setup()
+    for kind, payload in events:
+        g.do(kind, **payload)  # raises only if apply() or check() crashes
+    assert g.state.state_hash() == g.state.copy().state_hash()

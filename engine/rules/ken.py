@@ -587,7 +587,7 @@ class KenRuleset(Ruleset):
                     if dur not in PLAY_ANYTIME and not own_presentation:
                         out.append(self.flag("KEN-TECNICA-2", e, f"{label}: a {dur.upper()} {t} is assigned in its owner's "
                                                                  "Presentation phase"))
-                out += self._check_assignment(s, e, label, entry, f, entries, all_facts, i, in_combat)
+                out += self._check_assignment(s, e, label, entry, f, entries, all_facts, i)
             if t == "location" and f["inhabited"] and not f.get("plays_alone"):
                 pairs_l.append((label, f))
             if t == "army" and not f.get("plays_alone"):
@@ -635,7 +635,7 @@ class KenRuleset(Ruleset):
             return [self.flag(rule, e, f"{label}: a {dur.upper()} Event is played in its owner's Presentation phase")]
         return []
 
-    def _check_assignment(self, s, e, label, entry, f, entries, all_facts, i, in_combat) -> list[Finding]:
+    def _check_assignment(self, s, e, label, entry, f, entries, all_facts, i) -> list[Finding]:
         ref = entry.get("host")
         out = []
         if ref is None:
@@ -652,8 +652,8 @@ class KenRuleset(Ruleset):
             host_unit, hf = found
             if hf is None:
                 return out
-            existing = [T.facts(c) or {} for _, c in T.assigned_to(s, host_unit)
-                        if not in_combat or not (T.facts(c) or {}).get("duration") in PLAY_ANYTIME or c.props.get("combat")]
+            # one-use cards leave after damage (or at the Epilogue), so what is assigned now is what counts
+            existing = [T.facts(c) or {} for _, c in T.assigned_to(s, host_unit)]
         for rule, msg in assignment_problems(f, hf, profile_rule=self.opts["profile_rule"]):
             out.append(self.flag(rule, e, f"{label} on {hf['name']}: {msg}"))
         same_event = [g for j, (ent, g) in enumerate(zip(entries, all_facts))
