@@ -15,7 +15,7 @@ from engine.rules import ken_table as T
 from engine.rules.ken_damage import Target, distribute
 from engine.rules.ken_rules import RULES
 from engine.store import EventStore
-from test_ken_support import KEN, RAOUL, Game, side
+from .test_ken_support import KEN, RAOUL, Game, side
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "ken"

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from engine.rules.ken_rules import RULES
-from test_ken_support import (BAT, BET, COBRA, DESERT, FORTRESS, FURY, GUARDS, HYAKURETSU, JACKET, KEN, NANTO_TECH,
+from .test_ken_support import (BAT, BET, COBRA, DESERT, FORTRESS, FURY, GUARDS, HYAKURETSU, JACKET, KEN, NANTO_TECH,
                               NOMADS, RAIDERS, RAOUL, RED_BLADE, REI, SOUTHER, STORM, STRIKE, TEMPLE, VILLAGE,
                               VILLAGERS, WALLS, WAR, WASTES, Game, deck)
 
