@@ -839,7 +839,7 @@ class OptcgRuleset(Ruleset):
         else:
             if T.is_rested(attacker):
                 out.append(self.flag("OPTCG-BATTLE-1", e, f"{name} is rested; the attacker must be active"))
-            if attacker.props.get("played_turn") == s.turn and not T.has_keyword(s, attacker.code, "rush"):
+            if attacker.props.get("played_turn") == s.turn and T.has_keyword(s, attacker.code, "rush") is False:
                 out.append(self.flag("OPTCG-TERM-12", e, f"{name} was played this turn and has no [Rush]"))
         defender = T.opponent(s, player)
         target = self._target(s, defender, p.get("target_uid"), p.get("target"))
