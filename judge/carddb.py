@@ -202,7 +202,7 @@ def check_decklist(db: CardDB | None, text: str, leader: str, *, where: str = "d
     if leader in listed_leaders:
         cards.remove(leader)
     rs = get_ruleset("optcg")()
-    findings = check_deck(rs, "deck", leader, cards, facts)
+    findings = check_deck(rs, os.path.basename(where), leader, cards, facts)
     unknown = sorted({c for c in cards + [leader] if c not in facts})
     return DeckReport(leader, cards, unknown, problems, [f.to_dict() for f in findings])
 

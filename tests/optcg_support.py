@@ -47,9 +47,10 @@ def ev(kind: str, payload: dict | None = None, actor: str = "-") -> tuple[str, s
 def opening(first_turns: bool = True) -> list[tuple[str, str, dict]]:
     """Setup, then turns 1 (Ann) and 2 (Bob), then Ann's turn 3 up to her main phase.
 
-    After it: Ann has 3 active DON!!, OP01-016 on the field (played turn 1, active), OP01-013,
-    OP01-025, ST01-006, OP01-029, OP01-024 in hand; Bob has ST01-006 (Blocker) and OP01-016 on the
-    field, both active, and 3 cards in hand.
+    After it (turn 3, Ann's DON!! phase): Ann has 3 active DON!!, OP01-016 on the field (played in
+    turn 1, active), OP01-013, OP01-025, ST01-006, OP01-029, OP01-024 in hand; Bob has ST01-006
+    (Blocker, active) on the field, 1 active + 1 rested DON!!, and OP01-016, OP01-013, OP01-029,
+    OP01-024, OP01-026 in hand. Both have 5 Life.
     """
     out = [
         ev("deck.registered", registration("Ann")),
@@ -75,7 +76,6 @@ def opening(first_turns: bool = True) -> list[tuple[str, str, dict]]:
         ev("draw", {"player": "Bob", "cards": ["OP01-026"]}),
         ev("don", {"player": "Bob", "count": 2}),
         ev("play", {"player": "Bob", "card": "ST01-006"}),
-        ev("play", {"player": "Bob", "card": "OP01-016"}),
         ev("turn.end", {"player": "Bob"}),
         ev("turn", {"player": "Ann"}),
         ev("refresh", {"player": "Ann"}),

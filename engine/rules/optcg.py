@@ -1002,7 +1002,7 @@ class OptcgRuleset(Ruleset):
         if b.get("result") == "hit":
             due = min(b.get("damage", 1), len(s.zone(b["defender"], "life")) + b.get("taken", 0))
             if b.get("taken", 0) < due:
-                rule = "OPTCG-BATTLE-12" if b.get("damage", 1) > 1 else "OPTCG-BATTLE-8"
+                rule = "OPTCG-TERM-13" if b.get("damage", 1) > 1 else "OPTCG-BATTLE-8"
                 return [self.flag(rule, e, f"the battle won against {b['defender']}'s Leader dealt "
                                   f"{b.get('taken', 0)} of {due} damage")]
         if b.get("result") == "ko" and not b.get("ko") and b.get("target") and T.where_is(s, b["target"]) \
@@ -1104,9 +1104,9 @@ def check_deck(rs: Ruleset, player: str, leader: str, deck: list[str], facts: di
         out.append(rs.flag("OPTCG-DECK-1", probe, f"{leader} is a {lf.get('category')}, not a Leader"))
     size = len(deck) if deck else (deck_size if deck_size is not None else 0)
     if size != 50:
-        out.append(rs.flag("OPTCG-DECK-2", probe, f"{player}'s deck has {size} cards; it must have 50"))
+        out.append(rs.flag("OPTCG-DECK-2", probe, f"the deck of {player} has {size} cards; it must have 50"))
     if don != 10:
-        out.append(rs.flag("OPTCG-DECK-5", probe, f"{player}'s DON!! deck has {don} cards; it must have 10"))
+        out.append(rs.flag("OPTCG-DECK-5", probe, f"the DON!! deck of {player} has {don} cards; it must have 10"))
     for code, n in sorted(Tally(deck).items()):
         if n > 4:
             out.append(rs.flag("OPTCG-DECK-4", probe, f"{n} copies of {code}; at most 4"))

@@ -17,6 +17,7 @@ from .common import Env, run_guarded
 COMMAND_MODULES = [
     "judge.cli.matches",
     "judge.cli.demo",
+    "judge.cli.cards",
 ]
 
 
