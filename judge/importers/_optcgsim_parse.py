@@ -81,6 +81,10 @@ def read(path: str) -> list[Line]:
     except UnicodeDecodeError as e:
         line = raw[: e.start].count(b"\n") + 1
         raise InputError(f"not UTF-8 text (byte {e.start})", where=f"{path}:{line}") from None
+    if text and not text.endswith(("\n", "\r")):
+        last = text.count("\n") + 1
+        raise InputError("the last line has no line end: the file is truncated (OPTCGSim ends every "
+                         "line, the last included)", where=f"{path}:{last}")
     out: list[Line] = []
     for n, rawline in enumerate(text.splitlines(), start=1):
         line = clean(rawline)

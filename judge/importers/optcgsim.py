@@ -189,7 +189,9 @@ class Converter:
         self.attach_marker: dict[int, int] = {}
         self.last_attach: dict[int, str] = {}
         self._register()
+        self.position_at_line: dict[int, int] = {}
         for i, ln in enumerate(self.lines):
+            self.position_at_line[ln.n] = len(self.drafts)  # the match's last event before this line
             if isinstance(ln, MoveLine):
                 self.stats.moves += 1
                 self._move(i, ln)
