@@ -148,7 +148,7 @@ def mutation(draw):
     return "\n".join(lines) + ("\n" if draw(st.booleans()) else "")
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=int(os.environ.get("OPTCG_FUZZ_EXAMPLES", "25")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=mutation())
 def test_mutations_import_or_raise_input_error_never_partially(tmp_path, text):
     path = tmp_path / "m.log"
