@@ -16,7 +16,7 @@ from judge import carddb
 from judge.cli import cli
 from judge.cli.common import run_guarded
 from judge.importers import jsonl
-from optcg_support import CARDS_JSON, HERE, ev, judge, opening
+from .optcg_support import CARDS_JSON, HERE, ev, judge, opening
 
 A, B = "Ann", "Bob"
 ROOT = os.path.dirname(HERE)
@@ -104,7 +104,7 @@ def _turns(n_after):
 
 
 def eot(events, **opts):
-    from optcg_support import sealed
+    from .optcg_support import sealed
     s, _, rs = judge(events, options=opts or None)
     return rs.end_of_time(s, sealed(events), policy="bandai")
 

@@ -5,6 +5,7 @@ import glob
 import json
 import os
 import re
+import uuid
 from collections import Counter
 
 import pytest
@@ -16,7 +17,7 @@ from engine.store import EventStore
 from judge.cli import cli
 from judge.cli.common import run_guarded
 from judge.importers import optcgsim
-from optcg_support import HERE, SIM_LOG
+from .optcg_support import HERE, SIM_LOG
 
 FUZZ = sorted(glob.glob(os.path.join(HERE, "fixtures", "optcgsim", "fuzz", "*.log")))
 
@@ -153,7 +154,7 @@ def mutation(draw):
 def test_mutations_import_or_raise_input_error_never_partially(tmp_path, text):
     path = tmp_path / "m.log"
     path.write_text(text, encoding="utf-8")
-    db = tmp_path / f"m{abs(hash(text))}.db"
+    db = tmp_path / f"m{uuid.uuid4().hex}.db"  # tmp_path is shared by hypothesis's examples
     store = EventStore.open(str(db))
     try:
         s = optcgsim.import_file(store, str(path))
