@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from engine.match import InputError
 
+from . import read_text
+
 ZONES = {0: "deck", 1: "hand", 2: "characters", 3: "life", 4: "don_deck", 5: "cost", 6: "trash",
          7: "stage", 8: "leader", 9: "attached"}
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff"), None)
@@ -71,16 +73,7 @@ def strip_refs(text: str) -> str:
 
 
 def read(path: str) -> list[Line]:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}", where=path) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 text (byte {e.start})", where=f"{path}:{line}") from None
+    text = read_text(path)
     if text and not text.endswith(("\n", "\r")):
         last = text.count("\n") + 1
         raise InputError("the last line has no line end: the file is truncated (OPTCGSim ends every "
