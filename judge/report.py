@@ -74,7 +74,7 @@ def match_context(m: Match) -> dict[str, Any]:
     replayer.fold(None, 1, events[1:], after_each=lambda s: after.__setitem__(s.position, s.copy()))
 
     segments: list[dict[str, Any]] = []
-    turn_end: dict[int, TableState] = {}
+    turn_end: list[tuple[str, TableState]] = []  # (turn label, table at its end), in play order
     for e in events:
         st = after[e.position]
         row = {
@@ -85,15 +85,17 @@ def match_context(m: Match) -> dict[str, Any]:
             "recorded_by": e.recorded_by, "findings": findings_at.get(e.position, []),
             "state": table_view(st, ruleset),
         }
-        if not segments or segments[-1]["turn"] != st.turn:
-            segments.append({"turn": st.turn, "active": st.active, "phases": []})
+        label = ruleset.turn_label(st)
+        if not segments or segments[-1]["label"] != label:
+            segments.append({"turn": st.turn, "label": label, "active": st.active, "phases": []})
+            turn_end.append((label, st))
         seg = segments[-1]
         seg["active"] = seg["active"] or st.active
         if not seg["phases"] or seg["phases"][-1]["name"] != st.phase:
             seg["phases"].append({"name": st.phase, "events": []})
         seg["phases"][-1]["events"].append(row)
         seg["end"] = st
-        turn_end[st.turn] = st
+        turn_end[-1] = (label, st)
     for seg in segments:
         seg["table"] = table_view(seg.pop("end"), ruleset)
         seg["anchor"] = f"turn-{seg['turn']}-{seg['phases'][0]['events'][0]['position']}"
@@ -141,15 +143,17 @@ def _clock_now(r: desk.Review):
     return desk.parse_time(r.events[-1].recorded_at)
 
 
-def counter_chart(turn_end: dict[int, TableState], ruleset, *, width: int = 640,
+def counter_chart(turn_end: list[tuple[str, TableState]], ruleset, *, width: int = 640,
                   height: int = 170) -> dict[str, Any] | None:
-    """One small line chart per key counter (Life, points...), a line per player, x = turn.
+    """One small line chart per key counter (Life, points...), a line per player, x = the turns in
+    play order (labelled by the ruleset: a best-of-three's games do not share an axis).
     Coordinates are computed here so the template only draws."""
-    turns = sorted(turn_end)
+    labels = [label for label, _ in turn_end]
+    turns = list(range(len(turn_end)))
     series: dict[str, dict[str, list[tuple[int, int]]]] = {}
     players: list[str] = []
     for t in turns:
-        for player, values in ruleset.key_counters(turn_end[t]).items():
+        for player, values in ruleset.key_counters(turn_end[t][1]).items():
             if player not in players:
                 players.append(player)
             for name, v in values.items():
@@ -183,17 +187,17 @@ def counter_chart(turn_end: dict[int, TableState], ruleset, *, width: int = 640,
                 yticks.append({"y": y(v), "label": _num(v)})
             v += step
         xstep = max(1, round(span / 12))
-        xticks = [{"x": x(t), "label": str(t)} for t in range(t0, t1 + 1, xstep)]
+        xticks = [{"x": x(t), "label": labels[t]} for t in range(t0, t1 + 1, xstep)]
         lines = []
         for player, pts in per_player.items():
             lines.append({"player": player, "color": colors[player],
                           "points": " ".join(f"{x(t)},{y(v)}" for t, v in pts),
-                          "dots": [{"x": x(t), "y": y(v), "turn": t, "value": _num(v)} for t, v in pts]})
+                          "dots": [{"x": x(t), "y": y(v), "turn": labels[t], "value": _num(v)} for t, v in pts]})
         panels.append({"name": name, "lines": lines, "yticks": yticks, "xticks": xticks,
                        "width": width, "height": height, "left": left, "right": width - right,
                        "top": top, "bottom": top + ph})
     return {"panels": panels, "legend": [{"player": p, "color": colors[p]} for p in players],
-            "turns": turns}
+            "turns": labels}
 
 
 def _nice_step(span: float) -> int:

@@ -157,6 +157,10 @@ class Ruleset:
         (a `time.called` event among them marks when). Rulesets override this."""
         raise NotImplementedError(f"ruleset {self.name!r} has no end-of-time procedure")
 
+    def turn_label(self, state: TableState) -> str:
+        """How reports name the turn in progress ("3"; a best-of-three says "G2 T3")."""
+        return str(state.turn)
+
     def summary_lines(self, state: TableState) -> list[str]:
         """Extra lines for `tablejudge state` (DON!!, derived power, scores...): ruleset-specific."""
         return []

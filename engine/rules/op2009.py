@@ -73,6 +73,11 @@ class Op2009Ruleset(Ruleset):
     def game(s: TableState) -> dict[str, Any] | None:
         return s.extra.get("game")
 
+    def turn_label(self, s: TableState) -> str:
+        """Turns restart in every game of the match: "G2 T3" is turn 3 of game 2."""
+        g = self.game(s)
+        return f"G{g['n']} T{s.turn}" if g else str(s.turn)
+
     def in_play(self, s: TableState) -> bool:
         g = self.game(s)
         return g is not None and not g.get("over")
