@@ -190,8 +190,10 @@ class Ctx:
 
     players: list[str]
     ruleset: Ruleset
+    aliases: dict[str, str] = field(default_factory=dict)  # short word -> zone/space name
 
     def __post_init__(self) -> None:
+        self.alias_of = {v: k for k, v in self.aliases.items()}
         self.seat_of = {p: SEATS[i] for i, p in enumerate(self.players)}
         self.player_at = {SEATS[i]: p for i, p in enumerate(self.players)}
 
@@ -238,6 +240,8 @@ def _convert(vtype: str, raw: Any, hint: Any, ctx: Ctx, player_like: bool) -> An
             if name is not None:
                 return name
         raise Mismatch(f"a player ({', '.join(f'{ctx.seat_of[p]}={p}' for p in ctx.players)})")
+    if vtype == "word" and (get_origin(base) is Literal or hasattr(base, "__supertype__")):
+        raw = ctx.aliases.get(raw, raw)
     base = getattr(base, "__supertype__", base)  # Zone and other NewTypes of str
     origin = get_origin(base)
     if origin is Literal:
@@ -288,6 +292,8 @@ def write_value(value: Any, hint: Any, ctx: Ctx, *, reserved: Iterable[str] = ()
         return "null"
     if (base is Player or player_like) and isinstance(value, str) and value in ctx.seat_of:
         return ctx.seat_of[value]
+    if isinstance(value, str) and value in ctx.alias_of and (get_origin(base) is Literal or hasattr(base, "__supertype__")):
+        return ctx.alias_of[value]
     base = getattr(base, "__supertype__", base)
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -406,6 +412,7 @@ class Grammar:
     deck_kind: str | None = None  # the kind a [Deck] tag records (player + cards), if any
     verbs: tuple[Verb, ...] = ()
     custom_verbs: dict[str, str] = {}  # verb word -> doc, for custom forms (help and completion)
+    value_aliases: dict[str, str] = {}  # short words for zones and spaces (cap -> capitano)
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
@@ -646,6 +653,10 @@ class Grammar:
             if cards:
                 out[e.payload.get("player", e.actor)] = cards
         return out
+
+
+def make_ctx(players: Sequence[str], ruleset: Ruleset, grammar: Grammar | None = None) -> Ctx:
+    return Ctx(list(players), ruleset, dict((grammar or grammar_for(ruleset)).value_aliases))
 
 
 def _parse_ctx(ctx: Ctx):
@@ -924,8 +935,8 @@ def probe(match_id: str, position: int, kind: str, version: int, actor: str, pay
 def format_game(created: RecordedEvent, events: Sequence[RecordedEvent], ruleset: Ruleset, *,
                 match_id: str | None = None) -> str:
     """A whole log (match.created first, then the rest) as canonical notation text."""
-    ctx = Ctx(list(created.payload["players"]), ruleset)
     grammar = grammar_for(ruleset)
+    ctx = make_ctx(created.payload["players"], ruleset, grammar)
     body = [e for e in events if e.position != created.position]
     decks: list[tuple[str, list[str]]] = []
     for e in body:  # the leading decklists go into the header
@@ -981,8 +992,8 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None) -> R
     except InputError as e:
         raise NotationError(e.message, line=1, col=1, path=path) from None
     ruleset = get_ruleset(header.ruleset)(header.options)
-    ctx = Ctx(list(created.payload["players"]), ruleset)
     grammar = grammar_for(ruleset)
+    ctx = make_ctx(created.payload["players"], ruleset, grammar)
     validator = EventValidator(ruleset, ctx.players)
     created_event = probe(header.match or "", 1, "match.created", created.version, TABLE_ACTOR,
                           created.payload)

@@ -46,7 +46,7 @@ def parse_move(toks: list[Token], actor: str, ctx: Ctx, extra: dict[str, Any] | 
         p["player"] = who
     elif actor in ctx.players:
         p["player"] = actor
-    p["from_zone"], p["to_zone"] = src, dst
+    p["from_zone"], p["to_zone"] = ctx.aliases.get(src, src), ctx.aliases.get(dst, dst)
     if src_where:
         p[from_key] = src_where[1:]
     if dst_where:
@@ -75,12 +75,16 @@ def parse_move(toks: list[Token], actor: str, ctx: Ctx, extra: dict[str, Any] | 
     return "move", p
 
 
+def _short(zone: str, ctx: Ctx) -> str:
+    return ctx.alias_of.get(zone, zone)
+
+
 def format_move(e: RecordedEvent, ctx: Ctx, *, from_key: str = "from_where",
                 extra: tuple[str, ...] = ()) -> str | None:
     p = dict(e.payload)
     player = p.pop("player")
-    src = p.pop("from_zone") + (".bottom" if p.pop(from_key, "top") == "bottom" else "")
-    dst = p.pop("to_zone") + (".bottom" if p.pop("to_where", "top") == "bottom" else "")
+    src = _short(p.pop("from_zone"), ctx) + (".bottom" if p.pop(from_key, "top") == "bottom" else "")
+    dst = _short(p.pop("to_zone"), ctx) + (".bottom" if p.pop("to_where", "top") == "bottom" else "")
     if player != e.actor:
         src = f"{ctx.seat_of[player]}.{src}"
     if "to_player" in p:
@@ -132,8 +136,7 @@ class TableGrammar(Grammar):
             if actor in ctx.players:
                 p["player"] = actor
             return "counter", p
-        if head.type == "word" and head.value == "end" and len(toks) > 1 and toks[1].type == "word" \
-                and toks[1].value == "-":
+        if is_end_without_winner(toks):
             return "game.end", self.parse_fields(Verb("end", "game.end", ("how",)), toks[2:], actor, ctx, head.col)
         if head.type == "word" and head.value == "draw" and len(toks) > 1 \
                 and all(t.type in ("word", "str") for t in toks[1:]) \
@@ -154,11 +157,21 @@ class TableGrammar(Grammar):
             v = f"={p['set']}" if p.get("set") is not None else f"{p['add']:+d}"
             return f"counter {p['name']} {v}"
         if e.kind == "game.end" and "winner" not in p:
-            return "end - " + (p["how"] if bare_ok(p["how"]) else quote(p["how"]))
+            return format_end_without_winner(p)
         return None
 
     def suggestions(self, state, ctx):
         return table_suggestions(state, ctx, draw="draw")
+
+
+def is_end_without_winner(toks: list[Token]) -> bool:
+    """`end - "how"`: a game over with no winner."""
+    return toks[0].type == "word" and toks[0].value == "end" and len(toks) > 1 \
+        and toks[1].type == "word" and toks[1].value == "-"
+
+
+def format_end_without_winner(p: dict) -> str:
+    return "end - " + (p["how"] if bare_ok(p["how"]) else quote(p["how"]))
 
 
 def draw_payload(toks: list[Token], actor: str, ctx: Ctx, *, cards_key: str = "cards") -> dict:
