@@ -106,17 +106,20 @@ def run_event_log(players: int, rounds: int, seed: int = 1) -> dict:
             "replay_seconds": round(replay_s, 4), "standings_seconds": round(standings_s, 4)}
 
 
+def run_all(sizes: tuple[int, ...] = (1000, 10_000), rounds: int = 15, seed: int = 1) -> dict:
+    """Every figure of this benchmark (what `python -m bench` nests under "tournament")."""
+    return {"benchmark": "tournament", "python": platform.python_version(),
+            "machine": platform.machine(), "runs": [run(n, rounds, seed) for n in sizes],
+            "event_log": run_event_log(min(sizes), rounds, seed)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, action="append", help="default: 1000 and 10000")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    sizes = args.players or [1000, 10_000]
-    out = {"benchmark": "tournament", "python": platform.python_version(),
-           "machine": platform.machine(), "runs": [run(n, args.rounds, args.seed) for n in sizes],
-           "event_log": run_event_log(min(sizes), args.rounds, args.seed)}
-    print(json.dumps(out, indent=2))
+    print(json.dumps(run_all(tuple(args.players or (1000, 10_000)), args.rounds, args.seed), indent=2))
 
 
 if __name__ == "__main__":

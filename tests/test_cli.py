@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
 import pytest
@@ -110,14 +111,22 @@ def test_db_from_environment_variable(tmp_path):
     assert json.loads(run_cli("matches", "--json", db=db).stdout)[0]["id"] == r.stdout.strip()
 
 
-def test_demo_records_validates_decides_and_exports(tmp_path):
+def test_demo_records_validates_decides_and_renders(tmp_path):
     r = run_cli("demo", "--out", str(tmp_path), "--json")
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
-    assert summary["verified"] and summary["findings"] >= 1
-    assert summary["outcome"]["winner"] == "Ann"
+    assert summary["verified"]
+    dispute, best_of_three = summary["matches"]
+    assert dispute["findings"] == ["TABLE-2"]  # the corrected move no longer counts; the skipped turn does
+    assert dispute["outcome"]["winner"] == "Ann"
+    assert best_of_three["findings"] == []
+    decision = best_of_three["time_decision"]
+    assert (decision["result"], decision["winner"], decision["rule"]) == ("win", "Bob", "OP09-TEMPO-CAP-1")
+    html = [p for p in summary["files"] if p.endswith(".html")]
+    assert len(html) == 3  # the round page and one report per match
     for path in summary["files"]:
-        assert open(path).read()
+        assert os.path.getsize(path) > 0
+    assert "Bob wins" in open(os.path.join(str(tmp_path), f"{best_of_three['match']}.html")).read()
 
 
 def test_rulesets_lists_table_and_its_kinds():

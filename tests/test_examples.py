@@ -18,6 +18,11 @@ EXPECTED = {
     "onigashima/full-game-2p.jsonl": [],
     "onigashima/luffy-vs-kaido.jsonl": [],
     "op2009/best-of-three-fine-tempo.jsonl": [],
+    # a tabletop match written to break eight rules, one each (see examples/optcg/README.md)
+    "optcg/match.jsonl": [["OPTCG-FLOW-2", "error", 14, False], ["OPTCG-TERM-12", "error", 28, False],
+                          ["OPTCG-BATTLE-2", "error", 31, False], ["OPTCG-BATTLE-4", "error", 33, False],
+                          ["OPTCG-BATTLE-5", "error", 34, False], ["OPTCG-BATTLE-10", "error", 36, False],
+                          ["OPTCG-COST-1", "error", 54, False], ["OPTCG-PLAY-2", "error", 56, False]],
 }
 
 EXAMPLES = sorted(os.path.relpath(p, os.path.join(ROOT, "examples"))

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..canonical import canonical_bytes
+from ..desk import describe_desk_event
 from ..events import CORE_KINDS, RecordedEvent
 from ..findings import Finding, Rule, finding
 from ..schema import Payload
@@ -175,5 +176,8 @@ class Ruleset:
             return f"backup to event {p['to']} ({p['reason']})"
         if event.kind == "match.created":
             return f"match created ({self.title}): {' vs '.join(p['players'])}"
+        desk_words = describe_desk_event(event.kind, p, event.actor)  # judge actions, clock, slips
+        if desk_words is not None:
+            return desk_words
         fields = ", ".join(f"{k}={v}" for k, v in p.items())
         return f"{event.kind} {fields}".strip()

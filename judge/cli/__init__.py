@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "judge.cli.desk",
     "judge.cli.report",
     "judge.cli.timelimit",
+    "judge.cli.cards",
 ]
 
 

@@ -18,7 +18,7 @@ from engine.match import EventValidator, InputError, Match, creation_draft, new_
 from engine.rules import get_ruleset
 from engine.store import EventStore, MatchNotFound
 
-from . import ImportSummary
+from . import ImportSummary, read_text
 
 EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
 ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash"}
@@ -26,16 +26,7 @@ ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash"}
 
 def read_lines(path: str) -> list[tuple[int, dict[str, Any]]]:
     """(line number, object) for every non-blank line; InputError names the line and column."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}", where=path) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 text (byte {e.start})", where=f"{path}:{line}") from None
+    text = read_text(path)
     out = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
