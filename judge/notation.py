@@ -620,36 +620,47 @@ class Grammar:
 
     # --- decks ------------------------------------------------------------------------------
 
-    def deck_event(self, player: str, cards: list[str]) -> tuple[str, str, dict]:
-        """(kind, actor, payload) a [Deck] tag records."""
+    def deck_event(self, player: str, toks: list[Token], ctx: Ctx) -> tuple[str, str, dict]:
+        """(kind, actor, payload) a [Deck "A" "..."] tag records; `toks` are the tag's words."""
+        cards = expand_cards(toks, ctx)
         if self.deck_kind:
             return self.deck_kind, player, {"player": player, "cards": cards}
-        return "note", player, {"text": DECKLIST_NOTE + " ".join(write_cards(cards))}
+        return "note", player, {"text": DECKLIST_NOTE + " ".join(write_cards(cards))}  # type: ignore[arg-type]
 
-    def deck_of(self, e: RecordedEvent, ctx: Ctx) -> list[str] | None:
-        """The cards, if this event is exactly what a [Deck] tag records."""
+    def deck_text(self, e: RecordedEvent, ctx: Ctx) -> str | None:
+        """The [Deck] tag's words, if this event is exactly what such a tag records."""
         if e.actor not in ctx.seat_of:
             return None
         p = e.payload
         if self.deck_kind and e.kind == self.deck_kind and set(p) == {"player", "cards"} \
                 and p["player"] == e.actor and p["cards"]:
-            return list(p["cards"])
+            return " ".join(write_cards(p["cards"]))
         if not self.deck_kind and e.kind == "note" and p["text"].startswith(DECKLIST_NOTE):
+            text = p["text"][len(DECKLIST_NOTE):]
             try:
-                cards = expand_cards(tokenize(p["text"][len(DECKLIST_NOTE):]), ctx)
+                if self.deck_event(e.actor, tokenize(text), ctx)[2] == p:
+                    return text
             except NotationError:
                 return None
-            if cards and self.deck_event(e.actor, cards)[2] == p:  # type: ignore[arg-type]
-                return cards  # type: ignore[return-value]
         return None
+
+    def deck_cards(self, e: RecordedEvent, ctx: Ctx) -> list[str]:
+        """The card numbers of a decklist event (for completion), else []."""
+        if self.deck_kind and e.kind == self.deck_kind:
+            return [c for c in e.payload.get("cards", []) if isinstance(c, str)]
+        text = self.deck_text(e, ctx)
+        if text is None:
+            return []
+        try:
+            return [c for c in expand_cards(tokenize(text), ctx) if c]
+        except NotationError:
+            return []
 
     def decklists(self, events: Iterable[RecordedEvent], ctx: Ctx) -> dict[str, list[str]]:
         """Every decklist the log holds, per player (for completion)."""
         out: dict[str, list[str]] = {}
         for e in events:
-            cards = self.deck_of(e, ctx)
-            if cards is None and self.deck_kind and e.kind == self.deck_kind:
-                cards = list(e.payload.get("cards", []))
+            cards = self.deck_cards(e, ctx)
             if cards:
                 out[e.payload.get("player", e.actor)] = cards
         return out
@@ -866,7 +877,7 @@ def parse_header(lines: list[str]) -> Header:
     return h
 
 
-def format_header(created: dict[str, Any], match_id: str | None, decks: list[tuple[str, list[str]]],
+def format_header(created: dict[str, Any], match_id: str | None, decks: list[tuple[str, str]],
                   ctx: Ctx) -> list[str]:
     out = [f"[Ruleset {quote(created['ruleset'])}]"]
     if match_id:
@@ -880,8 +891,8 @@ def format_header(created: dict[str, Any], match_id: str | None, decks: list[tup
         text = value if isinstance(value, str) and not _json_ok(value) else \
             json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         out.append(f"[Option {quote(f'{name}={text}')}]")
-    for player, cards in decks:
-        out.append(f"[Deck {quote(ctx.seat_of[player])} {quote(' '.join(write_cards(cards)))}]")
+    for player, text in decks:
+        out.append(f"[Deck {quote(ctx.seat_of[player])} {quote(text)}]")
     return out
 
 
@@ -938,12 +949,12 @@ def format_game(created: RecordedEvent, events: Sequence[RecordedEvent], ruleset
     grammar = grammar_for(ruleset)
     ctx = make_ctx(created.payload["players"], ruleset, grammar)
     body = [e for e in events if e.position != created.position]
-    decks: list[tuple[str, list[str]]] = []
+    decks: list[tuple[str, str]] = []
     for e in body:  # the leading decklists go into the header
-        cards = grammar.deck_of(e, ctx)
-        if cards is None:
+        text = grammar.deck_text(e, ctx)
+        if text is None:
             break
-        decks.append((e.actor, cards))
+        decks.append((e.actor, text))
     lines = format_header(created.payload, match_id, decks, ctx)
     lines.append("")
     tracker = Tracker(ruleset, created)
@@ -1022,10 +1033,9 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None) -> R
             raise NotationError(f"[Deck] names {seat!r}, not a seat ({', '.join(ctx.player_at)})",
                                 line=line, col=col, path=path)
         try:
-            cards = expand_cards(tokenize(deck, line), ctx)
+            kind, actor, payload = grammar.deck_event(player, tokenize(deck, line), ctx)
         except NotationError as e:
-            raise NotationError(e.message, line=line, col=col, path=path) from None
-        kind, actor, payload = grammar.deck_event(player, cards)  # type: ignore[arg-type]
+            raise NotationError(f"in the decklist: {e.message}", line=line, col=col, path=path) from None
         add(kind, actor, payload, line, col)
     for idx in range(header.lines, len(lines)):
         lineno = idx + 1

@@ -28,7 +28,7 @@ _DELTA = re.compile(r"([+-]\d+|=[+-]?\d+)")
 
 
 def parse_move(toks: list[Token], actor: str, ctx: Ctx, extra: dict[str, Any] | None = None,
-               *, from_key: str = "from_where") -> tuple[str, dict] | None:
+               *, from_key: str = "from_where", to_key: str = "to_where") -> tuple[str, dict] | None:
     """`FROM>TO [N] [CARD|?|#uid] key=value...` -> a move payload (table and op2009 share it)."""
     head = toks[0]
     if head.type != "word" or ">" not in head.value:
@@ -50,7 +50,7 @@ def parse_move(toks: list[Token], actor: str, ctx: Ctx, extra: dict[str, Any] | 
     if src_where:
         p[from_key] = src_where[1:]
     if dst_where:
-        p["to_where"] = dst_where[1:]
+        p[to_key] = dst_where[1:]
     if dst_seat:
         who = ctx.player(dst_seat)
         if who is None:
@@ -71,7 +71,7 @@ def parse_move(toks: list[Token], actor: str, ctx: Ctx, extra: dict[str, Any] | 
             raise NotationError("expected key=value or the end of the move", col=t.col)
         if extra is None or t.key not in extra:
             raise NotationError(f"a move has no field {t.key!r}", col=t.col)
-        p[t.key] = t.value
+        p[t.key] = t.value if t.vtype in ("word", "str") else str(t.value)
     return "move", p
 
 
@@ -79,12 +79,12 @@ def _short(zone: str, ctx: Ctx) -> str:
     return ctx.alias_of.get(zone, zone)
 
 
-def format_move(e: RecordedEvent, ctx: Ctx, *, from_key: str = "from_where",
+def format_move(e: RecordedEvent, ctx: Ctx, *, from_key: str = "from_where", to_key: str = "to_where",
                 extra: tuple[str, ...] = ()) -> str | None:
     p = dict(e.payload)
     player = p.pop("player")
     src = _short(p.pop("from_zone"), ctx) + (".bottom" if p.pop(from_key, "top") == "bottom" else "")
-    dst = _short(p.pop("to_zone"), ctx) + (".bottom" if p.pop("to_where", "top") == "bottom" else "")
+    dst = _short(p.pop("to_zone"), ctx) + (".bottom" if p.pop(to_key, "top") == "bottom" else "")
     if player != e.actor:
         src = f"{ctx.seat_of[player]}.{src}"
     if "to_player" in p:

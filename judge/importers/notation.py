@@ -12,20 +12,7 @@ from engine.match import InputError, Match, new_match_id
 from engine.store import EventStore, MatchNotFound
 
 from ..notation import NotationError, read_game
-from . import ImportSummary
-
-
-def read_text(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}", where=path) from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 text (byte {e.start})", where=f"{path}:{line}") from None
+from . import ImportSummary, read_text
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,
