@@ -964,8 +964,7 @@ def format_game(created: RecordedEvent, events: Sequence[RecordedEvent], ruleset
         if i < len(decks):
             continue
         line = grammar.format_event(e, ctx, turn_number=tracker.state.turn)
-        if turn_actor == e.actor and line.startswith(ctx.actor_text(e.actor) + " ") \
-                and not line.endswith("}"):
+        if turn_actor == e.actor and line.startswith(ctx.actor_text(e.actor) + " "):
             lines[-1] += line[len(ctx.actor_text(e.actor)):]
             turn_actor = None
             continue
