@@ -442,7 +442,8 @@ class Grammar:
     # --- verbs --------------------------------------------------------------------------------
 
     def hints(self, kind: str) -> dict[str, Any]:
-        return self.vocab[kind]._hints
+        """The payload fields of a kind and their types (class variables left out)."""
+        return {name: tp for name, tp, *_ in self.vocab[kind]._spec}
 
     def bool_fields(self, kind: str) -> set[str]:
         return {k for k, h in self.hints(kind).items() if _unwrap_optional(h)[0] is bool}
