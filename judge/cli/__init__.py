@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "judge.cli.report",
     "judge.cli.timelimit",
     "judge.cli.cards",
+    "judge.cli.live",
 ]
 
 
