@@ -14,7 +14,7 @@ help:
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip "setuptools>=68" wheel
-	$(PY) -m pip install --quiet -e '.[postgres,live,test]'
+	$(PY) -m pip install --quiet -e '.[postgres,test]'
 	touch $(STAMP)
 
 demo: $(STAMP)

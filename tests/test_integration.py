@@ -68,3 +68,29 @@ def test_cli_on_postgres_through_the_librarys_own_variables(pg_url):
     listed = json.loads(run_cli("matches", "--json", db=pg_url).stdout)
     assert [(m["id"], m["events"]) for m in listed] == [(match, 2)]
     assert run_cli("verify", match, env=env).returncode == 0
+
+
+@pytest.mark.parametrize("example", ["ken/quick-game.jsonl", "onigashima/full-game-2p.jsonl",
+                                     "grandline/sample-profile.jsonl", "optcg/match.jsonl",
+                                     "op2009/best-of-three-fine-tempo.jsonl"])
+def test_paperwork_after_the_game_is_not_play_after_the_game(tmp_path, example):
+    """A result slip, its confirmations and a penalty come after the game has ended; no ruleset may
+    flag them as 'played after the end'."""
+    db = str(tmp_path / "p.db")
+    match = _import(os.path.join(ROOT, "examples", example), db)
+    if example.startswith("op2009"):  # this match is decided by the end-of-time procedure
+        assert run_cli("timelimit", match, db=db).returncode == 0
+    m = Match.open(EventStore.open(db), match)
+    outcome = m.ruleset.outcome(m.state())
+    assert outcome is not None, "the example should end its game"
+    first_new = m.head_position() + 1
+    a, b = m.players[:2]
+    slip = ({"result": "win", "winner": outcome.winner} if outcome.winner
+            else {"result": outcome.result if outcome.result in ("draw", "double-loss") else "draw"})
+    m.record("judge.penalty", {"player": b, "penalty": "Caution", "infraction": "Procedural Error",
+                               "reason": "slow play"}, actor="judge:Kim")
+    m.record("result.slip", slip)
+    m.record("result.confirm", {"player": a}, actor=a)
+    m.record("result.confirm", {"player": b}, actor=b)
+    late = [f for f in m.validate().findings if f.position >= first_new]
+    assert late == [], [(f.rule, f.message) for f in late]

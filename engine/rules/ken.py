@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..desk import OFF_TABLE_KINDS
 from ..events import RecordedEvent
 from ..findings import Finding
 from ..schema import PayloadError
@@ -25,7 +26,7 @@ from .ken_rules import RULES
 ZONES = ("future", "hand", "past", "removed", "forces", "territory", "destiny", "assigned")
 OWN_PRESENTATION_DURATIONS = ("permanente", "scartare-dopo-uso", "togliere-dopo-uso", "riprendi-dopo-uso",
                               "avvenimento")
-NEUTRAL_KINDS = ("note", "correction", "backup", "time.called", "time.decision")
+NEUTRAL_KINDS = tuple(OFF_TABLE_KINDS)  # judge actions, slips, notes, corrections, the clock
 LEAD = 10
 HAND_LIMIT = 7
 OPENING_HAND = 7

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter as Tally
 from typing import Any
 
+from ..desk import OFF_TABLE_KINDS
 from ..events import RecordedEvent
 from ..findings import Finding
 from ..state import Card, TableState
@@ -24,8 +25,7 @@ from .optcg_time import CRITERIA, decide_end_of_time
 from .optcg_vocab import KINDS
 
 PRE_MAIN = ("refresh", "draw", "don")
-AFTER_END_OK = ("note", "annotation", "correction", "backup", "game.end", "time.called", "time.decision",
-                "concede")
+AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "game.end", "concede")
 MAIN_ACTIONS = ("play", "don.attach", "attack")
 
 
