@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -115,6 +116,8 @@ def _env_for(db: str | None) -> dict[str, str]:
             "POSTGRES_PORT": str(u.port or 5432),
             "POSTGRES_USER": unquote(u.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(u.password or ""),
+            # a judge waiting on an unreachable server wants to hear so in seconds, not half a minute
+            "POSTGRES_CONNECT_TIMEOUT": os.environ.get("POSTGRES_CONNECT_TIMEOUT", "5"),
         }
     else:
         path = target or DEFAULT_DB
@@ -143,7 +146,11 @@ class EventStore:
             raise StoreError(f"cannot open the event log: {e}") from e
         self.datastore = self.factory.datastore
         self._created: dict[str, RecordedEvent] = {}
-        self._ensure_schema()
+        try:
+            self._ensure_schema()
+        except (PersistenceError, sqlite3.Error) as e:
+            self.factory.close()
+            raise StoreError(f"cannot open the event log {self.describe()}: {e}") from None
 
     @classmethod
     def open(cls, db: str | None = None) -> "EventStore":

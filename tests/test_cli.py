@@ -135,3 +135,13 @@ def test_rulesets_lists_table_and_its_kinds():
     assert "table" in names
     kinds = json.loads(run_cli("rulesets", "--kinds", "table", "--json").stdout)
     assert {"note", "correction", "backup", "move", "draw"} <= {k["kind"] for k in kinds}
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_text("shopping list\n")
+    r = run_cli("matches", db=str(path))
+    assert r.returncode == 2
+    assert "cannot open the event log" in r.stderr and "not a database" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert path.read_text() == "shopping list\n"  # untouched
