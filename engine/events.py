@@ -156,8 +156,9 @@ class Correction(Payload):
 
 @event_kind("backup")
 class Backup(Payload):
-    """A judge rewinds the game to just after event `to`: the events after it, up to this one,
-    are backed out (still in the log, marked as such)."""
+    """A judge rewinds the game to just after event `to`: the game events after it, up to this
+    one, are backed out (still in the log, marked as such). Judge actions, the clock, result slips,
+    notes and corrections in between are not game events and keep counting."""
 
     to: int
     reason: str

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .desk import OFF_TABLE_KINDS
 from .events import RecordedEvent
 from .findings import Finding
 from .rules import Ruleset, get_ruleset
@@ -33,13 +34,23 @@ class _NeedEarlierBase(Exception):
         self.position = position
 
 
-def void_targets(event: RecordedEvent) -> list[int]:
-    """Positions an event voids: a correction its one target, a backup everything after `to`."""
+def void_span(event: RecordedEvent) -> list[int]:
+    """Positions an event may void: a correction its one target; a backup everything between `to`
+    and itself. Which of a backup's span it really voids depends on their kinds: see `void_targets`."""
     if event.kind == "correction":
         return [event.payload["voids"]]
     if event.kind == "backup":
         return list(range(event.payload["to"] + 1, event.position))
     return []
+
+
+def void_targets(event: RecordedEvent, kind_at: Callable[[int], str]) -> list[int]:
+    """Positions an event voids. A backup rewinds the game, not the judge's desk: judge actions,
+    the clock, result slips, notes and corrections inside its span keep counting."""
+    span = void_span(event)
+    if event.kind == "backup":
+        return [p for p in span if kind_at(p) not in OFF_TABLE_KINDS]
+    return span
 
 
 @dataclass
@@ -123,9 +134,11 @@ class Replayer:
             if e.kind in VOIDING_KINDS:
                 if check:
                     findings.extend(ruleset.check(state, e))
-                new = sorted(set(void_targets(e)) - set(state.voided))
-                if new and new[0] <= base_pos:
-                    raise _NeedEarlierBase(new[0])
+                span = void_span(e)
+                if span and min(span) <= base_pos:  # the base state already holds what it voids
+                    raise _NeedEarlierBase(min(span))
+                kinds = {a.position: a.kind for a in applied}
+                new = sorted(set(void_targets(e, kinds.__getitem__)) - set(state.voided))
                 if new:
                     state = self._rebuild(base, applied, sorted(set(state.voided) | set(new)))
             else:

@@ -920,7 +920,8 @@ class Tracker:
     def push(self, e: RecordedEvent) -> None:
         s = self.state
         if e.kind in VOIDING_KINDS:
-            new = sorted(set(void_targets(e)) - set(s.voided))
+            kinds = {a.position: a.kind for a in self.applied}
+            new = sorted(set(void_targets(e, kinds.__getitem__)) - set(s.voided))
             if new:
                 voided = sorted(set(s.voided) | set(new))
                 s = self.ruleset.new_state(self.created)

@@ -115,11 +115,14 @@ def test_desk7_confirmation_without_slip(store):
     assert rules_of(m) == ["DESK-7", "DESK-2", "DESK-7"]  # events 2, 3 (unconfirmed slip), 4
 
 
-def test_a_backed_out_slip_does_not_count(store):
+def test_a_corrected_slip_does_not_count_and_a_backup_does_not_touch_it(store):
     m = new(store, "Ann")
     m.record("result.slip", {"result": "win", "winner": "Bob"})  # 3
     confirm_all(m)                                                 # 4, 5
-    m.record("backup", {"to": 2, "reason": "wrong slip"}, actor="judge:Maria")
+    m.record("backup", {"to": 2, "reason": "rewind the game"}, actor="judge:Maria")
+    assert desk.review(m).slip() is not None  # a backup rewinds the game, not the paperwork
+    for position in (3, 4, 5):
+        m.record("correction", {"voids": position, "reason": "wrong slip"}, actor="judge:Maria")
     assert rules_of(m) == []
     assert desk.review(m).slip() is None
 

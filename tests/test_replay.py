@@ -161,3 +161,21 @@ def test_hidden_cards_are_counts_until_revealed(game):
     game.record("reveal", {"player": "Ann", "zone": "hand", "card": "B-2"})
     view = game.state().view()["players"]["Ann"]["zones"]["hand"]
     assert view["known"] == ["B-2"] and view["unknown"] == 0  # A-1 went to the field at event 6
+
+
+def test_backup_rewinds_the_game_not_the_judges_desk(game):
+    """A judge backs up to event 4: the game actions after it are backed out, but the clock, the
+    call, the ruling and the penalty given meanwhile still count."""
+    game.record("round.start", {"minutes": 35, "clock": "14:00"}, actor="judge:Maria")          # 8
+    game.record("judge.call", {"caller": "Bob", "reason": "Ann drew extra cards", "at": 4})    # 9
+    game.record("judge.ruling", {"text": "back up to event 4"}, actor="judge:Maria")           # 10
+    game.record("judge.penalty", {"player": "Ann", "penalty": "Warning",
+                                  "infraction": "Game Play Error"}, actor="judge:Maria")        # 11
+    game.record("backup", {"to": 4, "reason": "extra cards drawn"}, actor="judge:Maria")       # 12
+    s = game.state()
+    assert s.voided == [5, 6, 7]
+    assert s.turn == 1 and s.active == "Ann"
+    from judge.desk import clock_of, penalty_rows
+
+    assert [r["penalty"] for r in penalty_rows(game) if not r["backed_out"]] == ["Warning"]
+    assert clock_of(game.events(), set(s.voided)).running

@@ -50,8 +50,9 @@ class Procedure:
 
     def _replay(self, events: list[RecordedEvent]) -> None:
         voided: set[int] = set()
+        kinds = {e.position: e.kind for e in events}
         for e in events:
-            voided.update(void_targets(e))
+            voided.update(void_targets(e, kinds.__getitem__))
         live = [e for e in events if e.position not in voided and e.kind not in VOIDING_KINDS]
         created = live[0]
         state = self.rs.new_state(created)
