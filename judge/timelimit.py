@@ -31,6 +31,7 @@ class TimeLimitResult:
     decision: Decision
     recorded: RecordedEvent | None = None
     already_recorded: RecordedEvent | None = None
+    moot: bool = False  # the match was decided before time was called: nothing to record
 
     def to_dict(self) -> dict[str, Any]:
         d = self.decision.to_dict()
@@ -48,6 +49,7 @@ class TimeLimitResult:
             "recorded_at_position": (self.recorded or self.already_recorded).position
             if (self.recorded or self.already_recorded) else None,
             "newly_recorded": self.recorded is not None,
+            "decided_before_time": self.moot,
         }
 
 
@@ -71,8 +73,21 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
     if called is None:
         raise NoTimeCalled(f"match {match.id} has no time.called event: record one first "
                            f"(e.g. kind time.called, payload {{\"clock\": \"14:35\"}})")
+    before = match.state(at=called.position - 1)
+    earlier = match.ruleset.outcome(before)
+    if earlier is not None and earlier.result != "continue":
+        # Time called on a match that was already over changes nothing: say so, record nothing.
+        decision = Decision(earlier.result, earlier.winner, "decided-before-time",
+                            [f"the match was already decided before time was called (event "
+                             f"{called.position}): {earlier.how}"] + list(earlier.explanation),
+                            rule="-", policy=policy or "")
+        return TimeLimitResult(match.id, match.ruleset.name, called, decision, moot=True)
+    # Decide from the game as played: decisions recorded earlier are this procedure's output, not
+    # its input (deciding twice must give the same decision, so nothing new is recorded).
+    game = [e for e in events if e.kind != "time.decision"]
+    state, _ = match.replayer.fold(None, 1, game[1:])
     try:
-        decision = match.ruleset.end_of_time(match.state(), events, policy=policy)
+        decision = match.ruleset.end_of_time(state, game, policy=policy)
     except NotImplementedError as e:
         raise InputError(str(e)) from None
     except ValueError as e:  # an unknown policy, or a log the procedure cannot read
@@ -86,7 +101,7 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
     """Decide and, unless `dry_run` or the same decision is already recorded after this time
     call, record it as a `time.decision` event by `judge`."""
     result = decide(match, policy)
-    if dry_run or result.already_recorded is not None:
+    if dry_run or result.moot or result.already_recorded is not None:
         return result
     actor = judge if judge.startswith(JUDGE_PREFIX) else JUDGE_PREFIX + judge
     d = result.decision
@@ -119,7 +134,9 @@ def text_report(result: TimeLimitResult) -> str:
              f"(event {result.time_called.position})",
              f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
     lines += [f"  {i}. {s}" for i, s in enumerate(d.steps, 1)]
-    if result.recorded is not None:
+    if result.moot:
+        lines += ["", "nothing recorded: the match was decided before time was called"]
+    elif result.recorded is not None:
         lines += ["", f"recorded as event {result.recorded.position} (time.decision)"]
     elif result.already_recorded is not None:
         lines += ["", f"already recorded as event {result.already_recorded.position}; nothing added"]

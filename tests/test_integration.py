@@ -94,3 +94,37 @@ def test_paperwork_after_the_game_is_not_play_after_the_game(tmp_path, example):
     m.record("result.confirm", {"player": b}, actor=b)
     late = [f for f in m.validate().findings if f.position >= first_new]
     assert late == [], [(f.rule, f.message) for f in late]
+
+
+def test_time_called_after_the_game_ended_records_nothing(tmp_path):
+    db = str(tmp_path / "o.db")
+    match = _import(os.path.join(ROOT, "examples", "optcg", "match.jsonl"), db)  # won on Life at 93
+    assert run_cli("judge", "time", match, "--clock", "14:35", db=db).returncode == 0
+    r = run_cli("timelimit", match, "--json", db=db)
+    d = json.loads(r.stdout)
+    assert r.returncode == 0 and d["decided_before_time"] and not d["newly_recorded"]
+    assert (d["decision"], d["winner"]) == ("win", "Ann")
+    kinds = [e["kind"] for e in json.loads(run_cli("events", match, "--json", db=db).stdout)]
+    assert kinds[-1] == "time.called"
+
+
+def test_deciding_twice_after_the_extra_turns_records_one_decision(tmp_path):
+    """optcg: time called, the three extra turns played, a decision recorded; asking again must
+    find the same decision, not decide from the decision itself."""
+    lines = open(os.path.join(ROOT, "examples", "optcg", "match.jsonl")).read().splitlines()[:60]
+    part = tmp_path / "part.jsonl"
+    part.write_text("\n".join(lines) + "\n")
+    db = str(tmp_path / "o.db")
+    match = _import(str(part), db)
+    run_cli("judge", "time", match, "--clock", "14:35", db=db)
+    m = Match.open(EventStore.open(db), match)
+    for turn, player in ((6, "Bob"), (7, "Ann"), (8, "Bob")):
+        m.record("turn.end", {"player": m.state().active}, actor=m.state().active)
+        m.record("turn", {"player": player}, actor=player)
+    m.record("turn.end", {"player": "Bob"}, actor="Bob")
+    first = json.loads(run_cli("timelimit", match, "--json", db=db).stdout)
+    assert first["newly_recorded"] and first["decision"] in ("win", "double-loss")
+    second = json.loads(run_cli("timelimit", match, "--json", db=db).stdout)
+    assert not second["newly_recorded"]
+    assert (second["decision"], second["winner"], second["branch"]) == \
+        (first["decision"], first["winner"], first["branch"])

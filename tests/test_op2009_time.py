@@ -300,7 +300,10 @@ def test_match_already_over(L):
     game_won_by_concession(L, BOB)
     L.time()
     d = decision(L)
-    assert (d.result, d.winner, d.branch) == ("win", ANN, "incontro-concluso")
+    # time called on a match already over changes nothing, and nothing is recorded
+    assert (d.result, d.winner, d.branch) == ("win", ANN, "decided-before-time")
+    head = L.m.head_position()
+    assert run(L.m).moot and L.m.head_position() == head
 
 
 def test_unknown_policy_is_an_input_error(L):

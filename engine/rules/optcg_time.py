@@ -42,7 +42,8 @@ def decide_end_of_time(rs: "OptcgRuleset", s: TableState, events: list[RecordedE
     if s.result:
         r = s.result
         return decision(r["result"], r.get("winner"), "game-over",
-                        [f"the game already ended at event {r.get('position')}: {r.get('winner')} won by {r.get('how')}"])
+                        [f"the game already ended at event {r.get('position')}: "
+                         + (f"{r['winner']} won by {r.get('how')}" if r.get("winner") else f"{r['result']} ({r.get('how')})")])
     voided = set(s.voided)  # corrected away or backed out: as if it had not happened
     events = [e for e in events if e.position not in voided]
     called = [e for e in events if e.kind == "time.called"]
