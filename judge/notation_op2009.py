@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .notation import Grammar, NotationError, Verb, bare_ok, quote
+from .notation import Grammar, NotationError, Verb
 from .notation_table import (format_end_without_winner, format_move, is_end_without_winner,
                              parse_move)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timezone
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -27,7 +27,7 @@ from engine.match import InputError, Match
 from engine.schema import Payload, PayloadError, event_kind
 from engine.store import EventStore, MatchNotFound, StoreError
 
-from .pairing import (Entrant, entrants_from_standings, Pairing, PairingError, RoundPairing, elimination_round_name,
+from .pairing import (entrants_from_standings, Pairing, PairingError, RoundPairing, elimination_round_name,
                       pair_next_elimination, pair_swiss, pair_top_cut)
 from .results_io import parse_slip
 from .standings import (TIEBREAKER_LABELS, TIEBREAKERS, MatchResult, Policy, PolicyError, Standings,

@@ -9,9 +9,8 @@ import sys
 import pytest
 
 from engine.rules.ken_rules import RULES
-from .test_ken_support import (BAT, BET, COBRA, DESERT, FORTRESS, FURY, GUARDS, HYAKURETSU, JACKET, KEN, NANTO_TECH,
-                              NOMADS, RAIDERS, RAOUL, RED_BLADE, REI, SOUTHER, STORM, STRIKE, TEMPLE, VILLAGE,
-                              VILLAGERS, WALLS, WAR, WASTES, Game, deck)
+from .test_ken_support import (BAT, BET, COBRA, DESERT, FORTRESS, FURY, GUARDS, HYAKURETSU, JACKET, KEN, NOMADS, RAIDERS, RAOUL, REI, STORM, STRIKE, TEMPLE, VILLAGE,
+                              VILLAGERS, WAR, WASTES, Game, deck)
 
 
 def battle(ann=(), bob=(), **opts) -> Game:

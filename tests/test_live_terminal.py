@@ -9,7 +9,6 @@ import re
 import sys
 
 import pexpect
-import pytest
 
 from .conftest import ROOT, run_cli
 
@@ -137,8 +136,8 @@ def test_two_recorders_on_one_sqlite_file(tmp_path):
     out = type_line(one, "")  # Enter on an empty line shows what the other recorder added
     assert "[laptop2] #3 B: setup deck 40" in out
     for k in range(3):
-        type_line(one, f"A: deck>hand")
-        type_line(two, f"B: deck>hand")
+        type_line(one, "A: deck>hand")
+        type_line(two, "B: deck>hand")
     for child in (one, two):
         child.send("quit\r")
         child.expect(pexpect.EOF)

@@ -739,7 +739,6 @@ def test_js_w06_conditions(T3):
 
 
 def test_js_w06_legal(T3):
-    robin = dict(card="CS-C07", name="Robin", life=2, crew="Pirati di Rufy", power=400, damage=1)
     T3.ev("battle.start", player=ANN, attacker="capitano", target="marinaio1")
     T3.ev("technique", player=ANN, card="LK-W03", usable_by="Rufy", limit=1)
     T3.ev("reinforce", player=BOB, card="CS-C07", name="Robin", crew="Ciurma Nemica")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from judge.timelimit import decide, run
-from tests.op2009_builder import ANN, BOB, CROCO, MR1, RUFY, ZORO, Log, hit
+from tests.op2009_builder import ANN, BOB, Log, hit
 
 
 def decision(L: Log, policy: str | None = None):

@@ -78,8 +78,9 @@ def test_match_report_content(dispute, tmp_path):
     for n in range(1, 28):
         assert doc.ids.get(f"event-{n}") == "li"
     assert "judge" in doc.classes["event-15"] and "backed-out" not in doc.classes["event-15"]
-    for n in (12, 13, 14):
-        assert "backed-out" in doc.classes[f"event-{n}"]
+    assert "backed-out" in doc.classes["event-12"]  # the game event the backup rewinds
+    for n in (13, 14):  # the call and the ruling inside its span are the judge's: they stay
+        assert "backed-out" not in doc.classes[f"event-{n}"]
     assert "judge" in doc.classes["event-14"] and "judge" not in doc.classes["event-12"]
     # findings link to their events, with the rulebook's (policy's) words
     links = re.findall(r'class="finding-link" href="#event-(\d+)"', html)
@@ -123,7 +124,7 @@ def test_round_report(store, dispute, tmp_path):
     html = Path(paths[0]).read_text(encoding="utf-8")
     doc = Parsed(html)
     assert set(doc.ids) >= {f"match-{other.id}", f"match-{dispute.id}"}
-    assert f"match-" + "Ed" not in html and "Ed vs Fa" not in html
+    assert "match-" + "Ed" not in html and "Ed vs Fa" not in html
     assert BAD not in html and "&lt;script&gt;" in html
     ctx = report.round_context(store, "3")
     rows = {r["id"]: r for r in ctx["matches"]}

@@ -13,7 +13,6 @@ from typing import Any
 from ..desk import OFF_TABLE_KINDS
 from ..events import RecordedEvent
 from ..findings import Finding
-from ..schema import PayloadError
 from ..state import TableState
 from . import ken_table as T
 from .base import Decision, Option, Outcome, Ruleset

@@ -769,7 +769,7 @@ class OnigashimaRuleset(Ruleset):
 
     def _by_points(self, s: TableState) -> tuple[str, str | None, list[str]]:
         pts = self.camp_points(s)
-        steps = [f"victory points: " + ", ".join(f"{c} {v}" for c, v in pts.items())]
+        steps = ["victory points: " + ", ".join(f"{c} {v}" for c, v in pts.items())]
         ranked = sorted(pts.items(), key=lambda kv: -kv[1])
         if len(ranked) >= 2 and ranked[0][1] == ranked[1][1]:
             if self.opts["tie"] == "fights-won":

@@ -23,7 +23,7 @@ from ..findings import Finding
 from ..state import Card, MissingCard, TableState
 from . import op2009_cards as cards
 from .base import Decision, Option, Outcome, Ruleset
-from .op2009_events import ACTION_KINDS, KINDS
+from .op2009_events import KINDS
 from .op2009_rules import RULES
 
 SPACES = ("capitano", "marinaio1", "marinaio2")

@@ -51,7 +51,7 @@ def run_guarded(group: click.Group, args: list[str] | None = None) -> int:
         click.echo("aborted", err=True)
         return EXIT_INPUT
     except StrictRefusal as e:
-        click.echo(f"refused (--strict): nothing was recorded", err=True)
+        click.echo("refused (--strict): nothing was recorded", err=True)
         for f in e.findings:
             click.echo(f"  {f.rule} [{f.severity}] {f.message}", err=True)
         return EXIT_FINDINGS

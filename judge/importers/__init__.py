@@ -22,14 +22,32 @@ class ImportSummary:
     match: str | None
     events: int
     created: bool = False
-    findings: int = 0
+    findings: int | None = 0  # None: the import was stored, but judging it was interrupted
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def judged(self) -> bool:
+        return self.findings is not None
 
     def to_dict(self) -> dict[str, Any]:
         d = {"file": self.file, "match": self.match, "events": self.events,
              "created": self.created, "findings": self.findings}
         d.update(self.extra)
         return d
+
+
+def findings_after(store: Any, match_id: str, first_position: int) -> int | None:
+    """How many findings (on events that still count) the events from `first_position` on raise.
+
+    Called after an import was stored: a Ctrl-C here must not read as "the import failed", since it
+    did not; None says "stored, not judged" and the CLI says so."""
+    from engine.match import Match
+
+    try:
+        validation = Match(store, match_id).validate()
+    except KeyboardInterrupt:
+        return None
+    return sum(1 for f in validation.active_findings() if f.position >= first_position)
 
 
 def read_text(path: str) -> str:

@@ -13,12 +13,12 @@ import json
 from datetime import datetime
 from typing import Any
 
-from engine.events import TABLE_ACTOR, Draft, RecordedEvent
+from engine.events import TABLE_ACTOR, Draft
 from engine.match import EventValidator, InputError, Match, creation_draft, new_match_id
 from engine.rules import get_ruleset
 from engine.store import EventStore, MatchNotFound
 
-from . import ImportSummary, read_text
+from . import ImportSummary, findings_after, read_text
 
 EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
 ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash"}
@@ -135,17 +135,9 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     else:
         events = store.append(match_id, drafts, expected_position=head - len(drafts),
                               expected_hashes=expected_hashes)
-    findings = _findings_in(store, match_id, events) if judge else 0
+    findings = findings_after(store, match_id, events[0].position) if judge and events else 0
     return ImportSummary(file=path, match=match_id, events=len(events), created=created,
                          findings=findings)
-
-
-def _findings_in(store: EventStore, match_id: str, events: list[RecordedEvent]) -> int:
-    if not events:
-        return 0
-    first = events[0].position
-    validation = Match(store, match_id).validate()
-    return sum(1 for f in validation.active_findings() if f.position >= first)
 
 
 def _check_keys(obj: dict[str, Any], path: str, n: int) -> None:

@@ -12,7 +12,7 @@ from engine.match import InputError, Match, new_match_id
 from engine.store import EventStore, MatchNotFound
 
 from ..notation import NotationError, read_game
-from . import ImportSummary, read_text
+from . import ImportSummary, findings_after, read_text
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,
@@ -38,10 +38,6 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
         match_id = game.header.match or new_match_id()
         events = store.create(match_id, [game.created] + game.drafts)
         created = True
-    findings = 0
-    if events:
-        first = events[0].position
-        validation = Match(store, match_id).validate()
-        findings = sum(1 for f in validation.active_findings() if f.position >= first)
+    findings = findings_after(store, match_id, events[0].position) if events else 0
     return ImportSummary(file=path, match=match_id, events=len(events), created=created,
                          findings=findings)

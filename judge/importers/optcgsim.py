@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.events import TABLE_ACTOR, Draft, RecordedEvent
-from engine.match import EventValidator, InputError, Match, creation_draft, new_match_id
+from engine.match import EventValidator, InputError, creation_draft, new_match_id
 from engine.rules import get_ruleset
 from engine.state import TableState
 from engine.rules import optcg_table as T
 from engine.store import EventStore
 
-from . import ImportSummary
+from . import ImportSummary, findings_after
 from ._optcgsim_parse import (ZONES, CheckLine, MoveLine, PlayerLine, TextLine, card_ids, read,
                               strip_refs)
 
@@ -53,8 +53,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     drafts = conv.run()
     match_id = new_match_id()
     events = store.create(match_id, drafts)
-    validation = Match(store, match_id).validate()
-    findings = len(validation.active_findings())
+    findings = findings_after(store, match_id, 1)
     st = conv.stats
     return ImportSummary(file=path, match=match_id, events=len(events), created=True, findings=findings,
                          extra={"moves": st.moves, "chk_checked": st.chk_checked,
@@ -286,7 +285,6 @@ class Converter:
 
     def _move(self, i: int, mv: MoveLine) -> None:
         p, pl = mv.player, self.P(mv.player)
-        src, dst = ZONES[mv.src], ZONES[mv.dst]
         line = mv.n
         if mv.src == 5 and mv.dst == 5:
             if mv.rested:
