@@ -154,43 +154,67 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
     """Import files of events, each all or nothing: a malformed line is reported with its file,
     line and field, and nothing from that file is stored. A folder imports every file in it, with
-    a progress bar and a summary table.
+    a progress bar and a summary table. The summary counts each import's findings (exit 0: the
+    import succeeded; `tablejudge validate` exits 1 on findings).
+
+    \b
+    Exit codes: 0 all imported; 2 a file was refused (it stored nothing; the others were imported,
+    as listed); 130 interrupted (Ctrl-C): the files listed were imported, the one being read was not.
 
     \b
     Examples:
-      tablejudge import examples/table/demo.jsonl
+      tablejudge import examples/op2009/best-of-three-fine-tempo.jsonl
       tablejudge import more-events.jsonl --match 3f2a9c01
       tablejudge import logs/ --format optcgsim --json
     """
     files = _expand(paths)
     store = env.store()
     summaries, failures = [], []
+    interrupted: str | None = None
     show_bar = len(files) > 1 and not as_json
     with click.progressbar(files, label="importing", file=sys.stderr, show_pos=True) if show_bar \
             else _plain(files) as bar:
         for path in bar:
             try:
                 mod = importers.importer(fmt or importers.guess_format(path))
-                summaries.append(mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by))
+                summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by)
             except InputError as e:
                 if len(files) == 1:
                     raise
                 failures.append({"file": path, "error": str(e)})
+                continue
+            except KeyboardInterrupt:  # before its one transaction committed: nothing of it stored
+                interrupted = path
+                break
+            summaries.append(summary)
+            if not summary.judged:  # stored, then Ctrl-C while judging it
+                break
+    rows = [s.to_dict() for s in summaries]
     if as_json:
-        out = [s.to_dict() for s in summaries]
-        emit_json(out[0] if len(files) == 1 and out else {"imported": out, "failed": failures})
+        emit_json(rows[0] if len(files) == 1 and rows and not interrupted else
+                  {"imported": rows, "failed": failures, "interrupted": interrupted})
     else:
-        rows = [s.to_dict() for s in summaries]
         if len(files) == 1 and rows:
             r = rows[0]
-            click.echo(f"{r['file']}: {r['events']} events into match {r['match']}"
-                       f"{' (new)' if r['created'] else ''}; {r['findings']} findings")
-        else:
+            judged = (f"{plural(r['findings'], 'finding')}" if r["findings"] is not None
+                      else "not judged (interrupted): run `tablejudge validate " + r["match"] + "`")
+            click.echo(f"{r['file']}: {plural(r['events'], 'event')} into match {r['match']}"
+                       f"{' (new)' if r['created'] else ''}; {judged}")
+        elif rows:
             click.echo(table_text(rows, ["file", "match", "events", "findings"]))
         for f in failures:
-            stderr(f"failed: {f['error']}")
+            stderr(f"failed (nothing of it stored): {f['error']}")
+    if interrupted:
+        stderr(f"interrupted while reading {interrupted}: nothing of it was stored"
+               + (f"; {plural(len(summaries), 'file')} imported before it (listed above)" if summaries else ""))
+    if interrupted or any(not s.judged for s in summaries):
+        raise FindingsExit(130)
     if failures:
         raise FindingsExit(2)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _plain(items):
