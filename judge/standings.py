@@ -175,23 +175,29 @@ def _coerce(key: str, raw: Any, current: Any) -> Any:
                 return False
             raise ValueError("must be true or false")
         if isinstance(current, int):
-            return int(raw)
+            try:
+                return int(raw)
+            except ValueError:
+                raise ValueError("must be a whole number") from None
         if key == "win_rate":
             if raw not in ("points", "wins"):
                 raise ValueError("must be 'points' or 'wins'")
         return str(raw)
     except (TypeError, ValueError) as e:
-        raise PolicyError(f"policy option {key}={raw!r}: {e}", key) from None
+        raise PolicyError(f"{e} (got {raw!r})", key) from None  # the caller names the option (field)
 
 
 def _number(raw: Any) -> float:
     if isinstance(raw, (int, float)):
         return float(raw)
     text = str(raw).strip()
-    if "/" in text:
-        num, den = text.split("/")
-        return float(num) / float(den)
-    return float(text)
+    try:
+        if "/" in text:
+            num, den = text.split("/")
+            return float(num) / float(den)
+        return float(text)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError("must be a number or a fraction such as 1/3") from None
 
 
 @dataclass

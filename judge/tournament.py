@@ -629,7 +629,8 @@ def _draft(kind: str, payload: dict[str, Any], recorded_by: str | None) -> Draft
     try:
         parsed = KINDS[kind].parse(payload)
     except PayloadError as e:
-        raise InputError(str(e), field=f"payload.{e.field}" if e.field else "payload") from None
+        # PayloadError's text already names its field; InputError names it again: pass the bare message
+        raise InputError(e.message, field=f"payload.{e.field}" if e.field else "payload") from None
     return Draft(kind, parsed.version, TABLE_ACTOR, parsed.to_dict(),
                  recorded_by or default_recorder_name())
 

@@ -275,3 +275,42 @@ def test_batches_are_all_or_nothing(store):
     assert t.state().current.missing() == [1, 2]
     t.record_round([(1, "2-0-0"), (2, "1-2-0")])
     assert t.state().current.complete
+
+
+def test_cli_errors_say_the_field_once(tmp_path, capsys):
+    """InputError's text already starts with `field 'X':`; nothing may add it a second time."""
+    db = tmp_path / "once.db"
+    assert cli_run(["tournament", "new", "--name", "X", "--game", "table", "--id", "t-o"], capsys, db)[0] == 0
+    cases = [
+        (["tournament", "new", "--name", " ", "--game", "table"], "payload.name"),
+        (["tournament", "new", "--name", "X", "--game", "table", "--top-cut", "6"], "payload.top_cut"),
+        (["tournament", "new", "--name", "X", "--game", "table", "--option", "mw_floor=abc"], "option mw_floor"),
+        (["tournament", "register", "t-o", "bye"], "payload.player"),
+        (["tournament", "result", "t-o", "2-0-0", "--table", "1"], "round"),
+        (["tournament", "register", "t-o", "A", "B", "C"], None),
+        (["tournament", "register", "t-o", "A"], "player"),
+        (["tournament", "pair", "t-o"], None),
+        (["tournament", "result", "t-o", "2-0-0", "--table", "5"], "table"),
+        (["tournament", "result", "t-o", "2-x", "--table", "1"], "slip"),
+        (["tournament", "result", "t-o", "2-0-0", "--player", "Zed"], "player"),
+        (["tournament", "pair", "t-o"], "round"),
+        (["tournament", "top-cut", "t-o"], "round"),
+        (["tournament", "bye", "t-o", "Zed"], "player"),
+        (["tournament", "correct", "t-o", "1", "--reason", "x"], "position"),
+        (["standings", str(tmp_path / "none.csv"), "--policy", "chess"], "policy"),
+        (["standings", str(tmp_path / "none.csv"), "--option", "x"], "option"),
+    ]
+    for args, field in cases:
+        code, out, err = cli_run(args, capsys, db)
+        if field is None:
+            assert code == 0, (args, err)
+            continue
+        assert code == 2, (args, out, err)
+        assert err.startswith(f"error: field '{field}': "), (args, err)
+        assert err.count("field '") == 1, (args, err)
+
+
+def test_library_errors_say_the_field_once(store):
+    with pytest.raises(InputError) as e:
+        Tournament.create(store, name=" ", game="table")
+    assert e.value.field == "payload.name" and str(e.value) == "field 'payload.name': a tournament needs a name"

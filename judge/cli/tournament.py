@@ -16,22 +16,6 @@ from ..tournament import Tournament, TournamentState, pairings_by_name, pairings
 from .common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
 
 
-
-def _with_field(e: InputError) -> InputError:
-    """Say the field in the message when no file/line does (the CLI prints `where: message`)."""
-    if not e.where and e.field:
-        e.where = f"field '{e.field}'"
-    return e
-
-
-class _NamingGroup(click.Group):
-    def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except InputError as e:
-            raise _with_field(e) from None
-
-
 def _options(pairs: tuple[str, ...]) -> dict[str, str]:
     out = {}
     for item in pairs:
@@ -104,10 +88,7 @@ def register(cli: click.Group) -> None:
           tablejudge standings event.json --compare
           tablejudge standings results.csv --policy bandai --option style=digimon --json
         """
-        try:
-            _standings_file(file, policy, options, as_json, as_csv, compare, tolerance)
-        except InputError as e:
-            raise _with_field(e) from None
+        _standings_file(file, policy, options, as_json, as_csv, compare, tolerance)
 
     def _standings_file(file, policy, options, as_json, as_csv, compare, tolerance) -> None:
         pol = _policy(policy, _options(options))
@@ -136,7 +117,7 @@ def register(cli: click.Group) -> None:
     def _compare(st, published, tolerance):
         return compare(st, published, tolerance=tolerance)
 
-    @cli.group("tournament", cls=_NamingGroup)
+    @cli.group("tournament")
     def tournament() -> None:
         """Run a tournament: register players, pair rounds, record results, print standings.
 
