@@ -443,13 +443,27 @@ PUBLISHED_COLUMNS = {  # the published column -> our field
 }
 
 
+FRACTION_COLUMNS = ("omw", "gw", "ogw", "oomw")
+
+
+def uncompared_columns(policy: Policy, published: list[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """The published tiebreaker columns the policy does not compute (so `compare` skips them),
+    each as {column, field, reason}: comparing them with nothing would report a difference per row."""
+    present = {col for pub in published for col, v in pub.items() if v is not None}
+    return [{"column": col, "field": key, "reason": f"not computed by policy {policy.name}"}
+            for col, key in PUBLISHED_COLUMNS.items()
+            if key in FRACTION_COLUMNS and key not in policy.order and col in present]
+
+
 def compare(standings: Standings, published: list[Mapping[str, Any]], *,
             tolerance: float = 1e-6) -> list[dict[str, Any]]:
     """Every row and column where our standings differ from published ones: one entry per
     difference, {player, column, ours, published}. Fractions agree within `tolerance` (published
     values are rounded); a published percentage (a value above 1 in a fraction column) is read as
-    percent. A player missing on either side is one entry with column "row"."""
+    percent. A player missing on either side is one entry with column "row". Tiebreaker columns the
+    policy does not compute are not compared (`uncompared_columns` lists them)."""
     ours = standings.by_player()
+    skipped = {c["column"] for c in uncompared_columns(standings.policy, published)}
     out: list[dict[str, Any]] = []
     seen = set()
     for pub in published:
@@ -461,11 +475,11 @@ def compare(standings: Standings, published: list[Mapping[str, Any]], *,
             continue
         data = row.to_dict()
         for col, key in PUBLISHED_COLUMNS.items():
-            if col not in pub or pub[col] is None:
+            if col not in pub or pub[col] is None or col in skipped:
                 continue
             theirs = pub[col]
             mine = data.get(key)
-            if key in ("omw", "gw", "ogw", "oomw"):
+            if key in FRACTION_COLUMNS:
                 try:
                     theirs_f = float(theirs)
                 except (TypeError, ValueError):

@@ -11,7 +11,8 @@ from engine.match import InputError
 
 from ..results_io import read_results
 from ..standings import (POLICIES, TIEBREAKER_LABELS as TB_LABELS, PolicyError, Standings, compare,
-                         compute_standings, format_fraction as _pct, get_policy)
+                         compute_standings, format_fraction as _pct, get_policy,
+                         uncompared_columns)
 from ..tournament import Tournament, TournamentState, pairings_by_name, pairings_by_table, standings_page
 from .common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
 
@@ -99,8 +100,10 @@ def register(cli: click.Group) -> None:
                 raise InputError("the file has no published standings to compare with", field="Standings",
                                  where=file)
             diffs = _compare(st, data.published, tolerance)
+            skipped = uncompared_columns(pol, data.published)
             if as_json:
-                emit_json({"differences": diffs, "rows": len(st.rows), "published": len(data.published)})
+                emit_json({"differences": diffs, "rows": len(st.rows), "published": len(data.published),
+                           "not_compared": skipped})
             elif as_csv:
                 click.echo(to_csv(diffs), nl=False)
             elif diffs:
@@ -109,6 +112,12 @@ def register(cli: click.Group) -> None:
             else:
                 click.echo(f"all {len(data.published)} published rows agree (policy {pol.name}, "
                            f"tolerance {tolerance:g})")
+            for c in skipped:  # on stderr for --csv, so the CSV stays clean
+                note = f"not compared: {c['column']} ({c['reason']})"
+                if as_csv:
+                    stderr(note)
+                elif not as_json:
+                    click.echo(note)
             if diffs:
                 raise FindingsExit()
             return
