@@ -636,13 +636,23 @@ def _draft(kind: str, payload: dict[str, Any], recorded_by: str | None) -> Draft
 
 
 def pairings_by_name(rnd: RoundState) -> list[dict[str, Any]]:
-    """Every player of a round alphabetically, with table and opponent (the sheet by name)."""
+    """Every player of a round alphabetically, with table, opponent and result so far (the sheet
+    by name). The result is the player's own: their game wins first."""
     rows = []
     for p in rnd.pairings:
-        rows.append({"player": p.player1, "table": p.table, "opponent": p.player2})
+        r = rnd.results.get(p.table) if p.table is not None and p.player2 is not None else None
+        rows.append({"player": p.player1, "table": p.table, "opponent": p.player2,
+                     "result": None if r is None else f"{r.wins1}-{r.wins2}-{r.draws}"})
         if p.player2 is not None:
-            rows.append({"player": p.player2, "table": p.table, "opponent": p.player1})
+            rows.append({"player": p.player2, "table": p.table, "opponent": p.player1,
+                         "result": None if r is None else f"{r.wins2}-{r.wins1}-{r.draws}"})
     return sorted(rows, key=lambda r: (r["player"].casefold(), r["player"]))
+
+
+def record_text(wins: int, losses: int, draws: int, byes: int) -> str:
+    """W-L-D with the byes said: a bye counts as a won match, so `2-1-0 (1 bye)` is one match won
+    at the table and one bye."""
+    return f"{wins}-{losses}-{draws}" + (f" ({byes} bye{'s' if byes != 1 else ''})" if byes else "")
 
 
 def pairings_by_table(rnd: RoundState) -> list[dict[str, Any]]:
@@ -672,7 +682,7 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
     for r in standings.rows:
         rows.append({
             "rank": r.rank, "player": r.player, "points": r.points,
-            "record": f"{r.wins}-{r.losses}-{r.draws}", "dropped": r.dropped, "played": r.played,
+            "record": record_text(r.wins, r.losses, r.draws, r.byes), "dropped": r.dropped, "played": r.played,
             "tiebreakers": [(f"{r.tiebreakers.get(k):g}" if k == "h2h" and r.tiebreakers.get(k) is not None
                              else "" if k == "h2h" else format_fraction(r.tiebreakers.get(k)))
                             for k in standings.policy.order]})
@@ -690,7 +700,17 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
         rows=rows, warnings=standings.warnings,
         pairings_round=rnd.name if rnd else "",
         by_table=pairings_by_table(rnd) if rnd else [],
-        by_name=pairings_by_name(rnd) if rnd else [],
+        by_name_columns=_halves(pairings_by_name(rnd)) if rnd else [],
+        any_byes=any(r.byes for r in standings.rows),
         source=st.id,
         generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     )
+
+
+def _halves(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The by-name list in two side-by-side tables (each with its own header; CSS columns would
+    split one table and leave the second half without one)."""
+    if len(rows) < 12:
+        return [rows]
+    half = (len(rows) + 1) // 2
+    return [rows[:half], rows[half:]]

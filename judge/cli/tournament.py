@@ -415,7 +415,7 @@ def register(cli: click.Group) -> None:
         st = _open(env, tournament_ref).state()
         rnd = _round(st, round_no)
         rows = pairings_by_table(rnd) if by == "table" else pairings_by_name(rnd)
-        cols = ["table", "player1", "player2", "result"] if by == "table" else ["player", "table", "opponent"]
+        cols = ["table", "player1", "player2", "result"] if by == "table" else ["player", "table", "opponent", "result"]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=False,
                   text=lambda rs: f"{rnd.name}\n" + table_text(
                       [{k: ("BYE" if v is None and k in ("player2", "opponent") else v) for k, v in r.items()}
