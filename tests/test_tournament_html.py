@@ -20,7 +20,8 @@ EVIL = "<script>window.__pwned = 1</script>"
 
 def _event(tmp_path, extra: int = 0) -> Tournament:
     store = EventStore.open(str(tmp_path / "t.db"))
-    t = Tournament.create(store, name="Lega <b>Pavia</b> & co.", game="optcg", rounds=3, seed="h")
+    t = Tournament.create(store, name="Lega <b>Pavia</b> & co.", game="optcg", rounds=3, seed="h",
+                          best_of=3)  # the slips below are best-of-three results
     for name in ["Ann", "Bob", EVIL, "Dee & Eve", "Fay", "Gus", "Hal"] + [f"Extra {i:02d}" for i in range(extra)]:
         t.register(name)
     rng = random.Random(4)
