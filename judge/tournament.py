@@ -236,7 +236,13 @@ class TournamentState:
         return self.rounds[-1] if self.rounds else None
 
     def results(self) -> list[MatchResult]:
-        return [m for r in self.rounds for m in r.match_results()]
+        """Every match result, plus one `missed` entry per Swiss round a late entrant was not
+        registered for (the policy's `late_entry_losses` decides whether it is a loss)."""
+        played = [m for r in self.rounds for m in r.match_results()]
+        missed = [MatchResult(r.number, p, None, 0, 0, 0, False, r.name, missed=True)
+                  for p, info in self.players.items() for r in self.swiss_rounds
+                  if r.number <= info.registered_after_round]
+        return played + missed
 
     def active_players(self) -> list[str]:
         return [p for p, info in self.players.items() if not info.dropped]
@@ -681,10 +687,12 @@ def pairings_by_name(rnd: RoundState) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["player"].casefold(), r["player"]))
 
 
-def record_text(wins: int, losses: int, draws: int, byes: int) -> str:
-    """W-L-D with the byes said: a bye counts as a won match, so `2-1-0 (1 bye)` is one match won
-    at the table and one bye."""
-    return f"{wins}-{losses}-{draws}" + (f" ({byes} bye{'s' if byes != 1 else ''})" if byes else "")
+def record_text(wins: int, losses: int, draws: int, byes: int, missed: int = 0) -> str:
+    """W-L-D with the byes and missed rounds said: a bye counts as a won match, a round missed by a
+    late entry as a lost one, so `2-1-0 (1 bye)` is one match won at the table and one bye."""
+    said = ([f"{byes} bye{'s' if byes != 1 else ''}"] if byes else []) + (
+        [f"{missed} missed"] if missed else [])
+    return f"{wins}-{losses}-{draws}" + (f" ({', '.join(said)})" if said else "")
 
 
 def pairings_by_table(rnd: RoundState) -> list[dict[str, Any]]:
@@ -714,7 +722,7 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
     for r in standings.rows:
         rows.append({
             "rank": r.rank, "player": r.player, "points": r.points,
-            "record": record_text(r.wins, r.losses, r.draws, r.byes), "dropped": r.dropped, "played": r.played,
+            "record": record_text(r.wins, r.losses, r.draws, r.byes, r.missed), "dropped": r.dropped, "played": r.played,
             "tiebreakers": [(f"{r.tiebreakers.get(k):g}" if k == "h2h" and r.tiebreakers.get(k) is not None
                              else "" if k == "h2h" else format_fraction(r.tiebreakers.get(k)))
                             for k in standings.policy.order]})
@@ -734,6 +742,7 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
         by_table=pairings_by_table(rnd) if rnd else [],
         by_name_columns=_halves(pairings_by_name(rnd)) if rnd else [],
         any_byes=any(r.byes for r in standings.rows),
+        any_missed=any(r.missed for r in standings.rows),
         source=st.id,
         generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     )
