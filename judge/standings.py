@@ -43,8 +43,10 @@ def format_fraction(v: float | None) -> str:
 @dataclass(frozen=True)
 class MatchResult:
     """One match as played: player1's game wins, player2's game wins, drawn games.
-    `player2` None is a bye. `elimination` marks a top-cut match (it never counts in Swiss standings).
-    `round` is the round's ordinal (1, 2, ...); `round_name` how the source called it."""
+    `player2` None is a bye, or with `missed` a round player1 missed (a late entry: a match loss
+    with no opponent, when the policy's `late_entry_losses` says so). `elimination` marks a top-cut
+    match (it never counts in Swiss standings). `round` is the round's ordinal (1, 2, ...);
+    `round_name` how the source called it."""
 
     round: int
     player1: str
@@ -54,12 +56,15 @@ class MatchResult:
     draws: int = 0
     elimination: bool = False
     round_name: str = ""
+    missed: bool = False
 
     @property
     def is_bye(self) -> bool:
-        return self.player2 is None
+        return self.player2 is None and not self.missed
 
     def winner(self) -> str | None:
+        if self.missed:
+            return None
         if self.player2 is None or self.wins1 > self.wins2:
             return self.player1
         if self.wins2 > self.wins1:
@@ -89,6 +94,8 @@ class Policy:
     drawn_game_points: int = 0        # game points for one drawn game (MTR says 1; the fixture says 0)
     dropped_cap: float | None = None  # cap on a dropped player's MW% (Pokemon community practice)
     match_draws: bool = True          # False: a drawn match is reported as a warning (op2009)
+    late_entry_losses: bool = True    # a late entrant has a match loss for each round paired before they
+    #                                   registered (MTG practice); False: missed rounds are not counted
     style: str = "default"
     source: str = ""
 
@@ -175,23 +182,29 @@ def _coerce(key: str, raw: Any, current: Any) -> Any:
                 return False
             raise ValueError("must be true or false")
         if isinstance(current, int):
-            return int(raw)
+            try:
+                return int(raw)
+            except ValueError:
+                raise ValueError("must be a whole number") from None
         if key == "win_rate":
             if raw not in ("points", "wins"):
                 raise ValueError("must be 'points' or 'wins'")
         return str(raw)
     except (TypeError, ValueError) as e:
-        raise PolicyError(f"policy option {key}={raw!r}: {e}", key) from None
+        raise PolicyError(f"{e} (got {raw!r})", key) from None  # the caller names the option (field)
 
 
 def _number(raw: Any) -> float:
     if isinstance(raw, (int, float)):
         return float(raw)
     text = str(raw).strip()
-    if "/" in text:
-        num, den = text.split("/")
-        return float(num) / float(den)
-    return float(text)
+    try:
+        if "/" in text:
+            num, den = text.split("/")
+            return float(num) / float(den)
+        return float(text)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError("must be a number or a fraction such as 1/3") from None
 
 
 @dataclass
@@ -201,6 +214,7 @@ class _Record:
     losses: int = 0
     draws: int = 0
     byes: int = 0
+    missed: int = 0      # rounds missed by a late entry, each a match loss (counted in `losses`)
     game_points: int = 0
     games: int = 0
     opponents: list[str] = field(default_factory=list)
@@ -220,10 +234,12 @@ class StandingRow:
     tiebreakers: dict[str, float | None]
     dropped: bool = False
     played: bool = True
+    missed: int = 0  # rounds missed by a late entry, counted as losses (policy late_entry_losses)
 
     def to_dict(self) -> dict[str, Any]:
         d = {"rank": self.rank, "player": self.player, "points": self.points, "wins": self.wins,
-             "losses": self.losses, "draws": self.draws, "byes": self.byes, "rounds": self.rounds}
+             "losses": self.losses, "draws": self.draws, "byes": self.byes, "missed": self.missed,
+             "rounds": self.rounds}
         d.update(self.tiebreakers)
         d["dropped"] = self.dropped
         d["played"] = self.played
@@ -296,12 +312,18 @@ def compute_standings(results: Iterable[MatchResult], policy: Policy | str = "mt
         rows.append(StandingRow(
             rank=i, player=p, points=rec.points, wins=rec.wins, losses=rec.losses, draws=rec.draws,
             byes=rec.byes, rounds=rec.wins + rec.losses + rec.draws, tiebreakers=values[p],
-            dropped=p in dropped, played=rec.played))
+            dropped=p in dropped, played=rec.played, missed=rec.missed))
     return Standings(policy, rows, sorted(rounds_seen), warnings)
 
 
 def _score(records: dict[str, _Record], r: MatchResult, policy: Policy, warnings: list[str]) -> None:
     a = records.setdefault(r.player1, _Record())
+    if r.missed:  # a late entry's missed round: a match loss, no opponent; not a match played
+        if policy.late_entry_losses:
+            a.points += policy.loss_points
+            a.losses += 1
+            a.missed += 1
+        return
     a.played = True
     if r.player2 is None:
         a.points += policy.bye_points
@@ -359,8 +381,9 @@ def _own_rate_without_byes(rec: _Record, policy: Policy) -> float:
 
 def _game_win_rate(rec: _Record, policy: Policy) -> float:
     won, lost = policy.bye_games
-    games = rec.games + rec.byes * (won + lost)
-    points = rec.game_points + rec.byes * 3 * won
+    # a missed round (late entry) counts as the bye's game record reversed: 0-2 under mtg
+    games = rec.games + (rec.byes + rec.missed) * (won + lost)
+    points = rec.game_points + rec.byes * 3 * won + rec.missed * 3 * lost
     if games <= 0:
         return policy.gw_floor
     return max(policy.gw_floor, points / (3 * games))
@@ -437,13 +460,27 @@ PUBLISHED_COLUMNS = {  # the published column -> our field
 }
 
 
+FRACTION_COLUMNS = ("omw", "gw", "ogw", "oomw")
+
+
+def uncompared_columns(policy: Policy, published: list[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """The published tiebreaker columns the policy does not compute (so `compare` skips them),
+    each as {column, field, reason}: comparing them with nothing would report a difference per row."""
+    present = {col for pub in published for col, v in pub.items() if v is not None}
+    return [{"column": col, "field": key, "reason": f"not computed by policy {policy.name}"}
+            for col, key in PUBLISHED_COLUMNS.items()
+            if key in FRACTION_COLUMNS and key not in policy.order and col in present]
+
+
 def compare(standings: Standings, published: list[Mapping[str, Any]], *,
             tolerance: float = 1e-6) -> list[dict[str, Any]]:
     """Every row and column where our standings differ from published ones: one entry per
     difference, {player, column, ours, published}. Fractions agree within `tolerance` (published
     values are rounded); a published percentage (a value above 1 in a fraction column) is read as
-    percent. A player missing on either side is one entry with column "row"."""
+    percent. A player missing on either side is one entry with column "row". Tiebreaker columns the
+    policy does not compute are not compared (`uncompared_columns` lists them)."""
     ours = standings.by_player()
+    skipped = {c["column"] for c in uncompared_columns(standings.policy, published)}
     out: list[dict[str, Any]] = []
     seen = set()
     for pub in published:
@@ -455,11 +492,11 @@ def compare(standings: Standings, published: list[Mapping[str, Any]], *,
             continue
         data = row.to_dict()
         for col, key in PUBLISHED_COLUMNS.items():
-            if col not in pub or pub[col] is None:
+            if col not in pub or pub[col] is None or col in skipped:
                 continue
             theirs = pub[col]
             mine = data.get(key)
-            if key in ("omw", "gw", "ogw", "oomw"):
+            if key in FRACTION_COLUMNS:
                 try:
                     theirs_f = float(theirs)
                 except (TypeError, ValueError):

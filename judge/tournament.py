@@ -4,7 +4,7 @@
     t = Tournament.create(store, name="Pavia 15", game="optcg", policy="mtg", rounds=6, top_cut=8)
     t.register("Ann"); t.register("Bob"); ...
     t.pair()                         # round 1 (Swiss), appended as a round.paired event
-    t.record_slip("2-1-0", table=1)  # or t.record_matches(["<match id>", ...])
+    t.record_slip("1-0-0", table=1)  # optcg Swiss is best of one; or t.record_matches([...])
     t.standings()                    # derived from the events, never stored
     t.top_cut()                      # quarterfinals, semifinals, finals
 
@@ -29,6 +29,7 @@ from engine.store import EventStore, MatchNotFound, StoreError
 
 from .pairing import (entrants_from_standings, Pairing, PairingError, RoundPairing, elimination_round_name,
                       pair_next_elimination, pair_swiss, pair_top_cut)
+from .match_format import MatchFormat, match_format
 from .results_io import parse_slip
 from .standings import (TIEBREAKER_LABELS, TIEBREAKERS, MatchResult, Policy, PolicyError, Standings,
                         compute_standings, format_fraction, get_policy)
@@ -51,10 +52,15 @@ class TournamentCreated(Payload):
     rounds: int = 0          # Swiss rounds planned (0: decided as it goes)
     top_cut: int = 0         # 0: no top cut; else 2, 4, 8, ...
     seed: str = "0"
+    best_of: int | None = None          # Swiss matches: best of N games (None: the game's default)
+    top_cut_best_of: int | None = None  # top-cut matches (None: the game's default)
 
     def validate(self) -> None:
         if not self.name.strip():
             raise PayloadError("name", "a tournament needs a name")
+        for f in ("best_of", "top_cut_best_of"):
+            if getattr(self, f) is not None and getattr(self, f) < 1:
+                raise PayloadError(f, "a match is best of 1 game or more")
         if self.rounds < 0:
             raise PayloadError("rounds", "must be 0 or more")
         if self.top_cut and (self.top_cut < 2 or self.top_cut & (self.top_cut - 1)):
@@ -122,6 +128,7 @@ class ResultRecorded(Payload):
     draws: int = 0
     source: Literal["slip", "match"] = "slip"
     matches: list[str] | None = None
+    format_override: bool = False  # the organizer recorded game counts the match format does not allow
 
     def validate(self) -> None:
         for f in ("wins1", "wins2", "draws"):
@@ -209,6 +216,12 @@ class TournamentState:
     granted_byes: dict[int, dict[str, str | None]] = field(default_factory=dict)
     voided: set[int] = field(default_factory=set)
     position: int = 0
+    best_of: int | None = None
+    top_cut_best_of: int | None = None
+
+    def match_format(self, stage: str) -> MatchFormat:
+        """The match format of a stage: declared at creation, else the game's documented default."""
+        return match_format(self.game, stage, self.top_cut_best_of if stage == "elimination" else self.best_of)
 
     @property
     def swiss_rounds(self) -> list[RoundState]:
@@ -223,7 +236,13 @@ class TournamentState:
         return self.rounds[-1] if self.rounds else None
 
     def results(self) -> list[MatchResult]:
-        return [m for r in self.rounds for m in r.match_results()]
+        """Every match result, plus one `missed` entry per Swiss round a late entrant was not
+        registered for (the policy's `late_entry_losses` decides whether it is a loss)."""
+        played = [m for r in self.rounds for m in r.match_results()]
+        missed = [MatchResult(r.number, p, None, 0, 0, 0, False, r.name, missed=True)
+                  for p, info in self.players.items() for r in self.swiss_rounds
+                  if r.number <= info.registered_after_round]
+        return played + missed
 
     def active_players(self) -> list[str]:
         return [p for p, info in self.players.items() if not info.dropped]
@@ -263,6 +282,8 @@ class TournamentState:
         return {"id": self.id, "name": self.name, "game": self.game, "policy": self.policy.name,
                 "rounds_planned": self.rounds_planned, "top_cut": self.top_cut_size,
                 "players": len(self.players), "active": len(self.active_players()),
+                "match_format": {"swiss": self.match_format("swiss").to_dict(),
+                                 "elimination": self.match_format("elimination").to_dict()},
                 "rounds_paired": len(self.rounds),
                 "current_round": None if cur is None else {
                     "round": cur.number, "name": cur.name, "stage": cur.stage,
@@ -279,7 +300,7 @@ def replay(events: Sequence[RecordedEvent]) -> TournamentState:
         id=events[0].match, name=c["name"], game=c["game"],
         policy=get_policy(c.get("policy", "mtg"), c.get("policy_options")),
         rounds_planned=c.get("rounds", 0), top_cut_size=c.get("top_cut", 0), seed=c.get("seed", "0"),
-        voided=voided)
+        voided=voided, best_of=c.get("best_of"), top_cut_best_of=c.get("top_cut_best_of"))
     for e in events[1:]:
         st.position = e.position
         if e.position in voided:
@@ -330,9 +351,14 @@ class Tournament:
     def create(cls, store: EventStore, *, name: str, game: str, policy: str = "mtg",
                policy_options: dict[str, Any] | None = None, rounds: int = 0, top_cut: int = 0,
                seed: str | int | None = None, tournament_id: str | None = None,
-               recorded_by: str | None = None) -> "Tournament":
+               recorded_by: str | None = None, best_of: int | None = None,
+               top_cut_best_of: int | None = None) -> "Tournament":
         payload = {"name": name, "game": game, "policy": policy, "rounds": rounds,
                    "top_cut": top_cut, "seed": str(seed if seed is not None else uuid.uuid4().hex[:8])}
+        if best_of is not None:
+            payload["best_of"] = best_of
+        if top_cut_best_of is not None:
+            payload["top_cut_best_of"] = top_cut_best_of
         if policy_options:
             payload["policy_options"] = dict(policy_options)
         draft = _draft(CREATED, payload, recorded_by)
@@ -395,14 +421,15 @@ class Tournament:
             drafts.append(_draft("player.registered", {"player": p}, self.recorded_by))
         return self.store.append(self.id, drafts, expected_position=st.position or 1)
 
-    def record_round(self, slips: Sequence[tuple[int, str]]) -> list[RecordedEvent]:
+    def record_round(self, slips: Sequence[tuple[int, str]], *,
+                     override_format: bool = False) -> list[RecordedEvent]:
         """Results of the current round as (table, 'W-L-D') pairs, appended in one atomic batch."""
         st = self.state()
         drafts = []
         for table, slip in slips:
             w, l, d = parse_slip(slip, field="slip")
             rnd, p = self._find_table(st, table, None, None)
-            drafts.append(self._result_draft(rnd, p, w, l, d, "slip", None))
+            drafts.append(self._result_draft(st, rnd, p, w, l, d, "slip", None, override_format))
         return self.store.append(self.id, drafts, expected_position=st.position or 1)
 
     def drop(self, player: str, reason: str | None = None) -> RecordedEvent:
@@ -488,16 +515,18 @@ class Tournament:
         return RoundPairing(round_no, pairings, "", [], [name])
 
     def record_slip(self, slip: str, *, table: int | None = None, player: str | None = None,
-                    round_no: int | None = None) -> RecordedEvent:
-        """A result slip `W-L-D`: game wins of the table's first player (or of `player`), losses, draws."""
+                    round_no: int | None = None, override_format: bool = False) -> RecordedEvent:
+        """A result slip `W-L-D`: game wins of the table's first player (or of `player`), losses, draws.
+        Game counts the match format cannot produce are refused unless `override_format`."""
         w, l, d = parse_slip(slip, field="slip")
         st = self.state()
         rnd, pairing = self._find_table(st, table, player, round_no)
         if player is not None and player == pairing.player2:
             w, l = l, w
-        return self._record(st, rnd, pairing, w, l, d, "slip", None)
+        return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format)
 
-    def record_matches(self, match_refs: Sequence[str], *, round_no: int | None = None) -> RecordedEvent:
+    def record_matches(self, match_refs: Sequence[str], *, round_no: int | None = None,
+                       override_format: bool = False) -> RecordedEvent:
         """A result from recorded matches (one game each): each match's outcome, replayed."""
         if not match_refs:
             raise InputError("give at least one match", field="match")
@@ -530,7 +559,7 @@ class Tournament:
         w = sum(1 for _, o in outcomes if o.result == "win" and o.winner == pairing.player1)
         l = sum(1 for _, o in outcomes if o.result == "win" and o.winner == pairing.player2)
         d = sum(1 for _, o in outcomes if o.result == "draw")
-        return self._record(st, rnd, pairing, w, l, d, "match", [mid for mid, _ in outcomes])
+        return self._record(st, rnd, pairing, w, l, d, "match", [mid for mid, _ in outcomes], override_format)
 
     def correct(self, position: int, reason: str) -> RecordedEvent:
         """Void an earlier event (a mistaken registration, drop, bye, result or the last pairing)."""
@@ -599,21 +628,30 @@ class Tournament:
         return rnd, hit
 
     def _record(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
-                source: str, matches: list[str] | None) -> RecordedEvent:
-        draft = self._result_draft(rnd, p, w, l, d, source, matches)
+                source: str, matches: list[str] | None, override_format: bool = False) -> RecordedEvent:
+        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format)
         (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
         return event
 
-    def _result_draft(self, rnd: RoundState, p: Pairing, w: int, l: int, d: int, source: str,
-                      matches: list[str] | None) -> Draft:
+    def _result_draft(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
+                      source: str, matches: list[str] | None, override_format: bool = False) -> Draft:
         if rnd.stage == "elimination" and w == l:
             raise InputError(f"{rnd.name} is single elimination: the result needs a winner, got "
                              f"{w}-{l}-{d}", field="slip")
         if w + l + d == 0:
             raise InputError("a result with no game at all (0-0-0); record the games played",
                              field="slip")
+        fmt = st.match_format(rnd.stage)
+        problem = fmt.problem(w, l, d)
+        if problem and not override_format:
+            where = f"{rnd.name} table {p.table} ({p.player1} vs {p.player2})"
+            why = "declared for this tournament" if fmt.declared else f"the default for {st.game}"
+            raise InputError(f"{where}: {w}-{l}-{d} is impossible in a {fmt.name} match ({why}): "
+                             f"{problem}; if the table really played this, record it with the format "
+                             "override (`--override-format`)", field="match" if source == "match" else "slip")
         payload = {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
-                   "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches}
+                   "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches,
+                   "format_override": True if problem else None}
         return _draft("result.recorded", {k: v for k, v in payload.items() if v is not None},
                       self.recorded_by)
 
@@ -629,19 +667,32 @@ def _draft(kind: str, payload: dict[str, Any], recorded_by: str | None) -> Draft
     try:
         parsed = KINDS[kind].parse(payload)
     except PayloadError as e:
-        raise InputError(str(e), field=f"payload.{e.field}" if e.field else "payload") from None
+        # PayloadError's text already names its field; InputError names it again: pass the bare message
+        raise InputError(e.message, field=f"payload.{e.field}" if e.field else "payload") from None
     return Draft(kind, parsed.version, TABLE_ACTOR, parsed.to_dict(),
                  recorded_by or default_recorder_name())
 
 
 def pairings_by_name(rnd: RoundState) -> list[dict[str, Any]]:
-    """Every player of a round alphabetically, with table and opponent (the sheet by name)."""
+    """Every player of a round alphabetically, with table, opponent and result so far (the sheet
+    by name). The result is the player's own: their game wins first."""
     rows = []
     for p in rnd.pairings:
-        rows.append({"player": p.player1, "table": p.table, "opponent": p.player2})
+        r = rnd.results.get(p.table) if p.table is not None and p.player2 is not None else None
+        rows.append({"player": p.player1, "table": p.table, "opponent": p.player2,
+                     "result": None if r is None else f"{r.wins1}-{r.wins2}-{r.draws}"})
         if p.player2 is not None:
-            rows.append({"player": p.player2, "table": p.table, "opponent": p.player1})
+            rows.append({"player": p.player2, "table": p.table, "opponent": p.player1,
+                         "result": None if r is None else f"{r.wins2}-{r.wins1}-{r.draws}"})
     return sorted(rows, key=lambda r: (r["player"].casefold(), r["player"]))
+
+
+def record_text(wins: int, losses: int, draws: int, byes: int, missed: int = 0) -> str:
+    """W-L-D with the byes and missed rounds said: a bye counts as a won match, a round missed by a
+    late entry as a lost one, so `2-1-0 (1 bye)` is one match won at the table and one bye."""
+    said = ([f"{byes} bye{'s' if byes != 1 else ''}"] if byes else []) + (
+        [f"{missed} missed"] if missed else [])
+    return f"{wins}-{losses}-{draws}" + (f" ({', '.join(said)})" if said else "")
 
 
 def pairings_by_table(rnd: RoundState) -> list[dict[str, Any]]:
@@ -671,7 +722,7 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
     for r in standings.rows:
         rows.append({
             "rank": r.rank, "player": r.player, "points": r.points,
-            "record": f"{r.wins}-{r.losses}-{r.draws}", "dropped": r.dropped, "played": r.played,
+            "record": record_text(r.wins, r.losses, r.draws, r.byes, r.missed), "dropped": r.dropped, "played": r.played,
             "tiebreakers": [(f"{r.tiebreakers.get(k):g}" if k == "h2h" and r.tiebreakers.get(k) is not None
                              else "" if k == "h2h" else format_fraction(r.tiebreakers.get(k)))
                             for k in standings.policy.order]})
@@ -689,7 +740,18 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
         rows=rows, warnings=standings.warnings,
         pairings_round=rnd.name if rnd else "",
         by_table=pairings_by_table(rnd) if rnd else [],
-        by_name=pairings_by_name(rnd) if rnd else [],
+        by_name_columns=_halves(pairings_by_name(rnd)) if rnd else [],
+        any_byes=any(r.byes for r in standings.rows),
+        any_missed=any(r.missed for r in standings.rows),
         source=st.id,
         generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     )
+
+
+def _halves(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The by-name list in two side-by-side tables (each with its own header; CSS columns would
+    split one table and leave the second half without one)."""
+    if len(rows) < 12:
+        return [rows]
+    half = (len(rows) + 1) // 2
+    return [rows[:half], rows[half:]]

@@ -13,7 +13,7 @@ from judge.cli import cli
 from judge.cli.common import run_guarded
 from judge.results_io import parse_melee_json, parse_results_csv, read_results, results_to_csv
 from judge.standings import (MatchResult, POLICIES, compare, compute_standings, get_policy, sort_key,
-                             PolicyError)
+                             PolicyError, uncompared_columns)
 
 FIXTURE = Path(__file__).parent / "fixtures" / "melee" / "pavia-15004.json"
 
@@ -95,6 +95,24 @@ def test_compare_reports_every_differing_row_and_column(pavia):
                    (pavia.published[20]["Player"], "row")}
 
 
+def test_compare_skips_the_columns_the_policy_does_not_compute(pavia):
+    """bandai computes OMW% and OOMW%, not GW%/OGW%: those published columns are not compared (an
+    empty "ours" is not a difference) and are listed with the reason."""
+    st = compute_standings(pavia.results, "bandai", players=pavia.players)
+    diffs = compare(st, pavia.published)
+    assert {d["column"] for d in diffs} <= {"rank", "points", "omw"}
+    assert all(d["ours"] is not None for d in diffs)
+    skipped = uncompared_columns(st.policy, pavia.published)
+    assert [(c["column"], c["reason"]) for c in skipped] == [
+        ("GWP", "not computed by policy bandai"), ("OGWP", "not computed by policy bandai")]
+    # a real difference in a computed column is still reported under bandai
+    published = copy.deepcopy(pavia.published)
+    published[0]["OMWP"] = 0.1
+    assert (published[0]["Player"], "omw") in {(d["player"], d["column"]) for d in compare(st, published)}
+    # mtg computes every published column: nothing is skipped
+    assert uncompared_columns(get_policy("mtg"), pavia.published) == []
+
+
 # --- CLI -------------------------------------------------------------------------------------
 
 
@@ -122,6 +140,19 @@ def test_cli_compare_exit_codes(tmp_path, capsys):
     assert code == 1
     diffs = json.loads(out)["differences"]
     assert diffs == [{"player": "Luca Gallini", "column": "gw", "ours": pytest.approx(0.7), "published": 0.5}]
+
+
+def test_cli_compare_says_which_columns_were_not_compared(capsys):
+    code, out, _ = run(["standings", str(FIXTURE), "--compare", "--policy", "bandai"], capsys)
+    assert "not compared: GWP (not computed by policy bandai)" in out
+    assert "not compared: OGWP (not computed by policy bandai)" in out
+    assert " gw " not in out and " ogw " not in out  # no row reports an uncomputed column
+    code, out, _ = run(["standings", str(FIXTURE), "--compare", "--policy", "bandai", "--json"], capsys)
+    report = json.loads(out)
+    assert {d["column"] for d in report["differences"]} <= {"rank", "points", "omw"}
+    assert [c["column"] for c in report["not_compared"]] == ["GWP", "OGWP"]
+    code, out, err = run(["standings", str(FIXTURE), "--compare", "--policy", "bandai", "--csv"], capsys)
+    assert "not compared: GWP" in err and "not compared" not in out
 
 
 def test_cli_csv_round_trip(tmp_path, pavia, capsys):

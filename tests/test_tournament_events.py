@@ -12,7 +12,7 @@ from engine.match import InputError, Match
 from engine.store import EventStore
 from judge.cli import cli
 from judge.cli.common import run_guarded
-from judge.tournament import Tournament, replay
+from judge.tournament import Tournament, replay, standings_page
 
 
 @pytest.fixture
@@ -188,7 +188,8 @@ def cli_run(args, capsys, db):
 def test_full_six_round_tournament_from_the_cli(tmp_path, capsys):
     db = tmp_path / "event.db"
     code, out, err = cli_run(["tournament", "new", "--name", "Lega <Pavia>", "--game", "optcg",
-                              "--rounds", "6", "--top-cut", "8", "--seed", "2024"], capsys, db)
+                              "--rounds", "6", "--top-cut", "8", "--seed", "2024", "--best-of", "3"],
+                             capsys, db)
     assert code == 0, err
     tid = out.strip()
     players = [f"Player {i:02d}" for i in range(1, 20)]
@@ -275,3 +276,96 @@ def test_batches_are_all_or_nothing(store):
     assert t.state().current.missing() == [1, 2]
     t.record_round([(1, "2-0-0"), (2, "1-2-0")])
     assert t.state().current.complete
+
+
+def test_cli_errors_say_the_field_once(tmp_path, capsys):
+    """InputError's text already starts with `field 'X':`; nothing may add it a second time."""
+    db = tmp_path / "once.db"
+    assert cli_run(["tournament", "new", "--name", "X", "--game", "table", "--id", "t-o"], capsys, db)[0] == 0
+    cases = [
+        (["tournament", "new", "--name", " ", "--game", "table"], "payload.name"),
+        (["tournament", "new", "--name", "X", "--game", "table", "--top-cut", "6"], "payload.top_cut"),
+        (["tournament", "new", "--name", "X", "--game", "table", "--option", "mw_floor=abc"], "option mw_floor"),
+        (["tournament", "register", "t-o", "bye"], "payload.player"),
+        (["tournament", "result", "t-o", "2-0-0", "--table", "1"], "round"),
+        (["tournament", "register", "t-o", "A", "B", "C"], None),
+        (["tournament", "register", "t-o", "A"], "player"),
+        (["tournament", "pair", "t-o"], None),
+        (["tournament", "result", "t-o", "2-0-0", "--table", "5"], "table"),
+        (["tournament", "result", "t-o", "2-x", "--table", "1"], "slip"),
+        (["tournament", "result", "t-o", "2-0-0", "--player", "Zed"], "player"),
+        (["tournament", "pair", "t-o"], "round"),
+        (["tournament", "top-cut", "t-o"], "round"),
+        (["tournament", "bye", "t-o", "Zed"], "player"),
+        (["tournament", "correct", "t-o", "1", "--reason", "x"], "position"),
+        (["standings", str(tmp_path / "none.csv"), "--policy", "chess"], "policy"),
+        (["standings", str(tmp_path / "none.csv"), "--option", "x"], "option"),
+    ]
+    for args, field in cases:
+        code, out, err = cli_run(args, capsys, db)
+        if field is None:
+            assert code == 0, (args, err)
+            continue
+        assert code == 2, (args, out, err)
+        assert err.startswith(f"error: field '{field}': "), (args, err)
+        assert err.count("field '") == 1, (args, err)
+
+
+def test_library_errors_say_the_field_once(store):
+    with pytest.raises(InputError) as e:
+        Tournament.create(store, name=" ", game="table")
+    assert e.value.field == "payload.name" and str(e.value) == "field 'payload.name': a tournament needs a name"
+
+
+def _late_event(store, **kw):
+    """Five players; Late registers while round 2 is being played (so misses rounds 1 and 2), then
+    beats their round-3 opponent 2-0 (six players: no bye in round 3)."""
+    t = new(store, 5, rounds=4, **kw)
+    for _ in range(2):
+        t.pair()
+        if t.state().current.number == 2:
+            t.register("Late")
+        for p in t.state().current.tables():
+            t.record_slip("2-1-0", table=p.table)
+    rp = t.pair()
+    table = next(p for p in rp.pairings if "Late" in (p.player1, p.player2))
+    assert table.player2 is not None
+    t.record_slip("2-0-0", player="Late")
+    for p in t.state().current.missing():
+        t.record_slip("2-1-0", table=p)
+    return t, table.player1 if table.player2 == "Late" else table.player2
+
+
+def test_late_entrants_take_a_match_loss_for_each_missed_round(store):
+    t, _ = _late_event(store)
+    st = t.state()
+    assert st.players["Late"].registered_after_round == 2
+    row = st.standings(3).by_player()["Late"]
+    assert (row.wins, row.losses, row.draws, row.byes, row.missed, row.rounds) == (1, 2, 0, 0, 2, 3)
+    assert row.points == 3 and row.played
+    # GW% = 6 game points / (3 x (2 games played + 2 x the 0-2 of a missed round)) = 1/3
+    assert row.tiebreakers["gw"] == pytest.approx(1 / 3)
+    # after round 2 (before playing): listed with the two losses, no match played, no tiebreakers
+    before = st.standings(2).by_player()["Late"]
+    assert (before.losses, before.missed, before.points, before.played) == (2, 2, 0, False)
+    assert all(v is None for v in before.tiebreakers.values())
+    assert all(r.missed == 0 for r in st.standings(3).rows if r.player != "Late")
+    page = standings_page(st, 3)
+    assert ">1-2-0 (2 missed)<" in page
+    assert "a round missed by a late entry as a lost match" in page
+
+
+def test_late_entry_losses_is_a_policy_parameter(tmp_path):
+    with EventStore.open(str(tmp_path / "a.db")) as a, EventStore.open(str(tmp_path / "b.db")) as b:
+        with_losses, opp = _late_event(a)
+        without, opp2 = _late_event(b, policy_options={"late_entry_losses": "false"})
+        assert opp == opp2  # the same event both times (the seed), only the policy differs
+        on = with_losses.state().standings(3).by_player()
+        off = without.state().standings(3).by_player()
+        assert (on["Late"].losses, on["Late"].missed, on["Late"].rounds) == (2, 2, 3)
+        assert (off["Late"].wins, off["Late"].losses, off["Late"].missed, off["Late"].rounds) == (1, 0, 0, 1)
+        assert on["Late"].points == off["Late"].points == 3
+        assert off["Late"].tiebreakers["gw"] == pytest.approx(1.0)
+        # Late's MW% is 1/3 with the losses, 1 without: the opponent Late beat has a lower OMW%
+        assert on[opp].tiebreakers["omw"] < off[opp].tiebreakers["omw"]
+        assert with_losses.state().policy.late_entry_losses and not without.state().policy.late_entry_losses

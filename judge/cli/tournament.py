@@ -11,25 +11,10 @@ from engine.match import InputError
 
 from ..results_io import read_results
 from ..standings import (POLICIES, TIEBREAKER_LABELS as TB_LABELS, PolicyError, Standings, compare,
-                         compute_standings, format_fraction as _pct, get_policy)
+                         compute_standings, format_fraction as _pct, get_policy,
+                         uncompared_columns)
 from ..tournament import Tournament, TournamentState, pairings_by_name, pairings_by_table, standings_page
 from .common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
-
-
-
-def _with_field(e: InputError) -> InputError:
-    """Say the field in the message when no file/line does (the CLI prints `where: message`)."""
-    if not e.where and e.field:
-        e.where = f"field '{e.field}'"
-    return e
-
-
-class _NamingGroup(click.Group):
-    def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except InputError as e:
-            raise _with_field(e) from None
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -104,10 +89,7 @@ def register(cli: click.Group) -> None:
           tablejudge standings event.json --compare
           tablejudge standings results.csv --policy bandai --option style=digimon --json
         """
-        try:
-            _standings_file(file, policy, options, as_json, as_csv, compare, tolerance)
-        except InputError as e:
-            raise _with_field(e) from None
+        _standings_file(file, policy, options, as_json, as_csv, compare, tolerance)
 
     def _standings_file(file, policy, options, as_json, as_csv, compare, tolerance) -> None:
         pol = _policy(policy, _options(options))
@@ -118,8 +100,10 @@ def register(cli: click.Group) -> None:
                 raise InputError("the file has no published standings to compare with", field="Standings",
                                  where=file)
             diffs = _compare(st, data.published, tolerance)
+            skipped = uncompared_columns(pol, data.published)
             if as_json:
-                emit_json({"differences": diffs, "rows": len(st.rows), "published": len(data.published)})
+                emit_json({"differences": diffs, "rows": len(st.rows), "published": len(data.published),
+                           "not_compared": skipped})
             elif as_csv:
                 click.echo(to_csv(diffs), nl=False)
             elif diffs:
@@ -128,6 +112,12 @@ def register(cli: click.Group) -> None:
             else:
                 click.echo(f"all {len(data.published)} published rows agree (policy {pol.name}, "
                            f"tolerance {tolerance:g})")
+            for c in skipped:  # on stderr for --csv, so the CSV stays clean
+                note = f"not compared: {c['column']} ({c['reason']})"
+                if as_csv:
+                    stderr(note)
+                elif not as_json:
+                    click.echo(note)
             if diffs:
                 raise FindingsExit()
             return
@@ -136,7 +126,7 @@ def register(cli: click.Group) -> None:
     def _compare(st, published, tolerance):
         return compare(st, published, tolerance=tolerance)
 
-    @cli.group("tournament", cls=_NamingGroup)
+    @cli.group("tournament")
     def tournament() -> None:
         """Run a tournament: register players, pair rounds, record results, print standings.
 
@@ -145,7 +135,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament new --name "Pavia 15" --game optcg --rounds 6 --top-cut 8 --seed 42
           tablejudge tournament register T Ann Bob Cid Dee
           tablejudge tournament pair T --explain
-          tablejudge tournament result T 2-1-0 --table 1
+          tablejudge tournament result T 1-0-0 --table 1     # optcg Swiss: best of one
           tablejudge tournament standings T --html exports/standings.html
           tablejudge tournament top-cut T
         """
@@ -161,21 +151,27 @@ def register(cli: click.Group) -> None:
     @click.option("--rounds", default=0, show_default=True, help="Swiss rounds planned (0: open-ended).")
     @click.option("--top-cut", default=0, show_default=True, help="Top cut size (0, 2, 4, 8, ...).")
     @click.option("--seed", default=None, help="Pairing seed (default: random, stored in the log).")
+    @click.option("--best-of", "best_of", type=int, default=None,
+                  help="Swiss matches are best of N games (default: the game's: optcg 1, op2009 3, others 3).")
+    @click.option("--top-cut-best-of", "top_cut_best_of", type=int, default=None,
+                  help="Top-cut matches are best of N games (default: the game's: optcg 3, op2009 3, others 3).")
     @click.option("--id", "tid", default=None, help="Tournament id (default: t-<random>).")
     @click.option("--json", "as_json", is_flag=True)
     @pass_env
-    def new_cmd(env, name, game, policy, options, rounds, top_cut, seed, tid, as_json) -> None:
+    def new_cmd(env, name, game, policy, options, rounds, top_cut, seed, best_of, top_cut_best_of, tid,
+                as_json) -> None:
         """Create a tournament; prints its id.
 
         \b
-        Example:
+        Examples:
           tablejudge tournament new --name "Store league" --game optcg --policy bandai --rounds 5 --top-cut 4
+          tablejudge tournament new --name "Regional" --game optcg --best-of 3 --rounds 6
         """
         opts = _options(options)
         _policy(policy, opts)
         t = Tournament.create(env.store(), name=name, game=game, policy=policy, policy_options=opts or None,
                               rounds=rounds, top_cut=top_cut, seed=seed, tournament_id=tid,
-                              recorded_by=env.recorded_by)
+                              recorded_by=env.recorded_by, best_of=best_of, top_cut_best_of=top_cut_best_of)
         if as_json:
             emit_json(t.state().summary())
         else:
@@ -218,6 +214,9 @@ def register(cli: click.Group) -> None:
             return
         click.echo(f"{st.name} ({st.id}) — {st.game}, policy {st.policy.name}, "
                    f"{st.rounds_planned or 'open'} Swiss rounds, top cut {st.top_cut_size or 'none'}")
+        sw, el = st.match_format("swiss"), st.match_format("elimination")
+        click.echo(f"matches: Swiss {sw.name}, top cut {el.name}"
+                   + ("" if sw.declared and el.declared else " (undeclared: the game's default)"))
         click.echo(f"players: {len(st.players)} ({len(st.active_players())} active)")
         cur = st.current
         if cur:
@@ -343,29 +342,37 @@ def register(cli: click.Group) -> None:
     @click.option("--round", "round_no", type=int, default=None, help="Default: the current round "
                   "(give an earlier round to correct it: the new result supersedes the old).")
     @click.option("--match", "matches", multiple=True, help="A recorded match (one game); repeat for each game.")
+    @click.option("--override-format", "override_format", is_flag=True,
+                  help="Record game counts the match format does not allow (e.g. 3-0-0 in a best of three); "
+                       "the result is marked format_override in the log.")
     @pass_env
-    def result_cmd(env, tournament_ref, slip, table, player, round_no, matches) -> None:
+    def result_cmd(env, tournament_ref, slip, table, player, round_no, matches, override_format) -> None:
         """Record a result: a slip W-L-D (game wins, losses, drawn games), or the outcome of
         recorded matches. Recording a table again is a correction (the later result counts).
+        Game counts the match format cannot produce are refused (best of N: a player wins at most
+        ceil(N/2) games; at most N games, drawn ones included) unless --override-format.
 
         \b
         Examples:
           tablejudge tournament result t-1a2b 2-1-0 --table 3
           tablejudge tournament result t-1a2b 0-2-0 --player Bob
           tablejudge tournament result t-1a2b --match 7f3e2a9c01 --match 1b2c3d4e5f
+          tablejudge tournament result t-1a2b 3-0-0 --table 2 --override-format
         """
         t = _open(env, tournament_ref)
         if matches:
             if slip:
                 raise InputError("give a slip or --match, not both", field="slip")
-            e = t.record_matches(list(matches), round_no=round_no)
+            e = t.record_matches(list(matches), round_no=round_no, override_format=override_format)
         else:
             if not slip:
                 raise InputError("give the result slip (e.g. 2-1-0) or --match", field="slip")
-            e = t.record_slip(slip, table=table, player=player, round_no=round_no)
+            e = t.record_slip(slip, table=table, player=player, round_no=round_no,
+                              override_format=override_format)
         p = e.payload
         click.echo(f"round {p['round']} table {p['table']}: {p['player1']} {p['wins1']}-{p['wins2']}-"
-                   f"{p.get('draws', 0)} {p['player2']} (event {e.position})")
+                   f"{p.get('draws', 0)} {p['player2']} (event {e.position})"
+                   + (" — format override" if p.get("format_override") else ""))
 
     @tournament.command("correct")
     @click.argument("tournament_ref", metavar="T")
@@ -425,7 +432,7 @@ def register(cli: click.Group) -> None:
         st = _open(env, tournament_ref).state()
         rnd = _round(st, round_no)
         rows = pairings_by_table(rnd) if by == "table" else pairings_by_name(rnd)
-        cols = ["table", "player1", "player2", "result"] if by == "table" else ["player", "table", "opponent"]
+        cols = ["table", "player1", "player2", "result"] if by == "table" else ["player", "table", "opponent", "result"]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=False,
                   text=lambda rs: f"{rnd.name}\n" + table_text(
                       [{k: ("BYE" if v is None and k in ("player2", "opponent") else v) for k, v in r.items()}
