@@ -69,7 +69,7 @@ class GrandlineGrammar(Grammar):
             p["start_player"] = ctx.player(rest.pop(0).value)
         elif not rest or rest[0].type != "kv":
             raise NotationError(f"expected the start player ({', '.join(ctx.player_at)}): R1 A",
-                                col=rest[0].col if rest else head.col + len(head.text) + 1)
+                                col=rest[0].col if rest else head.col + len(head.text))
         if head.value[1:]:
             p["number"] = int(head.value[1:])
         if rest and rest[0].type == "word" and _SCORE.fullmatch(rest[0].value):
@@ -109,12 +109,12 @@ class GrandlineGrammar(Grammar):
             p["attacker"] = t.value
             if rest and rest[0].type == "word" and rest[0].value == ">":
                 if len(rest) < 2 or rest[1].type not in ("word", "str"):
-                    raise NotationError("expected the target after '>'", col=rest[0].col + 2)
+                    raise NotationError("expected the target after '>'", col=rest[0].col + 1)
                 p["target"] = rest[1].value
                 rest = rest[2:]
         if rest and rest[0].type == "word" and rest[0].value == "blocked":
             if len(rest) < 2 or rest[1].type not in ("word", "str"):
-                raise NotationError("expected the blocker after 'blocked'", col=rest[0].col + 8)
+                raise NotationError("expected the blocker after 'blocked'", col=rest[0].col + 7)
             p["blocker"] = rest[1].value
             rest = rest[2:]
         kv = self.parse_fields(Verb("attack", "attack"), rest, actor, ctx, toks[0].col)

@@ -169,7 +169,7 @@ class KenGrammar(Grammar):
             raise NotationError("cards given twice (a card list and cards=)", col=toks[0].col)
         if not cards and "cards" not in p:
             raise NotationError("expected the card(s) played: play CODE [CODE@HOST ...]",
-                                col=toks[0].col + len(toks[0].text) + 1)
+                                col=toks[0].col + len(toks[0].text))
         if cards:
             p["cards"] = cards
         return p
@@ -239,7 +239,7 @@ class KenGrammar(Grammar):
     def _parse_damage(self, toks) -> dict:
         if len(toks) < 2 or toks[1].type not in ("word", "str"):
             raise NotationError("expected the attacked card: dmg TARGET DAMAGE ... / DAMAGE ...",
-                                col=toks[0].col + len(toks[0].text) + 1)
+                                col=toks[0].col + len(toks[0].text))
         sides: list[list[Token]] = [[]]
         for t in toks[2:]:
             if t.type == "word" and t.value == "/":
@@ -250,7 +250,7 @@ class KenGrammar(Grammar):
             else:
                 sides[-1].append(t)
         if len(sides) != 2:
-            raise NotationError("expected '/' and the defender's side: dmg TARGET 5 / 4", col=toks[-1].col + len(toks[-1].text) + 1)
+            raise NotationError("expected '/' and the defender's side: dmg TARGET 5 / 4", col=toks[-1].col + len(toks[-1].text))
         attacker = _read_side(sides[0], toks[1].col + len(toks[1].text) + 1)
         defender = _read_side(sides[1], toks[-1].col)
         return {"target": toks[1].value, "attacker": attacker, "defender": defender}

@@ -102,7 +102,7 @@ class OnigashimaGrammar(Grammar):
             return p
         if len(sides) != 2:
             raise NotationError("expected 'vs' between the camps: camps A vs B",
-                                col=toks[-1].col + len(toks[-1].text) + 1)
+                                col=toks[-1].col + len(toks[-1].text))
         return {"alliance": sides[0], "empereurs": sides[1]}
 
     # fight A "Roronoa Zoro" B King · init A 5 B 2
@@ -120,7 +120,7 @@ class OnigashimaGrammar(Grammar):
             if i + 1 >= len(rest) or rest[i + 1].type not in ("word", "str"):
                 raise NotationError("expected a roll after the player" if numbers
                                     else "expected the character after the player",
-                                    col=t.col + len(t.text) + 1)
+                                    col=t.col + len(t.text))
             v = rest[i + 1]
             if numbers:
                 if v.type != "word" or not v.value.isdigit():
@@ -275,7 +275,7 @@ class OnigashimaGrammar(Grammar):
                                                  for p, c in picks.items()]))
         else:
             seats = [ctx.seat_of[p] for p in fight.get("order", []) if p in ctx.seat_of]
-            if len(seats) == 2:
+            if len(seats) == 2 and not fight.get("attacks"):
                 out.append(f"init {seats[0]} 6 {seats[1]} 1")
             for s in seats:
                 out += [f"won {s}", f"{s}: dodge 6"]
