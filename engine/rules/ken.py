@@ -1014,6 +1014,8 @@ class KenRuleset(Ruleset):
             return f"{p['player']} attacks with {len(p['groups'])} group(s): " + "; ".join(
                 f"{', '.join(g.get('cards', []))} -> {g['target']}" for g in p["groups"])
         if e.kind == "combat.defend":
+            if not p["groups"]:
+                return f"{p['player']} does not defend"
             return f"{p['player']} defends: " + "; ".join(f"{g['target']} by {', '.join(g.get('cards', []))}" for g in p["groups"])
         if e.kind == "combat.damage":
             return f"clash at {p['target']}: attacker deals {p['attacker']['damage']}, defender deals {p['defender']['damage']}"
@@ -1027,6 +1029,24 @@ class KenRuleset(Ruleset):
             what = p.get("code") or p.get("uid") or "a card"
             return f"{p['player']} moves {what} from {p['from_zone']} to {p['to_zone']}" + (
                 f" ({p['effect']})" if p.get("effect") else "")
+        if e.kind == "disengage":
+            units = f" {', '.join(p['units'])}" if p.get("units") else " all their cards"
+            return f"{p['player']} disengages{units}"
+        if e.kind == "shuffle":
+            return f"{p['player']} shuffles the {p['zone']}"
+        if e.kind == "life.top":
+            return f"{p['player']} puts the chosen Life card on top of {p['uid']}"
+        if e.kind == "ability":
+            lives = f", {p['lives']} Life" if p.get("lives") else ""
+            school = f" of {p['school']}" if p.get("school") else ""
+            text = f": {p['text']}" if p.get("text") else ""
+            return f"{p['player']}: {p['uid']} uses the Special Ability {p['name']}{lives}{school}{text}"
+        if e.kind == "effect":
+            on = f" on {p['uid']}" if p.get("uid") else ""
+            result = f": {p['result']}" if p.get("result") else ""
+            return f"{p['player']}: effect {p['name']}{on}{result}"
+        if e.kind == "concede":
+            return f"{p['player']} concedes"
         return super().describe(e)
 
 
