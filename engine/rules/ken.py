@@ -15,6 +15,7 @@ from ..events import RecordedEvent
 from ..findings import Finding
 from ..schema import PayloadError
 from ..state import TableState
+from ..words import plural
 from . import ken_table as T
 from .base import Decision, Option, Outcome, Ruleset
 from .ken_cards import (ASSIGNABLES, PLAY_ANYTIME, PROTAGONISTS, assignment_problems, defence_problems,
@@ -700,7 +701,7 @@ class KenRuleset(Ruleset):
             if sum(1 for c in cards if c.code in (p["code"], None)) < p.get("count", 1):
                 return [self.flag("KEN-T-1", e, f"{where} holds no {p['code']}")]
         elif len(cards) < p.get("count", 1):
-            return [self.flag("KEN-T-1", e, f"{where} holds {len(cards)} card(s)")]
+            return [self.flag("KEN-T-1", e, f"{where} holds {plural(len(cards), 'card')}")]
         return []
 
     def check_life_top(self, s: TableState, e: RecordedEvent) -> list[Finding]:
@@ -1000,7 +1001,7 @@ class KenRuleset(Ruleset):
     def describe(self, e: RecordedEvent) -> str:
         p = e.payload
         if e.kind == "deck.register":
-            return f"{p['player']} registers a deck of {sum(c.get('count', 1) for c in p['cards'])} cards"
+            return f"{p['player']} registers a deck of {plural(sum(c.get('count', 1) for c in p['cards']), 'card')}"
         if e.kind == "turn":
             return f"turn {p.get('number') or ''} begins: {p['player']}".replace("  ", " ")
         if e.kind == "phase":
@@ -1011,7 +1012,7 @@ class KenRuleset(Ruleset):
             names = ", ".join((c.get("facts") or {}).get("name") or c.get("code", "?") for c in p["cards"])
             return f"{p['player']} plays {names}"
         if e.kind == "combat.attack":
-            return f"{p['player']} attacks with {len(p['groups'])} group(s): " + "; ".join(
+            return f"{p['player']} attacks with {plural(len(p['groups']), 'group')}: " + "; ".join(
                 f"{', '.join(g.get('cards', []))} -> {g['target']}" for g in p["groups"])
         if e.kind == "combat.defend":
             if not p["groups"]:

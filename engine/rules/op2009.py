@@ -21,6 +21,7 @@ from ..desk import OFF_TABLE_KINDS
 from ..events import RecordedEvent
 from ..findings import Finding
 from ..state import Card, MissingCard, TableState
+from ..words import plural
 from . import op2009_cards as cards
 from . import op2009_words as words
 from .base import Decision, Option, Outcome, Ruleset
@@ -620,14 +621,14 @@ class Op2009Ruleset(Ruleset):
         n = e.payload.get("count", 6)
         out = self._prep_only(s, e, "OP09-PREP-3")
         if n != 6:
-            out.append(self.flag("OP09-PREP-3", e, f"{n} cards dealt to the Giornale di Bordo, not 6"))
+            out.append(self.flag("OP09-PREP-3", e, f"{plural(n, 'card')} dealt to the Giornale di Bordo, not 6"))
         return out
 
     def check_hand_deal(self, s, e):
         n = e.payload.get("count", 7)
         out = self._prep_only(s, e, "OP09-PREP-4")
         if n != 7:
-            out.append(self.flag("OP09-PREP-4", e, f"an opening hand of {n} cards, not 7"))
+            out.append(self.flag("OP09-PREP-4", e, f"an opening hand of {plural(n, 'card')}, not 7"))
         return out
 
     def check_mulligan_pirate(self, s, e):
@@ -916,7 +917,7 @@ class Op2009Ruleset(Ruleset):
         out = self._action(s, e, 1)
         n = len(s.zone(pl, "mano"))
         if n > 4:
-            out.append(self.flag("OP09-MANO-1", e, f"{pl} holds {n} cards; the hand grows only from 4 or fewer"))
+            out.append(self.flag("OP09-MANO-1", e, f"{pl} holds {plural(n, 'card')}; the hand grows only from 4 or fewer"))
         return out
 
     def check_pass(self, s, e):

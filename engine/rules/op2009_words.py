@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..words import plural
+
 ZONE_WORDS = {"forziere": "the Forziere", "mano": "the hand", "giornale": "the Giornale di Bordo",
               "oceano": "the Oceano", "trofei": "the Trophies", "capitano": "the capitano space",
               "marinaio1": "the marinaio1 space", "marinaio2": "the marinaio2 space",
@@ -18,10 +20,6 @@ def zone(name: str) -> str:
 
 def named(cards: list[str] | None) -> str:
     return f" ({', '.join(cards)})" if cards else ""
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def describe(kind: str, p: dict[str, Any]) -> str | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..words import plural
+
 ZONE_WORDS = {"deck": "the deck", "hand": "the hand", "leader": "the Leader area",
               "characters": "the Character area", "stage": "the Stage area", "trash": "the trash",
               "life": "the Life area", "don_deck": "the DON!! deck", "cost": "the cost area",
@@ -39,10 +41,6 @@ def by(p: dict[str, Any]) -> str:
 
 def cards_named(p: dict[str, Any]) -> str:
     return f" ({', '.join(p['cards'])})" if p.get("cards") else ""
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def describe(kind: str, p: dict[str, Any]) -> str | None:
