@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from .findings import Finding, Rule, finding
 from .schema import Payload, PayloadError, Player, event_kind
+from .words import plural
 
 JUDGE_PREFIX = "judge:"  # same as engine.events.JUDGE_PREFIX (not imported: events imports us)
 POLICY_SOURCE = "shared/reference/tournament-policies.md"
@@ -336,7 +337,7 @@ def _check_tardiness(e: Any) -> list[Finding]:
         return []
     due = pol.tardiness_penalty(late)
     if due and due != p["penalty"]:
-        return [_flag("DESK-5", e.position, f"{p['player']} was {late} minute(s) late: policy "
+        return [_flag("DESK-5", e.position, f"{p['player']} was {plural(late, 'minute')} late: policy "
                       f"{pol.name!r} gives {due}, the judge gave {p['penalty']}", "warning")]
     return []
 
@@ -399,7 +400,7 @@ def describe_desk_event(kind: str, payload: dict[str, Any], actor: str) -> str |
         return f"deck check{by} of {p.get('player') or 'both players'}: {p.get('result', 'ok')}"
     if kind == "round.start":
         at = f" at {p['clock']}" if p.get("clock") else ""
-        return f"round starts{at}: {p['minutes']} minutes on the clock"
+        return f"round starts{at}: {plural(p['minutes'], 'minute')} on the clock"
     if kind == "time.extension":
         return f"time extension{by}: +{p['minutes']} min ({p['reason']})"
     if kind == "result.slip":

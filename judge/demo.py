@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.match import Match
 from engine.store import EventStore
+from engine.words import plural
 
 from . import desk, report, timelimit
 from .exporters import exporter
@@ -118,7 +119,7 @@ def _run(store: EventStore, db_path: str, out_dir: str, echo: Callable[[str], No
     for m in (t47, t12):
         v = store.verify(m.id)
         verified &= v.ok
-        echo(f"   {m.id}: hash chain {'ok' if v.ok else 'BROKEN'}, {v.events} events, head {v.head_hash[:16]}…")
+        echo(f"   {m.id}: hash chain {'ok' if v.ok else 'BROKEN'}, {plural(v.events, 'event')}, head {v.head_hash[:16]}…")
     files = report.write_round_report(store, "3", event="Demo Cup", out_dir=out_dir)  # + each match
     for m in (t47, t12):
         for fmt in ("jsonl", "csv"):

@@ -27,8 +27,18 @@ PALETTE = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085")
 # --- the table as plain data -----------------------------------------------------------------
 
 
+# Zones and counters side by side, one row per player, fit an A4 page up to this many zones (a
+# counter is a narrow number: up to GRID_MAX_COLUMNS zones and counters together). A ruleset with
+# more (op2009 shows up to 14 zones, optcg 8) gets the grid turned: a row per counter and zone, a
+# column per player.
+GRID_MAX_ZONES = 7
+GRID_MAX_COLUMNS = 10
+
+
 def table_view(state: TableState, ruleset) -> dict[str, Any]:
-    """The table at one moment: per player counters and zones (count, known cards, unknown count)."""
+    """The table at one moment: per player counters and zones (count, known cards, unknown count),
+    the zones and counters worth a column (a zone no player has a card in is left out), and the
+    grid's layout ("columns": a row per player; "rows": a row per zone, see GRID_MAX_ZONES)."""
     players = []
     for p in state.players:
         zones = []
@@ -38,9 +48,25 @@ def table_view(state: TableState, ruleset) -> dict[str, Any]:
             zones.append({"name": z, "count": len(cards), "known": known, "unknown": len(cards) - len(known)})
         players.append({"name": p, "counters": dict(state.counters.get(p, {})), "zones": zones,
                         "active": state.active == p})
+    zone_names = [z for z in state.zone_names if any(state.zones[p][z] for p in state.players)]
+    counter_names = list(dict.fromkeys(c for p in state.players for c in state.counters.get(p, {})))
     return {"position": state.position, "turn": state.turn, "phase": state.phase,
             "active": state.active, "players": players, "summary": ruleset.summary_lines(state),
-            "voided": list(state.voided), "result": state.result}
+            "voided": list(state.voided), "result": state.result,
+            "zone_names": zone_names, "counter_names": counter_names,
+            "layout": grid_layout(len(zone_names), len(zone_names) + len(counter_names))}
+
+
+def grid_layout(zones: int, columns: int) -> str:
+    return "rows" if zones > GRID_MAX_ZONES or columns > GRID_MAX_COLUMNS else "columns"
+
+
+def same_layout(views: list[dict[str, Any]]) -> None:
+    """One layout for every table of a report (the widest decides), so the grids read alike."""
+    zones = max((len(v["zone_names"]) for v in views), default=0)
+    columns = max((len(v["zone_names"]) + len(v["counter_names"]) for v in views), default=0)
+    for v in views:
+        v["layout"] = grid_layout(zones, columns)
 
 
 def _result_text(result: str | None, winner: str | None) -> str:
@@ -99,6 +125,8 @@ def match_context(m: Match) -> dict[str, Any]:
     for seg in segments:
         seg["table"] = table_view(seg.pop("end"), ruleset)
         seg["anchor"] = f"turn-{seg['turn']}-{seg['phases'][0]['events'][0]['position']}"
+    same_layout([seg["table"] for seg in segments]
+                + [e["state"] for seg in segments for ph in seg["phases"] for e in ph["events"]])
 
     verify = m.store.verify(m.id)
     outcome = r.outcome

@@ -12,6 +12,8 @@ from typing import Any
 
 import jinja2
 
+from engine.words import plural
+
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
@@ -27,7 +29,7 @@ def template_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template_dir())),
         autoescape=True,  # every template: user text (names, decklists) is escaped
         # optional fields (a slip's game score, a match's table label) may be absent: they render
@@ -35,6 +37,8 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["plural"] = plural  # {{ n | plural("event") }} -> "1 event", "2 events"
+    return env
 
 
 def render(name: str, **data: Any) -> str:

@@ -14,6 +14,8 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
     lines = [f"match {match_id} ({ruleset.name}) · {where} · {turn}"
              + (f" · active {state.active}" if state.active else "")
              + (f" · phase {state.phase}" if state.phase else "")]
+    # one column for every zone name of the ruleset (at least the 10 the short ones always had)
+    width = max([10, *(len(z) for z in state.zone_names)])
     for p in state.players:
         counters = state.counters.get(p, {})
         lines.append(f"{p}" + (": " + ", ".join(f"{k} {v}" for k, v in counters.items()) if counters else ""))
@@ -24,7 +26,7 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
             known = [c.code for c in cards if c.code is not None]
             unknown = len(cards) - len(known)
             shown = ", ".join(known + ([f"? ×{unknown}"] if unknown else []))
-            lines.append(f"  {z:<10} {len(cards):>3}  {shown}")
+            lines.append(f"  {z:<{width}} {len(cards):>3}  {shown}")
     lines.extend(ruleset.summary_lines(state))
     if state.voided:
         lines.append(f"backed out / corrected away: events {_ranges(state.voided)}")

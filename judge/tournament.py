@@ -26,6 +26,7 @@ from engine.events import TABLE_ACTOR, Correction, Draft, Note, RecordedEvent, d
 from engine.match import InputError, Match
 from engine.schema import Payload, PayloadError, event_kind
 from engine.store import EventStore, MatchNotFound, StoreError
+from engine.words import plural
 
 from .pairing import (entrants_from_standings, Pairing, PairingError, RoundPairing, elimination_round_name,
                       pair_next_elimination, pair_swiss, pair_top_cut)
@@ -730,7 +731,7 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
         "standings.html",
         title=f"{st.name} — standings" + (f" after {after}" if after else ""),
         event_name=st.name,
-        subtitle=f"{st.game} · {len(st.players)} players · {len(st.swiss_rounds)} of "
+        subtitle=f"{st.game} · {plural(len(st.players), 'player')} · {len(st.swiss_rounds)} of "
                  f"{st.rounds_planned or '?'} Swiss rounds paired" + (
                      f" · top {st.top_cut_size}" if st.top_cut_size else ""),
         policy_name=standings.policy.name,

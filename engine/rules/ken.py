@@ -14,6 +14,7 @@ from ..desk import OFF_TABLE_KINDS
 from ..events import RecordedEvent
 from ..findings import Finding
 from ..state import TableState
+from ..words import plural
 from . import ken_table as T
 from .base import Decision, Option, Outcome, Ruleset
 from .ken_cards import (ASSIGNABLES, PLAY_ANYTIME, PROTAGONISTS, assignment_problems, defence_problems,
@@ -699,7 +700,7 @@ class KenRuleset(Ruleset):
             if sum(1 for c in cards if c.code in (p["code"], None)) < p.get("count", 1):
                 return [self.flag("KEN-T-1", e, f"{where} holds no {p['code']}")]
         elif len(cards) < p.get("count", 1):
-            return [self.flag("KEN-T-1", e, f"{where} holds {len(cards)} card(s)")]
+            return [self.flag("KEN-T-1", e, f"{where} holds {plural(len(cards), 'card')}")]
         return []
 
     def check_life_top(self, s: TableState, e: RecordedEvent) -> list[Finding]:
@@ -999,7 +1000,7 @@ class KenRuleset(Ruleset):
     def describe(self, e: RecordedEvent) -> str:
         p = e.payload
         if e.kind == "deck.register":
-            return f"{p['player']} registers a deck of {sum(c.get('count', 1) for c in p['cards'])} cards"
+            return f"{p['player']} registers a deck of {plural(sum(c.get('count', 1) for c in p['cards']), 'card')}"
         if e.kind == "turn":
             return f"turn {p.get('number') or ''} begins: {p['player']}".replace("  ", " ")
         if e.kind == "phase":
@@ -1010,9 +1011,11 @@ class KenRuleset(Ruleset):
             names = ", ".join((c.get("facts") or {}).get("name") or c.get("code", "?") for c in p["cards"])
             return f"{p['player']} plays {names}"
         if e.kind == "combat.attack":
-            return f"{p['player']} attacks with {len(p['groups'])} group(s): " + "; ".join(
+            return f"{p['player']} attacks with {plural(len(p['groups']), 'group')}: " + "; ".join(
                 f"{', '.join(g.get('cards', []))} -> {g['target']}" for g in p["groups"])
         if e.kind == "combat.defend":
+            if not p["groups"]:
+                return f"{p['player']} does not defend"
             return f"{p['player']} defends: " + "; ".join(f"{g['target']} by {', '.join(g.get('cards', []))}" for g in p["groups"])
         if e.kind == "combat.damage":
             return f"clash at {p['target']}: attacker deals {p['attacker']['damage']}, defender deals {p['defender']['damage']}"
@@ -1026,6 +1029,24 @@ class KenRuleset(Ruleset):
             what = p.get("code") or p.get("uid") or "a card"
             return f"{p['player']} moves {what} from {p['from_zone']} to {p['to_zone']}" + (
                 f" ({p['effect']})" if p.get("effect") else "")
+        if e.kind == "disengage":
+            units = f" {', '.join(p['units'])}" if p.get("units") else " all their cards"
+            return f"{p['player']} disengages{units}"
+        if e.kind == "shuffle":
+            return f"{p['player']} shuffles the {p['zone']}"
+        if e.kind == "life.top":
+            return f"{p['player']} puts the chosen Life card on top of {p['uid']}"
+        if e.kind == "ability":
+            lives = f", {p['lives']} Life" if p.get("lives") else ""
+            school = f" of {p['school']}" if p.get("school") else ""
+            text = f": {p['text']}" if p.get("text") else ""
+            return f"{p['player']}: {p['uid']} uses the Special Ability {p['name']}{lives}{school}{text}"
+        if e.kind == "effect":
+            on = f" on {p['uid']}" if p.get("uid") else ""
+            result = f": {p['result']}" if p.get("result") else ""
+            return f"{p['player']}: effect {p['name']}{on}{result}"
+        if e.kind == "concede":
+            return f"{p['player']} concedes"
         return super().describe(e)
 
 

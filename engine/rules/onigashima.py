@@ -834,6 +834,26 @@ class OnigashimaRuleset(Ruleset):
             return f"fight over: {p.get('winner') or 'no winner'} ({p.get('how', 'energy')})"
         if e.kind == "turn":
             return f"turn {p.get('number') or ''} begins".replace("  ", " ")
+        if e.kind == "camps":
+            return f"camps: alliance {', '.join(p['alliance'])}; emperors {', '.join(p['empereurs'])}"
+        if e.kind == "captain":
+            return f"{p['player']} chooses {p['character']} as captain"
+        if e.kind == "deal":
+            camp = "the alliance" if p["camp"] == "alliance" else "the emperors"
+            if p.get("characters"):
+                return f"{camp} draw their characters: {', '.join(p['characters'])}"
+            return f"{camp} draw {p.get('count', 0)} character cards"
+        if e.kind == "character.stats":
+            stats = [f"{label} {p[k]}" for k, label in (("base", "base"), ("camp", "camp"),
+                     ("initiative", "initiative"), ("dice", "dice"), ("defence", "defence"),
+                     ("energy", "energy")) if p.get(k) is not None]
+            for k, label in (("haki", "haki"), ("weaknesses", "weaknesses")):
+                if p.get(k):
+                    stats.append(f"{label} {', '.join(p[k])}")
+            return f"printed values of {p['name']}" + (f": {'; '.join(stats)}" if stats else "")
+        if e.kind == "initiative.roll":
+            rolls = ", ".join(f"{pl} rolls {r}" for pl, r in p["rolls"].items())
+            return f"initiative roll: {rolls or 'no rolls'}"
         return super().describe(e)
 
 

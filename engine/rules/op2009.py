@@ -21,7 +21,9 @@ from ..desk import OFF_TABLE_KINDS
 from ..events import RecordedEvent
 from ..findings import Finding
 from ..state import Card, MissingCard, TableState
+from ..words import plural
 from . import op2009_cards as cards
+from . import op2009_words as words
 from .base import Decision, Option, Outcome, Ruleset
 from .op2009_events import KINDS
 from .op2009_rules import RULES
@@ -619,14 +621,14 @@ class Op2009Ruleset(Ruleset):
         n = e.payload.get("count", 6)
         out = self._prep_only(s, e, "OP09-PREP-3")
         if n != 6:
-            out.append(self.flag("OP09-PREP-3", e, f"{n} cards dealt to the Giornale di Bordo, not 6"))
+            out.append(self.flag("OP09-PREP-3", e, f"{plural(n, 'card')} dealt to the Giornale di Bordo, not 6"))
         return out
 
     def check_hand_deal(self, s, e):
         n = e.payload.get("count", 7)
         out = self._prep_only(s, e, "OP09-PREP-4")
         if n != 7:
-            out.append(self.flag("OP09-PREP-4", e, f"an opening hand of {n} cards, not 7"))
+            out.append(self.flag("OP09-PREP-4", e, f"an opening hand of {plural(n, 'card')}, not 7"))
         return out
 
     def check_mulligan_pirate(self, s, e):
@@ -753,7 +755,7 @@ class Op2009Ruleset(Ruleset):
         elif t["finale"]:
             out.append(self.flag("OP09-PRINC-1", e, f"{p} takes an Action after the Fase Finale"))
         if s.extra.get("battle") is not None:
-            out.append(self.flag("OP09-BATT-14", e, "an Action while a Battle is in progress (record battle.end)"))
+            out.append(self.flag("OP09-BATT-17", e, "an Action while a Battle is in progress (record battle.end)"))
         budget, terms = self.budget(s, p)
         if cost and t["actions"] + cost > budget:
             out.append(self.flag("OP09-PRINC-1", e, f"{p} has used {t['actions']} of {budget} Actions "
@@ -915,7 +917,7 @@ class Op2009Ruleset(Ruleset):
         out = self._action(s, e, 1)
         n = len(s.zone(pl, "mano"))
         if n > 4:
-            out.append(self.flag("OP09-MANO-1", e, f"{pl} holds {n} cards; the hand grows only from 4 or fewer"))
+            out.append(self.flag("OP09-MANO-1", e, f"{pl} holds {plural(n, 'card')}; the hand grows only from 4 or fewer"))
         return out
 
     def check_pass(self, s, e):
@@ -1165,22 +1167,7 @@ class Op2009Ruleset(Ruleset):
         return out
 
     def describe(self, e: RecordedEvent) -> str:
-        p = e.payload
-        k = e.kind
-        if k == "battle.start":
-            via = f" via {p['via']}" if p.get("via") else ""
-            return f"{p['player']}: {p['attacker']} starts a Battle against the opposing {p['target']}{via}"
-        if k == "damage":
-            hits = ", ".join(f"{h['player']}'s {h['space']} -{h['amount']}" for h in p["hits"])
-            return f"damage ({p.get('cause', 'battaglia')}): {hits}"
-        if k == "game.start":
-            return f"game {p.get('game') or ''} starts: {p['first']} first".replace("  ", " ")
-        if k in ("prep.place", "sailor.call"):
-            return f"{p['player']}: {p['name']} ({p['card']}, {p['life']} LP) to {p['space']}"
-        if "player" in p:
-            rest = ", ".join(f"{x}={v}" for x, v in p.items() if x != "player")
-            return f"{p['player']}: {k}" + (f" ({rest})" if rest else "")
-        return super().describe(e)
+        return words.describe(e.kind, e.payload) or super().describe(e)
 
 
 def reinforcement_cost(fighter_crews: list[str], crew: str) -> int:

@@ -154,6 +154,10 @@ RULES: tuple[Rule, ...] = (
       "checked",
       "E' possibile prevenire l'Azione di Cominciare una Battaglia (in questo caso la Battaglia non comincia, "
       "ma il Personaggio non può dichiarare un'altra Battaglia durante il turno in corso)"),
+    R("OP09-BATT-17", "Svolgimento della battaglia; Scartare le carte utilizzate",
+      "A Battle runs to its end before the next Action", "checked",
+      "Azioni di Battaglia, eseguite a turno finché entrambi i giocatori utilizzano consecutivamente l'azione "
+      "“Passare” [...] - Fine della Battaglia [...] Al termine di questa fase la Battaglia è finita"),
     R("OP09-BATT-16", "Svolgimento della battaglia", "The timing windows of a Battle", "recorded",
       "E' possibile utilizzare Carte Tecnica oppure attivare effetti che possono essere utilizzate prima di "
       "qualunque Azione di Battaglia", why="window-specific effects are recorded, not simulated; the Special "

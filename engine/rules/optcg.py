@@ -19,6 +19,7 @@ from ..events import RecordedEvent
 from ..findings import Finding
 from ..state import Card, TableState
 from . import optcg_table as T
+from . import optcg_words as words
 from .base import Decision, Option, Outcome, Ruleset
 from .optcg_catalogue import RULES
 from .optcg_time import CRITERIA, decide_end_of_time
@@ -1077,19 +1078,7 @@ class OptcgRuleset(Ruleset):
         return lines
 
     def describe(self, e: RecordedEvent) -> str:
-        p = e.payload
-        by = f" (by {p['by']})" if p.get("by") else ""
-        if e.kind == "draw":
-            return f"{p['player']} draws {p.get('count', 1)}" + (f" ({', '.join(p['cards'])})" if p.get("cards") else "") + by
-        if e.kind == "play":
-            return f"{p['player']} plays {p['card']}" + (f", pays {p['paid']}" if p.get("paid") is not None else "") + by
-        if e.kind == "attack":
-            return f"{p['player']} attacks {p.get('target') or p.get('target_uid')} with {p.get('attacker') or p.get('attacker_uid')}"
-        if e.kind == "annotation":
-            return f"log line {p.get('line')}: {p['text']}"
-        if e.kind == "turn":
-            return f"turn begins: {p['player']}"
-        return super().describe(e)
+        return words.describe(e.kind, e.payload) or super().describe(e)
 
 
 def check_deck(rs: Ruleset, player: str, leader: str, deck: list[str], facts: dict[str, dict],

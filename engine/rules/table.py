@@ -290,6 +290,10 @@ class TableRuleset(Ruleset):
             return f"{p['player']} reveals {p['card']} in {p['zone']}"
         if e.kind == "setup":
             return f"{p['player']}: {p.get('count', 0) + len(p.get('cards', ()))} cards into {p['zone']}"
+        if e.kind == "phase":
+            return f"phase: {p['name']}"
+        if e.kind == "shuffle":
+            return f"{p['player']} shuffles the {p['zone']}"
         return super().describe(e)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from engine.match import InputError
+from engine.words import plural
 
 from .. import carddb
 from .common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
@@ -48,7 +49,7 @@ def cards_import(env: Env, files, cards_path, as_json) -> None:
         emit_json({"database": path, "imported": rows})
     else:
         for r in rows:
-            click.echo(f"{r['file']}: {r['cards']} cards into {path}")
+            click.echo(f"{r['file']}: {plural(r['cards'], 'card')} into {path}")
 
 
 @cards_group.command("show")
@@ -111,7 +112,7 @@ def deck_check(env: Env, decklist, leader, cards_path, as_json) -> None:
     if as_json:
         emit_json(report.to_dict() | {"ok": not errors, "database": path if db else None})
     else:
-        click.echo(f"{decklist}: Leader {leader}, {len(report.cards)} cards"
+        click.echo(f"{decklist}: Leader {leader}, {plural(len(report.cards), 'card')}"
                    + ("" if db else f" (no card database at {path}: facts not checked)"))
         for p in report.problems:
             click.echo(f"  unreadable: {p}")

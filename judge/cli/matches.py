@@ -12,6 +12,7 @@ from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 from engine.rules import available, get_ruleset
 from engine.store import MatchNotFound
+from engine.words import plural
 
 from .. import importers
 from ..exporters import exporter, formats as export_formats
@@ -213,10 +214,6 @@ def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
         raise FindingsExit(2)
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _plain(items):
     class _Ctx:
         def __enter__(self):
@@ -343,7 +340,7 @@ def verify_cmd(env: Env, matches, all_, as_json) -> None:
     else:
         for r in reports:
             if r.ok:
-                click.echo(f"{r.match}: ok, {r.events} events, head {r.head_hash}; {r.guard_detail}")
+                click.echo(f"{r.match}: ok, {plural(r.events, 'event')}, head {r.head_hash}; {r.guard_detail}")
             else:
                 click.echo(f"{r.match}: FAILED")
                 for p in r.problems:
@@ -381,7 +378,7 @@ def export_cmd(env: Env, match, fmt, out) -> None:
         with open(tmp, "w", encoding="utf-8", newline="") as f:
             n = mod.export_match(m, f)
     os.replace(tmp, path)  # never leave a half-written export behind
-    click.echo(f"{path}: {n} events")
+    click.echo(f"{path}: {plural(n, 'event')}")
 
 
 @click.command("rulesets")

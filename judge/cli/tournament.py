@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from engine.match import InputError
+from engine.words import plural
 
 from ..results_io import read_results
 from ..standings import (POLICIES, TIEBREAKER_LABELS as TB_LABELS, PolicyError, Standings, compare,
@@ -108,7 +109,7 @@ def register(cli: click.Group) -> None:
                 click.echo(to_csv(diffs), nl=False)
             elif diffs:
                 click.echo(table_text(diffs, ["player", "column", "ours", "published"]))
-                click.echo(f"{len(diffs)} difference(s) in {len({d['player'] for d in diffs})} row(s)")
+                click.echo(f"{plural(len(diffs), 'difference')} in {plural(len({d['player'] for d in diffs}), 'row')}")
             else:
                 click.echo(f"all {len(data.published)} published rows agree (policy {pol.name}, "
                            f"tolerance {tolerance:g})")
