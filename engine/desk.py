@@ -89,6 +89,8 @@ class JudgeRuling(Payload):
     """A judge's ruling: its text, the rule cited (a rule id or the rulebook's section), and the
     judge.call it answers (a position), if any."""
 
+    references = {"call": ("judge.call",)}
+
     text: str
     rule: str = ""
     call: int | None = None
@@ -182,6 +184,8 @@ class ResultSlip(Payload):
 class ResultConfirm(Payload):
     """One player confirms (or disputes, `agree: false`) a result slip. `slip`: its position
     (default: the latest slip before this event)."""
+
+    references = {"slip": ("result.slip",)}
 
     player: Player
     slip: int | None = None

@@ -121,6 +121,8 @@ class EventValidator:
         data = parsed.to_dict()
         if kind in ("correction", "backup"):
             self._check_void_target(kind, data, head, kind_at)
+        for name, kinds in self.vocab[kind].references.items():
+            self._check_reference(name, data.get(name), kinds, head, kind_at)
         return Draft(kind, parsed.version, actor, data, recorded_by or default_recorder_name(),
                      recorded_at)
 
@@ -133,6 +135,18 @@ class EventValidator:
             return
         raise InputError(f"unknown actor {actor!r}: a player ({', '.join(self.players)}), "
                          f"'judge:NAME' or '-' for the table", field="actor")
+
+    @staticmethod
+    def _check_reference(name: str, position: int | None, kinds: tuple[str, ...], head: int,
+                         kind_at: Callable[[int], str | None]) -> None:
+        """A field naming an earlier event must name one of the right kind ("the call it answers")."""
+        if position is None:
+            return
+        found = kind_at(position) if 1 <= position <= head else None
+        if found not in kinds:
+            what = f"is a {found}" if found else f"does not exist (the log holds events 1..{head})"
+            raise InputError(f"event {position} {what}, not a {' or '.join(kinds)}",
+                             field=f"payload.{name}")
 
     @staticmethod
     def _check_void_target(kind: str, data: dict, head: int,
@@ -207,8 +221,7 @@ class Match:
             head_event = self._head_event(refresh=attempt > 0 or expected_position is not None)
             head = head_event.position
             if expected_position is not None and expected_position != head:
-                raise ConflictError(self.id, expected_position + 1,
-                                    f"expected the log to end at {expected_position}, it ends at {head}")
+                raise ConflictError.stale(self.id, expected_position, head)
             draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by, head=head)
             live = self._live
             before = live if live is not None and live.position == head else self.state(at=head)

@@ -40,6 +40,8 @@ class Payload:
 
     kind: ClassVar[str]
     version: ClassVar[int]
+    # fields that name an earlier event by position, and the kinds that event must be
+    references: ClassVar[dict[str, tuple[str, ...]]] = {}
     _hints: ClassVar[dict[str, Any]]
     # (name, type, required, default) per field, computed once at declaration: parse is a hot path
     _spec: ClassVar[tuple[tuple[str, Any, bool, Any], ...]]
@@ -93,7 +95,9 @@ def event_kind(kind: str, version: int = 1):
         cls = dataclasses.dataclass(frozen=True, kw_only=True)(cls)
         cls.kind = kind
         cls.version = version
-        cls._hints = typing.get_type_hints(cls)
+        hints = typing.get_type_hints(cls)
+        # the payload's fields only (not the ClassVars of Payload such as `kind`)
+        cls._hints = {f.name: hints[f.name] for f in dataclasses.fields(cls)}
         spec = []
         for f in dataclasses.fields(cls):
             required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING

@@ -47,6 +47,14 @@ class MatchNotFound(StoreError):
     pass
 
 
+class HashMismatch(StoreError):
+    """An input event's given hash is not the hash it gets here: altered after export."""
+
+    def __init__(self, position: int, message: str):
+        super().__init__(message)
+        self.position = position
+
+
 class ConflictError(StoreError):
     """Someone else took the position first. Nothing of this batch was stored; retry."""
 
@@ -58,6 +66,17 @@ class ConflictError(StoreError):
         super().__init__(msg + (f" ({detail})" if detail else ""))
         self.match = match
         self.position = position
+
+    @classmethod
+    def stale(cls, match: str, expected: int, head: int) -> "ConflictError":
+        """`--expect N` but the log ends elsewhere: say how far, not "taken just now"."""
+        err = cls(match, expected + 1)
+        since = head - expected
+        err.args = (f"conflict on match {match}: you expected the log to end at event {expected}, "
+                    f"but it ends at event {head}"
+                    + (f" ({since} event{'s' if since != 1 else ''} recorded since)" if since > 0 else "")
+                    + "; nothing was stored. Look at the events and retry.",)
+        return err
 
 
 @dataclass
@@ -248,8 +267,7 @@ class EventStore:
         if head is None:
             raise MatchNotFound(f"no match {match!r} in {self.describe()}")
         if expected_position is not None and expected_position != head.position:
-            raise ConflictError(match, expected_position + 1,
-                                f"expected the log to end at {expected_position}, it ends at {head.position}")
+            raise ConflictError.stale(match, expected_position, head.position)
         return self.append_after(match, head, drafts, expected_hashes=expected_hashes)
 
     def append_after(self, match: str, head: RecordedEvent, drafts: Sequence[Draft], *,
@@ -286,7 +304,7 @@ class EventStore:
                 payload=d.payload, recorded_at=d.recorded_at or fallback_time,
                 recorded_by=d.recorded_by, prev_hash=prev)
             if expected_hashes is not None and expected_hashes[len(sealed)] not in (None, event.hash):
-                raise StoreError(
+                raise HashMismatch(position,
                     f"event {position}: its hash differs from the one given "
                     f"({expected_hashes[len(sealed)][:12]}... vs {event.hash[:12]}...): the input was "
                     "altered after it was exported, or belongs to another chain; nothing was stored")

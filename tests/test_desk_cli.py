@@ -189,3 +189,18 @@ def test_export_format_sqlite(db, dispute, tmp_path):
     assert code == 0, err
     rm = sqlite_utils.Database(out_path)
     assert rm["events"].count == 27 and rm["matches"].count == 1
+
+
+@pytest.mark.parametrize("args, field, words", [
+    (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "2"), "payload.call", "is a note, not a judge.call"),
+    (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "99"), "payload.call", "does not exist"),
+    (("judge", "confirm", "M", "--player", "Ann", "--slip", "2"), "payload.slip", "not a result.slip"),
+])
+def test_references_to_earlier_events_must_name_the_right_kind(db, args, field, words):
+    code, mid, _ = run(db, "match", "new", "-r", "table", "-p", "Ann", "-p", "Bob")
+    mid = mid.strip()
+    run(db, "log", mid, "note", "--text", "event 2 is a note")
+    code, _, err = run(db, *[mid if a == "M" else a for a in args])
+    assert code == 2 and f"field '{field}'" in err and words in err
+    with EventStore.open(str(db)) as store:
+        assert Match(store, mid).head_position() == 2  # nothing stored

@@ -2,11 +2,12 @@
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.desk import DESK_RULES, desk_findings, log_outcome
 from engine.events import RecordedEvent
-from engine.match import Match
+from engine.match import InputError, Match
 from engine.rules.base import Outcome
 from engine.store import EventStore
 from judge import desk
@@ -111,8 +112,9 @@ def test_desk7_confirmation_without_slip(store):
     m.record("result.confirm", {"player": "Ann"}, actor="Ann")
     assert rules_of(m) == ["DESK-7"]
     m.record("result.slip", {"result": "draw"})
-    m.record("result.confirm", {"player": "Bob", "slip": 2}, actor="Bob")  # event 2 is not a slip
-    assert rules_of(m) == ["DESK-7", "DESK-2", "DESK-7"]  # events 2, 3 (unconfirmed slip), 4
+    with pytest.raises(InputError, match="event 2 is a result.confirm, not a result.slip"):
+        m.record("result.confirm", {"player": "Bob", "slip": 2}, actor="Bob")  # refused: not a slip
+    assert rules_of(m) == ["DESK-7", "DESK-2"]  # events 2 and 3 (the slip, unconfirmed)
 
 
 def test_a_corrected_slip_does_not_count_and_a_backup_does_not_touch_it(store):

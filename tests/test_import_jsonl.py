@@ -111,7 +111,7 @@ def test_an_altered_export_is_refused(tmp_path, sqlite_path):
     lines[3]["payload"]["count"] = 1  # someone "fixes" the draw after the fact
     path = write_jsonl(tmp_path / "altered.jsonl", lines)
     other_db = str(tmp_path / "other.db")
-    with pytest.raises(Exception, match="event 4: its hash differs"):
+    with pytest.raises(InputError, match=r"altered.jsonl:4: field 'hash': event 4: its hash differs"):
         import_file(EventStore.open(other_db), path)
     assert snapshot_of(other_db) == []
 

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import json
-import os
 
 from engine.words import plural
 from judge.templating import environment
 
-from .conftest import ROOT, run_cli
+from .conftest import run_cli
 
 
 def test_plural():

@@ -40,7 +40,7 @@ def test_stale_expected_position_is_a_conflict_naming_match_and_position(store):
     store.append(m.id, [note("a")])
     with pytest.raises(ConflictError) as err:
         store.append(m.id, [note("late")], expected_position=1)
-    assert m.id in str(err.value) and "position 2" in str(err.value)
+    assert m.id in str(err.value) and "end at event 1, but it ends at event 2" in str(err.value)
     assert [e.payload.get("text") for e in store.read(m.id)][1:] == ["a"]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from engine.events import TABLE_ACTOR, Draft
 from engine.match import EventValidator, InputError, Match, creation_draft, new_match_id
 from engine.rules import get_ruleset
-from engine.store import EventStore, MatchNotFound
+from engine.store import EventStore, HashMismatch, MatchNotFound
 
 from . import ImportSummary, findings_after, read_text
 
@@ -67,6 +67,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
                          "with --match", where=f"{path}:{first_line}", field="kind")
 
     expected_hashes: list[str | None] = []
+    line_of: dict[int, int] = {1: first_line}  # event position -> line of the file
     if created:
         _check_keys(first, path, first_line)
         match_id = first.get("match") or new_match_id()
@@ -128,13 +129,18 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
         drafts.append(draft)
         expected_hashes.append(obj.get("hash"))
         known_kinds[position] = draft.kind
+        line_of[position] = n
         head = position
 
-    if created:
-        events = store.create(match_id, drafts, expected_hashes=expected_hashes)
-    else:
-        events = store.append(match_id, drafts, expected_position=head - len(drafts),
-                              expected_hashes=expected_hashes)
+    try:
+        if created:
+            events = store.create(match_id, drafts, expected_hashes=expected_hashes)
+        else:
+            events = store.append(match_id, drafts, expected_position=head - len(drafts),
+                                  expected_hashes=expected_hashes)
+    except HashMismatch as e:
+        line = line_of[e.position]
+        raise InputError(str(e), where=f"{path}:{line}", field="hash") from None
     findings = findings_after(store, match_id, events[0].position) if judge and events else 0
     return ImportSummary(file=path, match=match_id, events=len(events), created=created,
                          findings=findings)
