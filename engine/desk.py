@@ -14,6 +14,7 @@ compare things far apart (a result slip with the game's outcome, a penalty with 
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -235,7 +236,11 @@ DESK_RULES: tuple[Rule, ...] = (
                "Disqualification."),
     Rule("DESK-7", "result slip", "A confirmation names a result slip recorded before it.", "checked",
          quote="A result slip: the agreed match result, confirmed by each player (an event per confirmation)."),
+    Rule("DESK-8", "judge actions", "A ruling that cites a rule id cites a rule of the match's ruleset "
+         "(or of the desk).", "checked",
+         quote="ruling (text, the rule cited, the judge)"),
 )
+RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$")
 _RULES = {r.id: r for r in DESK_RULES}
 LOSS_PENALTIES = ("Game Loss", "Match Loss", "Disqualification")
 
@@ -302,8 +307,10 @@ def _penalty_outcome(losers: dict[str, tuple[str, int]], players: Sequence[str])
 
 
 def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequence[str],
-                  outcome: LogOutcome | None) -> list[Finding]:
-    """The desk's checks over a whole log (events that still count). Sorted by position."""
+                  outcome: LogOutcome | None, known_rules: Iterable[str] | None = None) -> list[Finding]:
+    """The desk's checks over a whole log (events that still count). Sorted by position.
+    `known_rules`: the rule ids a ruling may cite (the ruleset's); None skips that check."""
+    known = None if known_rules is None else set(known_rules) | set(_RULES)
     void = set(voided)
     live = [e for e in events if e.position not in void]
     out: list[Finding] = []
@@ -316,6 +323,11 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
                              "(actor judge:NAME)", "warning"))
         if e.kind == "judge.penalty":
             out.extend(_check_tardiness(e))
+        if e.kind == "judge.ruling" and known is not None:
+            cited = p.get("rule", "").strip()
+            if RULE_ID.match(cited) and cited not in known:
+                out.append(_flag("DESK-8", e.position, f"the ruling cites {cited}, which is not a rule id "
+                                 "of this match's ruleset (a typo, or another game's rule?)", "warning"))
         if e.kind == "result.slip":
             slips[e.position] = e
         elif e.kind == "result.confirm":

@@ -177,7 +177,8 @@ def review(match: Match, upto: int | None = None) -> Review:
     voided = set(validation.state.voided)
     game = match.ruleset.outcome(validation.state)
     outcome = log_outcome(events, voided, match.players, game)
-    desk = desk_findings(events, voided, match.players, outcome)
+    desk = desk_findings(events, voided, match.players, outcome,
+                         known_rules=[r.id for r in match.ruleset.rules])
     return Review(match, events, validation, desk, outcome, clock_of(events, voided))
 
 

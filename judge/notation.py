@@ -10,7 +10,7 @@
     A: setup deck 40
     T1 A: draw · hand>field OP01-016
     B: counter life -1
-    judge Kim: ruling "the attack stands" rule=OPTCG-7-1-1
+    judge Kim: ruling "the attack stands" rule=OPTCG-BATTLE-2
 
 This module is the shared core: the lexer, the header block (PGN-like tag pairs), turn headers,
 actor prefixes, comments in braces, `?` for an unknown card, and the *generic form* every event of

@@ -171,3 +171,12 @@ def test_desk1_property(game, slip, confirmers):
     assert ("DESK-1" in rules) == (confirmed and game is not None and game != slip)
     assert ("DESK-2" in rules) == (not confirmed)
     assert ("DESK-3" in rules) == (confirmed and game is None)
+
+
+def test_desk8_a_ruling_citing_an_unknown_rule_id(store):
+    m = new(store)
+    m.record("judge.ruling", {"text": "the draw stands", "rule": "TABLE-1"}, actor="judge:Maria")
+    m.record("judge.ruling", {"text": "see the tournament rules", "rule": "MTR 2.4"}, actor="judge:Maria")
+    assert "DESK-8" not in rules_of(m)  # a real rule id, and free text, are fine
+    m.record("judge.ruling", {"text": "typo", "rule": "TABLE-99"}, actor="judge:Maria")
+    assert rules_of(m).count("DESK-8") == 1

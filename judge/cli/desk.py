@@ -92,7 +92,7 @@ def call_cmd(env: Env, match, caller, reason, at, as_json) -> None:
 @judge_group.command("ruling")
 @click.argument("match")
 @click.option("--text", required=True, help="The ruling, in the judge's words.")
-@click.option("--rule", default="", help="The rule cited (a rule id such as OPTCG-6-5-2, or a section).")
+@click.option("--rule", default="", help="The rule cited: a rule id of the ruleset (see its docs page, e.g. OPTCG-BATTLE-2), or a section.")
 @click.option("--call", "call_pos", type=int, metavar="N", help="The judge.call event it answers.")
 @judge_option
 @json_option
