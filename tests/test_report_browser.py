@@ -4,9 +4,7 @@ Checks: no console errors, header/result/timeline/chart/findings visible, a find
 its event into view, a player named <script>alert(1)</script> stays text (no dialog), and a
 screenshot is saved into test-artifacts/.
 """
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,29 +14,19 @@ from engine.store import EventStore
 from judge import report
 from judge.importers import jsonl
 
-CHROMIUM = "/usr/bin/chromium"
+from .browser import chromium, needs_chromium
+
 FIXTURE = Path(__file__).parent / "fixtures" / "desk" / "dispute.jsonl"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 BAD = "<script>alert(1)</script>"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing (Debian package chromium; `make sysdeps` installs it)"),
-]
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def browser_context():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is missing")
-    with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-        ctx = p.chromium.launch_persistent_context(
-            user_data_dir=profile, executable_path=CHROMIUM, headless=True,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-            viewport={"width": 1000, "height": 800})
+    with chromium(viewport={"width": 1000, "height": 800}) as ctx:
         yield ctx
-        ctx.close()
 
 
 @pytest.fixture

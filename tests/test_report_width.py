@@ -4,7 +4,6 @@ via Playwright, as tests/test_report_browser.py does)."""
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,9 +13,9 @@ from engine.store import EventStore
 from judge import report
 from judge.importers import jsonl
 
+from .browser import CHROMIUM, chromium
 from .conftest import ROOT
 
-CHROMIUM = "/usr/bin/chromium"
 EXAMPLES = Path(ROOT) / "examples"
 A4_PRINTABLE_PX = 703  # 210 mm minus the 2 x 12 mm @page margins, at 96 px per inch
 
@@ -56,14 +55,8 @@ def test_a_narrow_ruleset_keeps_a_row_per_player(tmp_path):
 @pytest.mark.skipif(not os.path.exists(CHROMIUM),
                     reason=f"{CHROMIUM} is missing (Debian package chromium; `make sysdeps` installs it)")
 def test_op2009_report_is_no_wider_than_the_window_or_a4(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is missing")
     path, _ = write_report(tmp_path, "op2009/best-of-three-fine-tempo.jsonl")
-    with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-        ctx = p.chromium.launch_persistent_context(
-            user_data_dir=profile, executable_path=CHROMIUM, headless=True,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-            viewport={"width": 1200, "height": 1600})
+    with chromium(viewport={"width": 1200, "height": 1600}) as ctx:
         try:
             page = ctx.new_page()
             page.goto(path.resolve().as_uri())

@@ -11,9 +11,8 @@ import pytest
 from engine.store import EventStore
 from judge.tournament import Tournament, pairings_by_name, standings_page
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from .browser import CHROMIUM, chromium
+
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 EVIL = "<script>window.__pwned = 1</script>"
 
@@ -69,17 +68,14 @@ def test_byes_are_said_in_the_record_and_by_name_has_results(tmp_path):
 
 
 @pytest.mark.browser
+@pytest.mark.browser
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
 def test_the_page_renders_in_headless_chromium(tmp_path):
-    from playwright.sync_api import sync_playwright
-
     t = _event(tmp_path)
     page_file = tmp_path / "standings.html"
     page_file.write_text(standings_page(t.state()), encoding="utf-8")
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as ctx:
         try:
             page = ctx.new_page()
             page.goto(page_file.as_uri())
@@ -109,14 +105,10 @@ def test_the_page_renders_in_headless_chromium(tmp_path):
 def test_each_by_name_block_has_its_header_and_the_page_prints_on_a4(tmp_path):
     """A long by-name list is two side-by-side tables, each with its own header; printed, the page
     is A4 and every table fits the page width."""
-    from playwright.sync_api import sync_playwright
-
     t = _event(tmp_path, extra=12)  # 19 players: 19 rows by name
     page_file = tmp_path / "standings.html"
     page_file.write_text(standings_page(t.state()), encoding="utf-8")
-    with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as ctx:
         try:
             page = ctx.new_page()
             page.goto(page_file.as_uri())
