@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from ..schema import Payload, PayloadError, Player, Zone, event_kind
 from .ken_cards import normalise_facts
+from .table import Shuffle  # the generic kind, as is
 
 PHASES = ("order", "disengage", "draw", "presentation", "combat", "epilogue")
 
@@ -125,12 +126,6 @@ class Move(Payload):
             raise PayloadError("count", "must be 1 or more")
         if self.uid is not None and self.count != 1:
             raise PayloadError("count", "a move by uid moves exactly one card")
-
-
-@event_kind("shuffle")
-class Shuffle(Payload):
-    player: Player
-    zone: Zone
 
 
 @event_kind("life.top")

@@ -10,6 +10,7 @@ from dataclasses import field
 from typing import Any, Literal
 
 from ..schema import Payload, PayloadError, Player, Zone, event_kind
+from .table import Reveal  # the generic kind, as is: a hidden card becomes known
 
 Timing = Literal["main", "activate_main", "on_play", "when_attacking", "on_block", "counter", "trigger",
                  "on_ko", "end_of_turn", "during_turn", "opponent_turn", "battle_end", "other"]
@@ -378,16 +379,6 @@ class Move(Payload):
     uid: str | None = None
     where: Literal["top", "bottom"] = "top"
     by: str | None = None
-
-
-@event_kind("reveal")
-class Reveal(Payload):
-    """A hidden card becomes known (its uid, else the top unknown card of the zone)."""
-
-    player: Player
-    zone: Zone
-    card: str
-    uid: str | None = None
 
 
 @event_kind("shuffle")
