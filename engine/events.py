@@ -9,9 +9,9 @@ from __future__ import annotations
 import functools
 import getpass
 import os
-from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from json.encoder import encode_basestring  # what canonical_json uses for a str (C)
+from typing import Any, NamedTuple
 
 from .canonical import canonical_bytes, canonical_json, sha256_hex
 from .schema import Payload, event_kind
@@ -20,8 +20,9 @@ TABLE_ACTOR = "-"
 JUDGE_PREFIX = "judge:"
 
 
-@dataclass(frozen=True, slots=True)
-class RecordedEvent:
+class RecordedEvent(NamedTuple):
+    """A stored event: immutable (a tuple, cheap to build: replay and import make one per event)."""
+
     match: str
     position: int
     kind: str
@@ -54,14 +55,6 @@ class RecordedEvent:
     def computed_hash(self) -> str:
         return sha256_hex(canonical_bytes(self.hashed_fields()))
 
-    def sealed_bytes(self) -> tuple[str, bytes]:
-        """(hash, canonical JSON of the whole envelope) with one encoding pass: the envelope's
-        canonical form is the hashed fields' canonical form with `"hash"` spliced in after
-        `"actor"` (keys are sorted, and "hash" sorts right after "actor")."""
-        body = canonical_json(self.hashed_fields())
-        digest = sha256_hex(body.encode("utf-8"))
-        cut = len('{"actor":') + len(canonical_json(self.actor)) + 1
-        return digest, (body[:cut] + f'"hash":"{digest}",' + body[cut:]).encode("utf-8")
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RecordedEvent":
@@ -83,10 +76,18 @@ class RecordedEvent:
     def seal_with_bytes(cls, *, match: str, position: int, kind: str, version: int, actor: str,
                         payload: dict[str, Any], recorded_at: str, recorded_by: str,
                         prev_hash: str) -> tuple["RecordedEvent", bytes]:
-        """The sealed event and its stored form (canonical JSON of the envelope, hash included)."""
-        unsealed = cls(match, position, kind, version, actor, payload, recorded_at,
-                       recorded_by, prev_hash, "")
-        digest, data = unsealed.sealed_bytes()
+        """The sealed event and its stored form (canonical JSON of the envelope, hash included),
+        with one encoding pass: the envelope's canonical form is the hashed fields' canonical form
+        with `"hash"` spliced in after `"actor"` (keys are sorted; "hash" sorts right after "actor").
+        A hot path of every append and import: no intermediate event object."""
+        body = canonical_json({"match": match, "position": position, "kind": kind, "version": version,
+                               "actor": actor, "payload": payload, "recorded_at": recorded_at,
+                               "recorded_by": recorded_by, "prev_hash": prev_hash})
+        encoded = body.encode("utf-8")
+        digest = sha256_hex(encoded)
+        cut = len('{"actor":') + len(encode_basestring(actor)) + 1
+        data = b"".join((body[:cut].encode("utf-8"), b'"hash":"', digest.encode("ascii"), b'",',
+                         body[cut:].encode("utf-8")))
         return cls(match, position, kind, version, actor, payload, recorded_at, recorded_by,
                    prev_hash, digest), data
 
@@ -95,9 +96,9 @@ class RecordedEvent:
         return self.actor.startswith(JUDGE_PREFIX)
 
 
-@dataclass(frozen=True)
-class Draft:
-    """An event not yet stored: validated, but without position, time or hashes."""
+class Draft(NamedTuple):
+    """An event not yet stored: validated, but without position, time or hashes. (A tuple: an
+    import makes one per line.)"""
 
     kind: str
     version: int
@@ -192,4 +193,5 @@ CORE_KINDS: dict[str, type[Payload]] = {
 
 # The judge's desk (judge actions, match clock, result slip) is core too; see engine/desk.py.
 from .desk import DESK_KINDS  # noqa: E402  (desk.py imports only schema/findings: no cycle)
+
 CORE_KINDS.update({k.kind: k for k in DESK_KINDS})

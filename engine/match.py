@@ -17,7 +17,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .events import JUDGE_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
+from .events import (
+    JUDGE_PREFIX,
+    TABLE_ACTOR,
+    Draft,
+    MatchCreated,
+    RecordedEvent,
+    default_recorder_name,
+)
 from .findings import Finding
 from .replay import VOIDING_KINDS, Replayer, Validation
 from .rules import Ruleset, UnknownRuleset, get_ruleset

@@ -10,6 +10,7 @@ Supported field types: str, int, bool, float, `Player` (a player of the match), 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from typing import Any, ClassVar, Literal, NewType, get_args, get_origin
@@ -55,13 +56,10 @@ class Payload:
             unknown = sorted(set(data) - set(hints))[0]
             raise PayloadError(
                 unknown, f"'{cls.kind}' has no field '{unknown}' (fields: {', '.join(hints) or 'none'})")
-        values = {}
-        for name, tp, required, _ in cls._spec:
-            if name not in data:
-                if required:
-                    raise PayloadError(name, f"required by '{cls.kind}'")
-                continue
-            values[name] = _check(data[name], tp, name, ctx)
+        for name, _, required, _ in cls._spec:
+            if required and name not in data:
+                raise PayloadError(name, f"required by '{cls.kind}'")
+        values = {name: _check(value, hints[name], name, ctx) for name, value in data.items()}
         obj = cls(**values)
         obj.validate()
         return obj
@@ -128,15 +126,20 @@ def _type_name(tp: Any) -> str:
     return getattr(tp, "__name__", str(tp))
 
 
+@functools.cache
+def _origin_args(tp: Any) -> tuple[Any, tuple[Any, ...]]:
+    return get_origin(tp), get_args(tp)
+
+
 def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
     # the common cases first, without typing introspection
     if tp is str and type(value) is str:
         return value
     if tp is int and type(value) is int:
         return value
-    origin = get_origin(tp)
+    origin, tp_args = _origin_args(tp)
     if origin in (typing.Union, types.UnionType):
-        args = get_args(tp)
+        args = tp_args
         if value is None and type(None) in args:
             return None
         errors = []
@@ -149,19 +152,19 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
                 errors.append(e.message)
         raise PayloadError(path, "; or ".join(errors))
     if origin is Literal:
-        allowed = get_args(tp)
+        allowed = tp_args
         if not any(value == a and type(value) is type(a) for a in allowed):
             raise PayloadError(path, f"must be one of {', '.join(repr(a) for a in allowed)}, got {value!r}")
         return value
     if origin is list:
         if not isinstance(value, list):
             raise PayloadError(path, f"must be a list, got {_json_type(value)}")
-        (item,) = get_args(tp)
+        (item,) = tp_args
         return [_check(v, item, f"{path}[{i}]", ctx) for i, v in enumerate(value)]
     if origin is dict:
         if not isinstance(value, dict):
             raise PayloadError(path, f"must be an object, got {_json_type(value)}")
-        _, item = get_args(tp)
+        _, item = tp_args
         return {str(k): _check(v, item, f"{path}.{k}", ctx) for k, v in value.items()}
     if tp is Player:
         if not isinstance(value, str):

@@ -27,6 +27,7 @@ from eventsourcing.persistence import (
     PersistenceError,
     StoredEvent,
 )
+from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from .canonical import GENESIS_HASH, canonical_bytes
 from .events import Draft, RecordedEvent, now_iso
@@ -312,7 +313,7 @@ class EventStore:
             sealed.append(event)
             stored.append(StoredEvent(match, position, d.kind, data))
         try:
-            self.events.insert_events(stored)
+            self._write(stored)
         except IntegrityError as e:
             raise ConflictError(match, head_position + 1) from e
         except OperationalError as e:
@@ -320,6 +321,16 @@ class EventStore:
         if head_position == 0:
             self._created[match] = sealed[0]
         return sealed
+
+    def _write(self, stored: list[StoredEvent]) -> None:
+        if self.is_postgres:
+            self.events.insert_events(stored)
+            return
+        # SQLite: the library's aggregate-recorder insert (one executemany) into the same table, in
+        # the library's own transaction. The application recorder inserts row by row only to return
+        # the new notification ids, which we do not use; rowids are assigned in the same order.
+        with self.datastore.transaction(commit=True) as c:
+            SQLiteAggregateRecorder._insert_events(self.events, c, stored)
 
     # --- reading --------------------------------------------------------------------------
 

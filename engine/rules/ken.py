@@ -17,8 +17,18 @@ from ..state import TableState
 from ..words import plural
 from . import ken_table as T
 from .base import Decision, Option, Outcome, Ruleset
-from .ken_cards import (ASSIGNABLES, PLAY_ANYTIME, PROTAGONISTS, assignment_problems, defence_problems,
-                        group_problems, has_life, identity, normalise_facts, pairing_problems)
+from .ken_cards import (
+    ASSIGNABLES,
+    PLAY_ANYTIME,
+    PROTAGONISTS,
+    assignment_problems,
+    defence_problems,
+    group_problems,
+    has_life,
+    identity,
+    normalise_facts,
+    pairing_problems,
+)
 from .ken_damage import Target, distribute
 from .ken_events import KINDS, PHASES
 from .ken_rules import RULES

@@ -1085,7 +1085,9 @@ def check_deck(rs: Ruleset, player: str, leader: str, deck: list[str], facts: di
                *, deck_size: int | None = None, don: int = 10) -> list[Finding]:
     """The deck rules (關於牌組) on a Leader, a deck list and card facts. Unknown card numbers are
     reported as warnings, not errors: the check still runs on what is known."""
-    from ..events import RecordedEvent as _E  # a position-0 stand-in: deck checks are not events
+    from ..events import (
+        RecordedEvent as _E,  # a position-0 stand-in: deck checks are not events
+    )
     probe = _E("", 0, "deck.check", 1, player, {}, "", "", "", "")
     out: list[Finding] = []
     lf = facts.get(leader, {})

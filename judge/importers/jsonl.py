@@ -13,7 +13,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from engine.events import TABLE_ACTOR, Draft
+from engine.events import TABLE_ACTOR, Draft, default_recorder_name
 from engine.match import EventValidator, InputError, Match, creation_draft, new_match_id
 from engine.rules import get_ruleset
 from engine.store import EventStore, HashMismatch, MatchNotFound
@@ -32,7 +32,7 @@ def read_lines(path: str) -> list[tuple[int, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line, parse_constant=_refuse_constant)
+            obj = _DECODER.decode(line)
         except json.JSONDecodeError as e:
             raise InputError(f"not valid JSON: {e.msg} (column {e.colno})", where=f"{path}:{n}") from None
         except RecursionError:
@@ -51,11 +51,15 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)  # one decoder: made once, not per line
+
+
 def import_file(store: EventStore, path: str, *, match: str | None = None,
                 recorded_by: str | None = None, judge: bool = True) -> ImportSummary:
     """Import a JSONL file, all or nothing. With `judge`, the imported events are then validated
     and the summary counts their findings (a full replay of the match)."""
     lines = read_lines(path)
+    recorded_by = recorded_by or default_recorder_name()  # once, not per line
     first_line, first = lines[0]
     created = first.get("kind") == "match.created"
     if created and match:
