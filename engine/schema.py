@@ -137,6 +137,10 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
         return value
     if tp is int and type(value) is int:
         return value
+    if tp is Player and type(value) is str and (not ctx.players or value in ctx.players):
+        return value
+    if tp is Zone and type(value) is str and (not ctx.zones or value in ctx.zones):
+        return value
     origin, tp_args = _origin_args(tp)
     if origin in (typing.Union, types.UnionType):
         args = tp_args
