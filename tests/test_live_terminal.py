@@ -123,8 +123,10 @@ def test_live_new_creates_the_match(tmp_path):
     assert len(matches) == 1 and matches[0]["ruleset"] == "op2009" and matches[0]["events"] == 4
 
 
-def test_two_recorders_on_one_sqlite_file(tmp_path):
-    db = str(tmp_path / "shared.db")
+def test_two_recorders_on_one_log(db_url):
+    """Two laptops on one log: a SQLite file, and a real PostgreSQL server (the db_url fixture
+    runs this test on both)."""
+    db = db_url
     match = new_match(db)
     one = spawn(db, match, user="laptop1")
     two = spawn(db, match, user="laptop2")
