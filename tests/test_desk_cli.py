@@ -204,3 +204,26 @@ def test_references_to_earlier_events_must_name_the_right_kind(db, args, field, 
     assert code == 2 and f"field '{field}'" in err and words in err
     with EventStore.open(str(db)) as store:
         assert Match(store, mid).head_position() == 2  # nothing stored
+
+
+def test_datasette_opens_the_read_model(db, dispute, tmp_path):
+    """The read model is for other tools: Datasette itself opens it and answers a query."""
+    import asyncio
+
+    datasette_app = pytest.importorskip("datasette.app", reason="the Python package datasette is missing")
+    out_db = tmp_path / "readmodel.sqlite"
+    assert run(db, "readmodel", "-o", out_db)[0] == 0
+
+    async def query():
+        ds = datasette_app.Datasette([str(out_db)])
+        tables = await ds.client.get("/readmodel.json")
+        penalties = await ds.client.get(
+            "/readmodel.json?sql=select+player,penalty,judge+from+penalties&_shape=array")
+        events = await ds.client.get("/readmodel/events.json?kind=judge.penalty&_shape=array")
+        return tables, penalties, events
+
+    tables, penalties, events = asyncio.run(query())
+    assert tables.status_code == 200
+    assert {"events", "findings", "penalties", "matches"} <= {t["name"] for t in tables.json()["tables"]}
+    assert penalties.json() == [{"player": BAD, "penalty": "Warning", "judge": "Maria"}]
+    assert [e["position"] for e in events.json()] == [16]
