@@ -53,6 +53,56 @@ def void_targets(event: RecordedEvent, kind_at: Callable[[int], str]) -> list[in
     return span
 
 
+class Fold:
+    """The table event by event, as replay builds it, voids included: used by replay, and by
+    anything that walks a log one event at a time (the notation reader and writer).
+
+    Starts from `base` (a snapshot's state, the table after event `base_pos`) or, without one,
+    from the ruleset's table right after `created`."""
+
+    def __init__(self, ruleset: Ruleset, created: RecordedEvent, base: dict | None = None,
+                 base_pos: int = 1):
+        self.ruleset = ruleset
+        self.created = created
+        self.base = base
+        self.base_pos = base_pos
+        self.state = self._base_state()
+        self.applied: list[RecordedEvent] = []
+
+    def push(self, e: RecordedEvent, *, check: bool = False) -> list[Finding]:
+        """Apply one event (judging it first against the table before it, with `check`)."""
+        findings = self.ruleset.check(self.state, e) if check else []
+        if e.kind in VOIDING_KINDS:
+            span = void_span(e)
+            if span and min(span) <= self.base_pos:  # the base state already holds what it voids
+                raise _NeedEarlierBase(min(span))
+            kinds = {a.position: a.kind for a in self.applied}
+            new = sorted(set(void_targets(e, kinds.__getitem__)) - set(self.state.voided))
+            if new:
+                self.state = self._rebuild(sorted(set(self.state.voided) | set(new)))
+        else:
+            self.ruleset.apply(self.state, e)
+        self.state.position = e.position
+        self.applied.append(e)
+        return findings
+
+    def _base_state(self) -> TableState:
+        if self.base is not None:
+            return TableState.from_dict(self.base)
+        return self.ruleset.new_state(self.created)
+
+    def _rebuild(self, voided: list[int]) -> TableState:
+        """The table again from the base, skipping what is now void."""
+        state = self._base_state()
+        state.voided = voided
+        skip = set(voided)
+        for e in self.applied:
+            if e.position not in skip and e.kind not in VOIDING_KINDS:
+                self.ruleset.apply(state, e)
+            state.position = e.position
+        return state
+
+
 @dataclass
 class Validation:
     state: TableState
@@ -126,45 +176,15 @@ class Replayer:
     def fold(self, base: dict | None, base_pos: int, events: Sequence[RecordedEvent], *,
              check: bool = False, after_each: Callable[[TableState], None] | None = None,
              stop: Callable[[TableState], bool] | None = None) -> tuple[TableState, list[Finding]]:
-        ruleset = self.ruleset
-        state = self._base_state(base)
+        fold = Fold(self.ruleset, self.created, base, base_pos)
         findings: list[Finding] = []
-        applied: list[RecordedEvent] = []
         for e in events:
-            if e.kind in VOIDING_KINDS:
-                if check:
-                    findings.extend(ruleset.check(state, e))
-                span = void_span(e)
-                if span and min(span) <= base_pos:  # the base state already holds what it voids
-                    raise _NeedEarlierBase(min(span))
-                kinds = {a.position: a.kind for a in applied}
-                new = sorted(set(void_targets(e, kinds.__getitem__)) - set(state.voided))
-                if new:
-                    state = self._rebuild(base, applied, sorted(set(state.voided) | set(new)))
-            else:
-                if check:
-                    findings.extend(ruleset.check(state, e))
-                ruleset.apply(state, e)
-            state.position = e.position
-            applied.append(e)
+            findings.extend(fold.push(e, check=check))
             if after_each is not None:
-                after_each(state)
-            if stop is not None and stop(state):
+                after_each(fold.state)
+            if stop is not None and stop(fold.state):
                 break
-        return state, findings
-
-    def _base_state(self, base: dict | None) -> TableState:
-        return TableState.from_dict(base) if base is not None else self.ruleset.new_state(self.created)
-
-    def _rebuild(self, base: dict | None, applied: list[RecordedEvent], voided: list[int]) -> TableState:
-        state = self._base_state(base)
-        state.voided = voided
-        skip = set(voided)
-        for e in applied:
-            if e.position not in skip and e.kind not in VOIDING_KINDS:
-                self.ruleset.apply(state, e)
-            state.position = e.position
-        return state
+        return fold.state, findings
 
     def _saver(self) -> Callable[[TableState], None]:
         def save(state: TableState) -> None:

@@ -35,7 +35,7 @@ from typing import Any, Literal, get_args, get_origin
 
 from engine.events import JUDGE_PREFIX, TABLE_ACTOR, RecordedEvent
 from engine.match import InputError
-from engine.replay import VOIDING_KINDS, void_targets
+from engine.replay import Fold
 from engine.rules import Ruleset
 from engine.schema import Player
 from engine.state import TableState
@@ -908,35 +908,6 @@ def _json_ok(text: str) -> bool:
 # --- tracking the table while reading or writing (turn numbers are derived) -------------------
 
 
-class Tracker:
-    """The table as a file is read or written: applies events like replay does (voids included)."""
-
-    def __init__(self, ruleset: Ruleset, created: RecordedEvent):
-        self.ruleset = ruleset
-        self.created = created
-        self.state = ruleset.new_state(created)
-        self.applied: list[RecordedEvent] = []
-
-    def push(self, e: RecordedEvent) -> None:
-        s = self.state
-        if e.kind in VOIDING_KINDS:
-            kinds = {a.position: a.kind for a in self.applied}
-            new = sorted(set(void_targets(e, kinds.__getitem__)) - set(s.voided))
-            if new:
-                voided = sorted(set(s.voided) | set(new))
-                s = self.ruleset.new_state(self.created)
-                s.voided = voided
-                for old in self.applied:
-                    if old.position not in voided and old.kind not in VOIDING_KINDS:
-                        self.ruleset.apply(s, old)
-                    s.position = old.position
-                self.state = s
-        else:
-            self.ruleset.apply(s, e)
-        self.state.position = e.position
-        self.applied.append(e)
-
-
 def probe(match_id: str, position: int, kind: str, version: int, actor: str, payload: dict,
           recorded_by: str = "", recorded_at: str = "") -> RecordedEvent:
     return RecordedEvent(match_id, position, kind, version, actor, payload, recorded_at, recorded_by, "", "")
@@ -959,7 +930,7 @@ def format_game(created: RecordedEvent, events: Sequence[RecordedEvent], ruleset
         decks.append((e.actor, text))
     lines = format_header(created.payload, match_id, decks, ctx)
     lines.append("")
-    tracker = Tracker(ruleset, created)
+    tracker = Fold(ruleset, created)  # the table as the file is written: replay's own fold
     turn_actor = None  # a turn header's line takes the first action of that player too
     for i, e in enumerate(body):
         tracker.push(e)
@@ -1009,7 +980,7 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None) -> R
     validator = EventValidator(ruleset, ctx.players)
     created_event = probe(header.match or "", 1, "match.created", created.version, TABLE_ACTOR,
                           created.payload)
-    tracker = Tracker(ruleset, created_event)
+    tracker = Fold(ruleset, created_event)  # the table as the file is read
     drafts: list[Any] = []
     where: list[int] = []
     kinds = {1: "match.created"}
