@@ -25,3 +25,14 @@ def test_readme_names_the_two_setup_commands_and_ci_calls_the_test_one():
     readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
     assert "make demo" in readme and "make test" in readme
     assert "make test" in open(os.path.join(ROOT, ".ci", "run")).read()
+
+
+def test_readme_ruleset_table_counts_every_rule():
+    """The README's ruleset table says how many rules each ruleset lists: keep it true."""
+    import re
+
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    for name, cls in available().items():
+        row = re.search(rf"^\| `{re.escape(name)}` \|.*\| (\d+) \| `docs/rulesets/{name}.md` \|$", readme, re.M)
+        assert row, f"README has no ruleset row for {name}"
+        assert int(row.group(1)) == len(cls.rules), f"README says {row.group(1)} rules for {name}"
