@@ -6,6 +6,7 @@ state`). Effects are not simulated: an event caused by an effect names it in `by
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import field
 from typing import Any, Literal
 
@@ -240,9 +241,10 @@ class Effect(Payload):
     text: str | None = None
 
 
-@event_kind("rest")
-class Rest(Payload):
-    """A Leader / Character / Stage is rested by an effect (`by`)."""
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _OnOneCard(Payload):
+    """Something happens to one card on the field, named by `uid` or card number, caused by `by`.
+    (Not a kind itself: the kinds below share its fields.)"""
 
     player: Player
     uid: str | None = None
@@ -251,19 +253,16 @@ class Rest(Payload):
 
     def validate(self) -> None:
         _card_or_uid(self)
+
+
+@event_kind("rest")
+class Rest(_OnOneCard):
+    """A Leader / Character / Stage is rested by an effect (`by`)."""
 
 
 @event_kind("set.active")
-class SetActive(Payload):
+class SetActive(_OnOneCard):
     """A Leader / Character / Stage is set active by an effect (`by`)."""
-
-    player: Player
-    uid: str | None = None
-    card: str | None = None
-    by: str | None = None
-
-    def validate(self) -> None:
-        _card_or_uid(self)
 
 
 @event_kind("power.mod")
@@ -344,16 +343,8 @@ class LifeTaken(Payload):
 
 
 @event_kind("ko")
-class KO(Payload):
+class KO(_OnOneCard):
     """A Character is K.O.'d (in battle, or by an effect in `by`) and goes to the trash."""
-
-    player: Player
-    uid: str | None = None
-    card: str | None = None
-    by: str | None = None
-
-    def validate(self) -> None:
-        _card_or_uid(self)
 
 
 @event_kind("trash")
