@@ -473,6 +473,15 @@ class Grammar:
                        | set(self.custom_verbs))
         return ", ".join(names)
 
+    def with_fields(self, fixed: dict, verb: Verb, toks: list[Token], actor: str, ctx: Ctx,
+                    col: int) -> dict:
+        """A short form's own values plus its trailing key=value words: a key may not be said twice."""
+        kv = self.parse_fields(verb, toks, actor, ctx, col)
+        for k in kv:
+            if k in fixed:
+                raise NotationError(f"{k} given twice", col=col)
+        return {**fixed, **kv}
+
     def parse_fields(self, verb: Verb, toks: list[Token], actor: str, ctx: Ctx, col: int) -> dict:
         hints = self.hints(verb.kind)
         bools = self.bool_fields(verb.kind)

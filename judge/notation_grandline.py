@@ -74,11 +74,7 @@ class GrandlineGrammar(Grammar):
             p["number"] = int(head.value[1:])
         if rest and rest[0].type == "word" and _SCORE.fullmatch(rest[0].value):
             p["rolls"] = read_seat_numbers(rest.pop(0), ctx)
-        kv = self.parse_fields(Verb(head.value, "round"), rest, actor, ctx, head.col)
-        for k in kv:
-            if k in p:
-                raise NotationError(f"{k} given twice", col=head.col)
-        return {**p, **kv}
+        return self.with_fields(p, Verb(head.value, "round"), rest, actor, ctx, head.col)
 
     def _format_round(self, e, ctx) -> str | None:
         p = dict(e.payload)
@@ -117,11 +113,7 @@ class GrandlineGrammar(Grammar):
                 raise NotationError("expected the blocker after 'blocked'", col=rest[0].col + 7)
             p["blocker"] = rest[1].value
             rest = rest[2:]
-        kv = self.parse_fields(Verb("attack", "attack"), rest, actor, ctx, toks[0].col)
-        for k in kv:
-            if k in p:
-                raise NotationError(f"{k} given twice", col=toks[0].col)
-        return {**kv, **p}
+        return self.with_fields(p, Verb("attack", "attack"), rest, actor, ctx, toks[0].col)
 
     def _format_attack(self, e, ctx) -> str | None:
         p = dict(e.payload)

@@ -274,11 +274,7 @@ class KenGrammar(Grammar):
                 p["conquered"] = [] if t.value == "-" else t.value.split(",")
         if rest and rest[0].type == "word" and _SCORE.fullmatch(rest[0].value):
             p["order"] = read_seat_numbers(rest.pop(0), ctx)
-        kv = self.parse_fields(Verb("endcombat", "combat.end"), rest, actor, ctx, toks[0].col)
-        for k in kv:
-            if k in p:
-                raise NotationError(f"{k} given twice", col=toks[0].col)
-        return {**p, **kv}
+        return self.with_fields(p, Verb("endcombat", "combat.end"), rest, actor, ctx, toks[0].col)
 
     def _format_end(self, e, ctx) -> str | None:
         p = dict(e.payload)

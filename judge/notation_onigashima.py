@@ -169,11 +169,7 @@ class OnigashimaGrammar(Grammar):
             else:
                 raise NotationError("expected DICE (324611), FACES:ENERGY (6:3), -LOST (-3) or key=value",
                                     col=t.col)
-        kv = self.parse_fields(Verb("atk", "attack"), rest, actor, ctx, toks[0].col)
-        for k in kv:
-            if k in p:
-                raise NotationError(f"{k} given twice", col=toks[0].col)
-        return {**kv, **p}
+        return self.with_fields(p, Verb("atk", "attack"), rest, actor, ctx, toks[0].col)
 
     def _format_attack(self, e, ctx) -> str | None:
         p = dict(e.payload)
