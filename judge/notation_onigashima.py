@@ -204,11 +204,7 @@ class OnigashimaGrammar(Grammar):
                 flags[CARD_FLAGS[t.value]] = True
             else:
                 rest.append(t)
-        p = self.parse_fields(self.by_name["card"], rest, actor, ctx, toks[0].col)
-        for k in flags:
-            if k in p:
-                raise NotationError(f"{k} given twice", col=toks[0].col)
-        return {**p, **flags}
+        return self.with_fields(flags, self.by_name["card"], rest, actor, ctx, toks[0].col)
 
     def _format_card(self, e, ctx) -> str | None:
         """Positional values where they read back: haki, weakness and damage may each be absent
