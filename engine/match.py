@@ -225,11 +225,20 @@ class Match:
         Without `expected_position`, losing a race to another writer is not an error: the event is
         judged again against the table as the other writer left it, and appended after it."""
         for attempt in range(5):
-            head_event = self._head_event(refresh=attempt > 0 or expected_position is not None)
+            fresh = attempt > 0 or expected_position is not None
+            head_event = self._head_event(refresh=fresh)
             head = head_event.position
             if expected_position is not None and expected_position != head:
                 raise ConflictError.stale(self.id, expected_position, head)
-            draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by, head=head)
+            try:
+                draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by, head=head)
+            except InputError:
+                if fresh:
+                    raise
+                # judged against the end of the log this object remembers: another writer may have
+                # added the event it names (a correction's target, a ruling's call). Look again.
+                self._live = self._head = None
+                continue
             live = self._live
             before = live if live is not None and live.position == head else self.state(at=head)
             probe = RecordedEvent(self.id, head + 1, draft.kind, draft.version, draft.actor,

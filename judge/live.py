@@ -30,8 +30,16 @@ from engine.replay import VOIDING_KINDS
 from engine.state import TableState
 
 from .desk import clock_of, format_left, judge_actor
-from .notation import (Action, NotationError, check_turn_number, grammar_for, make_ctx, parse_line,
-                       probe, tokenize)
+from .notation import (
+    Action,
+    NotationError,
+    check_turn_number,
+    grammar_for,
+    make_ctx,
+    parse_line,
+    probe,
+    tokenize,
+)
 from .text import render_state
 
 COMMANDS = {
@@ -52,6 +60,7 @@ class Reply:
     quit: bool = False
     recorded: list[RecordedEvent] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    refused: bool = False  # the line was not (or not wholly) recorded
 
     @property
     def text(self) -> str:
@@ -132,20 +141,52 @@ class LiveSession:
         return reply
 
     def _record_line(self, text: str, reply: Reply) -> None:
+        """A line is parsed and checked whole before anything of it is stored: a wrong turn header,
+        or (with --strict) a flagged action anywhere in it, refuses the whole line."""
         try:
             actions = parse_line(text, 0, self.grammar, self.ctx, default_actor=self._default_actor)
-            head = self.match.head_position()
-            for k, a in enumerate(actions):  # validate everything before storing anything
-                self.match.draft(a.kind, a.payload, actor=a.actor, head=head + k)
+            flagged = self._try_line(actions)
         except NotationError as e:
-            reply.lines += [f"  {' ' * (max(e.col, 1) - 1)}^", f"  error at column {e.col}: {e.message}"]
+            reply.lines += [f"  {' ' * (max(e.col, 1) - 1)}^", f"  error at column {e.col}: {e.message}",
+                            "  nothing of this line was recorded"]
+            reply.refused = True
             return
         except InputError as e:
-            reply.lines.append(f"  error: {e}")
+            reply.lines += [f"  error: {e}", "  nothing of this line was recorded"]
+            reply.refused = True
+            return
+        if self.strict and flagged:
+            k, findings = flagged[0]
+            reply.lines.append(f"  refused (--strict): action {k + 1} of the line would be flagged; "
+                               "nothing of this line was recorded")
+            reply.lines += [self._finding_line(f) for f in findings]
+            reply.findings += findings
+            reply.refused = True
             return
         for a in actions:
             if not self._record_one(a, reply):
+                reply.refused = True
                 break
+
+    def _try_line(self, actions: list[Action]) -> list[tuple[int, list[Finding]]]:
+        """Validate every action and play the line on a copy of the table: raises on bad input or
+        a wrong turn number; returns the actions the rules would flag (index, findings)."""
+        head = self.match.head_position()
+        table = self.match.state(at=head).copy()
+        flagged = []
+        for k, a in enumerate(actions):
+            d = self.match.draft(a.kind, a.payload, actor=a.actor, head=head + k)
+            ev = RecordedEvent(self.match.id, head + k + 1, d.kind, d.version, d.actor, d.payload,
+                               "", d.recorded_by, "", "")
+            errors = [f for f in self.match.ruleset.check(table, ev) if f.severity == "error"]
+            if errors:
+                flagged.append((k, errors))
+            if d.kind not in VOIDING_KINDS:  # a void's effect needs the log; later actions rarely follow one
+                self.match.ruleset.apply(table, ev)
+            table.position = ev.position
+            if a.turn_number is not None:
+                check_turn_number(self.grammar, a, table)
+        return flagged
 
     def _record_one(self, a: Action, reply: Reply) -> bool:
         expected = self.seen + 1
@@ -170,11 +211,6 @@ class LiveSession:
         reply.lines += [self._finding_line(f) for f in rec.findings]
         reply.findings += rec.findings
         reply.recorded.append(e)
-        if a.turn_number is not None:
-            try:
-                check_turn_number(self.grammar, a, self.state())
-            except NotationError as err:
-                reply.lines.append(f"  note: {err.message}")
         self.seen = max(self.seen, e.position)
         return True
 
@@ -192,8 +228,9 @@ class LiveSession:
             reason = toks[0].value if toks and toks[0].type in ("str", "word") and len(toks) == 1 else reason_text
         state = self.state()
         voided = set(state.voided)
+        # this recorder's own last event that still counts: never what another laptop just typed
         for e in reversed(self.match.store.read(self.match.id, after=1)):
-            if e.position in voided or e.kind in VOIDING_KINDS:
+            if e.position not in self.mine or e.position in voided or e.kind in VOIDING_KINDS:
                 continue
             try:
                 rec = self.match.record("correction", {"voids": e.position, "reason": reason},
@@ -207,7 +244,8 @@ class LiveSession:
                                f"{self.line_of(e)} is void; it stays in the log)")
             reply.recorded.append(rec.event)
             return
-        reply.lines.append("  nothing to undo")
+        reply.lines.append("  nothing of yours to undo in this session (to void another event: "
+                           "judge NAME: void N \"reason\")")
 
     # --- help, legal moves, clock --------------------------------------------------------------
 
@@ -324,23 +362,31 @@ def _literal_words(hints: dict[str, Any]) -> list[str]:
 
 
 def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=print,
-                 interactive: bool | None = None) -> None:
-    """The interactive loop. prompt_toolkit in a terminal; plain lines from a pipe."""
+                 interactive: bool | None = None) -> int:
+    """The interactive loop. prompt_toolkit in a terminal; plain lines from a pipe. Returns how many
+    lines were refused (a script feeding a pipe wants to know)."""
     import sys
 
     interactive = sys.stdin.isatty() if interactive is None else interactive
     echo(f"live recorder · match {session.match.id} ({session.match.ruleset.name}) · "
          + ", ".join(f"{session.ctx.seat_of[p]}={p}" for p in session.match.players)
          + f" · events so far: {session.seen}" + (" · strict" if session.strict else ""))
+    recent = [e for e in session.match.events()[-5:] if e.position > 1]
+    if recent:  # resuming: where the table is
+        echo("last events:")
+        for e in recent:
+            echo(f"  #{e.position} {session.line_of(e)}")
     echo("type an action (help: actions, ?: legal now, quit: leave)")
+    refused = 0
     if not interactive:
         for raw in sys.stdin:
             reply = session.handle(raw)
+            refused += reply.refused
             if reply.lines:
                 echo(reply.text)
             if reply.quit:
-                return
-        return
+                return refused
+        return refused
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
     from prompt_toolkit.history import FileHistory, InMemoryHistory
@@ -350,7 +396,10 @@ def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=
             before = document.text_before_cursor
             current = before.split(" ")[-1]
             for word in session.completions(before):
-                yield Completion(word, start_position=-len(current))
+                # a finished word gets its space (the next word can be typed at once); a zone> or
+                # key= is only half a word
+                text = word if word.endswith((">", "=", ":")) else word + " "
+                yield Completion(text, start_position=-len(current), display=word)
 
     ps: PromptSession = PromptSession(
         history=FileHistory(history_file) if history_file else InMemoryHistory(),
@@ -362,9 +411,12 @@ def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=
         except KeyboardInterrupt:
             continue
         except EOFError:
-            return
+            echo(f"everything typed is stored ({session.seen} events); resume with: "
+                 f"tablejudge live {session.match.id}")
+            return refused
         reply = session.handle(line)
+        refused += reply.refused
         if reply.lines:
             echo(reply.text)
         if reply.quit:
-            return
+            return refused

@@ -1,12 +1,14 @@
 """`tablejudge live MATCH` / `tablejudge live new ...`: the live recorder (judge/live.py)."""
 from __future__ import annotations
 
+import sys
+
 import click
 
 from engine.match import InputError, Match
 
 from ..live import LiveSession, run_terminal
-from .common import Env, pass_env
+from .common import EXIT_INPUT, Env, FindingsExit, pass_env
 from .matches import _parse_options
 
 
@@ -51,4 +53,6 @@ def live_cmd(env: Env, target, ruleset, players, event, round_, table, opts, str
             raise InputError("--ruleset/--player only go with `live new`", field="ruleset")
         match = Match.open(store, target)
     session = LiveSession(match, strict=strict, judge=judge_name, recorded_by=env.recorded_by)
-    run_terminal(session, history_file=history_file, echo=click.echo)
+    refused = run_terminal(session, history_file=history_file, echo=click.echo)
+    if refused and not sys.stdin.isatty():
+        raise FindingsExit(EXIT_INPUT)  # a script fed lines that were not recorded: say so
