@@ -1007,6 +1007,18 @@ class KenRuleset(Ruleset):
     def key_counters(self, state: TableState) -> dict[str, dict[str, int]]:
         return {p: {"order": state.counters[p]["order"]} for p in state.players}
 
+    def summary_lines(self, state: TableState) -> list[str]:
+        """The cards in play with their instance ids: the notation names them by id (c20), so a
+        scorekeeper or judge must be able to read them off the table."""
+        lines = []
+        for p in state.players:
+            for zone in ("forces", "territory", "destiny", "assigned"):
+                cards = state.zone(p, zone)
+                if cards:
+                    shown = ", ".join(f"{c.code or 'a card'} ({c.uid})" for c in cards)
+                    lines.append(f"{p} {zone}: {shown}")
+        return lines
+
     def describe(self, e: RecordedEvent) -> str:
         p = e.payload
         if e.kind == "deck.register":
