@@ -10,8 +10,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from engine.desk import (JUDGE_ACTION_KINDS, JUDGE_PREFIX, LogOutcome, describer, desk_findings,
-                         judge_of, log_outcome)
+from engine.desk import (
+    JUDGE_ACTION_KINDS,
+    JUDGE_PREFIX,
+    LogOutcome,
+    describer,
+    desk_findings,
+    judge_of,
+    log_outcome,
+)
 from engine.events import RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.match import InputError, Match, Recorded

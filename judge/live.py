@@ -378,14 +378,20 @@ def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=
             echo(f"  #{e.position} {session.line_of(e)}")
     echo("type an action (help: actions, ?: legal now, quit: leave)")
     refused = 0
+
+    def respond(line: str) -> bool:
+        """Handle one line and show the reply; True when the session ends."""
+        nonlocal refused
+        reply = session.handle(line)
+        refused += reply.refused
+        if reply.lines:
+            echo(reply.text)
+        return reply.quit
+
     if not interactive:
         for raw in sys.stdin:
-            reply = session.handle(raw)
-            refused += reply.refused
-            if reply.lines:
-                echo(reply.text)
-            if reply.quit:
-                return refused
+            if respond(raw):
+                break
         return refused
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
@@ -414,9 +420,5 @@ def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=
             echo(f"everything typed is stored ({session.seen} events); resume with: "
                  f"tablejudge live {session.match.id}")
             return refused
-        reply = session.handle(line)
-        refused += reply.refused
-        if reply.lines:
-            echo(reply.text)
-        if reply.quit:
+        if respond(line):
             return refused

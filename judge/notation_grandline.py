@@ -21,7 +21,14 @@ import re
 from typing import Any
 
 from .notation import Grammar, NotationError, Verb, bare_ok, quote
-from .notation_ken import _with, format_phase, parse_phase, phase_verbs, read_seat_numbers, seat_numbers
+from .notation_ken import (
+    _with,
+    format_phase,
+    parse_phase,
+    phase_verbs,
+    read_seat_numbers,
+    seat_numbers,
+)
 
 PHASES = ("preparation", "main", "action", "combat", "end")
 _ROUND = re.compile(r"R(\d*)")

@@ -32,8 +32,12 @@ import re
 from typing import Any
 
 from .notation import Grammar, NotationError, Verb
-from .notation_table import (format_end_without_winner, format_move, is_end_without_winner,
-                             parse_move)
+from .notation_table import (
+    format_end_without_winner,
+    format_move,
+    is_end_without_winner,
+    parse_move,
+)
 
 SPACES = {"cap": "capitano", "m1": "marinaio1", "m2": "marinaio2"}
 _HIT = re.compile(r"([A-Z])\.([a-z0-9]+)")

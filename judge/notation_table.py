@@ -20,8 +20,17 @@ from typing import Any
 
 from engine.events import RecordedEvent
 
-from .notation import (Ctx, Grammar, NotationError, Token, Verb, bare_ok, expand_cards, quote,
-                       write_cards)
+from .notation import (
+    Ctx,
+    Grammar,
+    NotationError,
+    Token,
+    Verb,
+    bare_ok,
+    expand_cards,
+    quote,
+    write_cards,
+)
 
 _MOVE = re.compile(r"(?:([A-Z])\.)?([a-z_0-9]+)(\.bottom|\.top)?>(?:([A-Z])\.)?([a-z_0-9]+)(\.bottom|\.top)?")
 _DELTA = re.compile(r"([+-]\d+|=[+-]?\d+)")

@@ -17,23 +17,47 @@ rewrites history.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Literal
 
-from engine.events import TABLE_ACTOR, Correction, Draft, Note, RecordedEvent, default_recorder_name
+from engine.events import (
+    TABLE_ACTOR,
+    Correction,
+    Draft,
+    Note,
+    RecordedEvent,
+    default_recorder_name,
+)
 from engine.match import InputError, Match
 from engine.schema import Payload, PayloadError, event_kind
 from engine.store import EventStore, MatchNotFound, StoreError
 from engine.words import plural
 
-from .pairing import (entrants_from_standings, Pairing, PairingError, RoundPairing, elimination_round_name,
-                      pair_next_elimination, pair_swiss, pair_top_cut)
 from .match_format import MatchFormat, match_format
+from .pairing import (
+    Pairing,
+    PairingError,
+    RoundPairing,
+    elimination_round_name,
+    entrants_from_standings,
+    pair_next_elimination,
+    pair_swiss,
+    pair_top_cut,
+)
 from .results_io import parse_slip
-from .standings import (TIEBREAKER_LABELS, TIEBREAKERS, MatchResult, Policy, PolicyError, Standings,
-                        compute_standings, format_fraction, get_policy)
+from .standings import (
+    TIEBREAKER_LABELS,
+    TIEBREAKERS,
+    MatchResult,
+    Policy,
+    PolicyError,
+    Standings,
+    compute_standings,
+    format_fraction,
+    get_policy,
+)
 from .templating import render
 
 CREATED = "tournament.created"

@@ -15,8 +15,17 @@ from engine.match import InputError, Match
 
 from .. import desk as lib
 from ..text import render_findings
-from .common import (EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option,
-                     output_options, pass_env, table_text)
+from .common import (
+    EXIT_FINDINGS,
+    Env,
+    FindingsExit,
+    emit_json,
+    emit_rows,
+    json_option,
+    output_options,
+    pass_env,
+    table_text,
+)
 
 DEFAULT_READMODEL = os.path.join("exports", "readmodel.sqlite")
 

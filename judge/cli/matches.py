@@ -15,11 +15,22 @@ from engine.store import MatchNotFound
 from engine.words import plural
 
 from .. import importers
-from ..exporters import exporter, formats as export_formats
+from ..exporters import exporter
+from ..exporters import formats as export_formats
 from ..fieldargs import parse_field_args
 from ..text import render_events, render_findings, render_state
-from .common import (EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option,
-                     output_options, pass_env, stderr, table_text)
+from .common import (
+    EXIT_FINDINGS,
+    Env,
+    FindingsExit,
+    emit_json,
+    emit_rows,
+    json_option,
+    output_options,
+    pass_env,
+    stderr,
+    table_text,
+)
 
 DEFAULT_EXPORT_DIR = "exports"
 
@@ -301,7 +312,9 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
     Example:
       tablejudge validate MATCH --json
     """
-    from ..desk import review  # the ruleset's findings and the judge's desk's (result slips, penalties)
+    from ..desk import (
+        review,  # the ruleset's findings and the judge's desk's (result slips, penalties)
+    )
 
     m = env.match(match)
     r = review(m, upto)

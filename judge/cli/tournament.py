@@ -11,11 +11,33 @@ from engine.match import InputError
 from engine.words import plural
 
 from ..results_io import read_results
-from ..standings import (POLICIES, TIEBREAKER_LABELS as TB_LABELS, PolicyError, Standings, compare,
-                         compute_standings, format_fraction as _pct, get_policy,
-                         uncompared_columns)
-from ..tournament import Tournament, TournamentState, pairings_by_name, pairings_by_table, standings_page
-from .common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
+from ..standings import (
+    POLICIES,
+    PolicyError,
+    Standings,
+    compare,
+    compute_standings,
+    get_policy,
+    uncompared_columns,
+)
+from ..standings import TIEBREAKER_LABELS as TB_LABELS
+from ..standings import format_fraction as _pct
+from ..tournament import (
+    Tournament,
+    TournamentState,
+    pairings_by_name,
+    pairings_by_table,
+    standings_page,
+)
+from .common import (
+    FindingsExit,
+    emit_json,
+    emit_rows,
+    pass_env,
+    stderr,
+    table_text,
+    to_csv,
+)
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, str]:

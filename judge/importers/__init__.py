@@ -7,13 +7,13 @@ stores nothing.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
 from engine.match import InputError
+
+from .. import plugins
 
 
 @dataclass
@@ -66,14 +66,11 @@ def read_text(path: str) -> str:
 
 
 def formats() -> list[str]:
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    return plugins.names(__path__)
 
 
 def importer(fmt: str) -> ModuleType:
-    if fmt not in formats():
-        raise InputError(f"unknown import format {fmt!r} (formats: {', '.join(formats())})",
-                         field="format")
-    return importlib.import_module(f"{__name__}.{fmt}")
+    return plugins.load(__name__, __path__, fmt, "import format")
 
 
 def guess_format(path: str) -> str:

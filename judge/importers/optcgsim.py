@@ -21,13 +21,21 @@ from typing import Any
 from engine.events import TABLE_ACTOR, Draft, RecordedEvent
 from engine.match import EventValidator, InputError, creation_draft, new_match_id
 from engine.rules import get_ruleset
-from engine.state import TableState
 from engine.rules import optcg_table as T
+from engine.state import TableState
 from engine.store import EventStore
 
 from . import ImportSummary, findings_after
-from ._optcgsim_parse import (ZONES, CheckLine, MoveLine, PlayerLine, TextLine, card_ids, read,
-                              strip_refs)
+from ._optcgsim_parse import (
+    ZONES,
+    CheckLine,
+    MoveLine,
+    PlayerLine,
+    TextLine,
+    card_ids,
+    read,
+    strip_refs,
+)
 
 SPEAKER = re.compile(r"^\[(?P<who>[^\]]+)\]\s*(?P<rest>.*)$")
 SUMMARY = re.compile(r"^(?P<what>Hand|Board|Trash|Life|Hand before Mulligan|Hand after Mulligan):\s*(?P<val>.*)$")
