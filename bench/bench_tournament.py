@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judge.pairing import entrants_from_standings, pair_swiss  # noqa: E402
-from judge.standings import MatchResult, compute_standings, get_policy  # noqa: E402
+from judge.tournament.pairing import entrants_from_standings, pair_swiss
+from judge.tournament.standings import MatchResult, compute_standings, get_policy
 
 SLIPS = [(2, 0, 0), (2, 1, 0), (0, 2, 0), (1, 2, 0), (1, 1, 1), (0, 0, 3)]
 

@@ -32,7 +32,7 @@ sys.path.insert(0, ROOT)
 from engine.match import Match  # noqa: E402
 from engine.replay import Replayer  # noqa: E402
 from engine.store import EventStore  # noqa: E402
-from judge.importers.jsonl import import_file  # noqa: E402
+from judge.io.importers.jsonl import import_file
 
 PLAYERS = ["Ann", "Bob"]
 CREATE_RAW = ("CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, "
@@ -160,7 +160,7 @@ sys.path.insert(0, {root!r})
 t0 = time.perf_counter()
 from engine.store import EventStore
 from engine.match import Match
-import engine.rules.table, eventsourcing.sqlite  # module imports are start-up, timed apart
+import engine.rulesets.table, eventsourcing.sqlite  # module imports are start-up, timed apart
 t1 = time.perf_counter()
 store = EventStore.open({db!r})
 m = Match.open(store, {match!r})

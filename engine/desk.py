@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from .findings import Finding, Rule, finding
-from .schema import Payload, PayloadError, Player, event_kind
-from .words import plural
+from engine.findings import Finding, Rule, finding
+from engine.schema import Payload, PayloadError, Player, event_kind
+from engine.words import plural
 
 JUDGE_PREFIX = "judge:"  # same as engine.events.JUDGE_PREFIX (not imported: events imports us)
 POLICY_SOURCE = "shared/reference/tournament-policies.md"

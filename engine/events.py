@@ -13,8 +13,8 @@ from datetime import datetime, timezone
 from json.encoder import encode_basestring  # what canonical_json uses for a str (C)
 from typing import Any, NamedTuple
 
-from .canonical import canonical_bytes, canonical_json, sha256_hex
-from .schema import Payload, event_kind
+from engine.canonical import canonical_bytes, canonical_json, sha256_hex
+from engine.schema import Payload, event_kind
 
 TABLE_ACTOR = "-"
 JUDGE_PREFIX = "judge:"
@@ -192,6 +192,6 @@ CORE_KINDS: dict[str, type[Payload]] = {
 }
 
 # The judge's desk (judge actions, match clock, result slip) is core too; see engine/desk.py.
-from .desk import DESK_KINDS  # noqa: E402  (desk.py imports only schema/findings: no cycle)
+from engine.desk import DESK_KINDS
 
 CORE_KINDS.update({k.kind: k for k in DESK_KINDS})

@@ -13,7 +13,8 @@ class Rule:
 
     `status` is "checked" (a check enforces it), "recorded" (events record it, nothing checks it)
     or "n/a" (does not apply to a recorded log); `why` explains anything but "checked".
-    `quote` is the rulebook's own words, in its own language.
+    `quote` is the rulebook's own words, in its own language; `en` renders them in English (the
+    quote stays the citation).
     """
 
     id: str
@@ -22,6 +23,7 @@ class Rule:
     status: Literal["checked", "recorded", "n/a"]
     quote: str = ""
     why: str = ""
+    en: str = ""
 
 
 @dataclass(frozen=True)

@@ -17,20 +17,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .events import (
-    JUDGE_PREFIX,
-    TABLE_ACTOR,
-    Draft,
-    MatchCreated,
-    RecordedEvent,
-    default_recorder_name,
-)
-from .findings import Finding
-from .replay import VOIDING_KINDS, Replayer, Validation
-from .rules import Ruleset, UnknownRuleset, get_ruleset
-from .schema import ParseContext, PayloadError
-from .state import TableState
-from .store import ConflictError, EventStore, StoreError
+from engine.events import JUDGE_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
+from engine.findings import Finding
+from engine.replay import VOIDING_KINDS, Replayer, Validation
+from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
+from engine.schema import ParseContext, PayloadError
+from engine.state import TableState
+from engine.store import ConflictError, EventStore, StoreError
 
 
 class InputError(ValueError):

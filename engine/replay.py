@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .desk import OFF_TABLE_KINDS
-from .events import RecordedEvent
-from .findings import Finding
-from .rules import Ruleset, get_ruleset
-from .state import TableState
-from .store import EventStore, MatchNotFound
+from engine.desk import OFF_TABLE_KINDS
+from engine.events import RecordedEvent
+from engine.findings import Finding
+from engine.rulesets import Ruleset, get_ruleset
+from engine.state import TableState
+from engine.store import EventStore, MatchNotFound
 
 SNAPSHOT_EVERY = 500
 VOIDING_KINDS = ("correction", "backup")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .canonical import canonical_bytes, sha256_hex
+from engine.canonical import canonical_bytes, sha256_hex
 
 STATE_FORMAT = 1
 

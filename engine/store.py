@@ -29,8 +29,8 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
-from .canonical import GENESIS_HASH, canonical_bytes
-from .events import Draft, RecordedEvent, now_iso
+from engine.canonical import GENESIS_HASH, canonical_bytes
+from engine.events import Draft, RecordedEvent, now_iso
 
 DEFAULT_DB = "tablejudge.db"
 DB_ENV = "TABLEJUDGE_DB"

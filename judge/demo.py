@@ -21,9 +21,10 @@ from engine.match import Match
 from engine.store import EventStore
 from engine.words import plural
 
-from . import desk, report, timelimit
-from .exporters import exporter
-from .text import render_findings, render_state
+from judge import desk, report
+from judge.desk import timelimit
+from judge.io.exporters import exporter
+from judge.report.text import render_findings, render_state
 
 BY = "demo-scorekeeper"
 

@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from engine.events import RecordedEvent
-from engine.rules import get_ruleset
+from engine.rulesets import get_ruleset
 from engine.state import TableState
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,7 +26,7 @@ assert len(RED_DECK) == 50
 
 def card_facts() -> dict[str, dict[str, Any]]:
     """{number: facts} from the fixture, through the same normalisation the card database uses."""
-    from judge.carddb import FACT_FIELDS, normalize
+    from judge.io.carddb import FACT_FIELDS, normalize
     with open(CARDS_JSON, encoding="utf-8") as f:
         rows = [normalize(r, "fixture") for r in json.load(f)]
     return {r["id"]: {k: r[k] for k in FACT_FIELDS if r.get(k) not in (None, [], "")} | {"keywords": r["keywords"]}

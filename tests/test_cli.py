@@ -9,7 +9,7 @@ import pytest
 
 from judge.cli import cli
 
-from .conftest import run_cli
+from tests.conftest import run_cli
 
 
 def _commands(group: click.Group, prefix=()):

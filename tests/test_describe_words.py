@@ -9,11 +9,11 @@ import os
 
 import pytest
 
-from engine.rules import available, get_ruleset
-from engine.rules.base import Ruleset
+from engine.rulesets import available, get_ruleset
+from engine.rulesets.base import Ruleset
 
-from .conftest import ROOT, run_cli
-from .describe_samples import event, generic_fallback, samples
+from tests.conftest import ROOT, run_cli
+from tests.describe_samples import event, generic_fallback, samples
 
 RULESETS = sorted(available())
 

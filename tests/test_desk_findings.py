@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from engine.desk import DESK_RULES, desk_findings, log_outcome
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
-from engine.rules.base import Outcome
+from engine.rulesets.base import Outcome
 from engine.store import EventStore
 from judge import desk
 

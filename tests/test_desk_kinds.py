@@ -4,7 +4,7 @@ import pytest
 from engine.desk import DESK_KINDS, PENALTY_POLICIES, describe_desk_event
 from engine.events import CORE_KINDS
 from engine.match import InputError, Match
-from engine.rules import available
+from engine.rulesets import available
 from engine.store import EventStore
 
 

@@ -5,9 +5,9 @@ import os
 
 import pytest
 
-from engine.rules import available
+from engine.rulesets import available
 
-from .conftest import ROOT
+from tests.conftest import ROOT
 
 
 @pytest.mark.parametrize("name", sorted(available()))

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from .conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli
 
 # (rule, severity, position, backed out) per example: what a judge is meant to see.
 EXPECTED = {

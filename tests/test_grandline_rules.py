@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.match import Match
-from engine.rules.grandline import RULESET
+from engine.rulesets.grandline.ruleset import RULESET
 from engine.store import EventStore
 
 

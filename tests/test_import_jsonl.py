@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from engine.match import InputError, Match
 from engine.store import EventStore
-from judge.exporters import exporter
-from judge.importers.jsonl import import_file
+from judge.io.exporters import exporter
+from judge.io.importers.jsonl import import_file
 
-from .conftest import FIXTURES, ROOT, run_cli
+from tests.conftest import FIXTURES, ROOT, run_cli
 
 GOOD = [
     {"kind": "match.created", "payload": {"ruleset": "table", "players": ["Ann", "Bob"]}},

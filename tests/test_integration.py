@@ -11,7 +11,7 @@ import pytest
 from engine.match import Match
 from engine.store import EventStore
 
-from .conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli
 
 
 def _import(path: str, db: str) -> str:

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.match import Match
-from engine.rules import ken_table as T
-from engine.rules.ken_damage import Target, distribute
-from engine.rules.ken_rules import RULES
+from engine.rulesets.ken import table as T
+from engine.rulesets.ken.damage import Target, distribute
+from engine.rulesets.ken.ruleset import RULES
 from engine.store import EventStore
-from .test_ken_support import KEN, RAOUL, Game, side
+from tests.test_ken_support import KEN, RAOUL, Game, side
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "ken"
@@ -195,7 +195,7 @@ def test_docs_page_lists_every_rule_with_its_status():
 
 
 def test_docs_page_lists_every_event_kind_and_option():
-    from engine.rules.ken import KenRuleset
+    from engine.rulesets.ken.ruleset import KenRuleset
     doc = (ROOT / "docs" / "rulesets" / "ken.md").read_text(encoding="utf-8")
     for kind in KenRuleset.kinds:
         assert f"`{kind.kind}`" in doc, kind.kind

@@ -8,9 +8,32 @@ import sys
 
 import pytest
 
-from engine.rules.ken_rules import RULES
-from .test_ken_support import (BAT, BET, COBRA, DESERT, FORTRESS, FURY, GUARDS, HYAKURETSU, JACKET, KEN, NOMADS, RAIDERS, RAOUL, REI, STORM, STRIKE, TEMPLE, VILLAGE,
-                              VILLAGERS, WAR, WASTES, Game, deck)
+from engine.rulesets.ken.ruleset import RULES
+from tests.test_ken_support import (
+    BAT,
+    BET,
+    COBRA,
+    DESERT,
+    FORTRESS,
+    FURY,
+    GUARDS,
+    HYAKURETSU,
+    JACKET,
+    KEN,
+    NOMADS,
+    RAIDERS,
+    RAOUL,
+    REI,
+    STORM,
+    STRIKE,
+    TEMPLE,
+    VILLAGE,
+    VILLAGERS,
+    WAR,
+    WASTES,
+    Game,
+    deck,
+)
 
 
 def battle(ann=(), bob=(), **opts) -> Game:
@@ -434,7 +457,7 @@ def test_ken_vita_1_legal():
     g.play("Ann", KEN)
     assert g.play("Ann", {"code": "M-KEN", "stack": u(g, "Ann", "Kenshiro")}) == set()
     unit = u(g, "Ann", "Kenshiro")
-    from engine.rules import ken_table as T
+    from engine.rulesets.ken import table as T
     assert T.lives(g.state, T.resolve_unit(g.state, unit)) == 2
 
 
@@ -663,7 +686,7 @@ def test_ken_comb_4_legal():
     """Bob has no Locations: his Protagonists are attacked singly, even Engaged ones."""
     g = battle(ann=[(KEN,)], bob=[(RAOUL,)])
     raoul = u(g, "Bob", "Raoul")
-    from engine.rules import ken_table as T
+    from engine.rulesets.ken import table as T
     T.set_engaged(g.state, raoul, True)
     assert g.do("combat.attack", player="Ann", groups=[{"target": raoul, "cards": [u(g, "Ann", "Kenshiro")]}]) == set()
 
@@ -686,7 +709,7 @@ def test_ken_gruppo_1_legal():
 
 def test_ken_gruppo_1_illegal():
     g = _two_locations()
-    from engine.rules import ken_table as T
+    from engine.rulesets.ken import table as T
     T.set_engaged(g.state, u(g, "Ann", "Villaggi Liberi"), True)
     assert "KEN-GRUPPO-1" in g.do("combat.attack", player="Ann", groups=[
         {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Villaggi Liberi")]}])
@@ -876,7 +899,7 @@ def test_ken_vita_5_legal():
     raoul, ken = u(g, "Bob", "Raoul"), u(g, "Ann", "Kenshiro")
     assert g.do("combat.damage", target=g.desert, attacker=side(3, vanquished=[raoul]),
                 defender=side(4, vanquished=[])) == set()
-    from engine.rules import ken_table as T
+    from engine.rulesets.ken import table as T
     assert T.lives(g.state, T.resolve_unit(g.state, ken)) == 1  # 2 damage past the Defence: one Life only
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.events import RecordedEvent
-from engine.rules.ken import KenRuleset
+from engine.rulesets.ken.ruleset import KenRuleset
 from engine.schema import ParseContext
 
 # --- a small card library: printed facts as a recorder would copy them off the cards ---------------
@@ -166,7 +166,7 @@ class Game:
 
 
 def test_library_facts_are_valid():
-    from engine.rules.ken_cards import normalise_facts
+    from engine.rulesets.ken.cards import normalise_facts
     for f in LIBRARY:
         assert normalise_facts(f)["name"] == f["name"]
 

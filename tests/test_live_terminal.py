@@ -10,7 +10,7 @@ import sys
 
 import pexpect
 
-from .conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[=>]|\r")
 # prompt_toolkit switches bracketed paste on each time it draws a new prompt: the end of a reply

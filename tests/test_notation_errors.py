@@ -5,7 +5,7 @@ import pytest
 
 from engine.match import InputError
 from engine.store import EventStore
-from judge.importers import notation as notation_import
+from judge.io.importers import notation as notation_import
 
 HEADER = '[Ruleset "table"]\n[A "Ann"]\n[B "Bob"]\n\n'
 
@@ -82,7 +82,7 @@ def test_derived_turn_numbers_are_checked(tmp_path):
 
 
 def test_cli_import_reports_the_place(tmp_path):
-    from .conftest import run_cli
+    from tests.conftest import run_cli
     path = tmp_path / "game.txt"
     path.write_text(HEADER + "A: reveal hand\n", encoding="utf-8")
     r = run_cli("import", str(path), db=str(tmp_path / "log.db"))
@@ -94,9 +94,9 @@ def test_every_game_in_the_docs_reads(tmp_path):
     """docs/notation.md's annotated games are real: each ```notation block imports."""
     import os
     import re
-    from judge.notation import read_game
+    from engine.notation import read_game
 
-    from .conftest import ROOT
+    from tests.conftest import ROOT
     with open(os.path.join(ROOT, "docs", "notation.md"), encoding="utf-8") as f:
         blocks = re.findall(r"```notation\n(.*?)```", f.read(), re.S)
     assert len(blocks) == 6
@@ -105,6 +105,6 @@ def test_every_game_in_the_docs_reads(tmp_path):
         game = read_game(text, "docs/notation.md")
         rulesets.add(game.header.ruleset)
         assert len(game.drafts) > 20
-    from engine.rules import available
+    from engine.rulesets import available
 
     assert rulesets == set(available())  # one annotated game per ruleset

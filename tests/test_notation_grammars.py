@@ -17,20 +17,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.match import InputError, Match
-from engine.rules import get_ruleset
+from engine.rulesets import get_ruleset
 from engine.store import EventStore
-from judge.exporters import notation as notation_export
-from judge.importers import jsonl as jsonl_import
-from judge.importers import notation as notation_import
+from judge.io.exporters import notation as notation_export
+from judge.io.importers import jsonl as jsonl_import
+from judge.io.importers import notation as notation_import
 from judge.live import LiveSession
-from judge.notation import Verb, grammar_for, make_ctx, normalise
+from engine.notation import Verb, grammar_for, make_ctx, normalise
 
-from .conftest import ROOT, run_cli
-from .test_grandline_rules import move as grandline_move
-from .test_grandline_rules import to_event as grandline_event
-from .test_ken_replay import _EVENTS as KEN_EVENTS
-from .test_onigashima_outcome import step as onigashima_step
-from .test_onigashima_outcome import to_event as onigashima_event
+from tests.conftest import ROOT, run_cli
+from tests.test_grandline_rules import move as grandline_move
+from tests.test_grandline_rules import to_event as grandline_event
+from tests.test_ken_replay import _EVENTS as KEN_EVENTS
+from tests.test_onigashima_outcome import step as onigashima_step
+from tests.test_onigashima_outcome import to_event as onigashima_event
 
 RULESETS = ("ken", "onigashima", "grandline")
 

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from engine.match import Match
 from engine.store import EventStore
-from judge.exporters import notation as notation_export
-from judge.importers import jsonl as jsonl_import
-from judge.importers import notation as notation_import
-from judge.notation import bare_ok, has_grammar, normalise
+from judge.io.exporters import notation as notation_export
+from judge.io.importers import jsonl as jsonl_import
+from judge.io.importers import notation as notation_import
+from engine.notation import bare_ok, has_grammar, normalise
 
-from .conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli
 
 TXT_EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*", "*.txt")))
 JSONL_EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*", "*.jsonl")))

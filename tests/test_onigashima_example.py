@@ -87,6 +87,6 @@ def test_worked_example_recomputed_damage_matches_the_text(example):
 
 
 def test_zoro_example_of_the_golden_rules():
-    from engine.rules.onigashima_combat import energy_lost
+    from engine.rulesets.onigashima.combat import energy_lost
     # "si son résultat de dé est 1, 1, 2, 2, 4 et 6, l'adversaire va perdre 21 énergies"
     assert energy_lost([1, 1, 2, 2, 4, 6], 6, ability_faces=[1, 2, 4], ability_energy=4) == 21

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.match import Match
-from engine.rules.onigashima import RULESET
+from engine.rulesets.onigashima.ruleset import RULESET
 from engine.store import EventStore
 
 
@@ -144,7 +144,7 @@ def test_docs_page_lists_every_rule_and_option():
 
 
 def test_character_table_marks_every_guess():
-    from engine.rules import onigashima_data as data
+    from engine.rulesets.onigashima import characters as data
     t = data.table()
     assert len(t["characters"]) > 70
     for row in t["characters"]:

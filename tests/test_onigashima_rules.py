@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from engine.match import Match
-from engine.rules.onigashima import RULESET
+from engine.rulesets.onigashima.ruleset import RULESET
 from engine.store import EventStore
 
 P2 = ["Ann", "Bob"]

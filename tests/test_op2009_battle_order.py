@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.op2009 import RULESET
+from engine.rulesets.op2009.ruleset import RULESET
 from tests.op2009_builder import ANN, BOB, Log
 
 

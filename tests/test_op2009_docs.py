@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from engine.rules.op2009 import RULESET
-from engine.rules.op2009_time import POLICIES
+from engine.rulesets.op2009.ruleset import RULESET
+from engine.rulesets.op2009.time import POLICIES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "rulesets" / "op2009.md").read_text(encoding="utf-8")

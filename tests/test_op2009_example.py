@@ -6,7 +6,7 @@ from pathlib import Path
 
 from engine.match import Match
 from engine.store import EventStore
-from judge.timelimit import run
+from judge.desk.timelimit import run
 
 FIXTURE = Path(__file__).parent / "fixtures" / "op2009" / "best-of-three-fine-tempo.jsonl"
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "op2009" / "best-of-three-fine-tempo.jsonl"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules import op2009_cards as cards
+from engine.rulesets.op2009 import cards as cards
 from tests.op2009_builder import (ANN, BOB, CROCO, DECK_ANN, MISS_MONDAY, MR1, NAMI, RUFY, ZORO, Log, hit)
 
 
@@ -421,7 +421,7 @@ def test_reinforcement_same_crew_is_free(T3):
     (["Marina"], "Pirati di Rufy", 1),
 ])
 def test_reinforcement_cost_exceptions(fighter, reinforcement, cost):
-    from engine.rules.op2009 import reinforcement_cost
+    from engine.rulesets.op2009.ruleset import reinforcement_cost
     assert reinforcement_cost(fighter, reinforcement) == cost
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.timelimit import decide, run
+from judge.desk.timelimit import decide, run
 from tests.op2009_builder import ANN, BOB, Log, hit
 
 

@@ -9,14 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.match import Match
-from engine.rules import get_ruleset
-from engine.rules import optcg_table as T
+from engine.rulesets import get_ruleset
+from engine.rulesets.optcg import table as T
 from engine.store import EventStore
-from judge import carddb
+from judge.io import carddb
 from judge.cli import cli
 from judge.cli.common import run_guarded
-from judge.importers import jsonl
-from .optcg_support import CARDS_JSON, HERE, ev, judge, opening
+from judge.io.importers import jsonl
+from tests.optcg_support import CARDS_JSON, HERE, ev, judge, opening
 
 A, B = "Ann", "Bob"
 ROOT = os.path.dirname(HERE)
@@ -104,7 +104,7 @@ def _turns(n_after):
 
 
 def eot(events, **opts):
-    from .optcg_support import sealed
+    from tests.optcg_support import sealed
     s, _, rs = judge(events, options=opts or None)
     return rs.end_of_time(s, sealed(events), policy="bandai")
 

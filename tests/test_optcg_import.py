@@ -16,8 +16,8 @@ from engine.match import InputError, Match
 from engine.store import EventStore
 from judge.cli import cli
 from judge.cli.common import run_guarded
-from judge.importers import optcgsim
-from .optcg_support import HERE, SIM_LOG
+from judge.io.importers import optcgsim
+from tests.optcg_support import HERE, SIM_LOG
 
 FUZZ = sorted(glob.glob(os.path.join(HERE, "fixtures", "optcgsim", "fuzz", "*.log")))
 

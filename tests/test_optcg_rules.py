@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules import get_ruleset
-from .optcg_support import ev, last_findings, opening, registration, rules_of
+from engine.rulesets import get_ruleset
+from tests.optcg_support import ev, last_findings, opening, registration, rules_of
 
 A, B = "Ann", "Bob"
 HIT = [ev("don.attach", {"player": A, "card": "OP01-016", "count": 3}),
@@ -42,7 +42,7 @@ def deck_swap(old, new, n=1):
 
 
 def with_facts(deck):
-    from .optcg_support import card_facts
+    from tests.optcg_support import card_facts
     facts = card_facts()
     payload = registration(A, deck=deck)
     payload["cards"] = {c: facts[c] for c in set(deck + ["OP01-001"]) if c in facts}
@@ -223,6 +223,6 @@ def test_every_checked_rule_has_a_case():
 
 def test_the_opening_is_clean():
     assert last_findings(opening()) == []
-    from .optcg_support import judge
+    from tests.optcg_support import judge
     _, findings, _ = judge(opening())
     assert findings == []

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from .conftest import ROOT
+from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -61,10 +61,23 @@ def test_templates_ship_inside_the_wheel(installed, tmp_path):
 
 
 def test_every_ruleset_is_found_after_install(installed, tmp_path):
-    repo = sorted(f[:-3] for f in os.listdir(os.path.join(ROOT, "engine", "rules"))
-                  if f.endswith(".py") and not f.startswith("_") and f != "base.py" and "_" not in f)
-    out = _run(installed, "from engine.rules import available; print(' '.join(available()))", tmp_path)
+    folder = os.path.join(ROOT, "engine", "rulesets")
+    repo = sorted(f for f in os.listdir(folder)
+                  if os.path.isfile(os.path.join(folder, f, "__init__.py")) and not f.startswith("_"))
+    out = _run(installed, "from engine.rulesets import available; print(' '.join(available()))", tmp_path)
     assert sorted(out.split()) == repo
+
+
+def test_every_data_file_ships_inside_the_wheel(installed, tmp_path):
+    """Catalogues (rules.toml), game data (JSON) and demo data: every non-Python file under engine/ and judge/."""
+    data = []
+    for top in ("engine", "judge"):
+        for folder, dirs, files in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            data += [os.path.relpath(os.path.join(folder, f), ROOT) for f in files if not f.endswith((".py", ".pyc"))]
+    assert any(d.endswith("rules.toml") for d in data)
+    missing = [d for d in data if not (installed / d).is_file()]
+    assert missing == []
 
 
 def test_console_script_runs_the_demo(installed, tmp_path):

@@ -7,9 +7,16 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as hst
 
-from judge.pairing import (Entrant, PairingError, bracket_order, max_matching, pair_next_elimination,
-                           pair_swiss, pair_top_cut)
-from judge.standings import MatchResult, compute_standings
+from judge.tournament.pairing import (
+    Entrant,
+    PairingError,
+    bracket_order,
+    max_matching,
+    pair_next_elimination,
+    pair_swiss,
+    pair_top_cut,
+)
+from judge.tournament.standings import MatchResult, compute_standings
 
 
 def _perfect_without_rematch(players: list[str], opp: dict[str, set[str]]) -> bool:

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 
 from engine.words import plural
-from judge.templating import environment
+from judge.report.templating import environment
 
-from .conftest import run_cli
+from tests.conftest import run_cli
 
 
 def test_plural():

@@ -12,9 +12,9 @@ import pytest
 from engine.match import Match
 from engine.store import EventStore
 from judge import report
-from judge.importers import jsonl
+from judge.io.importers import jsonl
 
-from .browser import chromium, needs_chromium
+from tests.browser import chromium, needs_chromium
 
 FIXTURE = Path(__file__).parent / "fixtures" / "desk" / "dispute.jsonl"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"

@@ -8,8 +8,8 @@ import pytest
 from engine.match import Match
 from engine.store import EventStore
 from judge import report
-from judge.importers import jsonl
-from judge.templating import environment, render
+from judge.io.importers import jsonl
+from judge.report.templating import environment, render
 
 FIXTURE = Path(__file__).parent / "fixtures" / "desk" / "dispute.jsonl"
 BAD = "<script>alert(1)</script>"

@@ -11,10 +11,10 @@ import pytest
 from engine.match import Match
 from engine.store import EventStore
 from judge import report
-from judge.importers import jsonl
+from judge.io.importers import jsonl
 
-from .browser import CHROMIUM, chromium
-from .conftest import ROOT
+from tests.browser import CHROMIUM, chromium
+from tests.conftest import ROOT
 
 EXAMPLES = Path(ROOT) / "examples"
 A4_PRINTABLE_PX = 703  # 210 mm minus the 2 x 12 mm @page margins, at 96 px per inch

@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.match import InputError
-from engine.rules.table import TableRuleset
+from engine.rulesets.table.ruleset import TableRuleset
 from engine.schema import ParseContext, PayloadError
-from judge.fieldargs import parse_field_args
+from judge.cli.fieldargs import parse_field_args
 
 CTX = ParseContext(players=("Ann", "Bob"), zones=TableRuleset.zones)
 KINDS = TableRuleset.vocabulary()

@@ -11,9 +11,17 @@ from hypothesis import given, settings, strategies as hst
 from engine.match import InputError
 from judge.cli import cli
 from judge.cli.common import run_guarded
-from judge.results_io import parse_melee_json, parse_results_csv, read_results, results_to_csv
-from judge.standings import (MatchResult, POLICIES, compare, compute_standings, get_policy, sort_key,
-                             PolicyError, uncompared_columns)
+from judge.tournament.results import parse_melee_json, parse_results_csv, read_results, results_to_csv
+from judge.tournament.standings import (
+    MatchResult,
+    POLICIES,
+    compare,
+    compute_standings,
+    get_policy,
+    sort_key,
+    PolicyError,
+    uncompared_columns,
+)
 
 FIXTURE = Path(__file__).parent / "fixtures" / "melee" / "pavia-15004.json"
 

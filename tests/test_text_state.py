@@ -5,7 +5,7 @@ import json
 import os
 import re
 
-from .conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli
 
 
 def test_state_columns_line_up_with_long_zone_names(tmp_path):

@@ -7,13 +7,13 @@ import pytest
 
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
-from engine.rules.base import Decision
-from engine.rules.table import TableRuleset
+from engine.rulesets.base import Decision
+from engine.rulesets.table.ruleset import TableRuleset
 from engine.state import TableState
 from engine.store import EventStore
 from judge.cli import cli
 from judge.cli.common import run_guarded
-from judge.timelimit import NoTimeCalled, decide, run
+from judge.desk.timelimit import NoTimeCalled, decide, run
 from tests.op2009_builder import ANN, BOB, Log
 
 

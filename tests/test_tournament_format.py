@@ -12,7 +12,7 @@ from engine.match import InputError
 from engine.store import EventStore
 from judge.cli import cli
 from judge.cli.common import run_guarded
-from judge.match_format import match_format
+from judge.tournament.formats import match_format
 from judge.tournament import Tournament
 
 

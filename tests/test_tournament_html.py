@@ -11,7 +11,7 @@ import pytest
 from engine.store import EventStore
 from judge.tournament import Tournament, pairings_by_name, standings_page
 
-from .browser import CHROMIUM, chromium
+from tests.browser import CHROMIUM, chromium
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 EVIL = "<script>window.__pwned = 1</script>"

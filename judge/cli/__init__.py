@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from .common import Env, run_guarded
+from judge.cli.common import Env, run_guarded
 
 COMMAND_MODULES = [
     "judge.cli.matches",

@@ -6,8 +6,8 @@ import click
 from engine.match import InputError
 from engine.words import plural
 
-from .. import carddb
-from .common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
+from judge.io import carddb
+from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
 
 
 def register(cli: click.Group) -> None:

@@ -13,7 +13,7 @@ import click
 
 from engine.match import InputError, Match, StrictRefusal
 from engine.replay import PositionOutOfRange
-from engine.rules import UnknownRuleset
+from engine.rulesets import UnknownRuleset
 from engine.store import ConflictError, EventStore, MatchNotFound, StoreError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_CONFLICT = 0, 1, 2, 3

@@ -5,8 +5,8 @@ import os
 
 import click
 
-from ..demo import run_demo
-from .common import FindingsExit, emit_json, json_option
+from judge.demo import run_demo
+from judge.cli.common import FindingsExit, emit_json, json_option
 
 
 def register(cli: click.Group) -> None:

@@ -13,9 +13,9 @@ from engine.desk import DEFAULT_PENALTY_POLICY, PENALTY_LADDER, PENALTY_POLICIES
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 
-from .. import desk as lib
-from ..text import render_findings
-from .common import (
+from judge import desk as lib
+from judge.report.text import render_findings
+from judge.cli.common import (
     EXIT_FINDINGS,
     Env,
     FindingsExit,
@@ -241,7 +241,7 @@ def time_cmd(env: Env, match, wall, note, judge_name, as_json) -> None:
     m, rec = _record(env, match, "time.called", {"clock": wall, "note": note},
                      _actor(env, judge_name), as_json)
     if not as_json:
-        if importlib.util.find_spec("judge.timelimit") is not None:
+        if importlib.util.find_spec("judge.desk.timelimit") is not None:
             click.echo(f"next: tablejudge timelimit {m.id}   (decides by the ruleset's end-of-time procedure)")
         else:
             click.echo("the end-of-time decision is made by `tablejudge timelimit` (not installed here)")
@@ -442,7 +442,7 @@ def readmodel_cmd(env: Env, out, rebuild, as_json) -> None:
       tablejudge readmodel                      # exports/readmodel.sqlite
       datasette exports/readmodel.sqlite
     """
-    from ..readmodel import build
+    from judge.io.readmodel import build
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     summary = build(env.store(), out, rebuild=rebuild)
     if as_json:

@@ -7,9 +7,9 @@ import click
 
 from engine.match import InputError, Match
 
-from ..live import LiveSession, run_terminal
-from .common import EXIT_INPUT, Env, FindingsExit, pass_env
-from .matches import _parse_options
+from judge.live import LiveSession, run_terminal
+from judge.cli.common import EXIT_INPUT, Env, FindingsExit, pass_env
+from judge.cli.matches import _parse_options
 
 
 def register(cli: click.Group) -> None:

@@ -10,16 +10,16 @@ import click
 
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
-from engine.rules import available, get_ruleset
+from engine.rulesets import available, get_ruleset
 from engine.store import MatchNotFound
 from engine.words import plural
 
-from .. import importers
-from ..exporters import exporter
-from ..exporters import formats as export_formats
-from ..fieldargs import parse_field_args
-from ..text import render_events, render_findings, render_state
-from .common import (
+from judge.io import importers
+from judge.io.exporters import exporter
+from judge.io.exporters import formats as export_formats
+from judge.cli.fieldargs import parse_field_args
+from judge.report.text import render_events, render_findings, render_state
+from judge.cli.common import (
     EXIT_FINDINGS,
     Env,
     FindingsExit,
@@ -312,9 +312,7 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
     Example:
       tablejudge validate MATCH --json
     """
-    from ..desk import (
-        review,  # the ruleset's findings and the judge's desk's (result slips, penalties)
-    )
+    from judge.desk import review
 
     m = env.match(match)
     r = review(m, upto)

@@ -5,8 +5,8 @@ import click
 
 from engine.match import InputError
 
-from .. import report as lib
-from .common import Env, emit_json, json_option, pass_env
+from judge import report as lib
+from judge.cli.common import Env, emit_json, json_option, pass_env
 
 
 def register(cli: click.Group) -> None:

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import click
 
-from judge.timelimit import DEFAULT_JUDGE, run, text_report
+from judge.desk.timelimit import DEFAULT_JUDGE, run, text_report
 
-from .common import Env, emit_json, json_option, pass_env
+from judge.cli.common import Env, emit_json, json_option, pass_env
 
 
 def register(cli: click.Group) -> None:

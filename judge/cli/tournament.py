@@ -10,8 +10,8 @@ import click
 from engine.match import InputError
 from engine.words import plural
 
-from ..results_io import read_results
-from ..standings import (
+from judge.tournament.results import read_results
+from judge.tournament.standings import (
     POLICIES,
     PolicyError,
     Standings,
@@ -20,24 +20,10 @@ from ..standings import (
     get_policy,
     uncompared_columns,
 )
-from ..standings import TIEBREAKER_LABELS as TB_LABELS
-from ..standings import format_fraction as _pct
-from ..tournament import (
-    Tournament,
-    TournamentState,
-    pairings_by_name,
-    pairings_by_table,
-    standings_page,
-)
-from .common import (
-    FindingsExit,
-    emit_json,
-    emit_rows,
-    pass_env,
-    stderr,
-    table_text,
-    to_csv,
-)
+from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
+from judge.tournament.standings import format_fraction as _pct
+from judge.tournament import Tournament, TournamentState, pairings_by_name, pairings_by_table, standings_page
+from judge.cli.common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, str]:

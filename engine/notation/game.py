@@ -1,0 +1,154 @@
+"""Whole games: read a text into a match's drafts (turn numbers checked against the derived table), and
+write a match back as canonical text."""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.events import TABLE_ACTOR, RecordedEvent
+from engine.match import InputError
+from engine.notation.grammar import Action, Grammar, grammar_for, make_ctx
+from engine.notation.header import Header, format_header, parse_header
+from engine.notation.lexer import NotationError, tokenize
+from engine.notation.lines import parse_line
+from engine.replay import Fold
+from engine.rulesets import Ruleset
+from engine.state import TableState
+
+# --- tracking the table while reading or writing (turn numbers are derived) -------------------
+
+
+def probe(match_id: str, position: int, kind: str, version: int, actor: str, payload: dict,
+          recorded_by: str = "", recorded_at: str = "") -> RecordedEvent:
+    return RecordedEvent(match_id, position, kind, version, actor, payload, recorded_at, recorded_by, "", "")
+
+
+# --- whole games ---------------------------------------------------------------------------------
+
+
+def format_game(created: RecordedEvent, events: Sequence[RecordedEvent], ruleset: Ruleset, *,
+                match_id: str | None = None) -> str:
+    """A whole log (match.created first, then the rest) as canonical notation text."""
+    grammar = grammar_for(ruleset)
+    ctx = make_ctx(created.payload["players"], ruleset, grammar)
+    body = [e for e in events if e.position != created.position]
+    decks: list[tuple[str, str]] = []
+    for e in body:  # the leading decklists go into the header
+        text = grammar.deck_text(e, ctx)
+        if text is None:
+            break
+        decks.append((e.actor, text))
+    lines = format_header(created.payload, match_id, decks, ctx)
+    lines.append("")
+    tracker = Fold(ruleset, created)  # the table as the file is written: replay's own fold
+    turn_actor = None  # a turn header's line takes the first action of that player too
+    for i, e in enumerate(body):
+        tracker.push(e)
+        if i < len(decks):
+            continue
+        line = grammar.format_event(e, ctx, turn_number=tracker.state.turn)
+        if turn_actor == e.actor and line.startswith(ctx.actor_text(e.actor) + " "):
+            lines[-1] += line[len(ctx.actor_text(e.actor)):]
+            turn_actor = None
+            continue
+        turn_actor = e.actor if grammar.is_turn_header(e, ctx) else None
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class ReadGame:
+    """A notation file read and validated: the match.created draft and every event's draft, with the
+    line each came from."""
+
+    header: Header
+    created: Any  # engine.events.Draft
+    drafts: list[Any]
+    lines: list[int]
+
+
+def read_game(text: str, path: str = "", *, recorded_by: str | None = None) -> ReadGame:
+    """Parse and validate a whole notation file; nothing is stored. Raises NotationError (an
+    InputError) naming FILE:LINE:COL and what was expected there."""
+    from engine.match import EventValidator, creation_draft
+    from engine.rulesets import get_ruleset
+
+    lines = text.splitlines()
+    try:
+        header = parse_header(lines)
+    except NotationError as e:
+        raise e.at(path, 0) from None
+    try:
+        created = creation_draft(header.ruleset, header.players, event=header.event,
+                                 round=header.round, table=header.table,
+                                 options=header.options or None, recorded_by=recorded_by)
+    except InputError as e:
+        raise NotationError(e.message, line=1, col=1, path=path) from None
+    ruleset = get_ruleset(header.ruleset)(header.options)
+    grammar = grammar_for(ruleset)
+    ctx = make_ctx(created.payload["players"], ruleset, grammar)
+    validator = EventValidator(ruleset, ctx.players)
+    created_event = probe(header.match or "", 1, "match.created", created.version, TABLE_ACTOR,
+                          created.payload)
+    tracker = Fold(ruleset, created_event)  # the table as the file is read
+    drafts: list[Any] = []
+    where: list[int] = []
+    kinds = {1: "match.created"}
+
+    def add(kind: str, actor: str, payload: dict, line: int, col: int) -> Any:
+        head = len(drafts) + 1
+        try:
+            d = validator.draft(kind, payload, actor=actor, recorded_by=recorded_by, head=head,
+                                kind_at=kinds.get)
+        except InputError as e:
+            msg = e.message if not e.field else f"{e.field}: {e.message}"
+            raise NotationError(msg, line=line, col=col, path=path) from None
+        drafts.append(d)
+        where.append(line)
+        kinds[head + 1] = kind
+        tracker.push(probe("", head + 1, d.kind, d.version, d.actor, d.payload))
+        return d
+
+    for seat, deck, line, col in header.decks:
+        player = ctx.player(seat)
+        if player is None:
+            raise NotationError(f"[Deck] names {seat!r}, not a seat ({', '.join(ctx.player_at)})",
+                                line=line, col=col, path=path)
+        try:
+            kind, actor, payload = grammar.deck_event(player, tokenize(deck, line), ctx)
+        except NotationError as e:
+            raise NotationError(f"in the decklist: {e.message}", line=line, col=col, path=path) from None
+        add(kind, actor, payload, line, col)
+    for idx in range(header.lines, len(lines)):
+        lineno = idx + 1
+        if not lines[idx].strip():
+            continue
+        if lines[idx].lstrip().startswith("["):
+            raise NotationError("a tag after the first action: tags belong in the header block",
+                                line=lineno, col=1, path=path)
+        try:
+            actions = parse_line(lines[idx], lineno, grammar, ctx)
+        except NotationError as e:
+            raise e.at(path, lineno) from None
+        for a in actions:
+            add(a.kind, a.actor, a.payload, lineno, a.col)
+            check_turn_number(grammar, a, tracker.state, path)
+    if not drafts and not header.players:
+        raise NotationError("the file holds no game", line=1, col=1, path=path)
+    return ReadGame(header, created, drafts, where)
+
+
+def check_turn_number(grammar: Grammar, a: Action, state: TableState, path: str = "") -> None:
+    """A turn header's number, where the ruleset derives it, must be the turn the log reaches."""
+    if a.turn_number is None or a.kind != grammar.turn_kind or "number" in grammar.hints(a.kind):
+        return
+    if state.turn != a.turn_number:
+        raise NotationError(f"the log makes this turn {state.turn}, the header says T{a.turn_number}: "
+                            f"expected T{state.turn} (or T alone)", line=a.line, col=a.col, path=path)
+
+
+def normalise(text: str) -> str:
+    """Text up to whitespace (what the round trip compares)."""
+    return re.sub(r"\s+", "", text)

@@ -1,0 +1,55 @@
+"""Ruleset registry. A ruleset is found, with no edits here, as either
+
+- a package in this folder (engine/rulesets/<game>/) whose `__init__` sets `RULESET = <Ruleset subclass>`, or
+- an installed distribution's entry point in the group `tablejudge.rulesets`, naming that class.
+
+A game's package holds everything of that game: vocabulary, table helpers, apply/check, end of time,
+notation grammar (`notation.py`), words and its rule catalogue (`rules.toml`). See base.py for the interface.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+from importlib.metadata import entry_points
+
+from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+
+__all__ = ["Decision", "Option", "Outcome", "Ruleset", "available", "get_ruleset", "UnknownRuleset"]
+
+
+class UnknownRuleset(LookupError):
+    pass
+
+
+@cache
+def available() -> dict[str, type[Ruleset]]:
+    found: dict[str, type[Ruleset]] = {}
+    for mod in pkgutil.iter_modules(__path__):
+        if not mod.ispkg or mod.name.startswith("_"):
+            continue
+        cls = getattr(importlib.import_module(f"{__name__}.{mod.name}"), "RULESET", None)
+        if cls is not None:
+            found[cls.name] = cls
+    for ep in entry_points(group="tablejudge.rulesets"):
+        cls = ep.load()
+        found.setdefault(cls.name, cls)
+    return dict(sorted(found.items()))
+
+
+def get_ruleset(name: str) -> type[Ruleset]:
+    # Fast path: a built-in ruleset lives in the package of its own name (keeps start-up quick).
+    if name.isidentifier() and not name.startswith("_"):
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+        else:
+            cls = getattr(module, "RULESET", None)
+            if cls is not None and cls.name == name:
+                return cls
+    rulesets = available()
+    if name not in rulesets:
+        raise UnknownRuleset(f"unknown ruleset {name!r} (available: {', '.join(rulesets)})")
+    return rulesets[name]

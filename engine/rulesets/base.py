@@ -1,0 +1,187 @@
+"""The ruleset plug-in interface.
+
+A ruleset is one package under engine/rulesets/ that sets `RULESET = <a Ruleset subclass>`. It declares
+its zones, counters, event vocabulary (payload classes), its rule catalogue (every rule of its
+rulebook with id, section, status and the rulebook's words) and named options; and it implements:
+
+- `new_state(created)`: the table right after `match.created`;
+- `apply(state, event)`: change the state by one event (never refuses: the event happened);
+- `check(state, event) -> [Finding]`: judge the event against the state *before* it;
+- `check_deck(...)`: deck-construction checks;
+- `outcome(state)`: who won and how, once the game is over;
+- `end_of_time(...)`: the ruleset's end-of-time procedure.
+
+`apply` and `check` dispatch by kind to methods named `apply_<kind>` and `check_<kind>` (dots in the
+kind become underscores), so a ruleset writes one small method per event kind.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.canonical import canonical_bytes
+from engine.desk import describe_desk_event
+from engine.events import CORE_KINDS, RecordedEvent
+from engine.findings import Finding, Rule, finding
+from engine.schema import Payload
+from engine.state import STATE_FORMAT, TableState
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named ruleset option: where a rulebook is silent or contradicts itself, a documented choice."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    doc: str = ""
+
+
+@dataclass
+class Outcome:
+    """How a game ended. `result` is "win", "draw" or "double-loss"; `explanation` is in words."""
+
+    result: str
+    winner: str | None
+    how: str
+    explanation: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"result": self.result, "winner": self.winner, "how": self.how,
+                "explanation": self.explanation}
+
+
+@dataclass
+class Decision:
+    """An end-of-time decision. `result`: "win", "draw", "double-loss", or "continue" (the procedure
+    says play on, e.g. sudden death); `branch` names the procedure's case; `steps` explain it in
+    words; `rule`/`quote` cite the rulebook."""
+
+    result: str
+    winner: str | None
+    branch: str
+    steps: list[str]
+    rule: str
+    quote: str = ""
+    policy: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"result": self.result, "winner": self.winner, "branch": self.branch,
+                "steps": self.steps, "rule": self.rule, "quote": self.quote, "policy": self.policy}
+
+
+class Ruleset:
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rulebook: ClassVar[str] = ""  # file name under shared/rulebooks/, or "" for none
+    version: ClassVar[int] = 1  # bump when apply() or the state layout changes (invalidates snapshots)
+    zones: ClassVar[tuple[str, ...]] = ()
+    counters: ClassVar[dict[str, int]] = {}
+    kinds: ClassVar[tuple[type[Payload], ...]] = ()
+    rules: ClassVar[tuple[Rule, ...]] = ()
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, options: dict[str, Any] | None = None):
+        self.opts = self.resolve_options(options or {})
+        self._rules_by_id = {r.id: r for r in self.rules}
+
+    # --- declarations ---------------------------------------------------------------------
+
+    @classmethod
+    def vocabulary(cls) -> dict[str, type[Payload]]:
+        vocab = dict(CORE_KINDS)
+        for k in cls.kinds:
+            vocab[k.kind] = k
+        return vocab
+
+    @classmethod
+    def resolve_options(cls, given: dict[str, Any]) -> dict[str, Any]:
+        known = {o.name: o for o in cls.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            names = ", ".join(known) or "none"
+            raise ValueError(f"ruleset {cls.name!r} has no option {unknown[0]!r} (options: {names})")
+        out = {}
+        for name, opt in known.items():
+            value = given.get(name, opt.default)
+            if opt.choices and value not in opt.choices:
+                raise ValueError(f"option {name!r} of ruleset {cls.name!r} must be one of "
+                                 f"{', '.join(map(str, opt.choices))}, got {value!r}")
+            out[name] = value
+        return out
+
+    def snapshot_key(self) -> str:
+        """Snapshots are only valid for the same ruleset code, state layout and options."""
+        opts = hashlib.sha256(canonical_bytes(self.opts)).hexdigest()[:8]
+        return f"{self.name}@{self.version}.{STATE_FORMAT}.{opts}"
+
+    def rule(self, rule_id: str) -> Rule:
+        return self._rules_by_id[rule_id]
+
+    def flag(self, rule_id: str, event: RecordedEvent, message: str, *,
+             severity: str = "error") -> Finding:
+        """A finding citing one of this ruleset's rules."""
+        return finding(self.rule(rule_id), event.position, message, severity=severity,  # type: ignore[arg-type]
+                       source=self.rulebook)
+
+    # --- the game -------------------------------------------------------------------------
+
+    def new_state(self, created: RecordedEvent) -> TableState:
+        p = created.payload
+        labels = {k: p[k] for k in ("event", "round", "table") if p.get(k) is not None}
+        state = TableState.new(self.name, p["players"], list(self.zones), dict(self.counters), labels)
+        state.position = created.position
+        return state
+
+    def apply(self, state: TableState, event: RecordedEvent) -> None:
+        handler = getattr(self, "apply_" + event.kind.replace(".", "_"), None)
+        if handler is not None:
+            handler(state, event)
+
+    def check(self, state: TableState, event: RecordedEvent) -> list[Finding]:
+        handler = getattr(self, "check_" + event.kind.replace(".", "_"), None)
+        if handler is None:
+            return []
+        return list(handler(state, event) or [])
+
+    def check_deck(self, player: str, cards: list[str], card_db: Any = None) -> list[Finding]:
+        return []
+
+    def outcome(self, state: TableState) -> Outcome | None:
+        return None
+
+    def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
+                    policy: str | None = None) -> Decision:
+        """Decide the match when time is called. `state` is the table now, `events` the whole log
+        (a `time.called` event among them marks when). Rulesets override this."""
+        raise NotImplementedError(f"ruleset {self.name!r} has no end-of-time procedure")
+
+    def turn_label(self, state: TableState) -> str:
+        """How reports name the turn in progress ("3"; a best-of-three says "G2 T3")."""
+        return str(state.turn)
+
+    def summary_lines(self, state: TableState) -> list[str]:
+        """Extra lines for `tablejudge state` (DON!!, derived power, scores...): ruleset-specific."""
+        return []
+
+    def key_counters(self, state: TableState) -> dict[str, dict[str, int]]:
+        """The counters a report charts across turns, per player (Life, points, ...)."""
+        return {p: dict(state.counters[p]) for p in state.players}
+
+    def describe(self, event: RecordedEvent) -> str:
+        """The event in plain words, for timelines and reports."""
+        p = event.payload
+        if event.kind == "note":
+            return f"note: {p['text']}"
+        if event.kind == "correction":
+            return f"correction: event {p['voids']} is void ({p['reason']})"
+        if event.kind == "backup":
+            return f"backup to event {p['to']} ({p['reason']})"
+        if event.kind == "match.created":
+            return f"match created ({self.title}): {' vs '.join(p['players'])}"
+        desk_words = describe_desk_event(event.kind, p, event.actor)  # judge actions, clock, slips
+        if desk_words is not None:
+            return desk_words
+        fields = ", ".join(f"{k}={v}" for k, v in p.items())
+        return f"{event.kind} {fields}".strip()

@@ -1,0 +1,90 @@
+"""A ruleset's rule catalogue, read from the `rules.toml` beside its code.
+
+Each `[[rule]]` has `id`, `section`, `title` (a short English label), `status` (checked, recorded or
+n/a), `quote` (the rulebook's own words, in its language), `en` (an English rendering of the quote) and
+`why` (required for anything not checked). A ruleset whose text contradicts itself may list
+`[[contradiction]]` tables too. The catalogue is data, so a new game writes TOML, not Python literals,
+and the docs' rule tables are generated from the same file (`rule_table`).
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from engine.findings import Rule
+
+STATUSES = ("checked", "recorded", "n/a")
+RULE_KEYS = {"id", "section", "title", "status", "quote", "en", "why"}
+REQUIRED = ("id", "section", "title", "status")
+STATUS_WORDS = {"checked": "checked", "recorded": "recorded only", "n/a": "not applicable"}
+
+
+class CatalogueError(ValueError):
+    """A rules.toml that does not say what a catalogue must: names the file, the rule and the field."""
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    rules: tuple[Rule, ...]
+    contradictions: tuple[tuple[str, str, str, str], ...] = ()  # (id, what, default reading, option)
+
+
+@cache
+def load(package: str, filename: str = "rules.toml") -> Catalogue:
+    """The catalogue in `package`'s `rules.toml` (a ruleset passes its own `__package__`)."""
+    source = resources.files(package).joinpath(filename)
+    where = f"{package.replace('.', '/')}/{filename}"
+    try:
+        data = tomllib.loads(source.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise CatalogueError(f"{where}: {e}") from None
+    return parse(data, where)
+
+
+def parse(data: dict, where: str) -> Catalogue:
+    rules: list[Rule] = []
+    seen: set[str] = set()
+    for n, entry in enumerate(data.get("rule", []), 1):
+        at = f"{where}: rule {n}" + (f" ({entry['id']})" if isinstance(entry.get("id"), str) else "")
+        unknown = sorted(set(entry) - RULE_KEYS)
+        if unknown:
+            raise CatalogueError(f"{at}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(RULE_KEYS))})")
+        for key in REQUIRED:
+            if not isinstance(entry.get(key), str) or not entry[key]:
+                raise CatalogueError(f"{at}: field {key!r} is required and must be text")
+        for key in RULE_KEYS - set(REQUIRED):
+            if not isinstance(entry.get(key, ""), str):
+                raise CatalogueError(f"{at}: field {key!r} must be text")
+        if entry["status"] not in STATUSES:
+            raise CatalogueError(f"{at}: status must be one of {', '.join(STATUSES)}, not {entry['status']!r}")
+        if entry["status"] != "checked" and not entry.get("why"):
+            raise CatalogueError(f"{at}: a rule that is {entry['status']!r} says why (field 'why')")
+        if entry["id"] in seen:
+            raise CatalogueError(f"{at}: id {entry['id']!r} appears twice")
+        seen.add(entry["id"])
+        rules.append(Rule(entry["id"], entry["section"], entry["title"], entry["status"],
+                          entry.get("quote", ""), entry.get("why", ""), entry.get("en", "")))
+    contradictions = tuple((c["id"], c["what"], c["default"], c["option"])
+                           for c in data.get("contradiction", []))
+    return Catalogue(tuple(rules), contradictions)
+
+
+def load_rules(package: str) -> tuple[Rule, ...]:
+    return load(package).rules
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def rule_table(rules: tuple[Rule, ...]) -> str:
+    """The docs' rule table (Markdown), one row per rule, generated from the catalogue."""
+    rows = ["| id | section | rule | status | rulebook's words | English |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for r in rules:
+        status = STATUS_WORDS[r.status] + (f": {_cell(r.why)}" if r.why else "")
+        rows.append(f"| `{r.id}` | {_cell(r.section)} | {_cell(r.title)} | {status} | "
+                    f"{_cell(r.quote) or '—'} | {_cell(r.en) or '—'} |")
+    return "\n".join(rows) + "\n"

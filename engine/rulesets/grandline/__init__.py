@@ -1,0 +1,8 @@
+"""`grandline`: One Piece "Umfassende Regeln" (German profile), one plug-in package.
+
+Files: notation.py, rules.toml, ruleset.py. The registry (engine/rulesets/__init__.py) finds `RULESET` here; the
+notation core finds the grammar in `notation.py`; the catalogue is `rules.toml`.
+"""
+from .ruleset import RULESET
+
+__all__ = ["RULESET"]

@@ -1,0 +1,8 @@
+"""`onigashima`: Raid sur Onigashima, one plug-in package.
+
+Files: characters.json, characters.py, combat.py, notation.py, rules.toml, ruleset.py. The registry (engine/rulesets/__init__.py) finds `RULESET` here; the
+notation core finds the grammar in `notation.py`; the catalogue is `rules.toml`.
+"""
+from .ruleset import RULESET
+
+__all__ = ["RULESET"]

@@ -1,0 +1,332 @@
+"""The end-of-time procedure of `op2009`: the rulebook's "Situazione Fine Tempo", case by case.
+
+The procedure reads the whole log: the score and the table when time was called, then what
+happened after (the turn in progress finished, a sudden-death phase or game). Each branch says
+what it decided and quotes the rule. When the log does not yet hold what the procedure needs (the
+turn in progress is not over, nobody has won the sudden death yet), the result is "continue" with
+what the table must do next.
+
+Policies (the one reading the rulebook leaves open, see docs/rulesets/op2009.md):
+- `mm25` (default): the additional condition at the end of the turn in progress is the turn
+  player's: "Al termine del proprio turno" - the player whose own turn just ended wins if their
+  Captain's difference between printed and current Life Points is smaller.
+- `mm25-entrambi`: at the end of the turn in progress, whichever Captain has the smaller
+  difference wins, whoever's turn it was.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.events import RecordedEvent
+from engine.replay import VOIDING_KINDS, void_targets
+from engine.state import TableState
+from engine.rulesets.base import Decision
+
+if TYPE_CHECKING:
+    from .ruleset import Op2009Ruleset
+
+POLICIES = ("mm25", "mm25-entrambi")
+
+
+@dataclass
+class Step:
+    """One event of the log with the table before and after it."""
+
+    event: RecordedEvent
+    before: TableState
+    after: TableState
+
+
+class Procedure:
+    def __init__(self, rs: "Op2009Ruleset", events: list[RecordedEvent], policy: str):
+        self.rs = rs
+        self.policy = policy
+        self.steps: list[Step] = []
+        self.lines: list[str] = []
+        self._replay(events)
+
+    # --- replay ---------------------------------------------------------------------------
+
+    def _replay(self, events: list[RecordedEvent]) -> None:
+        voided: set[int] = set()
+        kinds = {e.position: e.kind for e in events}
+        for e in events:
+            voided.update(void_targets(e, kinds.__getitem__))
+        live = [e for e in events if e.position not in voided and e.kind not in VOIDING_KINDS]
+        created = live[0]
+        state = self.rs.new_state(created)
+        self.start = state.copy()
+        for e in live[1:]:
+            before = state.copy()
+            self.rs.apply(state, e)
+            state.position = e.position
+            self.steps.append(Step(e, before, state.copy()))
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+
+    def quote(self, rule_id: str) -> str:
+        r = self.rs.rule(rule_id)
+        return f"{rule_id} ({r.section}): \u00ab{r.quote}\u00bb"
+
+    def decision(self, result: str, winner: str | None, branch: str, rule_id: str) -> Decision:
+        return Decision(result=result, winner=winner, branch=branch, steps=list(self.lines),
+                        rule=rule_id, quote=self.rs.rule(rule_id).quote, policy=self.policy)
+
+    # --- the procedure --------------------------------------------------------------------
+
+    def run(self) -> Decision:
+        called = [i for i, st in enumerate(self.steps) if st.event.kind == "time.called"]
+        if not called:
+            raise ValueError("no time.called event in this match")
+        i = called[-1]
+        t = self.steps[i]
+        s = t.after
+        a, b = s.players
+        score = s.extra["score"]
+        score_text = f"{a} {score[a]} - {score[b]} {b}"
+        self.say(f"Time was called at {t.event.payload['clock']} (event {t.event.position}); "
+                 f"games won: {score_text}.")
+        if t.before.result is not None:
+            r = t.before.result
+            self.say(f"The match was already over before time was called ({r['how']}, event {r['position']}).")
+            return self.decision(r["result"], r.get("winner"), "incontro-concluso", "OP09-PARTITA-1")
+        rest = self.steps[i:]  # rest[0] is the time.called step
+        if not self.rs.in_play(s):
+            return self.sideboarding(s, rest, score)
+        if score[a] == score[b]:
+            return self.tied(s, rest)
+        return self.one_ahead(s, rest)
+
+    # sideboarding (between games)
+
+    def sideboarding(self, s: TableState, rest: list[Step], score: dict[str, int]) -> Decision:
+        a, b = s.players
+        games = s.extra["games"]
+        if score[a] != score[b]:
+            leader = a if score[a] > score[b] else b
+            self.say("No game was in progress: the players were between games (sideboarding).")
+            self.say(self.quote("OP09-TEMPO-SIDE-1"))
+            final = {p: score[p] + 1 for p in (a, b)}
+            self.say(f"Each player is given 1 game win: the match ends {a} {final[a]} - {final[b]} {b}; "
+                     f"{leader}, who was ahead, wins the match.")
+            return self.decision("win", leader, "sideboard-1-0", "OP09-TEMPO-SIDE-1")
+        if games:
+            self.say(f"No game was in progress: the players were between games (sideboarding) at "
+                     f"{score[a]}-{score[b]}.")
+        else:
+            self.say("Time was called before the first game began: the match is tied 0-0 and no turn is in "
+                     "progress, so it is treated as the tied sideboarding case (documented choice).")
+        self.say(self.quote("OP09-TEMPO-SIDE-2"))
+        return self.sudden_death_game(rest, "sideboard-1-1", "OP09-TEMPO-SIDE-2")
+
+    # a game in progress
+
+    def finish_turn(self, s: TableState, rest: list[Step]) -> int | None:
+        """Index in `rest` (rest[0] is the time.called step) of the step that ends the turn in
+        progress: its Fase Finale, the game's end, or the step before the next turn's start when no
+        Fase Finale was recorded. None when the log does not reach it yet."""
+        game = s.extra["game"]["n"]
+        target = max(s.turn, 1)  # the preparation is part of the first turn
+        who = s.active or s.extra["game"]["first"]
+        t = s.extra.get("turn")
+        if t is not None and t.get("finale"):
+            self.say(f"Turn {target} ({who}) had already reached its Fase Finale when time was called: "
+                     "there is no turn left to finish.")
+            return 0
+        for j, st in enumerate(rest[1:], start=1):
+            g = st.after.extra.get("game")
+            if g is None or g["n"] != game or g.get("over"):
+                return j
+            if st.event.kind == "fase.finale" and st.after.turn == target:
+                return j
+            if st.event.kind == "turn.start" and st.after.turn > target:
+                self.say(f"(turn {st.after.turn} began at event {st.event.position} with no Fase Finale "
+                         f"recorded for turn {target}: turn {target} is taken as ended there)")
+                return j - 1
+        self.say(f"The log does not yet reach the end of turn {target} ({who}).")
+        return None
+
+    def tied(self, s: TableState, rest: list[Step]) -> Decision:
+        a, b = s.players
+        score = s.extra["score"]
+        target = max(s.turn, 1)
+        who = s.active or s.extra["game"]["first"]
+        self.say(f"The match is tied ({score[a]}-{score[b]}), game {s.extra['game']['n']} in progress, "
+                 f"turn {target} ({who}).")
+        self.say(self.quote("OP09-TEMPO-PARI-1"))
+        j = self.finish_turn(s, rest)
+        if j is None:
+            self.say(f"Decision: play on. {who} finishes turn {target}; then run the procedure again.")
+            return self.decision("continue", None, "parita/turno-in-corso", "OP09-TEMPO-PARI-1")
+        end = rest[j].after
+        self.say(f"Turn {target} ended at event {rest[j].event.position}.")
+        self.say(self.quote("OP09-TEMPO-PARI-2"))
+        g = end.extra["game"]
+        if g.get("over"):
+            r = g["result"]
+            if r["winner"]:
+                self.say(f"{r['winner']} reached a regular victory condition ({r['how']}, event "
+                         f"{r['position']}, {r['rule']}): {r['winner']} wins the game and the match.")
+                return self.decision("win", r["winner"], "parita/condizione-regolamentare", "OP09-TEMPO-PARI-2")
+            self.say(f"Both players reached a victory condition at the same time ({r['how']}): the game is a "
+                     "draw and the match stays tied; the match is a draw (documented choice).")
+            return self.decision("draw", None, "parita/condizione-regolamentare", "OP09-VITT-4")
+        self.say("Neither player reached a regular victory condition.")
+        self.say(self.quote("OP09-TEMPO-PARI-3"))
+        diffs = {p: captain_difference(end, p) for p in (a, b)}
+        printed = {p: captain_printed(end, p) for p in (a, b)}
+        for p in (a, b):
+            self.say(f"{p}'s Captain: printed {printed[p]} Life Points, now {printed[p] - diffs[p]}: "
+                     f"difference {diffs[p]}.")
+        turn_player = end.active or who
+        other = b if turn_player == a else a
+        if self.policy == "mm25":
+            self.say(f"Policy mm25: the condition is considered at the end of the player's own turn; "
+                     f"turn {target} was {turn_player}'s.")
+            if diffs[turn_player] < diffs[other]:
+                self.say(f"{turn_player}'s difference ({diffs[turn_player]}) is smaller than {other}'s "
+                         f"({diffs[other]}): {turn_player} wins the match.")
+                return self.decision("win", turn_player, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
+            self.say(f"{turn_player}'s difference ({diffs[turn_player]}) is not smaller than {other}'s "
+                     f"({diffs[other]}): the additional condition is not reached.")
+        else:
+            self.say("Policy mm25-entrambi: at the end of the turn, the smaller difference wins, whoever's "
+                     "turn it was.")
+            if diffs[a] != diffs[b]:
+                w = a if diffs[a] < diffs[b] else b
+                self.say(f"{w}'s Captain has the smaller difference: {w} wins the match.")
+                return self.decision("win", w, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
+            self.say("The differences are equal: the additional condition is not reached.")
+        self.say(self.quote("OP09-TEMPO-PARI-4"))
+        return self.sudden_death(rest[j + 1:], end, "parita/morte-improvvisa", "OP09-TEMPO-PARI-4",
+                                 same_game=True)
+
+    def one_ahead(self, s: TableState, rest: list[Step]) -> Decision:
+        a, b = s.players
+        score = s.extra["score"]
+        leader = a if score[a] > score[b] else b
+        trailer = b if leader == a else a
+        target = max(s.turn, 1)
+        who = s.active or s.extra["game"]["first"]
+        self.say(f"{leader} leads {score[leader]}-{score[trailer]}, game {s.extra['game']['n']} in progress, "
+                 f"turn {target} ({who}).")
+        self.say(self.quote("OP09-TEMPO-VANT-1"))
+        j = self.finish_turn(s, rest)
+        if j is None:
+            self.say(f"Decision: play on. {who} finishes turn {target}; then run the procedure again.")
+            return self.decision("continue", None, "vantaggio/turno-in-corso", "OP09-TEMPO-VANT-1")
+        end = rest[j].after
+        self.say(f"Turn {target} ended at event {rest[j].event.position}.")
+        g = end.extra["game"]
+        if g.get("over") and g["result"]["winner"] == trailer:
+            r = g["result"]
+            self.say(f"{trailer} won the game in that turn ({r['how']}, event {r['position']}): the match is 1-1.")
+            self.say(self.quote("OP09-TEMPO-VANT-2"))
+            self.say(self.quote("OP09-TEMPO-VANT-3"))
+            return self.sudden_death_game(rest[j + 1:], "vantaggio/1-1-nuova-partita", "OP09-TEMPO-VANT-2")
+        if g.get("over") and g["result"]["winner"] == leader:
+            r = g["result"]
+            self.say(f"{leader} won the game in that turn ({r['how']}, event {r['position']}): {leader} wins "
+                     "the match.")
+            return self.decision("win", leader, "vantaggio/condizione-regolamentare", "OP09-TEMPO-VANT-1")
+        if g.get("over"):
+            self.say(f"The game ended in a draw in that turn ({g['result']['how']}): nobody reached a victory "
+                     "condition alone.")
+        else:
+            self.say("Neither player reached a regular victory condition in that turn.")
+        self.say(f"{leader} won the previous game and wins the match.")
+        return self.decision("win", leader, "vantaggio/vince-chi-e-avanti", "OP09-TEMPO-VANT-1")
+
+    # sudden death
+
+    def sudden_death_game(self, rest: list[Step], branch: str, rule_id: str) -> Decision:
+        start = next((j for j, st in enumerate(rest) if st.event.kind == "game.start"), None)
+        if start is None:
+            self.say("Decision: play on. Start a new game (its loser-starts rule applies as usual); the first "
+                     "player to reach a regular victory condition or to inflict damage on the opposing Captain "
+                     "wins the match; the second player is the first who may attack.")
+            return self.decision("continue", None, branch + "/da-giocare", rule_id)
+        st = rest[start]
+        g = st.after.extra["game"]
+        second = next(p for p in st.after.players if p != g["first"])
+        self.say(f"Game {g['n']} (sudden death) began at event {st.event.position}: {g['first']} starts, "
+                 f"{second} is the first who may attack.")
+        return self.sudden_death(rest[start + 1:], st.after, branch, rule_id, same_game=False)
+
+    def sudden_death(self, rest: list[Step], s: TableState, branch: str, rule_id: str, *,
+                     same_game: bool) -> Decision:
+        game = s.extra["game"]["n"]
+        for st in rest:
+            g = st.after.extra.get("game")
+            if g is None or g["n"] != game:
+                break
+            hit = self.captain_damage(st)
+            if hit is not None:
+                kind, who = hit
+                if kind == "tie":
+                    self.say(self.quote("OP09-TEMPO-CAP-1"))
+                    self.say(f"Event {st.event.position}: the two Captains tied in power and both dealt damage; "
+                             f"{who}, the attacker, wins the match.")
+                    return self.decision("win", who, branch + "/capitani-pari", "OP09-TEMPO-CAP-1")
+                if kind == "both":
+                    self.say(f"Event {st.event.position}: both Captains were damaged by the opponent at the same "
+                             "time, not in a Battle between the Captains: a draw (by analogy with OP09-VITT-4).")
+                    return self.decision("draw", None, branch + "/contemporaneo", "OP09-VITT-4")
+                self.say(f"Event {st.event.position}: {who} is the first to inflict damage on the opposing "
+                         f"Captain and wins the match.")
+                return self.decision("win", who, branch + "/danno-al-capitano", rule_id)
+            if g.get("over"):
+                r = g["result"]
+                if r["winner"]:
+                    self.say(f"Event {r['position']}: {r['winner']} is the first to reach a regular victory "
+                             f"condition ({r['how']}) and wins the match.")
+                    return self.decision("win", r["winner"], branch + "/condizione-regolamentare", rule_id)
+                self.say(f"Event {r['position']}: both reached a victory condition at the same time: a draw.")
+                return self.decision("draw", None, branch + "/condizione-regolamentare", "OP09-VITT-4")
+        self.say("Decision: play on (sudden death). The first player to reach a regular victory condition or to "
+                 "inflict damage on the opposing Captain wins the match.")
+        return self.decision("continue", None, branch, rule_id)
+
+    def captain_damage(self, st: Step) -> tuple[str, str] | None:
+        """('one', winner), ('tie', attacker) or ('both', '') when a Captain took at least 1 damage
+        inflicted by the opponent in this event."""
+        e = st.event
+        if e.kind != "damage":
+            return None
+        s = st.before
+        damaged: dict[str, str] = {}
+        for h in e.payload["hits"]:
+            if h["space"] != "capitano" or int(h["amount"]) < 1:
+                continue
+            by = self.rs.inflicter(s, e.payload, h)
+            if by != h["player"]:
+                damaged[str(h["player"])] = by
+        if not damaged:
+            return None
+        if len(damaged) == 1:
+            return "one", next(iter(damaged.values()))
+        b = s.extra.get("battle")
+        if (b and e.payload.get("cause", "battaglia") == "battaglia"
+                and b["attacker"]["space"] == "capitano" and b["defender"]["space"] == "capitano"):
+            return "tie", b["attacker"]["player"]
+        return "both", ""
+
+
+def captain_printed(s: TableState, player: str) -> int:
+    cap = s.zone(player, "capitano")
+    return int(cap[-1].props.get("life") or 0) if cap else 0
+
+
+def captain_difference(s: TableState, player: str) -> int:
+    """Printed Life Points of the Captain minus its current Life Points."""
+    return captain_printed(s, player) - len(s.zone(player, "vita_capitano"))
+
+
+def decide(rs: "Op2009Ruleset", state: TableState, events: list[RecordedEvent], *,
+           policy: str | None = None) -> Decision:
+    policy = policy or "mm25"
+    if policy not in POLICIES:
+        raise ValueError(f"ruleset op2009 has no end-of-time policy {policy!r} (policies: {', '.join(POLICIES)})")
+    return Procedure(rs, events, policy).run()

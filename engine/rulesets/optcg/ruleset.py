@@ -1,0 +1,1125 @@
+"""`optcg`: ONE PIECE CARD GAME (Bandai), rule manual v1.11.
+
+The table: per player a deck, hand, Leader area, Character area, Stage area, trash, Life area,
+DON!! deck, cost area and the DON!! attached to cards (zone `attached`, each DON!! remembering its
+card in `props.on`). Rested cards carry `props.rested`; a Character remembers the turn it was played.
+Card facts come from `deck.registered` (copied from the card database at registration), so replay
+never needs a database. Power, Life, whose turn and phase: derived by replay.
+
+Vocabulary: engine/rules/optcg_vocab.py. Rules: engine/rules/optcg_catalogue.py. Docs:
+docs/rulesets/optcg.md.
+"""
+from __future__ import annotations
+
+from collections import Counter as Tally
+from typing import Any
+
+from engine.desk import OFF_TABLE_KINDS
+from engine.events import RecordedEvent
+from engine.findings import Finding
+from engine.state import Card, TableState
+from . import table as T
+from . import words as words
+from engine.rulesets.catalogue import load_rules
+from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+from .time import CRITERIA, decide_end_of_time
+from .vocab import KINDS
+
+RULES = load_rules(__package__)
+
+PRE_MAIN = ("refresh", "draw", "don")
+AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "game.end", "concede")
+MAIN_ACTIONS = ("play", "don.attach", "attack")
+
+
+class OptcgRuleset(Ruleset):
+    name = "optcg"
+    title = "ONE PIECE CARD GAME (Bandai rule manual v1.11)"
+    rulebook = "optcg-bandai-v1.11.zh.md"
+    version = 1
+    zones = T.ZONES
+    counters: dict[str, int] = {}
+    kinds = KINDS
+    rules = RULES
+    options = (
+        Option("end_of_time_turns", 3, doc="Turns played after the turn in progress when time is called "
+               "(Bandai TRM §5.2: turn 0 + 3 turns)."),
+        Option("end_of_time_criteria", ",".join(CRITERIA),
+               doc="Comma-separated order of the end-of-time criteria: life, deck, characters, last-life."),
+        Option("refresh_don", "active", ("active", "rested"),
+               doc="How attached DON!! return at refresh. The manual says active (以活動狀態放回費用區); "
+                   "either way every card is active after the refresh phase."),
+    )
+
+    # ============================================================================ apply
+
+    def new_state(self, created: RecordedEvent) -> TableState:
+        s = super().new_state(created)
+        s.phase = "setup"
+        s.extra = {"facts": {}, "players": {p: {} for p in s.players}, "mods": [], "battle": None,
+                   "turn_info": {}, "battles": 0}
+        return s
+
+    def apply(self, s: TableState, e: RecordedEvent) -> None:
+        super().apply(s, e)
+        self._deck_out(s, e)
+
+    def _deck_out(self, s: TableState, e: RecordedEvent) -> None:
+        # 勝利條件: the moment a player's deck is empty (after the game began) that player loses.
+        if s.result is not None or s.turn < 1:
+            return
+        for p in s.players:
+            if not s.zone(p, "deck"):
+                s.result = {"result": "win", "winner": T.opponent(s, p), "how": "deck-out",
+                            "loser": p, "position": e.position}
+                return
+
+    def apply_deck_registered(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        player = p["player"]
+        s.extra["facts"].update({k: dict(v) for k, v in p.get("cards", {}).items()})
+        info = T.pinfo(s, player)
+        info.update({"leader": p["leader"], "decklist": list(p.get("deck", [])), "don": p.get("don", 10)})
+        for z in ("deck", "leader", "don_deck"):
+            s.zones[player][z] = []
+        s.put(player, "leader", s.new_card(player, p["leader"]))
+        size = p.get("deck_size") if p.get("deck_size") is not None else len(p.get("deck", []))
+        for _ in range(size):
+            s.put(player, "deck", s.new_card(player))
+        for _ in range(p.get("don", 10)):
+            s.put(player, "don_deck", s.new_card(player, T.DON))
+
+    def apply_turn_order(self, s: TableState, e: RecordedEvent) -> None:
+        s.extra["first"] = e.payload["first"]
+        if e.payload.get("chosen_by"):
+            s.extra["chosen_by"] = e.payload["chosen_by"]
+
+    def apply_draw(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        named = list(p.get("cards", ()))
+        for i in range(p.get("count", 1)):
+            code = named[i] if i < len(named) else None
+            card = T.take(s, p["player"], "deck", code=code) if code else T.take(s, p["player"], "deck")
+            s.put(p["player"], "hand", card)
+        if s.turn and not p.get("by") and s.phase in PRE_MAIN:
+            s.phase = "draw"
+            s.extra["turn_info"]["drawn"] = s.extra["turn_info"].get("drawn", 0) + p.get("count", 1)
+
+    def apply_mulligan(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        T.pinfo(s, p["player"])["mulligan"] = p.get("decision", "mulligan")
+        if p.get("decision", "mulligan") == "mulligan" and p.get("return_hand", True):
+            for card in s.zones[p["player"]]["hand"]:
+                card.code = None  # shuffled back: no longer known
+                s.put(p["player"], "deck", card)
+            s.zones[p["player"]]["hand"] = []
+
+    def apply_life_placed(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        named = list(p.get("cards", ()))
+        for i in range(p.get("count", 1)):
+            code = named[i] if i < len(named) else None
+            card = T.take(s, p["player"], "deck", code=code) if code else T.take(s, p["player"], "deck")
+            s.put(p["player"], "life", card)  # each on top: the deck's first card ends at the bottom
+
+    def apply_turn(self, s: TableState, e: RecordedEvent) -> None:
+        player = e.payload["player"]
+        self._close_battle(s)
+        T.expire_mods(s, "turn")
+        s.turn += 1
+        s.active = player
+        s.phase = "refresh"
+        info = T.pinfo(s, player)
+        info["turns"] = info.get("turns", 0) + 1
+        s.extra["turn_info"] = {"player": player, "don": 0, "drawn": 0, "refreshed": False,
+                                "don_deck": len(s.zone(player, "don_deck")), "own_turn": info["turns"],
+                                "once": [], "triggers": []}
+
+    def apply_refresh(self, s: TableState, e: RecordedEvent) -> None:
+        player = e.payload["player"]
+        for don in list(s.zone(player, "attached")):
+            T.detach(s, player, don, rested=self.opts["refresh_don"] == "rested")
+        for z in ("leader", "characters", "stage", "cost"):
+            for c in s.zone(player, z):
+                T.set_rested(c, False)
+        s.phase = "refresh"
+        s.extra["turn_info"]["refreshed"] = True
+
+    def apply_phase(self, s: TableState, e: RecordedEvent) -> None:
+        s.phase = e.payload["name"]
+
+    def apply_don(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        for _ in range(p.get("count", 2)):
+            if not s.zone(p["player"], "don_deck"):
+                break
+            don = s.take(p["player"], "don_deck")
+            T.set_rested(don, p.get("rested", False))
+            s.put(p["player"], "cost", don)
+        if not p.get("by") and s.phase in PRE_MAIN:
+            s.phase = "don"
+            s.extra["turn_info"]["don"] = s.extra["turn_info"].get("don", 0) + p.get("count", 2)
+
+    def _enter_main(self, s: TableState, e: RecordedEvent) -> None:
+        if s.phase in PRE_MAIN and e.payload.get("player") == s.active:
+            s.phase = "main"
+
+    def apply_play(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        player = p["player"]
+        if not p.get("by"):
+            self._enter_main(s, e)
+        self._close_battle_if_done(s)
+        card = T.take(s, player, "hand", uid=p.get("uid"), code=None if p.get("uid") else p["card"])
+        card.code = card.code or p["card"]
+        T.rest_don(s, player, self._paid(s, p))
+        area = self._area(s, p)
+        if area == "event":
+            s.put(player, "trash", card)
+            return
+        if area == "stage":
+            for old in list(s.zone(player, "stage")):
+                s.zone(player, "stage").remove(old)
+                T.leave_field(s, player, old)
+                s.put(player, "trash", old)
+        if p.get("trash_uid"):
+            hit = T.locate(s, player, ("characters",), uid=p["trash_uid"])
+            if hit:
+                s.zone(player, "characters").remove(hit[1])
+                T.leave_field(s, player, hit[1])
+                s.put(player, "trash", hit[1])
+        card.props["played_turn"] = s.turn
+        T.set_rested(card, p.get("rested", False))
+        s.put(player, "characters" if area == "character" else "stage", card)
+
+    def _paid(self, s: TableState, p: dict) -> int:
+        if p.get("paid") is not None:
+            return p["paid"]
+        if p.get("by"):
+            return 0
+        cost = T.facts(s, p.get("card")).get("cost")
+        return cost if isinstance(cost, int) else 0
+
+    def _area(self, s: TableState, p: dict) -> str:
+        cat = T.category(s, p.get("card"))
+        if cat in ("character", "stage", "event"):
+            return cat
+        return p.get("area") or "character"
+
+    def apply_don_rest(self, s: TableState, e: RecordedEvent) -> None:
+        T.rest_don(s, e.payload["player"], e.payload.get("count", 1))
+
+    def apply_don_activate(self, s: TableState, e: RecordedEvent) -> None:
+        for c in T.cost_don(s, e.payload["player"], rested=True)[: e.payload.get("count", 1)]:
+            T.set_rested(c, False)
+
+    def apply_don_attach(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        player = p["player"]
+        if not p.get("by"):
+            self._enter_main(s, e)
+        target = self._own_field_card(s, player, p.get("to"), p.get("card"))
+        pool = T.cost_don(s, player, rested=bool(p.get("rested")))
+        for _ in range(p.get("count", 1)):
+            don = pool.pop(0) if pool else (T.cost_don(s, player) or [None])[0]
+            if don is None:
+                don = s.new_card(player, T.DON)  # flagged by check: no DON!! to attach
+            else:
+                s.zone(player, "cost").remove(don)
+            T.set_rested(don, False)
+            don.props["on"] = target.uid if target else None
+            s.put(player, "attached", don)
+
+    def apply_don_detach(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        player = p["player"]
+        carrier = self._own_field_card(s, player, p.get("uid"), p.get("card"))
+        pool = T.attached_to(s, player, carrier.uid) if carrier else []
+        pool = pool or list(s.zone(player, "attached"))
+        for don in pool[: p.get("count", 1)]:
+            T.detach(s, player, don, rested=p.get("rested", True))
+
+    def apply_don_minus(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        player = p["player"]
+        first = ["cost", "attached"] if p.get("source", "cost") == "cost" else ["attached", "cost"]
+        for _ in range(p.get("count", 1)):
+            for z in first:
+                if s.zone(player, z):
+                    don = s.zone(player, z).pop()
+                    don.props.clear()
+                    s.put(player, "don_deck", don)
+                    break
+
+    def apply_effect(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        player = p["player"]
+        if p.get("timing") in ("main", "activate_main") and s.active == player:
+            self._enter_main(s, e)
+        T.rest_don(s, player, p.get("rest_don", 0))
+        if p.get("don_minus"):
+            self.apply_don_minus(s, RecordedEvent.seal(
+                match=e.match, position=e.position, kind="don.minus", version=1, actor=e.actor,
+                payload={"player": player, "count": p["don_minus"]}, recorded_at="", recorded_by="", prev_hash=""))
+        if p.get("once_per_turn"):
+            s.extra["turn_info"].setdefault("once", []).append(self._once_key(p))
+
+    @staticmethod
+    def _once_key(p: dict) -> str:
+        return f"{p['player']}:{p.get('uid') or p['card']}:{p.get('timing', 'other')}"
+
+    def apply_rest(self, s: TableState, e: RecordedEvent) -> None:
+        hit = self._field_card(s, e.payload["player"], e.payload.get("uid"), e.payload.get("card"), rested=False)
+        if hit:
+            T.set_rested(hit, True)
+
+    def apply_set_active(self, s: TableState, e: RecordedEvent) -> None:
+        hit = self._field_card(s, e.payload["player"], e.payload.get("uid"), e.payload.get("card"), rested=True)
+        if hit:
+            T.set_rested(hit, False)
+
+    def apply_power_mod(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        card = self._field_card(s, p["player"], p.get("uid"), p.get("card"))
+        if card is not None:
+            s.extra["mods"].append({"uid": card.uid, "amount": p["amount"], "duration": p.get("duration", "turn"),
+                                    "by": p.get("by"), "position": e.position})
+
+    def apply_attack(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        player = p["player"]
+        self._enter_main(s, e)
+        self._close_battle(s)
+        attacker = self._own_field_card(s, player, p.get("attacker_uid"), p.get("attacker"), rested=False)
+        defender = T.opponent(s, player)
+        target = self._target(s, defender, p.get("target_uid"), p.get("target"))
+        if attacker:
+            T.set_rested(attacker, True)
+        s.extra["battles"] = s.extra.get("battles", 0) + 1
+        s.extra["battle"] = {"id": s.extra["battles"], "attacker": attacker.uid if attacker else None,
+                             "attacker_code": attacker.code if attacker else p.get("attacker"),
+                             "attacker_player": player, "target": target.uid if target else None,
+                             "target_code": target.code if target else p.get("target"),
+                             "defender": defender, "step": "attack", "blocked": False,
+                             "result": None, "damage": 0, "taken": 0, "ko": False, "position": e.position}
+
+    def apply_block(self, s: TableState, e: RecordedEvent) -> None:
+        b = s.extra.get("battle")
+        blocker = self._field_card(s, e.payload["player"], e.payload.get("uid"), e.payload.get("card"), rested=False,
+                                   zones=("characters",))
+        if blocker:
+            T.set_rested(blocker, True)
+        if b:
+            b.update({"blocked": True, "step": "block"})
+            if blocker:
+                b.update({"target": blocker.uid, "target_code": blocker.code})
+
+    def apply_counter(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        player = p["player"]
+        b = s.extra.get("battle")
+        card = T.take(s, player, "hand", code=p["card"])
+        s.put(player, "trash", card)
+        kind = self._counter_kind(s, p)
+        if kind == "event":
+            T.rest_don(s, player, self._counter_paid(s, p))
+        amount = p.get("amount")
+        if amount is None and kind == "character":
+            amount = T.facts(s, p["card"]).get("counter")
+        target = self._field_card(s, player, p.get("target_uid"), p.get("target")) if (p.get("target_uid") or p.get("target")) \
+            else (T.where_is(s, b["target"])[2] if b and b.get("target") and T.where_is(s, b["target"]) else None)
+        if amount and target is not None:
+            s.extra["mods"].append({"uid": target.uid, "amount": amount, "duration": "battle",
+                                    "by": f"counter {p['card']}", "position": e.position})
+        if b:
+            b["step"] = "counter"
+
+    def _counter_kind(self, s: TableState, p: dict) -> str:
+        if p.get("kind"):
+            return p["kind"]
+        return "event" if T.category(s, p["card"]) == "event" else "character"
+
+    def _counter_paid(self, s: TableState, p: dict) -> int:
+        if p.get("paid") is not None:
+            return p["paid"]
+        cost = T.facts(s, p["card"]).get("cost")
+        return cost if isinstance(cost, int) else 0
+
+    def apply_damage_step(self, s: TableState, e: RecordedEvent) -> None:
+        b = s.extra.get("battle")
+        if not b:
+            return
+        a_pow, t_pow = self._battle_powers(s, b, e.payload)
+        b["step"] = "damage"
+        if a_pow is None or t_pow is None:
+            b["result"] = "unknown"
+            return
+        target = T.where_is(s, b["target"]) if b.get("target") else None
+        hits_leader = target is not None and target[1] == "leader"
+        if a_pow < t_pow:
+            b["result"] = "fails"
+        elif hits_leader:
+            b["result"] = "hit"
+            b["damage"] = 2 if T.has_keyword(s, b.get("attacker_code"), "double attack") else 1
+            if len(s.zone(b["defender"], "life")) < b["damage"]:
+                # 對戰獲勝 against a Leader with no Life left for this damage: the attacker wins
+                s.result = {"result": "win", "winner": b["attacker_player"], "how": "life",
+                            "loser": b["defender"], "position": e.position}
+        else:
+            b["result"] = "ko"
+
+    def _battle_powers(self, s: TableState, b: dict, p: dict) -> tuple[int | None, int | None]:
+        derived = self._derived_powers(s, b)
+        a = p.get("attacker_power") if p.get("attacker_power") is not None else derived[0]
+        t = p.get("target_power") if p.get("target_power") is not None else derived[1]
+        return a, t
+
+    def _derived_powers(self, s: TableState, b: dict) -> tuple[int | None, int | None]:
+        out: list[int | None] = []
+        for key in ("attacker", "target"):
+            hit = T.where_is(s, b[key]) if b.get(key) else None
+            out.append(T.power(s, hit[0], hit[2]) if hit and hit[1] in T.FIELD else None)
+        return out[0], out[1]
+
+    def apply_life_taken(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        player = p["player"]
+        card = T.take(s, player, "life", code=p.get("card")) if p.get("card") else T.take(s, player, "life")
+        s.put(player, "hand" if p.get("to", "hand") == "hand" else "trash", card)
+        s.extra["last_life_taken"] = {"player": player, "turn": s.turn, "position": e.position}
+        if p.get("to") == "trigger":
+            s.extra["turn_info"].setdefault("triggers", []).append(card.code)
+        b = s.extra.get("battle")
+        if b and b.get("defender") == player and not p.get("by"):
+            b["taken"] = b.get("taken", 0) + 1
+
+    def apply_ko(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        card = self._field_card(s, p["player"], p.get("uid"), p.get("card"), zones=("characters",))
+        if card is None:
+            return
+        s.zone(p["player"], "characters").remove(card)
+        T.leave_field(s, p["player"], card)
+        s.put(p["player"], "trash", card)
+        b = s.extra.get("battle")
+        if b and b.get("target") == card.uid and not p.get("by"):
+            b["ko"] = True
+
+    def apply_trash(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        self._move(s, p["player"], p.get("from_zone", "hand"), "trash", p.get("uid"), p.get("card"), "top")
+
+    def apply_move(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        self._move(s, p["player"], p["from_zone"], p["to_zone"], p.get("uid"), p.get("card"), p.get("where", "top"))
+
+    def _move(self, s: TableState, player: str, src: str, dst: str, uid: str | None, code: str | None,
+              where: str) -> None:
+        if src in T.FIELD:
+            hit = T.locate(s, player, (src,), uid=uid, code=code, prefer=lambda c: not T.is_rested(c))
+            card = hit[1] if hit else T.take(s, player, src)
+            if hit:
+                s.zone(player, src).remove(card)
+            T.leave_field(s, player, card)
+        else:
+            card = T.take(s, player, src, uid=uid, code=code)
+            if code and not card.code:
+                card.code = code
+        if dst in ("deck", "life") and src not in ("deck", "life"):
+            pass  # the card keeps its identity: whoever saw it go there knows it
+        s.put(player, dst, card, where)
+
+    def apply_reveal(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        if p.get("uid"):
+            hit = T.where_is(s, p["uid"])
+            if hit:
+                hit[2].code = p["card"]
+            return
+        for c in reversed(s.zone(p["player"], p["zone"])):
+            if c.code is None:
+                c.code = p["card"]
+                return
+
+    def apply_shuffle(self, s: TableState, e: RecordedEvent) -> None:
+        # A shuffled zone's order is unknown; the cards stay what they are.
+        s.extra.setdefault("shuffles", {})[e.payload["player"]] = e.position
+
+    def apply_battle_end(self, s: TableState, e: RecordedEvent) -> None:
+        self._close_battle(s)
+
+    def apply_turn_end(self, s: TableState, e: RecordedEvent) -> None:
+        self._close_battle(s)
+        s.phase = "end"
+        T.expire_mods(s, "turn")
+
+    def apply_concede(self, s: TableState, e: RecordedEvent) -> None:
+        if s.result is None:
+            loser = e.payload["player"]
+            s.result = {"result": "win", "winner": T.opponent(s, loser), "how": "concession",
+                        "loser": loser, "position": e.position}
+
+    def apply_game_end(self, s: TableState, e: RecordedEvent) -> None:
+        if s.result is None:
+            w = e.payload.get("winner")
+            s.result = {"result": "win" if w else "draw", "winner": w, "how": e.payload["how"],
+                        "position": e.position, "announced": True}
+
+    def apply_time_decision(self, s: TableState, e: RecordedEvent) -> None:
+        if s.result is None:
+            p = e.payload
+            if p["result"] != "continue":
+                s.result = {"result": p["result"], "winner": p.get("winner"), "how": "time",
+                            "position": e.position, "branch": p.get("branch")}
+
+    # --- battle bookkeeping ------------------------------------------------------------------
+
+    def _close_battle(self, s: TableState) -> None:
+        if s.extra.get("battle"):
+            s.extra["last_battle"] = s.extra["battle"]
+            s.extra["battle"] = None
+            T.expire_mods(s, "battle")
+
+    def _close_battle_if_done(self, s: TableState) -> None:
+        b = s.extra.get("battle")
+        if b and b.get("step") == "damage":
+            self._close_battle(s)
+
+    # --- finding cards -----------------------------------------------------------------------
+
+    def _own_field_card(self, s: TableState, player: str, uid: str | None, code: str | None,
+                        rested: bool | None = None) -> Card | None:
+        hit = T.locate(s, player, ("leader", "characters"), uid=uid, code=code,
+                       prefer=None if rested is None else (lambda c: T.is_rested(c) == rested))
+        return hit[1] if hit else None
+
+    def _field_card(self, s: TableState, player: str, uid: str | None, code: str | None,
+                    rested: bool | None = None, zones: tuple[str, ...] = T.FIELD) -> Card | None:
+        hit = T.locate(s, player, zones, uid=uid, code=code,
+                       prefer=None if rested is None else (lambda c: T.is_rested(c) == rested))
+        return hit[1] if hit else None
+
+    def _target(self, s: TableState, defender: str, uid: str | None, code: str | None) -> Card | None:
+        if uid:
+            hit = T.locate(s, defender, ("leader", "characters"), uid=uid)
+            return hit[1] if hit else None
+        leader = s.zone(defender, "leader")
+        if leader and leader[0].code == code:
+            return leader[0]
+        hit = T.locate(s, defender, ("characters",), code=code, prefer=T.is_rested)
+        return hit[1] if hit else None
+
+    # ============================================================================ check
+
+    def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        out: list[Finding] = []
+        if s.result is not None and e.kind not in AFTER_END_OK and s.result.get("how") in ("life", "deck-out"):
+            rule = "OPTCG-WIN-1" if s.result["how"] == "life" else "OPTCG-WIN-2"
+            out.append(self.flag(rule, e, f"{e.kind} recorded after the game ended: {s.result['winner']} won "
+                                          f"by {s.result['how']} at event {s.result.get('position')}"))
+        if e.kind in MAIN_ACTIONS or e.kind == "turn.end":
+            out += self._phase_findings(s, e)
+        return out + super().check(s, e)
+
+    def _phase_findings(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        """Leaving the refresh/draw/DON!! phases: were they done as the manual says?"""
+        p = e.payload
+        player = p.get("player")
+        out: list[Finding] = []
+        if p.get("by") or s.phase not in PRE_MAIN or player != s.active:
+            return out
+        ti = s.extra.get("turn_info", {})
+        if not ti.get("refreshed") and (s.zone(player, "attached") or self._rested_cards(s, player)):
+            out.append(self.flag("OPTCG-FLOW-1", e, f"{player}'s refresh phase was skipped: "
+                                 f"{len(s.zone(player, 'attached'))} DON!! still attached, "
+                                 f"{self._rested_cards(s, player)} card(s) still rested"))
+        if s.turn > 1 and ti.get("drawn", 0) == 0 and s.zone(player, "deck"):
+            out.append(self.flag("OPTCG-FLOW-2", e, f"{player} did not draw in the draw phase of turn {s.turn}"))
+        expected = min(1 if s.turn == 1 else 2, ti.get("don_deck", 0))
+        if ti.get("don", 0) < expected:
+            out.append(self.flag("OPTCG-FLOW-3", e, f"{player} took {ti.get('don', 0)} DON!! in the DON!! phase "
+                                 f"of turn {s.turn}; the manual gives {expected}"))
+        return out
+
+    def _rested_cards(self, s: TableState, player: str) -> int:
+        return sum(1 for z in ("leader", "characters", "stage", "cost") for c in s.zone(player, z) if T.is_rested(c))
+
+    def _main_findings(self, s: TableState, e: RecordedEvent, what: str, rule: str = "OPTCG-FLOW-4") -> list[Finding]:
+        player = e.payload["player"]
+        if s.turn < 1:
+            return [self.flag(rule, e, f"{what} before the game began (no turn has started)")]
+        if player != s.active:
+            return [self.flag(rule, e, f"{what} by {player} during {s.active}'s turn")]
+        if s.phase == "end":
+            return [self.flag(rule, e, f"{what} after {player}'s main phase ended")]
+        b = s.extra.get("battle")
+        if b and b.get("step") != "damage" and e.kind != "attack":
+            return [self.flag(rule, e, f"{what} in the middle of a battle (before its damage step)")]
+        return []
+
+    # --- setup ------------------------------------------------------------------------------
+
+    def check_deck_registered(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        out = []
+        if T.pinfo(s, p["player"]).get("leader"):
+            out.append(self.flag("OPTCG-ZONE-1", e, f"{p['player']} registers a second Leader/deck"))
+        if s.turn >= 1:
+            out.append(self.flag("OPTCG-ZONE-1", e, "a deck registered after the game began"))
+        out += [self._relocate(f, e) for f in
+                check_deck(self, p["player"], p["leader"], list(p.get("deck", [])), p.get("cards", {}),
+                           deck_size=p.get("deck_size"), don=p.get("don", 10))]
+        return out
+
+    @staticmethod
+    def _relocate(f: Finding, e: RecordedEvent) -> Finding:
+        from dataclasses import replace
+        return replace(f, position=e.position)
+
+    def check_turn_order(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        return []
+
+    def check_draw(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player, n = p["player"], p.get("count", 1)
+        out = []
+        if len(s.zone(player, "deck")) < n:
+            out.append(self.flag("OPTCG-WIN-2", e, f"{player} draws {n} from a deck of {len(s.zone(player, 'deck'))}"))
+        if p.get("by"):
+            return out
+        if s.turn < 1:
+            if len(s.zone(player, "hand")) + n > 5:
+                out.append(self.flag("OPTCG-SETUP-4", e, f"{player}'s opening hand would be "
+                                     f"{len(s.zone(player, 'hand')) + n} cards; it is 5"))
+            return out
+        if player != s.active:
+            out.append(self.flag("OPTCG-FLOW-2", e, f"{player} draws during {s.active}'s turn"))
+        elif s.turn == 1:
+            out.append(self.flag("OPTCG-FLOW-2", e, "the first player does not draw in the first turn"))
+        elif s.phase not in PRE_MAIN:
+            out.append(self.flag("OPTCG-FLOW-2", e, f"{player} draws in the {s.phase} phase without an effect"))
+        elif s.extra["turn_info"].get("drawn", 0) + n > 1:
+            out.append(self.flag("OPTCG-FLOW-2", e, f"{player} draws {s.extra['turn_info'].get('drawn', 0) + n} "
+                                 "cards in the draw phase; the manual says 1"))
+        ti = s.extra.get("turn_info", {})
+        if player == s.active and not ti.get("refreshed") and (s.zone(player, "attached") or self._rested_cards(s, player)):
+            out.append(self.flag("OPTCG-FLOW-1", e, f"{player} draws without the refresh phase: "
+                                 f"{len(s.zone(player, 'attached'))} DON!! attached, "
+                                 f"{self._rested_cards(s, player)} card(s) rested"))
+        return out
+
+    def check_mulligan(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player = p["player"]
+        out = []
+        if s.turn >= 1:
+            return [self.flag("OPTCG-SETUP-5", e, f"{player}'s mulligan decision after the game began")]
+        if T.pinfo(s, player).get("mulligan"):
+            out.append(self.flag("OPTCG-SETUP-5", e, f"{player} already decided ({T.pinfo(s, player)['mulligan']}); "
+                                 "each player has one mulligan"))
+        first = s.extra.get("first")
+        if first and player != first and not T.pinfo(s, first).get("mulligan"):
+            out.append(self.flag("OPTCG-SETUP-5", e, f"{player} decides before the first player {first}"))
+        if s.zone(player, "life"):
+            out.append(self.flag("OPTCG-SETUP-6", e, f"{player} decides on a mulligan after placing Life"))
+        return out
+
+    def check_life_placed(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player = p["player"]
+        life = T.leader_life(s, player)
+        have = len(s.zone(player, "life"))
+        out = []
+        if s.turn >= 1 and not p.get("by"):
+            out.append(self.flag("OPTCG-SETUP-6", e, f"{player} places Life after the game began"))
+        if life is not None and have + p.get("count", 1) > life:
+            out.append(self.flag("OPTCG-SETUP-6", e, f"{player} would have {have + p.get('count', 1)} Life; "
+                                 f"the Leader's Life is {life}"))
+        return out
+
+    def check_turn(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        player = e.payload["player"]
+        out = []
+        if s.turn == 0:
+            first = s.extra.get("first")
+            if first and player != first:
+                out.append(self.flag("OPTCG-SETUP-7", e, f"{player} takes the first turn, but {first} goes first"))
+            for p in s.players:
+                life = T.leader_life(s, p)
+                if life is not None and len(s.zone(p, "life")) != life:
+                    out.append(self.flag("OPTCG-SETUP-6", e, f"{p} starts with {len(s.zone(p, 'life'))} Life; "
+                                         f"the Leader's Life is {life}"))
+                if T.pinfo(s, p).get("leader") and len(s.zone(p, "hand")) != 5:
+                    out.append(self.flag("OPTCG-SETUP-4", e, f"{p} starts with {len(s.zone(p, 'hand'))} cards in hand"))
+        elif player == s.active:
+            out.append(self.flag("OPTCG-END-3", e, f"{player} takes two turns in a row"))
+        return out
+
+    def check_refresh(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        player = e.payload["player"]
+        if player != s.active or s.phase != "refresh":
+            return [self.flag("OPTCG-FLOW-1", e, f"{player}'s refresh outside the start of their own turn "
+                              f"(active {s.active}, phase {s.phase})")]
+        return []
+
+    def check_don(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player, n = p["player"], p.get("count", 2)
+        out = []
+        if len(s.zone(player, "don_deck")) < n:
+            out.append(self.flag("OPTCG-DECK-5", e, f"{player} takes {n} DON!! from a DON!! deck of "
+                                 f"{len(s.zone(player, 'don_deck'))}"))
+        if p.get("by"):
+            return out
+        ti = s.extra.get("turn_info", {})
+        expected = min(1 if s.turn == 1 else 2, ti.get("don_deck", 0))
+        if player != s.active or s.phase not in PRE_MAIN:
+            out.append(self.flag("OPTCG-FLOW-3", e, f"{player} takes DON!! outside their DON!! phase"))
+        elif ti.get("don", 0) + n > expected:
+            out.append(self.flag("OPTCG-FLOW-3", e, f"{player} takes {ti.get('don', 0) + n} DON!! in turn {s.turn}; "
+                                 f"the manual gives {expected}"))
+        if p.get("rested"):
+            out.append(self.flag("OPTCG-FLOW-3", e, "DON!! from the DON!! phase are placed active"))
+        return out
+
+    # --- main phase --------------------------------------------------------------------------
+
+    def check_play(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player = p["player"]
+        area = self._area(s, p)
+        out = []
+        if not p.get("by"):
+            out += self._main_findings(s, e, f"playing {p['card']}")
+        in_hand = (T.locate(s, player, ("hand",), uid=p["uid"]) if p.get("uid")
+                   else T.locate(s, player, ("hand",), code=p["card"]) or
+                   (T.locate(s, player, ("hand",), code=None) if any(c.code is None for c in s.zone(player, "hand")) else None))
+        if not in_hand:
+            rule = {"stage": "OPTCG-PLAY-3", "event": "OPTCG-PLAY-4"}.get(area, "OPTCG-PLAY-1")
+            out.append(self.flag(rule, e, f"{p['card']} is not in {player}'s hand"))
+        if p.get("rested") and not p.get("by"):
+            out.append(self.flag("OPTCG-STATE-1", e, f"{p['card']} is played rested; cards enter active"))
+        cost = T.facts(s, p["card"]).get("cost")
+        if not p.get("by"):
+            paid = self._paid(s, p)
+            if isinstance(cost, int) and paid < cost:
+                out.append(self.flag("OPTCG-CARD-1", e, f"{p['card']} costs {cost}; {paid} paid"))
+            active = len(T.cost_don(s, player, rested=False))
+            if paid > active:
+                out.append(self.flag("OPTCG-COST-1", e, f"{player} pays {paid} with {active} active DON!! "
+                                     "in the cost area"))
+        if area == "character":
+            n = len(s.zone(player, "characters"))
+            room = p.get("trash_uid") and T.locate(s, player, ("characters",), uid=p["trash_uid"])
+            if n >= 5 and not room:
+                out.append(self.flag("OPTCG-PLAY-2", e, f"{player} already has {n} Characters; "
+                                     "one must be trashed first (trash_uid)"))
+        if T.category(s, p["card"]) == "leader":
+            out.append(self.flag("OPTCG-PLAY-1", e, f"{p['card']} is a Leader; it cannot be played"))
+        return out
+
+    def check_don_rest(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        active = len(T.cost_don(s, p["player"], rested=False))
+        if p.get("count", 1) > active:
+            return [self.flag("OPTCG-COST-1", e, f"{p['player']} rests {p.get('count', 1)} DON!! with {active} active")]
+        return []
+
+    def check_don_activate(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        if not e.payload.get("by"):
+            return [self.flag("OPTCG-FLOW-1", e, "DON!! become active in the refresh phase, or by an effect "
+                              "(name it in 'by')")]
+        return []
+
+    def check_don_attach(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player = p["player"]
+        out = []
+        if not p.get("by"):
+            out += self._main_findings(s, e, "attaching DON!!")
+        pool = T.cost_don(s, player, rested=bool(p.get("rested")))
+        if len(pool) < p.get("count", 1):
+            out.append(self.flag("OPTCG-DON-1", e, f"{player} attaches {p.get('count', 1)} DON!! with "
+                                 f"{len(pool)} {'rested' if p.get('rested') else 'active'} in the cost area"))
+        if p.get("rested") and not p.get("by"):
+            out.append(self.flag("OPTCG-DON-1", e, "only active DON!! are attached (unless an effect says so)"))
+        if self._own_field_card(s, player, p.get("to"), p.get("card")) is None:
+            out.append(self.flag("OPTCG-DON-1", e, f"{p.get('to') or p.get('card')} is not {player}'s Leader "
+                                 "or Character"))
+        return out
+
+    def check_don_detach(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        out = []
+        if not s.zone(p["player"], "attached"):
+            out.append(self.flag("OPTCG-LEAVE-1", e, f"{p['player']} has no attached DON!!"))
+        if not p.get("rested", True) and not p.get("by") and s.phase != "refresh":
+            out.append(self.flag("OPTCG-LEAVE-1", e, "attached DON!! return to the cost area rested "
+                                 "(active only in the refresh phase)"))
+        return out
+
+    def check_don_minus(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        have = len(s.zone(p["player"], "cost")) + len(s.zone(p["player"], "attached"))
+        if p.get("count", 1) > have:
+            return [self.flag("OPTCG-TERM-10", e, f"DON!! −{p.get('count', 1)} with {have} DON!! on the field")]
+        return []
+
+    def check_effect(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player, timing = p["player"], p.get("timing", "other")
+        out: list[Finding] = []
+        b = s.extra.get("battle")
+        card = self._field_card(s, player, p.get("uid"), p.get("card"))
+        if timing in ("activate_main", "main"):
+            rule = "OPTCG-TERM-2" if timing == "activate_main" else "OPTCG-TERM-5"
+            out += self._main_findings(s, e, f"[{'Activate: Main' if timing == 'activate_main' else 'Main'}] of {p['card']}", rule)
+        elif timing == "on_play":
+            if card is None or card.props.get("played_turn") != s.turn:
+                if T.category(s, p["card"]) != "event":
+                    out.append(self.flag("OPTCG-TERM-1", e, f"[On Play] of {p['card']}, which was not played this turn"))
+        elif timing == "when_attacking":
+            if not b or b.get("step") != "attack" or b.get("attacker_player") != player or \
+                    (b.get("attacker_code") and b.get("attacker_code") != p["card"] and not p.get("uid")):
+                out.append(self.flag("OPTCG-BATTLE-3", e, f"[When Attacking] of {p['card']} outside its attack declaration"))
+        elif timing == "counter":
+            if not b or b.get("defender") != player or b.get("step") == "damage":
+                out.append(self.flag("OPTCG-TERM-6", e, f"[Counter] of {p['card']} outside the defender's counter step"))
+        elif timing == "trigger":
+            if p["card"] not in s.extra.get("turn_info", {}).get("triggers", []):
+                out.append(self.flag("OPTCG-CARD-3", e, f"[Trigger] of {p['card']}, which was not revealed from Life"))
+        elif timing == "end_of_turn":
+            if player != s.active:
+                out.append(self.flag("OPTCG-TERM-4", e, f"[End of Your Turn] of {p['card']} in {s.active}'s turn"))
+        elif timing == "during_turn":
+            if player != s.active:
+                out.append(self.flag("OPTCG-TERM-3", e, f"[Your Turn] effect of {p['card']} in {s.active}'s turn"))
+        elif timing == "opponent_turn" and player == s.active:
+            out.append(self.flag("OPTCG-TERM-3", e, f"[Opponent's Turn] effect of {p['card']} in {player}'s own turn"))
+        if p.get("once_per_turn") and self._once_key(p) in s.extra.get("turn_info", {}).get("once", []):
+            out.append(self.flag("OPTCG-TERM-7", e, f"[Once Per Turn] effect of {p['card']} used again this turn"))
+        if p.get("don_req"):
+            have = len(T.attached_to(s, player, card.uid)) if card else 0
+            if have < p["don_req"]:
+                out.append(self.flag("OPTCG-TERM-8", e, f"[DON!! x{p['don_req']}] of {p['card']} with {have} attached"))
+        if p.get("rest_don"):
+            active = len(T.cost_don(s, player, rested=False))
+            if active < p["rest_don"]:
+                out.append(self.flag("OPTCG-TERM-9", e, f"cost ({p['rest_don']}) with {active} active DON!!"))
+        if p.get("don_minus"):
+            have = len(s.zone(player, "cost")) + len(s.zone(player, "attached"))
+            if have < p["don_minus"]:
+                out.append(self.flag("OPTCG-TERM-10", e, f"DON!! −{p['don_minus']} with {have} DON!! on the field"))
+        return out
+
+    def check_set_active(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        if not e.payload.get("by"):
+            return [self.flag("OPTCG-FLOW-1", e, "cards become active in the refresh phase, or by an effect "
+                              "(name it in 'by')")]
+        return []
+
+    def check_move(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        if p["to_zone"] == "stage" and s.zone(p["player"], "stage"):
+            return [self.flag("OPTCG-ZONE-2", e, f"{p['player']} already has a Stage")]
+        if p["to_zone"] == "leader" or p["from_zone"] == "leader":
+            return [self.flag("OPTCG-ZONE-1", e, "the Leader stays in the Leader area")]
+        return []
+
+    # --- battle ------------------------------------------------------------------------------
+
+    def check_attack(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player = p["player"]
+        out = self._battle_close_findings(s, e)
+        out += self._main_findings(s, e, "an attack")
+        if T.pinfo(s, player).get("turns", 0) <= 1 and s.turn >= 1:
+            out.append(self.flag("OPTCG-BATTLE-0", e, f"{player} attacks in their first turn"))
+        attacker = self._own_field_card(s, player, p.get("attacker_uid"), p.get("attacker"), rested=False)
+        name = p.get("attacker") or p.get("attacker_uid")
+        if attacker is None:
+            out.append(self.flag("OPTCG-BATTLE-1", e, f"{name} is not {player}'s Leader or Character"))
+        else:
+            if T.is_rested(attacker):
+                out.append(self.flag("OPTCG-BATTLE-1", e, f"{name} is rested; the attacker must be active"))
+            if attacker.props.get("played_turn") == s.turn and T.has_keyword(s, attacker.code, "rush") is False:
+                out.append(self.flag("OPTCG-TERM-12", e, f"{name} was played this turn and has no [Rush]"))
+        defender = T.opponent(s, player)
+        target = self._target(s, defender, p.get("target_uid"), p.get("target"))
+        tname = p.get("target") or p.get("target_uid")
+        if target is None:
+            out.append(self.flag("OPTCG-BATTLE-2", e, f"{tname} is not {defender}'s Leader or Character"))
+        elif target not in s.zone(defender, "leader") and not T.is_rested(target):
+            out.append(self.flag("OPTCG-BATTLE-2", e, f"{tname} is an active Character; only rested ones can be attacked"))
+        return out
+
+    def check_block(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player = p["player"]
+        b = s.extra.get("battle")
+        name = p.get("card") or p.get("uid")
+        if not b:
+            return [self.flag("OPTCG-BATTLE-4", e, "a block with no attack declared")]
+        out = []
+        if player != b["defender"]:
+            out.append(self.flag("OPTCG-BATTLE-4", e, f"{player} is not the attacked player"))
+        if b.get("blocked"):
+            out.append(self.flag("OPTCG-BATTLE-4", e, "this attack was already blocked: one [Blocker] per attack"))
+        elif b.get("step") not in ("attack",):
+            out.append(self.flag("OPTCG-BATTLE-4", e, f"a block in the {b.get('step')} step; blocks come right "
+                                 "after the attack declaration"))
+        blocker = self._field_card(s, player, p.get("uid"), p.get("card"), rested=False, zones=("characters",))
+        if blocker is None:
+            out.append(self.flag("OPTCG-BATTLE-4", e, f"{name} is not {player}'s Character"))
+        else:
+            if T.is_rested(blocker):
+                out.append(self.flag("OPTCG-STATE-1", e, f"{name} is rested; a blocker rests to block"))
+            if T.has_keyword(s, blocker.code, "blocker") is False:
+                out.append(self.flag("OPTCG-TERM-11", e, f"{name} has no [Blocker]"))
+        return out
+
+    def check_counter(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player = p["player"]
+        kind = self._counter_kind(s, p)
+        rule = "OPTCG-BATTLE-6" if kind == "event" else "OPTCG-BATTLE-5"
+        b = s.extra.get("battle")
+        out = []
+        if not b:
+            out.append(self.flag(rule, e, f"counter {p['card']} with no battle going on"))
+        else:
+            if player != b["defender"]:
+                out.append(self.flag(rule, e, f"{player} is not the attacked player; only the defender counters"))
+            if b.get("step") == "damage":
+                out.append(self.flag(rule, e, f"counter {p['card']} after the damage step"))
+        if not T.locate(s, player, ("hand",), code=p["card"]) and not any(c.code is None for c in s.zone(player, "hand")):
+            out.append(self.flag(rule, e, f"{p['card']} is not in {player}'s hand"))
+        f = T.facts(s, p["card"])
+        if f:
+            if kind == "character" and not f.get("counter"):
+                out.append(self.flag("OPTCG-CARD-2", e, f"{p['card']} has no counter value"))
+            if kind == "event":
+                if f.get("keywords") is not None and "counter" not in [k.lower() for k in f["keywords"]]:
+                    out.append(self.flag("OPTCG-TERM-6", e, f"{p['card']} has no [Counter] effect"))
+                cost = f.get("cost") if isinstance(f.get("cost"), int) else 0
+                paid = self._counter_paid(s, p)
+                active = len(T.cost_don(s, player, rested=False))
+                if paid < cost:
+                    out.append(self.flag("OPTCG-CARD-1", e, f"{p['card']} costs {cost}; {paid} paid"))
+                if paid > active:
+                    out.append(self.flag("OPTCG-COST-1", e, f"{player} pays {paid} with {active} active DON!!"))
+        return out
+
+    def check_damage_step(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        b = s.extra.get("battle")
+        if not b:
+            return [self.flag("OPTCG-BATTLE-7", e, "a damage step with no attack declared")]
+        if b.get("step") == "damage":
+            return [self.flag("OPTCG-BATTLE-7", e, "this battle already had its damage step")]
+        out = []
+        p = e.payload
+        for key, label in (("attacker", "attacker"), ("target", "target")):
+            stated = p.get(f"{key}_power")
+            hit = T.where_is(s, b[key]) if b.get(key) else None
+            if stated is None or not hit or hit[1] not in T.FIELD:
+                continue
+            derived = T.power(s, hit[0], hit[2])
+            if derived is None or derived == stated:
+                continue
+            expired = sum(m["amount"] for m in s.extra.get("expired", []) if m["uid"] == hit[2].uid)
+            if expired and stated == derived + expired:
+                last = s.extra["expired"][0]["duration"]
+                rule = "OPTCG-BATTLE-13" if last == "battle" else "OPTCG-END-2"
+                out.append(self.flag(rule, e, f"the {label}'s power is stated as {stated}, counting a +{expired} that "
+                                     f"ended with the last {'battle' if last == 'battle' else 'turn'}; derived {derived}"))
+            else:
+                out.append(self.flag("OPTCG-DON-2", e, f"the {label}'s power is stated as {stated}; replay derives "
+                                     f"{derived} (base + 1000 per attached DON!! in its owner's turn + modifiers)",
+                                     severity="warning"))
+        return out
+
+    def check_life_taken(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        player = p["player"]
+        out = []
+        if not s.zone(player, "life"):
+            out.append(self.flag("OPTCG-ZONE-3", e, f"{player} has no Life card to take"))
+        b = s.extra.get("battle")
+        if not p.get("by"):
+            if not b or b.get("defender") != player or b.get("step") != "damage":
+                out.append(self.flag("OPTCG-BATTLE-11", e, f"{player} takes a Life card with no damage dealt"))
+            elif b.get("result") == "fails":
+                out.append(self.flag("OPTCG-BATTLE-10", e, "the attack failed (lower power): nothing happens"))
+            elif b.get("result") == "ko":
+                out.append(self.flag("OPTCG-BATTLE-9", e, "the attack hit a Character, not the Leader"))
+            elif b.get("result") == "hit" and b.get("taken", 0) >= b.get("damage", 1):
+                out.append(self.flag("OPTCG-BATTLE-12", e, f"{b.get('taken')} Life card(s) already taken for "
+                                     f"{b.get('damage', 1)} damage"))
+            banish = b and T.has_keyword(s, b.get("attacker_code"), "banish")
+            if banish and p.get("to", "hand") != "trash":
+                out.append(self.flag("OPTCG-TERM-14", e, "the attacker has [Banish]: the Life card goes to the trash"))
+            if not banish and p.get("to") == "trash":
+                out.append(self.flag("OPTCG-TERM-14", e, "a Life card goes to the trash only with [Banish] "
+                                     "(or an effect named in 'by')"))
+        if p.get("to") == "trigger":
+            life = s.zone(player, "life")
+            code = p.get("card") or (life[-1].code if life else None)
+            trig = T.facts(s, code).get("trigger")
+            if T.facts(s, code) and not trig:
+                out.append(self.flag("OPTCG-CARD-3", e, f"{code} has no [Trigger]"))
+        return out
+
+    def check_ko(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        card = self._field_card(s, p["player"], p.get("uid"), p.get("card"), zones=("characters",))
+        name = p.get("card") or p.get("uid")
+        if card is None:
+            return [self.flag("OPTCG-BATTLE-9", e, f"{name} is not one of {p['player']}'s Characters")]
+        if p.get("by"):
+            return []
+        b = s.extra.get("battle")
+        if not b or b.get("step") != "damage":
+            return [self.flag("OPTCG-BATTLE-9", e, f"{name} K.O.'d with no battle won against it (name the effect in 'by')")]
+        if b.get("result") == "fails":
+            return [self.flag("OPTCG-BATTLE-10", e, "the attack failed (lower power): nothing happens")]
+        if b.get("target") != card.uid:
+            return [self.flag("OPTCG-BATTLE-9", e, f"{name} is not the Character that was attacked")]
+        if b.get("ko"):
+            return [self.flag("OPTCG-BATTLE-9", e, "the attacked Character was already K.O.'d")]
+        return []
+
+    def check_battle_end(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        return self._battle_close_findings(s, e)
+
+    def check_turn_end(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        out = self._battle_close_findings(s, e)
+        if e.payload["player"] != s.active:
+            out.append(self.flag("OPTCG-FLOW-5", e, f"{e.payload['player']} ends {s.active}'s turn"))
+        return out
+
+    def _battle_close_findings(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        """When a battle closes: did its damage step's consequences happen?"""
+        b = s.extra.get("battle")
+        if not b or b.get("step") != "damage" or s.result is not None:
+            return []
+        if b.get("result") == "hit":
+            due = min(b.get("damage", 1), len(s.zone(b["defender"], "life")) + b.get("taken", 0))
+            if b.get("taken", 0) < due:
+                rule = "OPTCG-TERM-13" if b.get("damage", 1) > 1 else "OPTCG-BATTLE-8"
+                return [self.flag(rule, e, f"the battle won against {b['defender']}'s Leader dealt "
+                                  f"{b.get('taken', 0)} of {due} damage")]
+        if b.get("result") == "ko" and not b.get("ko") and b.get("target") and T.where_is(s, b["target"]) \
+                and T.where_is(s, b["target"])[1] == "characters":
+            return [self.flag("OPTCG-BATTLE-9", e, f"the attacked Character {b.get('target_code')} was not K.O.'d")]
+        return []
+
+    def check_game_end(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        r = s.result
+        if r and r.get("winner") != p.get("winner") and r.get("how") in ("life", "deck-out"):
+            rule = "OPTCG-WIN-1" if r["how"] == "life" else "OPTCG-WIN-2"
+            return [self.flag(rule, e, f"announced winner {p.get('winner')}, but {r['winner']} won by {r['how']} "
+                              f"at event {r.get('position')}")]
+        if not r and p["how"] == "life":
+            return [self.flag("OPTCG-WIN-1", e, "a win by Life announced, but no battle was won against a Leader "
+                              "with 0 Life")]
+        if not r and p["how"] == "deck-out":
+            return [self.flag("OPTCG-WIN-2", e, "a deck-out announced, but both decks still hold cards")]
+        return []
+
+    # ============================================================================ judging
+
+    def check_deck(self, player: str, cards: list[str], card_db: Any = None) -> list[Finding]:
+        """`cards`: the Leader first, then the deck. `card_db`: {number: facts} (a CardDB works too)."""
+        facts = card_db.facts_for(cards) if hasattr(card_db, "facts_for") else dict(card_db or {})
+        return check_deck(self, player, cards[0] if cards else "", cards[1:], facts)
+
+    def outcome(self, s: TableState) -> Outcome | None:
+        r = s.result
+        if not r:
+            return None
+        words = {
+            "life": f"{r.get('winner')} won a battle against {r.get('loser')}'s Leader with no Life left "
+                    "(勝利條件: 在對手的生命值卡 0 張時，和對手的領航卡對戰獲勝)",
+            "deck-out": f"{r.get('loser')}'s deck is empty, so {r.get('loser')} loses "
+                        "(勝利條件: 卡組沒有卡片的玩家即戰敗)",
+            "concession": f"{r.get('loser')} conceded",
+            "time": f"decided at the end of time ({r.get('branch')})",
+        }
+        return Outcome(r["result"], r.get("winner"), r["how"],
+                       [words.get(r["how"], r["how"]), f"event {r.get('position')}"])
+
+    def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
+                    policy: str | None = None) -> Decision:
+        return decide_end_of_time(self, state, events, policy=policy or "bandai")
+
+    def key_counters(self, s: TableState) -> dict[str, dict[str, int]]:
+        return {p: {"life": len(s.zone(p, "life")), "hand": len(s.zone(p, "hand")),
+                    "deck": len(s.zone(p, "deck")),
+                    "don": len(s.zone(p, "cost")) + len(s.zone(p, "attached"))} for p in s.players}
+
+    def summary_lines(self, s: TableState) -> list[str]:
+        lines = []
+        for p in s.players:
+            cost = s.zone(p, "cost")
+            rested = sum(1 for c in cost if T.is_rested(c))
+            lines.append(f"{p}: Life {len(s.zone(p, 'life'))} · DON!! deck {len(s.zone(p, 'don_deck'))}, "
+                         f"cost area {len(cost) - rested} active + {rested} rested, "
+                         f"attached {len(s.zone(p, 'attached'))}")
+            for z in ("leader", "characters", "stage"):
+                for c in s.zone(p, z):
+                    don = len(T.attached_to(s, p, c.uid))
+                    pw = T.power(s, p, c) if z != "stage" else None
+                    lines.append(f"  {z:<10} {c.code or '?'} ({c.uid})"
+                                 + (f" power {pw}" if pw is not None else (" power ?" if z != "stage" else ""))
+                                 + (f" +{don} DON!!" if don else "")
+                                 + (" rested" if T.is_rested(c) else " active"))
+        b = s.extra.get("battle")
+        if b:
+            lines.append(f"battle: {b.get('attacker_code')} attacks {b.get('target_code')} ({b.get('step')} step)")
+        return lines
+
+    def describe(self, e: RecordedEvent) -> str:
+        return words.describe(e.kind, e.payload) or super().describe(e)
+
+
+def check_deck(rs: Ruleset, player: str, leader: str, deck: list[str], facts: dict[str, dict],
+               *, deck_size: int | None = None, don: int = 10) -> list[Finding]:
+    """The deck rules (關於牌組) on a Leader, a deck list and card facts. Unknown card numbers are
+    reported as warnings, not errors: the check still runs on what is known."""
+    from engine.events import RecordedEvent as _E
+    probe = _E("", 0, "deck.check", 1, player, {}, "", "", "", "")
+    out: list[Finding] = []
+    lf = facts.get(leader, {})
+    if lf and str(lf.get("category", "")).lower() != "leader":
+        out.append(rs.flag("OPTCG-DECK-1", probe, f"{leader} is a {lf.get('category')}, not a Leader"))
+    size = len(deck) if deck else (deck_size if deck_size is not None else 0)
+    if size != 50:
+        out.append(rs.flag("OPTCG-DECK-2", probe, f"the deck of {player} has {size} cards; it must have 50"))
+    if don != 10:
+        out.append(rs.flag("OPTCG-DECK-5", probe, f"the DON!! deck of {player} has {don} cards; it must have 10"))
+    for code, n in sorted(Tally(deck).items()):
+        if n > 4:
+            out.append(rs.flag("OPTCG-DECK-4", probe, f"{n} copies of {code}; at most 4"))
+    unknown = sorted({c for c in deck if c not in facts} | ({leader} if leader and leader not in facts else set()))
+    if unknown:
+        out.append(rs.flag("OPTCG-DECK-2", probe, f"unknown card number(s), not checked: {', '.join(unknown)}",
+                           severity="warning"))
+    colours = {c.lower() for c in lf.get("colors", [])}
+    for code in sorted(set(deck)):
+        f = facts.get(code)
+        if not f:
+            continue
+        cat = str(f.get("category", "")).lower()
+        if cat in ("leader", "don"):
+            out.append(rs.flag("OPTCG-DECK-2", probe, f"{code} is a {f.get('category')}; the deck holds "
+                               "Characters, Events and Stages"))
+        mine = {c.lower() for c in f.get("colors", [])}
+        if colours and mine and not (mine & colours):
+            rule = "OPTCG-COLOR-1" if len(mine) > 1 else "OPTCG-DECK-3"
+            out.append(rs.flag(rule, probe, f"{code} ({'/'.join(f.get('colors', []))}) has none of the Leader's "
+                               f"colours ({'/'.join(lf.get('colors', []))})"))
+    return out
+
+
+RULESET = OptcgRuleset

@@ -1,0 +1,119 @@
+"""The vocabulary of `table`: the generic event kinds (setup, turn, phase, draw, move, reveal, shuffle,
+counter, concede, game.end). Other rulesets reuse the generic ones that fit their game as they are."""
+from __future__ import annotations
+
+from dataclasses import field
+from typing import Literal
+
+from engine.schema import Payload, PayloadError, Player, Zone, event_kind
+
+Where = Literal["top", "bottom"]
+
+
+@event_kind("setup")
+class Setup(Payload):
+    """Put cards into a zone before play: `count` unknown cards and/or the listed known cards."""
+
+    player: Player
+    zone: Zone
+    count: int = 0
+    cards: list[str] = field(default_factory=list)
+
+    def validate(self) -> None:
+        if self.count < 0:
+            raise PayloadError("count", "must be 0 or more")
+        if not self.count and not self.cards:
+            raise PayloadError("count", "give a count of unknown cards, or cards, or both")
+
+
+@event_kind("turn")
+class Turn(Payload):
+    """A player's turn begins. `number` defaults to the previous turn + 1."""
+
+    player: Player
+    number: int | None = None
+
+
+@event_kind("phase")
+class Phase(Payload):
+    name: str
+
+
+@event_kind("draw")
+class Draw(Payload):
+    """Top of the deck to the hand. `cards` names the drawn cards when the recorder saw them."""
+
+    player: Player
+    count: int = 1
+    cards: list[str] = field(default_factory=list)
+
+    def validate(self) -> None:
+        if self.count < 1:
+            raise PayloadError("count", "must be 1 or more")
+        if len(self.cards) > self.count:
+            raise PayloadError("cards", f"names {len(self.cards)} cards but count is {self.count}")
+
+
+@event_kind("move")
+class Move(Payload):
+    """One or more cards from a zone to a zone. Name the card by number (`card`), by instance (`uid`),
+    or neither: then the top (or bottom) card moves, known or not."""
+
+    player: Player
+    from_zone: Zone
+    to_zone: Zone
+    card: str | None = None
+    uid: str | None = None
+    count: int = 1
+    from_where: Where = "top"
+    to_where: Where = "top"
+    to_player: Player | None = None
+
+    def validate(self) -> None:
+        if self.count < 1:
+            raise PayloadError("count", "must be 1 or more")
+        if self.uid is not None and self.count != 1:
+            raise PayloadError("count", "a move by uid moves exactly one card")
+
+
+@event_kind("reveal")
+class Reveal(Payload):
+    """A card becomes known: the card with `uid`, else the top unknown card of the zone."""
+
+    player: Player
+    zone: Zone
+    card: str
+    uid: str | None = None
+
+
+@event_kind("shuffle")
+class Shuffle(Payload):
+    player: Player
+    zone: Zone
+
+
+@event_kind("counter")
+class Counter(Payload):
+    """Set or change a counter (Life, points, ...). Give exactly one of `set` and `add`."""
+
+    name: str
+    player: Player | None = None
+    set: int | None = None
+    add: int | None = None
+
+    def validate(self) -> None:
+        if (self.set is None) == (self.add is None):
+            raise PayloadError("set", "give exactly one of 'set' and 'add'")
+
+
+@event_kind("concede")
+class Concede(Payload):
+    player: Player
+
+
+@event_kind("game.end")
+class GameEnd(Payload):
+    """The game is over: a winner (or none, for a draw) and how, in words."""
+
+    how: str
+    winner: Player | None = None

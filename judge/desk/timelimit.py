@@ -1,0 +1,145 @@
+"""The time-limit module: decide a match when its round's time is called, by its ruleset's own
+end-of-time procedure, and record the decision.
+
+Generic over rulesets: it finds the `time.called` event (the last one that still counts), asks
+`ruleset.end_of_time(state, events, policy=...)` for a `Decision` (engine/rules/base.py) and, unless
+told not to, appends it as a core `time.decision` event (engine/events.py) carrying the branch taken
+and the step-by-step explanation quoting the rule. A ruleset plugs in by implementing `end_of_time`;
+nothing here names a game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.events import JUDGE_PREFIX, RecordedEvent
+from engine.match import InputError, Match
+from engine.rulesets.base import Decision
+
+DEFAULT_JUDGE = "judge:timelimit"
+
+
+class NoTimeCalled(InputError):
+    """The match holds no (still valid) `time.called` event."""
+
+
+@dataclass
+class TimeLimitResult:
+    match: str
+    ruleset: str
+    time_called: RecordedEvent
+    decision: Decision
+    recorded: RecordedEvent | None = None
+    already_recorded: RecordedEvent | None = None
+    moot: bool = False  # the match was decided before time was called: nothing to record
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.decision.to_dict()
+        return {
+            "match": self.match,
+            "ruleset": self.ruleset,
+            "time_called": {"position": self.time_called.position, **self.time_called.payload},
+            "decision": d["result"],
+            "winner": d["winner"],
+            "branch": d["branch"],
+            "rule": d["rule"],
+            "quote": d["quote"],
+            "policy": d["policy"],
+            "steps": d["steps"],
+            "recorded_at_position": (self.recorded or self.already_recorded).position
+            if (self.recorded or self.already_recorded) else None,
+            "newly_recorded": self.recorded is not None,
+            "decided_before_time": self.moot,
+        }
+
+
+def live_events(match: Match) -> tuple[list[RecordedEvent], set[int]]:
+    """All events, and the positions that no longer count (corrected away or backed out)."""
+    state = match.state()
+    return match.events(), set(state.voided)
+
+
+def find_time_called(events: list[RecordedEvent], voided: set[int]) -> RecordedEvent | None:
+    """The last `time.called` that still counts."""
+    found = [e for e in events if e.kind == "time.called" and e.position not in voided]
+    return found[-1] if found else None
+
+
+def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
+    """The ruleset's decision for this match's time call. Raises NoTimeCalled (exit 2) when time
+    was never called, InputError for a policy the ruleset does not know."""
+    events, voided = live_events(match)
+    called = find_time_called(events, voided)
+    if called is None:
+        raise NoTimeCalled(f"match {match.id} has no time.called event: record one first "
+                           f"(e.g. kind time.called, payload {{\"clock\": \"14:35\"}})")
+    before = match.state(at=called.position - 1)
+    earlier = match.ruleset.outcome(before)
+    if earlier is not None and earlier.result != "continue":
+        # Time called on a match that was already over changes nothing: say so, record nothing.
+        decision = Decision(earlier.result, earlier.winner, "decided-before-time",
+                            [f"the match was already decided before time was called (event "
+                             f"{called.position}): {earlier.how}"] + list(earlier.explanation),
+                            rule="-", policy=policy or "")
+        return TimeLimitResult(match.id, match.ruleset.name, called, decision, moot=True)
+    # Decide from the game as played: decisions recorded earlier are this procedure's output, not
+    # its input (deciding twice must give the same decision, so nothing new is recorded).
+    game = [e for e in events if e.kind != "time.decision"]
+    state, _ = match.replayer.fold(None, 1, game[1:])
+    try:
+        decision = match.ruleset.end_of_time(state, game, policy=policy)
+    except NotImplementedError as e:
+        raise InputError(str(e)) from None
+    except ValueError as e:  # an unknown policy, or a log the procedure cannot read
+        raise InputError(str(e), field="policy") from None
+    existing = _existing_decision(events, voided, called, decision)
+    return TimeLimitResult(match.id, match.ruleset.name, called, decision, already_recorded=existing)
+
+
+def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
+        judge: str = DEFAULT_JUDGE, recorded_by: str | None = None) -> TimeLimitResult:
+    """Decide and, unless `dry_run` or the same decision is already recorded after this time
+    call, record it as a `time.decision` event by `judge`."""
+    result = decide(match, policy)
+    if dry_run or result.moot or result.already_recorded is not None:
+        return result
+    actor = judge if judge.startswith(JUDGE_PREFIX) else JUDGE_PREFIX + judge
+    d = result.decision
+    payload = {"result": d.result, "branch": d.branch, "steps": d.steps, "rule": d.rule,
+               "winner": d.winner, "policy": d.policy or policy}
+    result.recorded = match.record("time.decision", {k: v for k, v in payload.items() if v is not None},
+                                   actor=actor, recorded_by=recorded_by).event
+    return result
+
+
+def _existing_decision(events: list[RecordedEvent], voided: set[int], called: RecordedEvent,
+                       d: Decision) -> RecordedEvent | None:
+    """The same decision already recorded after this time call, if any (so re-running is harmless)."""
+    for e in reversed(events):
+        if e.position <= called.position:
+            break
+        if e.kind == "time.decision" and e.position not in voided:
+            p = e.payload
+            if (p.get("result"), p.get("winner"), p.get("branch"), p.get("steps")) == (
+                    d.result, d.winner, d.branch, d.steps):
+                return e
+            return None  # the latest decision differs: the new one is recorded
+    return None
+
+
+def text_report(result: TimeLimitResult) -> str:
+    d = result.decision
+    who = f" - winner: {d.winner}" if d.winner else ""
+    lines = [f"match {result.match} ({result.ruleset}): time called at {result.time_called.payload['clock']} "
+             f"(event {result.time_called.position})",
+             f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
+    lines += [f"  {i}. {s}" for i, s in enumerate(d.steps, 1)]
+    if result.moot:
+        lines += ["", "nothing recorded: the match was decided before time was called"]
+    elif result.recorded is not None:
+        lines += ["", f"recorded as event {result.recorded.position} (time.decision)"]
+    elif result.already_recorded is not None:
+        lines += ["", f"already recorded as event {result.already_recorded.position}; nothing added"]
+    else:
+        lines += ["", "dry run: nothing recorded"]
+    return "\n".join(lines)

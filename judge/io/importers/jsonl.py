@@ -1,0 +1,186 @@
+"""JSONL import: one event per line, validated completely before anything is stored.
+
+Each line is a JSON object: `{"kind": ..., "actor": ..., "payload": {...}}`, optionally with
+`recorded_by` and `recorded_at`. The first line may be `{"kind": "match.created", "payload":
+{"ruleset": ..., "players": [...]}}` to create the match; otherwise `--match` names an existing one.
+Lines exported by `tablejudge export --format jsonl` carry their envelope (`match`, `position`,
+`version`, `prev_hash`, `hash`): positions must follow on, and each hash must come out the same, so
+an exported log re-imports into the identical chain or not at all.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from engine.events import TABLE_ACTOR, Draft, default_recorder_name
+from engine.match import EventValidator, InputError, Match, creation_draft, new_match_id
+from engine.rulesets import get_ruleset
+from engine.store import EventStore, HashMismatch, MatchNotFound
+
+from judge.io.importers import ImportSummary, findings_after, read_text
+
+EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
+ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash"}
+
+
+def read_lines(path: str) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, object) for every non-blank line; InputError names the line and column."""
+    text = read_text(path)
+    out = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = _DECODER.decode(line)
+        except json.JSONDecodeError as e:
+            raise InputError(f"not valid JSON: {e.msg} (column {e.colno})", where=f"{path}:{n}") from None
+        except RecursionError:
+            raise InputError("not valid here: JSON nested too deeply", where=f"{path}:{n}") from None
+        except ValueError as e:  # NaN/Infinity, or a number too large to be a number
+            raise InputError(f"not valid JSON: {e}", where=f"{path}:{n}") from None
+        if not isinstance(obj, dict):
+            raise InputError("each line must be a JSON object", where=f"{path}:{n}")
+        out.append((n, obj))
+    if not out:
+        raise InputError("the file holds no events", where=path)
+    return out
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)  # one decoder: made once, not per line
+
+
+def import_file(store: EventStore, path: str, *, match: str | None = None,
+                recorded_by: str | None = None, judge: bool = True) -> ImportSummary:
+    """Import a JSONL file, all or nothing. With `judge`, the imported events are then validated
+    and the summary counts their findings (a full replay of the match)."""
+    lines = read_lines(path)
+    recorded_by = recorded_by or default_recorder_name()  # once, not per line
+    first_line, first = lines[0]
+    created = first.get("kind") == "match.created"
+    if created and match:
+        raise InputError("the file creates its own match (first line is match.created); "
+                         "drop --match, or drop that line to append to an existing match",
+                         where=f"{path}:{first_line}", field="kind")
+    if not created and not match:
+        raise InputError("the file does not start with match.created: name the match to append to "
+                         "with --match", where=f"{path}:{first_line}", field="kind")
+
+    expected_hashes: list[str | None] = []
+    line_of: dict[int, int] = {1: first_line}  # event position -> line of the file
+    if created:
+        _check_keys(first, path, first_line)
+        match_id = first.get("match") or new_match_id()
+        payload = first.get("payload")
+        if not isinstance(payload, dict):
+            raise InputError("must be an object", where=f"{path}:{first_line}", field="payload")
+        unknown = set(payload) - {"ruleset", "players", "event", "round", "table", "options"}
+        if unknown:
+            raise InputError(f"match.created has no field {sorted(unknown)[0]!r}",
+                             where=f"{path}:{first_line}", field=f"payload.{sorted(unknown)[0]}")
+        try:
+            head_draft = creation_draft(
+                payload.get("ruleset", ""), payload.get("players") or [], event=payload.get("event"),
+                round=payload.get("round"), table=payload.get("table"), options=payload.get("options"),
+                recorded_by=first.get("recorded_by") or recorded_by,
+                recorded_at=_recorded_at(first, path, first_line))
+        except InputError as e:
+            raise InputError(e.message, where=f"{path}:{first_line}", field=f"payload.{e.field}") from None
+        _check_envelope(first, 1, path, first_line)
+        expected_hashes.append(first.get("hash"))
+        rs = get_ruleset(payload["ruleset"])(payload.get("options") or {})
+        validator = EventValidator(rs, head_draft.payload["players"])
+        head, body = 1, lines[1:]
+        drafts: list[Draft] = [head_draft]
+        known_kinds = {1: "match.created"}
+        existing = None
+    else:
+        try:
+            existing = Match.open(store, match)  # type: ignore[arg-type]
+        except MatchNotFound as e:
+            raise InputError(str(e), where=path, field="match") from None
+        match_id = existing.id
+        validator = existing.validator
+        head = existing.head_position()
+        body = lines
+        drafts = []
+        known_kinds = {}
+
+    def kind_at(position: int) -> str | None:
+        if position in known_kinds:
+            return known_kinds[position]
+        return existing._kind_at(position) if existing is not None else None
+
+    for n, obj in body:
+        where = f"{path}:{n}"
+        _check_keys(obj, path, n)
+        position = head + 1
+        _check_envelope(obj, position, path, n, match_id if created or obj.get("match") else None)
+        try:
+            draft = validator.draft(
+                obj.get("kind"), obj.get("payload", {}), actor=obj.get("actor", TABLE_ACTOR),
+                recorded_by=obj.get("recorded_by") or recorded_by,
+                recorded_at=_recorded_at(obj, path, n), head=head, kind_at=kind_at)
+        except InputError as e:
+            raise InputError(e.message, where=where, field=e.field) from None
+        if "version" in obj and obj["version"] != draft.version:
+            raise InputError(f"{draft.kind} version {obj['version']} is not known (this tablejudge "
+                             f"writes version {draft.version})", where=where, field="version")
+        drafts.append(draft)
+        expected_hashes.append(obj.get("hash"))
+        known_kinds[position] = draft.kind
+        line_of[position] = n
+        head = position
+
+    try:
+        if created:
+            events = store.create(match_id, drafts, expected_hashes=expected_hashes)
+        else:
+            events = store.append(match_id, drafts, expected_position=head - len(drafts),
+                                  expected_hashes=expected_hashes)
+    except HashMismatch as e:
+        line = line_of[e.position]
+        raise InputError(str(e), where=f"{path}:{line}", field="hash") from None
+    findings = findings_after(store, match_id, events[0].position) if judge and events else 0
+    return ImportSummary(file=path, match=match_id, events=len(events), created=created,
+                         findings=findings)
+
+
+def _check_keys(obj: dict[str, Any], path: str, n: int) -> None:
+    unknown = sorted(set(obj) - EVENT_KEYS - ENVELOPE_KEYS)
+    if unknown:
+        raise InputError(f"unknown field {unknown[0]!r} (an event line has: "
+                         f"{', '.join(sorted(EVENT_KEYS))})", where=f"{path}:{n}", field=unknown[0])
+    if "kind" not in obj:
+        raise InputError("every line needs a 'kind'", where=f"{path}:{n}", field="kind")
+
+
+def _check_envelope(obj: dict[str, Any], position: int, path: str, n: int,
+                    match_id: str | None = None) -> None:
+    where = f"{path}:{n}"
+    if "position" in obj and obj["position"] != position:
+        raise InputError(f"position {obj['position']!r} does not follow on (expected {position}): "
+                         "a line is missing, repeated or out of order", where=where, field="position")
+    if match_id is not None and "match" in obj and obj["match"] != match_id:
+        raise InputError(f"belongs to match {obj['match']!r}, not {match_id!r}", where=where, field="match")
+    for key in ("hash", "prev_hash"):
+        if key in obj and not (isinstance(obj[key], str) and len(obj[key]) == 64):
+            raise InputError("must be a sha256 hex digest", where=where, field=key)
+
+
+def _recorded_at(obj: dict[str, Any], path: str, n: int) -> str | None:
+    value = obj.get("recorded_at")
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InputError("must be an ISO 8601 time as text", where=f"{path}:{n}", field="recorded_at")
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InputError(f"{value!r} is not an ISO 8601 time", where=f"{path}:{n}",
+                         field="recorded_at") from None
+    return value

@@ -1,0 +1,43 @@
+"""Notation import: a game written in the text notation (docs/notation.md), all or nothing.
+
+The header block names the ruleset and the players (and may carry event, round, table, options,
+decklists and the match id), so a notation file creates its match. With `--match`, the file's body
+is appended to an existing match instead (its header must then name the same ruleset and players).
+Every line is parsed and validated before anything is stored; a problem is an InputError naming
+FILE:LINE:COL and what was expected there.
+"""
+from __future__ import annotations
+
+from engine.match import InputError, Match, new_match_id
+from engine.store import EventStore, MatchNotFound
+
+from engine.notation import NotationError, read_game
+from judge.io.importers import ImportSummary, findings_after, read_text
+
+
+def import_file(store: EventStore, path: str, *, match: str | None = None,
+                recorded_by: str | None = None) -> ImportSummary:
+    game = read_game(read_text(path), path, recorded_by=recorded_by)
+    if match:
+        try:
+            existing = Match.open(store, match)
+        except MatchNotFound as e:
+            raise InputError(str(e), where=path, field="match") from None
+        if existing.ruleset.name != game.header.ruleset or existing.players != game.created.payload["players"]:
+            raise NotationError(f"the header names {game.header.ruleset} with "
+                                f"{', '.join(game.created.payload['players'])}; match {existing.id} is "
+                                f"{existing.ruleset.name} with {', '.join(existing.players)}",
+                                line=1, col=1, path=path)
+        if any(d.kind in ("correction", "backup") for d in game.drafts):
+            raise NotationError("a file with void/backup lines names positions of its own log: import it "
+                                "as a new match, not with --match", line=1, col=1, path=path)
+        head = existing.head_position()
+        events = store.append(existing.id, game.drafts, expected_position=head)
+        match_id, created = existing.id, False
+    else:
+        match_id = game.header.match or new_match_id()
+        events = store.create(match_id, [game.created] + game.drafts)
+        created = True
+    findings = findings_after(store, match_id, events[0].position) if events else 0
+    return ImportSummary(file=path, match=match_id, events=len(events), created=created,
+                         findings=findings)

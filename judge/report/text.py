@@ -1,0 +1,72 @@
+"""Plain-text renderings for the terminal: the table at a moment, an event list, findings."""
+from __future__ import annotations
+
+from engine.events import RecordedEvent
+from engine.findings import Finding
+from engine.rulesets import Ruleset
+from engine.state import TableState
+
+
+def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None,
+                 match_id: str = "") -> str:
+    where = f"after event {state.position}" + (f" of {head}" if head else "")
+    turn = f"turn {state.turn}" if state.turn else "before the first turn"
+    lines = [f"match {match_id} ({ruleset.name}) · {where} · {turn}"
+             + (f" · active {state.active}" if state.active else "")
+             + (f" · phase {state.phase}" if state.phase else "")]
+    # one column for every zone name of the ruleset (at least the 10 the short ones always had)
+    width = max([10, *(len(z) for z in state.zone_names)])
+    for p in state.players:
+        counters = state.counters.get(p, {})
+        lines.append(f"{p}" + (": " + ", ".join(f"{k} {v}" for k, v in counters.items()) if counters else ""))
+        for z in state.zone_names:
+            cards = state.zones[p][z]
+            if not cards:
+                continue
+            known = [c.code for c in cards if c.code is not None]
+            unknown = len(cards) - len(known)
+            shown = ", ".join(known + ([f"? ×{unknown}"] if unknown else []))
+            lines.append(f"  {z:<{width}} {len(cards):>3}  {shown}")
+    lines.extend(ruleset.summary_lines(state))
+    if state.voided:
+        lines.append(f"backed out / corrected away: events {_ranges(state.voided)}")
+    if state.result:
+        r = state.result
+        lines.append(f"result: {r.get('winner') or 'no winner'} ({r.get('how')})")
+    lines.append(f"state hash {state.state_hash()}")
+    return "\n".join(lines)
+
+
+def render_events(events: list[RecordedEvent], ruleset: Ruleset, voided: set[int]) -> str:
+    lines = []
+    for e in events:
+        mark = " (void)" if e.position in voided else ""
+        lines.append(f"{e.position:>5}  {e.actor:<12} {ruleset.describe(e)}{mark}")
+    return "\n".join(lines)
+
+
+def render_findings(findings: list[Finding], voided: set[int] = frozenset()) -> str:
+    if not findings:
+        return "no findings"
+    lines = []
+    for f in findings:
+        mark = " (event backed out)" if f.position in voided else ""
+        lines.append(f"event {f.position}: {f.rule} [{f.severity}] {f.message}{mark}")
+        if f.quote:
+            lines.append(f"    {f.section}: «{f.quote}»")
+    return "\n".join(lines)
+
+
+def _ranges(positions: list[int]) -> str:
+    out, start, prev = [], None, None
+    for p in positions:
+        if start is None:
+            start = prev = p
+        elif p == prev + 1:
+            prev = p
+        else:
+            out.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = prev = p
+    if start is not None:
+        out.append(f"{start}" if start == prev else f"{start}-{prev}")
+    return ", ".join(out)

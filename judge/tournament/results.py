@@ -1,0 +1,268 @@
+"""Results files in: the melee.gg / MTGODecklistCache JSON schema and a plain CSV.
+
+    results = read_results("event.json")      # -> ResultsFile(results, players, published, ...)
+
+(a) JSON: {"Tournament": {...}, "Rounds": [{"RoundName": "Round 1", "Matches": [{"Player1": ...,
+    "Player2": ... or "-" for a bye, "Result": "W-L-D"}]}], "Standings": [{"Rank", "Player",
+    "Points", "OMWP", "GWP", "OGWP", ...}], "Decks": [{"Player": ...}]}
+(b) CSV with the header `round,player,opponent,wins,losses,draws`: one row per player per round
+    (`opponent` empty for a bye). The opponent's mirror row may be present (it must then agree) or
+    left out. A row with an empty `round` registers a player who never played.
+
+Round names that say elimination (Quarterfinals, Semifinals, Finals, Top 8, Playoff, ...) mark
+top-cut matches, which never count in Swiss standings. Every error is an InputError that names the
+file, the line when known, and the field.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.match import InputError
+
+from judge.tournament.standings import MatchResult
+
+ELIMINATION_RE = re.compile(
+    r"quarter|semi|final|top\s*\d+|playoff|play-off|elimination|knock.?out|bracket|"
+    r"\bqf\b|\bsf\b|ottavi|quarti|top.?cut", re.IGNORECASE)
+SLIP_RE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)(?:\s*-\s*(\d+))?\s*$")
+BYE_NAMES = {"-", "", "bye", "BYE", "Bye"}
+CSV_COLUMNS = ("round", "player", "opponent", "wins", "losses", "draws")
+
+
+@dataclass
+class ResultsFile:
+    path: str
+    format: str
+    results: list[MatchResult]
+    players: list[str]                      # everyone known: registered (decks/standings) or paired
+    published: list[dict[str, Any]] | None = None  # the file's own standings, when it has them
+    name: str = ""
+    round_names: dict[int, str] = field(default_factory=dict)
+
+
+def is_elimination_round(name: str) -> bool:
+    return bool(ELIMINATION_RE.search(name or ""))
+
+
+def parse_slip(text: str, *, where: str = "", field: str = "result") -> tuple[int, int, int]:
+    """'2-1-0' (or '2-1') -> (wins, losses, draws)."""
+    m = SLIP_RE.match(str(text))
+    if not m:
+        raise InputError(f"a result is written W-L-D (e.g. 2-1-0), got {text!r}", field=field,
+                         where=where)
+    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+
+
+def read_results(path: str | Path) -> ResultsFile:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except OSError as e:
+        raise InputError(f"cannot read the file: {e.strerror or e}", where=str(p)) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text ({e.reason})", where=str(p)) from None
+    stripped = text.lstrip()
+    if p.suffix.lower() == ".json" or stripped.startswith(("{", "[")):
+        return parse_melee_json(text, str(p))
+    return parse_results_csv(text, str(p))
+
+
+# --- (a) melee / MTGODecklistCache JSON ------------------------------------------------------
+
+
+def parse_melee_json(text: str, path: str = "<json>") -> ResultsFile:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"not valid JSON: {e.msg} (column {e.colno})", where=f"{path}:{e.lineno}") from None
+    locate = _Locator(text, path)
+    if not isinstance(data, dict):
+        raise InputError("the top level must be an object with 'Rounds'", field="", where=path)
+    rounds = data.get("Rounds")
+    if not isinstance(rounds, list):
+        raise InputError("missing or not a list", field="Rounds", where=path)
+    results: list[MatchResult] = []
+    seen: list[str] = []
+    round_names: dict[int, str] = {}
+    for i, rnd in enumerate(rounds):
+        fpath = f"Rounds[{i}]"
+        if not isinstance(rnd, dict):
+            raise InputError("must be an object", field=fpath, where=path)
+        name = rnd.get("RoundName", f"Round {i + 1}")
+        if not isinstance(name, str):
+            raise InputError("must be text", field=f"{fpath}.RoundName", where=locate(name))
+        matches = rnd.get("Matches")
+        if not isinstance(matches, list):
+            raise InputError("missing or not a list", field=f"{fpath}.Matches", where=path)
+        round_names[i + 1] = name
+        elimination = is_elimination_round(name)
+        for j, m in enumerate(matches):
+            mpath = f"{fpath}.Matches[{j}]"
+            if not isinstance(m, dict):
+                raise InputError("must be an object", field=mpath, where=path)
+            p1, p2 = m.get("Player1"), m.get("Player2")
+            if not isinstance(p1, str) or not p1.strip() or p1.strip() in BYE_NAMES:
+                raise InputError(f"must be a player name, got {p1!r}", field=f"{mpath}.Player1",
+                                 where=locate(p1))
+            if p2 is not None and not isinstance(p2, str):
+                raise InputError(f"must be a player name or '-', got {p2!r}", field=f"{mpath}.Player2",
+                                 where=path)
+            opp = None if p2 is None or p2.strip() in BYE_NAMES else p2.strip()
+            if opp == p1.strip():
+                raise InputError(f"{p1!r} is paired against themselves", field=f"{mpath}.Player2",
+                                 where=locate(p1))
+            res = m.get("Result")
+            w, l, d = parse_slip(res if isinstance(res, str) else repr(res),
+                                 where=locate(res if isinstance(res, str) else p1),
+                                 field=f"{mpath}.Result")
+            results.append(MatchResult(i + 1, p1.strip(), opp, w, l, d, elimination, name))
+            for p in (p1.strip(), opp):
+                if p and p not in seen:
+                    seen.append(p)
+    published = None
+    if isinstance(data.get("Standings"), list):
+        published = []
+        for k, s in enumerate(data["Standings"]):
+            if not isinstance(s, dict) or not isinstance(s.get("Player"), str):
+                raise InputError("each standing needs a 'Player'", field=f"Standings[{k}].Player",
+                                 where=path)
+            published.append(s)
+    players = list(seen)
+    for source in (data.get("Decks") or [], published or []):
+        for entry in source:
+            if isinstance(entry, dict) and isinstance(entry.get("Player"), str):
+                name = entry["Player"].strip()
+                if name and name not in players:
+                    players.append(name)
+    event_name = (data.get("Tournament") or {}).get("Name", "") if isinstance(
+        data.get("Tournament"), dict) else ""
+    return ResultsFile(path, "melee-json", results, players, published, event_name, round_names)
+
+
+class _Locator:
+    """Best-effort line numbers for a JSON value (json.loads keeps none): the line of the first
+    occurrence of the value's text, good enough to point a person at the problem."""
+
+    def __init__(self, text: str, path: str):
+        self.text = text
+        self.path = path
+
+    def __call__(self, value: Any) -> str:
+        if isinstance(value, str) and value:
+            idx = self.text.find(json.dumps(value, ensure_ascii=False))
+            if idx < 0:
+                idx = self.text.find(json.dumps(value))
+            if idx >= 0:
+                return f"{self.path}:{self.text.count(chr(10), 0, idx) + 1}"
+        return self.path
+
+
+# --- (b) CSV ----------------------------------------------------------------------------------
+
+
+def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise InputError("the file is empty (expected the header " + ",".join(CSV_COLUMNS) + ")",
+                         where=f"{path}:1") from None
+    header = [h.strip().lower() for h in header]
+    missing = [c for c in CSV_COLUMNS if c not in header]
+    if missing:
+        raise InputError(f"the header lacks column(s) {', '.join(missing)} (expected "
+                         f"{','.join(CSV_COLUMNS)})", field=missing[0], where=f"{path}:1")
+    col = {c: header.index(c) for c in CSV_COLUMNS}
+    round_ids: dict[str, int] = {}
+    round_names: dict[int, str] = {}
+    players: list[str] = []
+    rows: dict[tuple[int, str], tuple[str | None, int, int, int, int]] = {}
+    order: list[tuple[int, str]] = []
+    for lineno, raw in enumerate(reader, start=2):
+        if not raw or all(not c.strip() for c in raw):
+            continue
+        where = f"{path}:{lineno}"
+        if len(raw) < len(header):
+            raw = raw + [""] * (len(header) - len(raw))
+        cell = {c: raw[col[c]].strip() for c in CSV_COLUMNS}
+        player = cell["player"]
+        if not player:
+            raise InputError("a player name is required", field="player", where=where)
+        if player not in players:
+            players.append(player)
+        if not cell["round"]:
+            if cell["opponent"] or cell["wins"] or cell["losses"] or cell["draws"]:
+                raise InputError("a result needs its round", field="round", where=where)
+            continue  # a registration: listed, never averaged in
+        rname = cell["round"]
+        if rname not in round_ids:
+            round_ids[rname] = int(rname) if rname.isdigit() else len(round_ids) + 1000
+            round_names[round_ids[rname]] = rname
+        rno = round_ids[rname]
+        nums = []
+        for c in ("wins", "losses", "draws"):
+            v = cell[c] or "0"
+            if not v.isdigit():
+                raise InputError(f"must be a whole number, got {cell[c]!r}", field=c, where=where)
+            nums.append(int(v))
+        opp = cell["opponent"] or None
+        if opp is not None and opp.lower() == "bye":
+            opp = None
+        if opp == player:
+            raise InputError(f"{player!r} is paired against themselves", field="opponent", where=where)
+        if (rno, player) in rows:
+            raise InputError(f"{player!r} already has a row for round {rname} (line "
+                             f"{rows[(rno, player)][4]})", field="player", where=where)
+        rows[(rno, player)] = (opp, nums[0], nums[1], nums[2], lineno)
+        order.append((rno, player))
+        if opp is not None and opp not in players:
+            players.append(opp)
+    # Named rounds (not numbers) come after the numbered ones, in file order.
+    if any(r >= 1000 for r in round_ids.values()):
+        numbered = max([r for r in round_ids.values() if r < 1000], default=0)
+        remap = {r: (r if r < 1000 else numbered + r - 999) for r in round_ids.values()}
+        rows = {(remap[r], p): v for (r, p), v in rows.items()}
+        order = [(remap[r], p) for r, p in order]
+        round_names = {remap[r]: n for r, n in round_names.items()}
+    results: list[MatchResult] = []
+    done: set[tuple[int, str]] = set()
+    for rno, player in order:
+        if (rno, player) in done:
+            continue
+        opp, w, l, d, lineno = rows[(rno, player)]
+        name = round_names[rno]
+        elim = is_elimination_round(name)
+        done.add((rno, player))
+        if opp is None:
+            results.append(MatchResult(rno, player, None, w, l, d, elim, name))
+            continue
+        mirror = rows.get((rno, opp))
+        if mirror is not None:
+            m_opp, mw, ml, md, mline = mirror
+            if m_opp != player or (mw, ml, md) != (l, w, d):
+                raise InputError(
+                    f"round {name}: {player} vs {opp} is {w}-{l}-{d} on line {lineno}, but line {mline} "
+                    f"says {opp} vs {m_opp or 'a bye'} {mw}-{ml}-{md}", field="opponent",
+                    where=f"{path}:{mline}")
+            done.add((rno, opp))
+        results.append(MatchResult(rno, player, opp, w, l, d, elim, name))
+    return ResultsFile(path, "csv", results, players, None, "", round_names)
+
+
+def results_to_csv(results: list[MatchResult]) -> str:
+    """Write results in the CSV format above (both players' rows)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for r in results:
+        rname = r.round_name or str(r.round)
+        w.writerow([rname, r.player1, r.player2 or "", r.wins1, r.wins2, r.draws])
+        if r.player2:
+            w.writerow([rname, r.player2, r.player1, r.wins2, r.wins1, r.draws])
+    return buf.getvalue()
