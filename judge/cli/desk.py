@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 import click
 
-from engine.desk import DEFAULT_PENALTY_POLICY, PENALTY_LADDER, PENALTY_POLICIES
+from engine.desk import DEFAULT_PENALTY_POLICY, PENALTY_LADDER, PENALTY_POLICIES, describer
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 
@@ -42,7 +42,7 @@ def judge_option(f):
 
 
 def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> None:
-    describe = lib.describer(m.ruleset.describe)
+    describe = describer(m.ruleset.describe)
     if as_json:
         out = {"event": rec.event.to_dict(), "description": describe(rec.event),
                "findings": [f.to_dict() for f in rec.findings]}

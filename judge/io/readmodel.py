@@ -23,6 +23,7 @@ from typing import Any
 
 import sqlite_utils
 
+from engine.desk import judge_of
 from engine.events import RecordedEvent
 from engine.match import Match
 from engine.store import MATCH_CREATED, EventStore
@@ -41,7 +42,7 @@ def _payload_columns(payload: dict[str, Any]) -> dict[str, Any]:
 
 def _event_row(e: RecordedEvent, note_id: int | None) -> dict[str, Any]:
     row = {"match": e.match, "position": e.position, "kind": e.kind, "version": e.version,
-           "actor": e.actor, "judge": desk.judge_of(e.actor), "recorded_at": e.recorded_at,
+           "actor": e.actor, "judge": judge_of(e.actor), "recorded_at": e.recorded_at,
            "recorded_by": e.recorded_by, "payload": json.dumps(e.payload, ensure_ascii=False, sort_keys=True),
            "prev_hash": e.prev_hash, "hash": e.hash, "notification_id": note_id}
     row.update(_payload_columns(e.payload))

@@ -1,0 +1,30 @@
+"""Recording judge actions: a judge's actor name, and one desk event recorded like any other."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.desk import (
+    JUDGE_PREFIX,
+)
+from engine.events import default_recorder_name
+from engine.match import InputError, Match, Recorded
+
+
+# --- recording --------------------------------------------------------------------------------
+
+
+def judge_actor(name: str | None) -> str:
+    """`judge:NAME` for a judge's name (default: whoever is typing)."""
+    name = (name or default_recorder_name()).strip()
+    if name.startswith(JUDGE_PREFIX):
+        name = name[len(JUDGE_PREFIX):]
+    if not name:
+        raise InputError("a judge needs a name", field="judge")
+    return JUDGE_PREFIX + name
+
+
+def record(match: Match, kind: str, payload: dict[str, Any], *, actor: str,
+           recorded_by: str | None = None) -> Recorded:
+    """Record one desk event (validated like any other: malformed input raises InputError)."""
+    payload = {k: v for k, v in payload.items() if v is not None}
+    return match.record(kind, payload, actor=actor, recorded_by=recorded_by)

@@ -1,0 +1,87 @@
+"""Audit: one moment of a match for a dispute (the table then, the events around it, who recorded each)."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.desk import (
+    JUDGE_ACTION_KINDS,
+    describer,
+)
+from engine.events import RecordedEvent
+from engine.match import InputError, Match
+from judge.desk.clock import parse_time
+from judge.desk.review import review
+
+
+# --- audit: one moment ------------------------------------------------------------------------
+
+
+def audit(match: Match, at: int, around: int = 3) -> dict[str, Any]:
+    """The table right after event `at`, the events around it (who recorded them and when), every
+    finding up to there, and the clock at that moment."""
+    head = match.head_position()
+    if not 1 <= at <= head:
+        raise InputError(f"match {match.id} has events 1..{head}; there is no event {at}", field="at")
+    r = review(match, upto=at)
+    state = match.state(at=at)
+    final_voided = set(match.state().voided)  # what a later backup/correction voided
+    window = match.store.read(match.id, after=max(0, at - around - 1), upto=min(head, at + around))
+    describe = describer(match.ruleset.describe)
+    event_at = next(e for e in window if e.position == at)
+    view = state.view()
+    return {
+        "match": match.id, "at": at, "head": head,
+        "labels": {k: match.created.payload.get(k) for k in ("event", "round", "table")},
+        "ruleset": match.ruleset.name, "players": match.players,
+        "event": _event_row(event_at, describe, final_voided),
+        "state": view, "summary": match.ruleset.summary_lines(state),
+        "events": [dict(_event_row(e, describe, final_voided), current=e.position == at) for e in window],
+        "findings": [dict(f.to_dict(), backed_out=f.position in r.voided) for f in r.findings],
+        "clock": r.clock.to_dict(now=parse_time(event_at.recorded_at)) if r.clock.running else None,
+        "outcome": r.outcome.to_dict() if r.outcome else None,
+    }
+
+
+def _event_row(e: RecordedEvent, describe, voided: set[int]) -> dict[str, Any]:
+    return {"position": e.position, "kind": e.kind, "actor": e.actor, "description": describe(e),
+            "recorded_at": e.recorded_at, "recorded_by": e.recorded_by, "hash": e.hash,
+            "backed_out": e.position in voided, "judge_action": e.kind in JUDGE_ACTION_KINDS}
+
+
+def render_audit(a: dict[str, Any]) -> str:
+    """The audit as text for the terminal."""
+    from judge.report.text import render_findings
+    lab = ", ".join(f"{k} {v}" for k, v in a["labels"].items() if v)
+    lines = [f"audit of match {a['match']} ({a['ruleset']}) at event {a['at']} of {a['head']}"
+             + (f" · {lab}" if lab else "")]
+    st = a["state"]
+    lines.append(f"table after event {a['at']}: turn {st['turn']}"
+                 + (f", active {st['active']}" if st["active"] else "")
+                 + (f", phase {st['phase']}" if st["phase"] else ""))
+    for p, pv in st["players"].items():
+        ctr = ", ".join(f"{k} {v}" for k, v in pv["counters"].items())
+        lines.append(f"  {p}" + (f": {ctr}" if ctr else ""))
+        for z, zv in pv["zones"].items():
+            if zv["count"]:
+                shown = ", ".join(zv["known"] + ([f"? ×{zv['unknown']}"] if zv["unknown"] else []))
+                lines.append(f"    {z:<10} {zv['count']:>3}  {shown}")
+    lines.extend("  " + s for s in a["summary"])
+    if st["voided"]:
+        lines.append(f"  backed out / corrected away so far: {', '.join(map(str, st['voided']))}")
+    if a["clock"]:
+        c = a["clock"]
+        lines.append(f"clock at that moment: {c['time_left']} left (round {c['minutes']} min"
+                     + (f" + {c['extra_minutes']} min extensions" if c["extra_minutes"] else "") + ")")
+    lines.append("")
+    lines.append("events around it (position, actor, recorded by, at):")
+    for e in a["events"]:
+        mark = ">" if e["current"] else " "
+        void = " [backed out]" if e["backed_out"] else ""
+        lines.append(f"{mark}{e['position']:>5}  {e['actor']:<14} {e['description']}{void}")
+        lines.append(f"        recorded by {e['recorded_by']} at {e['recorded_at']}")
+    lines.append("")
+    lines.append(f"findings up to event {a['at']}:")
+    from engine.findings import Finding
+    fs = [Finding(**{k: v for k, v in f.items() if k != "backed_out"}) for f in a["findings"]]
+    lines.append(render_findings(fs, {f["position"] for f in a["findings"] if f["backed_out"]}))
+    return "\n".join(lines)

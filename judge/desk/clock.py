@@ -1,0 +1,88 @@
+"""The match clock as the log sets it: round start, extensions, time called; the time left."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from engine.desk import (
+    judge_of,
+)
+from engine.events import RecordedEvent
+
+
+# --- the clock --------------------------------------------------------------------------------
+
+
+def parse_time(text: str) -> datetime:
+    t = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+
+
+@dataclass
+class Clock:
+    """The match clock from the log: round start + extensions. Times are UTC."""
+
+    started_at: datetime | None = None
+    start_position: int | None = None
+    minutes: int = 0
+    extensions: list[dict[str, Any]] = field(default_factory=list)
+    called: dict[str, Any] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.started_at is not None
+
+    @property
+    def extra_minutes(self) -> int:
+        return sum(x["minutes"] for x in self.extensions)
+
+    @property
+    def ends_at(self) -> datetime | None:
+        if self.started_at is None:
+            return None
+        return self.started_at + timedelta(minutes=self.minutes + self.extra_minutes)
+
+    def time_left(self, now: datetime) -> timedelta | None:
+        """Time left at `now` (negative: over time). None: the round was never started."""
+        end = self.ends_at
+        return None if end is None else end - now
+
+    def to_dict(self, now: datetime | None = None) -> dict[str, Any]:
+        now = now or datetime.now(timezone.utc)
+        left = self.time_left(now)
+        return {
+            "started_at": _iso(self.started_at), "start_position": self.start_position,
+            "minutes": self.minutes, "extensions": self.extensions,
+            "extra_minutes": self.extra_minutes, "ends_at": _iso(self.ends_at),
+            "now": _iso(now), "seconds_left": None if left is None else int(left.total_seconds()),
+            "time_left": None if left is None else format_left(left), "called": self.called,
+        }
+
+
+def _iso(t: datetime | None) -> str | None:
+    return None if t is None else t.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def format_left(left: timedelta) -> str:
+    secs = int(left.total_seconds())
+    sign = "-" if secs < 0 else ""
+    secs = abs(secs)
+    return f"{sign}{secs // 60}:{secs % 60:02d}" + (" (over time)" if sign else "")
+
+
+def clock_of(events: list[RecordedEvent], voided: set[int] = frozenset()) -> Clock:
+    """The clock as the log sets it. A later round.start replaces an earlier one (a restart)."""
+    c = Clock()
+    for e in events:
+        if e.position in voided:
+            continue
+        p = e.payload
+        if e.kind == "round.start":
+            c = Clock(parse_time(p.get("started_at") or e.recorded_at), e.position, p["minutes"])
+        elif e.kind == "time.extension":
+            c.extensions.append({"position": e.position, "minutes": p["minutes"], "reason": p["reason"],
+                                 "judge": judge_of(e.actor)})
+        elif e.kind == "time.called":
+            c.called = {"position": e.position, "clock": p["clock"], "recorded_at": e.recorded_at}
+    return c

@@ -1,0 +1,120 @@
+"""Review: everything a judge looks at in one match (findings, the desk's findings, how it ended, the slip)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.desk import (
+    JUDGE_ACTION_KINDS,
+    JUDGE_PREFIX,
+    LogOutcome,
+    describer,
+    desk_findings,
+    judge_of,
+    log_outcome,
+)
+from engine.events import RecordedEvent
+from engine.findings import Finding
+from engine.match import Match
+from engine.replay import Validation
+from engine.state import TableState
+from judge.desk.clock import Clock, clock_of
+
+
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+# --- review: everything a judge looks at ------------------------------------------------------
+
+
+@dataclass
+class Review:
+    match: Match
+    events: list[RecordedEvent]
+    validation: Validation
+    desk: list[Finding]
+    outcome: LogOutcome | None
+    clock: Clock
+
+    @property
+    def state(self) -> TableState:
+        return self.validation.state
+
+    @property
+    def voided(self) -> set[int]:
+        return set(self.validation.state.voided)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The ruleset's findings and the desk's, in log order."""
+        return sorted(self.validation.findings + self.desk,
+                      key=lambda f: (f.position, SEVERITY_ORDER.get(f.severity, 9), f.rule))
+
+    def active_findings(self) -> list[Finding]:
+        return [f for f in self.findings if f.position not in self.voided]
+
+    def slip(self) -> dict[str, Any] | None:
+        """The latest result slip that still counts, with who confirmed or disputed it."""
+        slips = [e for e in self.events if e.kind == "result.slip" and e.position not in self.voided]
+        if not slips:
+            return None
+        s = slips[-1]
+        confirmed, disputed = [], []
+        for e in self.events:
+            if e.kind == "result.confirm" and e.position not in self.voided and e.position > s.position:
+                target = e.payload.get("slip") or s.position
+                if target == s.position:
+                    (confirmed if e.payload.get("agree", True) else disputed).append(e.payload["player"])
+        players = self.match.players
+        return dict(s.payload, position=s.position, confirmed=confirmed, disputed=disputed,
+                    complete=all(p in confirmed for p in players) and not disputed)
+
+    def time_decision(self) -> dict[str, Any] | None:
+        ds = [e for e in self.events if e.kind == "time.decision" and e.position not in self.voided]
+        return dict(ds[-1].payload, position=ds[-1].position) if ds else None
+
+    def describe(self, e: RecordedEvent) -> str:
+        return describer(self.match.ruleset.describe)(e)
+
+
+def review(match: Match, upto: int | None = None) -> Review:
+    validation = match.validate(upto)
+    events = match.events(upto)
+    voided = set(validation.state.voided)
+    game = match.ruleset.outcome(validation.state)
+    outcome = log_outcome(events, voided, match.players, game)
+    desk = desk_findings(events, voided, match.players, outcome,
+                         known_rules=[r.id for r in match.ruleset.rules])
+    return Review(match, events, validation, desk, outcome, clock_of(events, voided))
+
+
+def finding_rows(r: Review) -> list[dict[str, Any]]:
+    voided = r.voided
+    return [dict(f.to_dict(), match=r.match.id, backed_out=f.position in voided) for f in r.findings]
+
+
+def action_rows(match: Match, voided: set[int] | None = None) -> list[dict[str, Any]]:
+    """Every judge action of a match (desk kinds, backups, corrections, time), one row each."""
+    events = match.events()
+    voided = set(match.state().voided) if voided is None else voided
+    describe = describer(match.ruleset.describe)
+    return [{"match": match.id, "position": e.position, "kind": e.kind, "actor": e.actor,
+             "judge": judge_of(e.actor), "description": describe(e), "payload": e.payload,
+             "recorded_at": e.recorded_at, "recorded_by": e.recorded_by,
+             "backed_out": e.position in voided}
+            for e in events if e.kind in JUDGE_ACTION_KINDS or e.actor.startswith(JUDGE_PREFIX)]
+
+
+def penalty_rows(match: Match, voided: set[int] | None = None) -> list[dict[str, Any]]:
+    voided = set(match.state().voided) if voided is None else voided
+    rows = []
+    for e in match.events():
+        if e.kind != "judge.penalty":
+            continue
+        p = e.payload
+        rows.append({"match": match.id, "position": e.position, "player": p["player"],
+                     "penalty": p["penalty"], "infraction": p["infraction"],
+                     "policy": p.get("policy", "bandai"), "reason": p.get("reason", ""),
+                     "minutes_late": p.get("minutes_late"), "judge": judge_of(e.actor),
+                     "recorded_at": e.recorded_at, "recorded_by": e.recorded_by,
+                     "backed_out": e.position in voided})
+    return rows

@@ -1,0 +1,187 @@
+"""The match report: one self-contained HTML file (timeline, findings, judge actions, charts)."""
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from typing import Any
+
+from engine.desk import JUDGE_ACTION_KINDS, judge_of
+from engine.match import Match
+from engine.state import TableState
+
+from judge import desk
+from judge.report.templating import render
+from judge.report.files import DEFAULT_DIR, slug, write_file
+from judge.report.views import result_text, same_layout, table_view
+
+
+PALETTE = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085")
+
+# --- the match report ------------------------------------------------------------------------
+
+
+def match_context(m: Match) -> dict[str, Any]:
+    r = desk.review(m)
+    voided = r.voided
+    ruleset = m.ruleset
+    findings_at: dict[int, list[dict[str, Any]]] = {}
+    findings = []
+    for i, f in enumerate(r.findings, start=1):
+        row = dict(f.to_dict(), backed_out=f.position in voided, anchor=f"finding-{i}")
+        findings.append(row)
+        findings_at.setdefault(f.position, []).append(row)
+
+    # replay once, keeping the table right after every event (as it was at that moment)
+    after: dict[int, TableState] = {}
+    replayer = m.replayer
+    events = r.events
+    first = ruleset.new_state(m.created)
+    after[1] = first.copy()
+    replayer.fold(None, 1, events[1:], after_each=lambda s: after.__setitem__(s.position, s.copy()))
+
+    segments: list[dict[str, Any]] = []
+    turn_end: list[tuple[str, TableState]] = []  # (turn label, table at its end), in play order
+    for e in events:
+        st = after[e.position]
+        row = {
+            "position": e.position, "anchor": f"event-{e.position}", "kind": e.kind, "actor": e.actor,
+            "judge": judge_of(e.actor), "description": r.describe(e),
+            "judge_action": e.kind in JUDGE_ACTION_KINDS or e.actor.startswith("judge:"),
+            "backed_out": e.position in voided, "recorded_at": e.recorded_at,
+            "recorded_by": e.recorded_by, "findings": findings_at.get(e.position, []),
+            "state": table_view(st, ruleset),
+        }
+        label = ruleset.turn_label(st)
+        if not segments or segments[-1]["label"] != label:
+            segments.append({"turn": st.turn, "label": label, "active": st.active, "phases": []})
+            turn_end.append((label, st))
+        seg = segments[-1]
+        seg["active"] = seg["active"] or st.active
+        if not seg["phases"] or seg["phases"][-1]["name"] != st.phase:
+            seg["phases"].append({"name": st.phase, "events": []})
+        seg["phases"][-1]["events"].append(row)
+        seg["end"] = st
+        turn_end[-1] = (label, st)
+    for seg in segments:
+        seg["table"] = table_view(seg.pop("end"), ruleset)
+        seg["anchor"] = f"turn-{seg['turn']}-{seg['phases'][0]['events'][0]['position']}"
+    same_layout([seg["table"] for seg in segments]
+                + [e["state"] for seg in segments for ph in seg["phases"] for e in ph["events"]])
+
+    verify = m.store.verify(m.id)
+    outcome = r.outcome
+    decision = r.time_decision()
+    c = m.created.payload
+    return {
+        "title": f"Match {m.id}",
+        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "match": {"id": m.id, "event": c.get("event"), "round": c.get("round"), "table": c.get("table"),
+                  "players": m.players, "ruleset": ruleset.name, "ruleset_title": ruleset.title,
+                  "rulebook": ruleset.rulebook, "events": len(events),
+                  "created_at": m.created.recorded_at},
+        "result": {
+            "text": result_text(outcome.result, outcome.winner) if outcome else "not decided by the log",
+            "decided": outcome is not None,
+            "how": outcome.how if outcome else "",
+            "source": outcome.source if outcome else "",
+            "position": outcome.position if outcome else None,
+            "explanation": list(outcome.explanation) if outcome else [],
+        },
+        "decision": decision,
+        "slip": r.slip(),
+        "clock": r.clock.to_dict(now=_clock_now(r)) if r.clock.running else None,
+        "segments": segments,
+        "chart": counter_chart(turn_end, ruleset),
+        "findings": findings,
+        "counts": {"errors": sum(1 for f in findings if f["severity"] == "error" and not f["backed_out"]),
+                   "warnings": sum(1 for f in findings if f["severity"] == "warning" and not f["backed_out"]),
+                   "backed_out": len(voided), "judge_actions": sum(
+                       1 for s in segments for ph in s["phases"] for e in ph["events"] if e["judge_action"])},
+        "integrity": {"ok": verify.ok, "head_hash": verify.head_hash, "events": verify.events,
+                      "guard": verify.guard_detail, "problems": verify.problems,
+                      "first_break": verify.first_break.position if verify.first_break else None},
+        "voided": sorted(voided),
+    }
+
+
+def _clock_now(r: desk.Review):
+    """The clock as it stood at the last event (a report is about the log, not about today)."""
+    if r.clock.called:
+        return desk.parse_time(r.clock.called["recorded_at"])
+    return desk.parse_time(r.events[-1].recorded_at)
+
+
+def counter_chart(turn_end: list[tuple[str, TableState]], ruleset, *, width: int = 640,
+                  height: int = 170) -> dict[str, Any] | None:
+    """One small line chart per key counter (Life, points...), a line per player, x = the turns in
+    play order (labelled by the ruleset: a best-of-three's games do not share an axis).
+    Coordinates are computed here so the template only draws."""
+    labels = [label for label, _ in turn_end]
+    turns = list(range(len(turn_end)))
+    series: dict[str, dict[str, list[tuple[int, int]]]] = {}
+    players: list[str] = []
+    for t in turns:
+        for player, values in ruleset.key_counters(turn_end[t][1]).items():
+            if player not in players:
+                players.append(player)
+            for name, v in values.items():
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    series.setdefault(name, {}).setdefault(player, []).append((t, v))
+    if not series:
+        return None
+    left, right, top, bottom = 44, 16, 14, 30
+    pw, ph = width - left - right, height - top - bottom
+    t0, t1 = turns[0], turns[-1]
+    span = max(1, t1 - t0)
+
+    def x(t: int) -> float:
+        return round(left + (t - t0) * pw / span, 1)
+
+    colors = {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(players)}
+    panels = []
+    for name, per_player in series.items():
+        values = [v for pts in per_player.values() for _, v in pts]
+        lo, hi = min(0, min(values)), max(values)
+        if hi == lo:
+            hi = lo + 1
+
+        def y(v: float) -> float:
+            return round(top + ph - (v - lo) * ph / (hi - lo), 1)
+
+        step = _nice_step(hi - lo)
+        yticks, v = [], lo - lo % step if lo % step else lo
+        while v <= hi:
+            if v >= lo:
+                yticks.append({"y": y(v), "label": _num(v)})
+            v += step
+        xstep = max(1, round(span / 12))
+        xticks = [{"x": x(t), "label": labels[t]} for t in range(t0, t1 + 1, xstep)]
+        lines = []
+        for player, pts in per_player.items():
+            lines.append({"player": player, "color": colors[player],
+                          "points": " ".join(f"{x(t)},{y(v)}" for t, v in pts),
+                          "dots": [{"x": x(t), "y": y(v), "turn": labels[t], "value": _num(v)} for t, v in pts]})
+        panels.append({"name": name, "lines": lines, "yticks": yticks, "xticks": xticks,
+                       "width": width, "height": height, "left": left, "right": width - right,
+                       "top": top, "bottom": top + ph})
+    return {"panels": panels, "legend": [{"player": p, "color": colors[p]} for p in players],
+            "turns": labels}
+
+
+def _nice_step(span: float) -> int:
+    for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000):
+        if span / s <= 6:
+            return s
+    return int(span / 5) or 1
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
+
+
+def render_match(m: Match) -> str:
+    return render("report.html", **match_context(m))
+
+
+def write_match_report(m: Match, out_dir: str = DEFAULT_DIR, path: str | None = None) -> str:
+    return write_file(path or os.path.join(out_dir, f"{slug(m.id)}.html"), render_match(m))

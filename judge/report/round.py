@@ -1,0 +1,68 @@
+"""The round report: every match of a round on one page, with links to each match's report."""
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from typing import Any
+
+from engine.match import InputError, Match
+from engine.store import EventStore
+
+from judge import desk
+from judge.report.templating import render
+from judge.report.files import DEFAULT_DIR, natural_key, slug, write_file
+from judge.report.match import write_match_report
+from judge.report.views import result_text
+
+
+# --- the round report ------------------------------------------------------------------------
+
+
+def round_context(store: EventStore, round_label: str, event: str | None = None) -> dict[str, Any]:
+    rows = []
+    for mid in store.match_ids():
+        c = store.created(mid).payload
+        if str(c.get("round")) != str(round_label) or (event is not None and c.get("event") != event):
+            continue
+        m = Match(store, mid)
+        r = desk.review(m)
+        active = r.active_findings()
+        slip = r.slip()
+        verify = store.verify(mid)
+        rows.append({
+            "id": mid, "table": c.get("table"), "event": c.get("event"), "players": m.players,
+            "ruleset": c["ruleset"],
+            "result": result_text(r.outcome.result, r.outcome.winner) if r.outcome else "not decided",
+            "how": r.outcome.how if r.outcome else "",
+            "slip": (result_text(slip["result"], slip.get("winner")) + ("" if slip["complete"] else " (unconfirmed)"))
+            if slip else "",
+            "errors": sum(1 for f in active if f.severity == "error"),
+            "warnings": sum(1 for f in active if f.severity == "warning"),
+            "findings": len(active), "events": len(r.events), "chain_ok": verify.ok,
+            "href": f"{slug(mid)}.html",
+        })
+    if not rows:
+        raise InputError(f"no match has round {round_label!r}"
+                         + (f" in event {event!r}" if event else "") + " (see `tablejudge matches`)",
+                         field="round")
+    rows.sort(key=lambda r: (natural_key(r["table"]), r["id"]))
+    events = sorted({r["event"] for r in rows if r["event"]})
+    return {"title": f"Round {round_label}" + (f" — {', '.join(events)}" if events else ""),
+            "round": round_label, "event": event or ", ".join(events),
+            "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
+            "matches": rows,
+            "totals": {"matches": len(rows), "findings": sum(r["findings"] for r in rows),
+                       "errors": sum(r["errors"] for r in rows),
+                       "undecided": sum(1 for r in rows if r["result"] == "not decided")}}
+
+
+def write_round_report(store: EventStore, round_label: str, *, event: str | None = None,
+                       out_dir: str = DEFAULT_DIR, with_matches: bool = True) -> list[str]:
+    """Write the round page (and, by default, each match's report next to it, so its links work)."""
+    ctx = round_context(store, round_label, event)
+    paths = [write_file(os.path.join(out_dir, f"round-{slug(str(round_label))}.html"),
+                    render("round.html", **ctx))]
+    if with_matches:
+        for row in ctx["matches"]:
+            paths.append(write_match_report(Match(store, row["id"]), out_dir))
+    return paths

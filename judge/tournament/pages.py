@@ -1,0 +1,102 @@
+"""Pages for people: pairings by name and by table, records in words, the printable standings sheet."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from engine.words import plural
+
+from judge.tournament.standings import (
+    TIEBREAKER_LABELS,
+    TIEBREAKERS,
+    format_fraction,
+)
+from judge.report.templating import render
+from judge.tournament.state import RoundState, TournamentState
+
+
+# --- pages: pairings and standings for people ------------------------------------------------
+
+
+def pairings_by_name(rnd: RoundState) -> list[dict[str, Any]]:
+    """Every player of a round alphabetically, with table, opponent and result so far (the sheet
+    by name). The result is the player's own: their game wins first."""
+    rows = []
+    for p in rnd.pairings:
+        r = rnd.results.get(p.table) if p.table is not None and p.player2 is not None else None
+        rows.append({"player": p.player1, "table": p.table, "opponent": p.player2,
+                     "result": None if r is None else f"{r.wins1}-{r.wins2}-{r.draws}"})
+        if p.player2 is not None:
+            rows.append({"player": p.player2, "table": p.table, "opponent": p.player1,
+                         "result": None if r is None else f"{r.wins2}-{r.wins1}-{r.draws}"})
+    return sorted(rows, key=lambda r: (r["player"].casefold(), r["player"]))
+
+
+def record_text(wins: int, losses: int, draws: int, byes: int, missed: int = 0) -> str:
+    """W-L-D with the byes and missed rounds said: a bye counts as a won match, a round missed by a
+    late entry as a lost one, so `2-1-0 (1 bye)` is one match won at the table and one bye."""
+    said = ([f"{byes} bye{'s' if byes != 1 else ''}"] if byes else []) + (
+        [f"{missed} missed"] if missed else [])
+    return f"{wins}-{losses}-{draws}" + (f" ({', '.join(said)})" if said else "")
+
+
+def pairings_by_table(rnd: RoundState) -> list[dict[str, Any]]:
+    rows = []
+    for p in rnd.pairings:
+        r = rnd.results.get(p.table) if p.table is not None else None
+        rows.append({"table": p.table, "player1": p.player1, "player2": p.player2,
+                     "result": None if r is None else f"{r.wins1}-{r.wins2}-{r.draws}",
+                     "reason": p.reason})
+    return rows
+
+
+def standings_page(st: TournamentState, round_no: int | None = None) -> str:
+    """The printable sheet: standings (after `round_no`, default the latest Swiss round) and the
+    pairings of that round's successor (or of the current round), by table and by name."""
+    if round_no is None:
+        round_no = st.last_complete_round()  # a round in progress (its byes too) is not counted yet
+    standings = st.standings(round_no) if round_no is not None else st.standings(0)
+    swiss = [r for r in st.swiss_rounds if round_no is not None and r.number <= round_no]
+    after = swiss[-1].name if swiss else ""
+    if round_no is None:
+        rnd = st.rounds[-1] if st.rounds else None
+    else:
+        rnd = next((r for r in st.rounds if r.number == round_no + 1), None) or next(
+            (r for r in st.rounds if r.number == round_no), None)
+    rows = []
+    for r in standings.rows:
+        rows.append({
+            "rank": r.rank, "player": r.player, "points": r.points,
+            "record": record_text(r.wins, r.losses, r.draws, r.byes, r.missed), "dropped": r.dropped, "played": r.played,
+            "tiebreakers": [(f"{r.tiebreakers.get(k):g}" if k == "h2h" and r.tiebreakers.get(k) is not None
+                             else "" if k == "h2h" else format_fraction(r.tiebreakers.get(k)))
+                            for k in standings.policy.order]})
+    return render(
+        "standings.html",
+        title=f"{st.name} — standings" + (f" after {after}" if after else ""),
+        event_name=st.name,
+        subtitle=f"{st.game} · {plural(len(st.players), 'player')} · {len(st.swiss_rounds)} of "
+                 f"{st.rounds_planned or '?'} Swiss rounds paired" + (
+                     f" · top {st.top_cut_size}" if st.top_cut_size else ""),
+        policy_name=standings.policy.name,
+        policy_order="points, then " + ", then ".join(TIEBREAKERS[k] for k in standings.policy.order),
+        standings_round=after,
+        tiebreak_columns=[{"label": TIEBREAKER_LABELS[k], "help": TIEBREAKERS[k]} for k in standings.policy.order],
+        rows=rows, warnings=standings.warnings,
+        pairings_round=rnd.name if rnd else "",
+        by_table=pairings_by_table(rnd) if rnd else [],
+        by_name_columns=_halves(pairings_by_name(rnd)) if rnd else [],
+        any_byes=any(r.byes for r in standings.rows),
+        any_missed=any(r.missed for r in standings.rows),
+        source=st.id,
+        generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    )
+
+
+def _halves(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The by-name list in two side-by-side tables (each with its own header; CSS columns would
+    split one table and leave the second half without one)."""
+    if len(rows) < 12:
+        return [rows]
+    half = (len(rows) + 1) // 2
+    return [rows[:half], rows[half:]]
