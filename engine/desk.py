@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from engine.catalogue import load
 from engine.findings import Finding, Rule, finding
 from engine.schema import Payload, PayloadError, Player, event_kind
 from engine.words import plural
@@ -215,31 +216,7 @@ def judge_of(actor: str) -> str | None:
 
 # --- the desk's rules -------------------------------------------------------------------------
 
-SLIP_POLICY = ("A result slip: the agreed match result, confirmed by each player (an event per "
-               "confirmation); a disagreement between the slip and the log's own outcome is a finding.")
-
-DESK_RULES: tuple[Rule, ...] = (
-    Rule("DESK-1", "result slip", "The confirmed result slip agrees with the log's own outcome.",
-         "checked", quote=SLIP_POLICY),
-    Rule("DESK-2", "result slip", "Every player confirms the result slip.", "checked",
-         quote="A result slip: the agreed match result, confirmed by each player."),
-    Rule("DESK-3", "result slip", "The log shows how the match ended, so the slip can be checked.",
-         "checked", quote=SLIP_POLICY),
-    Rule("DESK-4", "judge actions", "Rulings, penalties, extensions, deck checks and backups are "
-         "recorded by a judge (actor judge:NAME).", "checked",
-         quote="Judge call, ruling, penalty, time extension, deck check, and a backup: judge actions are events."),
-    Rule("DESK-5", "penalties", "A tardiness penalty follows the policy's ladder.", "checked",
-         quote="Tardiness (Digimon TRM): warning under 5 minutes, game loss at 5, match loss at 10."),
-    Rule("DESK-6", "penalties", "A Game Loss, Match Loss or Disqualification is a loss on the slip "
-         "for the penalised player.", "checked",
-         quote="Bandai/Digimon-style penalty ladder: Caution, Warning, Game Loss, Match Loss, "
-               "Disqualification."),
-    Rule("DESK-7", "result slip", "A confirmation names a result slip recorded before it.", "checked",
-         quote="A result slip: the agreed match result, confirmed by each player (an event per confirmation)."),
-    Rule("DESK-8", "judge actions", "A ruling that cites a rule id cites a rule of the match's ruleset "
-         "(or of the desk).", "checked",
-         quote="ruling (text, the rule cited, the judge)"),
-)
+DESK_RULES: tuple[Rule, ...] = load("engine", "desk_rules.toml").rules
 RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$")
 _RULES = {r.id: r for r in DESK_RULES}
 LOSS_PENALTIES = ("Game Loss", "Match Loss", "Disqualification")

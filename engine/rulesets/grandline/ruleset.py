@@ -21,7 +21,7 @@ from engine.schema import Payload, PayloadError, Player, event_kind
 from engine.state import Card as TableCard
 from engine.state import MissingCard, TableState
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
-from engine.rulesets.catalogue import load
+from engine.catalogue import load
 
 CATALOGUE = load(__package__)
 RULES, CONTRADICTIONS = CATALOGUE.rules, CATALOGUE.contradictions

@@ -16,7 +16,7 @@ from engine.findings import Finding
 from engine.state import TableState
 from engine.words import plural
 from . import table as T
-from engine.rulesets.catalogue import load_rules
+from engine.catalogue import load_rules
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
 from .cards import (
     ASSIGNABLES,

@@ -21,7 +21,7 @@ from engine.findings import Finding
 from engine.schema import Payload, PayloadError, Player, event_kind
 from engine.state import TableState
 from . import characters as data
-from engine.rulesets.catalogue import load_rules
+from engine.catalogue import load_rules
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
 from .combat import dodge_needs, energy_lost
 

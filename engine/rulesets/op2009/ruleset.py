@@ -4,7 +4,7 @@ The match stream holds the whole match: deck registrations, then per game a `gam
 preparation, the turns, and the game's end (derived from the three victory conditions, or recorded:
 a concession, a judge's ruling); sideboarding between games. `state.extra` carries the game score,
 the game in progress, the turn's Action count and the Battle in progress, so the end-of-time
-procedure (engine/rules/op2009_time.py) can branch on 0-0, 1-1, 1-0 and "time called while
+procedure (time.py) can branch on 0-0, 1-1, 1-0 and "time called while
 sideboarding".
 
 Spaces: each player's `capitano`, `marinaio1`, `marinaio2`; each with its Life Point pile
@@ -24,8 +24,9 @@ from engine.state import Card, MissingCard, TableState
 from engine.words import plural
 from . import cards as cards
 from . import words as words
-from engine.rulesets.catalogue import load_rules
+from engine.catalogue import load_rules
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+from .time import decide
 from .vocab import KINDS
 
 RULES = load_rules(__package__)
@@ -1155,7 +1156,6 @@ class Op2009Ruleset(Ruleset):
 
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:
-        from .time import decide
         return decide(self, state, events, policy=policy)
 
     def key_counters(self, s: TableState) -> dict[str, dict[str, int]]:

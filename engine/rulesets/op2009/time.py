@@ -16,15 +16,26 @@ Policies (the one reading the rulebook leaves open, see docs/rulesets/op2009.md)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from engine.events import RecordedEvent
 from engine.replay import VOIDING_KINDS, void_targets
 from engine.state import TableState
 from engine.rulesets.base import Decision
 
-if TYPE_CHECKING:
-    from .ruleset import Op2009Ruleset
+
+
+class Op2009Rules(Protocol):
+    """What the end-of-time procedure asks of the op2009 ruleset (ruleset.py implements it; this
+    module does not import it, so the two do not import each other)."""
+
+    opts: dict[str, Any]
+
+    def new_state(self, created: RecordedEvent) -> TableState: ...
+    def apply(self, state: TableState, event: RecordedEvent) -> None: ...
+    def rule(self, rule_id: str) -> Any: ...
+    def in_play(self, s: TableState) -> bool: ...
+    def inflicter(self, s: TableState, payload: dict, hit: dict) -> str: ...
 
 POLICIES = ("mm25", "mm25-entrambi")
 
@@ -39,7 +50,7 @@ class Step:
 
 
 class Procedure:
-    def __init__(self, rs: "Op2009Ruleset", events: list[RecordedEvent], policy: str):
+    def __init__(self, rs: Op2009Rules, events: list[RecordedEvent], policy: str):
         self.rs = rs
         self.policy = policy
         self.steps: list[Step] = []
@@ -324,7 +335,7 @@ def captain_difference(s: TableState, player: str) -> int:
     return captain_printed(s, player) - len(s.zone(player, "vita_capitano"))
 
 
-def decide(rs: "Op2009Ruleset", state: TableState, events: list[RecordedEvent], *,
+def decide(rs: Op2009Rules, state: TableState, events: list[RecordedEvent], *,
            policy: str | None = None) -> Decision:
     policy = policy or "mm25"
     if policy not in POLICIES:

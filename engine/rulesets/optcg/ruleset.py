@@ -20,7 +20,7 @@ from engine.findings import Finding
 from engine.state import Card, TableState
 from . import table as T
 from . import words as words
-from engine.rulesets.catalogue import load_rules
+from engine.catalogue import load_rules
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
 from .time import CRITERIA, decide_end_of_time
 from .vocab import KINDS

@@ -14,14 +14,10 @@ If every criterion is equal: a double loss. Order and turn count are ruleset opt
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.events import RecordedEvent
 from engine.state import TableState
-from engine.rulesets.base import Decision
+from engine.rulesets.base import Decision, Ruleset
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .ruleset import OptcgRuleset
 
 CRITERIA = ("life", "deck", "characters", "last-life")
 RULE = "Bandai Tournament Rules Manual §5.2 (policy bandai)"
@@ -31,7 +27,7 @@ QUOTE = ("When time is called the active player finishes the turn (turn 0), then
 LABEL = {"life": "Life cards", "deck": "cards in the deck", "characters": "Characters on the field"}
 
 
-def decide_end_of_time(rs: "OptcgRuleset", s: TableState, events: list[RecordedEvent], *,
+def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], *,
                        policy: str = "bandai") -> Decision:
     if policy != "bandai":
         raise ValueError(f"ruleset optcg has no end-of-time policy {policy!r} (policies: bandai)")

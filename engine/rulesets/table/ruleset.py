@@ -11,7 +11,7 @@ from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.state import MissingCard, TableState
 from engine.rulesets.base import Outcome, Ruleset
-from engine.rulesets.catalogue import load_rules
+from engine.catalogue import load_rules
 from .vocab import (
     Concede, Counter, Draw, GameEnd, Move, Phase, Reveal, Setup, Shuffle, Turn,
 )

@@ -88,3 +88,11 @@ def rule_table(rules: tuple[Rule, ...]) -> str:
         rows.append(f"| `{r.id}` | {_cell(r.section)} | {_cell(r.title)} | {status} | "
                     f"{_cell(r.quote) or '—'} | {_cell(r.en) or '—'} |")
     return "\n".join(rows) + "\n"
+
+
+def contradiction_table(contradictions: tuple[tuple[str, str, str, str], ...]) -> str:
+    """The docs' table of a text's contradictions: the reading chosen and the option for the other."""
+    rows = ["| id | contradiction | reading chosen (default) | option |", "| --- | --- | --- | --- |"]
+    rows += [f"| {cid} | {_cell(what)} | {_cell(default)} | `{_cell(option)}` |"
+             for cid, what, default, option in contradictions]
+    return "\n".join(rows) + "\n"

@@ -1,0 +1,69 @@
+"""Rule catalogues are data (rules.toml per game): each loads, every rule has English beside the original,
+a bad file is refused with the file, the rule and the field named, and the docs' tables are generated
+from the same files (docs/generate.py), so they cannot drift apart."""
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+from engine.catalogue import CatalogueError, load, parse, rule_table
+from engine.rulesets import available
+
+from tests.conftest import ROOT
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("docs_generate", os.path.join(ROOT, "docs", "generate.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", sorted(available()))
+def test_every_rule_has_its_words_and_an_english_rendering(name):
+    rules = available()[name].rules
+    assert rules, name
+    for r in rules:
+        assert r.en.strip(), f"{r.id} has no English rendering (field en in its rules.toml)"
+        if name != "table":  # the generic table's rules are the tool's own: no rulebook to quote
+            assert r.quote.strip() or r.id.startswith("KEN-T-"), f"{r.id} quotes nothing"
+
+
+def test_the_desk_rules_are_a_catalogue_too():
+    desk = load("engine", "desk_rules.toml").rules
+    assert [r.id for r in desk] == [f"DESK-{n}" for n in range(1, 9)]
+    assert all(r.en for r in desk)
+
+
+def test_docs_rule_tables_are_generated_from_the_catalogues():
+    assert _generator().stale_pages() == []
+
+
+def test_a_changed_catalogue_makes_its_page_stale():
+    gen = _generator()
+    page = "<!-- BEGIN generated: rules x -->\nold\n<!-- END generated: rules -->\n"
+    rules = available()["table"].rules
+    assert gen.render(page, "rules", rule_table(rules), "p.md") != page
+    assert rule_table(rules) in gen.render(page, "rules", rule_table(rules), "p.md")
+
+
+@pytest.mark.parametrize("entry, message", [
+    ({"id": "X-1", "section": "s", "title": "t", "status": "maybe"}, "status must be one of"),
+    ({"id": "X-1", "section": "s", "title": "t", "status": "recorded"}, "says why"),
+    ({"id": "X-1", "section": "s", "status": "checked"}, "field 'title' is required"),
+    ({"id": "X-1", "section": "s", "title": "t", "status": "checked", "color": "red"}, "unknown field 'color'"),
+    ({"id": "X-1", "section": "s", "title": "t", "status": "checked", "en": 5}, "field 'en' must be text"),
+])
+def test_a_bad_catalogue_names_file_rule_and_field(entry, message):
+    with pytest.raises(CatalogueError) as e:
+        parse({"rule": [entry]}, "engine/rulesets/x/rules.toml")
+    assert "engine/rulesets/x/rules.toml: rule 1" in str(e.value)
+    assert message in str(e.value)
+
+
+def test_a_duplicate_rule_id_is_refused():
+    rule = {"id": "X-1", "section": "s", "title": "t", "status": "checked"}
+    with pytest.raises(CatalogueError, match="appears twice"):
+        parse({"rule": [rule, dict(rule)]}, "x.toml")
