@@ -18,7 +18,6 @@ from engine.findings import Rule
 STATUSES = ("checked", "recorded", "n/a")
 RULE_KEYS = {"id", "section", "title", "status", "quote", "en", "why"}
 REQUIRED = ("id", "section", "title", "status")
-STATUS_WORDS = {"checked": "checked", "recorded": "recorded only", "n/a": "not applicable"}
 
 
 class CatalogueError(ValueError):
@@ -80,12 +79,12 @@ def _cell(text: str) -> str:
 
 
 def rule_table(rules: tuple[Rule, ...]) -> str:
-    """The docs' rule table (Markdown), one row per rule, generated from the catalogue."""
-    rows = ["| id | section | rule | status | rulebook's words | English |",
-            "| --- | --- | --- | --- | --- | --- |"]
+    """The docs' rule table (Markdown), one row per rule, generated from the catalogue. Status is
+    checked, recorded (the events record it; nothing to flag) or n/a (nothing a log can show)."""
+    rows = ["| id | section | rule | status | why (if not checked) | rulebook's words | English |",
+            "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in rules:
-        status = STATUS_WORDS[r.status] + (f": {_cell(r.why)}" if r.why else "")
-        rows.append(f"| `{r.id}` | {_cell(r.section)} | {_cell(r.title)} | {status} | "
+        rows.append(f"| `{r.id}` | {_cell(r.section)} | {_cell(r.title)} | {r.status} | {_cell(r.why)} | "
                     f"{_cell(r.quote) or '—'} | {_cell(r.en) or '—'} |")
     return "\n".join(rows) + "\n"
 

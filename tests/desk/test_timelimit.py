@@ -1,0 +1,116 @@
+"""The generic time-limit module and `tablejudge timelimit`: any ruleset with an end_of_time plugs in."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.events import RecordedEvent
+from engine.match import InputError, Match
+from engine.rulesets.base import Decision
+from engine.rulesets.table.ruleset import TableRuleset
+from engine.state import TableState
+from engine.store import EventStore
+from judge.cli import cli
+from judge.cli.common import run_guarded
+from judge.desk.timelimit import NoTimeCalled, decide, run
+from tests.rulesets.op2009.builder import ANN, BOB, Log
+
+
+class BandaiLike(TableRuleset):
+    """A stand-in for another ruleset's procedure (e.g. optcg's `bandai` policy): the module must
+    call it as it is, with no knowledge of the game."""
+
+    calls: list = []
+
+    def end_of_time(self, state: TableState, events: list[RecordedEvent], *, policy: str | None = None) -> Decision:
+        self.calls.append((state.position, len(events), policy))
+        return Decision(result="win", winner="Ann", branch="life-cards", steps=["Ann has more Life cards"],
+                        rule="X-5-2", quote="...", policy=policy or "bandai")
+
+
+def table_match(tmp_path) -> Match:
+    store = EventStore.open(str(tmp_path / "t.db"))
+    return Match.create(store, "table", ["Ann", "Bob"])
+
+
+def test_generic_over_rulesets(tmp_path):
+    m = table_match(tmp_path)
+    m.record("note", {"text": "turn 4"})
+    m.record("time.called", {"clock": "15:00"}, actor="judge:Carla")
+    m.ruleset = BandaiLike()
+    result = run(m, "bandai")
+    assert m.ruleset.calls[-1] == (3, 3, "bandai")
+    assert result.recorded.kind == "time.decision"
+    assert result.recorded.payload == {"result": "win", "branch": "life-cards", "steps": ["Ann has more Life cards"],
+                                       "rule": "X-5-2", "winner": "Ann", "policy": "bandai"}
+
+
+def test_a_ruleset_without_a_procedure_is_an_input_error(tmp_path):
+    m = table_match(tmp_path)
+    m.record("time.called", {"clock": "15:00"})
+    with pytest.raises(InputError, match="no end-of-time procedure"):
+        decide(m)
+
+
+def test_no_time_called(tmp_path):
+    m = table_match(tmp_path)
+    with pytest.raises(NoTimeCalled, match="no time.called"):
+        decide(m)
+
+
+def test_a_corrected_time_call_does_not_count(tmp_path):
+    m = table_match(tmp_path)
+    wrong = m.record("time.called", {"clock": "14:00"}).event
+    m.record("correction", {"voids": wrong.position, "reason": "called at the wrong table"})
+    with pytest.raises(NoTimeCalled):
+        decide(m)
+
+
+def _timed_op2009(tmp_path) -> Log:
+    L = Log(tmp_path)
+    L.register()
+    L.prepare()
+    L.ev("concede", player=BOB)          # Ann 1-0
+    L.ev("sideboard", player=BOB, out=["BA-W01"], into=["BA-W09"])
+    L.time("15:40")
+    return L
+
+
+def cli_run(capsys, db, *args) -> tuple[int, str, str]:
+    code = run_guarded(cli, ["--db", str(db), *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_json_prints_decision_branch_and_rule(tmp_path, capsys):
+    L = _timed_op2009(tmp_path)
+    code, out, _ = cli_run(capsys, tmp_path / "m.db", "timelimit", L.m.id, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["decision"], data["winner"], data["branch"], data["rule"]) == ("win", ANN, "sideboard-1-0",
+                                                                                 "OP09-TEMPO-SIDE-1")
+    assert "Si sta usando la sideboard e l'incontro è sull'1-0" in data["quote"]
+    assert data["time_called"]["clock"] == "15:40" and data["newly_recorded"] is True
+    last = L.m.events()[-1]
+    assert last.kind == "time.decision" and last.payload["winner"] == ANN and last.actor == "judge:timelimit"
+
+
+def test_cli_dry_run_records_nothing(tmp_path, capsys):
+    L = _timed_op2009(tmp_path)
+    before = L.m.head_position()
+    code, out, _ = cli_run(capsys, tmp_path / "m.db", "timelimit", L.m.id, "--dry-run")
+    assert code == 0 and "sideboard-1-0" in out and "dry run" in out
+    assert L.m.head_position() == before
+
+
+def test_cli_no_time_called_exits_2(tmp_path, capsys):
+    L = Log(tmp_path)
+    code, _, err = cli_run(capsys, tmp_path / "m.db", "timelimit", L.m.id)
+    assert code == 2 and "no time.called event" in err
+
+
+def test_cli_unknown_policy_exits_2(tmp_path, capsys):
+    L = _timed_op2009(tmp_path)
+    code, _, err = cli_run(capsys, tmp_path / "m.db", "timelimit", L.m.id, "--policy", "bandai")
+    assert code == 2 and "mm25-entrambi" in err

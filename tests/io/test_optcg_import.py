@@ -1,0 +1,165 @@
+"""OPTCGSim import: the real fixture log, corrupted and truncated files, random mutations."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import uuid
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.match import InputError, Match
+from engine.store import EventStore
+from judge.cli import cli
+from judge.cli.common import run_guarded
+from judge.io.importers import optcgsim
+from tests.rulesets.optcg.support import HERE, SIM_LOG
+
+FUZZ = sorted(glob.glob(os.path.join(HERE, "fixtures", "optcgsim", "fuzz", "*.log")))
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("sim") / "t.db")
+    store = EventStore.open(db)
+    summary = optcgsim.import_file(store, SIM_LOG)
+    return store, summary
+
+
+def test_fixture_moves_and_checks_agree(imported):
+    _, s = imported
+    d = s.to_dict()
+    moves = sum(1 for ln in open(SIM_LOG, encoding="utf-8") if re.match(r"RZ1\|\d+\|", ln))
+    checks = sum(1 for ln in open(SIM_LOG, encoding="utf-8") if ln.startswith("RZ1|CHK|"))
+    assert d["moves"] == moves and d["chk_checked"] == checks
+    assert d["chk_mismatches"] == 0
+    assert d["summary_mismatches"] == 0 and d["summaries_checked"] > 0
+    assert d["unparsed_lines"] == 0
+
+
+def test_fixture_state_agrees_with_the_log_summaries(imported):
+    """Every Hand/Board/Trash/Life summary of the log, against the stored match replayed to that line."""
+    store, s = imported
+    m = Match(store, s.match)
+    at_line = optcgsim.convert(SIM_LOG).position_at_line
+    text = open(SIM_LOG, encoding="utf-8").read().replace("\u200b", "").split("\n")
+    summaries = [(n, *mm.groups()) for n, line in enumerate(text, start=1)
+                 if (mm := re.match(r"^\[([^\]]+)\] (Hand|Board|Trash|Life): (.*)$", line))]
+    assert len(summaries) == 128
+    checked = 0
+    for n, who, what, val in summaries[-16:] + summaries[:8]:  # the last ones, and the first turns
+        state = m.state(at=at_line[n])
+        if what == "Life":
+            assert len(state.zone(who, "life")) == int(val), (n, who, what)
+        else:
+            zone = {"Hand": "hand", "Board": "characters", "Trash": "trash"}[what]
+            want = Counter(x for x in val.strip("[]").split(",") if x)
+            assert Counter(c.code for c in state.zone(who, zone)) == want, (n, who, what)
+        checked += 1
+    assert checked == 24
+    # the end of the game: the last Life summary, less the Life moves (zone 3 ->) after it
+    final = m.state()
+    numbers = {"LeoIlPirata#3980": "1", "Theshyopop#27381": "2"}
+    for n, who, what, val in summaries[-8:]:
+        if what == "Life":
+            later = sum(1 for line in text[n:] if re.match(rf"RZ1\|\d+\|{numbers[who]}\|[^|]+\|3\|", line))
+            assert len(final.zone(who, "life")) == int(val) - later
+
+
+def test_fixture_outcome_and_findings(imported):
+    store, s = imported
+    m = Match(store, s.match)
+    state = m.state()
+    out = m.ruleset.outcome(state)
+    assert out.how == "concession" and out.winner == "LeoIlPirata#3980"
+    findings = m.validate().active_findings()
+    # Without a card database only the unknown Leader facts are reported (warnings).
+    assert [(f.rule, f.severity) for f in findings] == [("OPTCG-DECK-2", "warning")] * 2
+    assert s.findings == 2
+
+
+def test_fixture_keeps_every_unrecorded_line_as_an_annotation(imported):
+    store, s = imported
+    notes = [e.payload for e in Match(store, s.match).events() if e.kind == "annotation"]
+    texts = [n["text"] for n in notes]
+    assert "Version is 1.43a.1" in texts and any("ggs" in t for t in texts)
+    assert all(isinstance(n["line"], int) for n in notes)
+
+
+def test_cli_json_summary(tmp_path, capsys):
+    code = run_guarded(cli, ["--db", str(tmp_path / "t.db"), "import", SIM_LOG, "--format", "optcgsim", "--json"])
+    assert code == 0
+    d = json.loads(capsys.readouterr().out)
+    assert {"file", "match", "moves", "chk_checked", "chk_mismatches", "unparsed_lines", "findings"} <= set(d)
+    assert d["chk_mismatches"] == 0 and d["moves"] == d["chk_checked"] > 600
+
+
+def test_state_at_shows_zones_don_life_and_power(tmp_path, capsys):
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", SIM_LOG, "--json"]) == 0
+    mid = json.loads(capsys.readouterr().out)["match"]
+    assert run_guarded(cli, ["--db", db, "state", mid, "--at", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "Life" in out and "cost area" in out and "leader" in out and "characters" in out
+
+
+@pytest.mark.parametrize("path", FUZZ, ids=[os.path.basename(p) for p in FUZZ])
+def test_corrupted_files_are_refused_with_the_line_and_store_nothing(tmp_path, path):
+    store = EventStore.open(str(tmp_path / "t.db"))
+    with pytest.raises(InputError) as err:
+        optcgsim.import_file(store, path)
+    assert os.path.basename(path) in str(err.value)
+    if "no-moves" not in path:
+        assert re.search(r"\.log:\d+", str(err.value))
+    assert store.match_ids() == []
+
+
+def test_match_option_is_refused(tmp_path):
+    store = EventStore.open(str(tmp_path / "t.db"))
+    with pytest.raises(InputError):
+        optcgsim.import_file(store, SIM_LOG, match="abc")
+
+
+LINES = open(SIM_LOG, encoding="utf-8").read().split("\n")
+
+
+@st.composite
+def mutation(draw):
+    lines = list(LINES)
+    for _ in range(draw(st.integers(1, 3))):
+        if len(lines) < 3:
+            break
+        i = draw(st.integers(0, len(lines) - 2))
+        how = draw(st.sampled_from(["drop", "dup", "swap", "char", "cut"]))
+        if how == "drop":
+            del lines[i]
+        elif how == "dup":
+            lines.insert(i, lines[i])
+        elif how == "swap" and i + 1 < len(lines) - 1:
+            lines[i], lines[i + 1] = lines[i + 1], lines[i]
+        elif how == "char" and lines[i]:
+            j = draw(st.integers(0, len(lines[i]) - 1))
+            lines[i] = lines[i][:j] + draw(st.sampled_from(list("|0x9 -[]"))) + lines[i][j + 1:]
+        elif how == "cut":
+            lines = lines[:max(i, 1)]
+    return "\n".join(lines) + ("\n" if draw(st.booleans()) else "")
+
+
+@settings(max_examples=int(os.environ.get("OPTCG_FUZZ_EXAMPLES", "25")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=mutation())
+def test_mutations_import_or_raise_input_error_never_partially(tmp_path, text):
+    path = tmp_path / "m.log"
+    path.write_text(text, encoding="utf-8")
+    db = tmp_path / f"m{uuid.uuid4().hex}.db"  # tmp_path is shared by hypothesis's examples
+    store = EventStore.open(str(db))
+    try:
+        s = optcgsim.import_file(store, str(path))
+    except InputError:
+        assert store.match_ids() == []
+    else:
+        assert store.match_ids() == [s.match]
+        assert s.events == Match(store, s.match).head_position()
