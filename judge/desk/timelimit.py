@@ -2,7 +2,7 @@
 end-of-time procedure, and record the decision.
 
 Generic over rulesets: it finds the `time.called` event (the last one that still counts), asks
-`ruleset.end_of_time(state, events, policy=...)` for a `Decision` (engine/rules/base.py) and, unless
+`ruleset.end_of_time(state, events, policy=...)` for a `Decision` (engine/rulesets/base.py) and, unless
 told not to, appends it as a core `time.decision` event (engine/events.py) carrying the branch taken
 and the step-by-step explanation quoting the rule. A ruleset plugs in by implementing `end_of_time`;
 nothing here names a game.

@@ -1,5 +1,5 @@
 """Every event kind of every ruleset is described in plain words: never the generic
-`kind field=value` dump of Ruleset.describe (engine/rules/base.py), which `tablejudge events`, `log`
+`kind field=value` dump of Ruleset.describe (engine/rulesets/base.py), which `tablejudge events`, `log`
 and the HTML report timeline would otherwise show."""
 from __future__ import annotations
 

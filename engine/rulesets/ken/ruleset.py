@@ -4,7 +4,7 @@ Two players; Order points decide. The table: Future (deck), hand, Past (discard)
 gioco), and the Present: forces (Masters, Characters, Armies), territory (Locations, last played on
 top = the Frontier), destiny (Events) and assigned (Techniques, Spirits, Equipment, Specials on
 their card). Card facts arrive with the events (deck.register, play); card effects are recorded,
-not simulated. Every rule of the book is in ken_rules.RULES; docs/rulesets/ken.md explains.
+not simulated. Every rule of the book is in rules.toml; docs/rulesets/ken.md explains.
 """
 from __future__ import annotations
 

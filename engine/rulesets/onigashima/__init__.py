@@ -1,7 +1,15 @@
 """`onigashima`: Raid sur Onigashima, one plug-in package.
 
-Files: characters.json, characters.py, combat.py, notation.py, rules.toml, ruleset.py. The registry (engine/rulesets/__init__.py) finds `RULESET` here; the
-notation core finds the grammar in `notation.py`; the catalogue is `rules.toml`.
+- characters.json: the character table as data
+- characters.py: the character table (reads characters.json)
+- combat.py: dice arithmetic of a fight
+- notation.py: its notation grammar
+- rules.toml: the rule catalogue (id, section, status, quote, en)
+- ruleset.py: apply/check, outcome, deck checks
+- vocab.py: the event kinds (payload schemas)
+
+The registry (engine/rulesets/__init__.py) finds `RULESET` here; the notation core finds the grammar in
+notation.py beside it. docs/rulesets/onigashima.md describes the game as the tool knows it.
 """
 from .ruleset import RULESET
 

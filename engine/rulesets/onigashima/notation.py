@@ -22,7 +22,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.notation import Grammar, NotationError, Token, Verb, bare_ok, quote, write_value
+from engine.notation import (
+    Grammar,
+    NotationError,
+    Token,
+    Verb,
+    bare_ok,
+    quote,
+    write_value,
+)
 from engine.notation.forms import with_event
 
 _DICE = re.compile(r"[1-6]+")

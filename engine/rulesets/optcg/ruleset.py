@@ -6,7 +6,7 @@ card in `props.on`). Rested cards carry `props.rested`; a Character remembers th
 Card facts come from `deck.registered` (copied from the card database at registration), so replay
 never needs a database. Power, Life, whose turn and phase: derived by replay.
 
-Vocabulary: engine/rules/optcg_vocab.py. Rules: engine/rules/optcg_catalogue.py. Docs:
+Vocabulary: vocab.py. Rules: rules.toml. Docs:
 docs/rulesets/optcg.md.
 """
 from __future__ import annotations
