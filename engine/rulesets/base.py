@@ -9,7 +9,8 @@ rulebook with id, section, status and the rulebook's words) and named options; a
 - `check(state, event) -> [Finding]`: judge the event against the state *before* it;
 - `check_deck(...)`: deck-construction checks;
 - `outcome(state)`: who won and how, once the game is over;
-- `end_of_time(...)`: the ruleset's end-of-time procedure.
+- `end_of_time(...)`: the ruleset's end-of-time procedure;
+- `hide(kind, payload)`: the event as a scorekeeper records it without seeing hidden cards.
 
 `apply` and `check` dispatch by kind to methods named `apply_<kind>` and `check_<kind>` (dots in the
 kind become underscores), so a ruleset writes one small method per event kind.
@@ -156,6 +157,16 @@ class Ruleset:
         """Decide the match when time is called. `state` is the table now, `events` the whole log
         (a `time.called` event among them marks when). Rulesets override this."""
         raise NotImplementedError(f"ruleset {self.name!r} has no end-of-time procedure")
+
+    def hide(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """The payload as a scorekeeper who cannot see hidden cards would record it: every card
+        identity nobody at the table shows (draws, hands, Life cards, deck order, face-down cards)
+        becomes an unknown card (a count), and everything visible stays (plays, reveals, attacks,
+        damage, counts). The invariant every ruleset keeps: replaying the hidden log never adds a
+        finding and never changes the outcome. Used by the hidden-information tests, and by any
+        output shown to someone who may not see hands. The default hides nothing: a ruleset whose
+        events name hidden cards overrides it."""
+        return payload
 
     def turn_label(self, state: TableState) -> str:
         """How reports name the turn in progress ("3"; a best-of-three says "G2 T3")."""
