@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "judge.cli.demo",
     "judge.cli.tournament",
     "judge.cli.eventdesk",
+    "judge.cli.serve",
     "judge.cli.desk",
     "judge.cli.report",
     "judge.cli.timelimit",
