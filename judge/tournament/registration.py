@@ -28,7 +28,7 @@ def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
     if text.startswith("\ufeff"):
         text = text[1:]  # a spreadsheet's byte-order mark
     try:
-        reader = csv.DictReader(io.StringIO(text, newline=""))
+        reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
         header = reader.fieldnames or []
     except csv.Error as e:
         raise InputError(f"not a CSV file: {e}", where=f"{path}:1") from None
@@ -80,6 +80,6 @@ def _name_lines(text: str) -> list[int]:
     """The line each non-blank data row ends on (the same walk as read_registrations)."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     next(reader, None)
     return [reader.line_num for row in reader if any(c.strip() for c in row)]

@@ -52,19 +52,19 @@ def _write(request: Request, tid: str, action: str, fields: dict[str, Any]) -> d
 
 
 @router.get("/tournaments")
-def tournaments(request: Request) -> list[dict[str, Any]]:
+async def tournaments(request: Request) -> list[dict[str, Any]]:
     """Every tournament in the log (public)."""
     desk = app_state(request).desk
     return [desk.tournament(i).state().summary() for i in desk.tournament_ids()]
 
 
 @router.get("/t/{tid}")
-def summary(request: Request, tid: str) -> dict[str, Any]:
+async def summary(request: Request, tid: str) -> dict[str, Any]:
     return app_state(request).desk.tournament(tid).state().summary()
 
 
 @router.get("/t/{tid}/standings")
-def standings(request: Request, tid: str, round: int | None = None) -> dict[str, Any]:
+async def standings(request: Request, tid: str, round: int | None = None) -> dict[str, Any]:
     """Swiss standings after `round` (default: the last complete round), with tiebreakers."""
     st = app_state(request).desk.tournament(tid).state()
     if round is not None and not 0 <= round <= 1000:
@@ -73,25 +73,25 @@ def standings(request: Request, tid: str, round: int | None = None) -> dict[str,
 
 
 @router.get("/t/{tid}/pairings")
-def pairings(request: Request, tid: str) -> dict[str, Any] | None:
+async def pairings(request: Request, tid: str) -> dict[str, Any] | None:
     st = app_state(request).desk.tournament(tid).state()
     return views.pairings_board(st, st.current) if st.current else None
 
 
 @router.get("/t/{tid}/clock")
-def clock(request: Request, tid: str) -> dict[str, Any] | None:
+async def clock(request: Request, tid: str) -> dict[str, Any] | None:
     st = app_state(request).desk.tournament(tid).state()
     return clock_view(st.current) if st.current else None
 
 
 @router.get("/t/{tid}/placings")
-def placings(request: Request, tid: str) -> list[dict[str, Any]] | None:
+async def placings(request: Request, tid: str) -> list[dict[str, Any]] | None:
     """Final placings for every player once the top cut is over (null before)."""
     return views.placings_or_none(app_state(request).desk.tournament(tid).state())
 
 
 @router.get("/t/{tid}/tables")
-def tables(request: Request, tid: str) -> list[dict[str, Any]]:
+async def tables(request: Request, tid: str) -> list[dict[str, Any]]:
     """The current round's tables: status (pending/reported/disputed/confirmed), result, reports. Staff."""
     g = grant_of(request, tid)
     g.require("view", tid)
@@ -100,7 +100,7 @@ def tables(request: Request, tid: str) -> list[dict[str, Any]]:
 
 
 @router.get("/t/{tid}/queue")
-def queue(request: Request, tid: str) -> list[dict[str, Any]]:
+async def queue(request: Request, tid: str) -> list[dict[str, Any]]:
     """The judges' queue: disputed tables. Staff."""
     g = grant_of(request, tid)
     g.require("view", tid)
@@ -108,14 +108,14 @@ def queue(request: Request, tid: str) -> list[dict[str, Any]]:
 
 
 @router.get("/t/{tid}/warnings")
-def warnings(request: Request, tid: str, all: bool = False) -> list[dict[str, Any]]:
+async def warnings(request: Request, tid: str, all: bool = False) -> list[dict[str, Any]]:
     g = grant_of(request, tid)
     g.require("view", tid)
     return views.warning_list(app_state(request).desk.tournament(tid).state(), include_resolved=all)
 
 
 @router.get("/t/{tid}/audit")
-def audit(request: Request, tid: str) -> list[dict[str, Any]]:
+async def audit(request: Request, tid: str) -> list[dict[str, Any]]:
     """Every event: who changed what, when and why. Staff."""
     g = grant_of(request, tid)
     g.require("view", tid)
@@ -123,20 +123,20 @@ def audit(request: Request, tid: str) -> list[dict[str, Any]]:
 
 
 @router.post("/t/{tid}/results", response_model=Done)
-def results(request: Request, tid: str, body: Results) -> dict[str, Any]:
+async def results(request: Request, tid: str, body: Results) -> dict[str, Any]:
     """Record results (scorekeeper, judge, organizer). The same result again stores nothing; a
     different one already there is refused (409, `conflicts`) unless `overwrite`."""
     return _write(request, tid, "record_results", body.model_dump(exclude_none=True))
 
 
 @router.post("/t/{tid}/report", response_model=Done)
-def report(request: Request, tid: str, body: Report) -> dict[str, Any]:
+async def report(request: Request, tid: str, body: Report) -> dict[str, Any]:
     """A player's report with their slip's link (its table and round only)."""
     return _write(request, tid, "report", body.model_dump())
 
 
 @router.post("/t/{tid}/do/{action}", response_model=Done)
-def act(request: Request, tid: str, action: ActionName,
+async def act(request: Request, tid: str, action: ActionName,
         fields: dict[str, Any] = Body(default_factory=dict,
                                       examples=[{"player": "Ann", "reason": "left early"}])) -> dict[str, Any]:
     """Any other action by name, fields as on its form: register (`names`), import_csv (`csv`),

@@ -44,7 +44,7 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, **ex
 
 
 @router.get("/t/{tid}/play", response_class=HTMLResponse)
-def play(request: Request, tid: str, me: str | None = None):
+async def play(request: Request, tid: str, me: str | None = None):
     g = grant_of(request, tid)
     g.require("play_view", tid, g.round, g.table)
     return _view(request, tid, g, me)

@@ -23,28 +23,28 @@ def _board(request: Request, tid: str, template: str, **data) -> HTMLResponse:
 
 
 @router.get("/t/{tid}/pairings", response_class=HTMLResponse)
-def pairings(request: Request, tid: str):
+async def pairings(request: Request, tid: str):
     st = app_state(request).desk.tournament(tid).state()
     board = views.pairings_board(st, st.current) if st.current else None
     return _board(request, tid, "web/pairings.html", title=f"{st.name} — pairings", board=board)
 
 
 @router.get("/t/{tid}/standings", response_class=HTMLResponse)
-def standings(request: Request, tid: str):
+async def standings(request: Request, tid: str):
     st = app_state(request).desk.tournament(tid).state()
     return _board(request, tid, "web/standings.html", title=f"{st.name} — standings",
                   standings=views.standings_rows(st), placings=views.placings_or_none(st))
 
 
 @router.get("/t/{tid}/clock", response_class=HTMLResponse)
-def clock(request: Request, tid: str):
+async def clock(request: Request, tid: str):
     st = app_state(request).desk.tournament(tid).state()
     view = clock_view(st.current) if st.current else {"running": False, "tables": [], "name": ""}
     return _board(request, tid, "web/clock.html", title=f"{st.name} — clock", clock=view)
 
 
 @router.get("/t/{tid}/me", response_class=HTMLResponse)
-def my_table(request: Request, tid: str, name: str = ""):
+async def my_table(request: Request, tid: str, name: str = ""):
     """A player's table this round, found by name (case, spaces and accents ignored)."""
     st = app_state(request).desk.tournament(tid).state()
     found = []

@@ -52,7 +52,7 @@ def _nav(tid: str, g) -> list[dict[str, str]]:
 
 
 @router.get("/", response_class=HTMLResponse)
-def index(request: Request):
+async def index(request: Request):
     web = app_state(request)
     g = grant_of(request, None, optional=True) if request.query_params.get("k") else None
     ids = web.desk.tournament_ids()
@@ -115,7 +115,7 @@ async def do(request: Request, tid: str, action: str):
 
 
 @router.get("/t/{tid}", response_class=HTMLResponse)
-def home(request: Request, tid: str):
+async def home(request: Request, tid: str):
     web = app_state(request)
     st = web.desk.tournament(tid).state()
     cur = st.current
@@ -135,7 +135,7 @@ def home(request: Request, tid: str):
 
 
 @router.get("/t/{tid}/round/{number}", response_class=HTMLResponse)
-def round_view(request: Request, tid: str, number: int):
+async def round_view(request: Request, tid: str, number: int):
     web = app_state(request)
     t = web.desk.tournament(tid)
     st = t.state()
@@ -148,7 +148,7 @@ def round_view(request: Request, tid: str, number: int):
 
 
 @router.get("/t/{tid}/grid", response_class=HTMLResponse)
-def grid(request: Request, tid: str):
+async def grid(request: Request, tid: str):
     st = app_state(request).desk.tournament(tid).state()
     cur = st.current
     return staff_page(request, tid, "web/grid.html", title=f"{st.name} — results", round=views.round_page(st, cur)
@@ -156,21 +156,21 @@ def grid(request: Request, tid: str):
 
 
 @router.get("/t/{tid}/queue", response_class=HTMLResponse)
-def queue(request: Request, tid: str):
+async def queue(request: Request, tid: str):
     st = app_state(request).desk.tournament(tid).state()
     return staff_page(request, tid, "web/queue.html", title=f"{st.name} — judges' queue",
                       queue=[v.to_dict() for v in judges_queue(st)], fragment=request.query_params.get("part"))
 
 
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)
-def audit(request: Request, tid: str):
+async def audit(request: Request, tid: str):
     t = app_state(request).desk.tournament(tid)
     return staff_page(request, tid, "web/audit.html", title=f"{t.state().name} — audit trail",
                       audit=list(reversed(audit_rows(t.events()))))
 
 
 @router.get("/t/{tid}/slips", response_class=HTMLResponse)
-def slips(request: Request, tid: str):
+async def slips(request: Request, tid: str):
     web = app_state(request)
     g = grant_of(request, tid)
     g.require("slips", tid)
