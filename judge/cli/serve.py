@@ -108,13 +108,13 @@ def register(cli: click.Group) -> None:
         token = app.state.web.organizer_token()
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         click.echo(f"tablejudge serve on {store.describe()} (links signed with the secret from {source})")
-        click.echo("The organizer's link (anyone with it runs the event; keep it to yourself):")
-        click.echo(f"    http://{shown}:{port}/?k={token}")
         if lan:
             click.echo(f"Players and staff on the venue's network: {public_url}/  (boards, \"my table\")")
             from judge.web.qr import terminal
             click.echo(terminal(public_url + "/"))
         elif host == "127.0.0.1":
             click.echo("Only this machine can connect (--host 0.0.0.0 lets phones on the network join).")
+        click.echo("The organizer's link (anyone with it runs the event; keep it to yourself):")
+        click.echo(f"    http://{shown}:{port}/?k={token}")
         sys.stdout.flush()
         uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
