@@ -31,7 +31,7 @@ def token_of(request: Request, form: dict[str, Any] | None = None) -> str | None
 
 
 def grant_of(request: Request, tid: str | None, form: dict[str, Any] | None = None,
-             optional: bool = False) -> Grant | None:
+             optional: bool = False, expired_ok: bool = False) -> Grant | None:
     """The checked grant of the request's token for tournament `tid` (None: no token and
     `optional`). Refused (Forbidden): a bad signature, another tournament, a revoked staff link,
     a player's link whose round is closed or was paired again."""
@@ -53,7 +53,7 @@ def grant_of(request: Request, tid: str | None, form: dict[str, Any] | None = No
         rnd = st.round(g.round)
         if rnd is None or rnd.paired_at != g.paired_at:
             raise Forbidden("this slip's round was paired again: use the new slip")
-        if st.is_closed(rnd):
+        if st.is_closed(rnd) and not expired_ok:
             raise Forbidden(f"{rnd.name} is closed: this slip's link has expired")
         if g.table not in {p.table for p in rnd.tables()}:
             raise Forbidden("no such table")
@@ -113,6 +113,18 @@ async def read_form(request: Request) -> dict[str, Any]:
 def page(request: Request, template: str, status: int = 200, **data: Any) -> HTMLResponse:
     web = app_state(request)
     return HTMLResponse(render(template, base=web.base_path, **data), status_code=status)
+
+
+def refused(request: Request, response: Response, status: int) -> Response:
+    """A refusal's status. An htmx form gets its message as a fragment with 200 (the refusal is
+    in `X-Tablejudge-Refused`): htmx swaps it in, and the browser logs no failed load for it. A
+    plain form and the JSON API get the real status."""
+    if request.headers.get("hx-request") == "true":
+        response.status_code = 200
+        response.headers["X-Tablejudge-Refused"] = str(status)
+    else:
+        response.status_code = status
+    return response
 
 
 def link(path: str, grant: Grant | None = None, **params: Any) -> str:

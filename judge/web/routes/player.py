@@ -10,7 +10,9 @@ from judge.tournament.reports import table_status
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.actions import run_action
-from judge.web.routes.common import HANDLED, app_state, check_csrf, error_body, error_status, grant_of, page, read_form
+from judge.web.routes.common import (
+    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, page, read_form, refused,
+)
 from judge.web.routes.staff import context
 
 router = APIRouter(include_in_schema=False)
@@ -35,6 +37,7 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, **ex
         return f"{b}-{a}-{d}"
 
     return page(request, "web/play.html", status, title=f"Table {g.table} — {rnd.name}", tid=tid, event_name=st.name,
+                closed=st.is_closed(rnd),
                 k=g.token, csrf=web.signer.csrf(g.token), round_name=rnd.name, table=view, me=me, opponent=opponent,
                 my_report=own(view["reports"].get(me)) if me else None,
                 their_report=own(view["reports"].get(opponent)) if opponent else None,
@@ -45,7 +48,7 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, **ex
 
 @router.get("/t/{tid}/play", response_class=HTMLResponse)
 async def play(request: Request, tid: str, me: str | None = None):
-    g = grant_of(request, tid)
+    g = grant_of(request, tid, expired_ok=True)  # a closed round's page still shows its result
     g.require("play_view", tid, g.round, g.table)
     return _view(request, tid, g, me)
 
@@ -59,5 +62,5 @@ async def report(request: Request, tid: str):
     try:
         result = run_action(context(request), g, "report", tid, form)
     except HANDLED as e:
-        return _view(request, tid, g, me, error_status(e), error=error_body(e))
+        return refused(request, _view(request, tid, g, me, error=error_body(e)), error_status(e))
     return _view(request, tid, g, me, notice=result["message"])

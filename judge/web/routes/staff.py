@@ -14,7 +14,7 @@ from judge.web import qr, views
 from judge.web.actions import Context, run_action
 from judge.web.auth import player_claims
 from judge.web.routes.common import (
-    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form,
+    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form, refused,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -91,7 +91,7 @@ def _done(request: Request, g, path: str, error: Exception | None, msg: str | No
     if error is not None:
         body = error_body(error)
         if is_htmx:
-            return page(request, "web/_flash.html", error_status(error), error=body)
+            return refused(request, page(request, "web/_flash.html", error=body), error_status(error))
         return page(request, "web/error.html", error_status(error), title="Not done", error=body)
     target = link(path, g, msg=msg)
     if is_htmx:

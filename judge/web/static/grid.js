@@ -38,29 +38,37 @@
     } else { box.value = ""; }
     box.focus();
   }
+  function askReplace(line, c) {
+    pending = line;
+    ask.hidden = false;
+    ask.querySelector(".old").textContent = c.player1 + " " + c.old + " " + c.player2 + (c.by ? " (by " + c.by + ")" : "");
+    ask.querySelector(".new").textContent = c.new;
+    tell("table " + line.trim().split(/\s+/)[0] + " already has a result", "warn");
+  }
   function send(line, overwrite) {
     var m = /^\s*(\d+)\s+(\d+-\d+(?:-\d+)?)\s*$/.exec(line);
     if (!m) { tell("type TABLE W-L (e.g. 12 2-1)", "bad"); return; }
     var table = parseInt(m[1], 10);
+    var slip = m[2].split("-").length === 2 ? m[2] + "-0" : m[2];
+    var row = document.querySelector('#grid tr[data-table="' + table + '"]');
+    var old = row ? row.getAttribute("data-result") : "";
+    if (!overwrite && old && old !== slip) {  // ask first: the grid already shows the old result
+      var names = row.getAttribute("data-players").split("|");
+      askReplace(line, { player1: names[0], player2: names[1], old: old, new: slip, by: row.getAttribute("data-by") });
+      return;
+    }
     var data = { table: table, result: m[2] };
     if (overwrite) { data.overwrite = true; data.reason = "replaced at the results grid"; }
     post("/results", data).then(function (r) {
-      if (r.status === 409 && r.body.conflicts) {
-        var c = r.body.conflicts[0];
-        pending = line;
-        ask.hidden = false;
-        ask.querySelector(".old").textContent = c.player1 + " " + c.old + " " + c.player2 + " (by " + c.by + ")";
-        ask.querySelector(".new").textContent = c.new;
-        tell("table " + table + " already has a result", "warn");
-        return;
-      }
+      if (r.status === 409 && r.body.conflicts) { askReplace(line, r.body.conflicts[0]); return; }  // changed meanwhile
       if (r.status !== 200) { tell(r.body.error || "refused", "bad"); return; }
       var e = r.body.entered[0];
       if (e.status !== "unchanged") { done.push(table); undoButton.disabled = false; }
       tell("table " + table + ": " + e.player1 + " " + e.result + " " + e.player2 +
            (e.status === "unchanged" ? " (already so)" : e.status === "overwritten" ? " (was " + e.old + ")" : ""), "ok");
-      var row = document.querySelector('#grid tr[data-table="' + table + '"]');
-      if (row) { row.setAttribute("data-status", "confirmed"); row.className = "confirmed"; }
+      if (row) {
+        row.setAttribute("data-status", "confirmed"); row.setAttribute("data-result", e.result); row.className = "confirmed";
+      }
       focusNext(table);
     }).catch(function () { tell("not sent: the server cannot be reached", "bad"); });
   }
