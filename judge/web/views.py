@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.tournament.pages import pairings_by_name, record_text
+from judge.tournament.pages import pairings_by_name, standing_rows
 from judge.tournament.placings import final_placings, warnings
 from judge.tournament.reports import round_tables
 from judge.tournament.rounds import clock_view
-from judge.tournament.standings import TIEBREAKER_LABELS, TIEBREAKERS, format_fraction
+from judge.tournament.standings import TIEBREAKER_LABELS, TIEBREAKERS
 from judge.tournament.state import RoundState, TournamentState
 from engine.match import InputError
 
@@ -18,11 +18,7 @@ def standings_rows(st: TournamentState, round_no: int | None = None) -> dict[str
         round_no = st.last_complete_round() or 0
     s = st.standings(round_no)
     swiss = [r for r in st.swiss_rounds if r.number <= round_no]
-    rows = [{"rank": r.rank, "player": r.player, "points": r.points, "dropped": r.dropped, "played": r.played,
-             "record": record_text(r.wins, r.losses, r.draws, r.byes, r.missed),
-             "tiebreakers": [(f"{r.tiebreakers.get(k):g}" if k == "h2h" and r.tiebreakers.get(k) is not None
-                              else "" if k == "h2h" else format_fraction(r.tiebreakers.get(k)))
-                             for k in s.policy.order]} for r in s.rows]
+    rows = standing_rows(s)
     return {"after": swiss[-1].name if swiss else "", "rows": rows, "warnings": s.warnings,
             "columns": [{"label": TIEBREAKER_LABELS[k], "help": TIEBREAKERS[k]} for k in s.policy.order],
             "order": "points, then " + ", then ".join(TIEBREAKERS[k] for k in s.policy.order)}
