@@ -78,3 +78,17 @@ def result_choices(best_of: int, max_wins: int) -> list[dict[str, Any]]:
                 out.append({"slip": f"{w}-{l}-{d}", "label": label, "outcome": "win" if w > l else "loss" if l > w else "draw"})
     order = {"win": 0, "draw": 1, "loss": 2}
     return sorted(out, key=lambda c: (order[c["outcome"]], c["slip"]))
+
+
+def bracket(st: TournamentState) -> list[dict[str, Any]]:
+    """The top cut round by round: each table's players (with their Swiss seed), result and winner."""
+    seeds = {r.player: r.rank for r in st.standings().rows}
+    out = []
+    for rnd in st.elimination_rounds:
+        winners = rnd.winners()
+        out.append({"number": rnd.number, "name": rnd.name, "tables": [
+            {"table": p.table, "player1": p.player1, "player2": p.player2, "seed1": seeds.get(p.player1),
+             "seed2": seeds.get(p.player2), "result": None if p.table not in rnd.results else
+             f"{rnd.results[p.table].wins1}-{rnd.results[p.table].wins2}-{rnd.results[p.table].draws}",
+             "winner": winners.get(p.table)} for p in rnd.tables()]})
+    return out

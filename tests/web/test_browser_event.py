@@ -195,6 +195,7 @@ def test_a_whole_event_in_the_browser(tmp_path):
         see(org, "Finals paired")
         grid_entry(org, server, tid, sk, [(1, "2-0")])
         org.goto(f"{server.url}/t/{tid}?k={k}")
+        assert "Finals" in org.locator("#bracket").inner_text() and "Semifinals" in org.locator("#bracket").inner_text()
         places = org.locator("#placings tr").all_inner_texts()[1:]
         assert len(places) == 16 and places[0].startswith("1")
         assert any(dropped in p for p in places)

@@ -127,6 +127,7 @@ async def home(request: Request, tid: str):
                                "missing": len(r.missing()), "tables": len(r.tables())} for r in st.rounds],
                       current=views.round_page(st, cur) if cur else None,
                       warnings=views.warning_list(st), placings=views.placings_or_none(st),
+                      bracket=views.bracket(st),
                       standings=views.standings_rows(st),
                       staff=[{"token_id": e.payload["token_id"], "role": e.payload["role"], "name": e.payload["name"],
                               "revoked": e.payload["token_id"] in st.revoked, "at": e.recorded_at}
