@@ -18,6 +18,8 @@ COMMAND_MODULES = [
     "judge.cli.matches",
     "judge.cli.demo",
     "judge.cli.tournament",
+    "judge.cli.eventdesk",
+    "judge.cli.serve",
     "judge.cli.desk",
     "judge.cli.report",
     "judge.cli.timelimit",

@@ -46,6 +46,19 @@ class ResultsFile:
     round_names: dict[int, str] = field(default_factory=dict)
 
 
+class OverwriteRefused(InputError):
+    """Tables already have a different result: nothing stored; ask, then retry with overwrite.
+    `conflicts`: one dict per table (round, table, player1, player2, old, new, by, at, position)."""
+
+    def __init__(self, conflicts: list[dict[str, Any]]):
+        said = "; ".join(f"round {c['round']} table {c['table']} has {c['player1']} {c['old']} {c['player2']} "
+                         f"(recorded by {c['by']}), not {c['new']}" for c in conflicts[:5])
+        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+        super().__init__(f"{said}{more}: nothing was stored; to replace it, record again with overwrite "
+                         "(--overwrite)", field="table")
+        self.conflicts = conflicts
+
+
 def is_elimination_round(name: str) -> bool:
     return bool(ELIMINATION_RE.search(name or ""))
 
