@@ -222,6 +222,11 @@ _RULES = {r.id: r for r in DESK_RULES}
 LOSS_PENALTIES = ("Game Loss", "Match Loss", "Disqualification")
 
 
+def limit_finding(position: int, message: str) -> Finding:
+    """DESK-9: a stored event beyond the log's limits, kept but not replayed."""
+    return finding(_RULES["DESK-9"], position, message, source="README.md#limits")
+
+
 def _flag(rule_id: str, position: int, message: str, severity: str = "error") -> Finding:
     return finding(_RULES[rule_id], position, message, severity=severity,  # type: ignore[arg-type]
                    source=POLICY_SOURCE)

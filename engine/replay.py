@@ -8,13 +8,17 @@ happened, by rebuilding from the last state before it.
 Snapshots (the eventsourcing snapshot table, keyed by ruleset version, state layout and options)
 make a moment deep in a long match cheap: start from the nearest snapshot at or before it. A
 snapshot is used only while no later event voids anything at or before it.
+
+Replay is linear in the log: every count an event carries is bounded by the ruleset's `max_cards`
+when it is recorded, and a stored event beyond the limits (written by an older version that did not
+check them) is kept, flagged (DESK-9) and not applied, so no stored event can make replay hang.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.desk import OFF_TABLE_KINDS
+from engine.desk import OFF_TABLE_KINDS, limit_finding
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.rulesets import Ruleset, get_ruleset
@@ -40,7 +44,8 @@ def void_span(event: RecordedEvent) -> list[int]:
     if event.kind == "correction":
         return [event.payload["voids"]]
     if event.kind == "backup":
-        return list(range(event.payload["to"] + 1, event.position))
+        # clamped: a stored `to` is not trusted to be a position of this log
+        return list(range(max(event.payload["to"], 0) + 1, event.position))
     return []
 
 
@@ -68,9 +73,17 @@ class Fold:
         self.base_pos = base_pos
         self.state = self._base_state()
         self.applied: list[RecordedEvent] = []
+        self.inert: set[int] = set()  # stored events beyond the limits: kept, flagged, not applied
 
     def push(self, e: RecordedEvent, *, check: bool = False) -> list[Finding]:
         """Apply one event (judging it first against the table before it, with `check`)."""
+        problem = self.ruleset.limit_problem(e)
+        if problem is not None:
+            self.inert.add(e.position)
+            self.state.position = e.position
+            self.applied.append(e)
+            return [limit_finding(e.position, f"event {e.position} ({e.kind}): {problem}; it is kept "
+                                  "in the log but not replayed (void it with a correction)")] if check else []
         findings = self.ruleset.check(self.state, e) if check else []
         if e.kind in VOIDING_KINDS:
             span = void_span(e)
@@ -95,7 +108,7 @@ class Fold:
         """The table again from the base, skipping what is now void."""
         state = self._base_state()
         state.voided = voided
-        skip = set(voided)
+        skip = set(voided) | self.inert
         for e in self.applied:
             if e.position not in skip and e.kind not in VOIDING_KINDS:
                 self.ruleset.apply(state, e)

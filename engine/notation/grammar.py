@@ -347,7 +347,8 @@ def make_ctx(players: Sequence[str], ruleset: Ruleset, grammar: Grammar | None =
 
 def _parse_ctx(ctx: Ctx):
     from engine.schema import ParseContext
-    return ParseContext(players=tuple(ctx.players), zones=tuple(ctx.ruleset.zones))
+    return ParseContext(players=tuple(ctx.players), zones=tuple(ctx.ruleset.zones),
+                        max_cards=ctx.ruleset.max_cards)
 
 
 def _grammar_module(ruleset_cls: type[Ruleset]):

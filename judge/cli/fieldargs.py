@@ -13,7 +13,7 @@ import typing
 from typing import Any, Literal, get_args, get_origin
 
 from engine.match import InputError
-from engine.schema import Payload, Player, Zone
+from engine.schema import QUOTE_CHARS, Count, Payload, Player, Zone, shown
 
 
 def parse_field_args(kind_cls: type[Payload], words: list[str]) -> dict[str, Any]:
@@ -23,13 +23,13 @@ def parse_field_args(kind_cls: type[Payload], words: list[str]) -> dict[str, Any
     while i < len(words):
         word = words[i]
         if not word.startswith("--") or len(word) == 2:
-            raise InputError(f"expected --FIELD VALUE, got {word!r} (fields of {kind_cls.kind}: "
+            raise InputError(f"expected --FIELD VALUE, got {shown(word)} (fields of {kind_cls.kind}: "
                              f"{', '.join(hints)})", field="arguments")
         name, _, inline = word[2:].partition("=")
         name = name.replace("-", "_")
         if name not in hints:
-            raise InputError(f"{kind_cls.kind} has no field {name!r} (fields: {', '.join(hints) or 'none'})",
-                             field=f"payload.{name}")
+            raise InputError(f"{kind_cls.kind} has no field {shown(name)} (fields: {', '.join(hints) or 'none'})",
+                             field=f"payload.{name[:QUOTE_CHARS]}")
         if inline:
             raw = inline
             i += 1
@@ -61,23 +61,23 @@ def _coerce(raw: str, tp: Any, name: str) -> Any:
         return None
     if tp in (str, Player, Zone):
         return raw
-    if tp is int:
+    if tp in (int, Count):
         try:
             return int(raw)
-        except ValueError:
-            raise InputError(f"must be a whole number, got {raw!r}", field=f"payload.{name}") from None
+        except ValueError:  # not a number, or more digits than Python converts (4,300)
+            raise InputError(f"must be a whole number, got {shown(raw)}", field=f"payload.{name}") from None
     if tp is float:
         try:
             return float(raw)
         except ValueError:
-            raise InputError(f"must be a number, got {raw!r}", field=f"payload.{name}") from None
+            raise InputError(f"must be a number, got {shown(raw)}", field=f"payload.{name}") from None
     if tp is bool:
         low = raw.lower()
         if low in ("true", "yes", "1"):
             return True
         if low in ("false", "no", "0"):
             return False
-        raise InputError(f"must be true or false, got {raw!r}", field=f"payload.{name}")
+        raise InputError(f"must be true or false, got {shown(raw)}", field=f"payload.{name}")
     if origin is Literal:
         for allowed in get_args(tp):
             if str(allowed) == raw:
@@ -96,3 +96,6 @@ def _json(raw: str, name: str) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError as e:
         raise InputError(f"not valid JSON: {e.msg}", field=f"payload.{name}") from None
+    except (ValueError, RecursionError):  # a number of over 4,300 digits; nesting too deep to read
+        raise InputError("not a JSON value this tool reads (a number of more than 4,300 digits, "
+                         "or nested too deep)", field=f"payload.{name}") from None

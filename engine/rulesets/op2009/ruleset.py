@@ -60,6 +60,7 @@ class Op2009Ruleset(Ruleset):
     title = "One Piece CardGame 2009 (MM25 rules, best of three)"
     rulebook = "op2009-mm25.it.md"
     version = 1
+    max_cards = 100  # any count of cards; a 32-card Forziere plus a sideboard
     zones = ZONES
     counters = {}
     kinds = KINDS
