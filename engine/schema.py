@@ -63,7 +63,9 @@ def read_json(text: str) -> Any:
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as e:
-        raise PayloadError("", f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        err = PayloadError("", f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})")
+        err.line = e.lineno  # so a caller can say file:line
+        raise err from None
     except RecursionError:
         raise PayloadError("", "not valid here: JSON nested too deeply") from None
     except ValueError as e:  # NaN/Infinity, or a number of more than 4,300 digits
@@ -88,6 +90,7 @@ class PayloadError(ValueError):
         super().__init__(f"field '{field}': {message}" if field else message)
         self.field = field
         self.message = message
+        self.line = 0  # read_json: the line of a syntax error
 
 
 @dataclasses.dataclass(frozen=True)

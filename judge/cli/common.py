@@ -11,7 +11,6 @@ imported: an exception of a module that was never imported cannot have been rais
 """
 from __future__ import annotations
 
-import csv
 import io
 import json
 import os
@@ -214,11 +213,13 @@ def to_csv(rows: Iterable[dict[str, Any]]) -> str:
         for k in r:
             if k not in cols:
                 cols.append(k)
-    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
-    w.writeheader()
+    from judge.io import csvcells
+
+    w = csvcells.writer(buf)  # text starting = + - @ tab CR is neutralised (OWASP)
+    w.writerow(cols)
     for r in rows:
-        w.writerow({k: json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v
-                    for k, v in r.items()})
+        w.writerow([json.dumps(r[k], ensure_ascii=False) if isinstance(r.get(k), (dict, list))
+                    else r.get(k) for k in cols])
     return buf.getvalue()
 
 

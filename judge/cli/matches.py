@@ -15,6 +15,7 @@ from engine.store import MatchNotFound
 from engine.words import plural
 
 from judge.io import importers
+from judge.io.files import atomic_write, inside, safe_name
 from judge.io.exporters import exporter
 from judge.io.exporters import formats as export_formats
 from judge.cli.fieldargs import parse_field_args
@@ -380,16 +381,23 @@ def export_cmd(env: Env, match, fmt, out) -> None:
     if out == "-":
         mod.export_match(m, sys.stdout)
         return
-    path = out or os.path.join(DEFAULT_EXPORT_DIR, f"{m.id}.{mod.EXTENSION}")
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = path + ".part"
-    if hasattr(mod, "export_match_to_path"):
-        n = mod.export_match_to_path(m, tmp)
-    else:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            n = mod.export_match(m, f)
-    os.replace(tmp, path)  # never leave a half-written export behind
+    path = out or export_path(DEFAULT_EXPORT_DIR, m.id, mod.EXTENSION)
+    n = export_to_path(mod, m, path)
     click.echo(f"{path}: {plural(n, 'event')}")
+
+
+def export_path(folder: str, match_id: str, extension: str) -> str:
+    """FOLDER/<safe name of the id>.EXT: inside the folder whatever the id (one from an older
+    version may hold '/' or '..'), and distinct for distinct ids."""
+    return inside(folder, f"{safe_name(match_id)}.{extension}")
+
+
+def export_to_path(mod, m: Match, path: str) -> int:
+    """Export into a temporary file beside `path`, renamed into place: complete or absent."""
+    if hasattr(mod, "export_match_to_path"):
+        return mod.export_match_to_path(m, path)
+    with atomic_write(path, newline="") as f:
+        return mod.export_match(m, f)
 
 
 @click.command("rulesets")

@@ -23,6 +23,7 @@ from judge.tournament.standings import (
 from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
 from judge.tournament.standings import format_fraction as _pct
 from judge.tournament import Tournament, TournamentState, pairings_by_name, pairings_by_table, standings_page
+from judge.io.files import write_text
 from judge.cli.common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
 
 
@@ -420,7 +421,7 @@ def register(cli: click.Group) -> None:
             round_no = st.last_complete_round() or 0  # a round in progress does not count yet
         standings = st.standings(round_no)
         if html:
-            Path(html).write_text(standings_page(st, round_no), encoding="utf-8")
+            write_text(html, standings_page(st, round_no))  # atomic: whole or not at all
             stderr(f"wrote {html}")
         _emit_standings(standings, as_json, as_csv)
 

@@ -17,7 +17,7 @@ _FACE = {
     "judge.report.match": ("PALETTE", "match_context", "counter_chart", "render_match",
                            "write_match_report"),
     "judge.report.round": ("round_context", "write_round_report"),
-    "judge.report.files": ("DEFAULT_DIR", "slug", "natural_key", "write_file"),
+    "judge.report.files": ("DEFAULT_DIR", "slug", "natural_key", "write_file", "report_path"),
 }
 _WHERE = {name: module for module, names in _FACE.items() for name in names}
 __all__ = sorted(_WHERE)

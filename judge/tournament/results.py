@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.match import InputError
+from engine.schema import PayloadError, read_json
 
 from judge.tournament.standings import MatchResult
 
@@ -78,9 +79,9 @@ def read_results(path: str | Path) -> ResultsFile:
 
 def parse_melee_json(text: str, path: str = "<json>") -> ResultsFile:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg} (column {e.colno})", where=f"{path}:{e.lineno}") from None
+        data = read_json(text)  # NaN, 4,300+ digit numbers and deep nesting: refused in words
+    except PayloadError as e:
+        raise InputError(e.message, where=f"{path}:{e.line}" if e.line else path) from None
     locate = _Locator(text, path)
     if not isinstance(data, dict):
         raise InputError("the top level must be an object with 'Rounds'", field="", where=path)
@@ -166,10 +167,27 @@ class _Locator:
 # --- (b) CSV ----------------------------------------------------------------------------------
 
 
+def _rows(reader, path: str):
+    """(line number, row), or InputError naming the line: a field over the csv module's limit
+    (131,072 characters) or a malformed quote is a clear refusal, not a traceback."""
+    lineno = 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            raise InputError(f"not readable as CSV: {e}", where=f"{path}:{reader.line_num}") from None
+        lineno += 1
+        yield lineno, row
+
+
 def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
     reader = csv.reader(io.StringIO(text))
     try:
         header = next(reader)
+    except csv.Error as e:
+        raise InputError(f"not readable as CSV: {e}", where=f"{path}:1") from None
     except StopIteration:
         raise InputError("the file is empty (expected the header " + ",".join(CSV_COLUMNS) + ")",
                          where=f"{path}:1") from None
@@ -184,7 +202,7 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
     players: list[str] = []
     rows: dict[tuple[int, str], tuple[str | None, int, int, int, int]] = {}
     order: list[tuple[int, str]] = []
-    for lineno, raw in enumerate(reader, start=2):
+    for lineno, raw in _rows(reader, path):
         if not raw or all(not c.strip() for c in raw):
             continue
         where = f"{path}:{lineno}"
@@ -257,8 +275,10 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
 
 def results_to_csv(results: list[MatchResult]) -> str:
     """Write results in the CSV format above (both players' rows)."""
+    from judge.io import csvcells
+
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csvcells.writer(buf)  # a player named "=HYPERLINK(...)" stays text in a spreadsheet
     w.writerow(CSV_COLUMNS)
     for r in results:
         rname = r.round_name or str(r.round)
