@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.desk import failure_finding
 from engine.events import JUDGE_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.replay import VOIDING_KINDS, Replayer, Validation
@@ -286,7 +287,11 @@ class Match:
             before = live if live is not None and live.position == head else self.state(at=head)
             probe = RecordedEvent(self.id, head + 1, draft.kind, draft.version, draft.actor,
                                   draft.payload, "", draft.recorded_by, head_event.hash, "")
-            findings = self.ruleset.check(before, probe)
+            try:
+                findings = self.ruleset.check(before, probe)
+            except Exception as err:  # noqa: BLE001 - a ruleset bug: recorded and flagged (DESK-10)
+                findings = [failure_finding(head + 1, f"the ruleset could not judge this {draft.kind}: "
+                                            f"{type(err).__name__}: {str(err)[:120]}")]
             if strict and any(f.severity == "error" for f in findings):
                 raise StrictRefusal(findings)
             try:
@@ -302,9 +307,12 @@ class Match:
             if event.kind in VOIDING_KINDS:
                 self._live = None  # the table must be rebuilt from before the voided events
             else:
-                self.ruleset.apply(before, event)
-                before.position = event.position
-                self._live = before
+                try:
+                    self.ruleset.apply(before, event)
+                    before.position = event.position
+                    self._live = before
+                except Exception:  # noqa: BLE001 - stored; replay flags it (DESK-10) and goes on
+                    self._live = None
             return Recorded(event, [_at(f, event.position) for f in findings])
         raise ConflictError(self.id, head + 1, "other writers kept taking the next position; retry")
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.desk import OFF_TABLE_KINDS, limit_finding
+from engine.desk import OFF_TABLE_KINDS, failure_finding, limit_finding
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.rulesets import Ruleset, get_ruleset
@@ -84,7 +84,11 @@ class Fold:
             self.applied.append(e)
             return [limit_finding(e.position, f"event {e.position} ({e.kind}): {problem}; it is kept "
                                   "in the log but not replayed (void it with a correction)")] if check else []
-        findings = self.ruleset.check(self.state, e) if check else []
+        try:
+            findings = self.ruleset.check(self.state, e) if check else []
+        except Exception as err:  # noqa: BLE001 - a ruleset bug must not stop replay (DESK-10)
+            findings = [failure_finding(e.position, f"the ruleset could not judge event {e.position} "
+                                        f"({e.kind}): {type(err).__name__}: {str(err)[:120]}")]
         if e.kind in VOIDING_KINDS:
             span = void_span(e)
             if span and min(span) <= self.base_pos:  # the base state already holds what it voids
@@ -94,7 +98,16 @@ class Fold:
             if new:
                 self.state = self._rebuild(sorted(set(self.state.voided) | set(new)))
         else:
-            self.ruleset.apply(self.state, e)
+            try:
+                self.ruleset.apply(self.state, e)
+            except Exception as err:  # noqa: BLE001 - kept, flagged, not replayed (DESK-10)
+                self.inert.add(e.position)
+                self.applied.append(e)
+                self.state = self._rebuild(list(self.state.voided))  # the table without its half
+                return findings + ([failure_finding(
+                    e.position, f"the ruleset could not apply event {e.position} ({e.kind}): "
+                    f"{type(err).__name__}: {str(err)[:120]}; it is kept in the log but not replayed "
+                    "(a bug in the ruleset: please report it)")] if check else [])
         self.state.position = e.position
         self.applied.append(e)
         return findings

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.match import InputError, check_match_id
 from engine.notation.lexer import SEATS, NotationError
-from engine.schema import PayloadError, read_json
+from engine.schema import PayloadError, read_json, shown
 from engine.notation.values import Ctx, quote
 
 # --- the header block ---------------------------------------------------------------------------
@@ -95,7 +95,7 @@ def parse_header(lines: list[str]) -> Header:
         elif name == "Deck":
             h.decks.append((v, values[1], lineno, 2))  # type: ignore[arg-type]
         else:
-            raise NotationError(f"unknown tag {name!r} (tags: {', '.join(TAGS)}, and A, B, ... for the "
+            raise NotationError(f"unknown tag {shown(name)} (tags: {', '.join(TAGS)}, and A, B, ... for the "
                                 "players in seat order)", line=lineno, col=2)
     else:
         h.lines = len(lines)

@@ -25,7 +25,7 @@ from engine.canonical import canonical_bytes
 from engine.desk import describe_desk_event
 from engine.events import CORE_KINDS, RecordedEvent
 from engine.findings import Finding, Rule, finding
-from engine.schema import DEFAULT_MAX_CARDS, Payload
+from engine.schema import DEFAULT_MAX_CARDS, Payload, shown
 from engine.state import STATE_FORMAT, TableState
 
 
@@ -106,13 +106,13 @@ class Ruleset:
         unknown = sorted(set(given) - set(known))
         if unknown:
             names = ", ".join(known) or "none"
-            raise ValueError(f"ruleset {cls.name!r} has no option {unknown[0]!r} (options: {names})")
+            raise ValueError(f"ruleset {shown(cls.name)} has no option {shown(unknown[0])} (options: {names})")
         out = {}
         for name, opt in known.items():
             value = given.get(name, opt.default)
             if opt.choices and value not in opt.choices:
-                raise ValueError(f"option {name!r} of ruleset {cls.name!r} must be one of "
-                                 f"{', '.join(map(str, opt.choices))}, got {value!r}")
+                raise ValueError(f"option {shown(name)} of ruleset {shown(cls.name)} must be one of "
+                                 f"{', '.join(map(str, opt.choices))}, got {shown(value)}")
             out[name] = value
         return out
 
@@ -174,7 +174,7 @@ class Ruleset:
                     policy: str | None = None) -> Decision:
         """Decide the match when time is called. `state` is the table now, `events` the whole log
         (a `time.called` event among them marks when). Rulesets override this."""
-        raise NotImplementedError(f"ruleset {self.name!r} has no end-of-time procedure")
+        raise NotImplementedError(f"ruleset {shown(self.name)} has no end-of-time procedure")
 
     def hide(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """The payload as a scorekeeper who cannot see hidden cards would record it: every card

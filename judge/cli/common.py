@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -91,7 +92,7 @@ def run_guarded(group: click.Group, args: list[str] | None = None) -> int:
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.ClickException as e:
-        e.message = _short(e.message, MAX_MESSAGE)
+        e.message = _quote_short(e.message)
         e.show()
         return EXIT_INPUT
     except click.Abort:
@@ -159,6 +160,15 @@ def _class(module: str, name: str) -> Any:
     mod = sys.modules.get(module)
     cls = getattr(mod, name, None) if mod is not None else None
     return cls if isinstance(cls, type) else ()
+
+
+def _quote_short(message: str) -> str:
+    """click quotes a bad argument whole ('Invalid value for --at: 1000...'): cut each quoted value
+    to about 80 characters, as the library's own messages do."""
+    return _short(_LONG_QUOTE.sub(lambda m: m.group(1) + m.group(2)[:80] + "..." + m.group(1), message))
+
+
+_LONG_QUOTE = re.compile(r"(['\"])([^'\"]{81,})\1")
 
 
 def _short(text: str, limit: int = MAX_MESSAGE) -> str:

@@ -7,13 +7,12 @@ true/false/yes/no, and an object takes JSON.
 """
 from __future__ import annotations
 
-import json
 import types
 import typing
 from typing import Any, Literal, get_args, get_origin
 
 from engine.match import InputError
-from engine.schema import QUOTE_CHARS, Count, Payload, Player, Zone, shown
+from engine.schema import QUOTE_CHARS, Count, Payload, PayloadError, Player, Zone, read_json, shown
 
 
 def parse_field_args(kind_cls: type[Payload], words: list[str]) -> dict[str, Any]:
@@ -93,9 +92,6 @@ def _coerce(raw: str, tp: Any, name: str) -> Any:
 
 def _json(raw: str, name: str) -> Any:
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg}", field=f"payload.{name}") from None
-    except (ValueError, RecursionError):  # a number of over 4,300 digits; nesting too deep to read
-        raise InputError("not a JSON value this tool reads (a number of more than 4,300 digits, "
-                         "or nested too deep)", field=f"payload.{name}") from None
+        return read_json(raw)
+    except PayloadError as e:
+        raise InputError(e.message, field=f"payload.{name}") from None

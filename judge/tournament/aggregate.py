@@ -12,7 +12,7 @@ from engine.events import (
     default_recorder_name,
 )
 from engine.match import InputError, Match
-from engine.schema import PayloadError
+from engine.schema import PayloadError, shown
 from engine.store import EventStore, MatchNotFound
 
 from judge.tournament.pairing import (
@@ -43,7 +43,7 @@ class Tournament:
         self.recorded_by = recorded_by or default_recorder_name()
         created = store.created(tournament_id)
         if created.kind != CREATED:
-            raise InputError(f"{tournament_id!r} is a {created.kind.split('.')[0]}, not a tournament",
+            raise InputError(f"{shown(tournament_id)} is a {created.kind.split('.')[0]}, not a tournament",
                              field="tournament")
 
     # --- opening ----------------------------------------------------------------------------
@@ -76,8 +76,8 @@ class Tournament:
         if len(hits) == 1:
             return cls(store, hits[0], recorded_by)
         if len(hits) > 1:
-            raise MatchNotFound(f"{ref!r} is ambiguous: {', '.join(hits[:5])}")
-        raise MatchNotFound(f"no tournament {ref!r} in {store.describe()} (see `tablejudge tournament list`)")
+            raise MatchNotFound(f"{shown(ref)} is ambiguous: {', '.join(hits[:5])}")
+        raise MatchNotFound(f"no tournament {shown(ref)} in {store.describe()} (see `tablejudge tournament list`)")
 
     @staticmethod
     def list_ids(store: EventStore) -> list[str]:
@@ -101,7 +101,7 @@ class Tournament:
         st = self.state()
         player = player.strip() if isinstance(player, str) else player
         if player in st.players:
-            raise InputError(f"{player!r} is already registered", field="player")
+            raise InputError(f"{shown(player)} is already registered", field="player")
         if st.elimination_rounds:
             raise InputError("the top cut has started: no more entries", field="player")
         return self._append(st, "player.registered",
@@ -117,7 +117,7 @@ class Tournament:
         for p in players:
             p = p.strip() if isinstance(p, str) else p
             if p in seen:
-                raise InputError(f"{p!r} is already registered", field="player")
+                raise InputError(f"{shown(p)} is already registered", field="player")
             seen.add(p)
             drafts.append(_draft("player.registered", {"player": p}, self.recorded_by))
         return self.store.append(self.id, drafts, expected_position=st.position or 1)
@@ -137,7 +137,7 @@ class Tournament:
         st = self.state()
         info = self._player(st, player)
         if info.dropped:
-            raise InputError(f"{player!r} already dropped (after round {info.dropped_after_round})",
+            raise InputError(f"{shown(player)} already dropped (after round {info.dropped_after_round})",
                              field="player")
         return self._append(st, "player.dropped", {"player": player, "reason": reason})
 
@@ -145,14 +145,14 @@ class Tournament:
         st = self.state()
         info = self._player(st, player)
         if info.dropped:
-            raise InputError(f"{player!r} has dropped", field="player")
+            raise InputError(f"{shown(player)} has dropped", field="player")
         nxt = len(st.rounds) + 1
         round_no = round_no or nxt
         if round_no < nxt:
             raise InputError(f"round {round_no} is already paired; a bye is given before pairing",
                              field="round")
         if player in st.granted_byes.get(round_no, {}):
-            raise InputError(f"{player!r} already has a bye for round {round_no}", field="player")
+            raise InputError(f"{shown(player)} already has a bye for round {round_no}", field="player")
         return self._append(st, "bye.granted", {"player": player, "round": round_no, "reason": reason})
 
     def pair(self, *, explain: bool = True) -> RoundPairing:
@@ -291,7 +291,7 @@ class Tournament:
     @staticmethod
     def _player(st: TournamentState, player: str) -> PlayerInfo:
         if player not in st.players:
-            raise InputError(f"{player!r} is not registered (players: {', '.join(list(st.players)[:10])}"
+            raise InputError(f"{shown(player)} is not registered (players: {', '.join(list(st.players)[:10])}"
                              f"{', ...' if len(st.players) > 10 else ''})", field="player")
         return st.players[player]
 
@@ -321,9 +321,9 @@ class Tournament:
         elif player is not None:
             hit = next((p for p in rnd.pairings if player in (p.player1, p.player2)), None)
             if hit is None:
-                raise InputError(f"{player!r} is not paired in {rnd.name}", field="player")
+                raise InputError(f"{shown(player)} is not paired in {rnd.name}", field="player")
             if hit.player2 is None:
-                raise InputError(f"{player!r} has a bye in {rnd.name}: no result to record", field="player")
+                raise InputError(f"{shown(player)} has a bye in {rnd.name}: no result to record", field="player")
         else:
             raise InputError("say which table (or which player)", field="table")
         return rnd, hit

@@ -206,7 +206,8 @@ class Op2009Ruleset(Ruleset):
             for sp, c in ponte(s, p):
                 c.props["face_down"] = False
                 self._move_top(s, p, "giornale", "vita_" + sp, c.props.get("life", 0))
-        s.extra["game"]["revealed"] = True
+        if s.extra.get("game") is not None:  # a reveal recorded before game.start: flagged by check
+            s.extra["game"]["revealed"] = True
 
     # the turn
 
