@@ -126,6 +126,10 @@ def _report(e: BaseException) -> int:
         where = f" {e.filename}" if e.filename else ""
         _say(f"error: cannot write or read{where}: {e.strerror or e} (nothing partial was left behind)")
         return EXIT_INPUT
+    if isinstance(e, _class("sqlite3", "Error")):  # a SQLite file to write (an export, a read
+        # model, cards.db) on a full disk, or a file given as a database that is not one
+        _say(f"error: SQLite: {e} (nothing partial was left behind)")
+        return EXIT_INPUT
     if isinstance(e, UnicodeError):
         _say(f"error: not valid UTF-8 text ({e})")
         return EXIT_INPUT

@@ -4,7 +4,8 @@ A cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return is 
 Excel, LibreOffice and Google Sheets (`=HYPERLINK(...)`, `=cmd|...`, `@SUM(...)`): a player name or a
 note typed by anyone could run on the organizer's laptop. As OWASP recommends ("CSV Injection"),
 such text is prefixed with a single quote, which spreadsheets show as text. Numbers are written as
-numbers (a negative number stays -3), only text is neutralised.
+numbers (a negative number stays -3), only text is neutralised. A carriage return inside text is
+written as a line break, so that the cell is quoted and cannot start a row of its own.
 """
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def cell(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if not isinstance(value, str):
+        return value
+    if "\r" in value:
+        # the csv module quotes a cell holding its line end ("\n") but not a lone CR, which a
+        # spreadsheet reads as a new row: "note: \r=cmd|..." would start a cell with "=". Written
+        # as a line break, the cell is quoted and stays one cell.
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    if value.startswith(FORMULA_STARTS):
         return "'" + value
     return value
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 from dataclasses import dataclass
 
 from click.testing import CliRunner
@@ -59,6 +60,8 @@ def invoke(args: list[str], stdin: str = "") -> Outcome:
     with runner.isolation(input=stdin) as streams:
         out, err = streams[0], streams[1]
         code = run_guarded(cli, args)
+        sys.stdout.flush()  # what was written to sys.stdout directly (export -o -), not by click.echo
+        sys.stderr.flush()
         text = out.getvalue().decode("utf-8", "replace") + err.getvalue().decode("utf-8", "replace")
     return Outcome(code, text, [])
 
