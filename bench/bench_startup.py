@@ -10,7 +10,9 @@ interleaved with them (A B A B ...), so a machine that slows down mid-run moves 
   players in round 1 (a 1,000-event match log beside it). Bar: median <= 250 ms.
 
 Compiled modules are kept (PYTHONDONTWRITEBYTECODE is unset for the runs), as on a user's machine.
-Medians of `runs` runs after one warm-up; `*_ratio` is the command's median over the bare Python's.
+Medians of `runs` runs after one warm-up; `*_ratio` is the command's median over the bare Python's;
+`*_cpu_ms` the median CPU time (user + system) of the command's process, which a machine busy with
+other work inflates less than wall time (the bars are on wall time).
 
     python -m bench.bench_startup [--runs 15]
 """
@@ -20,6 +22,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,13 +39,16 @@ def tablejudge() -> list[str]:
     return [script] if os.path.exists(script) else [sys.executable, "-m", "judge"]
 
 
-def _run(cmd: list[str], env: dict[str, str]) -> float:
+def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system of the child, which a busy machine moves less)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}: {done.stderr.decode()[-300:]}")
-    return took
+    return took, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _prepare(tmp: str, env: dict[str, str]) -> tuple[str, str, str]:
@@ -94,22 +100,28 @@ def run_all(runs: int = 15) -> dict:
         bare = [sys.executable, "-c", "pass"]
         times: dict[str, list[float]] = {name: [] for name in commands}
         times["python"] = []
+        cpu: dict[str, list[float]] = {name: [] for name in times}
         for i in range(runs + 1):  # the first round warms the disk cache and is not counted
             for name, cmd in commands.items():
                 b = _run(bare, env)
                 a = _run(cmd(), env)
                 if i:
-                    times["python"].append(b)
-                    times[name].append(a)
+                    times["python"].append(b[0])
+                    cpu["python"].append(b[1])
+                    times[name].append(a[0])
+                    cpu[name].append(a[1])
         medians = {name: statistics.median(v) * 1000 for name, v in times.items()}
+        cpu_medians = {name: statistics.median(v) * 1000 for name, v in cpu.items()}
         result = {"benchmark": "startup", "python": platform.python_version(),
                   "machine": platform.machine(), "cpus": os.cpu_count(), "runs": runs,
                   "command": " ".join(os.path.basename(c) for c in tj),
-                  "python_pass_ms": round(medians["python"], 1)}
+                  "python_pass_ms": round(medians["python"], 1),
+                  "python_pass_cpu_ms": round(cpu_medians["python"], 1)}
         for name in commands:
             result[f"{name}_ms"] = round(medians[name], 1)
             result[f"{name}_min_ms"] = round(min(times[name]) * 1000, 1)
             result[f"{name}_ratio"] = round(medians[name] / medians["python"], 2)
+            result[f"{name}_cpu_ms"] = round(cpu_medians[name], 1)
         result["bars"] = {f"{name}_ms <= {bar}": result[f"{name}_ms"] <= bar for name, bar in BARS_MS.items()}
         shutil.rmtree(tmp, ignore_errors=True)
         return result

@@ -7,25 +7,15 @@ each turn, and `outcome(state)` (through judge.desk.review) for the result. text
 things for a terminal.
 """
 
-import importlib
+from judge.faces import lazy_face
 
 # The package's public face, imported on first use (PEP 562): `tablejudge log` imports
 # judge.report.text and must not pay for jinja2 and the HTML modules (CLI start-up, issue 17).
-_FACE = {
+__getattr__, __all__ = lazy_face(__name__, {
     "judge.report.views": ("GRID_MAX_ZONES", "GRID_MAX_COLUMNS", "table_view", "grid_layout",
                            "same_layout", "result_text"),
     "judge.report.match": ("PALETTE", "match_context", "counter_chart", "render_match",
                            "write_match_report"),
     "judge.report.round": ("round_context", "write_round_report"),
     "judge.report.files": ("DEFAULT_DIR", "slug", "natural_key", "write_file", "report_path"),
-}
-_WHERE = {name: module for module, names in _FACE.items() for name in names}
-__all__ = sorted(_WHERE)
-
-
-def __getattr__(name: str):
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
+})

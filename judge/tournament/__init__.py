@@ -18,24 +18,14 @@ Modules: vocab (event kinds), state (replay), aggregate (the Tournament), pages 
 pairing, standings (policies and tiebreakers), results (slips and result files), formats (best of N).
 """
 
-import importlib
+from judge.faces import lazy_face
 
 # The public face, imported on first use (PEP 562): recording a result must not pay for the HTML
 # pages (jinja2) it does not render (CLI start-up, issue 17).
-_FACE = {
+__getattr__, __all__ = lazy_face(__name__, {
     "judge.tournament.vocab": ("CREATED", "TournamentCreated", "PlayerRegistered", "PlayerDropped",
                                "ByeGranted", "RoundPaired", "ResultRecorded", "KINDS"),
     "judge.tournament.state": ("PlayerInfo", "RoundState", "TournamentState", "replay"),
     "judge.tournament.aggregate": ("Tournament",),
     "judge.tournament.pages": ("pairings_by_name", "record_text", "pairings_by_table", "standings_page"),
-}
-_WHERE = {name: module for module, names in _FACE.items() for name in names}
-__all__ = sorted(_WHERE)
-
-
-def __getattr__(name: str):
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
+})

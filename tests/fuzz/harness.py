@@ -59,7 +59,13 @@ def invoke(args: list[str], stdin: str = "") -> Outcome:
     runner = CliRunner()
     with runner.isolation(input=stdin) as streams:
         out, err = streams[0], streams[1]
-        code = run_guarded(cli, args)
+        try:
+            code = run_guarded(cli, args)
+        except BaseException as e:  # noqa: BLE001 - escaped the boundary: the worst outcome
+            import traceback
+
+            code = -1
+            traceback.print_exception(e, file=sys.stderr)
         sys.stdout.flush()  # what was written to sys.stdout directly (export -o -), not by click.echo
         sys.stderr.flush()
         text = out.getvalue().decode("utf-8", "replace") + err.getvalue().decode("utf-8", "replace")
