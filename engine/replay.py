@@ -74,10 +74,11 @@ class Fold:
         self.state = self._base_state()
         self.applied: list[RecordedEvent] = []
         self.inert: set[int] = set()  # stored events beyond the limits: kept, flagged, not applied
+        self._limits = ruleset.limit_checks()  # looked up per event: replay's hot path
 
     def push(self, e: RecordedEvent, *, check: bool = False) -> list[Finding]:
         """Apply one event (judging it first against the table before it, with `check`)."""
-        problem = self.ruleset.limit_problem(e)
+        problem = self.ruleset.limit_problem(e) if e.kind in self._limits else None
         if problem is not None:
             self.inert.add(e.position)
             self.state.position = e.position

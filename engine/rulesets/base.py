@@ -122,15 +122,21 @@ class Ruleset:
         return f"{self.name}@{self.version}.{STATE_FORMAT}.{opts}"
 
     @classmethod
-    def limit_problem(cls, event: RecordedEvent) -> str | None:
-        """Why a stored event is beyond this game's limits (it was recorded by an older version that
-        did not check them), or None. Cheap: only kinds with counts are looked at."""
+    def limit_checks(cls) -> dict[str, type[Payload]]:
+        """The kinds whose stored payloads replay must check against the limits: those with counts
+        (or a check of their own). Computed once per ruleset class."""
         checks = cls.__dict__.get("_limit_checks")
         if checks is None:
             checks = {k: c for k, c in cls.vocabulary().items()
                       if c.count_fields or c.stored_limit_problem.__func__ is not Payload.stored_limit_problem.__func__}
             cls._limit_checks = checks
-        kind_cls = checks.get(event.kind)
+        return checks
+
+    @classmethod
+    def limit_problem(cls, event: RecordedEvent) -> str | None:
+        """Why a stored event is beyond this game's limits (it was recorded by an older version that
+        did not check them), or None. Cheap: only kinds with counts are looked at."""
+        kind_cls = cls.limit_checks().get(event.kind)
         if kind_cls is None or not isinstance(event.payload, dict):
             return None
         return kind_cls.stored_limit_problem(event.payload, cls.max_cards)
