@@ -9,6 +9,7 @@ import click
 
 from engine.match import InputError
 from engine.words import plural
+from engine.schema import shown
 
 from judge.tournament.results import read_results
 from judge.tournament.standings import (
@@ -22,9 +23,10 @@ from judge.tournament.standings import (
 )
 from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
 from judge.tournament.standings import format_fraction as _pct
-from judge.tournament import Tournament, TournamentState, pairings_by_name, pairings_by_table, standings_page
+from judge.tournament import Tournament, TournamentState
 from judge.tournament.aggregate import Entry
 from judge.tournament.placings import warnings as invalidation_warnings
+from judge.io.files import write_text
 from judge.cli.common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
 
 
@@ -32,7 +34,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
     out = {}
     for item in pairs:
         if "=" not in item:
-            raise InputError(f"--option takes name=value, got {item!r}", field="option")
+            raise InputError(f"--option takes name=value, got {shown(item)}", field="option")
         k, v = item.split("=", 1)
         out[k.strip()] = v.strip()
     return out
@@ -447,7 +449,9 @@ def register(cli: click.Group) -> None:
             round_no = st.last_complete_round() or 0  # a round in progress does not count yet
         standings = st.standings(round_no)
         if html:
-            Path(html).write_text(standings_page(st, round_no), encoding="utf-8")
+            from judge.tournament.pages import standings_page  # renders: imported only here
+
+            write_text(html, standings_page(st, round_no))  # atomic: whole or not at all
             stderr(f"wrote {html}")
         _emit_standings(standings, as_json, as_csv)
 
@@ -467,6 +471,8 @@ def register(cli: click.Group) -> None:
         """
         st = _open(env, tournament_ref).state()
         rnd = _round(st, round_no)
+        from judge.tournament.pages import pairings_by_name, pairings_by_table
+
         rows = pairings_by_table(rnd) if by == "table" else pairings_by_name(rnd)
         cols = ["table", "player1", "player2", "result"] if by == "table" else ["player", "table", "opponent", "result"]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=False,
@@ -474,6 +480,9 @@ def register(cli: click.Group) -> None:
                       [{k: ("BYE" if v is None and k in ("player2", "opponent") else v) for k, v in r.items()}
                        for r in rs], cols))
 
+    # The event desk (batch results, reports, queue, re-pair, clock) extends this group.
+    from judge.cli import eventdesk
+    eventdesk.register(cli)
 
 def warn_invalidated(t: Tournament) -> None:
     """After a change: say (on stderr) what it invalidated that is not answered yet."""

@@ -12,7 +12,7 @@ from engine.events import (
     default_recorder_name,
 )
 from engine.match import InputError, Match
-from engine.schema import PayloadError
+from engine.schema import PayloadError, shown
 from engine.store import EventStore, MatchNotFound
 
 from judge.tournament.pairing import (
@@ -51,7 +51,7 @@ class Tournament:
         self._cache = _StreamCache()
         created = store.created(tournament_id)
         if created.kind != CREATED:
-            raise InputError(f"{tournament_id!r} is a {created.kind.split('.')[0]}, not a tournament",
+            raise InputError(f"{shown(tournament_id)} is a {created.kind.split('.')[0]}, not a tournament",
                              field="tournament")
 
     # --- opening ----------------------------------------------------------------------------
@@ -85,8 +85,8 @@ class Tournament:
         if len(hits) == 1:
             return cls(store, hits[0], recorded_by, actor)
         if len(hits) > 1:
-            raise MatchNotFound(f"{ref!r} is ambiguous: {', '.join(hits[:5])}")
-        raise MatchNotFound(f"no tournament {ref!r} in {store.describe()} (see `tablejudge tournament list`)")
+            raise MatchNotFound(f"{shown(ref)} is ambiguous: {', '.join(hits[:5])}")
+        raise MatchNotFound(f"no tournament {shown(ref)} in {store.describe()} (see `tablejudge tournament list`)")
 
     @staticmethod
     def list_ids(store: EventStore) -> list[str]:
@@ -145,10 +145,10 @@ class Tournament:
             where = f"entry {n}" if len(players) > 1 else ""
             p = clean_name(e.player) if isinstance(e.player, str) else e.player
             if p in seen:
-                raise InputError(f"{p!r} is already registered", field="player", where=where)
+                raise InputError(f"{shown(p)} is already registered", field="player", where=where)
             twin = similar_to(p, seen)
             if twin is not None and not allow_similar:
-                raise InputError(f"{e.player!r} looks like {twin!r}, already registered (same name but for "
+                raise InputError(f"{shown(e.player)} looks like {shown(twin)}, already registered (same name but for "
                                  "case, spaces or accents); if they are two people, register with "
                                  "--allow-similar", field="player", where=where)
             seen.append(p)
@@ -160,7 +160,7 @@ class Tournament:
         st = self.state()
         info = self._player(st, player)
         if info.dropped:
-            raise InputError(f"{player!r} already dropped (after round {info.dropped_after_round})",
+            raise InputError(f"{shown(player)} already dropped (after round {info.dropped_after_round})",
                              field="player")
         return self._append(st, "player.dropped", {"player": player, "reason": reason})
 
@@ -168,14 +168,14 @@ class Tournament:
         st = self.state()
         info = self._player(st, player)
         if info.dropped:
-            raise InputError(f"{player!r} has dropped", field="player")
+            raise InputError(f"{shown(player)} has dropped", field="player")
         nxt = len(st.rounds) + 1
         round_no = round_no or nxt
         if round_no < nxt:
             raise InputError(f"round {round_no} is already paired; a bye is given before pairing",
                              field="round")
         if player in st.granted_byes.get(round_no, {}):
-            raise InputError(f"{player!r} already has a bye for round {round_no}", field="player")
+            raise InputError(f"{shown(player)} already has a bye for round {round_no}", field="player")
         return self._append(st, "bye.granted", {"player": player, "round": round_no, "reason": reason})
 
     def pair(self, *, explain: bool = True) -> RoundPairing:
@@ -338,7 +338,7 @@ class Tournament:
     @staticmethod
     def _player(st: TournamentState, player: str) -> PlayerInfo:
         if player not in st.players:
-            raise InputError(f"{player!r} is not registered (players: {', '.join(list(st.players)[:10])}"
+            raise InputError(f"{shown(player)} is not registered (players: {', '.join(list(st.players)[:10])}"
                              f"{', ...' if len(st.players) > 10 else ''})", field="player")
         return st.players[player]
 
@@ -368,9 +368,9 @@ class Tournament:
         elif player is not None:
             hit = next((p for p in rnd.pairings if player in (p.player1, p.player2)), None)
             if hit is None:
-                raise InputError(f"{player!r} is not paired in {rnd.name}", field="player")
+                raise InputError(f"{shown(player)} is not paired in {rnd.name}", field="player")
             if hit.player2 is None:
-                raise InputError(f"{player!r} has a bye in {rnd.name}: no result to record", field="player")
+                raise InputError(f"{shown(player)} has a bye in {rnd.name}: no result to record", field="player")
         else:
             raise InputError("say which table (or which player)", field="table")
         return rnd, hit

@@ -7,7 +7,7 @@ from engine.events import (
     Correction,
     Note,
 )
-from engine.schema import Payload, PayloadError, event_kind
+from engine.schema import Payload, PayloadError, event_kind, shown
 
 from judge.tournament.standings import (
     PolicyError,
@@ -61,7 +61,7 @@ class PlayerRegistered(Payload):
         if not self.player.strip() or self.player != self.player.strip():
             raise PayloadError("player", "a player name is not empty and has no outer spaces")
         if self.player == "-" or self.player.lower() == "bye":
-            raise PayloadError("player", f"{self.player!r} is reserved (it means a bye)")
+            raise PayloadError("player", f"{shown(self.player)} is reserved (it means a bye)")
 
 
 @event_kind("player.dropped")
