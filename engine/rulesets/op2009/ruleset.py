@@ -280,7 +280,7 @@ class Op2009Ruleset(Ruleset):
                          "uid": dfn.uid if dfn else None},
             "next": p["player"], "passes": 0, "step": "dichiarazione",
             "mods": {pl: {"power": 0, "damage": 0} for pl in s.players},
-            "techniques": {pl: [] for pl in s.players}, "limited1": {pl: False for pl in s.players},
+            "techniques": {pl: [] for pl in s.players}, "limited1": {pl: [] for pl in s.players},
             "cs_w03": None,
         }
 
@@ -361,7 +361,7 @@ class Op2009Ruleset(Ruleset):
             return
         b["techniques"][p["player"]].append(p["card"])
         if p.get("limit") == 1:
-            b["limited1"][p["player"]] = True
+            b["limited1"][p["player"]].append(p["card"])
         if p["card"] == cards.CS_W03:
             b["cs_w03"] = p["player"]
         if not p.get("interrupt") and p["card"] not in cards.SPECIAL_CARDS:
@@ -439,8 +439,23 @@ class Op2009Ruleset(Ruleset):
         for _ in range(p.get("count", 1)):
             card = self._take(s, p["player"], p["from_zone"], p.get("card"))
             s.put(p["player"], p["to_zone"], card, p.get("to_where", "top"))
+            if p["from_zone"] == "tecniche":
+                self._unplay_technique(s, p["player"], card.code)
         if p["to_zone"] == "trofei" or p["from_zone"] in SPACES:
             self._check_trophies(s, p["player"])
+
+    @staticmethod
+    def _unplay_technique(s, player: str, code: str | None) -> None:
+        """"Una Carta Tecnica rimossa in qualunque modo conta come se non fosse mai stata giocata per
+        qualunque effetto o limitazione": its use no longer counts toward a Limit, JS-W06 or CS-W03."""
+        b = s.extra.get("battle")
+        if b is None or code is None:
+            return
+        for key in ("techniques", "limited1"):
+            if code in b[key].get(player, []):
+                b[key][player].remove(code)
+        if code == cards.CS_W03 and b.get("cs_w03") == player:
+            b["cs_w03"] = None
 
     def apply_effect(self, s, e):
         t = s.extra.get("turn")
@@ -502,7 +517,9 @@ class Op2009Ruleset(Ruleset):
         c = character(s, player, space)
         if c is not None and not pile and amount > 0:
             s.zone(player, space).pop()
-            s.put(player, "trofei", c)
+            # JO-C27 Konis: "Quando questo Personaggio viene sconfitto non diventerà un Trofeo, ma andrà
+            # scartato nell'Oceano" (quoted by the FAQ): defeated all the same, but no Trophy
+            s.put(player, "oceano" if c.code == cards.NO_TROPHY else "trofei", c)
             if space == "capitano":
                 s.extra["pending_losses"][player] = "OP09-VITT-1"
             self._check_trophies(s, player)
@@ -661,7 +678,7 @@ class Op2009Ruleset(Ruleset):
             out.append(self.flag("OP09-PARTITA-1", e, f"game.start while game {self.game(s)['n']} is in progress"))
         if s.result is not None:
             out.append(self.flag("OP09-PARTITA-1", e, f"game.start but the match is over ({s.result['how']})"))
-        games = s.extra["games"]
+        games = [g for g in s.extra["games"] if not g.get("awarded")]  # games played, not awarded at time
         if games and games[-1]["winner"]:
             loser = self.other(s, games[-1]["winner"])
             if e.payload["first"] != loser:
@@ -993,6 +1010,8 @@ class Op2009Ruleset(Ruleset):
             out.append(self.flag("OP09-MUOV-1", e, "the Captain never moves"))
         elif p["from_space"] == p["to_space"]:
             out.append(self.flag("OP09-MUOV-1", e, "a move goes from Sailor space 1 to 2 or back"))
+        elif all(character(s, p["player"], sp) is None for sp in ("marinaio1", "marinaio2")):
+            out.append(self.flag("OP09-MUOV-1", e, "both Sailor spaces are empty: there is no Character to move"))
         return out
 
     def check_hand_grow(self, s, e):
@@ -1097,6 +1116,10 @@ class Op2009Ruleset(Ruleset):
             out.append(self.flag("OP09-BATT-9", e, f"the Team needs {p['life']} Life Points; the Character's "
                                  f"Life Points and the Giornale di Bordo give {available}"))
         fighter = character(s, pl, side["space"])
+        if fighter is not None and not any(cards.same_name(f, t) for f in _names(fighter.props.get("name", ""))
+                                           for t in _names(p["name"])):
+            out.append(self.flag("OP09-BATT-9", e, f"{fighter.props.get('name')} fights, and is not one of the "
+                                 f"Team's Characters ({p['name']})"))
         crews = p.get("crews") or []
         if fighter is not None and crews and fighter.props.get("crew") and fighter.props["crew"] not in crews:
             out.append(self.flag("OP09-BATT-9", e, f"the replaced Character's crew {fighter.props['crew']} is "
