@@ -319,7 +319,23 @@ class GrandlineRuleset(Ruleset):
         out = []
         if s.result is not None and e.kind not in OFF_TABLE_KINDS:
             out.append(self.flag("GL-END", e, f"{e.kind} after the game ended ({s.result['how']})"))
+        elif e.kind not in OFF_TABLE_KINDS:
+            gone = self._x(s)["out"]
+            for field in ("player", "target_player", "start_player"):
+                who = e.payload.get(field)
+                if who in gone and e.kind != "concede":
+                    out.append(self.flag("GL-OUT", e, f"{who} has lost and is out of the game ({e.kind}, {field})"))
         return out + super().check(s, e)
+
+    def _next_start(self, s: TableState, after: str) -> str:
+        """Clockwise from `after`, skipping players who have lost."""
+        gone = self._x(s)["out"]
+        i = s.players.index(after)
+        for k in range(1, len(s.players) + 1):
+            cand = s.players[(i + k) % len(s.players)]
+            if cand not in gone:
+                return cand
+        return after
 
     def check_setup(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
@@ -347,8 +363,7 @@ class GrandlineRuleset(Ruleset):
                 out.append(self.flag("GL-START", e, f"{start} has initiative {ini.get(start, 0)}; the "
                                      f"highest ({best}) starts"))
         elif x["round_start"] is not None:
-            i = s.players.index(x["round_start"])
-            want = s.players[(i + 1) % len(s.players)]
+            want = self._next_start(s, x["round_start"])
             if start != want:
                 out.append(self.flag("GL-START", e, f"the start player passes clockwise: {want} after "
                                      f"{x['round_start']}, not {start}"))
@@ -361,7 +376,7 @@ class GrandlineRuleset(Ruleset):
             limit = self.opts["hand_limit"]
             for q in s.players:
                 held = len(s.zone(q, "hand"))
-                if held > limit:
+                if held > limit and q not in x["out"]:
                     out.append(self.flag("GL-HAND-LIMIT", e, f"{q} ended the round with {held} cards in "
                                          f"hand: the limit is {limit}"))
         if s.turn >= 1 and s.phase != "end":
