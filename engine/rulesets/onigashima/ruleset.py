@@ -583,6 +583,8 @@ class OnigashimaRuleset(Ruleset):
             return [self.flag("ONI-DODGE", e, f"no attack of the opponent for {p['player']} to dodge")]
         if pend["dodges"] >= 1:
             out.append(self.flag("ONI-DODGE", e, "this attack was already dodged once"))
+        elif pend["lost"] <= 0:  # "Lorsqu'une attaque cause la perte d'Énergie, le défenseur peut lancer un D6"
+            out.append(self.flag("ONI-DODGE", e, "the attack removed no energy: there is nothing to dodge"))
         row = self._row(s, f["fighters"][p["player"]]["form"])
         if row is not None and data.advanced_haki(row) == 0:
             out.append(self.flag("ONI-DODGE", e, f"{row['name']} has no advanced haki to dodge with",
