@@ -221,6 +221,8 @@ class KenRuleset(Ruleset):
                 if s.extra.get("combat"):
                     card.props["combat"] = True
                 s.put(p, "assigned", card)
+            elif ctype == "event" and (f or {}).get("duration") == "avvenimento":
+                s.put(p, "past", card)  # "si attiva nel momento in cui la si gioca e quindi viene scartata"
             else:  # events, and cards whose facts are unknown
                 s.put(p, "destiny", card)
 
@@ -251,6 +253,9 @@ class KenRuleset(Ruleset):
             hidden_zones.forget(s.zone(p["player"], p["zone"]))
 
     def apply_life_top(self, s: TableState, e: RecordedEvent) -> None:
+        combat = s.extra.get("combat")
+        if combat is not None and not combat["damaged"]:
+            combat.setdefault("top_chosen", []).append(e.payload["player"])
         unit = T.resolve_unit(s, e.payload["uid"])
         if unit:
             _, cards = T.unit_cards(s, unit)
@@ -655,6 +660,11 @@ class KenRuleset(Ruleset):
                                      f"{label}: a Location is played only in its owner's Presentation phase"))
             if t == "event" and not by_effect:
                 out += self._event_timing(s, e, p, label, dur, own_presentation)
+            if t == "event" and not f.get("cumulative"):
+                destiny = [T.facts(c) for c in s.zone(p, "destiny")] + [g for j, g in enumerate(all_facts) if g and j < i]
+                if any(g and g.get("type") == "event" and identity(g) == identity(f) for g in destiny):
+                    out.append(self.flag("KEN-EVENTO-2", e, f"{label}: {f['name']} is already in {p}'s Destiny "
+                                                            "(not Cumulabile)"))
             if t in ASSIGNABLES:
                 if not by_effect:
                     if dur in PLAY_ANYTIME and not in_combat:
@@ -789,6 +799,14 @@ class KenRuleset(Ruleset):
         if not (s.phase == "presentation" and s.active == p) and not at_combat_start:
             return [self.flag("KEN-VITA-3", e, "the top Life card is chosen when a Life is played, in one's "
                                                "Presentation phase, or at the start of a combat")]
+        if at_combat_start:  # "una sola volta prima decide l'attaccante e poi il difensore"
+            chosen = combat.get("top_chosen", [])
+            if p in chosen:
+                return [self.flag("KEN-VITA-3", e, f"{p} already chose a top Life card at the start of this combat: "
+                                                   "once")]
+            if p == combat["attacker"] and combat["defender"] in chosen:
+                return [self.flag("KEN-VITA-3", e, "at the start of a combat the attacker chooses first, then the "
+                                                   "defender")]
         return []
 
     # --- combat -----------------------------------------------------------------------------
