@@ -3,16 +3,14 @@ vocabulary names no hidden card (draws and the set-up are counts; cards are name
 so `hide` keeps every payload: checked kind by kind, on every example log and on generated games."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from engine.rulesets.grandline.ruleset import GrandlineRuleset
-from tests.rulesets.example_logs import example_files, read_example
+from tests.rulesets.example_logs import example_files
+from tests.rulesets.hiding import assert_example_hides_nothing, assert_game_hides_nothing
 from tests.rulesets.grandline.games import games
-from tests.rulesets.hidden import assert_hiding_adds_nothing
 
 RS = GrandlineRuleset()
 
@@ -28,11 +26,9 @@ def test_no_kind_of_the_vocabulary_names_a_hidden_card():
 def test_hide_keeps_every_payload_and_the_game_with_it(game):
     players, steps = game
     assert all(RS.hide(kind, dict(p)) == p for kind, _, p in steps)
-    with tempfile.TemporaryDirectory() as d:
-        assert_hiding_adds_nothing("grandline", steps, Path(d), players=players)
+    assert_game_hides_nothing("grandline", players, steps)
 
 
 @pytest.mark.parametrize("path", example_files("grandline"), ids=lambda p: p.name)
 def test_every_example_log(tmp_path, path):
-    log = read_example(path, tmp_path / "imported")
-    assert_hiding_adds_nothing("grandline", log.steps, tmp_path, players=log.players, options=log.options)
+    assert_example_hides_nothing("grandline", path, tmp_path)

@@ -3,15 +3,14 @@ every example log, on generated 2-6 player games, and a seeded bug (a check that
 "an empty hand") shows the test catches that class of mistake."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from engine.rulesets.onigashima.ruleset import OnigashimaRuleset
-from tests.rulesets.example_logs import example_files, read_example
-from tests.rulesets.hidden import assert_hiding_adds_nothing, hiding_problems
+from tests.rulesets.example_logs import example_files
+from tests.rulesets.hiding import assert_example_hides_nothing, assert_game_hides_nothing
+from tests.rulesets.hidden import hiding_problems
 from tests.rulesets.onigashima.games import games, play_game
 from tests.rulesets.tape import Tape
 
@@ -39,16 +38,14 @@ def test_what_the_table_shows_stays(kind, payload):
 
 @pytest.mark.parametrize("path", example_files("onigashima"), ids=lambda p: p.name)
 def test_every_example_log(tmp_path, path):
-    log = read_example(path, tmp_path / "imported")
-    assert_hiding_adds_nothing("onigashima", log.steps, tmp_path, players=log.players, options=log.options)
+    assert_example_hides_nothing("onigashima", path, tmp_path)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_generated_games(game):
     players, steps = game
-    with tempfile.TemporaryDirectory() as d:
-        assert_hiding_adds_nothing("onigashima", steps, Path(d), players=players)
+    assert_game_hides_nothing("onigashima", players, steps)
 
 
 def test_a_seeded_bug_is_caught(tmp_path, monkeypatch):

@@ -4,15 +4,14 @@ every card named; a later reveal that contradicts the record is a finding at the
 and only there; a seeded bug (an unknown card that never matches) is caught."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from engine.rulesets.op2009.ruleset import Op2009Ruleset
-from tests.rulesets.example_logs import example_files, read_example
-from tests.rulesets.hidden import assert_hiding_adds_nothing, hiding_problems
+from tests.rulesets.example_logs import example_files
+from tests.rulesets.hiding import assert_example_hides_nothing, assert_game_hides_nothing
+from tests.rulesets.hidden import hiding_problems
 from tests.rulesets.op2009.builder import ANN, BOB, NAMI, RUFY, ZORO, Log
 from tests.rulesets.op2009.games import games, play_match
 from tests.rulesets.tape import Tape
@@ -55,16 +54,14 @@ def test_the_record_is_not_changed_in_place():
 
 @pytest.mark.parametrize("path", example_files("op2009"), ids=lambda p: p.name)
 def test_every_example_log(tmp_path, path):
-    log = read_example(path, tmp_path / "imported")
-    assert_hiding_adds_nothing("op2009", log.steps, tmp_path, players=log.players, options=log.options)
+    assert_example_hides_nothing("op2009", path, tmp_path)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_generated_matches(game):
     players, steps = game
-    with tempfile.TemporaryDirectory() as d:
-        assert_hiding_adds_nothing("op2009", steps, Path(d), players=players)
+    assert_game_hides_nothing("op2009", players, steps)
 
 
 def _known_hand(tmp_path):
