@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.desk import failure_finding
-from engine.events import JUDGE_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
+from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.replay import VOIDING_KINDS, Replayer, Validation
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
@@ -112,7 +112,7 @@ def creation_draft(ruleset: str, players: Sequence[str], *, event: str | None = 
     if len(set(players)) != len(players) or any(not p for p in players):
         raise InputError("player names must be distinct and not empty", field="players")
     for p in players:
-        if p.startswith(JUDGE_PREFIX) or p == TABLE_ACTOR:
+        if p.startswith((JUDGE_PREFIX, SCOREKEEPER_PREFIX)) or p == TABLE_ACTOR:
             raise InputError(f"{shown(p)} cannot be a player name (reserved)", field="players")
     if options is not None and not isinstance(options, dict):
         raise InputError(f"must be an object of NAME: VALUE, got {shown(options)}", field="options")
@@ -179,13 +179,14 @@ class EventValidator:
             raise InputError(f"must be text, got {shown(actor)}", field="actor")
         if actor == TABLE_ACTOR or actor in self.players:
             return
-        if len(actor) > MAX_NAME + len(JUDGE_PREFIX) or not valid_text(actor):
+        if len(actor) > MAX_NAME + len(SCOREKEEPER_PREFIX) or not valid_text(actor):
             raise InputError(f"an actor is at most {MAX_NAME} characters of valid text, got {shown(actor)}",
                              field="actor")
-        if actor.startswith(JUDGE_PREFIX) and len(actor) > len(JUDGE_PREFIX):
-            return
+        for prefix in (JUDGE_PREFIX, SCOREKEEPER_PREFIX):
+            if actor.startswith(prefix) and len(actor) > len(prefix):
+                return
         raise InputError(f"unknown actor {shown(actor)}: a player ({', '.join(self.players)}), "
-                         f"'judge:NAME' or '-' for the table", field="actor")
+                         f"'judge:NAME', 'scorekeeper:NAME' or '-' for the table", field="actor")
 
     @staticmethod
     def _check_reference(name: str, position: int | None, kinds: tuple[str, ...], head: int,

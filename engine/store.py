@@ -388,10 +388,12 @@ class EventStore:
                 raise MatchNotFound(f"{ref!r} is ambiguous: {', '.join(hits[:5])}")
         raise MatchNotFound(f"no match {ref!r} in {self.describe()} (see `tablejudge matches`)")
 
-    def notifications(self, start: int = 1, limit: int = 1000) -> list[tuple[int, RecordedEvent]]:
-        """The global notification log, for read models: (notification id, event)."""
+    def notifications(self, start: int = 1, limit: int = 1000,
+                      kinds: Sequence[str] | None = None) -> list[tuple[int, RecordedEvent]]:
+        """The global notification log, for read models: (notification id, event). `kinds`: only
+        events of these kinds (the library's notification topic is the event's kind)."""
         return [(n.id, RecordedEvent.from_dict(json.loads(n.state)))
-                for n in self.events.select_notifications(start, limit)]
+                for n in self.events.select_notifications(start, limit, topics=list(kinds or ()))]
 
     def describe(self) -> str:
         if self.is_postgres:

@@ -248,7 +248,8 @@ class LiveSession:
         """Candidate lines the grammar proposes, kept if the rules raise no error against the table."""
         state = self.state()
         out = []
-        for cand in self.grammar.suggestions(state, self.ctx):
+        for item in self.grammar.suggestions(state, self.ctx):
+            cand = getattr(item, "line", item)  # a Suggestion (line, why) or a plain line
             try:
                 actions = parse_line(cand, 0, self.grammar, self.ctx, default_actor=self._default_actor)
                 a = actions[-1] if len(actions) > 1 and actions[0].kind == self.grammar.turn_kind \
