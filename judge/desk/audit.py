@@ -16,6 +16,12 @@ from judge.desk.review import review
 # --- audit: one moment ------------------------------------------------------------------------
 
 
+def event_link(match_id: str, position: int) -> str:
+    """The replay viewer's deep link to one event, on the server's address (`tablejudge serve`):
+    /m/MATCH#e41. A saved replay file (`tablejudge replay`) takes the same #e41."""
+    return f"/m/{match_id}#e{position}"
+
+
 def audit(match: Match, at: int, around: int = 3) -> dict[str, Any]:
     """The table right after event `at`, the events around it (who recorded them and when), every
     finding up to there, and the clock at that moment."""
@@ -39,6 +45,7 @@ def audit(match: Match, at: int, around: int = 3) -> dict[str, Any]:
         "findings": [dict(f.to_dict(), backed_out=f.position in r.voided) for f in r.findings],
         "clock": r.clock.to_dict(now=parse_time(event_at.recorded_at)) if r.clock.running else None,
         "outcome": r.outcome.to_dict() if r.outcome else None,
+        "link": event_link(match.id, at),
     }
 
 
@@ -53,7 +60,9 @@ def render_audit(a: dict[str, Any]) -> str:
     from judge.report.text import render_findings
     lab = ", ".join(f"{k} {v}" for k, v in a["labels"].items() if v)
     lines = [f"audit of match {a['match']} ({a['ruleset']}) at event {a['at']} of {a['head']}"
-             + (f" · {lab}" if lab else "")]
+             + (f" · {lab}" if lab else ""),
+             f"replay at this event: {a['link']} (tablejudge serve), or #e{a['at']} after a file of "
+             f"`tablejudge replay {a['match']}`"]
     st = a["state"]
     lines.append(f"table after event {a['at']}: turn {st['turn']}"
                  + (f", active {st['active']}" if st["active"] else "")
