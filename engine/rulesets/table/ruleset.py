@@ -61,9 +61,11 @@ class TableRuleset(Ruleset):
     def apply_move(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
         dest = p.get("to_player") or p["player"]
+        # `from_where: bottom` names a place: the bottom card moves, whatever the record knows of it
+        bottom = p.get("from_where") == "bottom"
         for _ in range(p.get("count", 1)):
             card = _take(s, p["player"], p["from_zone"], p["to_zone"], uid=p.get("uid"), code=p.get("card"),
-                         where=p.get("from_where", "top"))
+                         where=p.get("from_where", "top"), by_position=bottom and not p.get("uid"))
             s.put(dest, p["to_zone"], card, p.get("to_where", "top"))
 
     def apply_reveal(self, s: TableState, e: RecordedEvent) -> None:
@@ -119,6 +121,11 @@ class TableRuleset(Ruleset):
         cards = s.zone(p["player"], p["from_zone"])
         n = p.get("count", 1)
         where = f"{p['player']}'s {p['from_zone']}"
+        if p.get("from_where") == "bottom" and p.get("card") and not p.get("uid") and p["from_zone"] in FACE_DOWN:
+            wrong = [c.code for c in cards[:n] if FACE_DOWN.contradicts(c, p["card"])]
+            if wrong:
+                return [self.flag("TABLE-4", e, f"the bottom card of {where} is known as {wrong[0]}; the record "
+                                  f"names {p['card']}")]
         if p.get("uid"):
             if not any(c.uid == p["uid"] for c in cards):
                 return [self.flag("TABLE-1", e, f"card {p['uid']} is not in {where}")]
