@@ -140,6 +140,14 @@ def forget(cards: list[Card], keep: int | None = None) -> None:
             c.code = None
 
 
+def shown(cards: list[Card], code: str, count: int = 1) -> tuple[list[Card], int]:
+    """The cards a reveal of `count` x `code` shows, and how many it could not find: copies already known
+    as `code` first (the reveal confirms them; the topmost first), then the topmost unknown cards."""
+    out = [c for c in reversed(cards) if c.code == code][:count]
+    out += [c for c in reversed(cards) if c.code is None][:count - len(out)]
+    return out, count - len(out)
+
+
 def known_copies(s: TableState, player: str, code: str, zones: Iterable[str]) -> int:
     """How many of the player's cards in `zones` are known to be `code` (each instance once)."""
     return sum(1 for z in zones for c in s.zone(player, z) if c.code == code)

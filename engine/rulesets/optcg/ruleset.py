@@ -17,7 +17,7 @@ from typing import Any
 from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
-from engine.hidden import forget, known_copies
+from engine.hidden import forget, known_copies, shown
 from engine.state import Card, TableState
 from . import table as T
 from . import words as words
@@ -473,29 +473,25 @@ class OptcgRuleset(Ruleset):
             card = T.take(s, player, src, uid=uid, code=code)
             if code and not card.code:
                 card.code = code
+        if dst in ("characters", "stage") and src not in T.FIELD:
+            card.props["played_turn"] = s.turn  # it comes onto the field (登場) now: [Rush] counts from here
         # Into the Life area or a hand the card keeps its name (whoever saw it go there knows it); into
         # the deck it does not (T.FACE_DOWN.put: effects rearrange the deck without a record).
         T.FACE_DOWN.put(s, player, dst, card, where)
 
     def apply_reveal(self, s: TableState, e: RecordedEvent) -> None:
-        card = self._revealed(s, e.payload)
-        if card is not None:
+        for card in self._revealed(s, e.payload)[0]:
             card.code = e.payload["card"]
 
     @staticmethod
-    def _revealed(s: TableState, p: dict) -> Card | None:
-        """The card a reveal shows: the one with `uid`; else a card of the zone already known as that
-        card (a reveal confirms it); else the topmost unknown one; else none (the record has no card
-        there that could be it)."""
+    def _revealed(s: TableState, p: dict) -> tuple[list[Card], int]:
+        """The cards a reveal shows, and how many it shows that the record has no room for: the card
+        with `uid`; else copies of the zone already known as that card (a reveal confirms them), then
+        its topmost unknown cards (engine/hidden.py `shown`)."""
         if p.get("uid"):
             hit = T.where_is(s, p["uid"])
-            return hit[2] if hit else None
-        cards = s.zone(p["player"], p["zone"])
-        for want in (p["card"], None):
-            for c in reversed(cards):
-                if c.code == want:
-                    return c
-        return None
+            return ([hit[2]], 0) if hit else ([], 1)
+        return shown(s.zone(p["player"], p["zone"]), p["card"], p.get("count", 1))
 
     def apply_shuffle(self, s: TableState, e: RecordedEvent) -> None:
         # A shuffled zone's order is unknown: which card is where is no longer known either.
@@ -606,14 +602,14 @@ class OptcgRuleset(Ruleset):
         decklist has is then known to be among the player's cards. In a hidden record this is how a
         reveal (or a play) contradicts what was recorded before; unknown cards never count."""
         out = []
-        for player, code in self._newly_named(s, e):
+        for (player, code), n in Tally(self._newly_named(s, e)).items():
             have = T.pinfo(s, player).get("decklist") or []
             if not have or T.category(s, code) == "leader":
                 continue
             allowed = have.count(code)
             known = known_copies(s, player, code, T.CARD_ZONES)
-            if known + 1 > allowed:
-                out.append(self.flag("OPTCG-REVEAL-1", e, f"{code} is named as one more card of {player}'s: "
+            if known + n > allowed:
+                out.append(self.flag("OPTCG-REVEAL-1", e, f"{code} is named as {n} more card(s) of {player}'s: "
                                      f"{known} already known, and the registered deck holds {allowed}"))
         return out
 
@@ -643,9 +639,7 @@ class OptcgRuleset(Ruleset):
             if hit is None or hit[1].code != p["card"]:
                 fresh.append((player, p["card"]))
         elif e.kind == "reveal":
-            card = self._revealed(s, p)
-            if card is not None and card.code != p["card"]:
-                fresh.append((player, p["card"]))
+            fresh += [(player, p["card"]) for c in self._revealed(s, p)[0] if c.code != p["card"]]
         return fresh
 
     def _top_cards_findings(self, s: TableState, e: RecordedEvent) -> list[Finding]:
@@ -663,17 +657,18 @@ class OptcgRuleset(Ruleset):
     def check_reveal(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         """A reveal shows a card: it must fit what the record says is there."""
         p = e.payload
-        card = self._revealed(s, p)
-        if p.get("uid") and card is None:
+        cards, missing = self._revealed(s, p)
+        if p.get("uid") and missing:
             return [self.flag("OPTCG-REVEAL-1", e, f"card {p['uid']} is nowhere on the table")]
-        if card is None:
+        if missing:
             held = s.zone(p["player"], p["zone"])
             what = ", ".join(sorted(c.code for c in held if c.code)) or "nothing"
-            return [self.flag("OPTCG-REVEAL-1", e, f"{p['card']} revealed in {p['player']}'s {p['zone']}, which "
-                              f"holds {len(held)} card(s), all known otherwise ({what})")]
-        if T.FACE_DOWN.contradicts(card, p["card"]):
-            return [self.flag("OPTCG-REVEAL-1", e, f"card {card.uid} was recorded as {card.code}, revealed as "
-                              f"{p['card']}")]
+            return [self.flag("OPTCG-REVEAL-1", e, f"{p.get('count', 1)} x {p['card']} revealed in {p['player']}'s "
+                              f"{p['zone']}, which holds {len(held)} card(s), {len(cards)} of which could be it "
+                              f"(known: {what})")]
+        if cards and T.FACE_DOWN.contradicts(cards[0], p["card"]):
+            return [self.flag("OPTCG-REVEAL-1", e, f"card {cards[0].uid} was recorded as {cards[0].code}, revealed "
+                              f"as {p['card']}")]
         return []
 
     def _phase_findings(self, s: TableState, e: RecordedEvent) -> list[Finding]:

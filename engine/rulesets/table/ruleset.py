@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
-from engine.hidden import FaceDown, forget
+from engine.hidden import FaceDown, forget, shown
 from engine.state import Card, MissingCard, TableState
 from engine.rulesets.base import Outcome, Ruleset
 from engine.catalogue import load_rules
@@ -69,8 +69,7 @@ class TableRuleset(Ruleset):
             s.put(dest, p["to_zone"], card, p.get("to_where", "top"))
 
     def apply_reveal(self, s: TableState, e: RecordedEvent) -> None:
-        card = _revealed_card(s, e.payload)
-        if card is not None:
+        for card in _revealed_cards(s, e.payload)[0]:
             card.code = e.payload["card"]
 
     def apply_shuffle(self, s: TableState, e: RecordedEvent) -> None:
@@ -159,12 +158,14 @@ class TableRuleset(Ruleset):
             if FACE_DOWN.contradicts(card, p["card"]):
                 return [self.flag("TABLE-4", e, f"card {p['uid']} is known as {card.code}, revealed as {p['card']}")]
             return []
-        if _revealed_card(s, p) is None:
+        cards, missing = _revealed_cards(s, p)
+        if missing:
             held = s.zone(p["player"], p["zone"])
-            if not held:
-                return [self.flag("TABLE-1", e, f"{p['player']}'s {p['zone']} is empty: nothing to reveal")]
-            return [self.flag("TABLE-4", e, f"{p['card']} revealed in {p['player']}'s {p['zone']}, whose "
-                              f"{len(held)} card(s) are all known as others")]
+            if len(held) < p.get("count", 1):
+                return [self.flag("TABLE-1", e, f"{p['player']}'s {p['zone']} holds {len(held)} card(s): "
+                                  f"{p.get('count', 1)} cannot be revealed")]
+            return [self.flag("TABLE-4", e, f"{p.get('count', 1)} x {p['card']} revealed in {p['player']}'s "
+                              f"{p['zone']}, where only {len(cards)} card(s) could be it")]
         return []
 
     # --- hidden information -----------------------------------------------------------------
@@ -213,7 +214,8 @@ class TableRuleset(Ruleset):
         if e.kind == "game.end":
             return f"game over: {p.get('winner') or 'no winner'} ({p['how']})"
         if e.kind == "reveal":
-            return f"{p['player']} reveals {p['card']} in {p['zone']}"
+            n = p.get("count", 1)
+            return f"{p['player']} reveals {p['card'] if n == 1 else f'{n} x ' + p['card']} in {p['zone']}"
         if e.kind == "setup":
             return f"{p['player']}: {p.get('count', 0) + len(p.get('cards', ()))} cards into {p['zone']}"
         if e.kind == "phase":
@@ -239,18 +241,13 @@ def _take(s: TableState, player: str, zone: str, dst: str, *, code: str | None =
         return s.new_card(player, code)
 
 
-def _revealed_card(s: TableState, p: dict):
-    """The card a reveal shows: the one with `uid`; else one of the zone already known as that card (the
-    reveal confirms it); else the topmost unknown one; else none."""
+def _revealed_cards(s: TableState, p: dict) -> tuple[list[Card], int]:
+    """The cards a reveal shows (the one with `uid`, else engine/hidden.py `shown`), and how many it
+    could not find. (A reveal by uid is judged by check_reveal itself.)"""
     if p.get("uid"):
         where = s.find(p["uid"])
-        return None if where is None else s.zone(where[0], where[1])[where[2]]
-    cards = s.zone(p["player"], p["zone"])
-    for want in (p["card"], None):
-        for card in reversed(cards):
-            if card.code == want:
-                return card
-    return None
+        return ([], 1) if where is None else ([s.zone(where[0], where[1])[where[2]]], 0)
+    return shown(s.zone(p["player"], p["zone"]), p["card"], p.get("count", 1))
 
 
 RULESET = TableRuleset
