@@ -173,9 +173,10 @@ class OptcgRuleset(Ruleset):
         if not p.get("by"):
             self._enter_main(s, e)
         self._close_battle_if_done(s)
-        card = T.take_hidden(s, player, "hand", "trash", uid=p.get("uid"), code=p["card"])
-        T.rest_don(s, player, self._paid(s, p))
         area = self._area(s, p)
+        dest = {"event": "trash", "stage": "stage"}.get(area, "characters")
+        card = T.take_hidden(s, player, "hand", dest, uid=p.get("uid"), code=p["card"])
+        T.rest_don(s, player, self._paid(s, p))
         if area == "event":
             s.put(player, "trash", card)
             return
@@ -192,7 +193,7 @@ class OptcgRuleset(Ruleset):
                 s.put(player, "trash", hit[1])
         card.props["played_turn"] = s.turn
         T.set_rested(card, p.get("rested", False))
-        s.put(player, "characters" if area == "character" else "stage", card)
+        s.put(player, dest, card)
 
     def _paid(self, s: TableState, p: dict) -> int:
         if p.get("paid") is not None:
