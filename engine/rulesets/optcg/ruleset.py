@@ -17,8 +17,9 @@ from typing import Any
 from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
-from engine.hidden import forget, known_copies, shown
+from engine.hidden import forget
 from engine.state import Card, TableState
+from . import hidden as H
 from . import table as T
 from . import words as words
 from engine.catalogue import load_rules
@@ -481,18 +482,8 @@ class OptcgRuleset(Ruleset):
         T.FACE_DOWN.put(s, player, dst, card, where)
 
     def apply_reveal(self, s: TableState, e: RecordedEvent) -> None:
-        for card in self._revealed(s, e.payload)[0]:
+        for card in H.revealed(s, e.payload)[0]:
             card.code = e.payload["card"]
-
-    @staticmethod
-    def _revealed(s: TableState, p: dict) -> tuple[list[Card], int]:
-        """The cards a reveal shows, and how many it shows that the record has no room for: the card
-        with `uid`; else copies of the zone already known as that card (a reveal confirms them), then
-        its topmost unknown cards (engine/hidden.py `shown`)."""
-        if p.get("uid"):
-            hit = T.where_is(s, p["uid"])
-            return ([hit[2]], 0) if hit else ([], 1)
-        return shown(s.zone(p["player"], p["zone"]), p["card"], p.get("count", 1))
 
     def apply_shuffle(self, s: TableState, e: RecordedEvent) -> None:
         # A shuffled zone's order is unknown: which card is where is no longer known either.
@@ -582,7 +573,7 @@ class OptcgRuleset(Ruleset):
                                           f"by {r['how']} {when}"))
         if e.kind in MAIN_ACTIONS or e.kind == "turn.end":
             out += self._phase_findings(s, e)
-        out += self._copies_findings(s, e)
+        out += H.copies_findings(self, s, e)
         return out + super().check(s, e)
 
     def _result_by(self, s: TableState, e: RecordedEvent) -> dict | None:
@@ -596,82 +587,8 @@ class OptcgRuleset(Ruleset):
         return {"result": "win", "winner": b["attacker_player"], "how": "life", "loser": b["defender"],
                 "position": e.position}
 
-    # --- what the record allows (hidden information) -------------------------------------------
-
-    def _copies_findings(self, s: TableState, e: RecordedEvent) -> list[Finding]:
-        """A card named by this event that the registered deck cannot hold: one copy more than its
-        decklist has is then known to be among the player's cards. In a hidden record this is how a
-        reveal (or a play) contradicts what was recorded before; unknown cards never count."""
-        out = []
-        for (player, code), n in Tally(self._newly_named(s, e)).items():
-            have = T.pinfo(s, player).get("decklist") or []
-            if not have or T.category(s, code) == "leader":
-                continue
-            allowed = have.count(code)
-            known = known_copies(s, player, code, T.CARD_ZONES)
-            if known + n > allowed:
-                out.append(self.flag("OPTCG-REVEAL-1", e, f"{code} is named as {n} more card(s) of {player}'s: "
-                                     f"{known} already known, and the registered deck holds {allowed}"))
-        return out
-
-    def _newly_named(self, s: TableState, e: RecordedEvent) -> list[tuple[str, str]]:
-        """(player, card number) for each card this event identifies that was not known as it before."""
-        p = e.payload
-        player = p.get("player")
-        if player not in s.zones:
-            return []
-        fresh: list[tuple[str, str]] = []
-        if e.kind in ("draw", "life.placed"):
-            deck = list(s.zone(player, "deck"))
-            for code in p.get("cards", ()):
-                top = deck.pop() if deck else None
-                if top is None or top.code != code:
-                    fresh.append((player, code))
-        elif e.kind in ("play", "counter"):
-            if not T.locate(s, player, ("hand",), code=p["card"]):
-                fresh.append((player, p["card"]))
-        elif e.kind == "life.taken" and p.get("card"):
-            life = s.zone(player, "life")
-            if life and life[-1].code != p["card"]:
-                fresh.append((player, p["card"]))
-        elif e.kind in ("move", "trash") and p.get("card") and p.get("from_zone", "hand") in T.FACE_DOWN:
-            zone = (p.get("from_zone", "hand"),)
-            hit = T.locate(s, player, zone, uid=p["uid"]) if p.get("uid") else T.locate(s, player, zone, code=p["card"])
-            if hit is None or hit[1].code != p["card"]:
-                fresh.append((player, p["card"]))
-        elif e.kind == "reveal":
-            fresh += [(player, p["card"]) for c in self._revealed(s, p)[0] if c.code != p["card"]]
-        return fresh
-
-    def _top_cards_findings(self, s: TableState, e: RecordedEvent) -> list[Finding]:
-        """Cards taken from the top of the deck and named (a draw, Life placed): a top card already
-        revealed as another card contradicts the record."""
-        deck = list(s.zone(e.payload["player"], "deck"))
-        out = []
-        for code in e.payload.get("cards", ()):
-            top = deck.pop() if deck else None
-            if T.FACE_DOWN.contradicts(top, code):
-                out.append(self.flag("OPTCG-REVEAL-1", e, f"the top card of {e.payload['player']}'s deck was "
-                                     f"revealed as {top.code}; the record names {code}"))
-        return out
-
     def check_reveal(self, s: TableState, e: RecordedEvent) -> list[Finding]:
-        """A reveal shows a card: it must fit what the record says is there."""
-        p = e.payload
-        cards, missing = self._revealed(s, p)
-        if p.get("uid") and missing:
-            return [self.flag("OPTCG-REVEAL-1", e, f"card {p['uid']} is nowhere on the table")]
-        if missing:
-            held = s.zone(p["player"], p["zone"])
-            what = ", ".join(sorted(c.code for c in held if c.code)) or "nothing"
-            return [self.flag("OPTCG-REVEAL-1", e, f"{p.get('count', 1)} x {p['card']} revealed in {p['player']}'s "
-                              f"{p['zone']}, which holds {len(held)} card(s), {len(cards)} of which could be it "
-                              f"(known: {what})")]
-        if cards and T.FACE_DOWN.contradicts(cards[0], p["card"]):
-            return [self.flag("OPTCG-REVEAL-1", e, f"card {cards[0].uid} was recorded as {cards[0].code}, revealed "
-                              f"as {p['card']}")]
-        return []
-
+        return H.reveal_findings(self, s, e)
     def _phase_findings(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         """Leaving the refresh/draw/DON!! phases: were they done as the manual says?"""
         p = e.payload
@@ -733,7 +650,7 @@ class OptcgRuleset(Ruleset):
     def check_draw(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
         player, n = p["player"], p.get("count", 1)
-        out = self._top_cards_findings(s, e)
+        out = H.top_cards_findings(self, s, e)
         if len(s.zone(player, "deck")) < n:
             out.append(self.flag("OPTCG-WIN-2", e, f"{player} draws {n} from a deck of {len(s.zone(player, 'deck'))}"))
         if p.get("by"):
@@ -780,7 +697,7 @@ class OptcgRuleset(Ruleset):
         player = p["player"]
         life = T.leader_life(s, player)
         have = len(s.zone(player, "life"))
-        out = self._top_cards_findings(s, e)
+        out = H.top_cards_findings(self, s, e)
         if s.turn >= 1 and not p.get("by"):
             out.append(self.flag("OPTCG-SETUP-6", e, f"{player} places Life after the game began"))
         if life is not None and have + p.get("count", 1) > life:
@@ -1219,23 +1136,8 @@ class OptcgRuleset(Ruleset):
         return decide_end_of_time(self, state, events, policy=policy or "bandai")
 
     def hide(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """What a scorekeeper records without seeing hands, the deck or the Life cards (the docs page
-        says it kind by kind): drawn cards, Life cards placed or taken into the hand, cards moved between
-        face-down zones, and instance ids inside them become unknown; plays, counters, [Trigger] cards
-        revealed, cards reaching an open zone, attacks, damage and every count stay."""
-        p = dict(payload)
-        if kind in ("draw", "life.placed"):
-            p.pop("cards", None)
-        elif kind == "play":
-            p.pop("uid", None)  # an instance in the hand
-        elif kind == "life.taken" and p.get("to", "hand") == "hand":
-            p.pop("card", None)
-        elif kind in ("move", "trash"):
-            p = T.FACE_DOWN.hide_move(p, p.get("from_zone", "hand"), p.get("to_zone", "trash"))
-        elif kind == "reveal" and p.get("zone") in T.FACE_DOWN:
-            p.pop("uid", None)
-        return p
-
+        """What a scorekeeper records without seeing hands, the deck or the Life cards: hidden.py."""
+        return H.hide(kind, payload)
     def key_counters(self, s: TableState) -> dict[str, dict[str, int]]:
         return {p: {"life": len(s.zone(p, "life")), "hand": len(s.zone(p, "hand")),
                     "deck": len(s.zone(p, "deck")),
