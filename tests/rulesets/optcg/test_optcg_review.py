@@ -234,8 +234,12 @@ def test_every_half_keeps_the_invariant(name, rule, legal, illegal, tmp_path):
         assert_hiding_adds_nothing("optcg", steps, tmp_path / half, knowledge=half == "legal")
 
 
-def test_at_least_fifteen_scenarios():
+def test_at_least_fifteen_scenarios_and_the_docs_say_how_many():
+    import os
+    from tests.conftest import ROOT
     assert len(SCENARIOS) >= 15
+    page = open(os.path.join(ROOT, "docs", "rulesets", "optcg.md"), encoding="utf-8").read()
+    assert f"test_optcg_review.py`: {len(SCENARIOS)} adversarial scenarios" in page
 
 
 # --- the damage procedure, point by point: outcomes ----------------------------------------------

@@ -127,8 +127,12 @@ def test_illegal_half_raises_its_rule(name, rule, legal, illegal):
     assert rule in {f.rule for f in found}, [f"{f.rule}: {f.message}" for f in found]
 
 
-def test_at_least_fifteen_scenarios():
+def test_at_least_fifteen_scenarios_and_the_docs_say_how_many():
+    import os
+    from tests.conftest import ROOT
     assert len(SCENARIOS) >= 15
+    page = open(os.path.join(ROOT, "docs", "rulesets", "table.md"), encoding="utf-8").read()
+    assert f"test_table_review.py`: {len(SCENARIOS)} scenarios" in page
 
 
 @pytest.mark.parametrize("name,rule,legal,illegal", SCENARIOS, ids=[s[0] for s in SCENARIOS])
