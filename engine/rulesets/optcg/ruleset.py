@@ -39,6 +39,7 @@ class OptcgRuleset(Ruleset):
     title = "ONE PIECE CARD GAME (Bandai rule manual v1.11)"
     rulebook = "optcg-bandai-v1.11.zh.md"
     version = 2  # 2: cards out of face-down zones (engine/hidden.py); damage point by point
+    max_cards = 100  # any count of cards; a 50-card deck, a Leader and 10 DON!! (61 cards)
     zones = T.ZONES
     counters: dict[str, int] = {}
     kinds = KINDS
