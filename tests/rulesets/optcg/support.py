@@ -112,6 +112,13 @@ def judge(events: list[tuple[str, str, dict]], options=None):
     return state, findings, rs
 
 
+def uid_on_field(events: list[tuple[str, str, dict]], player: str, code: str) -> str:
+    """The instance id of `player`'s `code` on the field after `events` (ids are given as cards reach
+    the field, so a test reads them from the table rather than guessing them)."""
+    state, _, _ = judge(events)
+    return next(c.uid for z in ("leader", "characters", "stage") for c in state.zone(player, z) if c.code == code)
+
+
 def last_findings(events: list[tuple[str, str, dict]], options=None) -> list:
     """The findings on the last event only."""
     _, findings, _ = judge(events, options)
