@@ -209,7 +209,7 @@ def deck_check(env: Env, decklist, leader, cards_path, as_json) -> None:
     if as_json:
         emit_json(report.to_dict() | {"ok": not errors})
     else:
-        from judge.report.cardnames import CardNames
+        from judge.io.cardnames import CardNames
         names = CardNames(report.names, db)
         click.echo(f"{decklist}: Leader {names.label(report.leader)}, {plural(len(report.cards), 'card')}")
         for p in report.problems:

@@ -23,6 +23,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_CONFLICT = 0, 1, 2, 3
 class Env:
     db: str | None
     recorded_by: str | None
+    lang: str = "en"  # rule words on a terminal: en, orig (the rulebook's own) or both
     _store: EventStore | None = field(default=None, repr=False)
 
     def store(self) -> EventStore:
@@ -32,6 +33,11 @@ class Env:
 
     def match(self, ref: str) -> Match:
         return Match.open(self.store(), ref)
+
+    def names(self, m: Match, state: Any = None) -> Any:
+        """Card names for what a command prints about match `m` (the log's, then the card data's)."""
+        from judge.io.cardnames import CardNames
+        return CardNames.for_state(state if state is not None else m.state(), m.ruleset)
 
 
 pass_env = click.make_pass_decorator(Env)

@@ -14,7 +14,7 @@ from engine.rulesets import available, get_ruleset
 from engine.store import MatchNotFound
 from engine.words import plural
 
-from judge.io import importers
+from judge.io import carddb, importers
 from judge.io.exporters import exporter
 from judge.io.exporters import formats as export_formats
 from judge.cli.fieldargs import parse_field_args
@@ -128,6 +128,7 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
       tablejudge log MATCH note --text "judge present"
       tablejudge log MATCH draw --actor Ann --player Ann --count 2
       tablejudge log MATCH move --payload '{"player":"Ann","from_zone":"hand","to_zone":"field"}'
+      tablejudge log MATCH play --actor Ann --player Ann --card hancock     # optcg: a name stores its number
     \b
     Findings are printed under the event (exit 1 with --strict, which refuses).
     `tablejudge rulesets --kinds RULESET` lists each kind's fields.
@@ -147,14 +148,18 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
             raise InputError(f"--payload is not valid JSON: {e.msg} (column {e.colno})", field="payload") from None
     else:
         payload = parse_field_args(vocab[kind], list(ctx.args))
+    cards = carddb.match_cards(m.ruleset, carddb.for_store(m.store))
+    if cards is not None and isinstance(payload, dict):  # a card's name -> its number; a deck's facts
+        payload = cards.prepare(kind, payload, m.state())
     rec = m.record(kind, payload, actor=actor, recorded_by=env.recorded_by, strict=strict,
                    expected_position=expected)
     if as_json:
         emit_json({"event": rec.event.to_dict(), "findings": [f.to_dict() for f in rec.findings]})
     else:
-        click.echo(f"{rec.event.position}  {m.ruleset.describe(rec.event)}")
+        names = env.names(m)
+        click.echo(f"{rec.event.position}  {names.text(m.ruleset.describe(rec.event))}")
         if rec.findings:
-            click.echo(render_findings(rec.findings))
+            click.echo(render_findings(rec.findings, names=names, lang=env.lang))
 
 
 @click.command("import")
@@ -267,7 +272,7 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
                 for e in events]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl, text=lambda r: "")
     else:
-        click.echo(render_events(events, m.ruleset, voided))
+        click.echo(render_events(events, m.ruleset, voided, names=env.names(m)))
 
 
 @click.command("state")
@@ -295,7 +300,7 @@ def state_cmd(env: Env, match, at, turn, as_json) -> None:
         view["summary"] = m.ruleset.summary_lines(state)
         emit_json(view)
     else:
-        click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id))
+        click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id, names=env.names(m, state)))
 
 
 @click.command("validate")
@@ -321,7 +326,7 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
         emit_json({"match": m.id, "findings": [dict(f.to_dict(), backed_out=f.position in backed)
                                                 for f in r.findings]})
     else:
-        click.echo(render_findings(r.findings, backed))
+        click.echo(render_findings(r.findings, backed, names=env.names(m, r.state), lang=env.lang))
     if any(f.severity == "error" for f in r.active_findings()):
         raise FindingsExit(EXIT_FINDINGS)
 

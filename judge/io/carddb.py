@@ -326,3 +326,73 @@ def fill_facts(db: CardDB | None, codes: Iterable[str], given: dict[str, Any] | 
     missing = [c for c in dict.fromkeys(codes) if isinstance(c, str) and c not in given]
     found = (db or CardDB()).facts_for(missing)
     return given | found
+
+
+# --- card data for one match ---------------------------------------------------------------------------
+
+CARD_GAMES = ("optcg",)  # the rulesets whose card numbers this card data knows
+DECK_KIND = "deck.registered"
+CARD_FIELDS = ("card", "leader", "attacker", "target")  # payload fields naming one card
+CARD_LIST_FIELDS = ("cards", "deck")  # payload fields listing cards (when they are lists)
+
+
+class MatchCards:
+    """The card data as one match uses it while it is recorded (the notation's `cards` hook and the
+    live recorder): names said at the table become numbers, decklists get their facts."""
+
+    def __init__(self, db: CardDB):
+        self.db = db
+
+    def resolve(self, word: str, state: Any = None) -> str:
+        """A card word -> its number, looking first among the cards of this match (registered decks,
+        cards on the table): there "hancock" is one card, not 17 printings."""
+        return self.db.resolve(word, among=match_numbers(state))
+
+    def prepare(self, kind: str, payload: dict[str, Any], state: Any = None) -> dict[str, Any]:
+        """A payload typed as JSON or --FIELD VALUE: names in its card fields become numbers (an
+        InputError names the field), then `fill`."""
+        out = dict(payload)
+        for key, value in payload.items():
+            try:
+                if key in CARD_FIELDS and isinstance(value, str):
+                    out[key] = self.resolve(value, state)
+                elif key in CARD_LIST_FIELDS and isinstance(value, list):
+                    out[key] = [self.resolve(v, state) if isinstance(v, str) else v for v in value]
+            except InputError as e:
+                raise InputError(e.message, field=key) from None
+        return self.fill(kind, out)
+
+    def fill(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """A `deck.registered` payload with each card's facts copied in from the card data (facts
+        the recorder gave stay as given). Numbers the data does not know are left out: the deck check
+        names them in one warning."""
+        if kind != DECK_KIND or not isinstance(payload.get("leader"), str):
+            return payload
+        deck = [c for c in payload.get("deck") or [] if isinstance(c, str)]
+        given = payload.get("cards") if isinstance(payload.get("cards"), dict) else {}
+        return dict(payload, cards=fill_facts(self.db, [payload["leader"]] + deck, given))
+
+
+def match_numbers(state: Any) -> list[str]:
+    """The card numbers a match's table knows: registered facts, then every named card in a zone."""
+    if state is None:
+        return []
+    facts = state.extra.get("facts") if isinstance(getattr(state, "extra", None), dict) else None
+    out = list(facts or {})
+    for zones in getattr(state, "zones", {}).values():
+        for cards in zones.values():
+            out += [c.code for c in cards if c.code]
+    return list(dict.fromkeys(out))
+
+
+def match_cards(ruleset: Any, db: CardDB | None = None) -> MatchCards | None:
+    """The card data for a match of `ruleset`, or None for a game it does not cover."""
+    if getattr(ruleset, "name", ruleset) not in CARD_GAMES:
+        return None
+    return MatchCards(db or CardDB())
+
+
+def for_store(store: Any) -> CardDB:
+    """The card database that goes with an event log: cards.db beside a SQLite log, and the snapshot."""
+    env = getattr(store, "env", {}) or {}
+    return CardDB.for_log(env.get("SQLITE_DBNAME") if not getattr(store, "is_postgres", False) else None)
