@@ -70,21 +70,50 @@ def match_group() -> None:
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
               help="A ruleset option (see `tablejudge rulesets --json`). Repeatable.")
 @click.option("--id", "match_id", help="Use this match id instead of a generated one.")
+@click.option("--decks-from", "decks_from", metavar="TOURNAMENT",
+              help="optcg: record each player's decklist from their tournament registration (with the card "
+                   "facts) as the match's first events.")
 @json_option
 @pass_env
-def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, as_json) -> None:
+def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, decks_from, as_json) -> None:
     """Create a match and print its id.
 
     \b
-    Example:
+    Examples:
       tablejudge match new --ruleset table --player Ann --player Bob --round 3 --table 47
+      tablejudge match new --ruleset optcg --player Ann --player Bob --decks-from t-1a2b
     """
+    decks = _tournament_decks(env, decks_from, ruleset, list(players)) if decks_from else []
     m = Match.create(env.store(), ruleset, list(players), event=event, round=round_, table=table,
                      options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by)
+    findings = []
+    for player, payload in decks:
+        findings += m.record("deck.registered", payload, actor=player, recorded_by=env.recorded_by).findings
     if as_json:
         emit_json(m.summary())
     else:
         click.echo(m.id)
+        if findings:
+            stderr(render_findings(findings, names=env.names(m), lang=env.lang))
+
+
+def _tournament_decks(env: Env, ref: str, ruleset: str, players: list[str]) -> list[tuple[str, dict]]:
+    """Each player's registered decklist as a deck.registered payload, all read before anything is stored."""
+    from judge.tournament import Tournament
+    if carddb.match_cards(ruleset) is None:
+        raise InputError(f"--decks-from reads optcg decklists; ruleset {ruleset!r} has none", field="decks-from")
+    st = Tournament.open(env.store(), ref).state()
+    db = carddb.CardDB.for_log(env.db)
+    out = []
+    for p in players:
+        info = st.players.get(p)
+        if info is None or not info.decklist:
+            raise InputError(f"{p} has no decklist in tournament {ref} (tournament register {ref} {p} "
+                             "--decklist FILE)", field="decks-from")
+        payload, _ = carddb.decklist_registration(db, p, info.decklist, where=f"{p}'s decklist in {ref}",
+                                                  source=f"tournament {ref}")
+        out.append((p, payload))
+    return out
 
 
 @click.command("matches")

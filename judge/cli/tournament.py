@@ -10,6 +10,8 @@ import click
 from engine.match import InputError
 from engine.words import plural
 
+from judge.io import carddb
+from judge.io.cardnames import CardNames
 from judge.tournament.results import read_results
 from judge.tournament.standings import (
     POLICIES,
@@ -247,17 +249,31 @@ def register(cli: click.Group) -> None:
         Example:
           tablejudge tournament register t-1a2b Ann Bob "Cid Rossi"
           tablejudge tournament register t-1a2b Dee --id 1234 --decklist dee.txt
+
+        \b
+        An optcg decklist is read against the card data first (a line it cannot read refuses the
+        registration) and checked; `match new --decks-from T` copies it into a match.
         """
         if (player_id or decklist) and len(players) > 1:
             raise InputError("--id and --decklist go with one player at a time", field="players")
         t = _open(env, tournament_ref)
         deck = Path(decklist).read_text(encoding="utf-8") if decklist else None
+        checked = None
+        if deck is not None and carddb.match_cards(t.state().game) is not None:
+            # optcg: the list is read against the card data before anything is stored
+            _, checked = carddb.decklist_registration(carddb.CardDB.for_log(env.db), players[0], deck,
+                                                      where=decklist)
         if player_id or deck:
             events = [t.register(players[0], player_id=player_id, decklist=deck)]
         else:
             events = t.register_many(list(players))  # one atomic batch
         for e in events:
             click.echo(f"registered {e.payload['player']} (event {e.position})")
+        if checked is not None:
+            names = CardNames(checked.names)
+            click.echo(f"  decklist: Leader {names.label(checked.leader)}, {len(checked.cards)} cards")
+            for f in checked.findings:
+                click.echo(f"  {f['rule']} [{f['severity']}] {names.text(f['message'])}")
 
     @tournament.command("drop")
     @click.argument("tournament_ref", metavar="T")

@@ -297,7 +297,8 @@ def check_decklist(db: CardDB | None, text: str, leader: str | None = None, *,
     elif len(listed) == 1:
         leader = listed[0]
     else:
-        raise InputError("name the Leader (--leader NUMBER), or list exactly one Leader in the decklist"
+        raise InputError("the decklist must list exactly one Leader (e.g. 1xOP01-001), or the Leader be named "
+                         "apart (deck check --leader)"
                          + (f" (it lists {', '.join(listed)})" if listed else ""), where=where, field="leader")
     if leader in cards:
         cards.remove(leader)
@@ -307,6 +308,18 @@ def check_decklist(db: CardDB | None, text: str, leader: str | None = None, *,
     unknown = sorted({c for c in cards + [leader] if c not in facts})
     names = {c: f["name"] for c, f in facts.items() if f.get("name")}
     return DeckReport(leader, cards, unknown, problems, [f.to_dict() for f in findings], names)
+
+
+def decklist_registration(db: CardDB | None, player: str, text: str, *, where: str = "decklist",
+                          source: str | None = None) -> tuple[dict[str, Any], DeckReport]:
+    """A player's decklist text (it lists its Leader) -> the `deck.registered` payload with the facts
+    copied in, and the deck check. A line that cannot be read refuses the list (InputError naming it):
+    a registered deck is what the player handed in, not a guess."""
+    db = db or CardDB()
+    report = check_decklist(db, text, None, where=where)
+    if report.problems:
+        raise InputError("; ".join(report.problems), field="decklist")  # each names its file and line
+    return registration_payload(db, player, report.leader, report.cards, source=source), report
 
 
 def registration_payload(db: CardDB | None, player: str, leader: str, deck: list[str], *,
