@@ -327,6 +327,9 @@ def state_cmd(env: Env, match, at, turn, as_json) -> None:
         view = state.view()
         view["match"] = m.id
         view["summary"] = m.ruleset.summary_lines(state)
+        names = env.names(m, state)  # the numbers stay numbers; their names beside them
+        known = {c for pv in view["players"].values() for zv in pv["zones"].values() for c in zv["known"] if c}
+        view["names"] = {n: names.name(n) for n in sorted(known) if names.name(n)}
         emit_json(view)
     else:
         click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id, names=env.names(m, state)))

@@ -47,6 +47,10 @@ def test_a_notation_file_with_names_and_deck_tags(tmp_path, capsys):
     # the numbers stay in the data; people read names
     assert run_guarded(cli, ["--db", db, "state", match]) == 0
     assert "OP01-078 Boa Hancock" in capsys.readouterr().out
+    assert run_guarded(cli, ["--db", db, "state", match, "--json"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert "OP01-078" in view["players"]["Ann"]["zones"]["characters"]["known"]  # data: numbers
+    assert view["names"]["OP01-078"] == "Boa Hancock"
     assert run_guarded(cli, ["--db", db, "validate", match]) == 1
     out = capsys.readouterr().out
     assert out.count("unknown card number") == 1 and "ZZ99-001" in out
