@@ -133,6 +133,7 @@ class CardDB:
             raise InputError("no card database path given", field="cards")
         got = cardformats.gather([path])
         rows, _ = cardsnapshot.collapse(got.printings)
+        # read back through the snapshot reader: one expansion of the compact rows serves both stores
         snap = cardsnapshot.loads(cardsnapshot.encode(rows, {}), path)
         records = []
         for number in snap.numbers():

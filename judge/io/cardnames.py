@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from engine.match import InputError
 from engine.state import TableState
 
 NUMBER_IN_TEXT = re.compile(r"(?<![\w-])([A-Z]{1,4}\d{0,3}-\d{3}[A-Z]?)(?![\w-])")
@@ -39,7 +40,7 @@ class CardNames:
         if number not in self.known and self.db is not None:
             try:
                 found = self.db.name(number)
-            except Exception:  # no card data at all: numbers stay numbers
+            except InputError:  # no card snapshot at all ($TABLEJUDGE_CARD_SNAPSHOT wrong): numbers stay numbers
                 found = None
             self.known[number] = found  # type: ignore[assignment]
         return self.known.get(number)
