@@ -37,7 +37,7 @@ def _import(tmp_path, capsys, text=GAME):
 def test_a_notation_file_with_names_and_deck_tags(tmp_path, capsys):
     db, code, out = _import(tmp_path, capsys)
     assert code == 0, out.err
-    match = json.loads(out.out)["match"] if out.out.lstrip().startswith("{") else json.loads(out.out)[0]["match"]
+    match = json.loads(out.out)["match"]
     assert run_guarded(cli, ["--db", db, "events", match, "--json"]) == 0
     events = json.loads(capsys.readouterr().out)
     deck = events[1]["payload"]
@@ -67,7 +67,7 @@ def test_an_ambiguous_name_in_a_file_names_line_column_and_candidates(tmp_path, 
 
 def test_log_takes_a_name_and_lang_picks_the_rule_words(tmp_path, capsys):
     db, code, out = _import(tmp_path, capsys)
-    match = json.loads(out.out)["match"] if out.out.lstrip().startswith("{") else json.loads(out.out)[0]["match"]
+    match = json.loads(out.out)["match"]
     assert run_guarded(cli, ["--db", db, "log", match, "play", "--actor", "Ann", "--player", "Ann",
                              "--card", "hanc", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["event"]["payload"]["card"] == "OP01-078"
@@ -86,3 +86,17 @@ def test_log_takes_a_name_and_lang_picks_the_rule_words(tmp_path, capsys):
     for line in [ln for ln in english.splitlines() if ln.startswith("    ")]:
         assert line in both
     assert both.count("«") == orig.count("«") > 0
+
+
+def test_audit_names_cards_and_the_lang_variable_is_read(tmp_path, capsys, monkeypatch):
+    db, code, out = _import(tmp_path, capsys)
+    match = json.loads(out.out)["match"]
+    assert run_guarded(cli, ["--db", db, "audit", match, "--at", "14"]) == 0
+    text = capsys.readouterr().out
+    assert "Ann plays OP01-078 Boa Hancock" in text and "OP01-060 Donquixote Doflamingo" in text
+    assert run_guarded(cli, ["--db", db, "audit", match, "--at", "14", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["names"]["OP01-078"] == "Boa Hancock" and data["event"]["kind"] == "play"
+    monkeypatch.setenv("TABLEJUDGE_LANG", "orig")
+    run_guarded(cli, ["--db", db, "validate", match])
+    assert "«" in capsys.readouterr().out
