@@ -7,6 +7,7 @@ import click
 
 from engine.match import InputError
 from engine.words import plural
+from engine.schema import shown
 
 from judge.io import carddb, cardsnapshot
 from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
@@ -49,7 +50,7 @@ def cards_show(env: Env, card, cards_path, as_json) -> None:
     db = card_db(env, cards_path)
     row = db.get(db.resolve(card))
     if row is None:
-        raise InputError(f"no card {card!r} in the card data (see `tablejudge cards info`)", field="card")
+        raise InputError(f"no card {shown(card)} in the card data (see `tablejudge cards info`)", field="card")
     if as_json:
         emit_json(row)
         return
@@ -80,7 +81,7 @@ def cards_find(env: Env, name, cards_path, as_json) -> None:
     for n, nm in hits:
         click.echo(carddb.label(n, nm))
     if not hits:
-        click.echo(f"no card name has a word starting with {name!r}")
+        click.echo(f"no card name has a word starting with {shown(name)}")
 
 
 @cards_group.command("info")
@@ -158,7 +159,7 @@ def cards_update(sources, out, meta, report_path, as_json) -> None:
     for kv in meta:
         key, sep, value = kv.partition("=")
         if not sep or not key:
-            raise InputError(f"expected KEY=VALUE, got {kv!r}", field="meta")
+            raise InputError(f"expected KEY=VALUE, got {shown(kv)}", field="meta")
         extra[key] = value
     data, report = cardsnapshot.build(sources, extra)
     path = cardsnapshot.write(out or carddb.user_snapshot_path(), data)

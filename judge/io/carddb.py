@@ -22,17 +22,17 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import sqlite_utils
-
 from engine.match import InputError
+from engine.schema import shown
 from judge.io import cardformats, cardsnapshot
 from judge.io.cardsnapshot import Snapshot, facts_from, match_names, name_key
 
 DEFAULT_NAME = "cards.db"
 SNAPSHOT_NAME = "optcg-cards.json.gz"
 ENV_SNAPSHOT = "TABLEJUDGE_CARD_SNAPSHOT"
-DECK_LINE = re.compile(r"^\s*(\d+)\s*[xX×]?\s*(\S.*?)\s*$")
-DECK_LINE_AFTER = re.compile(r"^\s*(\S.*?)\s*[xX×]\s*(\d+)\s*$")
+DECK_LINE = re.compile(r"^\s*(\d{1,9})\s*[xX×]?\s*(\S.*?)\s*$")
+DECK_LINE_AFTER = re.compile(r"^\s*(\S.*?)\s*[xX×]\s*(\d{1,9})\s*$")
+MAX_COPIES = 50  # copies of one card on a decklist line: a whole deck (the rulebook allows 4)
 MAX_CANDIDATES = 8
 
 
@@ -107,16 +107,20 @@ class CardDB:
 
     def __init__(self, path: str | None = None, *, snap: Snapshot | None = None):
         self.path = path
-        self.db = sqlite_utils.Database(path) if path else None
+        if path:
+            import sqlite_utils  # only a local card database needs it (the snapshot does not)
+            self.db: Any = sqlite_utils.Database(path)
+        else:
+            self.db = None
         self._snap = snap
         self._local: dict[str, dict[str, Any]] | None = None
 
     @classmethod
     def for_log(cls, event_db: str | None, given: str | None = None) -> "CardDB":
-        """The card database for an event log: `given`, else cards.db beside the log if it exists;
-        the snapshot always."""
+        """The card database for an event log: `given`, else cards.db beside the log, if it exists
+        (looking up never creates a file); the snapshot always."""
         path = given or default_path(event_db)
-        return cls(path if (given or os.path.exists(path)) else None)
+        return cls(path if os.path.exists(path) else None)
 
     @property
     def snapshot(self) -> Snapshot:
@@ -201,7 +205,7 @@ class CardDB:
             return code
         key = name_key(word.replace("_", " "))
         if not key:
-            raise UnknownCard(f"{word!r} is not a card number or a card name")
+            raise UnknownCard(f"{shown(word)} is not a card number or a card name")
         pool = list(dict.fromkeys(among))
         if pool:
             names = [(name_key(self.name(n) or ""), n) for n in pool if self.name(n)]
@@ -210,7 +214,7 @@ class CardDB:
                 return _one(word, key, hits)
         hits = self.find(key)
         if not hits:
-            raise UnknownCard(f"no card is called {word!r} (give the card number, e.g. OP01-016)")
+            raise UnknownCard(f"no card is called {shown(word)} (give the card number, e.g. OP01-016)")
         return _one(word, key, hits)
 
 
@@ -220,9 +224,9 @@ def _one(word: str, key: str, hits: list[tuple[str, str]]) -> str:
     whole = [h for h in hits if name_key(h[1]) == key]
     if len({h[0] for h in whole}) == 1:
         return whole[0][0]
-    shown = ", ".join(f"{n} {name}" for n, name in hits[:MAX_CANDIDATES])
+    listed = ", ".join(f"{n} {name}" for n, name in hits[:MAX_CANDIDATES])
     more = f" and {len(hits) - MAX_CANDIDATES} more" if len(hits) > MAX_CANDIDATES else ""
-    raise AmbiguousCard(f"{word!r} could be {len(hits)} cards: {shown}{more}; give the card number",
+    raise AmbiguousCard(f"{shown(word)} could be {len(hits)} cards: {listed}{more}; give the card number",
                         hits)
 
 
@@ -264,15 +268,18 @@ def parse_decklist(text: str, where: str = "decklist", db: CardDB | None = None)
         if m is None:
             m = DECK_LINE_AFTER.match(line)
             if m is None:
-                problems.append(f"{where}:{n}: cannot read {raw.strip()!r} (expected e.g. 4xOP01-016)")
+                problems.append(f"{where}:{n}: cannot read {shown(raw.strip())} (expected e.g. 4xOP01-016)")
                 continue
             what, count = m.group(1), int(m.group(2))
         assert what is not None and count is not None
+        if count > MAX_COPIES:  # expanded below: "999999999x" must not build a billion-item list
+            problems.append(f"{where}:{n}: {count:,} copies of {shown(what)}: at most {MAX_COPIES} on one line")
+            continue
         first = what.split()[0]
         code = cardformats.card_number(first)
         if code is None:
             if db is None:
-                problems.append(f"{where}:{n}: {what!r} is not a card number (expected e.g. 4xOP01-016)")
+                problems.append(f"{where}:{n}: {shown(what)} is not a card number (expected e.g. 4xOP01-016)")
                 continue
             try:
                 code = db.resolve(what)
@@ -344,7 +351,7 @@ def fill_facts(db: CardDB | None, codes: Iterable[str], given: dict[str, Any] | 
 
 # --- card data for one match ---------------------------------------------------------------------------
 
-CARD_GAMES = ("optcg",)  # the rulesets whose card numbers this card data knows
+CARD_GAMES = cardsnapshot.GAMES
 DECK_KIND = "deck.registered"
 CARD_FIELDS = ("card", "leader", "attacker", "target")  # payload fields naming one card
 CARD_LIST_FIELDS = ("cards", "deck")  # payload fields listing cards (when they are lists)

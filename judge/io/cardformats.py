@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.match import InputError
+from engine.schema import PayloadError, read_json, shown
 
 CATEGORIES = ("leader", "character", "event", "stage", "don")
 COLORS = ("Red", "Green", "Blue", "Purple", "Black", "Yellow")
@@ -39,6 +40,7 @@ ANY_NUMBER = re.compile(r"you may have any number of this card in your deck|デ�
 KANA = re.compile(r"[\u3040-\u30ff]")
 PRINTING_SUFFIX = re.compile(r"_[a-z]\d+$", re.I)  # OP01-078_p1, OP01-052_r1 -> OP01-078
 NUMBER = re.compile(r"[A-Z]{1,4}\d{0,3}-\d{3}[A-Z]?")
+MAX_FACT = 1_000_000  # a cost, power, counter or Life: far above any printed card (1e309 is refused)
 VEGA_RARITY = {"Common": "C", "Uncommon": "UC", "Rare": "R", "SuperRare": "SR", "SecretRare": "SEC",
                "Leader": "L", "Special": "SP CARD", "TreasureRare": "TR", "Promo": "P"}
 
@@ -62,16 +64,17 @@ def number_value(value: Any, path: str, i: int, card: str | None, name: str) -> 
     if value is None:
         return None
     if isinstance(value, bool):
-        raise _error(path, f"expected a number or '-', got {value!r}", index=i, card=card, field=name)
-    if isinstance(value, int):
+        raise _error(path, f"expected a number or '-', got {shown(value)}", index=i, card=card, field=name)
+    if isinstance(value, int) and abs(value) <= MAX_FACT:
         return value
-    if isinstance(value, str):
+    if isinstance(value, str) and len(value) <= 40:
         v = unicodedata.normalize("NFKC", value).replace(",", "").strip()
         if v in ("", "-", "−", "ー"):
             return None
-        if re.fullmatch(r"[+]?\d+", v):
+        if re.fullmatch(r"[+]?\d{1,9}", v) and int(v) <= MAX_FACT:
             return int(v)
-    raise _error(path, f"expected a number or '-', got {value!r}", index=i, card=card, field=name)
+    raise _error(path, f"expected a whole number of at most {MAX_FACT:,} or '-', got {shown(value)}",
+                 index=i, card=card, field=name)
 
 
 def _strings(value: Any, path: str, i: int, card: str | None, name: str) -> list[str]:
@@ -80,7 +83,7 @@ def _strings(value: Any, path: str, i: int, card: str | None, name: str) -> list
     if isinstance(value, str):
         value = re.split(r"[/／]", value)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _error(path, f"expected a list of strings, got {value!r}", index=i, card=card, field=name)
+        raise _error(path, f"expected a list of strings, got {shown(value)}", index=i, card=card, field=name)
     return [html.unescape(v).strip() for v in value if v and v.strip()]
 
 
@@ -99,7 +102,7 @@ def plain_text(value: Any) -> str:
 def _category(value: Any, path: str, i: int, card: str | None, name: str) -> str:
     cat = str(value or "").strip().lower()
     if cat not in CATEGORIES:
-        raise _error(path, f"unknown category {value!r} (one of Leader, Character, Event, Stage, Don)",
+        raise _error(path, f"unknown category {shown(value)} (one of Leader, Character, Event, Stage, Don)",
                      index=i, card=card, field=name)
     return cat
 
@@ -110,7 +113,7 @@ def _named(value: Any, allowed: tuple[str, ...], what: str, path: str, i: int, c
     for v in _strings(value, path, i, card, name):
         word = "Unknown" if v in ("?", "？") else v.strip().title()
         if word not in allowed:
-            raise _error(path, f"unknown {what} {v!r} (one of {', '.join(allowed)})", index=i, card=card, field=name)
+            raise _error(path, f"unknown {what} {shown(v)} (one of {', '.join(allowed)})", index=i, card=card, field=name)
         if word not in out:
             out.append(word)
     return out
@@ -210,7 +213,7 @@ def from_npm(rec: Any, path: str, i: int) -> dict[str, Any]:
                    "attributes", "types", "effects"), path, i, raw)
     number = card_number(raw or "")
     if number is None:
-        raise _error(path, f"not a card number: {rec.get('card_number')!r}", index=i, field="card_number")
+        raise _error(path, f"not a card number: {shown(rec.get('card_number'))}", index=i, field="card_number")
     printing = str(rec.get("image_name") or number)
     name = html.unescape(str(rec["card_name"])).strip()
     if not name:
@@ -247,7 +250,7 @@ def from_vegapull(rec: Any, path: str, i: int, set_label: str | None = None) -> 
     printing = (cid or "").strip()
     number = card_number(printing)
     if number is None:
-        raise _error(path, f"not a card number: {rec.get('id')!r}", index=i, field="id")
+        raise _error(path, f"not a card number: {shown(rec.get('id'))}", index=i, field="id")
     cat = _category(rec["category"], path, i, printing, "category")
     name = html.unescape(str(rec["name"])).strip()
     if not name:
@@ -256,7 +259,7 @@ def from_vegapull(rec: Any, path: str, i: int, set_label: str | None = None) -> 
     japanese = bool(KANA.search(name + effect))
     trig_raw = rec.get("trigger")
     if trig_raw is not None and not isinstance(trig_raw, str):
-        raise _error(path, f"expected text or null, got {trig_raw!r}", index=i, card=printing, field="trigger")
+        raise _error(path, f"expected text or null, got {shown(trig_raw)}", index=i, card=printing, field="trigger")
     trigger = plain_text(trig_raw) if trig_raw else None
     if trigger:
         trigger = re.sub(r"^\s*(?:\[Trigger\]|【トリガー】)\s*", "", trigger) or None
@@ -334,14 +337,15 @@ def read_file(path: str, *, strict: bool = True) -> tuple[str | None, list[dict[
         raise InputError(f"cannot read: {e.strerror}", where=path) from None
     digest = hashlib.sha256(raw).hexdigest()
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        data = read_json(raw.decode("utf-8-sig"))  # NaN, 4,300+ digit numbers, deep nesting: refused in words
     except UnicodeDecodeError as e:
         if strict:
             raise InputError(f"not UTF-8 text (byte {e.start})", where=path) from None
         return None, [], digest
-    except json.JSONDecodeError as e:
+    except PayloadError as e:
         if strict:
-            raise InputError(f"not valid JSON: {e.msg}", where=f"{path}:{e.lineno}:{e.colno}") from None
+            line = getattr(e, "line", None)
+            raise InputError(e.message, where=f"{path}:{line}" if line else path) from None
         return None, [], digest
     kind = detect(data)
     if kind is None:

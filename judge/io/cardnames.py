@@ -12,9 +12,10 @@ from typing import Any
 
 from engine.match import InputError
 from engine.state import TableState
+from judge.io.cardsnapshot import GAMES
 
 NUMBER_IN_TEXT = re.compile(r"(?<![\w-])([A-Z]{1,4}\d{0,3}-\d{3}[A-Z]?)(?![\w-])")
-CARD_DATA_RULESETS = ("optcg",)  # rulesets whose card numbers the card data knows
+CARD_DATA_RULESETS = GAMES  # rulesets whose card numbers the card data knows
 
 
 class CardNames:

@@ -24,6 +24,7 @@ from engine.match import InputError
 from judge.io.cardformats import ATTRIBUTES, COLORS, KANA, KEYWORDS, RULE_KEYWORDS, ANY_NUMBER, \
     card_number, gather, own_keywords, package_meta
 
+GAMES = ("optcg",)  # the rulesets whose card numbers this card data lists
 FORMAT = "tablejudge.optcg.cards"
 SCHEMA = 1
 CATEGORY_CODE = {"leader": "L", "character": "C", "event": "E", "stage": "S", "don": "D"}

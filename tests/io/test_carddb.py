@@ -109,7 +109,7 @@ def test_a_broken_card_list_names_file_record_card_and_field(tmp_path):
     with pytest.raises(InputError, match="not a card list in a known format"):
         db.import_file(str(tmp_path / "other.json"))
     (tmp_path / "broken.json").write_text('[{"id": ', encoding="utf-8")
-    with pytest.raises(InputError, match=r"broken.json:1:\d+: not valid JSON"):
+    with pytest.raises(InputError, match=r"broken.json:1: not valid JSON"):
         db.import_file(str(tmp_path / "broken.json"))
 
 
