@@ -13,6 +13,7 @@ from engine.notation.values import (
     Ctx,
     Mismatch,
     _unwrap_optional,
+    card_word,
     expand_cards,
     read_value,
     write_cards,
@@ -78,6 +79,7 @@ class Grammar:
     verbs: tuple[Verb, ...] = ()
     custom_verbs: dict[str, str] = {}  # verb word -> doc, for custom forms (help and completion)
     value_aliases: dict[str, str] = {}  # short words for zones and spaces (cap -> capitano)
+    card_fields: frozenset[str] = frozenset()  # str fields naming one card (a name may stand for it)
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
@@ -161,7 +163,8 @@ class Grammar:
                 if t.key in payload:
                     raise NotationError(f"field {shown(t.key)} given twice", col=t.col)
                 try:
-                    payload[t.key] = read_value(t, hints[t.key], ctx, player_like=t.key in verb.players)
+                    payload[t.key] = self._card(t.key, read_value(t, hints[t.key], ctx, player_like=t.key in verb.players),
+                                                ctx, t.col)
                 except Mismatch as m:
                     raise NotationError(f"expected {m} for {t.key}, got {shown(t.value)}", col=t.col) from None
                 continue
@@ -176,7 +179,8 @@ class Grammar:
                 if name in payload:
                     continue
                 try:
-                    payload[name] = read_value(t, hints[name], ctx, player_like=name in verb.players)
+                    payload[name] = self._card(name, read_value(t, hints[name], ctx, player_like=name in verb.players),
+                                               ctx, t.col)
                     placed = True
                     break
                 except Mismatch as m:
@@ -193,6 +197,9 @@ class Grammar:
             payload[verb.rest] = expand_cards(rest, ctx)
         self._fill_player(verb, payload, actor, hints)
         return payload
+
+    def _card(self, name: str, value: Any, ctx: Ctx, col: int) -> Any:
+        return card_word(ctx, value, col) if name in self.card_fields and isinstance(value, str) else value
 
     def _required(self, kind: str, name: str) -> bool:
         return any(n == name and req for n, _, req, _ in self.vocab[kind]._spec)
@@ -276,6 +283,8 @@ class Grammar:
             if any(t.type == "sep" for t in toks) or not toks:
                 return False
             kind, payload = self.parse_action(toks, e.actor, ctx)
+            if ctx.card_fill is not None:
+                payload = ctx.card_fill(kind, payload)
             parsed = self.vocab[kind].parse(payload, _parse_ctx(ctx)).to_dict()
         except Exception:
             return False

@@ -5,7 +5,7 @@ import json
 import re
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin
 
@@ -55,6 +55,13 @@ class Ctx:
     players: list[str]
     ruleset: Ruleset
     aliases: dict[str, str] = field(default_factory=dict)  # short word -> zone/space name
+    # What a card word becomes in the payload: the caller's card data may turn a card's name into
+    # its number ("hancock" -> "OP01-078") or raise an InputError (ambiguous, unknown). None: stored
+    # as written. The engine knows no cards; judge.io.carddb supplies this for games it covers.
+    card_ref: Callable[[str], str] | None = None
+    # What a payload carries besides what its line says: card facts the caller's card data copies into
+    # a decklist event. A short line whose payload this completes reads back as the same event.
+    card_fill: Callable[[str, dict], dict] | None = None
 
     def __post_init__(self) -> None:
         self.alias_of = {v: k for k, v in self.aliases.items()}
@@ -203,8 +210,19 @@ def expand_cards(tokens: Sequence[Token], ctx: Ctx, *, allow_unknown: bool = Fal
             raise NotationError(f"expected a card number, got {shown(code)} (quote a card number that "
                                 "looks like a number)", col=t.col)
         else:
-            out.extend([code] * count)
+            out.extend([card_word(ctx, code, t.col)] * count)
     return out
+
+
+def card_word(ctx: Ctx, word: str, col: int) -> str:
+    """A card word as the payload stores it (see Ctx.card_ref); its problem is a NotationError at `col`."""
+    if ctx.card_ref is None:
+        return word
+    from engine.match import InputError
+    try:
+        return ctx.card_ref(word)
+    except InputError as e:
+        raise NotationError(e.message, col=col) from None
 
 
 def write_cards(cards: Sequence[str | None]) -> list[str]:

@@ -57,7 +57,8 @@ class Outcome:
 class Decision:
     """An end-of-time decision. `result`: "win", "draw", "double-loss", or "continue" (the procedure
     says play on, e.g. sudden death); `branch` names the procedure's case; `steps` explain it in
-    words; `rule`/`quote` cite the rulebook."""
+    words; `rule`/`quote` cite the rulebook (or the policy's source), `en` renders the quote in
+    English when it is in another language, `source` says where the quote comes from."""
 
     result: str
     winner: str | None
@@ -66,10 +67,13 @@ class Decision:
     rule: str
     quote: str = ""
     policy: str = ""
+    en: str = ""
+    source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"result": self.result, "winner": self.winner, "branch": self.branch,
-                "steps": self.steps, "rule": self.rule, "quote": self.quote, "policy": self.policy}
+                "steps": self.steps, "rule": self.rule, "quote": self.quote, "policy": self.policy,
+                "en": self.en, "source": self.source}
 
 
 class Ruleset:

@@ -15,6 +15,7 @@ from engine.store import MatchNotFound
 from engine.words import plural
 
 from judge.io.files import atomic_write, inside, safe_name
+from judge.io.cardnames import CARD_DATA_RULESETS
 from judge.io.exporters import exporter
 from judge.io.exporters import formats as export_formats
 from judge.cli.fieldargs import parse_field_args
@@ -70,21 +71,51 @@ def match_group() -> None:
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
               help="A ruleset option (see `tablejudge rulesets --json`). Repeatable.")
 @click.option("--id", "match_id", help="Use this match id instead of a generated one.")
+@click.option("--decks-from", "decks_from", metavar="TOURNAMENT",
+              help="optcg: record each player's decklist from their tournament registration (with the card "
+                   "facts) as the match's first events.")
 @json_option
 @pass_env
-def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, as_json) -> None:
+def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, decks_from, as_json) -> None:
     """Create a match and print its id.
 
     \b
-    Example:
+    Examples:
       tablejudge match new --ruleset table --player Ann --player Bob --round 3 --table 47
+      tablejudge match new --ruleset optcg --player Ann --player Bob --decks-from t-1a2b
     """
+    decks = _tournament_decks(env, decks_from, ruleset, list(players)) if decks_from else []
     m = Match.create(env.store(), ruleset, list(players), event=event, round=round_, table=table,
                      options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by)
+    findings = []
+    for player, payload in decks:
+        findings += m.record("deck.registered", payload, actor=player, recorded_by=env.recorded_by).findings
     if as_json:
         emit_json(m.summary())
     else:
         click.echo(m.id)
+        if findings:
+            stderr(render_findings(findings, names=env.names(m), lang=env.lang))
+
+
+def _tournament_decks(env: Env, ref: str, ruleset: str, players: list[str]) -> list[tuple[str, dict]]:
+    """Each player's registered decklist as a deck.registered payload, all read before anything is stored."""
+    from judge.io import carddb
+    from judge.tournament import Tournament
+    if ruleset not in CARD_DATA_RULESETS:
+        raise InputError(f"--decks-from reads optcg decklists; ruleset {ruleset!r} has none", field="decks-from")
+    st = Tournament.open(env.store(), ref).state()
+    db = carddb.CardDB.for_log(env.db)
+    out = []
+    for p in players:
+        info = st.players.get(p)
+        if info is None or not info.decklist:
+            raise InputError(f"{p} has no decklist in tournament {ref} (tournament register {ref} {p} "
+                             "--decklist FILE)", field="decks-from")
+        payload, _ = carddb.decklist_registration(db, p, info.decklist, where=f"{p}'s decklist in {ref}",
+                                                  source=f"tournament {ref}")
+        out.append((p, payload))
+    return out
 
 
 @click.command("matches")
@@ -128,6 +159,7 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
       tablejudge log MATCH note --text "judge present"
       tablejudge log MATCH draw --actor Ann --player Ann --count 2
       tablejudge log MATCH move --payload '{"player":"Ann","from_zone":"hand","to_zone":"field"}'
+      tablejudge log MATCH play --actor Ann --player Ann --card hancock     # optcg: a name stores its number
     \b
     Findings are printed under the event (exit 1 with --strict, which refuses).
     `tablejudge rulesets --kinds RULESET` lists each kind's fields.
@@ -147,14 +179,18 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
             raise InputError(f"--payload: {e.message}", field="payload") from None
     else:
         payload = parse_field_args(vocab[kind], list(ctx.args))
+    if m.ruleset.name in CARD_DATA_RULESETS and isinstance(payload, dict):
+        from judge.io import carddb  # a card's name -> its number; a deck's facts (only for such games)
+        payload = carddb.MatchCards(carddb.for_store(m.store)).prepare(kind, payload, m.state())
     rec = m.record(kind, payload, actor=actor, recorded_by=env.recorded_by, strict=strict,
                    expected_position=expected)
     if as_json:
         emit_json({"event": rec.event.to_dict(), "findings": [f.to_dict() for f in rec.findings]})
     else:
-        click.echo(f"{rec.event.position}  {m.ruleset.describe(rec.event)}")
+        names = env.names(m)
+        click.echo(f"{rec.event.position}  {names.text(m.ruleset.describe(rec.event))}")
         if rec.findings:
-            click.echo(render_findings(rec.findings))
+            click.echo(render_findings(rec.findings, names=names, lang=env.lang))
 
 
 @click.command("import")
@@ -269,7 +305,7 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
                 for e in events]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl, text=lambda r: "")
     else:
-        click.echo(render_events(events, m.ruleset, voided))
+        click.echo(render_events(events, m.ruleset, voided, names=env.names(m)))
 
 
 @click.command("state")
@@ -295,9 +331,12 @@ def state_cmd(env: Env, match, at, turn, as_json) -> None:
         view = state.view()
         view["match"] = m.id
         view["summary"] = m.ruleset.summary_lines(state)
+        names = env.names(m, state)  # the numbers stay numbers; their names beside them
+        known = {c for pv in view["players"].values() for zv in pv["zones"].values() for c in zv["known"] if c}
+        view["names"] = {n: names.name(n) for n in sorted(known) if names.name(n)}
         emit_json(view)
     else:
-        click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id))
+        click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id, names=env.names(m, state)))
 
 
 @click.command("validate")
@@ -323,7 +362,7 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
         emit_json({"match": m.id, "findings": [dict(f.to_dict(), backed_out=f.position in backed)
                                                 for f in r.findings]})
     else:
-        click.echo(render_findings(r.findings, backed))
+        click.echo(render_findings(r.findings, backed, names=env.names(m, r.state), lang=env.lang))
     if any(f.severity == "error" for f in r.active_findings()):
         raise FindingsExit(EXIT_FINDINGS)
 

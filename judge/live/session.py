@@ -14,6 +14,9 @@ from engine.replay import VOIDING_KINDS
 from engine.state import TableState
 
 from judge.desk import clock_of, format_left, judge_actor
+from judge.io import carddb
+from judge.io.cardsnapshot import name_key
+from judge.io.cardnames import NUMBER_IN_TEXT, CardNames
 from engine.notation import (
     Action,
     NotationError,
@@ -61,6 +64,10 @@ class LiveSession:
         self.judge = judge_actor(judge or self.recorded_by)
         self.grammar = grammar_for(match.ruleset)
         self.ctx = make_ctx(match.players, match.ruleset, self.grammar)
+        self.cards = carddb.match_cards(match.ruleset, carddb.for_store(match.store))
+        if self.cards is not None:  # names said at the table -> numbers; a deck line gets its facts
+            self.ctx.card_ref = lambda word: self.cards.resolve(word, self.state())  # type: ignore[union-attr]
+            self.ctx.card_fill = self.cards.fill
         self.seen = match.head_position()
         self.mine: set[int] = set()
         self._state: TableState | None = None
@@ -84,7 +91,23 @@ class LiveSession:
 
     def line_of(self, e: RecordedEvent) -> str:
         state = self.match.state(at=e.position) if e.kind == self.grammar.turn_kind else None
-        return self.grammar.format_event(e, self.ctx, turn_number=state.turn if state else None)
+        line = self.grammar.format_event(e, self.ctx, turn_number=state.turn if state else None)
+        return line + self._names_of(line)
+
+    def names(self) -> CardNames:
+        """Card names for what this recorder shows (the log's, then the card data's)."""
+        return CardNames.for_state(self._state if self._state is not None else self.state(), self.match.ruleset,
+                                   self.cards.db if self.cards is not None else None)
+
+    def _names_of(self, line: str) -> str:
+        """`   (OP01-078 Boa Hancock)` after a line naming up to 3 cards: the line stays what was typed
+        and stored, the names are for the people at the table."""
+        numbers = list(dict.fromkeys(NUMBER_IN_TEXT.findall(line)))
+        if not numbers or len(numbers) > 3:
+            return ""
+        names = self.names()
+        labels = [names.label(n) for n in numbers if names.name(n)]
+        return f"   ({', '.join(labels)})" if labels else ""
 
     # --- other recorders --------------------------------------------------------------------
 
@@ -115,7 +138,7 @@ class LiveSession:
             reply.lines += self.help_lines()
         elif word == "state":
             reply.lines.append(render_state(self.state(), self.match.ruleset, head=self.seen,
-                                            match_id=self.match.id))
+                                            match_id=self.match.id, names=self.names()))
         elif word == "clock":
             reply.lines.append(self.clock_line())
         elif word == "undo":
@@ -130,6 +153,9 @@ class LiveSession:
         or (with --strict) a flagged action anywhere in it, refuses the whole line."""
         try:
             actions = parse_line(text, 0, self.grammar, self.ctx, default_actor=self._default_actor)
+            if self.ctx.card_fill is not None:
+                for a in actions:
+                    a.payload = self.ctx.card_fill(a.kind, a.payload)
             flagged = self._try_line(actions)
         except NotationError as e:
             reply.lines += [f"  {' ' * (max(e.col, 1) - 1)}^", f"  error at column {e.col}: {e.message}",
@@ -199,9 +225,8 @@ class LiveSession:
         self.seen = max(self.seen, e.position)
         return True
 
-    @staticmethod
-    def _finding_line(f: Finding) -> str:
-        return f"  ! {f.rule} [{f.severity}] {f.message}"
+    def _finding_line(self, f: Finding) -> str:
+        return f"  ! {f.rule} [{f.severity}] {self.names().text(f.message)}"
 
     def _default_actor(self, kind: str) -> str:
         return self.judge if kind in JUDGE_DEFAULT_KINDS else TABLE_ACTOR
@@ -295,6 +320,7 @@ class LiveSession:
         current = parts[-1]
         words = [w for w in parts[:-1] if w]
         seats = [f"{self.ctx.seat_of[p]}:" for p in self.ctx.players]
+        card_place = False  # a card may be typed here: names complete to numbers
         verbs = sorted({v.name for v in self.grammar.by_name.values()} |
                        {k for k in self.grammar.custom_verbs if k.isalpha()})
         if not words:
@@ -306,11 +332,31 @@ class LiveSession:
             cands = verbs + self._zone_moves(current)
         else:
             verb = self.grammar.by_name.get(words[-1] if len(words) == 1 else _verb_of(words))
+            card_place = True
             cands = self.card_words() + [p[:-1] for p in seats] + self._zone_words()
             if verb is not None:
                 hints = self.grammar.hints(verb.kind)
                 cands += [f"{k}=" for k in hints if k != "player"] + _literal_words(hints)
-        return [c for c in dict.fromkeys(cands) if c.startswith(current) and c != current]
+        out = [c for c in dict.fromkeys(cands) if c.startswith(current) and c != current]
+        if card_place:
+            out += [n for n in self.cards_named(current) if n not in out]
+        return out
+
+    def cards_named(self, text: str) -> list[str]:
+        """Card numbers whose name has a word starting with `text` ("hanc" -> OP01-078): the cards
+        of this match first, else the card data's (at most 20)."""
+        if self.cards is None or len(text) < 2 or NUMBER_IN_TEXT.fullmatch(text):
+            return []
+        names = self.names()
+        key = name_key(text.replace("_", " "))
+        mine = [n for n in self.card_words() if any(w.startswith(key) for w in name_key(names.name(n) or "").split())]
+        if mine:
+            return mine
+        return [n for n, _ in self.cards.db.find(text)][:20]
+
+    def display(self, word: str) -> str:
+        """How a completion is shown: a card number with its name (`OP01-078 Boa Hancock`)."""
+        return self.names().label(word) if NUMBER_IN_TEXT.fullmatch(word) else word
 
     def _zone_words(self) -> list[str]:
         return list(self.match.ruleset.zones) + list(self.ctx.aliases)

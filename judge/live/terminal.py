@@ -53,7 +53,7 @@ def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=
                 # a finished word gets its space (the next word can be typed at once); a zone> or
                 # key= is only half a word
                 text = word if word.endswith((">", "=", ":")) else word + " "
-                yield Completion(text, start_position=-len(current), display=word)
+                yield Completion(text, start_position=-len(current), display=session.display(word))
 
     ps: PromptSession = PromptSession(
         history=FileHistory(history_file) if history_file else InMemoryHistory(),

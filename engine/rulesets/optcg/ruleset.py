@@ -45,10 +45,11 @@ class OptcgRuleset(Ruleset):
     kinds = KINDS
     rules = RULES
     options = (
-        Option("end_of_time_turns", 3, doc="Turns played after the turn in progress when time is called "
-               "(Bandai TRM §5.2: turn 0 + 3 turns)."),
+        Option("end_of_time_turns", 3, doc="Turns played after the turn in progress when time is called, "
+               "policy bandai (Bandai TRM §5.2: turn 0 + 3 turns). Policies: engine/rulesets/optcg/time_policies.toml."),
         Option("end_of_time_criteria", ",".join(CRITERIA),
-               doc="Comma-separated order of the end-of-time criteria: life, deck, characters, last-life."),
+               doc="Comma-separated order of the end-of-time criteria of policy bandai: life, deck, characters, "
+                   "last-life (the player who did not take the last Life card wins), took-last-life."),
         Option("refresh_don", "active", ("active", "rested"),
                doc="How attached DON!! return at refresh. The manual says active (以活動狀態放回費用區); "
                    "either way every card is active after the refresh phase."),

@@ -7,9 +7,11 @@ far) are compared with the log's `RZ1|CHK` counts, and every `Hand/Board/Trash/L
 projected zones; a mismatch is reported with its line and zone (and kept in the match as an
 annotation). Lines the importer does not understand are kept as `annotation` events and counted.
 
-Card facts: if a card database is found (`$TABLEJUDGE_CARDS`, or `cards.db` beside the log), the
-Leaders' and seen cards' facts are copied into `deck.registered`; otherwise the checks that need
-facts stay silent.
+Card facts: if a local card database is found (`$TABLEJUDGE_CARDS`, or `cards.db` beside the log), the
+Leaders' and seen cards' facts are copied into `deck.registered` (from it and the card snapshot);
+otherwise the checks that need facts stay silent. Not from the snapshot alone: the log does not say
+which plays and power changes came from effects, so with every card's facts known the checks would
+flag effect plays as unpaid (3 errors and 32 power warnings on tests/fixtures/optcgsim/esempio.log).
 """
 from __future__ import annotations
 
