@@ -1,7 +1,20 @@
-"""Reading an OPTCGSim game log into typed lines (no events yet): moves, checks, player lines, text.
+"""An OPTCGSim game log's text -> typed lines (no games, no events yet).
 
-Format notes: shared/reference/optcgsim-log.md. A malformed `RZ1|` line, a move without its check
-line, or checks out of step are a corrupted or truncated file: InputError naming the line.
+One job: read every line and say what kind it is, refusing a line of a known kind that is broken.
+
+| kind | grammar (fields split on `|`) |
+| --- | --- |
+| `HeaderLine` | `RZ1|HDR|<simulator version>|<format n>|RZ1` (5 fields; 1.40a writes format 1, 1.42+ format 2) |
+| `PlayerLine` | `RZ1|PLY|<1 or 2>|<handle>|<Leader card>` (5 fields; 1.42+) |
+| `CheckLine` | `RZ1|CHK|<seq>|<player>|<10 zone counts>` (14 fields; 1.42+) |
+| `MoveLine` | `RZ1|<seq>|<player>|<card>|<from>|<index>|<to>|<index>|<flags...>` (13 fields in every real log; at least 11 accepted) |
+| `OtherLine` | `RZ1|<TAG>|...` with a tag this importer does not know: kept and counted, never fatal |
+| `TextLine` | everything else: `[actor] rest` or a line without an actor |
+
+Format notes, field by field and with sources: docs/rulesets/optcg.md ("OPTCGSim import") and
+shared/reference/optcgsim-log.md. A broken line of a known kind (a short check line, a zone that is
+not 0..9, a last line cut without its line end) is a corrupted or truncated file: InputError naming
+the line and the field. A Unity `Player.log` (the simulator's live log) is recognised and refused.
 """
 from __future__ import annotations
 
@@ -14,11 +27,24 @@ from judge.io.importers import read_text
 
 ZONES = {0: "deck", 1: "hand", 2: "characters", 3: "life", 4: "don_deck", 5: "cost", 6: "trash",
          7: "stage", 8: "leader", 9: "attached"}
+# Invisible characters: U+200B sits before the '#' of every handle; the byte sequence of U+200B read
+# as Windows-1252 ("â€‹", a mojibake some saves are said to carry) is removed too.
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff"), None)
+MOJIBAKE_ZWSP = "\u00e2\u20ac\u2039"
 CARD_REF = re.compile(r'\s*\["(?P<id>[^"]+)">[^\]]*\]|\s*\[<mark><link="(?P<id2>[^"]+)">[^\]]*\]')
+SPEAKER = re.compile(r"^\[(?P<who>[^\]]*)\]\s*(?P<rest>.*)$")
+CARD_NUMBER = re.compile(r"[A-Za-z0-9!_-]+")
+TAG = re.compile(r"[A-Z]+")
+MOVE_FIELDS = ("seq", "player", "card", "fromZone", "fromIndex", "toZone", "toIndex")
+CHECK_ZONES = ("deck", "hand", "characters", "life", "donDeck", "costArea", "trash", "stage", "leader",
+               "attachedDon")
+MAX_COUNT = 1_000      # no zone of a real game holds more; a larger count is a corrupted line
+MAX_INDEX = 100_000    # DON!! on a card is 100*slot + n (9900 + n on the Leader)
+MAX_NAME = 64          # characters in a handle
+MAX_VERSION = 32
 
 
-@dataclass
+@dataclass(slots=True)
 class MoveLine:
     n: int
     seq: int
@@ -35,7 +61,7 @@ class MoveLine:
         return len(self.flags) > 2 and self.flags[2] == 1
 
 
-@dataclass
+@dataclass(slots=True)
 class CheckLine:
     n: int
     seq: int
@@ -43,7 +69,7 @@ class CheckLine:
     counts: list[int]
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerLine:
     n: int
     player: int
@@ -51,16 +77,35 @@ class PlayerLine:
     leader: str
 
 
-@dataclass
-class TextLine:
+@dataclass(slots=True)
+class HeaderLine:
+    n: int
+    version: str
+    format: int
+
+
+@dataclass(slots=True)
+class OtherLine:
+    """An `RZ1|TAG|...` line of a kind this importer does not know (a newer simulator's)."""
+
     n: int
     text: str
 
 
-Line = MoveLine | CheckLine | PlayerLine | TextLine
+@dataclass(slots=True)
+class TextLine:
+    n: int
+    text: str
+    who: str | None = None  # the actor in `[who] rest`; None for a line without one
+    rest: str = ""
+
+
+Line = MoveLine | CheckLine | PlayerLine | HeaderLine | OtherLine | TextLine
 
 
 def clean(text: str) -> str:
+    if MOJIBAKE_ZWSP in text:
+        text = text.replace(MOJIBAKE_ZWSP, "")
     return text.translate(INVISIBLE).strip()
 
 
@@ -73,86 +118,127 @@ def strip_refs(text: str) -> str:
 
 
 def read(path: str) -> list[Line]:
-    text = read_text(path)
+    return parse(read_text(path), path)
+
+
+def parse(text: str, path: str) -> list[Line]:
     if text and not text.endswith(("\n", "\r")):
         last = text.count("\n") + 1
         raise InputError("the last line has no line end: the file is truncated (OPTCGSim ends every "
                          "line, the last included)", where=f"{path}:{last}")
     out: list[Line] = []
+    append = out.append
     for n, rawline in enumerate(text.splitlines(), start=1):
         line = clean(rawline)
         if not line:
             continue
         if line.startswith("RZ1|"):
-            out.append(_rz1(line, path, n))
+            append(_rz1(line, path, n))
+        elif line[0] == "[":
+            m = SPEAKER.match(line)
+            if m is None:
+                append(TextLine(n, line))
+                continue
+            who = m.group("who")
+            if who == "ReplaySync":
+                raise InputError("this is Unity's Player.log (the simulator's live log: `[ReplaySync]` "
+                                 "lines), not a game log; import the combat log the simulator saves "
+                                 "(its AutoSaved folder, or Download Combat Log)", where=f"{path}:{n}")
+            append(TextLine(n, line, who, m.group("rest")))
         else:
-            out.append(TextLine(n, line))
-    _check_sequence(out, path)
+            append(TextLine(n, line))
     return out
 
 
-def _ints(parts: list[str], path: str, n: int, what: str) -> list[int]:
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise InputError(f"corrupted {what} line: expected numbers, got {'|'.join(parts)!r}",
-                         where=f"{path}:{n}") from None
+def _where(path: str, n: int) -> str:
+    return f"{path}:{n}"
+
+
+def _int(text: str, path: str, n: int, what: str, name: str) -> int:
+    # int() accepts "1_000", " 7" and non-ASCII digits: the simulator writes none of these
+    if not (text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit()))):
+        raise InputError(f"corrupted {what} line: {name} is {text[:40]!r}, not a number",
+                         where=_where(path, n), field=name)
+    return int(text)
 
 
 def _rz1(line: str, path: str, n: int) -> Line:
     parts = line.split("|")
-    if len(parts) > 1 and parts[1] == "CHK":
-        if len(parts) != 14:
-            raise InputError(f"corrupted check line: {len(parts)} fields, expected 14 "
-                             "(RZ1|CHK|seq|player|10 zone counts); truncated?", where=f"{path}:{n}")
-        seq, player, *counts = _ints(parts[2:], path, n, "check")
-        _player(player, path, n)
-        if any(c < 0 for c in counts):
-            raise InputError("corrupted check line: a negative zone count", where=f"{path}:{n}")
-        return CheckLine(n, seq, player, counts)
-    if len(parts) > 1 and parts[1] == "PLY":
-        if len(parts) < 5:
-            raise InputError("corrupted player line: expected RZ1|PLY|n|name|leader", where=f"{path}:{n}")
-        (player,) = _ints(parts[2:3], path, n, "player")
-        _player(player, path, n)
-        return PlayerLine(n, player, parts[3], parts[4])
+    tag = parts[1] if len(parts) > 1 else ""
+    if tag == "CHK":
+        return _check(parts, path, n)
+    if tag == "PLY":
+        return _player_line(parts, path, n)
+    if tag == "HDR":
+        return _header(parts, path, n)
+    if TAG.fullmatch(tag):
+        return OtherLine(n, line)
+    return _move(parts, path, n)
+
+
+def _header(parts: list[str], path: str, n: int) -> HeaderLine:
+    if len(parts) != 5 or parts[4] != "RZ1":
+        raise InputError(f"corrupted header line: {len(parts)} fields, expected RZ1|HDR|version|format|RZ1",
+                         where=_where(path, n))
+    version = parts[2]
+    if not version or len(version) > MAX_VERSION:
+        raise InputError("corrupted header line: no simulator version", where=_where(path, n), field="version")
+    return HeaderLine(n, version, _int(parts[3], path, n, "header", "format"))
+
+
+def _player_line(parts: list[str], path: str, n: int) -> PlayerLine:
+    if len(parts) != 5:
+        raise InputError(f"corrupted player line: {len(parts)} fields, expected RZ1|PLY|n|handle|leader",
+                         where=_where(path, n))
+    player = _player(_int(parts[2], path, n, "player", "player"), path, n)
+    name, leader = parts[3].strip(), parts[4].strip()
+    if not name or len(name) > MAX_NAME:
+        raise InputError(f"corrupted player line: a handle of 1 to {MAX_NAME} characters expected",
+                         where=_where(path, n), field="handle")
+    if not CARD_NUMBER.fullmatch(leader):
+        raise InputError(f"corrupted player line: {leader[:40]!r} is not a card number",
+                         where=_where(path, n), field="leader")
+    return PlayerLine(n, player, name, leader)
+
+
+def _check(parts: list[str], path: str, n: int) -> CheckLine:
+    if len(parts) != 14:
+        raise InputError(f"corrupted check line: {len(parts)} fields, expected 14 "
+                         "(RZ1|CHK|seq|player|10 zone counts); truncated?", where=_where(path, n))
+    seq = _int(parts[2], path, n, "check", "seq")
+    player = _player(_int(parts[3], path, n, "check", "player"), path, n)
+    counts = [_int(p, path, n, "check", name) for p, name in zip(parts[4:], CHECK_ZONES)]
+    for c, name in zip(counts, CHECK_ZONES):
+        if not 0 <= c <= MAX_COUNT:
+            raise InputError(f"corrupted check line: {name} count {c} (0..{MAX_COUNT})",
+                             where=_where(path, n), field=name)
+    return CheckLine(n, seq, player, counts)
+
+
+def _move(parts: list[str], path: str, n: int) -> MoveLine:
     if len(parts) < 11:
-        raise InputError(f"corrupted move line: {len(parts)} fields, expected at least 11 "
-                         "(RZ1|seq|player|card|from|index|to|index|flags); truncated?", where=f"{path}:{n}")
+        raise InputError(f"corrupted move line: {len(parts)} fields, expected 13 "
+                         "(RZ1|seq|player|card|from|index|to|index|flags); truncated?", where=_where(path, n))
     card = parts[3]
-    if not card or not re.fullmatch(r"[A-Za-z0-9!-]+", card):
-        raise InputError(f"corrupted move line: {card!r} is not a card number", where=f"{path}:{n}")
-    seq, player, src, src_idx, dst, dst_idx, *flags = _ints(parts[1:3] + parts[4:], path, n, "move")
+    if not card or len(card) > 32 or not CARD_NUMBER.fullmatch(card):
+        raise InputError(f"corrupted move line: {card[:40]!r} is not a card number",
+                         where=_where(path, n), field="card")
+    seq, player, src, src_idx, dst, dst_idx = (
+        _int(parts[i], path, n, "move", MOVE_FIELDS[i - 1]) for i in (1, 2, 4, 5, 6, 7))
+    flags = [_int(p, path, n, "move", f"flag {k}") for k, p in enumerate(parts[8:], start=1)]
     _player(player, path, n)
-    for z in (src, dst):
+    for z, name in ((src, "fromZone"), (dst, "toZone")):
         if z not in ZONES:
-            raise InputError(f"corrupted move line: zone {z} is not one of 0..9", where=f"{path}:{n}")
-    if src_idx < 0 or dst_idx < 0:
-        raise InputError("corrupted move line: a negative index", where=f"{path}:{n}")
+            raise InputError(f"corrupted move line: zone {z} is not one of 0..9", where=_where(path, n), field=name)
+    for i, name in ((src_idx, "fromIndex"), (dst_idx, "toIndex")):
+        if not 0 <= i <= MAX_INDEX:
+            raise InputError(f"corrupted move line: index {i} (0..{MAX_INDEX})", where=_where(path, n), field=name)
+    if seq < 0:
+        raise InputError("corrupted move line: a negative sequence number", where=_where(path, n), field="seq")
     return MoveLine(n, seq, player, card, src, src_idx, dst, dst_idx, flags)
 
 
-def _player(p: int, path: str, n: int) -> None:
+def _player(p: int, path: str, n: int) -> int:
     if p not in (1, 2):
-        raise InputError(f"player {p} is not 1 or 2", where=f"{path}:{n}")
-
-
-def _check_sequence(lines: list[Line], path: str) -> None:
-    """Each move is followed by the check line of the same sequence number; numbers go up by one."""
-    rz = [ln for ln in lines if isinstance(ln, (MoveLine, CheckLine))]
-    if not any(isinstance(ln, MoveLine) for ln in rz):
-        raise InputError("no RZ1 move lines: not an OPTCGSim game log (or an empty one)", where=path)
-    prev_seq = None
-    for i, ln in enumerate(rz):
-        if isinstance(ln, MoveLine):
-            nxt = rz[i + 1] if i + 1 < len(rz) else None
-            if not isinstance(nxt, CheckLine) or nxt.seq != ln.seq or nxt.player != ln.player:
-                got = "the end of the file" if nxt is None else f"line {nxt.n}"
-                raise InputError(f"move {ln.seq} has no matching RZ1|CHK line (found {got}): "
-                                 "the file is truncated or corrupted", where=f"{path}:{ln.n}")
-            if prev_seq is not None and ln.seq != prev_seq + 1:
-                raise InputError(f"move sequence jumps from {prev_seq} to {ln.seq}: lines are missing "
-                                 "or out of order", where=f"{path}:{ln.n}")
-            prev_seq = ln.seq
-        elif i == 0 or not isinstance(rz[i - 1], MoveLine):
-            raise InputError(f"check line {ln.seq} follows no move", where=f"{path}:{ln.n}")
+        raise InputError(f"player {p} is not 1 or 2", where=_where(path, n), field="player")
+    return p
