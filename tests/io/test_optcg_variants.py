@@ -410,3 +410,14 @@ def test_cli_says_version_variant_and_games(tmp_path, capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["version"] == "1.40a.60" and d["variant_details"]["games"] == 2
     assert not d["created"] and len(d["already_imported"]) == 2
+
+
+def test_moves_only_after_a_result_are_no_game(tmp_path):
+    path = write(tmp_path, "late.log", ["Version is 1.43a.1", '[A] Leader is X ["OP01-001">OP01-001]',
+                                        '[B] Leader is Y ["OP01-002">OP01-002]', "[A] Concedes!",
+                                        "RZ1|1|1|OP01-003|0|49|1|0|1|1|0|0|0", ""])
+    store = store_for(tmp_path)
+    with pytest.raises(InputError) as err:
+        optcgsim.import_file(store, path)
+    assert "late.log" in str(err.value) and "no game in the file has a move" in str(err.value)
+    assert store.match_ids() == []

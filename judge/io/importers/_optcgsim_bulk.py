@@ -21,6 +21,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +48,7 @@ class BulkImport:
     interrupted: bool = False
     not_stored: list[str] = field(default_factory=list)  # read, but not committed (interrupted)
     seconds: float = 0.0
+    write_seconds: float = 0.0  # of which the writer spent sealing and committing
     workers: int = 0
     batches: int = 0
 
@@ -67,6 +69,7 @@ class BulkImport:
         return {"files": len(self.files), "imported_files": len(self.imported), "failed_files": len(self.failed),
                 "games": len(games), "games_stored": sum(1 for g in games if g["stored"]),
                 "events": self.events, "seconds": round(self.seconds, 2),
+                "write_seconds": round(self.write_seconds, 2),
                 "events_per_s": round(self.events / self.seconds) if self.seconds else None,
                 "workers": self.workers, "commits": self.batches}
 
@@ -94,8 +97,11 @@ def import_files(store: EventStore, paths: Sequence[str], *, recorded_by: str | 
                 path, future = pending.popleft()
                 try:
                     result, error = future.result()
-                except Exception as e:  # the worker process died (killed, out of memory)
-                    result, error = None, f"{path}: not read: its worker stopped ({type(e).__name__}: {e})"
+                except BrokenProcessPool as e:  # the worker process died (killed, out of memory)
+                    result, error = None, f"{path}: not read: its worker process stopped ({e})"
+                except Exception as e:  # a fault of the importer's own, said without a traceback
+                    result, error = None, (f"{path}: not read: the importer failed on it "
+                                           f"({type(e).__name__}: {e}); please report it with the file")
                 writer.take(path, result, error)
                 if progress is not None:
                     progress(path)
@@ -170,7 +176,11 @@ class _Writer:
 
         streams = [(g.match, g.drafts) for fr, new in batch for g in fr.games if g.match in new]
         if streams:
-            self.store.create_many(streams)
+            started = time.perf_counter()
+            try:
+                self.store.create_many(streams)
+            finally:
+                self.out.write_seconds += time.perf_counter() - started
             self.out.batches += 1
         for fr, new in batch:
             self.out.files.append(FileOutcome(fr.path, summary=summary(fr, new)))

@@ -93,6 +93,9 @@ def split(lines: list[Line], path: str) -> Split:
         check_sequence(game, path)
         game.fingerprint = fingerprint(game)
         games.append(game)
+    if not games:
+        raise InputError("no game in the file has a move before its end (every RZ1 move line comes "
+                         "after a result line)", where=path)
     return Split(games, not_played)
 
 
@@ -169,14 +172,6 @@ def fingerprint(game: Game) -> str:
     h = hashlib.sha256()
     for ln in game.lines:
         if isinstance(ln, (MoveLine, CheckLine)):
-            h.update(_key(ln).encode("ascii", "replace"))
+            h.update(ln.key.encode("ascii", "replace"))
             h.update(b"\n")
     return h.hexdigest()
-
-
-def _key(ln: MoveLine | CheckLine) -> str:
-    if isinstance(ln, MoveLine):
-        return "|".join(map(str, (ln.player, ln.card, ln.src, ln.src_idx, ln.dst, ln.dst_idx, *ln.flags)))
-    if isinstance(ln, CheckLine):
-        return "CHK|" + "|".join(map(str, (ln.player, *ln.counts)))
-    raise TypeError(type(ln).__name__)

@@ -35,6 +35,11 @@ CARD_REF = re.compile(r'\s*\["(?P<id>[^"]+)">[^\]]*\]|\s*\[<mark><link="(?P<id2>
 SPEAKER = re.compile(r"^\[(?P<who>[^\]]*)\]\s*(?P<rest>.*)$")
 CARD_NUMBER = re.compile(r"[A-Za-z0-9!_-]+")
 TAG = re.compile(r"[A-Z]+")
+# A well-formed move or check line, read in one match (the field-by-field path below only runs to
+# say what is wrong with a line that does not match).
+FAST_MOVE = re.compile(r"RZ1\|(\d{1,9})\|([12])\|([A-Za-z0-9!_-]{1,32})\|(\d)\|(\d{1,6})\|(\d)\|(\d{1,6})"
+                       r"((?:\|-?\d{1,9}){3,})")
+FAST_CHECK = re.compile(r"RZ1\|CHK\|(\d{1,9})\|([12])((?:\|\d{1,3}){10})")
 MOVE_FIELDS = ("seq", "player", "card", "fromZone", "fromIndex", "toZone", "toIndex")
 CHECK_ZONES = ("deck", "hand", "characters", "life", "donDeck", "costArea", "trash", "stage", "leader",
                "attachedDon")
@@ -55,6 +60,7 @@ class MoveLine:
     dst: int
     dst_idx: int
     flags: list[int]
+    key: str = ""  # the line without its sequence number: what two copies of a game share
 
     @property
     def rested(self) -> bool:
@@ -67,6 +73,7 @@ class CheckLine:
     seq: int
     player: int
     counts: list[int]
+    key: str = ""
 
 
 @dataclass(slots=True)
@@ -104,6 +111,8 @@ Line = MoveLine | CheckLine | PlayerLine | HeaderLine | OtherLine | TextLine
 
 
 def clean(text: str) -> str:
+    if text.isascii():  # most lines, every RZ1 line: nothing invisible to remove
+        return text.strip()
     if MOJIBAKE_ZWSP in text:
         text = text.replace(MOJIBAKE_ZWSP, "")
     return text.translate(INVISIBLE).strip()
@@ -133,6 +142,17 @@ def parse(text: str, path: str) -> list[Line]:
         if not line:
             continue
         if line.startswith("RZ1|"):
+            m = FAST_MOVE.fullmatch(line)
+            if m is not None and int(m.group(5)) <= MAX_INDEX and int(m.group(7)) <= MAX_INDEX:
+                g = m.groups()
+                append(MoveLine(n, int(g[0]), int(g[1]), g[2], int(g[3]), int(g[4]), int(g[5]), int(g[6]),
+                                [int(f) for f in g[7][1:].split("|")], line[m.end(1) + 1:]))
+                continue
+            m = FAST_CHECK.fullmatch(line)
+            if m is not None:
+                append(CheckLine(n, int(m.group(1)), int(m.group(2)), [int(c) for c in m.group(3)[1:].split("|")],
+                                 "CHK|" + line[m.end(1) + 1:]))
+                continue
             append(_rz1(line, path, n))
         elif line[0] == "[":
             m = SPEAKER.match(line)
@@ -212,7 +232,7 @@ def _check(parts: list[str], path: str, n: int) -> CheckLine:
         if not 0 <= c <= MAX_COUNT:
             raise InputError(f"corrupted check line: {name} count {c} (0..{MAX_COUNT})",
                              where=_where(path, n), field=name)
-    return CheckLine(n, seq, player, counts)
+    return CheckLine(n, seq, player, counts, "CHK|" + "|".join(parts[3:]))
 
 
 def _move(parts: list[str], path: str, n: int) -> MoveLine:
@@ -235,7 +255,7 @@ def _move(parts: list[str], path: str, n: int) -> MoveLine:
             raise InputError(f"corrupted move line: index {i} (0..{MAX_INDEX})", where=_where(path, n), field=name)
     if seq < 0:
         raise InputError("corrupted move line: a negative sequence number", where=_where(path, n), field="seq")
-    return MoveLine(n, seq, player, card, src, src_idx, dst, dst_idx, flags)
+    return MoveLine(n, seq, player, card, src, src_idx, dst, dst_idx, flags, "|".join(parts[2:]))
 
 
 def _player(p: int, path: str, n: int) -> int:
