@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from engine.match import InputError
+from engine.schema import shown
 
 from judge.io.importers import read_text
 
@@ -177,7 +178,7 @@ def _where(path: str, n: int) -> str:
 def _int(text: str, path: str, n: int, what: str, name: str) -> int:
     # int() accepts "1_000", " 7" and non-ASCII digits: the simulator writes none of these
     if not (text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit()))):
-        raise InputError(f"corrupted {what} line: {name} is {text[:40]!r}, not a number",
+        raise InputError(f"corrupted {what} line: {name} is {shown(text)}, not a number",
                          where=_where(path, n), field=name)
     return int(text)
 
@@ -216,7 +217,7 @@ def _player_line(parts: list[str], path: str, n: int) -> PlayerLine:
         raise InputError(f"corrupted player line: a handle of 1 to {MAX_NAME} characters expected",
                          where=_where(path, n), field="handle")
     if not CARD_NUMBER.fullmatch(leader):
-        raise InputError(f"corrupted player line: {leader[:40]!r} is not a card number",
+        raise InputError(f"corrupted player line: {shown(leader)} is not a card number",
                          where=_where(path, n), field="leader")
     return PlayerLine(n, player, name, leader)
 
@@ -241,7 +242,7 @@ def _move(parts: list[str], path: str, n: int) -> MoveLine:
                          "(RZ1|seq|player|card|from|index|to|index|flags); truncated?", where=_where(path, n))
     card = parts[3]
     if not card or len(card) > 32 or not CARD_NUMBER.fullmatch(card):
-        raise InputError(f"corrupted move line: {card[:40]!r} is not a card number",
+        raise InputError(f"corrupted move line: {shown(card)} is not a card number",
                          where=_where(path, n), field="card")
     seq, player, src, src_idx, dst, dst_idx = (
         _int(parts[i], path, n, "move", MOVE_FIELDS[i - 1]) for i in (1, 2, 4, 5, 6, 7))
