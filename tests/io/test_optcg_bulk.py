@@ -136,3 +136,39 @@ def test_cli_folder_of_good_logs_exits_0(tmp_path, folder, capsys):
     assert run_guarded(cli, ["--db", str(tmp_path / "t.db"), "import", str(folder), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["failed"] == [] and d["totals"]["games_stored"] == 8
+
+
+def test_ctrl_c_on_the_command_line_exits_130_and_what_it_lists_is_what_is_stored(tmp_path):
+    """A real Ctrl-C (SIGINT to the process group, as a terminal sends it) during a folder import:
+    exit 130, no traceback, and every game the table lists is in the log, nothing else."""
+    import random
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "many"
+    folder.mkdir()
+    text = open(os.path.join(VARIANTS, "..", "esempio.log"), encoding="utf-8").read()
+    numbers = sorted(set(re.findall(r"(?:OP|ST|EB|PRB)\d{2}-\d{3}", text)))
+    for k in range(60):  # 60 different games: the card numbers permuted (tests/.../esempio.log's shape)
+        shuffled = numbers[:]
+        random.Random(k).shuffle(shuffled)
+        mapping = dict(zip(numbers, shuffled))
+        (folder / f"g{k:02d}.log").write_text(re.sub(r"(?:OP|ST|EB|PRB)\d{2}-\d{3}",
+                                                     lambda m: mapping[m.group(0)], text), encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    p = subprocess.Popen([sys.executable, "-m", "judge", "--db", db, "import", str(folder)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(4)
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=600)
+    assert "Traceback" not in err and "Traceback" not in out
+    listed = set(re.findall(r"\b([0-9a-f]{10})\b", out))
+    stored = set(EventStore.open(db).match_ids())
+    assert p.returncode in (0, 130)
+    if p.returncode == 130:
+        assert "interrupted" in err and stored == listed and len(stored) < 60
+    else:
+        assert len(stored) == 60 == len(listed)

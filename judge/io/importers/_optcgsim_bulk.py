@@ -33,6 +33,12 @@ from judge.io.importers import ImportSummary
 BATCH_EVENTS = 20_000   # events per commit: large enough that commits cost little, small enough
                         # that a refused batch is cheap to redo file by file
 IN_FLIGHT_PER_WORKER = 4  # files read ahead per worker: keeps the workers busy, bounds memory
+# fork where there is one: a worker starts at once with the modules already imported, and a caller's
+# script needs no `if __name__ == "__main__"` guard (spawn runs the main module again in each
+# worker; `python -m judge` would start the CLI twice). Safe here: the pool's processes are forked
+# before its manager thread starts, the workers never touch the parent's SQLite connection, and they
+# leave with os._exit (nothing of the parent's is closed or flushed by them).
+START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 @dataclass
@@ -87,7 +93,7 @@ def import_files(store: EventStore, paths: Sequence[str], *, recorded_by: str | 
     writer = _Writer(store, out, batch_events)
     tasks = deque((p, recorded_by, find_cards_db(p)) for p in paths)
     pending: deque[tuple[str, Future]] = deque()
-    ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: no SQLite handle crosses a fork
+    ctx = multiprocessing.get_context(START_METHOD)
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint) as pool:
         try:
             while tasks or pending:
