@@ -80,6 +80,21 @@ def test_rebuilt_fixtures_are_what_their_sources_say(tmp_path):
             assert a.read() == b.read(), name
 
 
+IMPORTABLE = sorted(n for n in os.listdir(VARIANTS) if n.endswith(".log") and not n.startswith(("v7b", "v8b")))
+
+
+@pytest.mark.parametrize("name", IMPORTABLE)
+def test_every_variant_replays_in_step_with_its_own_checks(tmp_path, name):
+    """Each game of each variant, against what the log itself says: its RZ1|CHK lines where it has
+    them, its summaries always; and the findings the import counted are validate's."""
+    store, d = imported(tmp_path, fixture(name))
+    for g in d["games"]:
+        assert g["chk_mismatches"] == 0 and g["summary_mismatches"] == 0, (name, g["game"])
+        assert g["summaries_checked"] > 0
+        assert g["chk_checked"] == g["moves"] or d["variant_details"]["checks"] == "summaries"
+    assert_judged_like_validate(store, d)
+
+
 # --- V1 and V4: a real 1.40a log: RZ1|HDR, no RZ1|CHK, no Life moves -----------------------------
 
 
