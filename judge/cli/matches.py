@@ -197,13 +197,20 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--format", "fmt", help="File format (default: by extension; .jsonl -> jsonl, .log -> optcgsim).")
 @click.option("--match", "match_ref", help="Append to this existing match (formats that do not create one).")
+@click.option("--workers", type=click.IntRange(1, 64), metavar="N",
+              help="OPTCGSim logs: processes that read the files (default: one per CPU).")
 @json_option
 @pass_env
-def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
+def import_cmd(env: Env, paths, fmt, match_ref, workers, as_json) -> None:
     """Import files of events, each all or nothing: a malformed line is reported with its file,
     line and field, and nothing from that file is stored. A folder imports every file in it, with
     a progress bar and a summary table. The summary counts each import's findings (exit 0: the
     import succeeded; `tablejudge validate` exits 1 on findings).
+
+    An OPTCGSim log becomes one match per game (an AutoSaved file holds every rematch); the summary
+    says which simulator version and log variant each file is. Many logs are read by worker
+    processes and written by one, in batched commits; a game already in the log is recognised
+    and skipped, so running an interrupted import again finishes it.
 
     \b
     Exit codes: 0 all imported; 2 a file was refused (it stored nothing; the others were imported,
@@ -213,11 +220,18 @@ def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
     Examples:
       tablejudge import examples/op2009/best-of-three-fine-tempo.jsonl
       tablejudge import more-events.jsonl --match 3f2a9c01
-      tablejudge import logs/ --format optcgsim --json
+      tablejudge import game.log --json
+      tablejudge import logs/ --format optcgsim --workers 2
     """
     from judge.io import importers  # only `import` needs the importers
 
     files = _expand(paths)
+    if len(files) > 1 and not match_ref and \
+            all((fmt or importers.guess_format(p)) == "optcgsim" for p in files):
+        from judge.cli.importing import bulk_import
+
+        bulk_import(env, files, workers=workers, as_json=as_json)
+        return
     store = env.store()
     summaries, failures = [], []
     interrupted: str | None = None
@@ -244,6 +258,10 @@ def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
         emit_json(rows[0] if len(files) == 1 and rows and not interrupted else
                   {"imported": rows, "failed": failures, "interrupted": interrupted})
     else:
+        if len(files) == 1 and rows and "games" in rows[0]:
+            from judge.cli.importing import describe_file
+
+            click.echo(describe_file(rows[0]))
         if len(files) == 1 and rows:
             r = rows[0]
             judged = (f"{plural(r['findings'], 'finding')}" if r["findings"] is not None
