@@ -18,7 +18,7 @@ from judge.io import importers
 from judge.io.exporters import exporter
 from judge.io.exporters import formats as export_formats
 from judge.cli.fieldargs import parse_field_args
-from judge.report.text import render_events, render_findings, render_state
+from judge.report.text import render_events, render_findings, render_judged, render_state
 from judge.cli.common import (
     EXIT_FINDINGS,
     Env,
@@ -312,16 +312,14 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
     Example:
       tablejudge validate MATCH --json
     """
-    from judge.desk import review
+    from judge.desk import finding_rows, review
 
     m = env.match(match)
     r = review(m, upto)
-    backed = r.voided
     if as_json:
-        emit_json({"match": m.id, "findings": [dict(f.to_dict(), backed_out=f.position in backed)
-                                                for f in r.findings]})
+        emit_json({"match": m.id, "findings": finding_rows(r)})
     else:
-        click.echo(render_findings(r.findings, backed))
+        click.echo(render_judged(r.active_findings(), r.void_findings()))
     if any(f.severity == "error" for f in r.active_findings()):
         raise FindingsExit(EXIT_FINDINGS)
 
