@@ -1046,8 +1046,9 @@ class OptcgRuleset(Ruleset):
             "concession": f"{r.get('loser')} conceded",
             "time": f"decided at the end of time ({r.get('branch')})",
         }
+        rule = {"life": "OPTCG-WIN-1", "deck-out": "OPTCG-WIN-2"}.get(r["how"], r.get("rule", ""))
         return Outcome(r["result"], r.get("winner"), r["how"],
-                       [words.get(r["how"], r["how"]), f"event {r.get('position')}"])
+                       [words.get(r["how"], r["how"]), f"event {r.get('position')}"], rule, r.get("position"))
 
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:
