@@ -205,7 +205,8 @@ class Op2009Ruleset(Ruleset):
             for sp, c in ponte(s, p):
                 c.props["face_down"] = False
                 self._move_top(s, p, "giornale", "vita_" + sp, c.props.get("life", 0))
-        s.extra["game"]["revealed"] = True
+        if s.extra["game"] is not None:  # a reveal before any game.start is flagged by check, not a crash
+            s.extra["game"]["revealed"] = True
 
     # the turn
 
