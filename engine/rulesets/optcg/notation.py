@@ -38,7 +38,7 @@ class OptcgGrammar(Grammar):
         Verb("life", "life.placed", ("count",), rest="cards", doc="A: life [N] [CARD...]"),
         Verb("refresh", "refresh", doc="A: refresh: the refresh phase"),
         Verb("phase", "phase", ("name",), doc="A: phase refresh|draw|don|main|end"),
-        Verb("don", "don", ("count",), doc="A: don N: DON!! from the DON!! deck (rested)"),
+        Verb("don", "don", ("count",), doc="A: don [N]: DON!! from the DON!! deck (none: the phase's 2, 1 in turn 1)"),
         Verb("play", "play", ("card", "paid"), doc="A: play CARD [PAID] (area= rested by=)"),
         Verb("don.rest", "don.rest", ("count",), doc="A: don.rest N"),
         Verb("don.activate", "don.activate", ("count",), doc="A: don.activate N"),
