@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.events import JUDGE_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
+from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.replay import VOIDING_KINDS, Replayer, Validation
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
@@ -78,7 +78,7 @@ def creation_draft(ruleset: str, players: Sequence[str], *, event: str | None = 
     if len(set(players)) != len(players) or any(not p for p in players):
         raise InputError("player names must be distinct and not empty", field="players")
     for p in players:
-        if p.startswith(JUDGE_PREFIX) or p == TABLE_ACTOR:
+        if p.startswith((JUDGE_PREFIX, SCOREKEEPER_PREFIX)) or p == TABLE_ACTOR:
             raise InputError(f"{p!r} cannot be a player name (reserved)", field="players")
     try:
         rs.resolve_options(options or {})
@@ -131,10 +131,11 @@ class EventValidator:
             raise InputError("must be text", field="actor")
         if actor == TABLE_ACTOR or actor in self.players:
             return
-        if actor.startswith(JUDGE_PREFIX) and len(actor) > len(JUDGE_PREFIX):
-            return
+        for prefix in (JUDGE_PREFIX, SCOREKEEPER_PREFIX):
+            if actor.startswith(prefix) and len(actor) > len(prefix):
+                return
         raise InputError(f"unknown actor {actor!r}: a player ({', '.join(self.players)}), "
-                         f"'judge:NAME' or '-' for the table", field="actor")
+                         f"'judge:NAME', 'scorekeeper:NAME' or '-' for the table", field="actor")
 
     @staticmethod
     def _check_reference(name: str, position: int | None, kinds: tuple[str, ...], head: int,

@@ -74,6 +74,9 @@ class OptcgGrammar(Grammar):
             if target:
                 p["target"] = target
             return "attack", p
+        if head.value == "attack" and not any(t.type == "kv" for t in toks[1:]):
+            where = toks[1].col if len(toks) > 1 else head.col + len(head.text) + 1
+            raise NotationError("expected ATTACKER>TARGET (attack OP01-013>OP01-001)", col=where)
         if head.value == "draw" and len(toks) > 1 and all(t.type in ("word", "str") for t in toks[1:]) \
                 and not (toks[1].type == "word" and toks[1].value.isdigit()):
             return "draw", draw_payload(toks[1:], actor, ctx)
