@@ -57,6 +57,15 @@ CORE_VERBS = (
 )
 
 
+@dataclass(frozen=True)
+class Suggestion:
+    """A line `?` proposes, and why it is open now (a card's cost against the DON!! at hand...)."""
+
+    line: str
+    why: str = ""
+    group: str = ""  # plays, attacks, blocks, counters, ... (how `?` groups them)
+
+
 @dataclass
 class Action:
     """One parsed action: who, what, and where it was written."""
@@ -103,9 +112,26 @@ class Grammar:
     def format_custom(self, e: RecordedEvent, ctx: Ctx) -> str | None:
         return None
 
-    def suggestions(self, state: TableState, ctx: Ctx) -> list[str]:
-        """Candidate lines for `?` in the live recorder (each is then checked against the rules)."""
+    def suggestions(self, state: TableState, ctx: Ctx) -> list["str | Suggestion"]:
+        """Candidate lines for `?` in the live recorder: what may be done now (each is then
+        judged against the table, and kept only if the rules raise no error). A `Suggestion`
+        carries why it is open ("cost 3, 4 DON!! active"); a plain string is a line alone."""
         return []
+
+    def suggestion_notes(self, state: TableState, ctx: Ctx) -> list[str]:
+        """What the suggestions could not know, said under them. By default: unseen cards in the
+        active player's hand (a zone named hand or mano), whose plays are not proposed."""
+        who = state.active
+        if who is None:
+            return []
+        out = []
+        for zone in ("hand", "mano"):
+            if zone in state.zone_names:
+                unseen = sum(1 for c in state.zones[who][zone] if c.code is None)
+                if unseen:
+                    out.append(f"{who}'s {zone} holds {unseen} unseen card{'s' if unseen != 1 else ''}: "
+                               "the options come from the known cards only")
+        return out
 
     # --- verbs --------------------------------------------------------------------------------
 
