@@ -17,6 +17,7 @@ from engine.words import plural
 from judge.io import importers
 from judge.io.exporters import exporter
 from judge.io.exporters import formats as export_formats
+from judge.cli.expect import confirm_expected, same_event
 from judge.cli.fieldargs import parse_field_args
 from judge.report.text import render_events, render_findings, render_judged, render_state
 from judge.cli.common import (
@@ -117,7 +118,8 @@ def matches_cmd(env: Env, as_json, as_csv, as_nl) -> None:
 @click.option("--payload", "payload_json", metavar="JSON", help="The whole payload as a JSON object.")
 @click.option("--strict", is_flag=True, help="Refuse (exit 1) instead of recording a flagged event.")
 @click.option("--expect", "expected", type=int, metavar="N",
-              help="Only append if the log ends at event N (optimistic concurrency).")
+              help="The last event you saw: if the log has moved since N, what moved is shown (who, "
+                   "when) and you are asked (at a terminal) before storing; else exit 3, nothing stored.")
 @json_option
 @click.pass_context
 def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expected, as_json) -> None:
@@ -147,6 +149,10 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
             raise InputError(f"--payload is not valid JSON: {e.msg} (column {e.colno})", field="payload") from None
     else:
         payload = parse_field_args(vocab[kind], list(ctx.args))
+    if expected is not None:  # the log moved since N: show what moved (who, when), ask or refuse
+        draft = m.draft(kind, payload, actor=actor, recorded_by=env.recorded_by)
+        expected = confirm_expected(m.store, m.id, expected, what="event", describe=m.ruleset.describe,
+                                    repeats=same_event(draft.kind, draft.actor, draft.payload))
     rec = m.record(kind, payload, actor=actor, recorded_by=env.recorded_by, strict=strict,
                    expected_position=expected)
     if as_json:
@@ -161,9 +167,12 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--format", "fmt", help="File format (default: by extension; .jsonl -> jsonl, .log -> optcgsim).")
 @click.option("--match", "match_ref", help="Append to this existing match (formats that do not create one).")
+@click.option("--expect", "expected", type=int, metavar="N",
+              help="With --match: the last event you saw of it. If the log has moved since N, what moved "
+                   "is shown (who, when) and you are asked (at a terminal) before importing; else exit 3.")
 @json_option
 @pass_env
-def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
+def import_cmd(env: Env, paths, fmt, match_ref, expected, as_json) -> None:
     """Import files of events, each all or nothing: a malformed line is reported with its file,
     line and field, and nothing from that file is stored. A folder imports every file in it, with
     a progress bar and a summary table. The summary counts each import's findings (exit 0: the
@@ -181,6 +190,12 @@ def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
     """
     files = _expand(paths)
     store = env.store()
+    if expected is not None:
+        if not match_ref or len(files) != 1:
+            raise InputError("--expect goes with --match and one file", field="expect")
+        m = env.match(match_ref)
+        match_ref = m.id
+        expected = confirm_expected(store, m.id, expected, what="import", describe=m.ruleset.describe)
     summaries, failures = [], []
     interrupted: str | None = None
     show_bar = len(files) > 1 and not as_json
@@ -189,7 +204,8 @@ def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
         for path in bar:
             try:
                 mod = importers.importer(fmt or importers.guess_format(path))
-                summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by)
+                summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by,
+                                          **({"expect": expected} if expected is not None else {}))
             except InputError as e:
                 if len(files) == 1:
                     raise
