@@ -68,7 +68,7 @@ def test_killing_the_recorder_mid_line_leaves_whole_lines_only(db_url, tmp_path)
         child = spawn(db, match, state=state)
         resumed = screen(child)
         if in_flight_unacked is not None:  # the last kill stored a line its recorder never showed
-            assert "stored after your last acknowledgement" in resumed and f"{{L{in_flight_unacked}.1}}" in resumed
+            assert "stored after your last acknowledgement" in resumed and f"{{L{in_flight_unacked}.{ACTIONS}}}" in resumed
             resume_notices += 1
         child.send(line(n) + "\r")
         time.sleep(rng.uniform(0.2, 1.5) * took)
