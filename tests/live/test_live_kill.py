@@ -16,6 +16,7 @@ import signal
 import time
 
 import pexpect
+import pytest
 
 from engine.store import EventStore
 from tests.live.pty import NEXT_PROMPT, new_match, screen, spawn, type_line
@@ -46,6 +47,7 @@ def stored_lines(db: str, match: str) -> tuple[set[int], int]:
     return set(by_line), half
 
 
+@pytest.mark.slow
 def test_killing_the_recorder_mid_line_leaves_whole_lines_only(db_url, tmp_path):
     db = db_url
     match = new_match(db)
