@@ -28,7 +28,7 @@ from judge import demo_optcg, desk, report
 from judge.desk import timelimit
 from judge.io.exporters import exporter
 from judge.io.files import atomic_write, inside, safe_name
-from judge.report.text import render_findings, render_state
+from judge.report.text import render_judged, render_state
 
 BY = "demo-scorekeeper"
 
@@ -99,7 +99,7 @@ def _run(store: EventStore, db_path: str, out_dir: str, echo: Callable[[str], No
                               match_id=t47.id), 6))
     r47 = desk.review(t47)
     echo("\n   validation (every event judged against the table before it; paperwork checked):")
-    echo(_indent(render_findings(r47.findings, r47.voided), 6))
+    echo(_indent(render_judged(r47.active_findings(), r47.void_findings()), 6))
     o = r47.outcome
     echo(f"   outcome: {o.winner} wins ({o.how})" if o and o.winner else f"   outcome: {o.result if o else 'none'}")
 

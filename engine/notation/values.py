@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin
 
-from engine.events import JUDGE_PREFIX
+from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX
 from engine.notation.lexer import SEATS, NotationError, Token
 from engine.rulesets import Ruleset
 from engine.schema import MAX_ITEMS, Player, shown
@@ -80,9 +80,10 @@ class Ctx:
     def actor_text(self, actor: str) -> str:
         if actor in self.seat_of:
             return self.seat_of[actor] + ":"
-        if actor.startswith(JUDGE_PREFIX):
-            name = actor[len(JUDGE_PREFIX):]
-            return "judge " + (name if bare_ok(name) else quote(name)) + ":"
+        for prefix, word in ((JUDGE_PREFIX, "judge"), (SCOREKEEPER_PREFIX, "scorekeeper")):
+            if actor.startswith(prefix):
+                name = actor[len(prefix):]
+                return f"{word} " + (name if bare_ok(name) else quote(name)) + ":"
         return ""
 
 

@@ -14,7 +14,7 @@ from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 
 from judge import desk as lib
-from judge.report.text import render_findings
+from judge.report.text import render_findings, render_judged
 from judge.cli.common import (
     EXIT_FINDINGS,
     Env,
@@ -381,7 +381,8 @@ def findings_cmd(env: Env, match, as_json, as_csv, as_nl) -> None:
     r = lib.review(env.match(match))
     rows = lib.finding_rows(r)
     emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
-              text=lambda _: render_findings(r.findings, r.voided, names=env.names(r.match, r.state), lang=env.lang))
+              text=lambda _: render_judged(r.active_findings(), r.void_findings(),
+                                           names=env.names(r.match, r.state), lang=env.lang))
     if any(f.severity == "error" for f in r.active_findings()):
         raise FindingsExit(EXIT_FINDINGS)
 

@@ -18,8 +18,9 @@ from judge.io.files import atomic_write, inside, safe_name
 from judge.io.cardnames import CARD_DATA_RULESETS
 from judge.io.exporters import exporter
 from judge.io.exporters import formats as export_formats
+from judge.cli.expect import confirm_expected, same_event
 from judge.cli.fieldargs import parse_field_args
-from judge.report.text import render_events, render_findings, render_state
+from judge.report.text import render_events, render_findings, render_judged, render_state
 from judge.cli.common import (
     EXIT_FINDINGS,
     Env,
@@ -148,7 +149,8 @@ def matches_cmd(env: Env, as_json, as_csv, as_nl) -> None:
 @click.option("--payload", "payload_json", metavar="JSON", help="The whole payload as a JSON object.")
 @click.option("--strict", is_flag=True, help="Refuse (exit 1) instead of recording a flagged event.")
 @click.option("--expect", "expected", type=int, metavar="N",
-              help="Only append if the log ends at event N (optimistic concurrency).")
+              help="The last event you saw: if the log has moved since N, what moved is shown (who, "
+                   "when) and you are asked (at a terminal) before storing; else exit 3, nothing stored.")
 @json_option
 @click.pass_context
 def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expected, as_json) -> None:
@@ -182,6 +184,10 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     if m.ruleset.name in CARD_DATA_RULESETS and isinstance(payload, dict):
         from judge.io import carddb  # a card's name -> its number; a deck's facts (only for such games)
         payload = carddb.MatchCards(carddb.for_store(m.store)).prepare(kind, payload, m.state())
+    if expected is not None:  # the log moved since N: show what moved (who, when), ask or refuse
+        draft = m.draft(kind, payload, actor=actor, recorded_by=env.recorded_by)
+        expected = confirm_expected(m.store, m.id, expected, what="event", describe=m.ruleset.describe,
+                                    repeats=same_event(draft.kind, draft.actor, draft.payload))
     rec = m.record(kind, payload, actor=actor, recorded_by=env.recorded_by, strict=strict,
                    expected_position=expected)
     if as_json:
@@ -199,9 +205,12 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 @click.option("--match", "match_ref", help="Append to this existing match (formats that do not create one).")
 @click.option("--workers", type=click.IntRange(1, 64), metavar="N",
               help="OPTCGSim logs: processes that read the files (default: one per CPU).")
+@click.option("--expect", "expected", type=int, metavar="N",
+              help="With --match: the last event you saw of it. If the log has moved since N, what moved "
+                   "is shown (who, when) and you are asked (at a terminal) before importing; else exit 3.")
 @json_option
 @pass_env
-def import_cmd(env: Env, paths, fmt, match_ref, workers, as_json) -> None:
+def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> None:
     """Import files of events, each all or nothing: a malformed line is reported with its file,
     line and field, and nothing from that file is stored. A folder imports every file in it, with
     a progress bar and a summary table. The summary counts each import's findings (exit 0: the
@@ -233,6 +242,12 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, as_json) -> None:
         bulk_import(env, files, workers=workers, as_json=as_json)
         return
     store = env.store()
+    if expected is not None:
+        if not match_ref or len(files) != 1:
+            raise InputError("--expect goes with --match and one file", field="expect")
+        m = env.match(match_ref)
+        match_ref = m.id
+        expected = confirm_expected(store, m.id, expected, what="import", describe=m.ruleset.describe)
     summaries, failures = [], []
     interrupted: str | None = None
     show_bar = len(files) > 1 and not as_json
@@ -241,7 +256,8 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, as_json) -> None:
         for path in bar:
             try:
                 mod = importers.importer(fmt or importers.guess_format(path))
-                summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by)
+                summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by,
+                                          **({"expect": expected} if expected is not None else {}))
             except InputError as e:
                 if len(files) == 1:
                     raise
@@ -371,16 +387,14 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
     Example:
       tablejudge validate MATCH --json
     """
-    from judge.desk import review
+    from judge.desk import finding_rows, review
 
     m = env.match(match)
     r = review(m, upto)
-    backed = r.voided
     if as_json:
-        emit_json({"match": m.id, "findings": [dict(f.to_dict(), backed_out=f.position in backed)
-                                                for f in r.findings]})
+        emit_json({"match": m.id, "findings": finding_rows(r)})
     else:
-        click.echo(render_findings(r.findings, backed, names=env.names(m, r.state), lang=env.lang))
+        click.echo(render_judged(r.active_findings(), r.void_findings(), names=env.names(m, r.state), lang=env.lang))
     if any(f.severity == "error" for f in r.active_findings()):
         raise FindingsExit(EXIT_FINDINGS)
 

@@ -42,7 +42,8 @@ def audit(match: Match, at: int, around: int = 3) -> dict[str, Any]:
         "event": _event_row(event_at, describe, final_voided),
         "state": view, "summary": [names.text(s) for s in match.ruleset.summary_lines(state)],
         "events": [dict(_event_row(e, describe, final_voided), current=e.position == at) for e in window],
-        "findings": [dict(f.to_dict(), backed_out=f.position in r.voided) for f in r.findings],
+        "findings": [dict(f.to_dict(), backed_out=r.is_void(f) or f.position in final_voided,
+                          voided_by=list(r.voided_by(f) or ())) for f in r.findings],
         "clock": r.clock.to_dict(now=parse_time(event_at.recorded_at)) if r.clock.running else None,
         "outcome": r.outcome.to_dict() if r.outcome else None,
         # card numbers stay numbers in the data; their names, for the people reading it
@@ -62,7 +63,7 @@ def _event_row(e: RecordedEvent, describe, voided: set[int]) -> dict[str, Any]:
 
 def render_audit(a: dict[str, Any], lang: str = "en") -> str:
     """The audit as text for the terminal (`lang`: the rule words in English, orig or both)."""
-    from judge.report.text import render_findings
+    from judge.report.text import render_judged
     names = CardNames(a.get("names") or {})
     lab = ", ".join(f"{k} {v}" for k, v in a["labels"].items() if v)
     lines = [f"audit of match {a['match']} ({a['ruleset']}) at event {a['at']} of {a['head']}"
@@ -95,6 +96,9 @@ def render_audit(a: dict[str, Any], lang: str = "en") -> str:
     lines.append("")
     lines.append(f"findings up to event {a['at']}:")
     from engine.findings import Finding
-    fs = [Finding(**{k: v for k, v in f.items() if k != "backed_out"}) for f in a["findings"]]
-    lines.append(render_findings(fs, {f["position"] for f in a["findings"] if f["backed_out"]}, names=names, lang=lang))
+    def finding(row: dict[str, Any]) -> Finding:
+        return Finding(**{k: v for k, v in row.items() if k not in ("backed_out", "voided_by")})
+    active = [finding(f) for f in a["findings"] if not f["backed_out"]]
+    void = [(finding(f), tuple(f["voided_by"])) for f in a["findings"] if f["backed_out"]]
+    lines.append(render_judged(active, void, names=names, lang=lang))
     return "\n".join(lines)

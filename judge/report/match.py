@@ -27,7 +27,8 @@ def match_context(m: Match) -> dict[str, Any]:
     findings_at: dict[int, list[dict[str, Any]]] = {}
     findings = []
     for i, f in enumerate(r.findings, start=1):
-        row = dict(f.to_dict(), backed_out=f.position in voided, anchor=f"finding-{i}")
+        by = r.voided_by(f)  # a void finding is listed apart, with what voided it
+        row = dict(f.to_dict(), backed_out=by is not None, voided_by=list(by or ()), anchor=f"finding-{i}")
         findings.append(row)
         findings_at.setdefault(f.position, []).append(row)
 

@@ -76,6 +76,21 @@ def render_findings(findings: list[Finding], voided: set[int] = frozenset(), *,
     return "\n".join(lines)
 
 
+def render_judged(active: list[Finding], void: list[tuple[Finding, tuple[int, ...]]], *,
+                  names: CardNames | None = None, lang: str = "en") -> str:
+    """The findings that stand, then apart the ones that no longer do, each marked void with the
+    correction or backup that took it away."""
+    names = names or CardNames()
+    out = render_findings(active, names=names, lang=lang)
+    if void:
+        out += "\nvoid (no longer standing: corrected away):"
+        for f, by in void:
+            taken = ", ".join(f"#{p}" for p in by) or "a correction"
+            out += (f"\n  event {f.position}: {f.rule} [{f.severity}] {names.text(f.message)} "
+                    f"(void: taken away by {taken})")
+    return out
+
+
 def _ranges(positions: list[int]) -> str:
     out, start, prev = [], None, None
     for p in positions:

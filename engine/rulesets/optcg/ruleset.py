@@ -154,9 +154,19 @@ class OptcgRuleset(Ruleset):
     def apply_phase(self, s: TableState, e: RecordedEvent) -> None:
         s.phase = e.payload["name"]
 
+    @staticmethod
+    def phase_don(s: TableState) -> int:
+        """DON!! the DON!! phase gives: 2, and 1 in the first player's first turn (game turn 1)."""
+        return 1 if s.turn == 1 else 2
+
+    def don_count(self, s: TableState, p: dict) -> int:
+        """A `don` event's DON!!: as recorded, or (no count) what the DON!! phase gives now."""
+        return p["count"] if p.get("count") is not None else self.phase_don(s)
+
     def apply_don(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
-        for _ in range(p.get("count", 2)):
+        n = self.don_count(s, p)
+        for _ in range(n):
             if not s.zone(p["player"], "don_deck"):
                 break
             don = s.take(p["player"], "don_deck")
@@ -164,7 +174,7 @@ class OptcgRuleset(Ruleset):
             s.put(p["player"], "cost", don)
         if not p.get("by") and s.phase in PRE_MAIN:
             s.phase = "don"
-            s.extra["turn_info"]["don"] = s.extra["turn_info"].get("don", 0) + p.get("count", 2)
+            s.extra["turn_info"]["don"] = s.extra["turn_info"].get("don", 0) + n
 
     def _enter_main(self, s: TableState, e: RecordedEvent) -> None:
         if s.phase in PRE_MAIN and e.payload.get("player") == s.active:
@@ -605,7 +615,7 @@ class OptcgRuleset(Ruleset):
                                  f"{self._rested_cards(s, player)} card(s) still rested"))
         if s.turn > 1 and ti.get("drawn", 0) == 0 and s.zone(player, "deck"):
             out.append(self.flag("OPTCG-FLOW-2", e, f"{player} did not draw in the draw phase of turn {s.turn}"))
-        expected = min(1 if s.turn == 1 else 2, ti.get("don_deck", 0))
+        expected = min(self.phase_don(s), ti.get("don_deck", 0))
         if ti.get("don", 0) < expected:
             out.append(self.flag("OPTCG-FLOW-3", e, f"{player} took {ti.get('don', 0)} DON!! in the DON!! phase "
                                  f"of turn {s.turn}; the manual gives {expected}"))
@@ -734,7 +744,7 @@ class OptcgRuleset(Ruleset):
 
     def check_don(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
-        player, n = p["player"], p.get("count", 2)
+        player, n = p["player"], self.don_count(s, p)
         out = []
         if len(s.zone(player, "don_deck")) < n:
             out.append(self.flag("OPTCG-DECK-5", e, f"{player} takes {n} DON!! from a DON!! deck of "
@@ -742,7 +752,7 @@ class OptcgRuleset(Ruleset):
         if p.get("by"):
             return out
         ti = s.extra.get("turn_info", {})
-        expected = min(1 if s.turn == 1 else 2, ti.get("don_deck", 0))
+        expected = min(self.phase_don(s), ti.get("don_deck", 0))
         if player != s.active or s.phase not in PRE_MAIN:
             out.append(self.flag("OPTCG-FLOW-3", e, f"{player} takes DON!! outside their DON!! phase"))
         elif ti.get("don", 0) + n > expected:
@@ -1130,8 +1140,9 @@ class OptcgRuleset(Ruleset):
             "concession": f"{r.get('loser')} conceded",
             "time": f"decided at the end of time ({r.get('branch')})",
         }
+        rule = {"life": "OPTCG-WIN-1", "deck-out": "OPTCG-WIN-2"}.get(r["how"], r.get("rule", ""))
         return Outcome(r["result"], r.get("winner"), r["how"],
-                       [words.get(r["how"], r["how"]), f"event {r.get('position')}"])
+                       [words.get(r["how"], r["how"]), f"event {r.get('position')}"], rule, r.get("position"))
 
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:

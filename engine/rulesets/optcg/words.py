@@ -72,7 +72,9 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         return f"{who}: {name} phase"
     if kind == "don":
         rested = " (rested)" if p.get("rested") else ""
-        return f"{who} takes {p.get('count', 2)} DON!!{rested}{by(p)}"
+        n = p.get("count")
+        what = f"{n} DON!!" if n is not None else "the DON!! phase's DON!! (2; 1 in turn 1)"
+        return f"{who} takes {what}{rested}{by(p)}"
     if kind == "play":
         return f"{who} plays {p['card']}" + (f", pays {p['paid']}" if p.get("paid") is not None else "") + by(p)
     if kind == "don.rest":

@@ -192,7 +192,7 @@ class TableRuleset(Ruleset):
         if s.result is None:
             return None
         return Outcome(s.result["result"], s.result.get("winner"), s.result["how"],
-                       [f"recorded at event {s.result.get('position')}"])
+                       [f"recorded at event {s.result.get('position')}"], position=s.result.get("position"))
 
     def describe(self, e: RecordedEvent) -> str:
         p = e.payload

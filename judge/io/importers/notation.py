@@ -19,7 +19,7 @@ from judge.io.importers import ImportSummary, findings_after, read_text
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,
-                recorded_by: str | None = None) -> ImportSummary:
+                recorded_by: str | None = None, expect: int | None = None) -> ImportSummary:
     db = carddb.for_store(store)
     game = read_game(read_text(path), path, recorded_by=recorded_by,
                      cards=lambda ruleset: carddb.match_cards(ruleset, db))
@@ -36,7 +36,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
         if any(d.kind in ("correction", "backup") for d in game.drafts):
             raise NotationError("a file with void/backup lines names positions of its own log: import it "
                                 "as a new match, not with --match", line=1, col=1, path=path)
-        head = existing.head_position()
+        head = existing.head_position() if expect is None else expect
         events = store.append(existing.id, game.drafts, expected_position=head)
         match_id, created = existing.id, False
     else:

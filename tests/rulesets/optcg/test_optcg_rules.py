@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rulesets import get_ruleset
-from tests.rulesets.optcg.support import ev, last_findings, opening, registration, rules_of, uid_on_field
+from tests.rulesets.optcg.support import ev, judge, last_findings, opening, registration, rules_of, uid_on_field
 
 A, B = "Ann", "Bob"
 HIT = [ev("don.attach", {"player": A, "card": "OP01-016", "count": 3}),
@@ -231,3 +231,15 @@ def test_the_opening_is_clean():
     from tests.rulesets.optcg.support import judge
     _, findings, _ = judge(opening())
     assert findings == []
+
+
+def test_don_without_a_count_is_what_the_don_phase_gives():
+    """`A: don` records no count: 1 DON!! in the first player's first turn, 2 after (準備階段)."""
+    first = opening(first_turns=False) + [ev("turn", {"player": "Ann"}), ev("refresh", {"player": "Ann"}),
+                                          ev("don", {"player": "Ann"})]
+    state, findings, _ = judge(first)
+    assert len(state.zone("Ann", "cost")) == 1 and not findings
+    later = first + [ev("turn.end", {"player": "Ann"}), ev("turn", {"player": "Bob"}),
+                     ev("refresh", {"player": "Bob"}), ev("draw", {"player": "Bob"}), ev("don", {"player": "Bob"})]
+    state, findings, _ = judge(later)
+    assert len(state.zone("Bob", "cost")) == 2 and not findings
