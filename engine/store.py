@@ -292,8 +292,46 @@ class EventStore:
         except ConflictError:
             raise StoreError(f"a match with id {match!r} already exists in {self.describe()}") from None
 
+    def create_many(self, streams: Sequence[tuple[str, Sequence[Draft]]]) -> list[list[RecordedEvent]]:
+        """Start several streams in one transaction, all or none: a bulk import's batch (one
+        commit for many matches), or one file that holds several games. ConflictError if any of
+        the ids is taken (nothing stored)."""
+        for _, drafts in streams:
+            if not drafts or not drafts[0].kind.endswith(CREATED_SUFFIX):
+                raise ValueError("a stream starts with a '.created' event")
+            if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts[1:]):
+                raise ValueError("a '.created' event can only be event 1")
+        if len({m for m, _ in streams}) != len(streams):
+            raise ValueError("create_many: the same id twice")
+        sealed = [self._seal(match, 0, GENESIS_HASH, drafts) for match, drafts in streams]
+        try:
+            self._write([row for _, rows in sealed for row in rows])
+        except IntegrityError as e:
+            raise ConflictError(streams[0][0] if len(streams) == 1 else "(one of the batch)", 1,
+                                "a stream with one of these ids already exists") from e
+        except OperationalError as e:
+            raise StoreError(f"the event log is busy or unavailable ({e}); nothing was stored") from e
+        for (match, _), (events, _) in zip(streams, sealed):
+            self._created[match] = events[0]
+        return [events for events, _ in sealed]
+
     def _insert(self, match: str, head_position: int, head_hash: str, drafts: Iterable[Draft],
                 expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
+        sealed, stored = self._seal(match, head_position, head_hash, drafts, expected_hashes)
+        try:
+            self._write(stored)
+        except IntegrityError as e:
+            raise ConflictError(match, head_position + 1) from e
+        except OperationalError as e:
+            raise StoreError(f"the event log is busy or unavailable ({e}); nothing was stored") from e
+        if head_position == 0:
+            self._created[match] = sealed[0]
+        return sealed
+
+    def _seal(self, match: str, head_position: int, head_hash: str, drafts: Iterable[Draft],
+              expected_hashes: Sequence[str | None] | None = None
+              ) -> tuple[list[RecordedEvent], list[StoredEvent]]:
+        """The drafts as events chained after (head_position, head_hash), and their stored rows."""
         sealed: list[RecordedEvent] = []
         stored: list[StoredEvent] = []
         prev, position = head_hash, head_position
@@ -312,15 +350,7 @@ class EventStore:
             prev = event.hash
             sealed.append(event)
             stored.append(StoredEvent(match, position, d.kind, data))
-        try:
-            self._write(stored)
-        except IntegrityError as e:
-            raise ConflictError(match, head_position + 1) from e
-        except OperationalError as e:
-            raise StoreError(f"the event log is busy or unavailable ({e}); nothing was stored") from e
-        if head_position == 0:
-            self._created[match] = sealed[0]
-        return sealed
+        return sealed, stored
 
     def _write(self, stored: list[StoredEvent]) -> None:
         if self.is_postgres:

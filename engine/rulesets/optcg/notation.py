@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.notation import Grammar, NotationError, Suggestion, Verb, bare_ok, expand_cards, write_cards
+from engine.notation.values import card_word
 from engine.notation.forms import draw_payload, format_draw, format_move, parse_move
 from engine.rulesets.optcg import table as T
 
@@ -62,6 +63,7 @@ class OptcgGrammar(Grammar):
         Verb("end", "game.end", ("how", "winner"), doc="end life|deck-out|concession|time|other [A]"),
     )
     custom_verbs = {"attack": "A: attack ATTACKER>TARGET", "FROM>TO": "A: trash>characters CARD (by=)"}
+    card_fields = frozenset({"card", "leader", "attacker", "target"})
 
     def parse_custom(self, toks, actor, ctx):
         head = toks[0]
@@ -71,10 +73,13 @@ class OptcgGrammar(Grammar):
             attacker, _, target = toks[1].value.partition(">")
             p: dict[str, Any] = self.parse_fields(Verb("attack", "attack"), toks[2:], actor, ctx, head.col)
             if attacker:
-                p["attacker"] = attacker
+                p["attacker"] = card_word(ctx, attacker, toks[1].col)
             if target:
-                p["target"] = target
+                p["target"] = card_word(ctx, target, toks[1].col + len(attacker) + 1)
             return "attack", p
+        if head.value == "attack" and not any(t.type == "kv" for t in toks[1:]):
+            where = toks[1].col if len(toks) > 1 else head.col + len(head.text) + 1
+            raise NotationError("expected ATTACKER>TARGET (attack OP01-013>OP01-001)", col=where)
         if head.value == "draw" and len(toks) > 1 and all(t.type in ("word", "str") for t in toks[1:]) \
                 and not (toks[1].type == "word" and toks[1].value.isdigit()):
             return "draw", draw_payload(toks[1:], actor, ctx)
@@ -89,6 +94,9 @@ class OptcgGrammar(Grammar):
             return f"attack {p['attacker']}>{p['target']}"
         if e.kind == "draw":
             return format_draw(e, ctx, others=("by",))
+        if e.kind == self.deck_kind:
+            deck = self.deck_text(e, ctx)  # facts the card data gives are not written out
+            return f"deck {deck}" if deck is not None else None
         if e.kind == "move" and e.actor in ctx.seat_of and "uid" not in p:
             return format_move(e, ctx, to_key="where", extra=("by",))
         return None
@@ -104,9 +112,11 @@ class OptcgGrammar(Grammar):
 
     def deck_text(self, e, ctx):
         p = e.payload
-        if e.kind == self.deck_kind and e.actor == p.get("player") and e.actor in ctx.seat_of \
-                and set(p) == {"player", "leader", "deck"} and p["deck"]:
-            return " ".join(write_cards([p["leader"]]) + write_cards(p["deck"]))
+        if e.kind != self.deck_kind or e.actor != p.get("player") or e.actor not in ctx.seat_of or not p.get("deck"):
+            return None
+        tag = {k: p[k] for k in ("player", "leader", "deck") if k in p}
+        if p == tag or (ctx.card_fill is not None and ctx.card_fill(e.kind, tag) == p):
+            return " ".join(write_cards([p["leader"]]) + write_cards(p["deck"]))  # reads back as this event
         return None
 
     def deck_cards(self, e, ctx):

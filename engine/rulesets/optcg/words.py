@@ -136,7 +136,8 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
             to = f"the bottom of {to.removeprefix('the ')}"
         return f"{who} moves {card(p)} from {zone(p['from_zone'])} to {to}{by(p)}"
     if kind == "reveal":
-        return f"{who} reveals {p['card']} in {zone(p['zone'])}"
+        n = p.get("count", 1)
+        return f"{who} reveals {p['card'] if n == 1 else f'{n} x ' + p['card']} in {zone(p['zone'])}"
     if kind == "shuffle":
         return f"{who} shuffles {zone(p.get('zone', 'deck'))}{by(p)}"
     if kind == "battle.end":
