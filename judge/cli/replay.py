@@ -34,10 +34,9 @@ def replay_cmd(env: Env, match, out, staff, as_json) -> None:
       tablejudge replay MATCH -o table47.html --staff  # hands and all, for the judges
     """
     from judge.replay.export import default_path, write_replay
-    from judge.replay.names import cards_db_beside
     m = env.match(match)
     path = out or default_path(DEFAULT_DIR, m.id)
-    write_replay(m, path, staff=staff, cards_db=cards_db_beside(m.store.describe()))
+    write_replay(m, path, staff=staff, event_db=m.store.describe())
     if as_json:
         emit_json({"file": path, "match": m.id, "staff": staff, "events": m.head_position()})
     else:

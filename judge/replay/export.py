@@ -41,6 +41,7 @@ def default_path(out_dir: str, match_id: str) -> str:
     return inside(out_dir, f"{safe_name(match_id)}-replay.html")
 
 
-def write_replay(match: Match, path: str, *, staff: bool = False, cards_db: str | None = None) -> str:
-    """Write the self-contained replay file (atomically). Hidden information is hidden unless `staff`."""
-    return write_text(path, replay_html(walk(match, hidden=not staff, cards_db=cards_db)))
+def write_replay(match: Match, path: str, *, staff: bool = False, event_db: str | None = None) -> str:
+    """Write the self-contained replay file (atomically). Hidden information is hidden unless `staff`;
+    card names come from the card data (`event_db`: the log, beside which a cards.db may be)."""
+    return write_text(path, replay_html(walk(match, hidden=not staff, event_db=event_db)))

@@ -68,7 +68,7 @@ def hide_event(match: Match, e: RecordedEvent) -> RecordedEvent:
         return e._replace(payload={k: v for k, v in e.payload.items() if k in ("player",)})
 
 
-def walk(match: Match, *, hidden: bool, boards: bool = True, cards_db: str | None = None,
+def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | None = None,
          events: list[RecordedEvent] | None = None) -> Timeline:
     rs = match.ruleset
     log = events if events is not None else match.events()
@@ -76,15 +76,15 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, cards_db: str | Non
         log = [hide_event(match, e) for e in log]
     players = match.players
     seats = {p: SEATS[i] for i, p in enumerate(players)}
-    fold = Fold(rs, match.created)
-    describe = describer(rs.describe)
-    per_event: list[list[Finding]] = [[]]
-    snaps = [board(fold.state, rs, seats)] if boards else []
-    for e in log[1:]:
-        per_event.append(fold.push(e, check=True))
-        if boards:
+    validation = match.replayer.validate_events(log[1:])  # as `validate`: void findings judged apart
+    state = validation.state
+    snaps: list[dict[str, Any]] = []
+    if boards:
+        fold = Fold(rs, match.created)
+        snaps.append(board(fold.state, rs, seats))
+        for e in log[1:]:
+            fold.push(e)
             snaps.append(board(fold.state, rs, seats))
-    state = fold.state
     voided = set(state.voided)
     try:
         game = rs.outcome(state)
@@ -92,8 +92,9 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, cards_db: str | Non
         game = None
     outcome = log_outcome(log, voided, players, game)
     desk = desk_findings(log, voided, players, outcome, known_rules=[r.id for r in rs.rules])
-    findings = [_finding_row(rs, f, f.position in voided)
-                for f in sorted([f for fs in per_event for f in fs] + desk, key=lambda f: (f.position, f.rule))]
+    judged = [(f, validation.is_void(f)) for f in validation.findings] + [(f, f.position in voided) for f in desk]
+    findings = [_finding_row(rs, f, void) for f, void in sorted(judged, key=lambda fv: (fv[0].position, fv[0].rule))]
+    describe = describer(rs.describe)
     rows = []
     for e in log:
         try:
@@ -110,7 +111,7 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, cards_db: str | Non
             "head": log[-1].position, "hidden": hidden, "zones": list(rs.zones),
             "outcome": outcome.to_dict() if outcome else None}
     codes = set().union(*(codes_on(b) for b in snaps)) if snaps else set()
-    return Timeline(info, rows, snaps, findings, card_names(codes, state, cards_db), state)
+    return Timeline(info, rows, snaps, findings, card_names(codes, state, rs, event_db), state)
 
 
 def _finding_row(rs: Any, f: Finding, void: bool) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from judge.desk.penalties import give_penalty, guide_for
 from judge.tournament import rounds
 from judge.web.actions import Context, number, text
 from judge.web.auth import PLAYER, Forbidden, Grant
-from judge.web.recording import LineOutcome, record_line, undo
+from judge.web.recording import LineOutcome, Recorder
 
 
 @dataclass(frozen=True)
@@ -66,12 +66,15 @@ def require(grant: Grant, action: str, scope: MatchScope) -> None:
 # --- the actions --------------------------------------------------------------------------------
 
 
+def recorder(m: Match, g: Grant) -> Recorder:
+    """The recorder core for this link: its own acts are its role's (scorekeeper:NAME, judge:NAME)."""
+    return Recorder(m, g.match_actor, g.recorded_by, g.full_view)
+
+
 def _line(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     seen = number(f, "seen", low=0, high=10**9)
     try:
-        out: LineOutcome = record_line(m, f.get("line") if isinstance(f.get("line"), str) else "",
-                                       own_actor=g.match_actor, recorded_by=g.recorded_by, seen=seen,
-                                       may_act_as_judge=g.full_view)
+        out: LineOutcome = recorder(m, g).record(f.get("line") if isinstance(f.get("line"), str) else "", seen)
     except PermissionError as e:
         raise Forbidden(str(e)) from None
     d = out.to_dict(describer(m.ruleset.describe))
@@ -86,7 +89,7 @@ def _line(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
 
 
 def _undo(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
-    rec, target = undo(m, actor=g.match_actor, recorded_by=g.recorded_by, reason=text(f, "reason", required=False))
+    rec, target = recorder(m, g).undo(text(f, "reason", required=False))
     return {"message": f"event {target.position} is void (correction #{rec.event.position}); it stays in the log",
             "position": rec.event.position, "voids": target.position}
 

@@ -14,7 +14,6 @@ from engine.events import RecordedEvent
 from engine.match import Match
 from engine.store import EventStore, MatchNotFound
 from judge.desk.calls import CALL_KINDS, call_queue
-from judge.replay.names import cards_db_beside
 from judge.replay.timeline import Timeline, walk
 
 MATCH_CREATED = "match.created"
@@ -28,7 +27,7 @@ class MatchIndex:
         self.desk_events: dict[str, list[RecordedEvent]] = {}
         self._matches: dict[str, Match] = {}
         self._timelines: OrderedDict[tuple[str, bool], Timeline] = OrderedDict()
-        self.cards_db = cards_db_beside(store.describe())
+        self.event_db = store.describe()  # where cards.db is looked for (beside a SQLite log)
 
     def load(self, upto: int) -> None:
         """Read the kinds this index keeps from the notification log, up to notification `upto`."""
@@ -83,7 +82,7 @@ class MatchIndex:
         key = (mid, hidden)
         tl = self._timelines.get(key)
         if tl is None or tl.head != head:
-            tl = walk(m, hidden=hidden, cards_db=self.cards_db)
+            tl = walk(m, hidden=hidden, event_db=self.event_db)
             self._timelines[key] = tl
         self._timelines.move_to_end(key)
         while len(self._timelines) > TIMELINES_KEPT:

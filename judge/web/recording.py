@@ -1,15 +1,16 @@
-"""The match recorder's core, for the web page (and any program): one notation line in, stored as
-one transaction or not at all; the buttons for what is open now; undo as a correction.
+"""The match recorder's core for the web page (and any program): one notation line in, stored as one
+transaction or not at all; the buttons for what is open now; undo as a correction.
 
-The line goes through the same pieces as the terminal recorder: the ruleset's grammar
-(engine/notation: `parse_line`) into actions, each validated (`Match.draft`) and judged on a copy of
-the table, then stored together by `Match.record_many` right after the event the line was judged
-against (one transaction: a lost race stores nothing). Record, then judge: an illegal move is
-stored and comes back with its findings.
+The same pieces as the terminal recorder (judge.live.session): the ruleset's grammar reads the line
+(engine.notation `parse_line`, card names said at the table turned into numbers, a deck line given
+its cards' facts from the card data), `Match.judge_batch` judges it whole on a copy of the table
+(the turn number checked by `turn_number_problem`), `Match.store_batch` stores it in one
+transaction right after the event it was judged against (a lost race stores nothing). Record, then
+judge: an illegal move is stored and comes back with its findings.
 
-Two recorders: the page says which event it last showed (`seen`). If the log has moved since,
-nothing is stored: the outcome lists what the other recorder stored (and which of it repeats this
-line), and the page asks before storing the line after them (`seen` = the new head).
+Two recorders: a page says which event it last showed (`seen`). If the log has moved since, nothing
+is stored: the outcome lists what the other recorder stored and how much of this line repeats it
+(judge.live.moved.repeated), and the page asks before storing the line after them.
 """
 from __future__ import annotations
 
@@ -19,16 +20,18 @@ from typing import Any
 
 from engine.desk import JUDGE_ONLY_KINDS
 from engine.events import JUDGE_PREFIX, TABLE_ACTOR, RecordedEvent
-from engine.findings import Finding
-from engine.match import InputError, Match, Recorded
-from engine.notation import NotationError, check_turn_number, grammar_for, make_ctx, parse_line, probe
+from engine.match import BatchInputError, InputError, Match, Recorded
+from engine.notation import NotationError, grammar_for, make_ctx, parse_line
+from engine.notation.lines import turn_number_problem
 from engine.replay import VOIDING_KINDS
 from engine.state import TableState
 from engine.store import ConflictError
+from judge.io import carddb
+from judge.live.moved import repeated
+from judge.live.options import options
+from judge.live.session import JUDGE_DEFAULT_KINDS
 
 MAX_LINE = 4000
-# judge actions written with no prefix on the line are the recorder's own (a judge's link: the judge's)
-OWN_KINDS = frozenset(JUDGE_ONLY_KINDS) | {"time.called", "round.start", "judge.call", "correction"}
 
 
 class LineRefused(InputError):
@@ -55,161 +58,112 @@ class LineOutcome:
                            "at": e.recorded_at, "repeat": e.position in self.repeats} for e in self.moved]}
 
 
-def parse(match: Match, text: str, own_actor: str) -> list[Any]:
-    """The actions of a line; LineRefused (with the column) if it does not read."""
-    if not isinstance(text, str) or not text.strip():
-        raise LineRefused("type an action (or tap one of the buttons)")
-    if len(text) > MAX_LINE or "\x00" in text:
-        raise LineRefused(f"a line has at most {MAX_LINE:,} characters", col=MAX_LINE)
-    grammar = grammar_for(match.ruleset)
-    ctx = make_ctx(match.players, match.ruleset, grammar)
-    try:
-        return parse_line(text, 0, grammar, ctx,
-                          default_actor=lambda kind: own_actor if kind in OWN_KINDS else TABLE_ACTOR)
-    except NotationError as e:
-        raise LineRefused(e.message, col=e.col) from None
+@dataclass
+class Recorder:
+    """Who records (the link's actor for its own acts, whether it may act as a judge) and the
+    grammar of the match, with the card data's names and facts where the game has card data."""
 
+    match: Match
+    own_actor: str              # scorekeeper:NAME, or judge:NAME for a judge's or an organizer's link
+    recorded_by: str
+    may_act_as_judge: bool
 
-def record_line(match: Match, text: str, *, own_actor: str, recorded_by: str, seen: int,
-                may_act_as_judge: bool) -> LineOutcome:
-    """Store one line as one transaction after event `seen` (the last the page showed), or report
-    what moved since. LineRefused: malformed (nothing stored, `col` says where). PermissionError: a
-    line acting as a judge from a link that is not a judge's."""
-    actions = parse(match, text, own_actor)
-    if not may_act_as_judge:
-        for a in actions:
-            if a.actor.startswith(JUDGE_PREFIX):
-                raise PermissionError(f"only a judge's link records as a judge (column {a.col}: "
-                                      f"{a.actor[len(JUDGE_PREFIX):]!r})")
-    head_event = match.store.head(match.id)
-    head = head_event.position
-    if seen != head:
-        return _moved(match, actions, seen, head, recorded_by)
-    drafts, findings = judge_actions(match, actions, head, recorded_by)
-    try:
-        events = match.record_many(drafts, expected_position=head)
-    except ConflictError:
-        return _moved(match, actions, seen, match.head_position(), recorded_by)
-    return LineOutcome("stored", events[-1].position,
-                       [Recorded(e, [_at(f, e.position) for f in fs]) for e, fs in zip(events, findings)])
+    def __post_init__(self) -> None:
+        self.grammar = grammar_for(self.match.ruleset)
+        self.ctx = make_ctx(self.match.players, self.match.ruleset, self.grammar)
+        self.cards = carddb.match_cards(self.match.ruleset, carddb.for_store(self.match.store))
+        if self.cards is not None:  # names said at the table -> numbers; a deck line gets its facts
+            self.ctx.card_ref = lambda word: self.cards.resolve(word, self.match.state())  # type: ignore[union-attr]
+            self.ctx.card_fill = self.cards.fill
 
+    def default_actor(self, kind: str) -> str:
+        """A line with no prefix: the table's; a judge's action, this link's if it is a judge's."""
+        if kind in JUDGE_ONLY_KINDS and not self.may_act_as_judge:
+            raise NotationError(f"{kind} is a judge's action: a judge records it (the judges' desk, or a "
+                                "judge's link)")
+        return self.own_actor if kind in JUDGE_DEFAULT_KINDS or kind == "correction" else TABLE_ACTOR
 
-def judge_actions(match: Match, actions: list[Any], head: int, recorded_by: str) -> tuple[list[Any], list[list[Finding]]]:
-    """Validate each action and play the line on a copy of the table: its drafts and each one's
-    findings. LineRefused (the action's column) on bad input or a wrong turn number."""
-    table = match.state(at=head).copy()
-    grammar = grammar_for(match.ruleset)
-    drafts, findings = [], []
-    for k, a in enumerate(actions):
+    # --- a line ------------------------------------------------------------------------------
+
+    def parse(self, text: str) -> list[Any]:
+        """The actions of a line; LineRefused (with the column) if it does not read."""
+        if not isinstance(text, str) or not text.strip():
+            raise LineRefused("type an action (or tap one of the buttons)")
+        if len(text) > MAX_LINE or "\x00" in text:
+            raise LineRefused(f"a line has at most {MAX_LINE:,} characters of text", col=min(len(text), MAX_LINE))
         try:
-            d = match.draft(a.kind, a.payload, actor=a.actor, recorded_by=recorded_by, head=head + k)
-        except InputError as e:
-            raise LineRefused(f"{e}", col=a.col) from None
-        ev = probe(match.id, head + k + 1, d.kind, d.version, d.actor, d.payload, d.recorded_by)
-        try:
-            fs = match.ruleset.check(table, ev)
-        except Exception as err:  # noqa: BLE001 - a ruleset bug: stored and flagged by replay (DESK-10)
-            fs = []
-            del err
-        if d.kind not in VOIDING_KINDS:  # a void's effect needs the whole log; replay shows it
-            try:
-                match.ruleset.apply(table, ev)
-            except Exception:  # noqa: BLE001 - replay keeps it and flags it (DESK-10)
-                pass
-        table.position = ev.position
-        try:
-            check_turn_number(grammar, a, table)
+            actions = parse_line(text, 0, self.grammar, self.ctx, default_actor=self.default_actor)
         except NotationError as e:
-            raise LineRefused(e.message, col=a.col) from None
-        drafts.append(d)
-        findings.append(fs)
-    return drafts, findings
+            raise LineRefused(e.message, col=e.col) from None
+        if self.ctx.card_fill is not None:
+            for a in actions:
+                a.payload = self.ctx.card_fill(a.kind, a.payload)
+        if not self.may_act_as_judge:
+            for a in actions:
+                if a.actor.startswith(JUDGE_PREFIX):
+                    raise PermissionError(f"only a judge's link records as a judge (column {a.col}: "
+                                          f"judge {a.actor[len(JUDGE_PREFIX):]})")
+        return actions
 
-
-def _moved(match: Match, actions: list[Any], seen: int, head: int, recorded_by: str) -> LineOutcome:
-    moved = match.store.read(match.id, after=max(seen, 1), upto=head) if seen < head else []
-    wanted = []
-    for a in actions:
+    def record(self, text: str, seen: int) -> LineOutcome:
+        """Store one line as one transaction after event `seen` (the last the page showed), or say
+        what moved since. LineRefused: nothing stored, `col` says where. PermissionError: a line
+        acting as a judge from a link that is not a judge's."""
+        actions = self.parse(text)
+        after = self.match.store.head(self.match.id)
+        if seen != after.position:
+            return self._moved(actions, seen, after.position)
         try:
-            d = match.draft(a.kind, a.payload, actor=a.actor, head=head)
-            wanted.append((d.kind, d.actor, d.payload))
-        except InputError:
-            continue
-    repeats = [e.position for e in moved if (e.kind, e.actor, e.payload) in wanted]
-    return LineOutcome("moved", head, moved=moved, repeats=repeats)
+            batch = self.match.judge_batch([(a.kind, a.payload, a.actor) for a in actions], after=after,
+                                           recorded_by=self.recorded_by)
+        except BatchInputError as e:
+            raise LineRefused(str(e), col=actions[e.item].col) from None
+        for k, a in enumerate(actions):
+            problem = turn_number_problem(self.grammar, a, *batch.turns[k])
+            if problem:
+                raise LineRefused(problem, col=a.col)
+        try:
+            recs = self.match.store_batch(batch, after=after)
+        except ConflictError:
+            return self._moved(actions, seen, self.match.head_position())
+        return LineOutcome("stored", recs[-1].event.position, recs)
 
+    def _moved(self, actions: list[Any], seen: int, head: int) -> LineOutcome:
+        moved = self.match.store.read(self.match.id, after=max(seen, 1), upto=head) if seen < head else []
+        _, same = repeated(self.match, actions, moved)
+        return LineOutcome("moved", head, moved=moved, repeats=[e.position for e in same])
 
-def _at(f: Finding, position: int) -> Finding:
-    from dataclasses import replace
-    return replace(f, position=position)
+    # --- undo --------------------------------------------------------------------------------
 
+    def undo(self, reason: str | None = None) -> tuple[Recorded, RecordedEvent]:
+        """A correction voiding this link's own last event that still counts (never another
+        recorder's), recorded as this link's own act; the original stays in the log."""
+        target = last_own_event(self.match, self.recorded_by)
+        if target is None:
+            raise InputError("nothing of yours to undo (a judge voids another's event with a correction)",
+                             field="undo")
+        rec = self.match.record("correction", {"voids": target.position,
+                                               "reason": reason or "undone on the recorder page"},
+                                actor=self.own_actor, recorded_by=self.recorded_by)
+        return rec, target
 
-# --- undo ---------------------------------------------------------------------------------------
+    # --- the buttons -------------------------------------------------------------------------
+
+    def buttons(self, state: TableState) -> tuple[list[Any], list[str]]:
+        """What is open at `state` (the grammar's suggestions the rules accept: judge.live.options,
+        as the terminal's `?`), and the grammar's notes on what it could not know (unseen hands)."""
+        try:
+            found = options(self.match, self.grammar, self.ctx, state, self.default_actor)
+            notes = list(self.grammar.suggestion_notes(state, self.ctx))
+        except Exception:  # noqa: BLE001 - a grammar bug leaves the notation box, not a broken page
+            return [], ["(the buttons could not be worked out for this table: type the line)"]
+        return found, notes
 
 
 def last_own_event(match: Match, recorded_by: str) -> RecordedEvent | None:
-    """The last event this link recorded that still counts (never another recorder's)."""
+    """The last event this link recorded that still counts."""
     voided = set(match.state().voided)
     for e in reversed(match.store.read(match.id, after=1)):
         if e.recorded_by == recorded_by and e.position not in voided and e.kind not in VOIDING_KINDS:
             return e
     return None
-
-
-def undo(match: Match, *, actor: str, recorded_by: str, reason: str | None = None) -> tuple[Recorded, RecordedEvent]:
-    """A correction voiding this link's own last event; the original stays in the log."""
-    target = last_own_event(match, recorded_by)
-    if target is None:
-        raise InputError("nothing of yours to undo (a judge voids another's event with a correction)",
-                         field="undo")
-    rec = match.record("correction", {"voids": target.position,
-                                      "reason": reason or "undone on the recorder page"},
-                       actor=actor, recorded_by=recorded_by)
-    return rec, target
-
-
-# --- the buttons: what is open now ----------------------------------------------------------------
-
-
-@dataclass
-class Button:
-    line: str
-    why: str
-    group: str
-
-
-def buttons(match: Match, state: TableState) -> tuple[list[Button], list[str]]:
-    """Lines the ruleset's grammar proposes now (its `suggestions` hook), kept when the rules raise
-    no error against `state`; and the grammar's notes on what it could not know (unseen hands)."""
-    grammar = grammar_for(match.ruleset)
-    ctx = make_ctx(match.players, match.ruleset, grammar)
-    out: list[Button] = []
-    seen_lines = set()
-    try:
-        proposed = grammar.suggestions(state, ctx)
-        notes = list(getattr(grammar, "suggestion_notes", lambda s, c: [])(state, ctx))
-    except Exception:  # noqa: BLE001 - a grammar bug leaves the notation box, not a broken page
-        return [], ["(the buttons could not be worked out for this table: type the line)"]
-    for item in proposed:
-        line = getattr(item, "line", item)
-        if line in seen_lines:
-            continue
-        seen_lines.add(line)
-        try:
-            actions = parse_line(line, 0, grammar, ctx)
-            ok = all(_acceptable(match, state, a) for a in actions if a.kind != grammar.turn_kind) \
-                if len(actions) > 1 else _acceptable(match, state, actions[0])
-        except (NotationError, InputError, IndexError):
-            continue
-        if ok:
-            out.append(Button(line, getattr(item, "why", ""), getattr(item, "group", "") or "actions"))
-    return out, notes
-
-
-def _acceptable(match: Match, state: TableState, a: Any) -> bool:
-    d = match.draft(a.kind, a.payload, actor=a.actor, head=state.position)
-    e = probe(match.id, state.position + 1, d.kind, d.version, d.actor, d.payload)
-    try:
-        return not any(f.severity == "error" for f in match.ruleset.check(state.copy(), e))
-    except Exception:  # noqa: BLE001
-        return False

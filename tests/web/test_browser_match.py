@@ -100,7 +100,9 @@ def test_a_table_recorded_judged_and_replayed_in_the_browser(tmp_path):
         other.goto(f"{server.url}/m/{mid}/record?k={lia}")
         for p in (phone, other):
             p.locator("#live-status.on").wait_for(timeout=WAIT)
-        assert "OP01-016 Red Character B" in phone.locator("#board").inner_text()  # names from the card data
+        board = phone.locator("#board").inner_text()
+        assert "OP01-001 Test Leader Red" in board  # names from the card data beside the log
+        assert "hand\t5\t? ×5" in board  # a scorekeeper never sees hands (the desk registered them)
         assert EVIL in phone.locator("h1").inner_text()
         hall.shot(phone, "phone-recorder-start")
 
@@ -130,7 +132,8 @@ def test_a_table_recorded_judged_and_replayed_in_the_browser(tmp_path):
         phone.locator("#record-line").tap()
         phone.locator("#line-error").wait_for(timeout=WAIT)
         assert phone.locator("#line").input_value() == bad
-        assert phone.evaluate("document.activeElement.id") == "line"
+        # the cursor is placed when htmx settles the swap (20 ms after it), so wait for it
+        phone.locator("#line:focus").wait_for(timeout=WAIT)
         assert phone.evaluate("document.getElementById('line').selectionStart") == bad.index("frobnicate")
         assert head_of(phone) == n
         hall.shot(phone, "phone-line-refused")

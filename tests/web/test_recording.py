@@ -8,7 +8,7 @@ import pytest
 
 from engine.match import InputError, Match
 from engine.store import EventStore
-from judge.web.recording import LineRefused, buttons, last_own_event, record_line, undo
+from judge.web.recording import LineRefused, Recorder, last_own_event
 from tests.rulesets.optcg.support import registration
 
 SAM, LIA = "recorder Sam (link aaa)", "recorder Lia (link bbb)"
@@ -30,8 +30,16 @@ def match(tmp_path):
 
 
 def line(m, text, seen=None, by=SAM, judge=False):
-    return record_line(m, text, own_actor="scorekeeper:Sam", recorded_by=by,
-                       seen=m.head_position() if seen is None else seen, may_act_as_judge=judge)
+    rec = Recorder(m, "judge:Kim" if judge else "scorekeeper:Sam", by, judge)
+    return rec.record(text, m.head_position() if seen is None else seen)
+
+
+def undo(m, by=SAM):
+    return Recorder(m, "scorekeeper:Sam", by, False).undo()
+
+
+def buttons(m, state):
+    return Recorder(m, "scorekeeper:Sam", SAM, False).buttons(state)
 
 
 def test_a_line_is_one_transaction_and_comes_back_with_its_findings(match):
@@ -67,14 +75,14 @@ def test_a_page_that_missed_events_is_told_what_moved_before_anything_is_stored(
 def test_undo_voids_this_links_own_last_event_as_the_scorekeepers_correction(match):
     line(match, "T1 A: refresh")
     line(match, "A: don 1", by=LIA)
-    rec, target = undo(match, actor="scorekeeper:Sam", recorded_by=SAM)
+    rec, target = undo(match)
     assert target.kind == "refresh" and rec.event.payload["voids"] == target.position
     assert (rec.event.actor, rec.event.recorded_by) == ("scorekeeper:Sam", SAM)
     assert target.position in match.state().voided
     assert last_own_event(match, SAM).kind == "turn"
-    undo(match, actor="scorekeeper:Sam", recorded_by=SAM)
+    undo(match)
     with pytest.raises(InputError):
-        undo(match, actor="scorekeeper:Sam", recorded_by=SAM)  # Lia's DON!! is not Sam's to undo
+        undo(match)  # Lia's DON!! is not Sam's to undo
 
 
 def test_only_a_judges_link_acts_as_a_judge(match):

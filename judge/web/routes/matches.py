@@ -22,8 +22,8 @@ from judge.io.files import safe_name
 from judge.replay.export import replay_html
 from judge.web.auth import Forbidden, Grant
 from judge.web.live import sse_stream
-from judge.web.match_actions import MatchScope, match_scope, require, run_match_action
-from judge.web.recording import LineRefused, buttons, last_own_event
+from judge.web.match_actions import MatchScope, match_scope, recorder as recorder_of, require, run_match_action
+from judge.web.recording import LineRefused, last_own_event
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form, refused,
 )
@@ -119,7 +119,7 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
     for f in tl.findings:
         by_pos.setdefault(f["p"], []).append(f)
     recent = [dict(e, findings=by_pos.get(e["p"], [])) for e in tl.events[-RECENT:]][::-1]
-    found, notes = buttons(m, tl.state) if tl.state is not None and tl.state.result is None else ([], [])
+    found, notes = recorder_of(m, g).buttons(tl.state) if tl.state is not None and tl.state.result is None else ([], [])
     groups: dict[str, list[Any]] = {}
     for b in found:
         groups.setdefault(b.group, []).append(b)
