@@ -21,7 +21,7 @@ from engine.store import EventStore, HashMismatch, MatchNotFound
 from judge.io.importers import ImportSummary, findings_after, read_text
 
 EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
-ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash"}
+ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash", "write_id"}
 
 
 def read_lines(path: str) -> list[tuple[int, dict[str, Any]]]:
@@ -91,6 +91,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
         except InputError as e:
             raise InputError(e.message, where=f"{path}:{first_line}", field=f"payload.{e.field}") from None
         _check_envelope(first, 1, path, first_line)
+        head_draft = head_draft._replace(write_id=first.get("write_id"))
         expected_hashes.append(first.get("hash"))
         rs = get_ruleset(payload["ruleset"])(payload.get("options") or {})
         validator = EventValidator(rs, head_draft.payload["players"])
@@ -130,7 +131,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
         if "version" in obj and obj["version"] != draft.version:
             raise InputError(f"{draft.kind} version {obj['version']} is not known (this tablejudge "
                              f"writes version {draft.version})", where=where, field="version")
-        drafts.append(draft)
+        drafts.append(draft._replace(write_id=obj.get("write_id")) if "write_id" in obj else draft)
         expected_hashes.append(obj.get("hash"))
         known_kinds[position] = draft.kind
         line_of[position] = n
@@ -170,6 +171,9 @@ def _check_envelope(obj: dict[str, Any], position: int, path: str, n: int,
     for key in ("hash", "prev_hash"):
         if key in obj and not (isinstance(obj[key], str) and len(obj[key]) == 64):
             raise InputError("must be a sha256 hex digest", where=where, field=key)
+    if "write_id" in obj and not (isinstance(obj["write_id"], str) and 0 < len(obj["write_id"]) <= 64):
+        raise InputError("must be the write id an export carries (text, at most 64 characters)",
+                         where=where, field="write_id")
 
 
 def _recorded_at(obj: dict[str, Any], path: str, n: int) -> str | None:
