@@ -186,7 +186,9 @@ class TimeCalled(Payload):
 @event_kind("time.decision")
 class TimeDecision(Payload):
     """The end-of-time procedure's decision, written by `tablejudge timelimit`: the result, the
-    branch of the procedure taken, and the steps in words (quoting the rule)."""
+    branch of the procedure taken, and the steps in words (quoting the rule). `based_on` and
+    `state_hash`: the last event the decision considered and the table's state hash then, which
+    `tablejudge verify` replays again and compares."""
 
     result: str  # win | draw | double-loss | continue
     branch: str
@@ -194,6 +196,8 @@ class TimeDecision(Payload):
     rule: str
     winner: str | None = None
     policy: str | None = None
+    based_on: int | None = None
+    state_hash: str | None = None
 
 
 # Every ruleset accepts these. Add a core kind here, once, for all rulesets.

@@ -203,6 +203,17 @@ class Replayer:
     def events(self, upto: int | None = None) -> list[RecordedEvent]:
         return self.store.read(self.match, upto=upto)
 
+    def decision_basis(self, events: Sequence[RecordedEvent] | None = None,
+                       upto: int | None = None) -> TableState:
+        """The table an end-of-time decision is judged on: events 1..`upto` (default: all given)
+        except earlier decisions, which are the procedure's output, not its input. A recorded
+        decision carries this table's state hash, and `verify` replays it again."""
+        if events is None:
+            events = self.store.read(self.match, upto=upto)
+        game = [e for e in events[1:] if e.kind != "time.decision" and (upto is None or e.position <= upto)]
+        state, _ = self.fold(None, 1, game)
+        return state
+
     # --- the fold -------------------------------------------------------------------------
 
     def fold(self, base: dict | None, base_pos: int, events: Sequence[RecordedEvent], *,

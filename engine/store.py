@@ -694,13 +694,19 @@ class EventStore:
 
     def stream_ids(self, created_kind: str) -> list[str]:
         """Every stream started by `created_kind`, in creation order (from the notification log)."""
-        ids: list[str] = []
+        return [e.match for e in self.created_events(created_kind)]
+
+    def created_events(self, created_kind: str) -> list[RecordedEvent]:
+        """The first event of every stream started by `created_kind`, in creation order."""
+        out: list[RecordedEvent] = []
         start = 1
         while True:
             page = self.events.select_notifications(start, 500, topics=[created_kind])
-            ids.extend(str(n.originator_id) for n in page)
+            out.extend(map(_event, _decode_all([_b(n.state) for n in page])))
             if len(page) < 500:
-                return ids
+                for e in out:
+                    self._created.setdefault(e.match, e)
+                return out
             start = page[-1].id + 1
 
     def all_stream_ids(self) -> list[str]:

@@ -13,7 +13,7 @@ from engine.events import (
 )
 from engine.match import InputError, Match
 from engine.schema import PayloadError
-from engine.store import EventStore, MatchNotFound
+from engine.store import ConflictError, EventStore, MatchNotFound
 
 from judge.tournament.pairing import (
     Pairing,
@@ -25,6 +25,7 @@ from judge.tournament.pairing import (
     pair_swiss,
     pair_top_cut,
 )
+from judge.tournament import seal
 from judge.tournament.results import parse_slip
 from judge.tournament.standings import (
     Standings,
@@ -131,7 +132,9 @@ class Tournament:
             w, l, d = parse_slip(slip, field="slip")
             rnd, p = self._find_table(st, table, None, None)
             drafts.append(self._result_draft(st, rnd, p, w, l, d, "slip", None, override_format))
-        return self.store.append(self.id, drafts, expected_position=st.position or 1)
+        events = self.store.append(self.id, drafts, expected_position=st.position or 1)
+        self._seal_if_closed(st.current.number if st.current else None)
+        return events
 
     def drop(self, player: str, reason: str | None = None) -> RecordedEvent:
         st = self.state()
@@ -159,6 +162,7 @@ class Tournament:
         """Pair the next Swiss round (the previous round must be complete)."""
         st = self.state()
         self._previous_complete(st)
+        st = self._sealed_before_next(st)
         if st.elimination_rounds:
             raise InputError("the top cut has started: use `top-cut` for its next round", field="round")
         if st.rounds_planned and len(st.swiss_rounds) >= st.rounds_planned:
@@ -188,6 +192,7 @@ class Tournament:
         (dropped players are not seeded), the next ones from the winners."""
         st = self.state()
         self._previous_complete(st)
+        st = self._sealed_before_next(st)
         elim = st.elimination_rounds
         round_no = len(st.rounds) + 1
         if not elim:
@@ -247,7 +252,7 @@ class Tournament:
             if outcome.result == "double-loss":
                 raise InputError(f"match {m.id} ended in a double loss, which a W-L-D result cannot "
                                  "express; record the ruling as a slip", field="match")
-            outcomes.append((m.id, outcome))
+            outcomes.append((m.id, outcome, _basis(m)))
         assert players is not None
         if len(players) != 2:
             raise InputError("a tournament match has two players", field="match")
@@ -257,10 +262,11 @@ class Tournament:
             raise InputError(f"{', '.join(sorted(players))} are not paired together in round "
                              f"{rnd.number} (table {pairing.table}: {pairing.player1} vs {pairing.player2})",
                              field="match")
-        w = sum(1 for _, o in outcomes if o.result == "win" and o.winner == pairing.player1)
-        l = sum(1 for _, o in outcomes if o.result == "win" and o.winner == pairing.player2)
-        d = sum(1 for _, o in outcomes if o.result == "draw")
-        return self._record(st, rnd, pairing, w, l, d, "match", [mid for mid, _ in outcomes], override_format)
+        w = sum(1 for _, o, _ in outcomes if o.result == "win" and o.winner == pairing.player1)
+        l = sum(1 for _, o, _ in outcomes if o.result == "win" and o.winner == pairing.player2)
+        d = sum(1 for _, o, _ in outcomes if o.result == "draw")
+        return self._record(st, rnd, pairing, w, l, d, "match", [mid for mid, _, _ in outcomes],
+                            override_format, based_on=[b for _, _, b in outcomes])
 
     def correct(self, position: int, reason: str) -> RecordedEvent:
         """Void an earlier event (a mistaken registration, drop, bye, result or the last pairing)."""
@@ -270,7 +276,7 @@ class Tournament:
             raise InputError(f"the tournament's events are 1..{len(events)}; event 1 cannot be voided",
                              field="position")
         target = events[position - 1]
-        if target.kind in ("correction", "note"):
+        if target.kind in ("correction", "note", seal.SEALED):
             raise InputError(f"event {position} is a {target.kind}; it cannot be voided", field="position")
         if position in st.voided:
             raise InputError(f"event {position} is already void", field="position")
@@ -329,13 +335,56 @@ class Tournament:
         return rnd, hit
 
     def _record(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
-                source: str, matches: list[str] | None, override_format: bool = False) -> RecordedEvent:
-        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format)
+                source: str, matches: list[str] | None, override_format: bool = False, *,
+                based_on: list[dict[str, Any]] | None = None) -> RecordedEvent:
+        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, based_on)
         (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
+        self._seal_if_closed(rnd.number)
         return event
 
+    # --- round seals (judge/tournament/seal.py) ----------------------------------------------
+
+    def seal_round(self, round_no: int | None = None) -> RecordedEvent:
+        """Seal a round (default: the last complete one) as the log stands now: a `round.sealed`
+        event whose hash covers the tournament's head and every match of the round."""
+        st = self.state()
+        if round_no is None:
+            round_no = st.last_complete_round()
+            if round_no is None:
+                raise InputError("no round is complete yet: nothing to seal", field="round")
+        rnd = next((r for r in st.rounds if r.number == round_no), None)
+        if rnd is None:
+            raise InputError(f"round {round_no} has not been paired", field="round")
+        if not rnd.complete:
+            raise InputError(f"{rnd.name} still misses results for table(s) "
+                             f"{', '.join(map(str, rnd.missing()))}: a round is sealed once closed",
+                             field="round")
+        return self._append(st, seal.SEALED, seal.seal_payload(self.store, st, round_no))
+
+    def _seal_if_closed(self, round_no: int | None) -> None:
+        """After a result: if it closed its round, seal the round. Losing a race to another writer
+        leaves the round unsealed (it is sealed before the next round is paired): the result
+        itself is stored, and that is what the caller asked for."""
+        if round_no is None:
+            return
+        st = self.state()
+        rnd = next((r for r in st.rounds if r.number == round_no), None)
+        if rnd is not None and rnd.complete:
+            try:
+                self.seal_round(round_no)
+            except ConflictError:
+                pass
+
+    def _sealed_before_next(self, st: TournamentState) -> TournamentState:
+        cur = st.current
+        if cur is not None and cur.complete and cur.number not in st.seals:
+            self.seal_round(cur.number)
+            return self.state()
+        return st
+
     def _result_draft(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
-                      source: str, matches: list[str] | None, override_format: bool = False) -> Draft:
+                      source: str, matches: list[str] | None, override_format: bool = False,
+                      based_on: list[dict[str, Any]] | None = None) -> Draft:
         if rnd.stage == "elimination" and w == l:
             raise InputError(f"{rnd.name} is single elimination: the result needs a winner, got "
                              f"{w}-{l}-{d}", field="slip")
@@ -352,9 +401,18 @@ class Tournament:
                              "override (`--override-format`)", field="match" if source == "match" else "slip")
         payload = {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
                    "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches,
-                   "format_override": True if problem else None}
+                   "format_override": True if problem else None, "based_on": based_on}
         return _draft("result.recorded", {k: v for k, v in payload.items() if v is not None},
                       self.recorded_by)
+
+
+def _basis(m: Match) -> dict[str, Any]:
+    """What a result from a match rests on: the match's head (an anchor in the tournament's chain)
+    and the state hash of its final table."""
+    head = m.store.head(m.id)
+    assert head is not None
+    return {"match": m.id, "position": head.position, "hash": head.hash,
+            "state_hash": m.state(at=head.position).state_hash()}
 
 
 def _pairing_dict(p: Pairing) -> dict[str, Any]:

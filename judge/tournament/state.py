@@ -101,6 +101,7 @@ class TournamentState:
     position: int = 0
     best_of: int | None = None
     top_cut_best_of: int | None = None
+    seals: dict[int, dict[str, Any]] = field(default_factory=dict)  # round -> its latest seal
 
     def match_format(self, stage: str) -> MatchFormat:
         """The match format of a stage: declared at creation, else the game's documented default."""
@@ -207,6 +208,8 @@ def _apply(st: TournamentState, e: RecordedEvent) -> None:
             p["round"], p["stage"], p["name"],
             [Pairing(x.get("table"), x["player1"], x.get("player2"), x.get("reason", ""))
              for x in p["pairings"]], p.get("seed"), list(p.get("notes") or [])))
+    elif e.kind == "round.sealed":
+        st.seals[p["round"]] = p
     elif e.kind == "result.recorded":
         rnd = next((r for r in st.rounds if r.number == p["round"]), None)
         if rnd is not None:

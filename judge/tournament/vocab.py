@@ -108,6 +108,9 @@ class ResultRecorded(Payload):
     source: Literal["slip", "match"] = "slip"
     matches: list[str] | None = None
     format_override: bool = False  # the organizer recorded game counts the match format does not allow
+    # from matches: each match's head and final state hash ({match, position, hash, state_hash}),
+    # an anchor of the match in the tournament's own chain; `tablejudge verify` rechecks both
+    based_on: list[dict[str, Any]] | None = None
 
     def validate(self) -> None:
         for f in ("wins1", "wins2", "draws"):
@@ -115,6 +118,18 @@ class ResultRecorded(Payload):
                 raise PayloadError(f, "must be 0 or more")
 
 
+@event_kind("round.sealed")
+class RoundSealed(Payload):
+    """A closed round's seal: one hash (`seal`) over the tournament's head and the head of every
+    match of the round ({stream, position, hash}). Printed on the standings page and the round
+    report; `tablejudge verify --seal` proves later that nothing it covers changed or vanished."""
+
+    round: int
+    scope: str
+    heads: list[dict[str, Any]]
+    seal: str
+
+
 KINDS: dict[str, type[Payload]] = {k.kind: k for k in (
     TournamentCreated, PlayerRegistered, PlayerDropped, ByeGranted, RoundPaired, ResultRecorded,
-    Correction, Note)}
+    RoundSealed, Correction, Note)}
