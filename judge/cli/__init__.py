@@ -16,6 +16,7 @@ from judge.cli.common import Env, run_guarded
 
 COMMAND_MODULES = [
     "judge.cli.matches",
+    "judge.cli.verify",
     "judge.cli.demo",
     "judge.cli.tournament",
     "judge.cli.desk",

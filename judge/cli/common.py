@@ -14,7 +14,7 @@ import click
 from engine.match import InputError, Match, StrictRefusal
 from engine.replay import PositionOutOfRange
 from engine.rulesets import UnknownRuleset
-from engine.store import ConflictError, EventStore, MatchNotFound, StoreError
+from engine.store import ConflictError, EventStore, GuardBroken, MatchNotFound, StoreError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_CONFLICT = 0, 1, 2, 3
 
@@ -58,6 +58,9 @@ def run_guarded(group: click.Group, args: list[str] | None = None) -> int:
     except ConflictError as e:
         click.echo(f"error: {e}", err=True)
         return EXIT_CONFLICT
+    except GuardBroken as e:  # the log failed its integrity check: a failed verification
+        click.echo(f"error: {e}", err=True)
+        return EXIT_FINDINGS
     except (InputError, MatchNotFound, UnknownRuleset, PositionOutOfRange, StoreError) as e:
         click.echo(f"error: {e}", err=True)
         return EXIT_INPUT

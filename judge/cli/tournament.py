@@ -8,9 +8,11 @@ from typing import Any
 import click
 
 from engine.match import InputError
+from engine.store import anchor_token
 from engine.words import plural
 
 from judge.tournament.results import read_results
+from judge.tournament.seal import SEALED, token as seal_token
 from judge.tournament.standings import (
     POLICIES,
     PolicyError,
@@ -382,6 +384,36 @@ def register(cli: click.Group) -> None:
         click.echo(f"round {p['round']} table {p['table']}: {p['player1']} {p['wins1']}-{p['wins2']}-"
                    f"{p.get('draws', 0)} {p['player2']} (event {e.position})"
                    + (" — format override" if p.get("format_override") else ""))
+        _echo_seal_after(t, e)
+
+    def _echo_seal_after(t, e) -> None:
+        """The result's anchor, and the round's seal if this result closed the round."""
+        click.echo(f"anchor: {anchor_token(t.id, e.position, e.hash)}")
+        after = [x for x in t.events()[e.position:] if x.kind == SEALED]
+        if after:
+            s = after[-1]
+            click.echo(f"round {s.payload['round']} closed and sealed (event {s.position}): "
+                       f"{seal_token(t.id, s.payload)}")
+
+    @tournament.command("seal")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--round", "round_no", type=int, default=None,
+                  help="The round to seal (default: the last complete one).")
+    @pass_env
+    def seal_cmd(env, tournament_ref, round_no) -> None:
+        """Seal a closed round as the log stands now: one hash over the tournament's head and every
+        match of the round, recorded as an event and printed on the standings page and the round
+        report. A round is sealed by itself when its last result is recorded; seal again after a
+        late correction. `tablejudge verify --seal` checks seals later.
+
+        \b
+        Example:
+          tablejudge tournament seal t-1a2b --round 3
+        """
+        t = _open(env, tournament_ref)
+        e = t.seal_round(round_no)
+        click.echo(f"round {e.payload['round']} sealed (event {e.position}, "
+                   f"{plural(len(e.payload['heads']), 'stream')}): {seal_token(t.id, e.payload)}")
 
     @tournament.command("correct")
     @click.argument("tournament_ref", metavar="T")
