@@ -22,7 +22,7 @@ import random
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -49,7 +49,10 @@ CREATED_SUFFIX = ".created"  # every stream (match, tournament) starts with one
 LOG_STREAM = "tablejudge:log"  # the log's own stream: guard incidents (no match id has a colon)
 LOG_FORMAT = "tablejudge log 1"
 SNAPSHOT_FORMAT = "s2"  # snapshots carry the hash of the event they stand at
-PG_ATTEMPTS = 6  # a lost PostgreSQL connection: tries, with randomised exponential backoff
+# A lost PostgreSQL connection is tried again with randomised exponential backoff: at most
+# PG_ATTEMPTS tries within PG_RETRY_SECONDS (each try may itself wait up to the connect timeout).
+PG_ATTEMPTS = 6
+PG_RETRY_SECONDS = 12.0
 PG_BACKOFF = 0.1  # seconds before the second try; doubles (with jitter) after each
 
 
@@ -216,6 +219,7 @@ class EventStore:
         self._created: dict[str, RecordedEvent] = {}
         self._guard_checked_at = 0.0
         self._schema_version: int | None = None
+        self._locked = False  # inside append_locked: this process holds the write lock
         self.guard_upgraded = False
         if self.is_postgres:
             self._probe_postgres()
@@ -316,10 +320,12 @@ class EventStore:
         with self.datastore.transaction(commit=commit) as c:
             yield c
 
-    def _query(self, sql: str, params: Sequence[Any] = (), *, named: bool = False) -> list[Any]:
+    def _query(self, sql: str, params: Sequence[Any] = (), *, named: bool = False,
+               retry: bool = True) -> list[Any]:
         """A read, retried with backoff if a PostgreSQL connection breaks (reads are idempotent).
         Rows are tuples (or, with `named`, rows whose columns are also reachable by name)."""
-        for attempt in range(PG_ATTEMPTS if self.is_postgres else 1):
+        tries = _Tries(retry and self.is_postgres)
+        while True:
             try:
                 with self._cursor(commit=False) as c:
                     if not named:
@@ -327,11 +333,9 @@ class EventStore:
                     c.execute(sql, params)
                     return c.fetchall()
             except (OperationalError, InterfaceError) as e:
-                if not self.is_postgres or attempt == PG_ATTEMPTS - 1:
-                    raise StoreUnavailable(f"cannot read the event log {self.describe()}: "
-                                           f"{self._connection_message(e)}") from None
-                _backoff(attempt)
-        raise AssertionError("unreachable")
+                if not tries.again():
+                    raise StoreUnavailable(f"cannot read the event log {self.describe()} "
+                                           f"({tries.said()}): {self._connection_message(e)}") from None
 
     # --- the database: ours, empty, or refused ---------------------------------------------
 
@@ -544,6 +548,19 @@ class EventStore:
     def _insert(self, match: str, head_position: int, head_hash: str, drafts: Sequence[Draft],
                 expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
         self.check_writable()
+        sealed, rows = self._seal(match, head_position, head_hash, drafts, expected_hashes)
+        if self.is_postgres:
+            self._write_postgres(match, head_position, sealed, rows)
+        else:
+            self._write_sqlite(match, head_position, sealed, rows)
+        if head_position == 0:
+            self._created[match] = sealed[0]
+        return sealed
+
+    def _seal(self, match: str, head_position: int, head_hash: str, drafts: Sequence[Draft],
+              expected_hashes: Sequence[str | None] | None = None
+              ) -> tuple[list[RecordedEvent], list[tuple[str, int, str, bytes]]]:
+        """The drafts as events chained after the head, and their rows."""
         sealed: list[RecordedEvent] = []
         rows: list[tuple[str, int, str, bytes]] = []
         prev, position = head_hash, head_position
@@ -568,13 +585,75 @@ class EventStore:
             prev = event.hash
             sealed.append(event)
             rows.append((match, position, d.kind, data))
+        return sealed, rows
+
+    def append_locked(self, match: str,
+                      prepare: Callable[[RecordedEvent], Sequence[Draft]]) -> list[RecordedEvent]:
+        """Hold the log's write lock, read the stream's head, let `prepare(head)` judge against it
+        and return the drafts, and append them. No other writer can append in between, so this
+        cannot conflict: the retry of a writer that lost a race (engine/match.py) cannot lose
+        again. `prepare` may raise (an input error, a strict refusal): nothing is stored. Held
+        for as long as `prepare` runs, so it should only judge, not replay a long log."""
+        self.check_writable()
         if self.is_postgres:
-            self._write_postgres(match, head_position, sealed, rows)
-        else:
-            self._write_sqlite(match, head_position, sealed, rows)
-        if head_position == 0:
-            self._created[match] = sealed[0]
+            return self._locked_postgres(match, prepare)
+        try:
+            with self.datastore.transaction(commit=True) as c:
+                # a write that changes nothing: it takes SQLite's write lock now (waiting, up to the
+                # busy timeout, for a writer in progress) and keeps it until the commit
+                c.execute(f"UPDATE {META_TABLE} SET value = value WHERE 0")
+                sealed, rows = self._prepare_locked(match, prepare)
+                c.executemany(self._q_insert, rows)
+                self._sqlite_schema_changed(c)
+        except IntegrityError as e:  # only a writer that ignores the lock could cause this
+            raise ConflictError(match, -1) from e
+        except OperationalError as e:
+            raise StoreError(f"the event log is busy or unavailable ({e}); nothing was stored") from e
         return sealed
+
+    def _prepare_locked(self, match: str, prepare: Callable[[RecordedEvent], Sequence[Draft]]
+                        ) -> tuple[list[RecordedEvent], list[tuple[str, int, str, bytes]]]:
+        self._locked = True  # reads go on; snapshot saves (writes) wait for another time
+        try:
+            head = self.head(match)
+            if head is None:
+                raise MatchNotFound(f"no match {match!r} in {self.describe()}")
+            drafts = list(prepare(head))
+            if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts):
+                raise ValueError("a '.created' event can only be event 1")
+            return self._seal(match, head.position, head.hash, drafts)
+        finally:
+            self._locked = False
+
+    def _locked_postgres(self, match: str, prepare: Callable[[RecordedEvent], Sequence[Draft]]
+                         ) -> list[RecordedEvent]:
+        sealed: list[RecordedEvent] = []
+        tries = _Tries(True)
+        while True:
+            try:
+                with self.datastore.get_connection() as conn:
+                    with conn.transaction(), conn.cursor() as curs:
+                        self.events._lock_table(curs)  # the library's own: EXCLUSIVE, reads go on
+                        sealed, rows = self._prepare_locked(match, prepare)
+                        self.events._insert_stored_events(curs, [StoredEvent(*r) for r in rows])
+                return sealed
+            except IntegrityError as e:
+                if sealed and self._landed(match, sealed[0]):
+                    return sealed
+                raise ConflictError(match, sealed[0].position if sealed else -1) from e
+            except (OperationalError, InterfaceError) as e:
+                error = e
+            if not tries.again():
+                break
+            try:
+                if sealed and self._landed(match, sealed[0]):
+                    return sealed  # committed; the reply was lost
+            except StoreError:
+                pass
+        raise StoreUnavailable(
+            f"cannot write to {self.describe()}: the connection broke ({tries.said()}: "
+            f"{self._connection_message(error)}); whether the event was stored is not known: look (`tablejudge events {match}`) before "
+            "recording it again")
 
     def _write_sqlite(self, match: str, head_position: int, sealed: list[RecordedEvent],
                       rows: list[tuple[str, int, str, bytes]]) -> None:
@@ -600,22 +679,21 @@ class EventStore:
         "nothing stored"."""
         stored = [StoredEvent(*r) for r in rows]
         landed: bool | None = False
-        started = time.monotonic()
-        for attempt in range(PG_ATTEMPTS):
+        tries = _Tries(True)
+        while True:
             try:
-                with self.datastore.get_connection() as conn:
-                    with conn.transaction(), conn.cursor() as curs:
-                        self.events._insert_stored_events(curs, stored)
+                self._pipelined_insert(stored)
                 return
             except IntegrityError as e:
-                if attempt > 0 and self._landed(match, sealed[0]):
+                if tries.count > 1 and self._landed(match, sealed[0]):
                     return  # an earlier try committed; its reply was lost
                 raise ConflictError(match, head_position + 1) from e
             except (OperationalError, InterfaceError) as e:
                 error = e  # the connection broke, or the server went away: look, then retry
             except PersistenceError as e:
                 raise StoreError(f"the event log refused the write ({_short(e)}); nothing was stored") from e
-            _backoff(attempt)
+            if not tries.again():
+                break
             try:
                 landed = self._landed(match, sealed[0])
             except StoreError:
@@ -625,26 +703,41 @@ class EventStore:
             if landed is False and self._position_taken(match, head_position + 1):
                 raise ConflictError(match, head_position + 1,
                                     "the connection broke meanwhile; the write did not land")
-        took = time.monotonic() - started
-        if landed is None:
+        if landed is None or tries.count == 1:
             raise StoreUnavailable(
                 f"the connection to {self.describe()} broke during the append and could not be made "
-                f"again ({PG_ATTEMPTS} tries in {took:.1f} s: {_short(error)}). Whether event "
-                f"{head_position + 1} of {match} was stored is NOT known: look (`tablejudge events "
-                f"{match}`) before recording it again")
+                f"again ({tries.said()}: {self._connection_message(error)}). Whether event "
+                f"{head_position + 1} of {match} "
+                f"was stored is NOT known: look (`tablejudge events {match}`) before recording it again")
         raise StoreUnavailable(
-            f"cannot write to {self.describe()}: the connection broke {PG_ATTEMPTS} times in "
-            f"{took:.1f} s ({_short(error)}); nothing was stored (position {head_position + 1} of "
-            f"{match} is still free). Retry when the server is back")
+            f"cannot write to {self.describe()}: the connection broke ({tries.said()}: "
+            f"{self._connection_message(error)}); nothing was stored (position {head_position + 1} of {match} is still free). Retry when "
+            "the server is back")
+
+    def _pipelined_insert(self, stored: list[StoredEvent]) -> None:
+        """One transaction through the library's statements (BEGIN, its table lock, NOTIFY, the
+        insert, COMMIT), sent as one pipeline: one round trip to the server instead of six."""
+        failure: Exception | None = None
+        with self.datastore.get_connection() as conn:
+            with conn.pipeline() as pipeline, conn.transaction():
+                with conn.cursor() as curs:
+                    try:
+                        self.events._insert_stored_events(curs, stored)
+                        pipeline.sync()  # a taken position fails here, not at the commit
+                    except Exception as e:  # raised after the pipeline is closed (as the library does)
+                        failure = e
+            if failure is not None:
+                raise failure
 
     def _landed(self, match: str, first: RecordedEvent) -> bool:
+        """Is this write's first event (its hash covers its write id) stored at its position?"""
         rows = self._query(self._q_states + f" AND originator_version <= {self._p}",
-                           (match, first.position - 1, first.position))
+                           (match, first.position - 1, first.position), retry=False)
         return bool(rows) and json.loads(_b(rows[0][0]))["hash"] == first.hash
 
     def _position_taken(self, match: str, position: int) -> bool:
         return bool(self._query(self._q_states + f" AND originator_version <= {self._p}",
-                                (match, position - 1, position)))
+                                (match, position - 1, position), retry=False))
 
     # --- reading --------------------------------------------------------------------------
 
@@ -758,7 +851,7 @@ class EventStore:
                       state: dict[str, Any]) -> None:
         """Keep the state after event `position` (whose hash is `event_hash`). Silently skipped
         on a read-only log or one whose guard is broken: a cache is never worth a refusal."""
-        if self.read_only or not self.guard.ok:
+        if self.read_only or not self.guard.ok or self._locked:
             return
         state_bytes = canonical_bytes(state)
         data = canonical_bytes({"at": position, "event_hash": event_hash,
@@ -896,10 +989,30 @@ def _snapshot(data: bytes) -> Snapshot | None:
         return None
 
 
-def _backoff(attempt: int) -> None:
-    """Randomised exponential backoff ("full jitter"): writers that failed together do not all
-    come back together."""
-    time.sleep(random.uniform(0.5, 1.0) * PG_BACKOFF * (2 ** attempt))
+class _Tries:
+    """Counts tries of an operation on a PostgreSQL connection and waits between them: randomised
+    exponential backoff, so writers that failed together do not all come back together; at most
+    PG_ATTEMPTS tries within PG_RETRY_SECONDS."""
+
+    def __init__(self, retry: bool):
+        self.retry = retry
+        self.count = 1
+        self.started = time.monotonic()
+
+    def again(self) -> bool:
+        """Wait, then True if another try is allowed."""
+        if not self.retry or self.count >= PG_ATTEMPTS:
+            return False
+        wait = random.uniform(0.5, 1.0) * PG_BACKOFF * (2 ** (self.count - 1))
+        if time.monotonic() - self.started + wait > PG_RETRY_SECONDS:
+            return False
+        time.sleep(wait)
+        self.count += 1
+        return True
+
+    def said(self) -> str:
+        took = time.monotonic() - self.started
+        return f"{self.count} {'try' if self.count == 1 else 'tries'} in {took:.1f} s"
 
 
 def _short(e: BaseException) -> str:
