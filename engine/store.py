@@ -938,18 +938,16 @@ class EventStore:
 def check_chain(raw: Sequence[tuple[StoredEvent, int]], match: str) -> tuple[ChainBreak | None, str]:
     """The first broken link of stored rows 1..n (None if all hold), and the hash of the last."""
     prev = GENESIS_HASH
-    last_n = None
-    for expected, (row, n) in enumerate(raw, start=1):
-        reason = _check_row(row, expected, match, prev)
-        if reason is None and last_n is not None and n < last_n:
-            reason = ("stored after the events that follow it (a row replaced: INSERT OR REPLACE, or "
-                      "deleted and inserted again)")
+    for i, (row, n) in enumerate(raw):
+        reason = _check_row(row, i + 1, match, prev)
+        if reason is None and i + 1 < len(raw) and n > raw[i + 1][1]:
+            reason = ("stored after the event that follows it (the row was replaced: INSERT OR REPLACE, "
+                      "or deleted and inserted again)")
         if reason:
             return ChainBreak(row.originator_version, reason), prev
-        if expected == 1 and not row.topic.endswith(CREATED_SUFFIX):
+        if i == 0 and not row.topic.endswith(CREATED_SUFFIX):
             return ChainBreak(1, "the first event does not create the stream"), prev
         prev = json.loads(row.state)["hash"]
-        last_n = n
     return None, prev
 
 
