@@ -4,10 +4,11 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
 PYTHON  ?= python3
 
-.PHONY: demo test bench sysdeps clean help
+.PHONY: demo serve test bench sysdeps clean help
 
 help:
 	@echo "make demo    - create the virtualenv, install tablejudge, run the demo (records, validates, decides, renders)"
+	@echo "make serve   - the event desk on the web with a seeded event (prints the organizer's link)"
 	@echo "make test    - install what the tests need (virtualenv, Debian's postgresql and chromium) and run them all"
 	@echo "make bench   - run the benchmarks (ratios against raw sqlite3, measured in the same run)"
 
@@ -19,6 +20,9 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(VENV)/bin/tablejudge demo
+
+serve: $(STAMP)
+	$(VENV)/bin/tablejudge serve --demo
 
 sysdeps:
 	@bash .ci/sysdeps.sh

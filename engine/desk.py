@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from engine.catalogue import load
 from engine.findings import Finding, Rule, finding
-from engine.schema import Payload, PayloadError, Player, event_kind
+from engine.schema import Payload, PayloadError, Player, event_kind, shown
 from engine.words import plural
 
 JUDGE_PREFIX = "judge:"  # same as engine.events.JUDGE_PREFIX (not imported: events imports us)
@@ -113,14 +113,14 @@ class JudgePenalty(Payload):
     def validate(self) -> None:
         pol = PENALTY_POLICIES.get(self.policy)
         if pol is None:
-            raise PayloadError("policy", f"unknown penalty policy {self.policy!r} "
+            raise PayloadError("policy", f"unknown penalty policy {shown(self.policy)} "
                                          f"(policies: {', '.join(PENALTY_POLICIES)})")
         if self.penalty not in pol.penalties:
-            raise PayloadError("penalty", f"policy {pol.name!r} has no {self.penalty!r} "
+            raise PayloadError("penalty", f"policy {shown(pol.name)} has no {shown(self.penalty)} "
                                           f"(penalties: {', '.join(pol.penalties)})")
         if pol.categories and self.infraction not in pol.categories:
-            raise PayloadError("infraction", f"policy {pol.name!r} names the categories "
-                                             f"{', '.join(pol.categories)}; got {self.infraction!r}")
+            raise PayloadError("infraction", f"policy {shown(pol.name)} names the categories "
+                                             f"{', '.join(pol.categories)}; got {shown(self.infraction)}")
         if not self.infraction.strip():
             raise PayloadError("infraction", "name the infraction category")
         if self.minutes_late is not None and self.minutes_late < 0:
@@ -151,7 +151,7 @@ class RoundStart(Payload):
             try:
                 datetime.fromisoformat(self.started_at.replace("Z", "+00:00"))
             except ValueError:
-                raise PayloadError("started_at", f"not an ISO 8601 time: {self.started_at!r}") from None
+                raise PayloadError("started_at", f"not an ISO 8601 time: {shown(self.started_at)}") from None
 
 
 @event_kind("time.extension")
@@ -220,6 +220,16 @@ DESK_RULES: tuple[Rule, ...] = load("engine", "desk_rules.toml").rules
 RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$")
 _RULES = {r.id: r for r in DESK_RULES}
 LOSS_PENALTIES = ("Game Loss", "Match Loss", "Disqualification")
+
+
+def limit_finding(position: int, message: str) -> Finding:
+    """DESK-9: a stored event beyond the log's limits, kept but not replayed."""
+    return finding(_RULES["DESK-9"], position, message, source="README.md#limits")
+
+
+def failure_finding(position: int, message: str) -> Finding:
+    """DESK-10: an event the ruleset's code failed to apply or judge, kept but not replayed."""
+    return finding(_RULES["DESK-10"], position, message, source="README.md#limits")
 
 
 def _flag(rule_id: str, position: int, message: str, severity: str = "error") -> Finding:
@@ -296,7 +306,7 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
     for e in live:
         p = e.payload
         if e.kind in JUDGE_ONLY_KINDS and judge_of(e.actor) is None:
-            out.append(_flag("DESK-4", e.position, f"{e.kind} recorded by {e.actor!r}, not by a judge "
+            out.append(_flag("DESK-4", e.position, f"{e.kind} recorded by {shown(e.actor)}, not by a judge "
                              "(actor judge:NAME)", "warning"))
         if e.kind == "judge.penalty":
             out.extend(_check_tardiness(e))
@@ -331,7 +341,7 @@ def _check_tardiness(e: Any) -> list[Finding]:
     due = pol.tardiness_penalty(late)
     if due and due != p["penalty"]:
         return [_flag("DESK-5", e.position, f"{p['player']} was {plural(late, 'minute')} late: policy "
-                      f"{pol.name!r} gives {due}, the judge gave {p['penalty']}", "warning")]
+                      f"{shown(pol.name)} gives {due}, the judge gave {p['penalty']}", "warning")]
     return []
 
 

@@ -12,16 +12,19 @@ illegal move is stored and flagged (record, then judge), unless `strict=True`.
 """
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.desk import failure_finding
 from engine.events import JUDGE_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.replay import VOIDING_KINDS, Replayer, Validation
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
-from engine.schema import ParseContext, PayloadError
+from engine.canonical import canonical_json
+from engine.schema import MAX_PAYLOAD_BYTES, ParseContext, PayloadError, shown, valid_text
 from engine.state import TableState
 from engine.store import ConflictError, EventStore, StoreError
 
@@ -61,31 +64,70 @@ def new_match_id() -> str:
     return uuid.uuid4().hex[:10]
 
 
+# A match id names files (exports/ID.csv) and is typed by hand: letters, digits, '.', '_' and '-',
+# starting with a letter or digit, at most 64 characters. Checked wherever a match is created.
+MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+MAX_NAME = 64  # characters in a player's name, an actor's, a recorder's
+
+
+def check_match_id(value: Any, *, field: str = "match", where: str = "") -> str:
+    """A match id as given (--id, a [Match] tag, an imported file's `match`), or InputError."""
+    if not isinstance(value, str):
+        raise InputError(f"a match id must be text, got {shown(value)}", field=field, where=where)
+    if not MATCH_ID.fullmatch(value):
+        raise InputError(f"match id {shown(value)} is not allowed: use 1 to 64 letters, digits, '.', '_' "
+                         "or '-', starting with a letter or digit", field=field, where=where)
+    return value
+
+
+def check_name(value: Any, what: str, *, field: str, where: str = "") -> str:
+    """A name (a player's, a recorder's): text of at most MAX_NAME characters, valid Unicode."""
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be text, got {shown(value)}", field=field, where=where)
+    if len(value) > MAX_NAME or not valid_text(value):
+        raise InputError(f"{what} must be at most {MAX_NAME} characters of valid text, got {shown(value)}",
+                         field=field, where=where)
+    return value
+
+
 def creation_draft(ruleset: str, players: Sequence[str], *, event: str | None = None,
                    round: str | None = None, table: str | None = None,
                    options: dict[str, Any] | None = None, recorded_by: str | None = None,
                    recorded_at: str | None = None) -> Draft:
     """Validate a new match's ruleset, players and options into its match.created draft."""
+    if not isinstance(ruleset, str) or len(ruleset) > MAX_NAME:
+        raise InputError(f"must name a ruleset (see `tablejudge rulesets`), got {shown(ruleset)}",
+                         field="ruleset")
     try:
         rs = get_ruleset(ruleset)
     except UnknownRuleset as e:
         raise InputError(str(e), field="ruleset") from None
     if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
         raise InputError("players must be a list of names", field="players")
-    players = [p.strip() for p in players]
+    if len(players) > 64:
+        raise InputError(f"at most 64 players, got {len(players)}", field="players")
+    players = [check_name(p, "a player's name", field="players").strip() for p in players]
     if len(players) < 2:
         raise InputError("a match needs at least two players", field="players")
     if len(set(players)) != len(players) or any(not p for p in players):
         raise InputError("player names must be distinct and not empty", field="players")
     for p in players:
         if p.startswith(JUDGE_PREFIX) or p == TABLE_ACTOR:
-            raise InputError(f"{p!r} cannot be a player name (reserved)", field="players")
+            raise InputError(f"{shown(p)} cannot be a player name (reserved)", field="players")
+    if options is not None and not isinstance(options, dict):
+        raise InputError(f"must be an object of NAME: VALUE, got {shown(options)}", field="options")
     try:
         rs.resolve_options(options or {})
     except ValueError as e:
         raise InputError(str(e), field="options") from None
-    payload = MatchCreated(ruleset=ruleset, players=list(players), event=event, round=round,
-                           table=table, options=options or None).to_dict()
+    if recorded_by is not None:
+        check_name(recorded_by, "recorded_by", field="recorded_by")
+    given = {"ruleset": ruleset, "players": list(players), "event": event, "round": round,
+             "table": table, "options": options or None}
+    try:  # parsed like any payload: the same bounds on every text, number and size
+        payload = MatchCreated.parse({k: v for k, v in given.items() if v is not None}).to_dict()
+    except PayloadError as e:
+        raise InputError(e.message, field=e.field) from None
     return Draft("match.created", MatchCreated.version, TABLE_ACTOR, payload,
                  recorded_by or default_recorder_name(), recorded_at)
 
@@ -98,19 +140,20 @@ class EventValidator:
         self.ruleset = ruleset
         self.players = list(players)
         self.vocab = ruleset.vocabulary()
-        self.ctx = ParseContext(players=tuple(self.players), zones=tuple(ruleset.zones))
+        self.ctx = ParseContext(players=tuple(self.players), zones=tuple(ruleset.zones),
+                                max_cards=ruleset.max_cards)
 
     def draft(self, kind: str, payload: Any, *, actor: str = TABLE_ACTOR,
               recorded_by: str | None = None, recorded_at: str | None = None, head: int,
               kind_at: Callable[[int], str | None]) -> Draft:
         """`head` is the position the event will follow; `kind_at(n)` tells the kind of event n."""
         if not isinstance(kind, str):
-            raise InputError("must be text", field="kind")
+            raise InputError(f"must be text, got {shown(kind)}", field="kind")
         if kind == "match.created":
             raise InputError("match.created is written by `match new` (or as the first line of an import)",
                              field="kind")
         if kind not in self.vocab:
-            raise InputError(f"unknown event kind {kind!r} for ruleset {self.ruleset.name!r} "
+            raise InputError(f"unknown event kind {shown(kind)} for ruleset {self.ruleset.name!r} "
                              f"(kinds: {', '.join(k for k in self.vocab if k != 'match.created')})",
                              field="kind")
         self.check_actor(actor)
@@ -119,6 +162,11 @@ class EventValidator:
         except PayloadError as e:
             raise InputError(e.message, field=f"payload.{e.field}" if e.field else "payload") from None
         data = parsed.to_dict()
+        if _may_be_large(data) and len(canonical_json(data)) > MAX_PAYLOAD_BYTES:
+            raise InputError(f"the payload is larger than {MAX_PAYLOAD_BYTES:,} characters of JSON, "
+                             "the most one event may hold", field="payload")
+        if recorded_by is not None:
+            check_name(recorded_by, "recorded_by", field="recorded_by")
         if kind in ("correction", "backup"):
             self._check_void_target(kind, data, head, kind_at)
         for name, kinds in self.vocab[kind].references.items():
@@ -128,12 +176,15 @@ class EventValidator:
 
     def check_actor(self, actor: Any) -> None:
         if not isinstance(actor, str):
-            raise InputError("must be text", field="actor")
+            raise InputError(f"must be text, got {shown(actor)}", field="actor")
         if actor == TABLE_ACTOR or actor in self.players:
             return
+        if len(actor) > MAX_NAME + len(JUDGE_PREFIX) or not valid_text(actor):
+            raise InputError(f"an actor is at most {MAX_NAME} characters of valid text, got {shown(actor)}",
+                             field="actor")
         if actor.startswith(JUDGE_PREFIX) and len(actor) > len(JUDGE_PREFIX):
             return
-        raise InputError(f"unknown actor {actor!r}: a player ({', '.join(self.players)}), "
+        raise InputError(f"unknown actor {shown(actor)}: a player ({', '.join(self.players)}), "
                          f"'judge:NAME' or '-' for the table", field="actor")
 
     @staticmethod
@@ -163,6 +214,15 @@ class EventValidator:
                              "(record the events again instead)", field=where)
 
 
+def _may_be_large(data: dict[str, Any]) -> bool:
+    """Only a list, an object or a long text can take a payload past MAX_PAYLOAD_BYTES (each value
+    is bounded): the common small event skips encoding itself once more (bulk import's hot path)."""
+    for v in data.values():
+        if isinstance(v, (list, dict)) or (isinstance(v, str) and len(v) > 1_000):
+            return True
+    return len(data) > 40
+
+
 class Match:
     def __init__(self, store: EventStore, match_id: str):
         self.store = store
@@ -187,7 +247,7 @@ class Match:
                recorded_by: str | None = None) -> "Match":
         draft = creation_draft(ruleset, players, event=event, round=round, table=table,
                                options=options, recorded_by=recorded_by)
-        mid = match_id or new_match_id()
+        mid = check_match_id(match_id, field="id") if match_id is not None else new_match_id()
         store.create(mid, [draft])
         return cls(store, mid)
 
@@ -264,7 +324,11 @@ class Match:
         before = self._table_at(head_event)
         probe = RecordedEvent(self.id, head_event.position + 1, draft.kind, draft.version, draft.actor,
                               draft.payload, "", draft.recorded_by, head_event.hash, "")
-        findings = self.ruleset.check(before, probe)
+        try:
+            findings = self.ruleset.check(before, probe)
+        except Exception as err:  # noqa: BLE001 - a ruleset bug: recorded and flagged (DESK-10)
+            findings = [failure_finding(head_event.position + 1, f"the ruleset could not judge this "
+                                        f"{draft.kind}: {type(err).__name__}: {str(err)[:120]}")]
         if strict and any(f.severity == "error" for f in findings):
             raise StrictRefusal(findings)
         return before, findings
@@ -274,9 +338,12 @@ class Match:
         if event.kind in VOIDING_KINDS:
             self._live = None  # the table must be rebuilt from before the voided events
         else:
-            self.ruleset.apply(before, event)
-            before.position = event.position
-            self._live = before
+            try:
+                self.ruleset.apply(before, event)
+                before.position = event.position
+                self._live = before
+            except Exception:  # noqa: BLE001 - stored; replay flags it (DESK-10) and goes on
+                self._live = None
         return Recorded(event, [_at(f, event.position) for f in findings])
 
     def _table_at(self, head_event: RecordedEvent) -> TableState:
@@ -289,10 +356,13 @@ class Match:
             newer = self.store.read(self.id, after=live.position, upto=head)
             if (newer and newer[-1].hash == head_event.hash and len(newer) == head - live.position
                     and not any(e.kind in VOIDING_KINDS for e in newer)):
-                for e in newer:
-                    self.ruleset.apply(live, e)
-                    live.position = e.position
-                return live
+                try:
+                    for e in newer:
+                        self.ruleset.apply(live, e)
+                        live.position = e.position
+                    return live
+                except Exception:  # noqa: BLE001 - replay decides what an odd event does (DESK-10)
+                    pass
         self._live = None
         return self.state(at=head)
 

@@ -12,13 +12,17 @@ saves them, only if it carries the hash of the event it stands at (and that even
 with that hash), only if its state matches its own state hash, only while the store's guard is
 intact, and only while no later event voids anything at or before it. `verify` replays every match
 in full and compares every snapshot (engine/integrity.py).
+
+Replay is linear in the log: every count an event carries is bounded by the ruleset's `max_cards`
+when it is recorded, and a stored event beyond the limits (written by an older version that did not
+check them) is kept, flagged (DESK-9) and not applied, so no stored event can make replay hang.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.desk import OFF_TABLE_KINDS
+from engine.desk import OFF_TABLE_KINDS, failure_finding, limit_finding
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.rulesets import Ruleset, get_ruleset
@@ -44,7 +48,8 @@ def void_span(event: RecordedEvent) -> list[int]:
     if event.kind == "correction":
         return [event.payload["voids"]]
     if event.kind == "backup":
-        return list(range(event.payload["to"] + 1, event.position))
+        # clamped: a stored `to` is not trusted to be a position of this log
+        return list(range(max(event.payload["to"], 0) + 1, event.position))
     return []
 
 
@@ -72,10 +77,23 @@ class Fold:
         self.base_pos = base_pos
         self.state = self._base_state()
         self.applied: list[RecordedEvent] = []
+        self.inert: set[int] = set()  # stored events beyond the limits: kept, flagged, not applied
+        self._limits = ruleset.limit_checks()  # looked up per event: replay's hot path
 
     def push(self, e: RecordedEvent, *, check: bool = False) -> list[Finding]:
         """Apply one event (judging it first against the table before it, with `check`)."""
-        findings = self.ruleset.check(self.state, e) if check else []
+        problem = self.ruleset.limit_problem(e) if e.kind in self._limits else None
+        if problem is not None:
+            self.inert.add(e.position)
+            self.state.position = e.position
+            self.applied.append(e)
+            return [limit_finding(e.position, f"event {e.position} ({e.kind}): {problem}; it is kept "
+                                  "in the log but not replayed (void it with a correction)")] if check else []
+        try:
+            findings = self.ruleset.check(self.state, e) if check else []
+        except Exception as err:  # noqa: BLE001 - a ruleset bug must not stop replay (DESK-10)
+            findings = [failure_finding(e.position, f"the ruleset could not judge event {e.position} "
+                                        f"({e.kind}): {type(err).__name__}: {str(err)[:120]}")]
         if e.kind in VOIDING_KINDS:
             span = void_span(e)
             if span and min(span) <= self.base_pos:  # the base state already holds what it voids
@@ -85,7 +103,16 @@ class Fold:
             if new:
                 self.state = self._rebuild(sorted(set(self.state.voided) | set(new)))
         else:
-            self.ruleset.apply(self.state, e)
+            try:
+                self.ruleset.apply(self.state, e)
+            except Exception as err:  # noqa: BLE001 - kept, flagged, not replayed (DESK-10)
+                self.inert.add(e.position)
+                self.applied.append(e)
+                self.state = self._rebuild(list(self.state.voided))  # the table without its half
+                return findings + ([failure_finding(
+                    e.position, f"the ruleset could not apply event {e.position} ({e.kind}): "
+                    f"{type(err).__name__}: {str(err)[:120]}; it is kept in the log but not replayed "
+                    "(a bug in the ruleset: please report it)")] if check else [])
         self.state.position = e.position
         self.applied.append(e)
         return findings
@@ -99,7 +126,7 @@ class Fold:
         """The table again from the base, skipping what is now void."""
         state = self._base_state()
         state.voided = voided
-        skip = set(voided)
+        skip = set(voided) | self.inert
         for e in self.applied:
             if e.position not in skip and e.kind not in VOIDING_KINDS:
                 self.ruleset.apply(state, e)

@@ -4,19 +4,83 @@ A payload class is a frozen dataclass declared with `@event_kind("name", version
 hints are the schema. `parse()` turns untrusted JSON-like data into an instance or raises
 `PayloadError` naming the field, so an importer can say "file, line, field".
 
-Supported field types: str, int, bool, float, `Player` (a player of the match), `Zone`
-(a zone the ruleset declares), `X | None`, `list[X]`, `dict[str, X]`, `Literal[...]`.
+Supported field types: str, int, bool, float, `Count` (a number of cards), `Player` (a player of the
+match), `Zone` (a zone the ruleset declares), `X | None`, `list[X]`, `dict[str, X]`, `Literal[...]`,
+`Any` (free-form JSON).
+
+Every value is bounded (README "Limits"; the figures are the constants below): a count of cards at
+most the ruleset's `max_cards`; any other number within +/-MAX_NUMBER and finite; text at most
+MAX_TEXT characters of valid Unicode; lists and objects at most MAX_ITEMS entries; free-form values
+nested at most MAX_DEPTH deep. A refusal quotes at most QUOTE_CHARS characters of the bad value.
 """
 from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import types
 import typing
 from typing import Any, ClassVar, Literal, NewType, get_args, get_origin
 
 Player = NewType("Player", str)
 Zone = NewType("Zone", str)
+# A number of cards (draw 2, a 50-card deck): 0..the ruleset's max_cards. Replay loops over counts,
+# so a count is what must never be huge (engine/replay.py refuses to apply a stored one that is).
+Count = NewType("Count", int)
+
+MAX_TEXT = 4_000          # characters in one text value
+MAX_NUMBER = 1_000_000_000  # magnitude of any other number
+MAX_ITEMS = 1_000         # entries in one list or object
+MAX_DEPTH = 8             # nesting of a free-form value (ruleset options, card facts)
+MAX_PAYLOAD_BYTES = 65_536  # one event's payload as canonical JSON (checked by EventValidator)
+DEFAULT_MAX_CARDS = 200   # a ruleset's max_cards unless it says otherwise
+QUOTE_CHARS = 80          # how much of a bad value a message quotes
+
+
+def shown(value: Any, limit: int = QUOTE_CHARS) -> str:
+    """A value as a message quotes it: its repr, cut to about `limit` characters (a 10 MB field
+    must not make a 20 MB message)."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit]) + f"... ({len(value):,} characters)"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def read_json(text: str) -> Any:
+    """Untrusted JSON text to a value, or PayloadError saying why in words, never a traceback:
+    NaN and Infinity are refused, and so are numbers of more than 4,300 digits and nesting deeper
+    than Python reads. (A number too large for a float, 1e309, reads as infinity: the payload
+    checks refuse it as beyond MAX_NUMBER.)"""
+    try:
+        return _DECODER.decode(text)
+    except json.JSONDecodeError as e:
+        err = PayloadError("", f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})")
+        err.line = e.lineno  # so a caller can say file:line
+        raise err from None
+    except RecursionError:
+        raise PayloadError("", "not valid here: JSON nested too deeply") from None
+    except ValueError as e:  # NaN/Infinity, or a number of more than 4,300 digits
+        raise PayloadError("", f"not valid JSON: {str(e)[:QUOTE_CHARS]}") from None
+
+
+def valid_text(value: str) -> bool:
+    """Text that can be stored: no lone surrogates (what invalid UTF-8 or a JSON "\\ud800" becomes)."""
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class PayloadError(ValueError):
@@ -26,6 +90,7 @@ class PayloadError(ValueError):
         super().__init__(f"field '{field}': {message}" if field else message)
         self.field = field
         self.message = message
+        self.line = 0  # read_json: the line of a syntax error
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,6 +99,7 @@ class ParseContext:
 
     players: tuple[str, ...] = ()
     zones: tuple[str, ...] = ()
+    max_cards: int = DEFAULT_MAX_CARDS
 
 
 class Payload:
@@ -46,6 +112,8 @@ class Payload:
     _hints: ClassVar[dict[str, Any]]
     # (name, type, required, default) per field, computed once at declaration: parse is a hot path
     _spec: ClassVar[tuple[tuple[str, Any, bool, Any], ...]]
+    # the fields holding a Count (directly, optional, or as list/object items): what replay checks
+    count_fields: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def parse(cls, data: Any, ctx: ParseContext = ParseContext()) -> "Payload":
@@ -53,9 +121,10 @@ class Payload:
             raise PayloadError("", f"the payload of '{cls.kind}' must be a JSON object")
         hints = cls._hints
         if not data.keys() <= hints.keys():
-            unknown = sorted(set(data) - set(hints))[0]
+            unknown = sorted(map(str, set(data) - set(hints)))[0]
             raise PayloadError(
-                unknown, f"'{cls.kind}' has no field '{unknown}' (fields: {', '.join(hints) or 'none'})")
+                unknown if len(unknown) <= QUOTE_CHARS else unknown[:QUOTE_CHARS] + "...",
+                f"'{cls.kind}' has no field {shown(unknown)} (fields: {', '.join(hints) or 'none'})")
         for name, _, required, _ in cls._spec:
             if required and name not in data:
                 raise PayloadError(name, f"required by '{cls.kind}'")
@@ -66,6 +135,22 @@ class Payload:
 
     def validate(self) -> None:
         """Cross-field checks of a payload class: raise PayloadError(field, message)."""
+
+    @classmethod
+    def stored_limit_problem(cls, payload: dict[str, Any], max_cards: int) -> str | None:
+        """Why a *stored* payload is beyond the limits (it came from an older version, which did not
+        check them), or None. Replay runs this on every event of a kind with counts, so it looks
+        only at what makes replay work: the counts. A kind whose work grows with a number hidden in
+        a free-form value (a deck's per-card copies) extends it."""
+        for name in cls.count_fields:
+            value = payload.get(name)
+            if value is None:
+                continue
+            values = value.values() if isinstance(value, dict) else value if isinstance(value, list) else (value,)
+            for v in values:
+                if type(v) is not int or not 0 <= v <= max_cards:
+                    return f"{name} {shown(v)} is beyond the limit of {max_cards} cards"
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         """Only the fields that differ from their defaults: what was said, not what was assumed."""
@@ -102,12 +187,19 @@ def event_kind(kind: str, version: int = 1):
             default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
             spec.append((f.name, cls._hints[f.name], required, default))
         cls._spec = tuple(spec)
+        cls.count_fields = tuple(name for name, tp, _, _ in spec if _holds_count(tp))
         return cls
 
     return wrap
 
 
+def _holds_count(tp: Any) -> bool:
+    return tp is Count or any(_holds_count(a) for a in get_args(tp))
+
+
 def _type_name(tp: Any) -> str:
+    if tp is Count:
+        return "count"
     if tp is Player:
         return "player"
     if tp is Zone:
@@ -133,13 +225,15 @@ def _origin_args(tp: Any) -> tuple[Any, tuple[Any, ...]]:
 
 def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
     # the common cases first, without typing introspection
-    if tp is str and type(value) is str:
+    if tp is str and type(value) is str and len(value) <= MAX_TEXT and value.isascii():
         return value
-    if tp is int and type(value) is int:
+    if tp is int and type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER:
         return value
-    if tp is Player and type(value) is str and (not ctx.players or value in ctx.players):
+    if tp is Count and type(value) is int and 0 <= value <= ctx.max_cards:
         return value
-    if tp is Zone and type(value) is str and (not ctx.zones or value in ctx.zones):
+    if tp is Player and type(value) is str and value in ctx.players:
+        return value
+    if tp is Zone and type(value) is str and value in ctx.zones:
         return value
     origin, tp_args = _origin_args(tp)
     if origin in (typing.Union, types.UnionType):
@@ -158,49 +252,110 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
     if origin is Literal:
         allowed = tp_args
         if not any(value == a and type(value) is type(a) for a in allowed):
-            raise PayloadError(path, f"must be one of {', '.join(repr(a) for a in allowed)}, got {value!r}")
+            raise PayloadError(path, f"must be one of {', '.join(repr(a) for a in allowed)}, got {shown(value)}")
         return value
     if origin is list:
         if not isinstance(value, list):
             raise PayloadError(path, f"must be a list, got {_json_type(value)}")
+        _check_size(value, path)
         (item,) = tp_args
         return [_check(v, item, f"{path}[{i}]", ctx) for i, v in enumerate(value)]
     if origin is dict:
         if not isinstance(value, dict):
             raise PayloadError(path, f"must be an object, got {_json_type(value)}")
+        _check_size(value, path)
         _, item = tp_args
-        return {str(k): _check(v, item, f"{path}.{k}", ctx) for k, v in value.items()}
+        return {_check_key(k, path): _check(v, item, f"{path}.{k}", ctx) for k, v in value.items()}
     if tp is Player:
         if not isinstance(value, str):
             raise PayloadError(path, f"must be a player name, got {_json_type(value)}")
         if ctx.players and value not in ctx.players:
-            raise PayloadError(path, f"unknown player {value!r} (players: {', '.join(ctx.players)})")
-        return value
+            raise PayloadError(path, f"unknown player {shown(value)} (players: {', '.join(ctx.players)})")
+        return _check_text(value, path)
     if tp is Zone:
         if not isinstance(value, str):
             raise PayloadError(path, f"must be a zone name, got {_json_type(value)}")
         if ctx.zones and value not in ctx.zones:
-            raise PayloadError(path, f"unknown zone {value!r} (zones: {', '.join(ctx.zones)})")
-        return value
+            raise PayloadError(path, f"unknown zone {shown(value)} (zones: {', '.join(ctx.zones)})")
+        return _check_text(value, path)
     if tp is bool:
         if not isinstance(value, bool):
             raise PayloadError(path, f"must be true or false, got {_json_type(value)}")
         return value
+    if tp is Count:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PayloadError(path, f"must be a whole number of cards, got {_json_type(value)}")
+        if value < 0:
+            raise PayloadError(path, f"must be 0 or more, got {shown(value)}")
+        raise PayloadError(path, f"at most {ctx.max_cards} cards (this game's limit), got {shown(value)}")
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise PayloadError(path, f"must be a whole number, got {_json_type(value)}")
-        return value
+        return _check_number(value, path)
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise PayloadError(path, f"must be a number, got {_json_type(value)}")
-        return float(value)
+        return float(_check_number(value, path))
     if tp is str:
         if not isinstance(value, str):
             raise PayloadError(path, f"must be text, got {_json_type(value)}")
-        return value
+        return _check_text(value, path)
     if tp is Any:
+        _check_free(value, path, 0)
         return value
     raise TypeError(f"unsupported schema type {tp!r} at {path}")
+
+
+def _check_text(value: str, path: str) -> str:
+    if len(value) > MAX_TEXT:
+        raise PayloadError(path, f"at most {MAX_TEXT:,} characters, got {len(value):,}")
+    if not valid_text(value):
+        raise PayloadError(path, f"is not valid Unicode text (a lone surrogate, as invalid UTF-8 "
+                                 f"becomes): {shown(value)}")
+    return value
+
+
+def _check_key(key: Any, path: str) -> str:
+    return _check_text(str(key), f"{path} (a key)")
+
+
+def _check_number(value: int | float, path: str) -> int | float:
+    if isinstance(value, float) and value != value:
+        raise PayloadError(path, "must be a number, got NaN")
+    if not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise PayloadError(path, f"must be between -{MAX_NUMBER:,} and {MAX_NUMBER:,}, got {shown(value)}")
+    return value
+
+
+def _check_size(value: list | dict, path: str) -> None:
+    if len(value) > MAX_ITEMS:
+        what = "items" if isinstance(value, list) else "entries"
+        raise PayloadError(path, f"at most {MAX_ITEMS:,} {what}, got {len(value):,}")
+
+
+def _check_free(value: Any, path: str, depth: int) -> None:
+    """A free-form JSON value: the same bounds on every text, number and size inside it."""
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, (int, float)):
+        _check_number(value, path)
+    elif isinstance(value, str):
+        _check_text(value, path)
+    elif isinstance(value, (list, dict)):
+        if depth >= MAX_DEPTH:
+            raise PayloadError(path, f"nested more than {MAX_DEPTH} levels deep")
+        _check_size(value, path)
+        if isinstance(value, list):
+            for i, v in enumerate(value):
+                _check_free(v, f"{path}[{i}]", depth + 1)
+        else:
+            for k, v in value.items():
+                if not isinstance(k, str):
+                    raise PayloadError(path, f"keys must be text, got {_json_type(k)}")
+                _check_text(k, f"{path} (a key)")
+                _check_free(v, f"{path}.{k}", depth + 1)
+    else:
+        raise PayloadError(path, f"must be a JSON value, got {type(value).__name__}")
 
 
 def _json_type(value: Any) -> str:
@@ -209,9 +364,9 @@ def _json_type(value: Any) -> str:
     if isinstance(value, bool):
         return f"boolean {str(value).lower()}"
     if isinstance(value, (int, float)):
-        return f"number {value}"
+        return f"number {shown(value)}"
     if isinstance(value, str):
-        return f"text {value!r}"
+        return f"text {shown(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):

@@ -24,6 +24,7 @@ from engine.words import plural
 from judge import desk, report
 from judge.desk import timelimit
 from judge.io.exporters import exporter
+from judge.io.files import atomic_write, inside, safe_name
 from judge.report.text import render_findings, render_state
 
 BY = "demo-scorekeeper"
@@ -125,8 +126,8 @@ def _run(store: EventStore, db_path: str, out_dir: str, echo: Callable[[str], No
     for m in (t47, t12):
         for fmt in ("jsonl", "csv"):
             mod = exporter(fmt)
-            path = os.path.join(out_dir, f"{m.id}.{mod.EXTENSION}")
-            with open(path, "w", encoding="utf-8", newline="") as f:
+            path = inside(out_dir, f"{safe_name(m.id)}.{mod.EXTENSION}")
+            with atomic_write(path, newline="") as f:
                 mod.export_match(m, f)
             files.append(path)
     for path in files:

@@ -33,3 +33,17 @@ def chromium(**context_options: Any) -> Iterator[Any]:
             yield ctx
         finally:
             ctx.close()
+
+
+@contextmanager
+def browser() -> Iterator[Any]:
+    """A Playwright Browser (not a single persistent context): for tests that need several
+    contexts at once (an organizer's laptop and players' phones), each with its own cookies and
+    connections."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is missing")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

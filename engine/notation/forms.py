@@ -15,6 +15,7 @@ from engine.notation.game import probe
 from engine.notation.grammar import Grammar, Verb
 from engine.notation.lexer import NotationError, Token
 from engine.notation.values import Ctx, bare_ok, expand_cards, quote, write_cards
+from engine.schema import shown
 
 # --- moves, draws, game ends ---------------------------------------------------------------------
 
@@ -36,7 +37,7 @@ def parse_move(toks: list[Token], actor: str, ctx: Ctx, extra: dict[str, Any] | 
     if src_seat:
         who = ctx.player(src_seat)
         if who is None:
-            raise NotationError(f"unknown seat {src_seat!r}", col=head.col)
+            raise NotationError(f"unknown seat {shown(src_seat)}", col=head.col)
         p["player"] = who
     elif actor in ctx.players:
         p["player"] = actor
@@ -48,7 +49,7 @@ def parse_move(toks: list[Token], actor: str, ctx: Ctx, extra: dict[str, Any] | 
     if dst_seat:
         who = ctx.player(dst_seat)
         if who is None:
-            raise NotationError(f"unknown seat {dst_seat!r}", col=head.col)
+            raise NotationError(f"unknown seat {shown(dst_seat)}", col=head.col)
         p["to_player"] = who
     rest = toks[1:]
     if rest and rest[0].type == "word" and re.fullmatch(r"\d+", rest[0].value):
@@ -64,7 +65,7 @@ def parse_move(toks: list[Token], actor: str, ctx: Ctx, extra: dict[str, Any] | 
         if t.type != "kv":
             raise NotationError("expected key=value or the end of the move", col=t.col)
         if extra is None or t.key not in extra:
-            raise NotationError(f"a move has no field {t.key!r}", col=t.col)
+            raise NotationError(f"a move has no field {shown(t.key)}", col=t.col)
         p[t.key] = t.value if t.vtype in ("word", "str") else str(t.value)
     return "move", p
 

@@ -16,6 +16,7 @@ from engine.notation.lines import parse_line
 from engine.replay import Fold
 from engine.rulesets import Ruleset
 from engine.state import TableState
+from engine.schema import shown
 
 # --- tracking the table while reading or writing (turn numbers are derived) -------------------
 
@@ -114,7 +115,7 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None) -> R
     for seat, deck, line, col in header.decks:
         player = ctx.player(seat)
         if player is None:
-            raise NotationError(f"[Deck] names {seat!r}, not a seat ({', '.join(ctx.player_at)})",
+            raise NotationError(f"[Deck] names {shown(seat)}, not a seat ({', '.join(ctx.player_at)})",
                                 line=line, col=col, path=path)
         try:
             kind, actor, payload = grammar.deck_event(player, tokenize(deck, line), ctx)

@@ -19,7 +19,7 @@ from engine.notation.values import (
     write_value,
 )
 from engine.rulesets import Ruleset
-from engine.schema import Player
+from engine.schema import Player, shown
 from engine.state import TableState
 
 # --- verbs: one short word per event kind, with positional fields ------------------------------
@@ -130,7 +130,7 @@ class Grammar:
         elif word in self.by_name:
             verb = self.by_name[word]
         else:
-            raise NotationError(f"unknown action {word!r}: expected one of {self.verb_list()}", col=head.col)
+            raise NotationError(f"unknown action {shown(word)}: expected one of {self.verb_list()}", col=head.col)
         return verb.kind, self.parse_fields(verb, toks[1:], actor, ctx, head.col)
 
     def verb_list(self) -> str:
@@ -156,14 +156,14 @@ class Grammar:
         for t in toks:
             if t.type == "kv":
                 if t.key not in hints:
-                    raise NotationError(f"{verb.name} has no field {t.key!r} (fields: "
+                    raise NotationError(f"{verb.name} has no field {shown(t.key)} (fields: "
                                         f"{', '.join(hints) or 'none'})", col=t.col)
                 if t.key in payload:
-                    raise NotationError(f"field {t.key!r} given twice", col=t.col)
+                    raise NotationError(f"field {shown(t.key)} given twice", col=t.col)
                 try:
                     payload[t.key] = read_value(t, hints[t.key], ctx, player_like=t.key in verb.players)
                 except Mismatch as m:
-                    raise NotationError(f"expected {m} for {t.key}, got {t.value!r}", col=t.col) from None
+                    raise NotationError(f"expected {m} for {t.key}, got {shown(t.value)}", col=t.col) from None
                 continue
             if t.type == "word" and t.value in bools and t.value not in payload and not rest:
                 payload[t.value] = True
@@ -347,7 +347,8 @@ def make_ctx(players: Sequence[str], ruleset: Ruleset, grammar: Grammar | None =
 
 def _parse_ctx(ctx: Ctx):
     from engine.schema import ParseContext
-    return ParseContext(players=tuple(ctx.players), zones=tuple(ctx.ruleset.zones))
+    return ParseContext(players=tuple(ctx.players), zones=tuple(ctx.ruleset.zones),
+                        max_cards=ctx.ruleset.max_cards)
 
 
 def _grammar_module(ruleset_cls: type[Ruleset]):

@@ -6,7 +6,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.match import InputError, check_match_id
 from engine.notation.lexer import SEATS, NotationError
+from engine.schema import PayloadError, read_json, shown
 from engine.notation.values import Ctx, quote
 
 # --- the header block ---------------------------------------------------------------------------
@@ -75,20 +77,25 @@ def parse_header(lines: list[str]) -> Header:
             seats[name] = (v, lineno)
         elif name == "Ruleset":
             h.ruleset = v
-        elif name in ("Event", "Round", "Table", "Match"):
+        elif name == "Match":
+            try:
+                h.match = check_match_id(v)
+            except InputError as e:
+                raise NotationError(e.message, line=lineno, col=2) from None
+        elif name in ("Event", "Round", "Table"):
             setattr(h, name.lower(), v)
         elif name == "Option":
             key, sep, text = v.partition("=")
             if not sep or not key:
                 raise NotationError("expected [Option \"name=value\"]", line=lineno, col=2)
             try:
-                h.options[key] = json.loads(text)
-            except json.JSONDecodeError:
+                h.options[key] = read_json(text)
+            except PayloadError:
                 h.options[key] = text
         elif name == "Deck":
             h.decks.append((v, values[1], lineno, 2))  # type: ignore[arg-type]
         else:
-            raise NotationError(f"unknown tag {name!r} (tags: {', '.join(TAGS)}, and A, B, ... for the "
+            raise NotationError(f"unknown tag {shown(name)} (tags: {', '.join(TAGS)}, and A, B, ... for the "
                                 "players in seat order)", line=lineno, col=2)
     else:
         h.lines = len(lines)

@@ -8,6 +8,7 @@ from engine.events import JUDGE_PREFIX, TABLE_ACTOR
 from engine.notation.grammar import Action, Grammar
 from engine.notation.lexer import NotationError, Token, tokenize
 from engine.notation.values import Ctx
+from engine.schema import shown
 
 # --- lines: turn headers, actor prefixes, separators, trailing comments ------------------------
 
@@ -94,7 +95,7 @@ def _read_actor(toks: list[Token], i: int, ctx: Ctx, *, need: bool) -> tuple[str
         return None, i
     name = ctx.player(ref)
     if name is None:
-        raise NotationError(f"unknown player {ref!r}: expected "
+        raise NotationError(f"unknown player {shown(ref)}: expected "
                             f"{', '.join(f'{ctx.seat_of[p]} ({p})' for p in ctx.players)} or judge NAME",
                             col=t.col)
     return name, i + 1

@@ -12,7 +12,7 @@ from typing import Any, Literal, get_args, get_origin
 from engine.events import JUDGE_PREFIX
 from engine.notation.lexer import SEATS, NotationError, Token
 from engine.rulesets import Ruleset
-from engine.schema import Player
+from engine.schema import MAX_ITEMS, Player, shown
 
 # --- values: text <-> payload values, by the payload field's type -----------------------------
 
@@ -126,9 +126,9 @@ def _convert(vtype: str, raw: Any, hint: Any, ctx: Ctx, player_like: bool) -> An
             return raw == "true"
         raise Mismatch("true or false")
     if base is int:
-        if vtype == "word" and _INT.fullmatch(raw):
+        if vtype == "word" and _INT.fullmatch(raw) and len(raw) <= 20:  # int() refuses 4,300+ digits
             return int(raw)
-        raise Mismatch("a whole number")
+        raise Mismatch("a whole number" + (" of at most 20 digits" if _INT.fullmatch(str(raw)) else ""))
     if base is float:
         if vtype == "word" and _FLOAT.fullmatch(raw):
             return float(raw)
@@ -143,7 +143,7 @@ def _convert(vtype: str, raw: Any, hint: Any, ctx: Ctx, player_like: bool) -> An
             return [_convert("word", w, item, ctx, False) for w in raw]
         raise Mismatch("a list [a,b,...]")
     if base is Any:
-        if vtype == "word" and _INT.fullmatch(raw):
+        if vtype == "word" and _INT.fullmatch(raw) and len(raw) <= 20:
             return int(raw)
         return raw
     raise Mismatch(f"a JSON value ({getattr(base, '__name__', base)})")
@@ -183,7 +183,12 @@ def expand_cards(tokens: Sequence[Token], ctx: Ctx, *, allow_unknown: bool = Fal
         if t.type != "word":
             raise NotationError("expected a card number", col=t.col)
         m = _COUNTED.fullmatch(t.value)
-        count, code = (int(m.group(1)), m.group(2)) if m else (1, t.value)
+        count, code = (int(m.group(1)) if len(m.group(1)) <= 9 else ctx.ruleset.max_cards + 1,
+                       m.group(2)) if m else (1, t.value)
+        if count > ctx.ruleset.max_cards or len(out) + count > MAX_ITEMS:
+            # expanded before the schema sees it: a "1000000x" must not build a million-item list
+            raise NotationError(f"{shown(t.value, 40)}: at most {ctx.ruleset.max_cards} copies of a card "
+                                f"(this game's limit), and {MAX_ITEMS:,} cards in one list", col=t.col)
         if code.startswith('"'):
             try:
                 code = json.loads(code)
@@ -195,7 +200,7 @@ def expand_cards(tokens: Sequence[Token], ctx: Ctx, *, allow_unknown: bool = Fal
                                     col=t.col)
             out.extend([None] * count)
         elif _INT.fullmatch(code) or code in _WORD_RESERVED:
-            raise NotationError(f"expected a card number, got {code!r} (quote a card number that "
+            raise NotationError(f"expected a card number, got {shown(code)} (quote a card number that "
                                 "looks like a number)", col=t.col)
         else:
             out.extend([code] * count)

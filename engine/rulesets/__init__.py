@@ -11,9 +11,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
-from importlib.metadata import entry_points
 
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+from engine.schema import shown
 
 __all__ = ["Decision", "Option", "Outcome", "Ruleset", "available", "get_ruleset", "UnknownRuleset"]
 
@@ -31,6 +31,8 @@ def available() -> dict[str, type[Ruleset]]:
         cls = getattr(importlib.import_module(f"{__name__}.{mod.name}"), "RULESET", None)
         if cls is not None:
             found[cls.name] = cls
+    from importlib.metadata import entry_points  # here: a built-in game's start-up never pays for it
+
     for ep in entry_points(group="tablejudge.rulesets"):
         cls = ep.load()
         found.setdefault(cls.name, cls)
@@ -51,5 +53,5 @@ def get_ruleset(name: str) -> type[Ruleset]:
                 return cls
     rulesets = available()
     if name not in rulesets:
-        raise UnknownRuleset(f"unknown ruleset {name!r} (available: {', '.join(rulesets)})")
+        raise UnknownRuleset(f"unknown ruleset {shown(name)} (available: {', '.join(rulesets)})")
     return rulesets[name]

@@ -25,7 +25,7 @@ from engine.canonical import canonical_bytes
 from engine.desk import describe_desk_event
 from engine.events import CORE_KINDS, RecordedEvent
 from engine.findings import Finding, Rule, finding
-from engine.schema import Payload
+from engine.schema import DEFAULT_MAX_CARDS, Payload, shown
 from engine.state import STATE_FORMAT, TableState
 
 
@@ -78,6 +78,10 @@ class Ruleset:
     rulebook: ClassVar[str] = ""  # file name under shared/rulebooks/, or "" for none
     version: ClassVar[int] = 1  # bump when apply() or the state layout changes (invalidates snapshots)
     zones: ClassVar[tuple[str, ...]] = ()
+    # The most cards any count in this game's events may name (a draw, a deck's size, a setup):
+    # the cards a player brings to the table, with a margin. Input beyond it is refused; a stored
+    # event beyond it (from an older version) is kept but not replayed (engine/replay.py).
+    max_cards: ClassVar[int] = DEFAULT_MAX_CARDS
     counters: ClassVar[dict[str, int]] = {}
     kinds: ClassVar[tuple[type[Payload], ...]] = ()
     rules: ClassVar[tuple[Rule, ...]] = ()
@@ -103,13 +107,13 @@ class Ruleset:
         unknown = sorted(set(given) - set(known))
         if unknown:
             names = ", ".join(known) or "none"
-            raise ValueError(f"ruleset {cls.name!r} has no option {unknown[0]!r} (options: {names})")
+            raise ValueError(f"ruleset {shown(cls.name)} has no option {shown(unknown[0])} (options: {names})")
         out = {}
         for name, opt in known.items():
             value = given.get(name, opt.default)
             if opt.choices and value not in opt.choices:
-                raise ValueError(f"option {name!r} of ruleset {cls.name!r} must be one of "
-                                 f"{', '.join(map(str, opt.choices))}, got {value!r}")
+                raise ValueError(f"option {shown(name)} of ruleset {shown(cls.name)} must be one of "
+                                 f"{', '.join(map(str, opt.choices))}, got {shown(value)}")
             out[name] = value
         return out
 
@@ -117,6 +121,26 @@ class Ruleset:
         """Snapshots are only valid for the same ruleset code, state layout and options."""
         opts = hashlib.sha256(canonical_bytes(self.opts)).hexdigest()[:8]
         return f"{self.name}@{self.version}.{STATE_FORMAT}.{opts}"
+
+    @classmethod
+    def limit_checks(cls) -> dict[str, type[Payload]]:
+        """The kinds whose stored payloads replay must check against the limits: those with counts
+        (or a check of their own). Computed once per ruleset class."""
+        checks = cls.__dict__.get("_limit_checks")
+        if checks is None:
+            checks = {k: c for k, c in cls.vocabulary().items()
+                      if c.count_fields or c.stored_limit_problem.__func__ is not Payload.stored_limit_problem.__func__}
+            cls._limit_checks = checks
+        return checks
+
+    @classmethod
+    def limit_problem(cls, event: RecordedEvent) -> str | None:
+        """Why a stored event is beyond this game's limits (it was recorded by an older version that
+        did not check them), or None. Cheap: only kinds with counts are looked at."""
+        kind_cls = cls.limit_checks().get(event.kind)
+        if kind_cls is None or not isinstance(event.payload, dict):
+            return None
+        return kind_cls.stored_limit_problem(event.payload, cls.max_cards)
 
     def rule(self, rule_id: str) -> Rule:
         return self._rules_by_id[rule_id]
@@ -160,7 +184,7 @@ class Ruleset:
                     policy: str | None = None) -> Decision:
         """Decide the match when time is called. `state` is the table now, `events` the whole log
         (a `time.called` event among them marks when). Rulesets override this."""
-        raise NotImplementedError(f"ruleset {self.name!r} has no end-of-time procedure")
+        raise NotImplementedError(f"ruleset {shown(self.name)} has no end-of-time procedure")
 
     def hide(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """The payload as a scorekeeper who cannot see hidden cards would record it: every card

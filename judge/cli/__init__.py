@@ -1,9 +1,13 @@
 """The `tablejudge` command line: each command is a thin shell over a library function.
 
-Exit codes: 0 ok; 1 findings or a failed verification; 2 usage or input error (nothing stored);
-3 conflict (another writer took the position first; nothing stored; look and retry).
+Exit codes: 0 ok; 1 findings or a failed verification; 2 usage, input or output-file error (nothing
+stored); 3 conflict (another writer took the position first; nothing stored; look and retry);
+130 interrupted; 70 an internal error (a bug; TABLEJUDGE_DEBUG=1 shows the traceback).
 
-Commands live in modules listed in COMMAND_MODULES; each has `register(cli)`.
+Commands live in modules with `register(cli)`; COMMANDS says which module holds each top-level
+command, and a module is imported only when one of its commands runs (or `--help` lists them all):
+`tablejudge --version` pays for click alone, `tablejudge log` for the engine and not for jinja2 or
+sqlite-utils (CLI start-up, issue 17; tests/cli/test_startup_imports.py).
 """
 from __future__ import annotations
 
@@ -12,28 +16,46 @@ import sys
 
 import click
 
+from judge import __version__
 from judge.cli.common import Env, run_guarded
 
-COMMAND_MODULES = [
-    "judge.cli.matches",
-    "judge.cli.verify",
-    "judge.cli.demo",
-    "judge.cli.tournament",
-    "judge.cli.desk",
-    "judge.cli.report",
-    "judge.cli.timelimit",
-    "judge.cli.cards",
-    "judge.cli.live",
-]
+COMMANDS: dict[str, str] = {
+    "match": "judge.cli.matches", "matches": "judge.cli.matches", "log": "judge.cli.matches",
+    "import": "judge.cli.matches", "events": "judge.cli.matches", "state": "judge.cli.matches",
+    "validate": "judge.cli.matches", "verify": "judge.cli.verify", "export": "judge.cli.matches",
+    "rulesets": "judge.cli.matches",
+    "demo": "judge.cli.demo",
+    "standings": "judge.cli.tournament", "tournament": "judge.cli.tournament",
+    "judge": "judge.cli.desk", "audit": "judge.cli.desk", "findings": "judge.cli.desk",
+    "penalties": "judge.cli.desk", "actions": "judge.cli.desk", "readmodel": "judge.cli.desk",
+    "report": "judge.cli.report",
+    "timelimit": "judge.cli.timelimit",
+    "cards": "judge.cli.cards", "deck": "judge.cli.cards",
+    "live": "judge.cli.live",
+    "serve": "judge.cli.serve",
+}
+COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class LazyGroup(click.Group):
+    """A group whose commands are imported when they are looked up, module by module."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in COMMANDS:
+            importlib.import_module(COMMANDS[name]).register(self)
+        return self.commands.get(name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--db", envvar="TABLEJUDGE_DB", metavar="PATH|URL",
               help="Event log: a SQLite file (default ./tablejudge.db) or a postgresql://user:pass@host:port/db URL. "
                    "Also read from $TABLEJUDGE_DB.")
 @click.option("--by", "recorded_by", envvar="TABLEJUDGE_USER", metavar="NAME",
               help="Who is typing (stored as recorded_by). Default: $TABLEJUDGE_USER or the OS user.")
-@click.version_option(package_name="tablejudge", prog_name="tablejudge")
+@click.version_option(__version__, prog_name="tablejudge")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, recorded_by: str | None) -> None:
     """Record card-game matches as an append-only, hash-chained event log; rebuild the table at any
@@ -49,8 +71,12 @@ def cli(ctx: click.Context, db: str | None, recorded_by: str | None) -> None:
     ctx.obj = Env(db=db, recorded_by=recorded_by)
 
 
-for _name in COMMAND_MODULES:
-    importlib.import_module(_name).register(cli)
+def load_all() -> click.Group:
+    """Every command registered (for docs and tests that walk the whole command tree)."""
+    for name in COMMAND_MODULES:
+        if not all(cmd in cli.commands for cmd, mod in COMMANDS.items() if mod == name):
+            importlib.import_module(name).register(cli)
+    return cli
 
 
 def main() -> None:

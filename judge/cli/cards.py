@@ -5,6 +5,7 @@ import click
 
 from engine.match import InputError
 from engine.words import plural
+from engine.schema import shown
 
 from judge.io import carddb
 from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
@@ -67,7 +68,7 @@ def cards_show(env: Env, card_id, cards_path, as_json) -> None:
     db = carddb.CardDB.open_existing(_path(env, cards_path))
     row = db.get(card_id)
     if row is None:
-        raise InputError(f"no card {card_id!r} in {db.path}", field="id")
+        raise InputError(f"no card {shown(card_id)} in {db.path}", field="id")
     if as_json:
         emit_json(row)
         return

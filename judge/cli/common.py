@@ -1,73 +1,189 @@
-"""Shared pieces of the CLI: the store handle, output formats, and error-to-exit-code mapping."""
+"""Shared pieces of the CLI: the store handle, output formats, and the error boundary.
+
+The boundary (`run_guarded`) is the one place an exception becomes what the user reads: a clear
+message and an exit code, never a traceback. 0 ok; 1 findings or a failed verification; 2 usage,
+input or output-file error; 3 conflict; 130 interrupted; 70 an internal error (a bug: the message
+says so, and TABLEJUDGE_DEBUG=1 shows the traceback).
+
+This module stays light (click and the standard library): `tablejudge --version` and `--help` must
+not pay for the engine. The library's exception classes are looked up only in modules already
+imported: an exception of a module that was never imported cannot have been raised.
+"""
 from __future__ import annotations
 
-import csv
 import io
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from engine.match import InputError, Match, StrictRefusal
-from engine.replay import PositionOutOfRange
-from engine.rulesets import UnknownRuleset
-from engine.store import ConflictError, EventStore, GuardBroken, MatchNotFound, StoreError
+if TYPE_CHECKING:
+    from engine.match import Match
+    from engine.store import EventStore
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_CONFLICT = 0, 1, 2, 3
+EXIT_INTERNAL, EXIT_INTERRUPTED = 70, 130
+MAX_MESSAGE = 2_000  # characters of one error message (a bad value is quoted short at its source too)
+DEBUG_ENV = "TABLEJUDGE_DEBUG"
 
 
 @dataclass
 class Env:
     db: str | None
     recorded_by: str | None
-    _store: EventStore | None = field(default=None, repr=False)
+    _store: "EventStore | None" = field(default=None, repr=False)
 
-    def store(self) -> EventStore:
+    def store(self) -> "EventStore":
         if self._store is None:
-            self._store = EventStore.open(self.db)
+            from engine.store import EventStore, StoreError, describe_db
+
+            try:
+                self._store = EventStore.open(self.db)
+            except StoreError:
+                raise
+            except (ValueError, UnicodeError, OSError) as e:  # a URL with a bad port, a bad path
+                raise StoreError(f"cannot open the event log {_short(describe_db_safe(self.db, describe_db))}: "
+                                 f"{_short(str(e))}") from None
         return self._store
 
-    def match(self, ref: str) -> Match:
+    def match(self, ref: str) -> "Match":
+        from engine.match import Match
+
         return Match.open(self.store(), ref)
+
+
+def describe_db_safe(db: str | None, describe: Callable[[str | None], str]) -> str:
+    try:
+        return describe(db)
+    except ValueError:  # the URL itself is what is wrong: say it without its password
+        return (db or "").split("@")[-1]
 
 
 pass_env = click.make_pass_decorator(Env)
 
 
+def check_arguments(args: list[str]) -> str | None:
+    """A command line must be text: an argument with invalid UTF-8 (Python keeps its bytes as lone
+    surrogates) would fail later, wherever it is first written. Say which one, now."""
+    for i, arg in enumerate(args, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "replace").decode("utf-8")
+            return f"argument {i} is not valid UTF-8 text: {_short(shown, 80)!r}"
+    return None
+
+
 def run_guarded(group: click.Group, args: list[str] | None = None) -> int:
-    """Run the CLI; turn the library's errors into a clear message and an exit code."""
+    """Run the CLI; turn every error into a clear message and an exit code."""
+    argv = list(sys.argv[1:] if args is None else args)
+    bad = check_arguments(argv)
+    if bad:
+        _say(f"error: {bad}")
+        return EXIT_INPUT
     try:
-        group.main(args=args, standalone_mode=False)
+        group.main(args=argv, standalone_mode=False, prog_name="tablejudge")
         return EXIT_OK
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.ClickException as e:
+        e.message = _quote_short(e.message)
         e.show()
         return EXIT_INPUT
     except click.Abort:
-        click.echo("aborted", err=True)
+        _say("aborted")
         return EXIT_INPUT
-    except StrictRefusal as e:
-        click.echo("refused (--strict): nothing was recorded", err=True)
-        for f in e.findings:
-            click.echo(f"  {f.rule} [{f.severity}] {f.message}", err=True)
-        return EXIT_FINDINGS
-    except ConflictError as e:
-        click.echo(f"error: {e}", err=True)
-        return EXIT_CONFLICT
-    except GuardBroken as e:  # the log failed its integrity check: a failed verification
-        click.echo(f"error: {e}", err=True)
-        return EXIT_FINDINGS
-    except (InputError, MatchNotFound, UnknownRuleset, PositionOutOfRange, StoreError) as e:
-        click.echo(f"error: {e}", err=True)
-        return EXIT_INPUT
-    except BrokenPipeError:
-        return EXIT_OK
     except FindingsExit as e:
         return e.code
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return EXIT_INTERRUPTED
+    except Exception as e:  # noqa: BLE001 - the boundary: nothing past here is a traceback
+        return _report(e)
+
+
+def _report(e: BaseException) -> int:
+    strict = _class("engine.match", "StrictRefusal")
+    if isinstance(e, strict):
+        _say("refused (--strict): nothing was recorded")
+        for f in e.findings:  # type: ignore[attr-defined]
+            _say(f"  {f.rule} [{f.severity}] {_short(f.message, 500)}")
+        return EXIT_FINDINGS
+    if isinstance(e, _class("engine.store", "ConflictError")):
+        _say(f"error: {e}")
+        return EXIT_CONFLICT
+    if isinstance(e, _class("engine.store", "GuardBroken")):  # the log failed its integrity check
+        _say(f"error: {e}")
+        return EXIT_FINDINGS
+    if isinstance(e, _input_errors()):
+        _say(f"error: {e}")
+        return EXIT_INPUT
+    if isinstance(e, OSError):  # writing an output file: disk full, no permission, a folder
+        where = f" {e.filename}" if e.filename else ""
+        _say(f"error: cannot write or read{where}: {e.strerror or e} (nothing partial was left behind)")
+        return EXIT_INPUT
+    if isinstance(e, _class("sqlite3", "Error")):  # a SQLite file to write (an export, a read
+        # model, cards.db) on a full disk, or a file given as a database that is not one
+        _say(f"error: SQLite: {e} (nothing partial was left behind)")
+        return EXIT_INPUT
+    if isinstance(e, UnicodeError):
+        _say(f"error: not valid UTF-8 text ({e})")
+        return EXIT_INPUT
+    if isinstance(e, RecursionError):
+        _say("error: the input is nested too deeply to read")
+        return EXIT_INPUT
+    if isinstance(e, MemoryError):
+        _say("error: the input is too large to read in memory")
+        return EXIT_INPUT
+    _say(f"internal error (a bug in tablejudge; please report it with the command you ran): "
+         f"{type(e).__name__}: {e}")
+    if os.environ.get(DEBUG_ENV):
+        import traceback
+
+        traceback.print_exception(e, file=sys.stderr)
+    else:
+        _say(f"(set {DEBUG_ENV}=1 to see where)")
+    return EXIT_INTERNAL
+
+
+def _input_errors() -> tuple[type, ...]:
+    """The library's input and store errors, from the modules that are loaded."""
+    return tuple(c for c in (
+        _class("engine.match", "InputError"), _class("engine.store", "StoreError"),
+        _class("engine.rulesets", "UnknownRuleset"), _class("engine.replay", "PositionOutOfRange"),
+        _class("engine.schema", "PayloadError"), _class("judge.tournament.standings", "PolicyError"),
+        _class("judge.tournament.pairing", "PairingError"),
+    ) if c)
+
+
+def _class(module: str, name: str) -> Any:
+    mod = sys.modules.get(module)
+    cls = getattr(mod, name, None) if mod is not None else None
+    return cls if isinstance(cls, type) else ()
+
+
+def _quote_short(message: str) -> str:
+    """click quotes a bad argument whole ('Invalid value for --at: 1000...'): cut each quoted value
+    to about 80 characters, as the library's own messages do."""
+    return _short(_LONG_QUOTE.sub(lambda m: m.group(1) + m.group(2)[:80] + "..." + m.group(1), message))
+
+
+_LONG_QUOTE = re.compile(r"(['\"])([^'\"]{81,})\1")
+
+
+def _short(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... (message cut: {len(text):,} characters)"
+
+
+def _say(msg: str) -> None:
+    click.echo(_short(msg), err=True)
 
 
 class FindingsExit(Exception):
@@ -114,11 +230,13 @@ def to_csv(rows: Iterable[dict[str, Any]]) -> str:
         for k in r:
             if k not in cols:
                 cols.append(k)
-    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
-    w.writeheader()
+    from judge.io import csvcells
+
+    w = csvcells.writer(buf)  # text starting = + - @ tab CR is neutralised (OWASP)
+    w.writerow(cols)
     for r in rows:
-        w.writerow({k: json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v
-                    for k, v in r.items()})
+        w.writerow([json.dumps(r[k], ensure_ascii=False) if isinstance(r.get(k), (dict, list))
+                    else r.get(k) for k in cols])
     return buf.getvalue()
 
 

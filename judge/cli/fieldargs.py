@@ -7,13 +7,12 @@ true/false/yes/no, and an object takes JSON.
 """
 from __future__ import annotations
 
-import json
 import types
 import typing
 from typing import Any, Literal, get_args, get_origin
 
 from engine.match import InputError
-from engine.schema import Payload, Player, Zone
+from engine.schema import QUOTE_CHARS, Count, Payload, PayloadError, Player, Zone, read_json, shown
 
 
 def parse_field_args(kind_cls: type[Payload], words: list[str]) -> dict[str, Any]:
@@ -23,13 +22,13 @@ def parse_field_args(kind_cls: type[Payload], words: list[str]) -> dict[str, Any
     while i < len(words):
         word = words[i]
         if not word.startswith("--") or len(word) == 2:
-            raise InputError(f"expected --FIELD VALUE, got {word!r} (fields of {kind_cls.kind}: "
+            raise InputError(f"expected --FIELD VALUE, got {shown(word)} (fields of {kind_cls.kind}: "
                              f"{', '.join(hints)})", field="arguments")
         name, _, inline = word[2:].partition("=")
         name = name.replace("-", "_")
         if name not in hints:
-            raise InputError(f"{kind_cls.kind} has no field {name!r} (fields: {', '.join(hints) or 'none'})",
-                             field=f"payload.{name}")
+            raise InputError(f"{kind_cls.kind} has no field {shown(name)} (fields: {', '.join(hints) or 'none'})",
+                             field=f"payload.{name[:QUOTE_CHARS]}")
         if inline:
             raw = inline
             i += 1
@@ -61,23 +60,23 @@ def _coerce(raw: str, tp: Any, name: str) -> Any:
         return None
     if tp in (str, Player, Zone):
         return raw
-    if tp is int:
+    if tp in (int, Count):
         try:
             return int(raw)
-        except ValueError:
-            raise InputError(f"must be a whole number, got {raw!r}", field=f"payload.{name}") from None
+        except ValueError:  # not a number, or more digits than Python converts (4,300)
+            raise InputError(f"must be a whole number, got {shown(raw)}", field=f"payload.{name}") from None
     if tp is float:
         try:
             return float(raw)
         except ValueError:
-            raise InputError(f"must be a number, got {raw!r}", field=f"payload.{name}") from None
+            raise InputError(f"must be a number, got {shown(raw)}", field=f"payload.{name}") from None
     if tp is bool:
         low = raw.lower()
         if low in ("true", "yes", "1"):
             return True
         if low in ("false", "no", "0"):
             return False
-        raise InputError(f"must be true or false, got {raw!r}", field=f"payload.{name}")
+        raise InputError(f"must be true or false, got {shown(raw)}", field=f"payload.{name}")
     if origin is Literal:
         for allowed in get_args(tp):
             if str(allowed) == raw:
@@ -93,6 +92,6 @@ def _coerce(raw: str, tp: Any, name: str) -> Any:
 
 def _json(raw: str, name: str) -> Any:
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg}", field=f"payload.{name}") from None
+        return read_json(raw)
+    except PayloadError as e:
+        raise InputError(e.message, field=f"payload.{name}") from None

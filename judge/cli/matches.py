@@ -2,7 +2,6 @@
 rulesets (`verify` is judge/cli/verify.py)."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -11,10 +10,11 @@ import click
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 from engine.rulesets import available, get_ruleset
+from engine.schema import PayloadError, read_json, shown
 from engine.store import MatchNotFound
 from engine.words import plural
 
-from judge.io import importers
+from judge.io.files import atomic_write, inside, safe_name
 from judge.io.exporters import exporter
 from judge.io.exporters import formats as export_formats
 from judge.cli.fieldargs import parse_field_args
@@ -47,10 +47,10 @@ def _parse_options(pairs: tuple[str, ...]) -> dict:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
-            raise InputError(f"--option takes NAME=VALUE, got {pair!r}", field="options")
+            raise InputError(f"--option takes NAME=VALUE, got {shown(pair)}", field="options")
         try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
+            out[key] = read_json(value)
+        except PayloadError:  # not JSON: the text itself (the ruleset says if it is a valid choice)
             out[key] = value
     return out
 
@@ -136,15 +136,15 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     m = env.match(match)
     vocab = m.ruleset.vocabulary()
     if kind not in vocab:
-        raise InputError(f"unknown event kind {kind!r} for ruleset {m.ruleset.name!r} "
+        raise InputError(f"unknown event kind {shown(kind)} for ruleset {shown(m.ruleset.name)} "
                          f"(kinds: {', '.join(k for k in vocab if k != 'match.created')})", field="kind")
     if payload_json and ctx.args:
         raise InputError("give fields either as --FIELD VALUE or as --payload, not both", field="payload")
     if payload_json:
         try:
-            payload = json.loads(payload_json)
-        except json.JSONDecodeError as e:
-            raise InputError(f"--payload is not valid JSON: {e.msg} (column {e.colno})", field="payload") from None
+            payload = read_json(payload_json)
+        except PayloadError as e:
+            raise InputError(f"--payload: {e.message}", field="payload") from None
     else:
         payload = parse_field_args(vocab[kind], list(ctx.args))
     rec = m.record(kind, payload, actor=actor, recorded_by=env.recorded_by, strict=strict,
@@ -179,6 +179,8 @@ def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
       tablejudge import more-events.jsonl --match 3f2a9c01
       tablejudge import logs/ --format optcgsim --json
     """
+    from judge.io import importers  # only `import` needs the importers
+
     files = _expand(paths)
     store = env.store()
     summaries, failures = [], []
@@ -346,16 +348,23 @@ def export_cmd(env: Env, match, fmt, out) -> None:
     if out == "-":
         mod.export_match(m, sys.stdout)
         return
-    path = out or os.path.join(DEFAULT_EXPORT_DIR, f"{m.id}.{mod.EXTENSION}")
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = path + ".part"
-    if hasattr(mod, "export_match_to_path"):
-        n = mod.export_match_to_path(m, tmp)
-    else:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            n = mod.export_match(m, f)
-    os.replace(tmp, path)  # never leave a half-written export behind
+    path = out or export_path(DEFAULT_EXPORT_DIR, m.id, mod.EXTENSION)
+    n = export_to_path(mod, m, path)
     click.echo(f"{path}: {plural(n, 'event')}")
+
+
+def export_path(folder: str, match_id: str, extension: str) -> str:
+    """FOLDER/<safe name of the id>.EXT: inside the folder whatever the id (one from an older
+    version may hold '/' or '..'), and distinct for distinct ids."""
+    return inside(folder, f"{safe_name(match_id)}.{extension}")
+
+
+def export_to_path(mod, m: Match, path: str) -> int:
+    """Export into a temporary file beside `path`, renamed into place: complete or absent."""
+    if hasattr(mod, "export_match_to_path"):
+        return mod.export_match_to_path(m, path)
+    with atomic_write(path, newline="") as f:
+        return mod.export_match(m, f)
 
 
 @click.command("rulesets")

@@ -10,9 +10,10 @@ import click
 from engine.match import InputError
 from engine.store import anchor_token
 from engine.words import plural
+from engine.schema import shown
 
 from judge.tournament.results import read_results
-from judge.tournament.seal import SEALED, token as seal_token
+from judge.tournament.seal import token as seal_token
 from judge.tournament.standings import (
     POLICIES,
     PolicyError,
@@ -24,7 +25,10 @@ from judge.tournament.standings import (
 )
 from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
 from judge.tournament.standings import format_fraction as _pct
-from judge.tournament import Tournament, TournamentState, pairings_by_name, pairings_by_table, standings_page
+from judge.tournament import Tournament, TournamentState
+from judge.tournament.aggregate import Entry
+from judge.tournament.placings import warnings as invalidation_warnings
+from judge.io.files import write_text
 from judge.cli.common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
 
 
@@ -32,7 +36,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
     out = {}
     for item in pairs:
         if "=" not in item:
-            raise InputError(f"--option takes name=value, got {item!r}", field="option")
+            raise InputError(f"--option takes name=value, got {shown(item)}", field="option")
         k, v = item.split("=", 1)
         out[k.strip()] = v.strip()
     return out
@@ -237,27 +241,39 @@ def register(cli: click.Group) -> None:
 
     @tournament.command("register")
     @click.argument("tournament_ref", metavar="T")
-    @click.argument("players", nargs=-1, required=True)
+    @click.argument("players", nargs=-1)
     @click.option("--id", "player_id", default=None, help="The player's id (one player only).")
     @click.option("--decklist", type=click.Path(exists=True, dir_okay=False), default=None,
                   help="A decklist file to store with the registration (one player only).")
+    @click.option("--csv", "csv_file", type=click.Path(exists=True, dir_okay=False), default=None,
+                  help="Register everyone in a CSV file (columns name, member_id, decklist), all or none.")
+    @click.option("--allow-similar", "allow_similar", is_flag=True,
+                  help="Register a name that differs from a registered one only by case, spaces or accents.")
     @pass_env
-    def register_cmd(env, tournament_ref, players, player_id, decklist) -> None:
-        """Register players (also late entries, after round 1 is paired).
+    def register_cmd(env, tournament_ref, players, player_id, decklist, csv_file, allow_similar) -> None:
+        """Register players (also late entries, after round 1 is paired). A name that looks like a
+        registered one (same but for case, spaces or accents: "luca  conte" and "Luca Conte") is
+        refused unless --allow-similar.
 
         \b
         Example:
           tablejudge tournament register t-1a2b Ann Bob "Cid Rossi"
           tablejudge tournament register t-1a2b Dee --id 1234 --decklist dee.txt
+          tablejudge tournament register t-1a2b --csv registrations.csv
         """
         if (player_id or decklist) and len(players) > 1:
             raise InputError("--id and --decklist go with one player at a time", field="players")
+        if bool(players) == bool(csv_file):
+            raise InputError("give the players' names or --csv FILE (one of the two)", field="players")
         t = _open(env, tournament_ref)
-        deck = Path(decklist).read_text(encoding="utf-8") if decklist else None
-        if player_id or deck:
-            events = [t.register(players[0], player_id=player_id, decklist=deck)]
+        if csv_file:
+            from judge.tournament.registration import import_registrations
+            text = Path(csv_file).read_text(encoding="utf-8")
+            events = import_registrations(t, text, csv_file, allow_similar=allow_similar)
         else:
-            events = t.register_many(list(players))  # one atomic batch
+            deck = Path(decklist).read_text(encoding="utf-8") if decklist else None
+            events = t.register_many([Entry(p, player_id, deck) for p in players],  # one atomic batch
+                                     allow_similar=allow_similar)
         for e in events:
             click.echo(f"registered {e.payload['player']} (event {e.position})")
 
@@ -273,8 +289,10 @@ def register(cli: click.Group) -> None:
         Example:
           tablejudge tournament drop t-1a2b Bob --reason "left early"
         """
-        e = _open(env, tournament_ref).drop(player, reason)
+        t = _open(env, tournament_ref)
+        e = t.drop(player, reason)
         click.echo(f"{player} dropped (event {e.position})")
+        warn_invalidated(t)
 
     @tournament.command("bye")
     @click.argument("tournament_ref", metavar="T")
@@ -356,12 +374,19 @@ def register(cli: click.Group) -> None:
     @click.option("--override-format", "override_format", is_flag=True,
                   help="Record game counts the match format does not allow (e.g. 3-0-0 in a best of three); "
                        "the result is marked format_override in the log.")
+    @click.option("--overwrite", is_flag=True,
+                  help="Replace a different result the table already has (without it, the old result is shown "
+                       "and nothing is stored).")
+    @click.option("--reason", default=None, help="Why (stored with the result; say it when overwriting).")
     @pass_env
-    def result_cmd(env, tournament_ref, slip, table, player, round_no, matches, override_format) -> None:
+    def result_cmd(env, tournament_ref, slip, table, player, round_no, matches, override_format, overwrite,
+                   reason) -> None:
         """Record a result: a slip W-L-D (game wins, losses, drawn games), or the outcome of
         recorded matches. Recording a table again is a correction (the later result counts).
         Game counts the match format cannot produce are refused (best of N: a player wins at most
-        ceil(N/2) games; at most N games, drawn ones included) unless --override-format.
+        ceil(N/2) games; at most N games, drawn ones included) unless --override-format. A table
+        that already has a different result keeps it unless --overwrite (the same result again
+        stores nothing). Many tables at once: `tournament results`.
 
         \b
         Examples:
@@ -374,26 +399,24 @@ def register(cli: click.Group) -> None:
         if matches:
             if slip:
                 raise InputError("give a slip or --match, not both", field="slip")
-            e = t.record_matches(list(matches), round_no=round_no, override_format=override_format)
+            e = t.record_matches(list(matches), round_no=round_no, override_format=override_format,
+                                 overwrite=overwrite)
         else:
             if not slip:
                 raise InputError("give the result slip (e.g. 2-1-0) or --match", field="slip")
             e = t.record_slip(slip, table=table, player=player, round_no=round_no,
-                              override_format=override_format)
+                              override_format=override_format, overwrite=overwrite, reason=reason)
         p = e.payload
         click.echo(f"round {p['round']} table {p['table']}: {p['player1']} {p['wins1']}-{p['wins2']}-"
                    f"{p.get('draws', 0)} {p['player2']} (event {e.position})"
                    + (" — format override" if p.get("format_override") else ""))
+        warn_invalidated(t)
         _echo_seal_after(t, e)
 
     def _echo_seal_after(t, e) -> None:
-        """The result's anchor, and the round's seal if this result closed the round."""
+        """The result's anchor: the tournament's head as this result left it (keep it with the
+        paper slip; `tablejudge verify --anchor` proves later it is still in the log)."""
         click.echo(f"anchor: {anchor_token(t.id, e.position, e.hash)}")
-        after = [x for x in t.events()[e.position:] if x.kind == SEALED]
-        if after:
-            s = after[-1]
-            click.echo(f"round {s.payload['round']} closed and sealed (event {s.position}): "
-                       f"{seal_token(t.id, s.payload)}")
 
     @tournament.command("seal")
     @click.argument("tournament_ref", metavar="T")
@@ -403,8 +426,8 @@ def register(cli: click.Group) -> None:
     def seal_cmd(env, tournament_ref, round_no) -> None:
         """Seal a closed round as the log stands now: one hash over the tournament's head and every
         match of the round, recorded as an event and printed on the standings page and the round
-        report. A round is sealed by itself when its last result is recorded; seal again after a
-        late correction. `tablejudge verify --seal` checks seals later.
+        report. A round is sealed by itself when it is closed (or, unclosed, when the next round is
+        paired); seal again after a late correction. `tablejudge verify --seal` checks seals later.
 
         \b
         Example:
@@ -427,8 +450,10 @@ def register(cli: click.Group) -> None:
         Example:
           tablejudge tournament correct t-1a2b 7 --reason "registered twice"
         """
-        e = _open(env, tournament_ref).correct(position, reason)
+        t = _open(env, tournament_ref)
+        e = t.correct(position, reason)
         click.echo(f"event {position} is void (event {e.position})")
+        warn_invalidated(t)
 
     @tournament.command("standings")
     @click.argument("tournament_ref", metavar="T")
@@ -452,7 +477,9 @@ def register(cli: click.Group) -> None:
             round_no = st.last_complete_round() or 0  # a round in progress does not count yet
         standings = st.standings(round_no)
         if html:
-            Path(html).write_text(standings_page(st, round_no), encoding="utf-8")
+            from judge.tournament.pages import standings_page  # renders: imported only here
+
+            write_text(html, standings_page(st, round_no))  # atomic: whole or not at all
             stderr(f"wrote {html}")
         _emit_standings(standings, as_json, as_csv)
 
@@ -472,12 +499,24 @@ def register(cli: click.Group) -> None:
         """
         st = _open(env, tournament_ref).state()
         rnd = _round(st, round_no)
+        from judge.tournament.pages import pairings_by_name, pairings_by_table
+
         rows = pairings_by_table(rnd) if by == "table" else pairings_by_name(rnd)
         cols = ["table", "player1", "player2", "result"] if by == "table" else ["player", "table", "opponent", "result"]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=False,
                   text=lambda rs: f"{rnd.name}\n" + table_text(
                       [{k: ("BYE" if v is None and k in ("player2", "opponent") else v) for k, v in r.items()}
                        for r in rs], cols))
+
+    # The event desk (batch results, reports, queue, re-pair, clock) extends this group.
+    from judge.cli import eventdesk
+    eventdesk.register(cli)
+
+def warn_invalidated(t: Tournament) -> None:
+    """After a change: say (on stderr) what it invalidated that is not answered yet."""
+    for w in invalidation_warnings(t.state()):
+        stderr(f"warning: {w.message}\n  answer it: tablejudge tournament decide {t.id} {w.id} "
+               f"{'|'.join(w.choices)} --reason ...")
 
 
 def _round(st: TournamentState, round_no: int | None):

@@ -20,12 +20,15 @@ from typing import Any
 import sqlite_utils
 
 from engine.match import InputError
+from engine.schema import PayloadError, read_json, shown
 
 DEFAULT_NAME = "cards.db"
 CATEGORIES = ("leader", "character", "event", "stage", "don")
 KEYWORD_RE = re.compile(r"(?:^|[\r\n])\s*(?:\[[^\]]*\]\s*)*?\[(Blocker|Rush|Double Attack|Banish|Counter)\]", re.I)
-DECK_LINE = re.compile(r"^\s*(\d+)\s*[xX×]?\s*([A-Z]{1,4}\d{0,3}-\d{3}[A-Z]?)\s*$")
-DECK_LINE_AFTER = re.compile(r"^\s*([A-Z]{1,4}\d{0,3}-\d{3}[A-Z]?)\s*[xX×]\s*(\d+)\s*$")
+DECK_LINE = re.compile(r"^\s*(\d{1,9})\s*[xX×]?\s*([A-Z]{1,4}\d{0,3}-\d{3}[A-Z]?)\s*$")
+DECK_LINE_AFTER = re.compile(r"^\s*([A-Z]{1,4}\d{0,3}-\d{3}[A-Z]?)\s*[xX×]\s*(\d{1,9})\s*$")
+MAX_FACT = 1_000_000  # a cost, power, counter or Life: far above any printed card (1e309 is refused)
+MAX_COPIES = 50  # copies of one card on a decklist line: a whole deck (the rulebook allows 4)
 FACT_FIELDS = ("category", "cost", "power", "counter", "colors", "life", "trigger", "keywords")
 
 
@@ -51,12 +54,13 @@ def _int(value: Any, where: str, name: str) -> int | None:
     if value is None or value == "" or value == "-":
         return None
     if isinstance(value, bool):
-        raise InputError(f"must be a number, got {value!r}", where=where, field=name)
-    if isinstance(value, int):
+        raise InputError(f"must be a number, got {shown(value)}", where=where, field=name)
+    if isinstance(value, int) and abs(value) <= MAX_FACT:
         return value
-    if isinstance(value, str) and re.fullmatch(r"-?\d+", value.strip()):
+    if isinstance(value, str) and re.fullmatch(r"-?\d{1,9}", value.strip()):
         return int(value.strip())
-    raise InputError(f"must be a number, got {value!r}", where=where, field=name)
+    raise InputError(f"must be a whole number of at most {MAX_FACT:,}, got {shown(value)}",
+                     where=where, field=name)
 
 
 def normalize(rec: Any, where: str) -> dict[str, Any]:
@@ -126,11 +130,13 @@ class CardDB:
         """Import a vegapull JSON file (a list of cards, or {"cards": [...]}); all or nothing."""
         try:
             with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+                data = read_json(f.read())  # NaN, 4,300+ digit numbers, deep nesting: refused in words
         except OSError as e:
             raise InputError(f"cannot read {path}: {e.strerror}", where=path) from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise InputError(f"not valid JSON: {e}", where=path) from None
+        except UnicodeDecodeError as e:
+            raise InputError(f"not UTF-8 text ({e.reason})", where=path) from None
+        except PayloadError as e:
+            raise InputError(e.message, where=path) from None
         if isinstance(data, dict):
             data = data.get("cards")
         if not isinstance(data, list):
@@ -186,6 +192,9 @@ def parse_decklist(text: str, where: str = "decklist") -> tuple[list[str], list[
                 problems.append(f"{where}:{n}: cannot read {raw.strip()!r} (expected e.g. 4xOP01-016)")
                 continue
             code, count = m.group(1), int(m.group(2))
+        if count > MAX_COPIES:  # expanded below: "999999999x" must not build a billion-item list
+            problems.append(f"{where}:{n}: {count:,} copies of {code}: at most {MAX_COPIES} on one line")
+            continue
         cards.extend([code] * count)
     return cards, problems
 

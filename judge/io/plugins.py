@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from types import ModuleType
 
 from engine.match import InputError
+from engine.schema import shown
 
 
 def names(package_path: Iterable[str]) -> list[str]:
@@ -19,5 +20,5 @@ def load(package: str, package_path: Iterable[str], name: str, what: str) -> Mod
     """The plug-in `name`, or an InputError listing the ones there are."""
     known = names(package_path)
     if name not in known:
-        raise InputError(f"unknown {what} {name!r} ({what}s: {', '.join(known)})", field="format")
+        raise InputError(f"unknown {what} {shown(name)} ({what}s: {', '.join(known)})", field="format")
     return importlib.import_module(f"{package}.{name}")

@@ -1,12 +1,10 @@
 """Writing report files: names from labels, natural sort, atomic writes into the output folder."""
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
-
-
+from judge.io.files import inside, safe_name, write_text
 
 DEFAULT_DIR = "exports"
 
@@ -23,9 +21,10 @@ def natural_key(label: Any) -> tuple:
 
 
 def write_file(path: str, html: str) -> str:
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = path + ".part"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(html)
-    os.replace(tmp, path)  # never leave half a report behind
-    return path
+    return write_text(path, html)  # atomic: never half a report, never a leftover temporary file
+
+
+def report_path(out_dir: str, stem: str) -> str:
+    """OUT_DIR/<safe name of stem>.html: an id or a label never leaves the folder, and two
+    different ids never share a file."""
+    return inside(out_dir, f"{safe_name(stem)}.html")

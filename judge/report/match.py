@@ -1,7 +1,6 @@
 """The match report: one self-contained HTML file (timeline, findings, judge actions, charts)."""
 from __future__ import annotations
 
-import os
 from datetime import datetime, timezone
 from typing import Any
 
@@ -12,7 +11,7 @@ from engine.store import anchor_token
 
 from judge import desk
 from judge.report.templating import render
-from judge.report.files import DEFAULT_DIR, slug, write_file
+from judge.report.files import DEFAULT_DIR, report_path, write_file
 from judge.report.views import result_text, same_layout, table_view
 
 
@@ -187,4 +186,4 @@ def render_match(m: Match) -> str:
 
 
 def write_match_report(m: Match, out_dir: str = DEFAULT_DIR, path: str | None = None) -> str:
-    return write_file(path or os.path.join(out_dir, f"{slug(m.id)}.html"), render_match(m))
+    return write_file(path or report_path(out_dir, m.id), render_match(m))

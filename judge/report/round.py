@@ -1,7 +1,6 @@
 """The round report: every match of a round on one page, with links to each match's report."""
 from __future__ import annotations
 
-import os
 from datetime import datetime, timezone
 from typing import Any
 
@@ -10,7 +9,8 @@ from engine.store import EventStore
 
 from judge import desk
 from judge.report.templating import render
-from judge.report.files import DEFAULT_DIR, natural_key, slug, write_file
+from judge.io.files import safe_name
+from judge.report.files import DEFAULT_DIR, natural_key, report_path, write_file
 from judge.report.match import write_match_report
 from judge.report.views import result_text
 from judge.tournament.seal import seal_events, token as seal_token
@@ -40,7 +40,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
             "errors": sum(1 for f in active if f.severity == "error"),
             "warnings": sum(1 for f in active if f.severity == "warning"),
             "findings": len(active), "events": len(r.events), "chain_ok": verify.ok,
-            "href": f"{slug(mid)}.html",
+            "href": f"{safe_name(mid)}.html",  # the name write_match_report gives it
         })
     if not rows:
         raise InputError(f"no match has round {round_label!r}"
@@ -65,7 +65,7 @@ def write_round_report(store: EventStore, round_label: str, *, event: str | None
                        out_dir: str = DEFAULT_DIR, with_matches: bool = True) -> list[str]:
     """Write the round page (and, by default, each match's report next to it, so its links work)."""
     ctx = round_context(store, round_label, event)
-    paths = [write_file(os.path.join(out_dir, f"round-{slug(str(round_label))}.html"),
+    paths = [write_file(report_path(out_dir, f"round-{round_label}"),
                     render("round.html", **ctx))]
     if with_matches:
         for row in ctx["matches"]:

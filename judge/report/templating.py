@@ -8,11 +8,12 @@ from __future__ import annotations
 import importlib.resources
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import jinja2
+from typing import TYPE_CHECKING, Any
 
 from engine.words import plural
+
+if TYPE_CHECKING:
+    import jinja2
 
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -28,7 +29,9 @@ def template_dir() -> Path:
 
 
 @lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
+def environment() -> "jinja2.Environment":
+    import jinja2  # here, not at the top: only what renders pays for it (CLI start-up, issue 17)
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template_dir())),
         autoescape=True,  # every template: user text (names, decklists) is escaped

@@ -18,10 +18,14 @@ Modules: vocab (event kinds), state (replay), aggregate (the Tournament), pages 
 pairing, standings (policies and tiebreakers), results (slips and result files), formats (best of N).
 """
 
-from judge.tournament.vocab import (
-    CREATED, TournamentCreated, PlayerRegistered, PlayerDropped, ByeGranted, RoundPaired, ResultRecorded,
-    KINDS,
-)
-from judge.tournament.state import PlayerInfo, RoundState, TournamentState, replay
-from judge.tournament.aggregate import Tournament
-from judge.tournament.pages import pairings_by_name, record_text, pairings_by_table, standings_page
+from judge.faces import lazy_face
+
+# The public face, imported on first use (PEP 562): recording a result must not pay for the HTML
+# pages (jinja2) it does not render (CLI start-up, issue 17).
+__getattr__, __all__ = lazy_face(__name__, {
+    "judge.tournament.vocab": ("CREATED", "TournamentCreated", "PlayerRegistered", "PlayerDropped",
+                               "ByeGranted", "RoundPaired", "ResultRecorded", "KINDS"),
+    "judge.tournament.state": ("PlayerInfo", "RoundState", "TournamentState", "replay"),
+    "judge.tournament.aggregate": ("Tournament",),
+    "judge.tournament.pages": ("pairings_by_name", "record_text", "pairings_by_table", "standings_page"),
+})

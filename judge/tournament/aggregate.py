@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.events import (
     TABLE_ACTOR,
@@ -12,8 +12,8 @@ from engine.events import (
     default_recorder_name,
 )
 from engine.match import InputError, Match
-from engine.schema import PayloadError
-from engine.store import ConflictError, EventStore, MatchNotFound
+from engine.schema import PayloadError, shown
+from engine.store import EventStore, MatchNotFound
 
 from judge.tournament.pairing import (
     Pairing,
@@ -25,12 +25,13 @@ from judge.tournament.pairing import (
     pair_swiss,
     pair_top_cut,
 )
+from judge.tournament.names import clean_name, similar_to
 from judge.tournament import seal
-from judge.tournament.results import parse_slip
+from judge.tournament.results import OverwriteRefused, parse_slip
 from judge.tournament.standings import (
     Standings,
 )
-from judge.tournament.state import PlayerInfo, RoundState, TournamentState, replay
+from judge.tournament.state import PlayerInfo, RoundState, TournamentState, advance, replay
 from judge.tournament.vocab import CREATED, KINDS
 
 
@@ -38,13 +39,20 @@ from judge.tournament.vocab import CREATED, KINDS
 
 
 class Tournament:
-    def __init__(self, store: EventStore, tournament_id: str, recorded_by: str | None = None):
+    """`actor`: who acts (`-` for the organizer at the CLI; the web desk passes `organizer`,
+    `judge:NAME`, `scorekeeper:NAME` or a player's name). A long-lived instance keeps its state
+    and reads only the events appended since (see `state`)."""
+
+    def __init__(self, store: EventStore, tournament_id: str, recorded_by: str | None = None,
+                 actor: str = TABLE_ACTOR):
         self.store = store
         self.id = tournament_id
         self.recorded_by = recorded_by or default_recorder_name()
+        self.actor = actor
+        self._cache = _StreamCache()
         created = store.created(tournament_id)
         if created.kind != CREATED:
-            raise InputError(f"{tournament_id!r} is a {created.kind.split('.')[0]}, not a tournament",
+            raise InputError(f"{shown(tournament_id)} is a {created.kind.split('.')[0]}, not a tournament",
                              field="tournament")
 
     # --- opening ----------------------------------------------------------------------------
@@ -54,7 +62,7 @@ class Tournament:
                policy_options: dict[str, Any] | None = None, rounds: int = 0, top_cut: int = 0,
                seed: str | int | None = None, tournament_id: str | None = None,
                recorded_by: str | None = None, best_of: int | None = None,
-               top_cut_best_of: int | None = None) -> "Tournament":
+               top_cut_best_of: int | None = None, actor: str = TABLE_ACTOR) -> "Tournament":
         payload = {"name": name, "game": game, "policy": policy, "rounds": rounds,
                    "top_cut": top_cut, "seed": str(seed if seed is not None else uuid.uuid4().hex[:8])}
         if best_of is not None:
@@ -63,22 +71,23 @@ class Tournament:
             payload["top_cut_best_of"] = top_cut_best_of
         if policy_options:
             payload["policy_options"] = dict(policy_options)
-        draft = _draft(CREATED, payload, recorded_by)
+        draft = _draft(CREATED, payload, recorded_by, actor)
         tid = tournament_id or "t-" + uuid.uuid4().hex[:8]
         store.create(tid, [draft])
-        return cls(store, tid, recorded_by)
+        return cls(store, tid, recorded_by, actor)
 
     @classmethod
-    def open(cls, store: EventStore, ref: str, recorded_by: str | None = None) -> "Tournament":
+    def open(cls, store: EventStore, ref: str, recorded_by: str | None = None,
+             actor: str = TABLE_ACTOR) -> "Tournament":
         ids = store.stream_ids(CREATED)
         if ref in ids:
-            return cls(store, ref, recorded_by)
+            return cls(store, ref, recorded_by, actor)
         hits = [t for t in ids if t.startswith(ref)] if len(ref) >= 3 else []
         if len(hits) == 1:
-            return cls(store, hits[0], recorded_by)
+            return cls(store, hits[0], recorded_by, actor)
         if len(hits) > 1:
-            raise MatchNotFound(f"{ref!r} is ambiguous: {', '.join(hits[:5])}")
-        raise MatchNotFound(f"no tournament {ref!r} in {store.describe()} (see `tablejudge tournament list`)")
+            raise MatchNotFound(f"{shown(ref)} is ambiguous: {', '.join(hits[:5])}")
+        raise MatchNotFound(f"no tournament {shown(ref)} in {store.describe()} (see `tablejudge tournament list`)")
 
     @staticmethod
     def list_ids(store: EventStore) -> list[str]:
@@ -87,10 +96,32 @@ class Tournament:
     # --- reading ----------------------------------------------------------------------------
 
     def events(self) -> list[RecordedEvent]:
-        return self.store.read(self.id)
+        self.state()
+        return list(self._cache.events)
 
     def state(self, upto: int | None = None) -> TournamentState:
-        return replay(self.store.read(self.id, upto=upto))
+        """The state now (or as after event `upto`). Now: the events appended since the last call
+        are read and folded in; a correction among them replays the stream (it voids an earlier
+        event). The returned state is this instance's own: read it, do not change it."""
+        if upto is not None:
+            return replay(self.store.read(self.id, upto=upto))
+        c = self._cache
+        new = self.store.read(self.id, after=len(c.events))
+        if c.state is None or any(e.kind == "correction" for e in new):
+            c.events.extend(new)
+            c.state = replay(c.events)
+        else:
+            for e in new:
+                c.events.append(e)
+                advance(c.state, e, c.events)
+        return c.state
+
+    def with_actor(self, actor: str, recorded_by: str | None = None) -> "Tournament":
+        """The same tournament (and cached state) acting for someone else."""
+        other = Tournament.__new__(Tournament)
+        other.__dict__.update(self.__dict__)
+        other.actor, other.recorded_by = actor, recorded_by or self.recorded_by
+        return other
 
     def standings(self, upto_round: int | None = None) -> Standings:
         return self.state().standings(upto_round)
@@ -98,49 +129,39 @@ class Tournament:
     # --- organizer actions ------------------------------------------------------------------
 
     def register(self, player: str, *, player_id: str | None = None,
-                 decklist: str | None = None) -> RecordedEvent:
-        st = self.state()
-        player = player.strip() if isinstance(player, str) else player
-        if player in st.players:
-            raise InputError(f"{player!r} is already registered", field="player")
-        if st.elimination_rounds:
-            raise InputError("the top cut has started: no more entries", field="player")
-        return self._append(st, "player.registered",
-                            {"player": player, "player_id": player_id, "decklist": decklist})
+                 decklist: str | None = None, allow_similar: bool = False) -> RecordedEvent:
+        (event,) = self.register_many([Entry(player, player_id, decklist)], allow_similar=allow_similar)
+        return event
 
-    def register_many(self, players: Sequence[str]) -> list[RecordedEvent]:
-        """Register several players in one atomic batch (all or none)."""
+    def register_many(self, players: Sequence["str | Entry"], *, allow_similar: bool = False) -> list[RecordedEvent]:
+        """Register several players in one atomic batch (all or none). A name that differs from a
+        registered one only by case, spaces or accents is refused unless `allow_similar`."""
         st = self.state()
         if st.elimination_rounds:
             raise InputError("the top cut has started: no more entries", field="player")
-        seen = set(st.players)
+        seen = list(st.players)
         drafts = []
-        for p in players:
-            p = p.strip() if isinstance(p, str) else p
+        for n, item in enumerate(players, start=1):
+            e = item if isinstance(item, Entry) else Entry(item)
+            where = f"entry {n}" if len(players) > 1 else ""
+            p = clean_name(e.player) if isinstance(e.player, str) else e.player
             if p in seen:
-                raise InputError(f"{p!r} is already registered", field="player")
-            seen.add(p)
-            drafts.append(_draft("player.registered", {"player": p}, self.recorded_by))
+                raise InputError(f"{shown(p)} is already registered", field="player", where=where)
+            twin = similar_to(p, seen)
+            if twin is not None and not allow_similar:
+                raise InputError(f"{shown(e.player)} looks like {shown(twin)}, already registered (same name but for "
+                                 "case, spaces or accents); if they are two people, register with "
+                                 "--allow-similar", field="player", where=where)
+            seen.append(p)
+            drafts.append(self._draft("player.registered",
+                                      {"player": p, "player_id": e.player_id or None, "decklist": e.decklist or None}))
         return self.store.append(self.id, drafts, expected_position=st.position or 1)
-
-    def record_round(self, slips: Sequence[tuple[int, str]], *,
-                     override_format: bool = False) -> list[RecordedEvent]:
-        """Results of the current round as (table, 'W-L-D') pairs, appended in one atomic batch."""
-        st = self.state()
-        drafts = []
-        for table, slip in slips:
-            w, l, d = parse_slip(slip, field="slip")
-            rnd, p = self._find_table(st, table, None, None)
-            drafts.append(self._result_draft(st, rnd, p, w, l, d, "slip", None, override_format))
-        events = self.store.append(self.id, drafts, expected_position=st.position or 1)
-        self._seal_if_closed(st.current.number if st.current else None)
-        return events
 
     def drop(self, player: str, reason: str | None = None) -> RecordedEvent:
         st = self.state()
         info = self._player(st, player)
         if info.dropped:
-            raise InputError(f"{player!r} already dropped (after round {info.dropped_after_round})",
+            raise InputError(f"{shown(player)} already dropped (after round {info.dropped_after_round})",
                              field="player")
         return self._append(st, "player.dropped", {"player": player, "reason": reason})
 
@@ -148,21 +169,28 @@ class Tournament:
         st = self.state()
         info = self._player(st, player)
         if info.dropped:
-            raise InputError(f"{player!r} has dropped", field="player")
+            raise InputError(f"{shown(player)} has dropped", field="player")
         nxt = len(st.rounds) + 1
         round_no = round_no or nxt
         if round_no < nxt:
             raise InputError(f"round {round_no} is already paired; a bye is given before pairing",
                              field="round")
         if player in st.granted_byes.get(round_no, {}):
-            raise InputError(f"{player!r} already has a bye for round {round_no}", field="player")
+            raise InputError(f"{shown(player)} already has a bye for round {round_no}", field="player")
         return self._append(st, "bye.granted", {"player": player, "round": round_no, "reason": reason})
 
     def pair(self, *, explain: bool = True) -> RoundPairing:
         """Pair the next Swiss round (the previous round must be complete)."""
-        st = self.state()
+        st = self._sealed_before_next(self.state())
+        rp, draft = self.swiss_round_draft(st)
+        self.store.append(self.id, [draft], expected_position=st.position or 1)
+        if not explain:
+            rp.pairings = [Pairing(p.table, p.player1, p.player2) for p in rp.pairings]
+        return rp
+
+    def swiss_round_draft(self, st: TournamentState) -> tuple[RoundPairing, Draft]:
+        """The next Swiss round of `st`, paired, and its round.paired draft (not appended)."""
         self._previous_complete(st)
-        st = self._sealed_before_next(st)
         if st.elimination_rounds:
             raise InputError("the top cut has started: use `top-cut` for its next round", field="round")
         if st.rounds_planned and len(st.swiss_rounds) >= st.rounds_planned:
@@ -179,20 +207,23 @@ class Tournament:
         granted = [p for p in st.granted_byes.get(round_no, {}) if p in set(active)]
         rp = pair_swiss(entrants, round_no=round_no, seed=st.seed, opponents=st.opponents(),
                         byes=st.byes(), granted_byes=granted, explain=True)
-        self._append(st, "round.paired", {
+        draft = self._draft("round.paired", {
             "round": round_no, "stage": "swiss", "name": f"Round {round_no}",
             "pairings": [_pairing_dict(p) for p in rp.pairings], "seed": rp.seed,
             "notes": rp.notes or None})
-        if not explain:
-            rp.pairings = [Pairing(p.table, p.player1, p.player2) for p in rp.pairings]
-        return rp
+        return rp, draft
 
     def top_cut(self, size: int | None = None) -> RoundPairing:
         """Pair the next single-elimination round: the first one seeded by the Swiss standings
         (dropped players are not seeded), the next ones from the winners."""
-        st = self.state()
+        st = self._sealed_before_next(self.state())
+        rp, draft = self.elimination_round_draft(st, size)
+        self.store.append(self.id, [draft], expected_position=st.position or 1)
+        return rp
+
+    def elimination_round_draft(self, st: TournamentState, size: int | None = None) -> tuple[RoundPairing, Draft]:
+        """The next elimination round of `st` and its round.paired draft (not appended)."""
         self._previous_complete(st)
-        st = self._sealed_before_next(st)
         elim = st.elimination_rounds
         round_no = len(st.rounds) + 1
         if not elim:
@@ -201,9 +232,8 @@ class Tournament:
                 raise InputError("this tournament has no top cut (give --size)", field="size")
             if not st.swiss_rounds:
                 raise InputError("no Swiss round has been played", field="round")
-            seeded = [r.player for r in st.standings().rows if not r.dropped and r.played]
             try:
-                pairings = pair_top_cut(seeded, size)
+                pairings = pair_top_cut(top_cut_seeds(st), size)
             except PairingError as e:
                 raise InputError(str(e), field="size") from None
             left = size
@@ -212,27 +242,31 @@ class Tournament:
             try:
                 pairings = pair_next_elimination(last.pairings, last.winners())
             except PairingError as e:
-                raise InputError(str(e), field="round") from None
+                raise InputError(str(e) + (" (final placings: `tablejudge tournament placings`)"
+                                           if "over" in str(e) else ""), field="round") from None
             left = 2 * len(pairings)
         name = elimination_round_name(left)
-        self._append(st, "round.paired", {
+        draft = self._draft("round.paired", {
             "round": round_no, "stage": "elimination", "name": name,
             "pairings": [_pairing_dict(p) for p in pairings]})
-        return RoundPairing(round_no, pairings, "", [], [name])
+        return RoundPairing(round_no, pairings, "", [], [name]), draft
 
     def record_slip(self, slip: str, *, table: int | None = None, player: str | None = None,
-                    round_no: int | None = None, override_format: bool = False) -> RecordedEvent:
+                    round_no: int | None = None, override_format: bool = False,
+                    overwrite: bool = False, reason: str | None = None) -> RecordedEvent:
         """A result slip `W-L-D`: game wins of the table's first player (or of `player`), losses, draws.
-        Game counts the match format cannot produce are refused unless `override_format`."""
+        Game counts the match format cannot produce are refused unless `override_format`; a
+        different result already recorded for the table is refused (OverwriteRefused, showing
+        it) unless `overwrite`."""
         w, l, d = parse_slip(slip, field="slip")
         st = self.state()
         rnd, pairing = self._find_table(st, table, player, round_no)
         if player is not None and player == pairing.player2:
             w, l = l, w
-        return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format)
+        return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format, overwrite, reason)
 
     def record_matches(self, match_refs: Sequence[str], *, round_no: int | None = None,
-                       override_format: bool = False) -> RecordedEvent:
+                       override_format: bool = False, overwrite: bool = False) -> RecordedEvent:
         """A result from recorded matches (one game each): each match's outcome, replayed."""
         if not match_refs:
             raise InputError("give at least one match", field="match")
@@ -265,8 +299,8 @@ class Tournament:
         w = sum(1 for _, o, _ in outcomes if o.result == "win" and o.winner == pairing.player1)
         l = sum(1 for _, o, _ in outcomes if o.result == "win" and o.winner == pairing.player2)
         d = sum(1 for _, o, _ in outcomes if o.result == "draw")
-        return self._record(st, rnd, pairing, w, l, d, "match", [mid for mid, _, _ in outcomes],
-                            override_format, based_on=[b for _, _, b in outcomes])
+        return self._record(st, rnd, pairing, w, l, d, "match", [mid for mid, _, _ in outcomes], override_format,
+                            overwrite, based_on=[b for _, _, b in outcomes])
 
     def correct(self, position: int, reason: str) -> RecordedEvent:
         """Void an earlier event (a mistaken registration, drop, bye, result or the last pairing)."""
@@ -287,17 +321,54 @@ class Tournament:
                                  field="position")
         return self._append(st, "correction", {"voids": position, "reason": reason})
 
+    # --- round seals (judge/tournament/seal.py) ----------------------------------------------
+
+    def seal_round(self, round_no: int | None = None) -> RecordedEvent:
+        """Seal a round (default: the last complete one) as the log stands now: a `round.sealed`
+        event whose hash covers the tournament's head and every match of the round. Done when a
+        round is closed, and before the next round is paired if it was not."""
+        st = self.state()
+        if round_no is None:
+            round_no = st.last_complete_round()
+            if round_no is None:
+                raise InputError("no round is complete yet: nothing to seal", field="round")
+        rnd = st.round(round_no)
+        if rnd is None:
+            raise InputError(f"round {round_no} has not been paired", field="round")
+        if not rnd.complete:
+            raise InputError(f"{rnd.name} still misses results for table(s) "
+                             f"{', '.join(map(str, rnd.missing()))}: a round is sealed once closed",
+                             field="round")
+        return self._append(st, seal.SEALED, seal.seal_payload(self.store, st, round_no))
+
+    def _sealed_before_next(self, st: TournamentState) -> TournamentState:
+        """Before the next round is paired: seal the current one if it is complete and was never
+        sealed (an organizer who pairs on without closing)."""
+        cur = st.current
+        if cur is not None and cur.complete and cur.number not in st.seals:
+            self.seal_round(cur.number)
+            return self.state()
+        return st
+
     # --- helpers ----------------------------------------------------------------------------
 
     def _append(self, st: TournamentState, kind: str, payload: dict[str, Any]) -> RecordedEvent:
-        draft = _draft(kind, {k: v for k, v in payload.items() if v is not None}, self.recorded_by)
-        (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
+        (event,) = self.store.append(self.id, [self._draft(kind, payload)], expected_position=st.position or 1)
         return event
+
+    def _draft(self, kind: str, payload: dict[str, Any]) -> Draft:
+        """A validated draft by this instance's actor (None fields left out)."""
+        return _draft(kind, {k: v for k, v in payload.items() if v is not None}, self.recorded_by, self.actor)
+
+    def append(self, st: TournamentState, drafts: Sequence[Draft]) -> list[RecordedEvent]:
+        """Append drafts made against `st` as one atomic batch: if anyone wrote since `st` was
+        read, ConflictError and nothing stored."""
+        return self.store.append(self.id, list(drafts), expected_position=st.position or 1)
 
     @staticmethod
     def _player(st: TournamentState, player: str) -> PlayerInfo:
         if player not in st.players:
-            raise InputError(f"{player!r} is not registered (players: {', '.join(list(st.players)[:10])}"
+            raise InputError(f"{shown(player)} is not registered (players: {', '.join(list(st.players)[:10])}"
                              f"{', ...' if len(st.players) > 10 else ''})", field="player")
         return st.players[player]
 
@@ -327,64 +398,30 @@ class Tournament:
         elif player is not None:
             hit = next((p for p in rnd.pairings if player in (p.player1, p.player2)), None)
             if hit is None:
-                raise InputError(f"{player!r} is not paired in {rnd.name}", field="player")
+                raise InputError(f"{shown(player)} is not paired in {rnd.name}", field="player")
             if hit.player2 is None:
-                raise InputError(f"{player!r} has a bye in {rnd.name}: no result to record", field="player")
+                raise InputError(f"{shown(player)} has a bye in {rnd.name}: no result to record", field="player")
         else:
             raise InputError("say which table (or which player)", field="table")
         return rnd, hit
 
     def _record(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
-                source: str, matches: list[str] | None, override_format: bool = False, *,
+                source: str, matches: list[str] | None, override_format: bool = False,
+                overwrite: bool = False, reason: str | None = None, *,
                 based_on: list[dict[str, Any]] | None = None) -> RecordedEvent:
-        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, based_on)
+        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
+                                   based_on=based_on)
+        old = rnd.results.get(p.table)
+        if old is not None and slip_text(old) == f"{w}-{l}-{d}" and not reason:
+            return rnd.result_events[p.table]  # the same result again: nothing new to store
+        if old is not None and not overwrite:
+            raise OverwriteRefused([overwrite_conflict(rnd, p, f"{w}-{l}-{d}")])
         (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
-        self._seal_if_closed(rnd.number)
         return event
-
-    # --- round seals (judge/tournament/seal.py) ----------------------------------------------
-
-    def seal_round(self, round_no: int | None = None) -> RecordedEvent:
-        """Seal a round (default: the last complete one) as the log stands now: a `round.sealed`
-        event whose hash covers the tournament's head and every match of the round."""
-        st = self.state()
-        if round_no is None:
-            round_no = st.last_complete_round()
-            if round_no is None:
-                raise InputError("no round is complete yet: nothing to seal", field="round")
-        rnd = next((r for r in st.rounds if r.number == round_no), None)
-        if rnd is None:
-            raise InputError(f"round {round_no} has not been paired", field="round")
-        if not rnd.complete:
-            raise InputError(f"{rnd.name} still misses results for table(s) "
-                             f"{', '.join(map(str, rnd.missing()))}: a round is sealed once closed",
-                             field="round")
-        return self._append(st, seal.SEALED, seal.seal_payload(self.store, st, round_no))
-
-    def _seal_if_closed(self, round_no: int | None) -> None:
-        """After a result: if it closed its round, seal the round. Losing a race to another writer
-        leaves the round unsealed (it is sealed before the next round is paired): the result
-        itself is stored, and that is what the caller asked for."""
-        if round_no is None:
-            return
-        st = self.state()
-        rnd = next((r for r in st.rounds if r.number == round_no), None)
-        if rnd is not None and rnd.complete:
-            try:
-                self.seal_round(round_no)
-            except ConflictError:
-                pass
-
-    def _sealed_before_next(self, st: TournamentState) -> TournamentState:
-        cur = st.current
-        if cur is not None and cur.complete and cur.number not in st.seals:
-            self.seal_round(cur.number)
-            return self.state()
-        return st
 
     def _result_draft(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
                       source: str, matches: list[str] | None, override_format: bool = False,
-                      based_on: list[dict[str, Any]] | None = None) -> Draft:
+                      reason: str | None = None, *, based_on: list[dict[str, Any]] | None = None) -> Draft:
         if rnd.stage == "elimination" and w == l:
             raise InputError(f"{rnd.name} is single elimination: the result needs a winner, got "
                              f"{w}-{l}-{d}", field="slip")
@@ -401,9 +438,43 @@ class Tournament:
                              "override (`--override-format`)", field="match" if source == "match" else "slip")
         payload = {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
                    "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches,
-                   "format_override": True if problem else None, "based_on": based_on}
-        return _draft("result.recorded", {k: v for k, v in payload.items() if v is not None},
-                      self.recorded_by)
+                   "format_override": True if problem else None, "reason": reason, "based_on": based_on}
+        return self._draft("result.recorded", payload)
+
+
+class Entry(NamedTuple):
+    """A registration: the player's name, member id and decklist (both optional)."""
+
+    player: str
+    player_id: str | None = None
+    decklist: str | None = None
+
+
+class _StreamCache:
+    """The events read so far and their state, shared by the instances `with_actor` makes."""
+
+    def __init__(self) -> None:
+        self.events: list[RecordedEvent] = []
+        self.state: TournamentState | None = None
+
+
+def slip_text(r: Any) -> str:
+    """A recorded result as `W-L-D` in table order."""
+    return f"{r.wins1}-{r.wins2}-{r.draws}"
+
+
+def overwrite_conflict(rnd: RoundState, p: Pairing, new: str) -> dict[str, Any]:
+    """What OverwriteRefused shows for a table: the result it has, by whom, and the new one."""
+    ev = rnd.result_events[p.table]
+    return {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
+            "old": slip_text(rnd.results[p.table]), "new": new, "by": ev.recorded_by, "at": ev.recorded_at,
+            "position": ev.position}
+
+
+def top_cut_seeds(st: TournamentState) -> list[str]:
+    """The players the top cut is seeded from, best first: the Swiss standings without the
+    dropped and those who never played."""
+    return [r.player for r in st.standings().rows if not r.dropped and r.played]
 
 
 def _basis(m: Match) -> dict[str, Any]:
@@ -422,11 +493,11 @@ def _pairing_dict(p: Pairing) -> dict[str, Any]:
     return d
 
 
-def _draft(kind: str, payload: dict[str, Any], recorded_by: str | None) -> Draft:
+def _draft(kind: str, payload: dict[str, Any], recorded_by: str | None, actor: str = TABLE_ACTOR) -> Draft:
     try:
         parsed = KINDS[kind].parse(payload)
     except PayloadError as e:
         # PayloadError's text already names its field; InputError names it again: pass the bare message
         raise InputError(e.message, field=f"payload.{e.field}" if e.field else "payload") from None
-    return Draft(kind, parsed.version, TABLE_ACTOR, parsed.to_dict(),
+    return Draft(kind, parsed.version, actor, parsed.to_dict(),
                  recorded_by or default_recorder_name())

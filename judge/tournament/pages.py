@@ -51,6 +51,17 @@ def pairings_by_table(rnd: RoundState) -> list[dict[str, Any]]:
     return rows
 
 
+def standing_rows(standings: Any) -> list[dict[str, Any]]:
+    """Standings rows for people: rank, player, points, the record in words, the tiebreakers as
+    the sheet prints them (percentages; head-to-head as a number)."""
+    return [{"rank": r.rank, "player": r.player, "points": r.points,
+             "record": record_text(r.wins, r.losses, r.draws, r.byes, r.missed), "dropped": r.dropped,
+             "played": r.played,
+             "tiebreakers": [(f"{r.tiebreakers.get(k):g}" if k == "h2h" and r.tiebreakers.get(k) is not None
+                              else "" if k == "h2h" else format_fraction(r.tiebreakers.get(k)))
+                             for k in standings.policy.order]} for r in standings.rows]
+
+
 def standings_page(st: TournamentState, round_no: int | None = None) -> str:
     """The printable sheet: standings (after `round_no`, default the latest Swiss round) and the
     pairings of that round's successor (or of the current round), by table and by name."""
@@ -64,14 +75,7 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
     else:
         rnd = next((r for r in st.rounds if r.number == round_no + 1), None) or next(
             (r for r in st.rounds if r.number == round_no), None)
-    rows = []
-    for r in standings.rows:
-        rows.append({
-            "rank": r.rank, "player": r.player, "points": r.points,
-            "record": record_text(r.wins, r.losses, r.draws, r.byes, r.missed), "dropped": r.dropped, "played": r.played,
-            "tiebreakers": [(f"{r.tiebreakers.get(k):g}" if k == "h2h" and r.tiebreakers.get(k) is not None
-                             else "" if k == "h2h" else format_fraction(r.tiebreakers.get(k)))
-                            for k in standings.policy.order]})
+    rows = standing_rows(standings)
     return render(
         "standings.html",
         title=f"{st.name} — standings" + (f" after {after}" if after else ""),

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.match import InputError
+from engine.schema import PayloadError, read_json, shown
 
 from judge.tournament.standings import MatchResult
 
@@ -46,6 +47,19 @@ class ResultsFile:
     round_names: dict[int, str] = field(default_factory=dict)
 
 
+class OverwriteRefused(InputError):
+    """Tables already have a different result: nothing stored; ask, then retry with overwrite.
+    `conflicts`: one dict per table (round, table, player1, player2, old, new, by, at, position)."""
+
+    def __init__(self, conflicts: list[dict[str, Any]]):
+        said = "; ".join(f"round {c['round']} table {c['table']} has {c['player1']} {c['old']} {c['player2']} "
+                         f"(recorded by {c['by']}), not {c['new']}" for c in conflicts[:5])
+        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+        super().__init__(f"{said}{more}: nothing was stored; to replace it, record again with overwrite "
+                         "(--overwrite)", field="table")
+        self.conflicts = conflicts
+
+
 def is_elimination_round(name: str) -> bool:
     return bool(ELIMINATION_RE.search(name or ""))
 
@@ -54,7 +68,7 @@ def parse_slip(text: str, *, where: str = "", field: str = "result") -> tuple[in
     """'2-1-0' (or '2-1') -> (wins, losses, draws)."""
     m = SLIP_RE.match(str(text))
     if not m:
-        raise InputError(f"a result is written W-L-D (e.g. 2-1-0), got {text!r}", field=field,
+        raise InputError(f"a result is written W-L-D (e.g. 2-1-0), got {shown(text)}", field=field,
                          where=where)
     return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
 
@@ -78,9 +92,9 @@ def read_results(path: str | Path) -> ResultsFile:
 
 def parse_melee_json(text: str, path: str = "<json>") -> ResultsFile:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg} (column {e.colno})", where=f"{path}:{e.lineno}") from None
+        data = read_json(text)  # NaN, 4,300+ digit numbers and deep nesting: refused in words
+    except PayloadError as e:
+        raise InputError(e.message, where=f"{path}:{e.line}" if e.line else path) from None
     locate = _Locator(text, path)
     if not isinstance(data, dict):
         raise InputError("the top level must be an object with 'Rounds'", field="", where=path)
@@ -108,14 +122,14 @@ def parse_melee_json(text: str, path: str = "<json>") -> ResultsFile:
                 raise InputError("must be an object", field=mpath, where=path)
             p1, p2 = m.get("Player1"), m.get("Player2")
             if not isinstance(p1, str) or not p1.strip() or p1.strip() in BYE_NAMES:
-                raise InputError(f"must be a player name, got {p1!r}", field=f"{mpath}.Player1",
+                raise InputError(f"must be a player name, got {shown(p1)}", field=f"{mpath}.Player1",
                                  where=locate(p1))
             if p2 is not None and not isinstance(p2, str):
-                raise InputError(f"must be a player name or '-', got {p2!r}", field=f"{mpath}.Player2",
+                raise InputError(f"must be a player name or '-', got {shown(p2)}", field=f"{mpath}.Player2",
                                  where=path)
             opp = None if p2 is None or p2.strip() in BYE_NAMES else p2.strip()
             if opp == p1.strip():
-                raise InputError(f"{p1!r} is paired against themselves", field=f"{mpath}.Player2",
+                raise InputError(f"{shown(p1)} is paired against themselves", field=f"{mpath}.Player2",
                                  where=locate(p1))
             res = m.get("Result")
             w, l, d = parse_slip(res if isinstance(res, str) else repr(res),
@@ -166,10 +180,32 @@ class _Locator:
 # --- (b) CSV ----------------------------------------------------------------------------------
 
 
+def _small_number(text: str) -> bool:
+    """ASCII digits, at most 6 ('²' is a digit to str.isdigit, and 5,000 digits overflow int())."""
+    return text.isascii() and text.isdigit() and len(text) <= 6
+
+
+def _rows(reader, path: str):
+    """(line number, row), or InputError naming the line: a field over the csv module's limit
+    (131,072 characters) or a malformed quote is a clear refusal, not a traceback."""
+    lineno = 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            raise InputError(f"not readable as CSV: {e}", where=f"{path}:{reader.line_num}") from None
+        lineno += 1
+        yield lineno, row
+
+
 def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
     reader = csv.reader(io.StringIO(text))
     try:
         header = next(reader)
+    except csv.Error as e:
+        raise InputError(f"not readable as CSV: {e}", where=f"{path}:1") from None
     except StopIteration:
         raise InputError("the file is empty (expected the header " + ",".join(CSV_COLUMNS) + ")",
                          where=f"{path}:1") from None
@@ -184,7 +220,7 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
     players: list[str] = []
     rows: dict[tuple[int, str], tuple[str | None, int, int, int, int]] = {}
     order: list[tuple[int, str]] = []
-    for lineno, raw in enumerate(reader, start=2):
+    for lineno, raw in _rows(reader, path):
         if not raw or all(not c.strip() for c in raw):
             continue
         where = f"{path}:{lineno}"
@@ -202,22 +238,23 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
             continue  # a registration: listed, never averaged in
         rname = cell["round"]
         if rname not in round_ids:
-            round_ids[rname] = int(rname) if rname.isdigit() else len(round_ids) + 1000
+            round_ids[rname] = int(rname) if _small_number(rname) else len(round_ids) + 1000
             round_names[round_ids[rname]] = rname
         rno = round_ids[rname]
         nums = []
         for c in ("wins", "losses", "draws"):
             v = cell[c] or "0"
-            if not v.isdigit():
-                raise InputError(f"must be a whole number, got {cell[c]!r}", field=c, where=where)
+            if not _small_number(v):
+                raise InputError(f"must be a whole number (at most 6 digits), got {shown(cell[c])}",
+                                 field=c, where=where)
             nums.append(int(v))
         opp = cell["opponent"] or None
         if opp is not None and opp.lower() == "bye":
             opp = None
         if opp == player:
-            raise InputError(f"{player!r} is paired against themselves", field="opponent", where=where)
+            raise InputError(f"{shown(player)} is paired against themselves", field="opponent", where=where)
         if (rno, player) in rows:
-            raise InputError(f"{player!r} already has a row for round {rname} (line "
+            raise InputError(f"{shown(player)} already has a row for round {rname} (line "
                              f"{rows[(rno, player)][4]})", field="player", where=where)
         rows[(rno, player)] = (opp, nums[0], nums[1], nums[2], lineno)
         order.append((rno, player))
@@ -257,8 +294,10 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
 
 def results_to_csv(results: list[MatchResult]) -> str:
     """Write results in the CSV format above (both players' rows)."""
+    from judge.io import csvcells
+
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csvcells.writer(buf)  # a player named "=HYPERLINK(...)" stays text in a spreadsheet
     w.writerow(CSV_COLUMNS)
     for r in results:
         rname = r.round_name or str(r.round)

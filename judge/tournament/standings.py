@@ -17,6 +17,7 @@ decimals, so two players whose true values are equal always tie (no last-bit noi
 from __future__ import annotations
 
 import dataclasses
+from engine.schema import shown
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -129,7 +130,7 @@ class PolicyError(ValueError):
 def get_policy(name: str, options: Mapping[str, Any] | None = None) -> Policy:
     """A named policy with parameters overridden by `options` (values may be text, as typed)."""
     if name not in POLICIES:
-        raise PolicyError(f"unknown standings policy {name!r} (policies: {', '.join(POLICIES)})",
+        raise PolicyError(f"unknown standings policy {shown(name)} (policies: {', '.join(POLICIES)})",
                           "policy")
     policy = POLICIES[name]
     options = dict(options or {})
@@ -143,7 +144,7 @@ def get_policy(name: str, options: Mapping[str, Any] | None = None) -> Policy:
     changes: dict[str, Any] = {}
     for key, raw in options.items():
         if key in ("name", "source") or key not in fields:
-            raise PolicyError(f"unknown policy option {key!r} (options: "
+            raise PolicyError(f"unknown policy option {shown(key)} (options: "
                               f"{', '.join(k for k in fields if k not in ('name', 'source'))})", key)
         changes[key] = _coerce(key, raw, getattr(policy, key))
     return dataclasses.replace(policy, **changes)
@@ -156,7 +157,7 @@ def _coerce(key: str, raw: Any, current: Any) -> Any:
                 s.strip() for s in str(raw).split(",") if s.strip())
             bad = [s for s in items if s not in TIEBREAKERS]
             if bad:
-                raise ValueError(f"unknown tiebreaker {bad[0]!r} (tiebreakers: {', '.join(TIEBREAKERS)})")
+                raise ValueError(f"unknown tiebreaker {shown(bad[0])} (tiebreakers: {', '.join(TIEBREAKERS)})")
             return items
         if key == "bye_games":
             if isinstance(raw, (list, tuple)):
@@ -191,7 +192,7 @@ def _coerce(key: str, raw: Any, current: Any) -> Any:
                 raise ValueError("must be 'points' or 'wins'")
         return str(raw)
     except (TypeError, ValueError) as e:
-        raise PolicyError(f"{e} (got {raw!r})", key) from None  # the caller names the option (field)
+        raise PolicyError(f"{e} (got {shown(raw)})", key) from None  # the caller names the option (field)
 
 
 def _number(raw: Any) -> float:

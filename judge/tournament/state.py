@@ -54,6 +54,16 @@ class RoundState:
     notes: list[str]
     results: dict[int, ResultRecorded] = field(default_factory=dict)
     corrections: dict[int, int] = field(default_factory=dict)  # table -> times recorded again
+    paired_at: int = 0                                         # position of its round.paired
+    closed_at: int | None = None                               # position of its round.closed
+    result_events: dict[int, RecordedEvent] = field(default_factory=dict)  # table -> the result's event
+    # table -> player -> that player's latest report (a result.reported event)
+    reports: dict[int, dict[str, RecordedEvent]] = field(default_factory=dict)
+    clock: RecordedEvent | None = None                         # the latest clock.started
+    extensions: dict[int, list[RecordedEvent]] = field(default_factory=dict)
+    time_called: dict[int, RecordedEvent] = field(default_factory=dict)
+    overrides: list[RecordedEvent] = field(default_factory=list)  # organizer/judge overrides, in order
+    matches: dict[int, str] = field(default_factory=dict)      # table -> recorded match id
 
     def tables(self) -> list[Pairing]:
         return [p for p in self.pairings if p.player2 is not None]
@@ -102,6 +112,19 @@ class TournamentState:
     best_of: int | None = None
     top_cut_best_of: int | None = None
     seals: dict[int, dict[str, Any]] = field(default_factory=dict)  # round -> its latest seal
+    # the organizer's answers to warnings (warning id -> decision.recorded event)
+    decisions: dict[str, RecordedEvent] = field(default_factory=dict)
+    # results changed (recorded again or voided) after a later round was paired: (event, round)
+    late_changes: list[tuple[RecordedEvent, int]] = field(default_factory=list)
+    access: dict[str, RecordedEvent] = field(default_factory=dict)   # token id -> access.granted
+    revoked: set[str] = field(default_factory=set)
+
+    def round(self, number: int) -> RoundState | None:
+        return next((r for r in self.rounds if r.number == number), None)
+
+    def is_closed(self, rnd: RoundState) -> bool:
+        """Closed by the organizer, or implicitly by pairing a later round."""
+        return rnd.closed_at is not None or rnd is not self.rounds[-1]
 
     def match_format(self, stage: str) -> MatchFormat:
         """The match format of a stage: declared at creation, else the game's documented default."""
@@ -186,11 +209,24 @@ def replay(events: Sequence[RecordedEvent]) -> TournamentState:
         rounds_planned=c.get("rounds", 0), top_cut_size=c.get("top_cut", 0), seed=c.get("seed", "0"),
         voided=voided, best_of=c.get("best_of"), top_cut_best_of=c.get("top_cut_best_of"))
     for e in events[1:]:
-        st.position = e.position
-        if e.position in voided:
-            continue
-        _apply(st, e)
+        advance(st, e, events)
     return st
+
+
+def advance(st: TournamentState, e: RecordedEvent, events: Sequence[RecordedEvent]) -> None:
+    """Apply one more event (`events`: the stream so far, for what a correction voids). A
+    correction of an event already applied cannot be folded forward: replay the stream instead."""
+    st.position = e.position
+    if e.position in st.voided:
+        return
+    if e.kind == "correction":
+        target = events[e.payload["voids"] - 1] if 0 < e.payload["voids"] <= len(events) else None
+        if target is not None and target.kind == "result.recorded":
+            r = target.payload["round"]
+            if any(x.number > r for x in st.rounds):
+                st.late_changes.append((e, r))
+        return
+    _apply(st, e)
 
 
 def _apply(st: TournamentState, e: RecordedEvent) -> None:
@@ -207,12 +243,55 @@ def _apply(st: TournamentState, e: RecordedEvent) -> None:
         st.rounds.append(RoundState(
             p["round"], p["stage"], p["name"],
             [Pairing(x.get("table"), x["player1"], x.get("player2"), x.get("reason", ""))
-             for x in p["pairings"]], p.get("seed"), list(p.get("notes") or [])))
+             for x in p["pairings"]], p.get("seed"), list(p.get("notes") or []), paired_at=e.position))
     elif e.kind == "round.sealed":
         st.seals[p["round"]] = p
     elif e.kind == "result.recorded":
-        rnd = next((r for r in st.rounds if r.number == p["round"]), None)
+        rnd = st.round(p["round"])
         if rnd is not None:
             if p["table"] in rnd.results:
                 rnd.corrections[p["table"]] = rnd.corrections.get(p["table"], 0) + 1
             rnd.results[p["table"]] = ResultRecorded.parse(p)
+            rnd.result_events[p["table"]] = e
+            if p.get("format_override") or p.get("source") == "judge" or p["table"] in rnd.corrections:
+                rnd.overrides.append(e)
+            if any(x.number > rnd.number for x in st.rounds):
+                st.late_changes.append((e, rnd.number))
+    else:
+        _apply_desk(st, e)
+
+
+def _apply_desk(st: TournamentState, e: RecordedEvent) -> None:
+    """The event desk's kinds: reports, closing, manual pairings, the round clock, decisions, access."""
+    p = e.payload
+    rnd = st.round(p["round"]) if "round" in p else None
+    if e.kind == "result.reported" and rnd is not None:
+        rnd.reports.setdefault(p["table"], {})[p["player"]] = e
+    elif e.kind == "round.closed" and rnd is not None:
+        rnd.closed_at = e.position
+    elif e.kind == "pairing.swapped" and rnd is not None:
+        a, b = p["players"]
+        swap = {a: b, b: a}
+        rnd.pairings = [Pairing(x.table, swap.get(x.player1, x.player1),
+                                None if x.player2 is None else swap.get(x.player2, x.player2),
+                                f"swapped by hand: {p['reason']}" if {a, b} & {x.player1, x.player2} else x.reason)
+                        for x in rnd.pairings]
+        rnd.overrides.append(e)
+    elif e.kind == "clock.started" and rnd is not None:
+        rnd.clock = e
+        rnd.extensions.clear()
+        rnd.time_called.clear()
+    elif e.kind == "clock.extended" and rnd is not None:
+        rnd.extensions.setdefault(p["table"], []).append(e)
+    elif e.kind == "clock.time_called" and rnd is not None:
+        rnd.time_called.setdefault(p["table"], e)
+    elif e.kind == "round.matches" and rnd is not None:
+        rnd.matches.update({m["table"]: m["match"] for m in p["matches"]})
+    elif e.kind == "decision.recorded":
+        st.decisions[p["warning"]] = e
+        if st.rounds:
+            st.rounds[-1].overrides.append(e)
+    elif e.kind == "access.granted":
+        st.access[p["token_id"]] = e
+    elif e.kind == "access.revoked":
+        st.revoked.add(p["token_id"])

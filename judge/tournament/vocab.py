@@ -7,7 +7,7 @@ from engine.events import (
     Correction,
     Note,
 )
-from engine.schema import Payload, PayloadError, event_kind
+from engine.schema import Payload, PayloadError, event_kind, shown
 
 from judge.tournament.standings import (
     PolicyError,
@@ -61,7 +61,7 @@ class PlayerRegistered(Payload):
         if not self.player.strip() or self.player != self.player.strip():
             raise PayloadError("player", "a player name is not empty and has no outer spaces")
         if self.player == "-" or self.player.lower() == "bye":
-            raise PayloadError("player", f"{self.player!r} is reserved (it means a bye)")
+            raise PayloadError("player", f"{shown(self.player)} is reserved (it means a bye)")
 
 
 @event_kind("player.dropped")
@@ -105,9 +105,10 @@ class ResultRecorded(Payload):
     wins1: int
     wins2: int
     draws: int = 0
-    source: Literal["slip", "match"] = "slip"
+    source: Literal["slip", "match", "players", "judge"] = "slip"
     matches: list[str] | None = None
     format_override: bool = False  # the organizer recorded game counts the match format does not allow
+    reason: str | None = None      # why (a judge's ruling on a dispute, an overwrite)
     # from matches: each match's head and final state hash ({match, position, hash, state_hash}),
     # an anchor of the match in the tournament's own chain; `tablejudge verify` rechecks both
     based_on: list[dict[str, Any]] | None = None
@@ -130,6 +131,125 @@ class RoundSealed(Payload):
     seal: str
 
 
+# --- the event desk's kinds (tablejudge serve and the CLI alike) -------------------------------
+
+
+@event_kind("result.reported")
+class ResultReported(Payload):
+    """One player's own report of their table's result (game counts in table order: player1's
+    wins first). Two reports that agree make the result (`result.recorded`, source `players`);
+    two that disagree put the table in the judges' queue. A report never overwrites anything."""
+
+    round: int
+    table: int
+    player: str
+    wins1: int
+    wins2: int
+    draws: int = 0
+
+    def validate(self) -> None:
+        for f in ("wins1", "wins2", "draws"):
+            if getattr(self, f) < 0:
+                raise PayloadError(f, "must be 0 or more")
+
+
+@event_kind("round.closed")
+class RoundClosed(Payload):
+    """The organizer closes a round: every result is in; the players' links for it expire."""
+
+    round: int
+
+
+@event_kind("pairing.swapped")
+class PairingSwapped(Payload):
+    """An organizer's manual pairing: two players of a round trade seats (before either table has
+    a result). An override, shown on the round page with its reason."""
+
+    round: int
+    players: list[str]
+    reason: str
+
+    def validate(self) -> None:
+        if len(self.players) != 2 or self.players[0] == self.players[1]:
+            raise PayloadError("players", "a swap names two different players")
+        if not self.reason.strip():
+            raise PayloadError("reason", "say why the pairing is changed by hand")
+
+
+@event_kind("clock.started")
+class ClockStarted(Payload):
+    """The round clock starts (when this event is recorded) with the round's length."""
+
+    round: int
+    minutes: int
+
+    def validate(self) -> None:
+        if not 1 <= self.minutes <= 600:
+            raise PayloadError("minutes", "a round lasts 1 to 600 minutes")
+
+
+@event_kind("clock.extended")
+class ClockExtended(Payload):
+    """A judge gives one table extra minutes (a long ruling, a deck check)."""
+
+    round: int
+    table: int
+    minutes: int
+    reason: str | None = None
+
+    def validate(self) -> None:
+        if not 1 <= self.minutes <= 120:
+            raise PayloadError("minutes", "an extension is 1 to 120 minutes")
+
+
+@event_kind("clock.time_called")
+class ClockTimeCalled(Payload):
+    """Time is called at one table (calling time for the room is one of these per table)."""
+
+    round: int
+    table: int
+
+
+@event_kind("decision.recorded")
+class DecisionRecorded(Payload):
+    """The organizer's answer to a warning that a change invalidated something built on it:
+    `keep` (with the reason) or `reseed`/`repair` (done in the same batch)."""
+
+    warning: str
+    choice: Literal["keep", "reseed", "repair"]
+    reason: str
+
+    def validate(self) -> None:
+        if not self.reason.strip():
+            raise PayloadError("reason", "say why")
+
+
+@event_kind("access.granted")
+class AccessGranted(Payload):
+    """A staff link was minted (the token's id, never the token): role, the person's name, scope."""
+
+    token_id: str
+    role: Literal["judge", "scorekeeper", "organizer"]
+    name: str
+
+
+@event_kind("access.revoked")
+class AccessRevoked(Payload):
+    token_id: str
+    reason: str | None = None
+
+
+@event_kind("round.matches")
+class RoundMatches(Payload):
+    """Recorded matches created from a round's pairings: one match stream per table."""
+
+    round: int
+    ruleset: str
+    matches: list[dict[str, Any]]   # {"table": n, "match": id}
+
+
 KINDS: dict[str, type[Payload]] = {k.kind: k for k in (
     TournamentCreated, PlayerRegistered, PlayerDropped, ByeGranted, RoundPaired, ResultRecorded,
-    RoundSealed, Correction, Note)}
+    ResultReported, RoundClosed, PairingSwapped, ClockStarted, ClockExtended, ClockTimeCalled,
+    DecisionRecorded, AccessGranted, AccessRevoked, RoundMatches, RoundSealed,
+    Correction, Note)}

@@ -7,9 +7,11 @@ import os
 import click
 import pytest
 
-from judge.cli import cli
+from judge.cli import load_all
 
 from tests.conftest import run_cli
+
+cli = load_all()  # every command module registered (the CLI imports them lazily)
 
 
 def _commands(group: click.Group, prefix=()):

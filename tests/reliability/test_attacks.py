@@ -95,7 +95,6 @@ def _sealed_round(db_url: str, tmp_path) -> tuple[str, str, str]:
     match, the standings page's path)."""
     t = run_cli("tournament", "new", "--name", "Cup", "--game", "optcg", "--rounds", "1", db=db_url)
     ok(t)
-    tid = t.stdout.split()[0] if t.stdout.split() else ""
     tid = next(w for w in t.stdout.replace(":", " ").split() if w.startswith("t-"))
     ok(run_cli("tournament", "register", tid, "Ann", "Bob", db=db_url))
     ok(run_cli("tournament", "pair", tid, db=db_url))
@@ -104,7 +103,10 @@ def _sealed_round(db_url: str, tmp_path) -> tuple[str, str, str]:
     ok(run_cli("log", mid, "concede", "--actor", "Bob", "--player", "Bob", db=db_url))
     r = run_cli("tournament", "result", tid, "--match", mid, db=db_url)
     ok(r)
-    assert "round 1 closed and sealed" in r.stdout and "tj-seal:" in r.stdout
+    assert "anchor: tj-anchor:" in r.stdout
+    r = run_cli("tournament", "close", tid, db=db_url)
+    ok(r)
+    assert "round 1 closed" in r.stdout and "seal: tj-seal:" in r.stdout
     page = tmp_path / "standings.html"
     ok(run_cli("tournament", "standings", tid, "--html", str(page), db=db_url))
     assert "tj-seal:" in page.read_text()

@@ -13,6 +13,7 @@ from engine.store import EventStore
 from judge.cli import cli
 from judge.cli.common import run_guarded
 from judge.tournament import Tournament, replay, standings_page
+from judge.tournament.entry import record_results
 
 
 @pytest.fixture
@@ -63,7 +64,7 @@ def test_corrections_are_new_events(store):
     t = new(store, 4)
     t.pair()
     t.record_slip("2-0-0", table=1)
-    t.record_slip("0-2-0", table=1)            # recorded again: the later result counts
+    t.record_slip("0-2-0", table=1, overwrite=True)  # recorded again: the later result counts
     st = t.state()
     assert (st.current.results[1].wins1, st.current.corrections[1]) == (0, 1)
     e = t.register("Mistake")
@@ -272,9 +273,9 @@ def test_batches_are_all_or_nothing(store):
     assert sorted(t.state().players) == ["A", "B", "C", "D"]
     t.pair()
     with pytest.raises(InputError, match="no table 3"):
-        t.record_round([(1, "2-0-0"), (3, "2-0-0")])
+        record_results(t, [(1, "2-0-0"), (3, "2-0-0")])
     assert t.state().current.missing() == [1, 2]
-    t.record_round([(1, "2-0-0"), (2, "1-2-0")])
+    record_results(t, [(1, "2-0-0"), (2, "1-2-0")])
     assert t.state().current.complete
 
 

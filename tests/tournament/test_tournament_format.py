@@ -13,6 +13,7 @@ from engine.store import EventStore
 from judge.cli import cli
 from judge.cli.common import run_guarded
 from judge.tournament.formats import match_format
+from judge.tournament.entry import record_results
 from judge.tournament import Tournament
 
 
@@ -97,9 +98,9 @@ def test_op2009_is_best_of_three_and_a_declared_format_wins(store):
     with pytest.raises(InputError, match=r"3-0-0 is impossible in a best of three match \(the default for op2009\)"):
         t.record_slip("3-0-0", table=1)
     with pytest.raises(InputError, match="at most 3 games are played, drawn games included"):
-        t.record_round([(1, "2-0-0"), (2, "1-1-2")])
+        record_results(t, [(1, "2-0-0"), (2, "1-1-2")])
     assert t.state().current.missing() == [1, 2]  # the batch is all or nothing
-    t.record_round([(1, "2-0-0"), (2, "1-1-1")])
+    record_results(t, [(1, "2-0-0"), (2, "1-1-1")])
     t5 = Tournament.create(store, name="Bo5", game="optcg", best_of=5, seed="2")
     t5.register_many(["A", "B"])
     t5.pair()

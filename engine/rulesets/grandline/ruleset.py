@@ -59,6 +59,7 @@ class GrandlineRuleset(Ruleset):
     title = "One Piece Card Game - Umfassende Regeln (German, profile)"
     rulebook = "grandline-umfassende-regeln.de.md"
     version = 1
+    max_cards = 100  # any count of cards; a 50-card deck (Captain + 49): 100 leaves room for what a recorder may mistype
     zones = ("deck", "hand", "sea", "island", "discard")
     counters = {"life": 10, "vp": 0, "beli": 0, "ap": 0}
     kinds = KINDS

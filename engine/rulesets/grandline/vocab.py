@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engine.schema import Payload, PayloadError, Player, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, event_kind
 
 CardType = Literal["character", "item", "event", "island", "location", "treasure"]
 PhaseName = Literal["preparation", "main", "action", "combat", "end"]
@@ -18,8 +18,8 @@ class Setup(Payload):
     captain: str
     initiative: int = 0
     captain_life: int | None = None
-    deck: int = 49
-    hand: int = 0
+    deck: Count = 49
+    hand: Count = 0
 
     def validate(self) -> None:
         if self.deck < 0 or self.hand < 0:
@@ -45,7 +45,7 @@ class Phase(Payload):
 @event_kind("draw")
 class Draw(Payload):
     player: Player
-    count: int = 1
+    count: Count = 1
 
     def validate(self) -> None:
         if self.count < 1:
@@ -88,7 +88,7 @@ class Attack(Payload):
 @event_kind("discard")
 class Discard(Payload):
     player: Player
-    count: int = 1
+    count: Count = 1
     card: str | None = None
 
 

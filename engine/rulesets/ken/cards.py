@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.schema import PayloadError
+from engine.schema import PayloadError, shown
 
 PROTAGONISTS = ("master", "character", "army")
 ASSIGNABLES = ("technique", "spirit", "equipment", "special")
@@ -165,7 +165,7 @@ def assignment_problems(card: dict[str, Any], host: dict[str, Any], *, profile_r
         out.append(("KEN-ASSEGN-3", f"a card of the {'/'.join(card['schools'])} School on a card of "
                     f"{'/'.join(host['schools']) or 'no School'}"))
     if profile_rule and card.get("profile") and card.get("profile") != host.get("profile"):
-        out.append(("KEN-ASSEGN-4", f"profile {card['profile']!r} on a card with profile {host.get('profile')!r}"))
+        out.append(("KEN-ASSEGN-4", f"profile {shown(card['profile'])} on a card with profile {shown(host.get('profile'))}"))
     return out
 
 

@@ -31,7 +31,7 @@ from .cards import (
     pairing_problems,
 )
 from .damage import Target, distribute
-from .vocab import KINDS, PHASES
+from .vocab import KINDS, MAX_CARDS, PHASES
 
 RULES = load_rules(__package__)
 
@@ -55,6 +55,7 @@ class KenRuleset(Ruleset):
     title = "Ken il Guerriero (regolamento italiano)"
     rulebook = "ken-il-guerriero.it.md"
     version = 1
+    max_cards = MAX_CARDS  # any count of cards: the standard game needs at least 75 and sets no maximum
     zones = ZONES
     counters = {"order": 0}
     kinds = KINDS

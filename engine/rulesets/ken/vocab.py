@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Any, Literal
 
-from engine.schema import Payload, PayloadError, Player, Zone, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, Zone, event_kind
 from .cards import normalise_facts
 from engine.rulesets.table.vocab import Shuffle
 
@@ -30,6 +30,24 @@ class DeckRegister(Payload):
             count = entry.get("count", 1)
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise PayloadError(f"cards[{i}].count", "must be a whole number, 1 or more")
+        problem = self.stored_limit_problem({"cards": self.cards}, MAX_CARDS)
+        if problem:
+            raise PayloadError("cards", problem)
+
+    @classmethod
+    def stored_limit_problem(cls, payload: dict[str, Any], max_cards: int) -> str | None:
+        """Replay puts one card per copy into the Future: the copies must stay within the limit."""
+        cards = payload.get("cards")
+        if not isinstance(cards, list):
+            return None
+        counts = [e.get("count", 1) if isinstance(e, dict) else 1 for e in cards]
+        if not all(type(c) is int for c in counts) or sum(counts) > max_cards:
+            return f"the deck lists more than {max_cards} cards"
+        return None
+
+
+MAX_CARDS = 500  # a deck: the standard game needs at least 75 cards and sets no maximum
+MAX_WAVES = 10  # damage dealt again and again (Doppi Danni: 2)
 
 
 @event_kind("turn")
@@ -55,7 +73,7 @@ class Draw(Payload):
     the Draw phase; `cards` names the drawn cards when the recorder saw them."""
 
     player: Player
-    count: int = 1
+    count: Count = 1
     cards: list[str] = field(default_factory=list)
     effect: str | None = None
 
@@ -118,7 +136,7 @@ class Move(Payload):
     to_zone: Zone
     uid: str | None = None
     code: str | None = None
-    count: int = 1
+    count: Count = 1
     effect: str | None = None
 
     def validate(self) -> None:
@@ -210,8 +228,8 @@ def _check_side(side: dict[str, Any], path: str) -> None:
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             raise PayloadError(f"{path}.{key}", "must be a list of card ids")
     waves = side.get("waves", 1)
-    if isinstance(waves, bool) or not isinstance(waves, int) or waves < 1:
-        raise PayloadError(f"{path}.waves", "must be 1 or more (2: Doppi Danni)")
+    if isinstance(waves, bool) or not isinstance(waves, int) or not 1 <= waves <= MAX_WAVES:
+        raise PayloadError(f"{path}.waves", f"must be 1 to {MAX_WAVES} (2: Doppi Danni)")
     for key in ("lethal", "massacre"):
         if side.get(key) is not None and not isinstance(side[key], str):
             raise PayloadError(f"{path}.{key}", "must name the card whose Mortale/Massacratore applies")
@@ -232,6 +250,15 @@ class CombatDamage(Payload):
     def validate(self) -> None:
         _check_side(self.attacker, "attacker")
         _check_side(self.defender, "defender")
+
+    @classmethod
+    def stored_limit_problem(cls, payload: dict[str, Any], max_cards: int) -> str | None:
+        """Replay deals the damage once per wave."""
+        for side in ("attacker", "defender"):
+            waves = payload.get(side, {}).get("waves", 1) if isinstance(payload.get(side), dict) else 1
+            if type(waves) is not int or waves > MAX_WAVES:
+                return f"{side}.waves is beyond the limit of {MAX_WAVES}"
+        return None
 
 
 @event_kind("combat.end")

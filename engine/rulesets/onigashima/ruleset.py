@@ -37,6 +37,7 @@ class OnigashimaRuleset(Ruleset):
     title = "Raid sur Onigashima"
     rulebook = "raid-sur-onigashima.fr.md"
     version = 1
+    max_cards = 100  # any count of cards; the character table holds fewer than 100 characters
     zones = ("fighting", "spent", "won")
     counters = {"energy": 0, "vp": 0}
     kinds = KINDS

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Literal
 
-from engine.schema import Payload, PayloadError, Player, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, event_kind
 
 Camp = Literal["alliance", "empereurs"]
 Haki = Literal["perceptif", "offensif", "royal", "perceptif_avance", "offensif_avance", "royal_avance"]
@@ -40,7 +40,7 @@ class Deal(Payload):
     """A camp draws its character cards: named (`characters`) or only counted (`count`)."""
 
     camp: Camp
-    count: int = 0
+    count: Count = 0
     characters: list[str] = field(default_factory=list)
 
     def validate(self) -> None:

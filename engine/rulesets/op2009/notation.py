@@ -33,6 +33,7 @@ from typing import Any
 
 from engine.notation import Grammar, NotationError, Verb
 from engine.notation.forms import format_end_without_winner, format_move, is_end_without_winner, parse_move
+from engine.schema import shown
 
 SPACES = {"cap": "capitano", "m1": "marinaio1", "m2": "marinaio2"}
 _HIT = re.compile(r"([A-Z])\.([a-z0-9]+)")
@@ -108,7 +109,7 @@ class Op2009Grammar(Grammar):
                 continue
             player = ctx.player(m.group(1))
             if player is None:
-                raise NotationError(f"unknown seat {m.group(1)!r}", col=t.col)
+                raise NotationError(f"unknown seat {shown(m.group(1))}", col=t.col)
             if i + 1 >= len(toks) or toks[i + 1].type != "word" or not toks[i + 1].value.isdigit():
                 raise NotationError("expected the amount of damage after the space (B.cap 3)",
                                     col=t.col + len(t.text) + 1)

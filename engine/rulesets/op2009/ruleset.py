@@ -60,6 +60,7 @@ class Op2009Ruleset(Ruleset):
     title = "One Piece CardGame 2009 (MM25 rules, best of three)"
     rulebook = "op2009-mm25.it.md"
     version = 1
+    max_cards = 100  # any count of cards; a 32-card Forziere plus a sideboard
     zones = ZONES
     counters = {}
     kinds = KINDS
@@ -205,7 +206,8 @@ class Op2009Ruleset(Ruleset):
             for sp, c in ponte(s, p):
                 c.props["face_down"] = False
                 self._move_top(s, p, "giornale", "vita_" + sp, c.props.get("life", 0))
-        s.extra["game"]["revealed"] = True
+        if s.extra.get("game") is not None:  # a reveal recorded before game.start: flagged by check
+            s.extra["game"]["revealed"] = True
 
     # the turn
 

@@ -64,7 +64,8 @@ class Procedure:
         kinds = {e.position: e.kind for e in events}
         for e in events:
             voided.update(void_targets(e, kinds.__getitem__))
-        live = [e for e in events if e.position not in voided and e.kind not in VOIDING_KINDS]
+        live = [e for e in events if e.position not in voided and e.kind not in VOIDING_KINDS
+                and self.rs.limit_problem(e) is None]  # beyond the limits: kept, never replayed
         created = live[0]
         state = self.rs.new_state(created)
         self.start = state.copy()

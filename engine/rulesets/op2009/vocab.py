@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import field
 from typing import Literal
 
-from engine.schema import Payload, PayloadError, Player, Zone, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, Zone, event_kind
 
 Space = Literal["capitano", "marinaio1", "marinaio2"]
 SailorSpace = Literal["marinaio1", "marinaio2"]
@@ -85,7 +85,7 @@ class LogbookDeal(Payload):
     """Preparation: the top cards of the Forziere face down to the Logpose (the Giornale di Bordo)."""
 
     player: Player
-    count: int = 6
+    count: Count = 6
 
     def validate(self) -> None:
         _nonneg(self, "count")
@@ -96,7 +96,7 @@ class HandDeal(Payload):
     """Preparation: the opening hand drawn from the Forziere."""
 
     player: Player
-    count: int = 7
+    count: Count = 7
     cards: list[str] = field(default_factory=list)
 
     def validate(self) -> None:
@@ -171,10 +171,10 @@ class FaseFinale(Payload):
     them, `discard_count` counts unnamed ones)."""
 
     player: Player
-    draw: int = 0
+    draw: Count = 0
     drawn: list[str] = field(default_factory=list)
     discard: list[str] = field(default_factory=list)
-    discard_count: int = 0
+    discard_count: Count = 0
 
     def validate(self) -> None:
         _nonneg(self, "draw", "discard_count")
@@ -361,7 +361,7 @@ class Draw(Payload):
     """A draw made by an effect. `forced` when the player must draw (an empty Forziere then loses)."""
 
     player: Player
-    count: int = 1
+    count: Count = 1
     cards: list[str] = field(default_factory=list)
     card: str | None = None
     forced: bool = True
@@ -378,7 +378,7 @@ class Move(Payload):
     from_zone: Zone
     to_zone: Zone
     card: str | None = None
-    count: int = 1
+    count: Count = 1
     to_where: Literal["top", "bottom"] = "top"
     by_card: str | None = None
 

@@ -37,6 +37,7 @@ class OptcgRuleset(Ruleset):
     title = "ONE PIECE CARD GAME (Bandai rule manual v1.11)"
     rulebook = "optcg-bandai-v1.11.zh.md"
     version = 1
+    max_cards = 100  # any count of cards; a 50-card deck, a Leader and 10 DON!! (61 cards)
     zones = T.ZONES
     counters: dict[str, int] = {}
     kinds = KINDS

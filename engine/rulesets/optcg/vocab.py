@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import field
 from typing import Any, Literal
 
-from engine.schema import Payload, PayloadError, Player, Zone, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, Zone, event_kind
 from engine.rulesets.table.vocab import Reveal
 
 Timing = Literal["main", "activate_main", "on_play", "when_attacking", "on_block", "counter", "trigger",
@@ -38,8 +38,8 @@ class DeckRegistered(Payload):
     player: Player
     leader: str
     deck: list[str] = field(default_factory=list)
-    deck_size: int | None = None
-    don: int = 10
+    deck_size: Count | None = None
+    don: Count = 10
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     source: str | None = None
 
@@ -65,7 +65,7 @@ class Draw(Payload):
     """Top of the deck to the hand (opening hand, draw phase, or an effect named in `by`)."""
 
     player: Player
-    count: int = 1
+    count: Count = 1
     cards: list[str] = field(default_factory=list)
     by: str | None = None
 
@@ -92,7 +92,7 @@ class LifePlaced(Payload):
     bottom). `cards` names them when known (a simulator log does)."""
 
     player: Player
-    count: int = 1
+    count: Count = 1
     cards: list[str] = field(default_factory=list)
 
     def validate(self) -> None:
@@ -128,7 +128,7 @@ class Don(Payload):
     """DON!! phase (or an effect in `by`): DON!! cards from the DON!! deck to the cost area, active."""
 
     player: Player
-    count: int = 2
+    count: Count = 2
     rested: bool = False
     by: str | None = None
 
@@ -161,7 +161,7 @@ class DonRest(Payload):
     """Rest active DON!! in the cost area (a cost like ①, or paying before a play)."""
 
     player: Player
-    count: int = 1
+    count: Count = 1
     by: str | None = None
 
     def validate(self) -> None:
@@ -173,7 +173,7 @@ class DonActivate(Payload):
     """Set rested DON!! in the cost area active (only an effect, named in `by`, does this)."""
 
     player: Player
-    count: int = 1
+    count: Count = 1
     by: str | None = None
 
     def validate(self) -> None:
@@ -188,7 +188,7 @@ class DonAttach(Payload):
     player: Player
     to: str | None = None
     card: str | None = None
-    count: int = 1
+    count: Count = 1
     rested: bool = False
     by: str | None = None
 
@@ -204,7 +204,7 @@ class DonDetach(Payload):
     player: Player
     uid: str | None = None
     card: str | None = None
-    count: int = 1
+    count: Count = 1
     rested: bool = True
     by: str | None = None
 
@@ -217,7 +217,7 @@ class DonMinus(Payload):
     """DON!! −N: return DON!! from the field (cost area first, or `attached`) to the DON!! deck."""
 
     player: Player
-    count: int = 1
+    count: Count = 1
     source: Literal["cost", "attached"] = "cost"
     by: str | None = None
 

@@ -24,6 +24,7 @@ class TableRuleset(Ruleset):
     title = "Generic table (cards, zones, counters, turns)"
     rulebook = ""
     version = 1
+    max_cards = 1000  # any count of cards; a generic table: as many cards as a list may hold
     zones = ("deck", "hand", "field", "trash", "life", "side")
     counters = {}
     kinds = (Setup, Turn, Phase, Draw, Move, Reveal, Shuffle, Counter, Concede, GameEnd)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Literal
 
-from engine.schema import Payload, PayloadError, Player, Zone, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, Zone, event_kind
 
 Where = Literal["top", "bottom"]
 
@@ -16,7 +16,7 @@ class Setup(Payload):
 
     player: Player
     zone: Zone
-    count: int = 0
+    count: Count = 0
     cards: list[str] = field(default_factory=list)
 
     def validate(self) -> None:
@@ -44,7 +44,7 @@ class Draw(Payload):
     """Top of the deck to the hand. `cards` names the drawn cards when the recorder saw them."""
 
     player: Player
-    count: int = 1
+    count: Count = 1
     cards: list[str] = field(default_factory=list)
 
     def validate(self) -> None:
@@ -64,7 +64,7 @@ class Move(Payload):
     to_zone: Zone
     card: str | None = None
     uid: str | None = None
-    count: int = 1
+    count: Count = 1
     from_where: Where = "top"
     to_where: Where = "top"
     to_player: Player | None = None

@@ -1,11 +1,12 @@
 """CSV: one row per event, the payload as JSON in one column, plus the event in plain words."""
 from __future__ import annotations
 
-import csv
 import json
 from typing import TextIO
 
 from engine.match import Match
+
+from judge.io import csvcells
 
 EXTENSION = "csv"
 COLUMNS = ["match", "position", "kind", "version", "actor", "description", "payload",
@@ -14,7 +15,7 @@ COLUMNS = ["match", "position", "kind", "version", "actor", "description", "payl
 
 def export_match(match: Match, out: TextIO) -> int:
     voided = set(match.state().voided)
-    w = csv.writer(out, lineterminator="\n")
+    w = csvcells.writer(out)  # text starting = + - @ tab CR is neutralised (OWASP)
     w.writerow(COLUMNS)
     n = 0
     for e in match.events():

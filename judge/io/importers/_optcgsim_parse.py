@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from engine.match import InputError
+from engine.schema import shown
 
 from judge.io.importers import read_text
 
@@ -121,7 +122,7 @@ def _rz1(line: str, path: str, n: int) -> Line:
                          "(RZ1|seq|player|card|from|index|to|index|flags); truncated?", where=f"{path}:{n}")
     card = parts[3]
     if not card or not re.fullmatch(r"[A-Za-z0-9!-]+", card):
-        raise InputError(f"corrupted move line: {card!r} is not a card number", where=f"{path}:{n}")
+        raise InputError(f"corrupted move line: {shown(card)} is not a card number", where=f"{path}:{n}")
     seq, player, src, src_idx, dst, dst_idx, *flags = _ints(parts[1:3] + parts[4:], path, n, "move")
     _player(player, path, n)
     for z in (src, dst):

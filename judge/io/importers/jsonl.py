@@ -9,13 +9,13 @@ an exported log re-imports into the identical chain or not at all.
 """
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 from engine.events import TABLE_ACTOR, Draft, default_recorder_name
-from engine.match import EventValidator, InputError, Match, creation_draft, new_match_id
+from engine.match import EventValidator, InputError, Match, check_match_id, creation_draft, new_match_id
 from engine.rulesets import get_ruleset
+from engine.schema import PayloadError, read_json, shown
 from engine.store import EventStore, HashMismatch, MatchNotFound
 
 from judge.io.importers import ImportSummary, findings_after, read_text
@@ -32,26 +32,15 @@ def read_lines(path: str) -> list[tuple[int, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            obj = _DECODER.decode(line)
-        except json.JSONDecodeError as e:
-            raise InputError(f"not valid JSON: {e.msg} (column {e.colno})", where=f"{path}:{n}") from None
-        except RecursionError:
-            raise InputError("not valid here: JSON nested too deeply", where=f"{path}:{n}") from None
-        except ValueError as e:  # NaN/Infinity, or a number too large to be a number
-            raise InputError(f"not valid JSON: {e}", where=f"{path}:{n}") from None
+            obj = read_json(line)
+        except PayloadError as e:
+            raise InputError(e.message, where=f"{path}:{n}") from None
         if not isinstance(obj, dict):
             raise InputError("each line must be a JSON object", where=f"{path}:{n}")
         out.append((n, obj))
     if not out:
         raise InputError("the file holds no events", where=path)
     return out
-
-
-def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
-
-
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)  # one decoder: made once, not per line
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,
@@ -74,14 +63,16 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     line_of: dict[int, int] = {1: first_line}  # event position -> line of the file
     if created:
         _check_keys(first, path, first_line)
-        match_id = first.get("match") or new_match_id()
+        match_id = (check_match_id(first["match"], where=f"{path}:{first_line}")
+                    if first.get("match") is not None else new_match_id())
         payload = first.get("payload")
         if not isinstance(payload, dict):
             raise InputError("must be an object", where=f"{path}:{first_line}", field="payload")
         unknown = set(payload) - {"ruleset", "players", "event", "round", "table", "options"}
         if unknown:
-            raise InputError(f"match.created has no field {sorted(unknown)[0]!r}",
-                             where=f"{path}:{first_line}", field=f"payload.{sorted(unknown)[0]}")
+            name = sorted(unknown)[0]
+            raise InputError(f"match.created has no field {shown(name)}",
+                             where=f"{path}:{first_line}", field=f"payload.{name[:40]}")
         try:
             head_draft = creation_draft(
                 payload.get("ruleset", ""), payload.get("players") or [], event=payload.get("event"),
@@ -93,7 +84,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
         _check_envelope(first, 1, path, first_line)
         head_draft = head_draft._replace(write_id=first.get("write_id"))
         expected_hashes.append(first.get("hash"))
-        rs = get_ruleset(payload["ruleset"])(payload.get("options") or {})
+        rs = get_ruleset(head_draft.payload["ruleset"])(head_draft.payload.get("options") or {})
         validator = EventValidator(rs, head_draft.payload["players"])
         head, body = 1, lines[1:]
         drafts: list[Draft] = [head_draft]
@@ -129,7 +120,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
         except InputError as e:
             raise InputError(e.message, where=where, field=e.field) from None
         if "version" in obj and obj["version"] != draft.version:
-            raise InputError(f"{draft.kind} version {obj['version']} is not known (this tablejudge "
+            raise InputError(f"{draft.kind} version {shown(obj['version'])} is not known (this tablejudge "
                              f"writes version {draft.version})", where=where, field="version")
         drafts.append(draft._replace(write_id=obj.get("write_id")) if "write_id" in obj else draft)
         expected_hashes.append(obj.get("hash"))
@@ -154,8 +145,8 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
 def _check_keys(obj: dict[str, Any], path: str, n: int) -> None:
     unknown = sorted(set(obj) - EVENT_KEYS - ENVELOPE_KEYS)
     if unknown:
-        raise InputError(f"unknown field {unknown[0]!r} (an event line has: "
-                         f"{', '.join(sorted(EVENT_KEYS))})", where=f"{path}:{n}", field=unknown[0])
+        raise InputError(f"unknown field {shown(unknown[0])} (an event line has: "
+                         f"{', '.join(sorted(EVENT_KEYS))})", where=f"{path}:{n}", field=unknown[0][:40])
     if "kind" not in obj:
         raise InputError("every line needs a 'kind'", where=f"{path}:{n}", field="kind")
 
@@ -164,10 +155,10 @@ def _check_envelope(obj: dict[str, Any], position: int, path: str, n: int,
                     match_id: str | None = None) -> None:
     where = f"{path}:{n}"
     if "position" in obj and obj["position"] != position:
-        raise InputError(f"position {obj['position']!r} does not follow on (expected {position}): "
+        raise InputError(f"position {shown(obj['position'])} does not follow on (expected {position}): "
                          "a line is missing, repeated or out of order", where=where, field="position")
     if match_id is not None and "match" in obj and obj["match"] != match_id:
-        raise InputError(f"belongs to match {obj['match']!r}, not {match_id!r}", where=where, field="match")
+        raise InputError(f"belongs to match {shown(obj['match'])}, not {match_id!r}", where=where, field="match")
     for key in ("hash", "prev_hash"):
         if key in obj and not (isinstance(obj[key], str) and len(obj[key]) == 64):
             raise InputError("must be a sha256 hex digest", where=where, field=key)
@@ -185,6 +176,6 @@ def _recorded_at(obj: dict[str, Any], path: str, n: int) -> str | None:
     try:
         datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise InputError(f"{value!r} is not an ISO 8601 time", where=f"{path}:{n}",
+        raise InputError(f"{shown(value)} is not an ISO 8601 time", where=f"{path}:{n}",
                          field="recorded_at") from None
     return value

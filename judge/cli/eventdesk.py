@@ -1,0 +1,325 @@
+"""The event desk's commands in the `tablejudge tournament` group, and `tablejudge serve`: thin
+shells over judge.tournament (entry, reports, rounds, placings) and judge.web."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from engine.events import JUDGE_PREFIX
+from engine.match import InputError
+
+from judge.cli.common import emit_json, pass_env, stderr, table_text
+from judge.cli.tournament import warn_invalidated
+from judge.tournament import Tournament
+from judge.tournament import entry, placings, reports, rounds
+
+
+def _open(env, ref: str, actor: str | None = None) -> Tournament:
+    t = Tournament.open(env.store(), ref, env.recorded_by)
+    return t.with_actor(actor) if actor else t
+
+
+def register(cli: click.Group) -> None:
+    tournament = cli.commands["tournament"]
+
+    @tournament.command("results")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("file", default="-", required=False)
+    @click.option("--round", "round_no", type=int, default=None, help="Default: the current round.")
+    @click.option("--overwrite", is_flag=True, help="Replace the different results tables already have.")
+    @click.option("--reason", default=None, help="Why (stored with each overwritten result).")
+    @click.option("--override-format", "override_format", is_flag=True,
+                  help="Accept game counts the match format does not allow (marked in the log).")
+    @click.option("--json", "as_json", is_flag=True)
+    @pass_env
+    def results_cmd(env, tournament_ref, file, round_no, overwrite, reason, override_format, as_json) -> None:
+        """Record many results in one command and one commit: lines `TABLE W-L[-D]` from FILE
+        (or standard input). All or nothing: an unknown table, an impossible result or a table that
+        already has a different result (shown; use --overwrite) stores none of them. The same
+        result again stores nothing.
+
+        \b
+        Examples:
+          printf '1 2-1\\n2 0-2\\n3 1-1-1\\n' | tablejudge tournament results t-1a2b
+          tablejudge tournament results t-1a2b round3.txt
+          tablejudge tournament results t-1a2b fix.txt --overwrite --reason "slips misread"
+        """
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        t = _open(env, tournament_ref)
+        done = entry.record_results(t, entry.parse_entries(text, "<stdin>" if file == "-" else file),
+                                    round_no=round_no, overwrite=overwrite, reason=reason,
+                                    override_format=override_format)
+        if as_json:
+            emit_json([d.to_dict() for d in done])
+        else:
+            counts = {s: sum(d.status == s for d in done) for s in ("recorded", "overwritten", "unchanged")}
+            for d in done:
+                if d.status == "overwritten":
+                    click.echo(f"table {d.table}: {d.player1} {d.result} {d.player2} (was {d.old})")
+            click.echo(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f" (round {done[0].round})")
+        warn_invalidated(t)
+
+    @tournament.command("undo")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--table", type=int, required=True)
+    @click.option("--round", "round_no", type=int, default=None, help="Default: the current round.")
+    @click.option("--reason", default="undone at the results desk", show_default=True)
+    @pass_env
+    def undo_cmd(env, tournament_ref, table, round_no, reason) -> None:
+        """Undo a table's result (a correction voids it; the log keeps it). The result it replaced,
+        if any, counts again.
+
+        \b
+        Example:
+          tablejudge tournament undo t-1a2b --table 12
+        """
+        t = _open(env, tournament_ref)
+        ev, back = entry.undo_result(t, table, round_no=round_no, reason=reason)
+        click.echo(f"table {table}: result undone (event {ev.position}); now "
+                   + (f"{back} again" if back else "pending"))
+        warn_invalidated(t)
+
+    @tournament.command("report")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("player")
+    @click.argument("slip")
+    @pass_env
+    def report_cmd(env, tournament_ref, player, slip) -> None:
+        """A player's own report, SLIP in their view (their game wins first). The opponent's
+        matching report records the result; a different one sends the table to the judges' queue.
+
+        \b
+        Example:
+          tablejudge tournament report t-1a2b Ann 2-1
+        """
+        t = _open(env, tournament_ref, actor=player)
+        events, view = reports.report_result(t, player, slip)
+        click.echo(f"table {view.table}: {view.status}" + ("" if events else " (already reported: nothing new)"))
+
+    @tournament.command("queue")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--json", "as_json", is_flag=True)
+    @pass_env
+    def queue_cmd(env, tournament_ref, as_json) -> None:
+        """The judges' queue: tables whose players' reports disagree (or disagree with the result).
+
+        \b
+        Example:
+          tablejudge tournament queue t-1a2b
+        """
+        q = reports.judges_queue(_open(env, tournament_ref).state())
+        if as_json:
+            emit_json([v.to_dict() for v in q])
+            return
+        click.echo(table_text([{"round": v.round, "table": v.table, "players": f"{v.player1} vs {v.player2}",
+                                "reports": "; ".join(f"{k}: {x}" for k, x in v.reports.items()),
+                                "recorded": v.result or ""} for v in q],
+                              ["round", "table", "players", "reports", "recorded"]))
+
+    @tournament.command("resolve")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("slip")
+    @click.option("--table", type=int, required=True)
+    @click.option("--round", "round_no", type=int, default=None)
+    @click.option("--judge", "judge", required=True, help="The judge deciding (recorded as judge:NAME).")
+    @click.option("--reason", required=True, help="The ruling, in a sentence.")
+    @pass_env
+    def resolve_cmd(env, tournament_ref, slip, table, round_no, judge, reason) -> None:
+        """A judge decides a disputed table (SLIP in table order: the first player's wins first).
+
+        \b
+        Example:
+          tablejudge tournament resolve t-1a2b 2-1 --table 7 --judge Kim --reason "game 3 conceded"
+        """
+        t = _open(env, tournament_ref, actor=JUDGE_PREFIX + judge)
+        ev = reports.resolve_dispute(t, table, slip, reason=reason, round_no=round_no)
+        click.echo(f"table {table}: {ev.payload['wins1']}-{ev.payload['wins2']}-{ev.payload['draws']} "
+                   f"decided by {judge} (event {ev.position})")
+        warn_invalidated(t)
+
+    @tournament.command("unpair")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--reason", required=True)
+    @click.option("--again", is_flag=True, help="Pair the round again at once (re-pair), in the same batch.")
+    @pass_env
+    def unpair_cmd(env, tournament_ref, reason, again) -> None:
+        """Undo the last round's pairing before any result of it; with --again, re-pair it (drops,
+        late entries and byes since are taken in).
+
+        \b
+        Examples:
+          tablejudge tournament unpair t-1a2b --reason "paired before the late entries"
+          tablejudge tournament unpair t-1a2b --again --reason "Bob dropped before the round"
+        """
+        t = _open(env, tournament_ref)
+        if again:
+            rp = rounds.repair(t, reason=reason)
+            click.echo(f"Round {rp.round} paired again: {len(rp.pairings)} pairings (see `tournament pairings`)")
+        else:
+            rounds.unpair(t, reason=reason)
+            click.echo("the last round's pairing is void")
+
+    @tournament.command("swap")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("player_a")
+    @click.argument("player_b")
+    @click.option("--reason", required=True)
+    @pass_env
+    def swap_cmd(env, tournament_ref, player_a, player_b, reason) -> None:
+        """A manual pairing: two players of the current round trade seats (an override, shown on
+        the round page with its reason).
+
+        \b
+        Example:
+          tablejudge tournament swap t-1a2b Ann Cid --reason "siblings: not in round 1"
+        """
+        ev = rounds.swap_players(_open(env, tournament_ref), player_a, player_b, reason=reason)
+        click.echo(f"{player_a} and {player_b} swapped seats (event {ev.position})")
+
+    @tournament.command("close")
+    @click.argument("tournament_ref", metavar="T")
+    @pass_env
+    def close_cmd(env, tournament_ref) -> None:
+        """Close the current round: every result in, no table disputed. Players' links expire.
+        The round is sealed: one hash over the tournament's log and every match of the round,
+        printed here and on the standings page (`tablejudge verify --seal` checks it later).
+
+        \b
+        Example:
+          tablejudge tournament close t-1a2b
+        """
+        t = _open(env, tournament_ref)
+        ev = rounds.close_round(t)
+        click.echo(f"round {ev.payload['round']} closed (event {ev.position})")
+        seal = t.state().seals.get(ev.payload["round"])
+        if seal is not None:
+            from judge.tournament.seal import token
+
+            click.echo(f"seal: {token(t.id, seal)}")
+
+    @tournament.command("clock")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("action", type=click.Choice(["show", "start", "extend", "call"]), default="show")
+    @click.option("--minutes", type=int, default=None, help="start: the round's length; extend: extra minutes.")
+    @click.option("--table", type=int, default=None, help="extend: the table.")
+    @click.option("--reason", default=None)
+    @click.option("--json", "as_json", is_flag=True)
+    @pass_env
+    def clock_cmd(env, tournament_ref, action, minutes, table, reason, as_json) -> None:
+        """The round clock: start it, extend one table, call time for the room (one event per
+        table still playing), or show it.
+
+        \b
+        Examples:
+          tablejudge tournament clock t-1a2b start --minutes 50
+          tablejudge tournament clock t-1a2b extend --table 7 --minutes 5 --reason "deck check"
+          tablejudge tournament clock t-1a2b call
+        """
+        t = _open(env, tournament_ref)
+        if action == "start":
+            if not minutes:
+                raise InputError("give --minutes", field="minutes")
+            rounds.start_clock(t, minutes)
+        elif action == "extend":
+            if not (minutes and table):
+                raise InputError("give --table and --minutes", field="table")
+            rounds.extend(t, table, minutes, reason)
+        elif action == "call":
+            n = len(rounds.call_time(t))
+            stderr(f"time called at {n} table{'s' if n != 1 else ''}")
+        st = t.state()
+        if not st.rounds:
+            raise InputError("no round has been paired yet", field="round")
+        view = rounds.clock_view(st.rounds[-1])
+        if as_json:
+            emit_json(view)
+        elif not view["running"]:
+            click.echo(f"{view['name']}: the clock has not started")
+        else:
+            click.echo(f"{view['name']}: {view['time_left']} left (ends {view['ends_at']})")
+            for x in view["extended"]:
+                click.echo(f"  table {x['table']}: +{x['extra_minutes']} min, {x['time_left']} left")
+
+    @tournament.command("placings")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--json", "as_json", is_flag=True)
+    @pass_env
+    def placings_cmd(env, tournament_ref, as_json) -> None:
+        """Final placings for every player after the top cut: the final's winner and loser, then
+        each elimination round's losers (by Swiss standing), then the Swiss standings.
+
+        \b
+        Example:
+          tablejudge tournament placings t-1a2b --json
+        """
+        rows = [p.to_dict() for p in placings.final_placings(_open(env, tournament_ref).state())]
+        if as_json:
+            emit_json(rows)
+        else:
+            click.echo(table_text(rows, ["place", "player", "how", "swiss_rank"]))
+
+    @tournament.command("warnings")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--all", "include_resolved", is_flag=True, help="Also the answered ones, with the answer.")
+    @click.option("--json", "as_json", is_flag=True)
+    @pass_env
+    def warnings_cmd(env, tournament_ref, include_resolved, as_json) -> None:
+        """What a change invalidated (a Swiss result changed after the top cut was paired, a result
+        changed after the next round was paired on it). Exit 1 while any is unanswered.
+
+        \b
+        Example:
+          tablejudge tournament warnings t-1a2b
+        """
+        ws = placings.warnings(_open(env, tournament_ref).state(), include_resolved=include_resolved)
+        if as_json:
+            emit_json([w.to_dict() for w in ws])
+        else:
+            for w in ws:
+                d = w.to_dict().get("decision")
+                click.echo(f"{w.id}: {w.message}" + (f"\n  answered: {d['choice']} ({d['reason']})" if d else
+                                                     f"\n  choices: {', '.join(w.choices)}"))
+            if not ws:
+                click.echo("no warning")
+        if any(w.decision is None for w in ws):
+            from judge.cli.common import FindingsExit
+            raise FindingsExit()
+
+    @tournament.command("decide")
+    @click.argument("tournament_ref", metavar="T")
+    @click.argument("warning_id")
+    @click.argument("choice", type=click.Choice(["keep", "reseed", "repair"]))
+    @click.option("--reason", required=True)
+    @pass_env
+    def decide_cmd(env, tournament_ref, warning_id, choice, reason) -> None:
+        """Answer a warning: keep (with the reason), reseed the top cut from the standings, or
+        re-pair the last round. The answer is an event.
+
+        \b
+        Example:
+          tablejudge tournament decide t-1a2b stale-bracket:3f2a9c01e4 keep --reason "the cut was already played"
+        """
+        events = placings.decide(_open(env, tournament_ref), warning_id, choice, reason)
+        click.echo(f"{choice}: recorded ({len(events)} event{'s' if len(events) != 1 else ''})")
+
+    @tournament.command("matches")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--ruleset", required=True, help="The ruleset the tables play (see `tablejudge rulesets`).")
+    @click.option("--round", "round_no", type=int, default=None)
+    @click.option("--json", "as_json", is_flag=True)
+    @pass_env
+    def matches_cmd(env, tournament_ref, ruleset, round_no, as_json) -> None:
+        """Create a recorded match for every table of a round (once per table) and list them.
+
+        \b
+        Example:
+          tablejudge tournament matches t-1a2b --ruleset optcg
+        """
+        made = rounds.create_matches(_open(env, tournament_ref), ruleset=ruleset, round_no=round_no)
+        rows = [{"table": k, "match": v} for k, v in sorted(made.items())]
+        if as_json:
+            emit_json(rows)
+        else:
+            click.echo(table_text(rows, ["table", "match"]))

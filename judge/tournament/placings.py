@@ -1,0 +1,154 @@
+"""After the top cut: final placings for every player. Before and during it: warnings when a
+change invalidates something already built on it, and the organizer's recorded choice.
+
+Final placings: the final's winner 1st and loser 2nd; the players who lost in each earlier
+elimination round next (semifinal losers 3rd and 4th, quarterfinal losers 5th to 8th), ordered
+among themselves by their Swiss standing; then everyone who did not make the cut, in Swiss
+standings order. Placings exist only once the final has a result.
+
+Warnings (each has an id; the organizer's `decision.recorded` answers one):
+- `stale-bracket:<seeds>`: the Swiss standings now seed the top cut differently from the bracket
+  that was paired (a Swiss result changed, a player dropped or was voided after the cut). Choices:
+  `reseed` (the top cut is voided, its results too, and paired again from the standings) or
+  `keep` with the reason.
+- `changed-after-pairing:<position>`: a result of round N changed after round N+1 was paired on
+  it. Choices: `repair` (only while round N+1 has no results) or `keep` with the reason.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from engine.events import RecordedEvent
+from engine.match import InputError
+
+from judge.tournament.aggregate import Tournament, top_cut_seeds
+from judge.tournament.pairing import PairingError, pair_top_cut
+from judge.tournament.rounds import repair_drafts, round_voids, state_without
+from judge.tournament.state import TournamentState
+
+
+@dataclass
+class Placing:
+    place: int
+    player: str
+    how: str
+    swiss_rank: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def final_placings(st: TournamentState) -> list[Placing]:
+    """Every player's final place (raises InputError while the top cut is not over)."""
+    elim = st.elimination_rounds
+    if not elim:
+        raise InputError("there is no top cut: the Swiss standings are the final placings", field="round")
+    final = elim[-1]
+    if len(final.tables()) != 1 or not final.complete:
+        raise InputError(f"the top cut is not over ({final.name} "
+                         + ("has no result yet)" if len(final.tables()) == 1 else "is not the final)"),
+                         field="round")
+    swiss_rank = {r.player: r.rank for r in st.standings().rows}
+    out: list[Placing] = []
+    placed: set[str] = set()
+
+    def add(players: list[str], how: str) -> None:
+        for p in sorted(players, key=lambda p: swiss_rank.get(p, 10**9)):
+            out.append(Placing(len(out) + 1, p, how, swiss_rank.get(p)))
+            placed.add(p)
+
+    (p,) = final.tables()
+    winner = final.winners()[p.table]
+    add([winner], f"won the {final.name}")
+    for rnd in reversed(elim):
+        winners = rnd.winners()
+        losers = [x.player1 if winners.get(x.table) == x.player2 else x.player2 for x in rnd.tables()]
+        add([x for x in losers if x not in placed], f"lost in the {rnd.name}")
+    rest = [r.player for r in st.standings().rows if r.player not in placed]
+    add(rest, "Swiss standings")
+    return out
+
+
+# --- warnings and decisions ---------------------------------------------------------------------
+
+
+@dataclass
+class Warning:
+    id: str
+    kind: str
+    message: str
+    choices: list[str]
+    decision: RecordedEvent | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"id": self.id, "kind": self.kind, "message": self.message, "choices": self.choices,
+             "resolved": self.decision is not None}
+        if self.decision is not None:
+            d["decision"] = {"choice": self.decision.payload["choice"], "reason": self.decision.payload["reason"],
+                             "by": self.decision.recorded_by, "actor": self.decision.actor,
+                             "position": self.decision.position}
+        return d
+
+
+def _bracket_now(st: TournamentState) -> list[tuple[str, str]] | None:
+    first = st.elimination_rounds[0] if st.elimination_rounds else None
+    if first is None:
+        return None
+    try:
+        return [(p.player1, p.player2) for p in pair_top_cut(top_cut_seeds(st), 2 * len(first.tables()))]
+    except PairingError:
+        return []
+
+
+def warnings(st: TournamentState, *, include_resolved: bool = False) -> list[Warning]:
+    out: list[Warning] = []
+    now = _bracket_now(st)
+    if now is not None:
+        first = st.elimination_rounds[0]
+        paired = [(p.player1, p.player2) for p in first.tables()]
+        if paired != now:
+            fp = hashlib.sha256(repr(now).encode()).hexdigest()[:10]
+            moved = [f"table {i}: {a} vs {b} (paired: {pa} vs {pb})"
+                     for i, ((a, b), (pa, pb)) in enumerate(zip(now, paired), start=1) if (a, b) != (pa, pb)]
+            wid = f"stale-bracket:{fp}"
+            out.append(Warning(wid, "stale-bracket",
+                               f"the Swiss standings now seed the {first.name} differently: "
+                               + "; ".join(moved), ["reseed", "keep"], st.decisions.get(wid)))
+    for ev, rnd_no in st.late_changes:
+        nxt = st.round(rnd_no + 1)
+        if nxt is None:
+            continue
+        what = "voided" if ev.kind == "correction" else "recorded again"
+        table = ev.payload.get("table")
+        wid = f"changed-after-pairing:{ev.position}"
+        choices = (["repair", "keep"] if nxt is st.rounds[-1] and not nxt.results and not any(nxt.reports.values())
+                   else ["keep"])
+        out.append(Warning(wid, "changed-after-pairing",
+                           f"a result of round {rnd_no}" + (f" (table {table})" if table else "")
+                           + f" was {what} (event {ev.position}) after {nxt.name} was paired on it",
+                           choices, st.decisions.get(wid)))
+    return out if include_resolved else [w for w in out if w.decision is None]
+
+
+def decide(t: Tournament, warning_id: str, choice: str, reason: str) -> list[RecordedEvent]:
+    """The organizer's answer to a warning, recorded with the reason. `reseed` voids the top cut
+    (its pairings and results) and pairs its first round again; `repair` re-pairs the last round."""
+    st = t.state()
+    w = next((w for w in warnings(st) if w.id == warning_id), None)
+    if w is None:
+        raise InputError(f"no open warning {warning_id!r} (it may be answered already)", field="warning")
+    if choice not in w.choices:
+        raise InputError(f"{choice!r} is not a choice for this warning ({', '.join(w.choices)})", field="choice")
+    decision = t._draft("decision.recorded", {"warning": warning_id, "choice": choice, "reason": reason})
+    if choice == "keep":
+        return t.append(st, [decision])
+    if choice == "repair":
+        _, drafts = repair_drafts(t, st, f"re-paired: {reason}")
+        return t.append(st, [decision] + drafts)
+    # reseed: void the top cut (pairings, results, reports, clock), then pair its first round again
+    size = 2 * len(st.elimination_rounds[0].tables())
+    voids = round_voids(t, st, st.elimination_rounds, f"re-seeded: {reason}")
+    _, pairing = t.elimination_round_draft(state_without(t, st, voids), size)
+    return t.append(st, [decision] + voids + [pairing])

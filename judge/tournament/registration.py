@@ -1,0 +1,85 @@
+"""Registrations from a CSV file: one player per row, columns `name` (or `player`), an optional
+member id (`member_id`, `id`, `player_id`) and an optional `decklist` (the list's text; a quoted
+cell may span lines). Errors name the file, the line and the column; nothing is registered from a
+file with an error."""
+from __future__ import annotations
+
+import csv
+import io
+
+from engine.match import InputError
+
+from judge.tournament.aggregate import Entry, Tournament
+from judge.tournament.names import clean_name
+
+NAME_COLUMNS = ("name", "player")
+ID_COLUMNS = ("member_id", "member id", "id", "player_id")
+DECK_COLUMNS = ("decklist", "deck")
+MAX_ROWS = 5000
+
+
+def _column(header: list[str], names: tuple[str, ...]) -> str | None:
+    folded = {h.strip().casefold(): h for h in header}
+    return next((folded[n] for n in names if n in folded), None)
+
+
+def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
+    """Entries from CSV text, in file order; blank rows skipped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a spreadsheet's byte-order mark
+    try:
+        reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+        header = reader.fieldnames or []
+    except csv.Error as e:
+        raise InputError(f"not a CSV file: {e}", where=f"{path}:1") from None
+    name_col = _column(header, NAME_COLUMNS)
+    if name_col is None:
+        raise InputError(f"no name column (the header has {', '.join(header) or 'nothing'}; expected "
+                         f"one of {', '.join(NAME_COLUMNS)})", field="name", where=f"{path}:1")
+    id_col, deck_col = _column(header, ID_COLUMNS), _column(header, DECK_COLUMNS)
+    entries: list[Entry] = []
+    try:
+        for row in reader:
+            line = reader.line_num
+            if None in row:
+                raise InputError(f"more cells than the header has columns ({len(header)})",
+                                 where=f"{path}:{line}")
+            if not any((v or "").strip() for v in row.values()):
+                continue
+            name = clean_name(row.get(name_col) or "")
+            if not name:
+                raise InputError("the name is empty", field=name_col, where=f"{path}:{line}")
+            entries.append(Entry(name, (row.get(id_col) or "").strip() or None if id_col else None,
+                                 (row.get(deck_col) or "").strip() or None if deck_col else None))
+            if len(entries) > MAX_ROWS:
+                raise InputError(f"more than {MAX_ROWS} registrations", where=f"{path}:{line}")
+    except csv.Error as e:
+        raise InputError(f"unreadable CSV: {e}", where=f"{path}:{reader.line_num}") from None
+    if not entries:
+        raise InputError("no player in the file", where=path)
+    return entries
+
+
+def import_registrations(t: Tournament, text: str, path: str = "<csv>", *,
+                         allow_similar: bool = False) -> list:
+    """Register every player of a CSV file in one atomic batch (events returned); an error in
+    the file, a name already registered or a near-duplicate names its line and registers nobody."""
+    entries = read_registrations(text, path)
+    lines = _name_lines(text)
+    try:
+        return t.register_many(entries, allow_similar=allow_similar)
+    except InputError as e:
+        # the batch says "entry N": the person wants the file's line
+        if e.where.startswith("entry "):
+            n = int(e.where.split()[1])
+            e.where = f"{path}:{lines[n - 1] if n - 1 < len(lines) else '?'}"
+        raise
+
+
+def _name_lines(text: str) -> list[int]:
+    """The line each non-blank data row ends on (the same walk as read_registrations)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    next(reader, None)
+    return [reader.line_num for row in reader if any(c.strip() for c in row)]

@@ -1,0 +1,246 @@
+"""Every write the web desk can make, once: the HTML forms and the JSON API both come here. An
+action checks the caller's grant (role and scope), reads its fields (strings from a form or JSON
+values) with clear errors, and calls the same library function as the CLI.
+
+    run_action(ctx, grant, "record_results", tid, {"lines": "12 2-1"})  -> {"message": ..., ...}
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.match import InputError
+
+from judge.tournament import Tournament
+from judge.tournament import entry, placings, reports, rounds
+from judge.tournament.registration import import_registrations
+from judge.web.auth import JUDGE, ORGANIZER, PLAYER, SCOREKEEPER, Forbidden, Grant, new_token_id, staff_claims
+
+MAX_TEXT = 200_000
+
+
+@dataclass
+class Action:
+    permission: str
+    run: Callable[["Context", Tournament, Grant, dict[str, Any]], dict[str, Any]]
+    player_scoped: bool = False
+
+
+class Context:
+    """What an action may need beyond the tournament: the desk and the token signer."""
+
+    def __init__(self, desk, signer, base_url: Callable[[], str]):
+        self.desk, self.signer, self.base_url = desk, signer, base_url
+
+
+# --- field readers: a form's strings or JSON values, refused with the field's name -------------
+
+
+def text(f: dict[str, Any], name: str, *, required: bool = True, limit: int = 500) -> str | None:
+    v = f.get(name)
+    if v is None or (isinstance(v, str) and not v.strip()):
+        if required:
+            raise InputError("this field is required", field=name)
+        return None
+    if not isinstance(v, str):
+        raise InputError("must be text", field=name)
+    if len(v) > limit or "\x00" in v:
+        raise InputError(f"at most {limit} characters, no NUL", field=name)
+    return v.strip()
+
+
+def number(f: dict[str, Any], name: str, *, required: bool = True, low: int = 1, high: int = 100_000) -> int | None:
+    v = f.get(name)
+    if v is None or v == "":
+        if required:
+            raise InputError("this field is required", field=name)
+        return None
+    if isinstance(v, bool):
+        raise InputError("must be a whole number", field=name)
+    try:
+        n = int(v) if isinstance(v, int) else int(str(v).strip())
+    except ValueError:
+        raise InputError(f"must be a whole number, got {str(v)[:20]!r}", field=name) from None
+    if not low <= n <= high:
+        raise InputError(f"must be between {low} and {high}", field=name)
+    return n
+
+
+def flag(f: dict[str, Any], name: str) -> bool:
+    v = f.get(name)
+    return v is True or (isinstance(v, str) and v.strip().lower() in ("1", "true", "on", "yes"))
+
+
+# --- the actions ------------------------------------------------------------------------------
+
+
+def _register(ctx, t, g, f):
+    names = [n for n in (text(f, "names", limit=MAX_TEXT) or "").splitlines() if n.strip()]
+    events = t.register_many(names, allow_similar=flag(f, "allow_similar"))
+    return {"message": f"registered {len(events)} player{'s' if len(events) != 1 else ''}",
+            "players": [e.payload["player"] for e in events]}
+
+
+def _import_csv(ctx, t, g, f):
+    events = import_registrations(t, text(f, "csv", limit=MAX_TEXT * 10), text(f, "filename", required=False)
+                                  or "registrations.csv", allow_similar=flag(f, "allow_similar"))
+    return {"message": f"registered {len(events)} players from the CSV file",
+            "players": [e.payload["player"] for e in events]}
+
+
+def _drop(ctx, t, g, f):
+    e = t.drop(text(f, "player"), text(f, "reason", required=False))
+    return {"message": f"{e.payload['player']} dropped", "position": e.position}
+
+
+def _bye(ctx, t, g, f):
+    e = t.grant_bye(text(f, "player"), number(f, "round", required=False), text(f, "reason", required=False))
+    return {"message": f"{e.payload['player']} has a bye in round {e.payload['round']}", "position": e.position}
+
+
+def _pair(ctx, t, g, f):
+    rp = t.pair(explain=True)
+    return {"message": f"Round {rp.round} paired", "pairing": rp.to_dict()}
+
+
+def _unpair(ctx, t, g, f):
+    reason = text(f, "reason")
+    if flag(f, "again"):
+        rp = rounds.repair(t, reason=reason)
+        return {"message": f"Round {rp.round} paired again", "pairing": rp.to_dict()}
+    rounds.unpair(t, reason=reason)
+    return {"message": "the last round's pairing is undone"}
+
+
+def _swap(ctx, t, g, f):
+    e = rounds.swap_players(t, text(f, "player_a"), text(f, "player_b"), reason=text(f, "reason"))
+    return {"message": "{} and {} swapped seats".format(*e.payload["players"]), "position": e.position}
+
+
+def _close(ctx, t, g, f):
+    e = rounds.close_round(t)
+    return {"message": f"round {e.payload['round']} closed", "position": e.position}
+
+
+def _top_cut(ctx, t, g, f):
+    rp = t.top_cut(number(f, "size", required=False, low=2, high=1024))
+    return {"message": f"{rp.notes[0]} paired", "pairing": rp.to_dict()}
+
+
+def _decide(ctx, t, g, f):
+    events = placings.decide(t, text(f, "warning"), text(f, "choice"), text(f, "reason"))
+    return {"message": f"{f.get('choice')}: recorded", "positions": [e.position for e in events]}
+
+
+def _record_results(ctx, t, g, f):
+    if f.get("lines") is not None:
+        pairs = entry.parse_entries(text(f, "lines", limit=MAX_TEXT), "lines")
+    else:
+        pairs = [(number(f, "table"), text(f, "result", limit=20))]
+    done = entry.record_results(t, pairs, round_no=number(f, "round", required=False), overwrite=flag(f, "overwrite"),
+                                reason=text(f, "reason", required=False))
+    return {"message": ", ".join(f"table {d.table}: {d.status}" for d in done[:5])
+            + (f" and {len(done) - 5} more" if len(done) > 5 else ""), "entered": [d.to_dict() for d in done]}
+
+
+def _undo_result(ctx, t, g, f):
+    ev, back = entry.undo_result(t, number(f, "table"), round_no=number(f, "round", required=False),
+                                 reason=text(f, "reason", required=False) or f"undone by {g.actor}")
+    return {"message": f"table {number(f, 'table')}: undone; now " + (f"{back} again" if back else "pending"),
+            "position": ev.position, "now": back}
+
+
+def _resolve(ctx, t, g, f):
+    ev = reports.resolve_dispute(t, number(f, "table"), text(f, "result", limit=20), reason=text(f, "reason"),
+                                 round_no=number(f, "round", required=False))
+    return {"message": f"table {ev.payload['table']} decided", "position": ev.position}
+
+
+def _clock_start(ctx, t, g, f):
+    rounds.start_clock(t, number(f, "minutes", high=600))
+    return {"message": "the round clock started"}
+
+
+def _clock_extend(ctx, t, g, f):
+    rounds.extend(t, number(f, "table"), number(f, "minutes", high=120), text(f, "reason", required=False))
+    return {"message": f"table {f.get('table')} extended"}
+
+
+def _clock_call(ctx, t, g, f):
+    n = len(rounds.call_time(t))
+    return {"message": f"time called at {n} table{'s' if n != 1 else ''}"}
+
+
+def _mint(ctx, t, g, f):
+    role = text(f, "role")
+    if role not in (JUDGE, SCOREKEEPER, ORGANIZER):
+        raise InputError("a staff link is for a judge, a scorekeeper or an organizer", field="role")
+    name = text(f, "name", limit=80)
+    tid = new_token_id()
+    (e,) = t.append(t.state(), [t._draft("access.granted", {"token_id": tid, "role": role, "name": name})])
+    token = ctx.signer.sign(staff_claims(role, t.id, tid, name))
+    return {"message": f"{role} link for {name}", "token_id": tid, "role": role, "name": name,
+            "link": f"{ctx.base_url()}/t/{t.id}?k={token}", "position": e.position}
+
+
+def _revoke(ctx, t, g, f):
+    tid = text(f, "token_id", limit=40)
+    if tid not in t.state().access:
+        raise InputError(f"no link {tid!r} was minted for this tournament", field="token_id")
+    t.append(t.state(), [t._draft("access.revoked", {"token_id": tid, "reason": text(f, "reason", required=False)})])
+    return {"message": f"link {tid} revoked"}
+
+
+def _report(ctx, t, g, f):
+    player = text(f, "player", limit=200)
+    for name, own in (("round", g.round), ("table", g.table)):
+        if f.get(name) not in (None, "") and number(f, name) != own:
+            raise Forbidden(f"this link is for round {g.round} table {g.table}, not {name} {f.get(name)}")
+    rnd = t.state().round(g.round)
+    seat = next((p for p in rnd.tables() if p.table == g.table), None) if rnd else None
+    if seat is None or player not in (seat.player1, seat.player2):
+        raise Forbidden(f"{player!r} does not play at table {g.table} of round {g.round}")
+    events, view = reports.report_result(t.with_actor(player, g.recorded_by), player, text(f, "result", limit=20),
+                                         round_no=g.round, table=g.table)
+    return {"message": {"pending": "reported", "reported": "reported: waiting for your opponent",
+                        "confirmed": "confirmed", "disputed": "the reports differ: a judge is coming"}[view.status],
+            "status": view.status, "stored": len(events), "table": view.to_dict()}
+
+
+ACTIONS: dict[str, Action] = {
+    "register": Action("register", _register),
+    "import_csv": Action("register", _import_csv),
+    "drop": Action("drop", _drop),
+    "bye": Action("bye", _bye),
+    "pair": Action("pair", _pair),
+    "unpair": Action("unpair", _unpair),
+    "swap": Action("swap", _swap),
+    "close": Action("close", _close),
+    "top_cut": Action("top_cut", _top_cut),
+    "decide": Action("decide", _decide),
+    "record_results": Action("record_result", _record_results),
+    "undo_result": Action("undo_result", _undo_result),
+    "resolve": Action("resolve", _resolve),
+    "clock_start": Action("clock", _clock_start),
+    "clock_extend": Action("clock", _clock_extend),
+    "clock_call": Action("clock", _clock_call),
+    "mint": Action("mint", _mint),
+    "revoke": Action("revoke", _revoke),
+    "report": Action("report", _report, player_scoped=True),
+}
+
+
+def run_action(ctx: Context, grant: Grant, name: str, tid: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Check, then write. Forbidden (403) or InputError (422) store nothing."""
+    action = ACTIONS.get(name)
+    if action is None:
+        raise InputError(f"no action {name!r}", field="action")
+    if action.player_scoped:
+        # a player's link names its round and table; the action is checked against them
+        grant.require(action.permission, tid, grant.round, grant.table)
+    else:
+        grant.require(action.permission, tid)
+    if grant.role == PLAYER and not action.player_scoped:
+        raise Forbidden("a player's link cannot do this")
+    return ctx.desk.write(tid, grant, lambda t: action.run(ctx, t, grant, fields))

@@ -1,0 +1,81 @@
+"""The app factory: `create_app(store, secret)` gives a FastAPI app serving the event desk over
+one event log. Pages are jinja2 templates (templates/web/), htmx and the page scripts are served
+from the package (judge/web/static/), the JSON API is documented at /docs (/openapi.json)."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.staticfiles import StaticFiles
+
+from engine.store import EventStore
+from judge.web.auth import Signer, organizer_claims
+from judge.web.desk import Desk
+from judge.web.routes import api, player, public, staff
+from judge.web.routes.common import HANDLED, html_error, json_error
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+@dataclass
+class WebState:
+    desk: Desk
+    signer: Signer
+    public_url: str | None = None      # what QR codes point at (the LAN address); else the request's
+    base_path: str = ""
+    tasks: list = field(default_factory=list)
+
+    def organizer_token(self) -> str:
+        return self.signer.sign(organizer_claims())
+
+
+def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
+               poll_seconds: float = 0.25) -> FastAPI:
+    web = WebState(Desk(store, poll_seconds), Signer(secret), public_url.rstrip("/") if public_url else None)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        task = asyncio.create_task(web.desk.follow())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    app = FastAPI(title="tablejudge serve", version="1",
+                  description="The event desk: tournaments, results, reports and boards over the event log. "
+                              "Every write is an event with its actor. Authenticate with `Authorization: Bearer "
+                              "TOKEN` (the organizer's link printed by `tablejudge serve`, a staff link minted on the "
+                              "organizer page, or a player's slip link).",
+                  lifespan=lifespan)
+    app.state.web = web
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    for module in (staff, public, player, api):
+        app.include_router(module.router)
+
+    async def handled(request: Request, exc: Exception):
+        if request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json"):
+            return json_error(exc)
+        return html_error(request, exc)
+
+    for exc in HANDLED:
+        app.add_exception_handler(exc, handled)
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next):
+        response = await call_next(request)
+        # links carry tokens: never leak them in a Referer; pages frame nothing and are framed by nothing
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        if not request.url.path.startswith(("/docs", "/redoc")):
+            response.headers.setdefault("Content-Security-Policy",
+                                        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                                        "script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+        return response
+
+    return app

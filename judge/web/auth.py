@@ -1,0 +1,174 @@
+"""Access by link and token, no accounts: who may do what, and where.
+
+A token is `base64url(claims).base64url(HMAC-SHA256(secret, claims))`. Claims:
+
+- `r`: the role: `organizer`, `judge`, `scorekeeper`, `player` (part 2 adds `recorder`);
+- `t`: the tournament (`*` for the organizer link `serve` prints: every tournament);
+- `id`: the token's id (staff links: the `access.granted` event that minted it names it; a
+  revoked id is refused);
+- `nm`: the person's name (staff), recorded in every event they write;
+- players only: `n` the round, `tb` the table, `p` the position of the round's pairing (a round
+  undone and paired again under the same number gives its tables new links).
+
+A player's link is good for one table of one round, and only while that round is open: closing
+the round (or pairing the next one) ends it. Staff links live until revoked.
+
+Scope: a `Grant` (the token's claims, checked) answers `allows(action, round, table)`. Actions
+and the roles that may take them are in ACTIONS; a player's actions are also bound to their
+table and round. Part 2's match recorder and judge queue slot in as new roles/actions with a
+`match` scope claim; nothing else changes.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+ORGANIZER, JUDGE, SCOREKEEPER, PLAYER = "organizer", "judge", "scorekeeper", "player"
+STAFF = frozenset({ORGANIZER, JUDGE, SCOREKEEPER})
+ROOT_TOKEN_ID = "serve"
+
+# action -> roles that may take it (a player's are also scoped to their own table and round)
+ACTIONS: dict[str, frozenset[str]] = {
+    "view": frozenset({ORGANIZER, JUDGE, SCOREKEEPER}),
+    "create": frozenset({ORGANIZER}),
+    "register": frozenset({ORGANIZER}),
+    "drop": frozenset({ORGANIZER}),
+    "bye": frozenset({ORGANIZER}),
+    "pair": frozenset({ORGANIZER}),
+    "unpair": frozenset({ORGANIZER}),
+    "swap": frozenset({ORGANIZER}),
+    "close": frozenset({ORGANIZER}),
+    "top_cut": frozenset({ORGANIZER}),
+    "decide": frozenset({ORGANIZER}),
+    "mint": frozenset({ORGANIZER}),
+    "revoke": frozenset({ORGANIZER}),
+    "slips": frozenset({ORGANIZER, JUDGE, SCOREKEEPER}),
+    "record_result": frozenset({ORGANIZER, JUDGE, SCOREKEEPER}),
+    "undo_result": frozenset({ORGANIZER, JUDGE, SCOREKEEPER}),
+    "resolve": frozenset({ORGANIZER, JUDGE}),
+    "clock": frozenset({ORGANIZER, JUDGE}),
+    "report": frozenset({PLAYER}),
+    "play_view": frozenset({PLAYER}),
+}
+
+
+class Forbidden(Exception):
+    """The token does not allow this (HTTP 403); nothing is stored."""
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Signer:
+    def __init__(self, secret: str):
+        if len(secret) < 16:
+            raise ValueError("the server secret must be at least 16 characters")
+        self.key = hashlib.sha256(("tablejudge-serve:" + secret).encode()).digest()
+
+    def _mac(self, body: str) -> str:
+        return _b64(hmac.new(self.key, body.encode("ascii"), hashlib.sha256).digest()[:18])
+
+    def sign(self, claims: dict[str, Any]) -> str:
+        body = _b64(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode())
+        return f"{body}.{self._mac(body)}"
+
+    def verify(self, token: str) -> dict[str, Any]:
+        """The claims of a token this server signed; Forbidden otherwise."""
+        if not isinstance(token, str) or len(token) > 2000 or token.count(".") != 1:
+            raise Forbidden("not a tablejudge link")
+        body, mac = token.split(".")
+        if not hmac.compare_digest(mac, self._mac(body)):
+            raise Forbidden("this link was not made by this server (or was altered)")
+        try:
+            claims = json.loads(_unb64(body))
+        except ValueError:
+            raise Forbidden("not a tablejudge link") from None
+        if not isinstance(claims, dict) or claims.get("r") not in ACTIONS["view"] | {PLAYER}:
+            raise Forbidden("not a tablejudge link")
+        return claims
+
+    def csrf(self, token: str) -> str:
+        """The form token that goes with an access token (double-submit: a page holds both)."""
+        return self._mac("csrf:" + token)
+
+
+def new_token_id() -> str:
+    return secrets.token_hex(6)
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What a checked token allows."""
+
+    role: str
+    tournament: str           # "*" for the organizer link of `serve`
+    token_id: str
+    name: str
+    round: int | None = None
+    table: int | None = None
+    paired_at: int | None = None
+    token: str = ""
+
+    @property
+    def actor(self) -> str:
+        """The actor written in the events this grant makes."""
+        if self.role == ORGANIZER:
+            return ORGANIZER
+        if self.role == PLAYER:
+            return self.name or f"player of table {self.table}"
+        return f"{self.role}:{self.name}"
+
+    @property
+    def recorded_by(self) -> str:
+        if self.role == PLAYER:
+            return f"player link, round {self.round} table {self.table}"
+        return f"{self.role} {self.name} (link {self.token_id})"
+
+    def covers(self, tournament: str) -> bool:
+        return self.tournament in ("*", tournament)
+
+    def allows(self, action: str, tournament: str, round_no: int | None = None,
+               table: int | None = None) -> bool:
+        if action not in ACTIONS or self.role not in ACTIONS[action] or not self.covers(tournament):
+            return False
+        if self.role == PLAYER:
+            return round_no == self.round and table == self.table
+        return True
+
+    def require(self, action: str, tournament: str, round_no: int | None = None,
+                table: int | None = None) -> None:
+        if not self.allows(action, tournament, round_no, table):
+            where = (f" (this link is for round {self.round} table {self.table})" if self.role == PLAYER else "")
+            raise Forbidden(f"a {self.role} link cannot do this: {action.replace('_', ' ')}{where}")
+
+
+def grant_from_claims(c: dict[str, Any], token: str) -> Grant:
+    try:
+        if c["r"] == PLAYER:
+            return Grant(PLAYER, str(c["t"]), str(c.get("id", "")), "", int(c["n"]), int(c["tb"]), int(c["p"]),
+                         token)
+        return Grant(str(c["r"]), str(c["t"]), str(c["id"]), str(c.get("nm", c["r"])), token=token)
+    except (KeyError, TypeError, ValueError):
+        raise Forbidden("not a tablejudge link") from None
+
+
+def organizer_claims() -> dict[str, Any]:
+    return {"r": ORGANIZER, "t": "*", "id": ROOT_TOKEN_ID, "nm": "organizer"}
+
+
+def staff_claims(role: str, tournament: str, token_id: str, name: str) -> dict[str, Any]:
+    return {"r": role, "t": tournament, "id": token_id, "nm": name}
+
+
+def player_claims(tournament: str, round_no: int, table: int, paired_at: int) -> dict[str, Any]:
+    return {"r": PLAYER, "t": tournament, "n": round_no, "tb": table, "p": paired_at}

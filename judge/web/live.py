@@ -1,0 +1,90 @@
+"""Live updates by server-sent events. The follower (desk.Desk.catch_up) publishes, per stream
+that changed, the topics its new events touch; each open page subscribes to one tournament and
+refreshes the parts that show those topics (static/live.js: an element with
+`data-topics="results standings"` and `hx-get` is fetched again).
+
+Topics: `results` (a result, report or undo), `queue` (the judges' queue), `standings`,
+`pairings`, `round` (paired, closed, swapped), `clock`, `players`, `warnings`, `access`,
+`audit` (every event), and `table:R:N` (one table of one round: its player page).
+Part 2 adds `match:ID` for a recorded match's page: the same broker, another topic.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+KIND_TOPICS: dict[str, tuple[str, ...]] = {
+    "result.recorded": ("results", "standings", "queue"),
+    "result.reported": ("results", "queue"),
+    "correction": ("results", "standings", "queue", "pairings", "round", "players", "clock", "warnings"),
+    "round.paired": ("pairings", "round", "results", "standings"),
+    "round.closed": ("round", "standings", "results"),
+    "pairing.swapped": ("pairings", "round", "results"),
+    "clock.started": ("clock",), "clock.extended": ("clock",), "clock.time_called": ("clock",),
+    "player.registered": ("players", "standings"), "player.dropped": ("players", "standings"),
+    "bye.granted": ("players",),
+    "decision.recorded": ("warnings", "round", "pairings", "results"),
+    "access.granted": ("access",), "access.revoked": ("access",),
+    "round.matches": ("round",),
+}
+QUEUE_SIZE = 100
+KEEPALIVE_SECONDS = 15.0
+
+
+def topics_of(events: Sequence[Any], created: bool = False) -> list[str]:
+    topics = {"audit"} | ({"tournaments"} if created else set())
+    for e in events:
+        topics.update(KIND_TOPICS.get(e.kind, ()))
+        p = e.payload
+        if "round" in p and "table" in p:
+            topics.add(f"table:{p['round']}:{p['table']}")
+    if "warnings" not in topics and topics & {"results", "players"}:
+        topics.add("warnings")  # a result or a drop may invalidate the bracket
+    return sorted(topics)
+
+
+class Broker:
+    """In-process publish/subscribe: one queue per open page."""
+
+    def __init__(self) -> None:
+        self._subscribers: dict[str, set[asyncio.Queue]] = {}
+
+    def subscribe(self, stream: str) -> asyncio.Queue:
+        q: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
+        self._subscribers.setdefault(stream, set()).add(q)
+        return q
+
+    def unsubscribe(self, stream: str, q: asyncio.Queue) -> None:
+        self._subscribers.get(stream, set()).discard(q)
+
+    def publish(self, stream: str, topics: list[str], position: int) -> None:
+        message = {"stream": stream, "topics": topics, "position": position}
+        for key in (stream, "*"):
+            for q in list(self._subscribers.get(key, ())):
+                if q.full():  # a page that stopped reading: drop its oldest news, keep the newest
+                    q.get_nowait()
+                q.put_nowait(message)
+
+    def subscribers(self) -> int:
+        return sum(len(s) for s in self._subscribers.values())
+
+
+async def sse_stream(broker: Broker, stream: str, position: int, disconnected) -> AsyncIterator[str]:
+    """The text/event-stream of one page: a `hello` with the position it was rendered at, then a
+    `changed` message per publication, comments as keep-alives."""
+    q = broker.subscribe(stream)
+    try:
+        yield f"retry: 2000\nevent: hello\ndata: {json.dumps({'position': position})}\n\n"
+        while True:
+            try:
+                msg = await asyncio.wait_for(q.get(), KEEPALIVE_SECONDS)
+            except asyncio.TimeoutError:
+                if await disconnected():
+                    return
+                yield ": keep-alive\n\n"
+                continue
+            yield f"event: changed\ndata: {json.dumps(msg)}\n\n"
+    finally:
+        broker.unsubscribe(stream, q)

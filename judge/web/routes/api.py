@@ -1,0 +1,147 @@
+"""The JSON API (documented at /docs): the same actions as the pages, the same reads. Writes take
+the token in `Authorization: Bearer TOKEN`; errors are JSON `{error, field?, conflicts?}` with 403
+(the token does not allow it), 404, 409 (a different result is there: `conflicts`), 422 (input)."""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from fastapi import APIRouter, Body, Request
+from pydantic import BaseModel, Field
+
+from judge.tournament.audit import audit_rows
+from judge.tournament.reports import judges_queue
+from judge.tournament.rounds import clock_view
+from judge.web import views
+from judge.web.actions import ACTIONS, run_action
+from judge.web.routes.common import app_state, check_csrf, grant_of
+from judge.web.routes.staff import context
+
+router = APIRouter(prefix="/api")
+
+ActionName = Enum("ActionName", {a: a for a in ACTIONS if a != "report"}, type=str)
+
+
+class Results(BaseModel):
+    """One table (`table`, `result`) or many (`lines`: `TABLE W-L[-D]` per line)."""
+
+    lines: str | None = Field(None, max_length=200_000, examples=["12 2-1\n13 0-2"])
+    table: int | None = Field(None, ge=1, le=100_000)
+    result: str | None = Field(None, max_length=20, examples=["2-1-0"])
+    round: int | None = Field(None, ge=1, le=1000)
+    overwrite: bool = False
+    reason: str | None = Field(None, max_length=500)
+
+
+class Report(BaseModel):
+    """A player's own report (their wins first), with a player's slip link as the token."""
+
+    player: str = Field(..., max_length=200)
+    result: str = Field(..., max_length=20, examples=["2-1"])
+
+
+class Done(BaseModel):
+    message: str
+    model_config = {"extra": "allow"}
+
+
+def _write(request: Request, tid: str, action: str, fields: dict[str, Any]) -> dict[str, Any]:
+    g = grant_of(request, tid, None)
+    check_csrf(request, g, fields)
+    return run_action(context(request), g, action, tid, fields)
+
+
+@router.get("/tournaments")
+async def tournaments(request: Request) -> list[dict[str, Any]]:
+    """Every tournament in the log (public)."""
+    desk = app_state(request).desk
+    return [desk.tournament(i).state().summary() for i in desk.tournament_ids()]
+
+
+@router.get("/t/{tid}")
+async def summary(request: Request, tid: str) -> dict[str, Any]:
+    return app_state(request).desk.tournament(tid).state().summary()
+
+
+@router.get("/t/{tid}/standings")
+async def standings(request: Request, tid: str, round: int | None = None) -> dict[str, Any]:
+    """Swiss standings after `round` (default: the last complete round), with tiebreakers."""
+    st = app_state(request).desk.tournament(tid).state()
+    if round is not None and not 0 <= round <= 1000:
+        round = None
+    return views.standings_rows(st, round)
+
+
+@router.get("/t/{tid}/pairings")
+async def pairings(request: Request, tid: str) -> dict[str, Any] | None:
+    st = app_state(request).desk.tournament(tid).state()
+    return views.pairings_board(st, st.current) if st.current else None
+
+
+@router.get("/t/{tid}/clock")
+async def clock(request: Request, tid: str) -> dict[str, Any] | None:
+    st = app_state(request).desk.tournament(tid).state()
+    return clock_view(st.current) if st.current else None
+
+
+@router.get("/t/{tid}/placings")
+async def placings(request: Request, tid: str) -> list[dict[str, Any]] | None:
+    """Final placings for every player once the top cut is over (null before)."""
+    return views.placings_or_none(app_state(request).desk.tournament(tid).state())
+
+
+@router.get("/t/{tid}/tables")
+async def tables(request: Request, tid: str) -> list[dict[str, Any]]:
+    """The current round's tables: status (pending/reported/disputed/confirmed), result, reports. Staff."""
+    g = grant_of(request, tid)
+    g.require("view", tid)
+    st = app_state(request).desk.tournament(tid).state()
+    return views.grid(st, st.current) if st.current else []
+
+
+@router.get("/t/{tid}/queue")
+async def queue(request: Request, tid: str) -> list[dict[str, Any]]:
+    """The judges' queue: disputed tables. Staff."""
+    g = grant_of(request, tid)
+    g.require("view", tid)
+    return [v.to_dict() for v in judges_queue(app_state(request).desk.tournament(tid).state())]
+
+
+@router.get("/t/{tid}/warnings")
+async def warnings(request: Request, tid: str, all: bool = False) -> list[dict[str, Any]]:
+    g = grant_of(request, tid)
+    g.require("view", tid)
+    return views.warning_list(app_state(request).desk.tournament(tid).state(), include_resolved=all)
+
+
+@router.get("/t/{tid}/audit")
+async def audit(request: Request, tid: str) -> list[dict[str, Any]]:
+    """Every event: who changed what, when and why. Staff."""
+    g = grant_of(request, tid)
+    g.require("view", tid)
+    return audit_rows(app_state(request).desk.tournament(tid).events())
+
+
+@router.post("/t/{tid}/results", response_model=Done)
+async def results(request: Request, tid: str, body: Results) -> dict[str, Any]:
+    """Record results (scorekeeper, judge, organizer). The same result again stores nothing; a
+    different one already there is refused (409, `conflicts`) unless `overwrite`."""
+    return _write(request, tid, "record_results", body.model_dump(exclude_none=True))
+
+
+@router.post("/t/{tid}/report", response_model=Done)
+async def report(request: Request, tid: str, body: Report) -> dict[str, Any]:
+    """A player's report with their slip's link (its table and round only)."""
+    return _write(request, tid, "report", body.model_dump())
+
+
+@router.post("/t/{tid}/do/{action}", response_model=Done)
+async def act(request: Request, tid: str, action: ActionName,
+        fields: dict[str, Any] = Body(default_factory=dict,
+                                      examples=[{"player": "Ann", "reason": "left early"}])) -> dict[str, Any]:
+    """Any other action by name, fields as on its form: register (`names`), import_csv (`csv`),
+    drop/bye (`player`, `reason`), pair, unpair (`reason`, `again`), swap (`player_a`, `player_b`,
+    `reason`), close, top_cut (`size`), decide (`warning`, `choice`, `reason`), undo_result
+    (`table`), resolve (`table`, `result`, `reason`), clock_start (`minutes`), clock_extend
+    (`table`, `minutes`, `reason`), clock_call, mint (`role`, `name`), revoke (`token_id`)."""
+    return _write(request, tid, action.value, fields)

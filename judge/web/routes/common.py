@@ -1,0 +1,164 @@
+"""What every route needs: the caller's grant (from the token), CSRF on forms, rendering, and
+errors turned into status codes (403 forbidden, 404 unknown, 409 conflict or overwrite, 422 input)."""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode, urlparse
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from engine.match import InputError
+from engine.store import ConflictError, StoreError
+from judge.report.templating import render
+from judge.tournament.results import OverwriteRefused
+from judge.web.auth import PLAYER, ROOT_TOKEN_ID, Forbidden, Grant, grant_from_claims
+
+MAX_FORM_BYTES = 2_000_000
+
+
+def app_state(request: Request):
+    return request.app.state.web
+
+
+def token_of(request: Request, form: dict[str, Any] | None = None) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    if form and isinstance(form.get("k"), str):
+        return form["k"]
+    return request.query_params.get("k")
+
+
+def grant_of(request: Request, tid: str | None, form: dict[str, Any] | None = None,
+             optional: bool = False, expired_ok: bool = False) -> Grant | None:
+    """The checked grant of the request's token for tournament `tid` (None: no token and
+    `optional`). Refused (Forbidden): a bad signature, another tournament, a revoked staff link,
+    a player's link whose round is closed or was paired again."""
+    token = token_of(request, form)
+    if not token:
+        if optional:
+            return None
+        raise Forbidden("this page needs a link with a token (ask the organizer)")
+    web = app_state(request)
+    g = grant_from_claims(web.signer.verify(token), token)
+    if tid is None:
+        if g.tournament != "*":
+            raise Forbidden("this link is for one tournament only")
+        return g
+    if not g.covers(tid):
+        raise Forbidden("this link is for another tournament")
+    st = web.desk.tournament(tid).state()
+    if g.role == PLAYER:
+        rnd = st.round(g.round)
+        if rnd is None or rnd.paired_at != g.paired_at:
+            raise Forbidden("this slip's round was paired again: use the new slip")
+        if st.is_closed(rnd) and not expired_ok:
+            raise Forbidden(f"{rnd.name} is closed: this slip's link has expired")
+        if g.table not in {p.table for p in rnd.tables()}:
+            raise Forbidden("no such table")
+    elif g.token_id != ROOT_TOKEN_ID:
+        if g.token_id not in st.access or g.token_id in st.revoked:
+            raise Forbidden("this staff link was revoked (or never minted here)")
+    return g
+
+
+def check_csrf(request: Request, grant: Grant, form: dict[str, Any]) -> None:
+    """Forms carry `csrf`, the HMAC of the page's own token: a page elsewhere cannot forge one.
+    A cross-site Origin is refused outright. (The JSON API takes its token in the Authorization
+    header, which a browser never adds by itself: no CSRF there.)"""
+    origin = request.headers.get("origin")
+    if origin and origin != "null":
+        host = request.headers.get("host", "")
+        if urlparse(origin).netloc != host:
+            raise Forbidden("a form from another site")
+    if request.headers.get("authorization", "").lower().startswith("bearer "):
+        return
+    web = app_state(request)
+    if form.get("csrf") != web.signer.csrf(grant.token):
+        raise Forbidden("the form's CSRF token is missing or wrong: reload the page")
+
+
+async def read_form(request: Request) -> dict[str, Any]:
+    """A form (urlencoded or multipart; an uploaded file's text under its field name) or JSON."""
+    if int(request.headers.get("content-length") or 0) > MAX_FORM_BYTES:
+        raise InputError("the form is too large", field="form")
+    ctype = request.headers.get("content-type", "")
+    if ctype.startswith("application/json"):
+        try:
+            data = await request.json()
+        except ValueError:
+            raise InputError("the body is not JSON", field="body") from None
+        if not isinstance(data, dict):
+            raise InputError("the body must be a JSON object", field="body")
+        return data
+    try:
+        form = await request.form()
+    except Exception:  # a malformed multipart body
+        raise InputError("the form could not be read", field="form") from None
+    out: dict[str, Any] = {}
+    for k, v in form.multi_items():
+        if hasattr(v, "read"):
+            raw = await v.read()
+            try:
+                out[k] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise InputError("the file is not UTF-8 text", field=k) from None
+            out["filename"] = getattr(v, "filename", None) or k
+        else:
+            out[k] = v
+    return out
+
+
+def page(request: Request, template: str, status: int = 200, **data: Any) -> HTMLResponse:
+    web = app_state(request)
+    return HTMLResponse(render(template, base=web.base_path, **data), status_code=status)
+
+
+def refused(request: Request, response: Response, status: int) -> Response:
+    """A refusal's status. An htmx form gets its message as a fragment with 200 (the refusal is
+    in `X-Tablejudge-Refused`): htmx swaps it in, and the browser logs no failed load for it. A
+    plain form and the JSON API get the real status."""
+    if request.headers.get("hx-request") == "true":
+        response.status_code = 200
+        response.headers["X-Tablejudge-Refused"] = str(status)
+    else:
+        response.status_code = status
+    return response
+
+
+def link(path: str, grant: Grant | None = None, **params: Any) -> str:
+    q = {k: v for k, v in params.items() if v is not None}
+    if grant is not None:
+        q["k"] = grant.token
+    return path + ("?" + urlencode(q) if q else "")
+
+
+def error_status(e: Exception) -> int:
+    if isinstance(e, Forbidden):
+        return 403
+    if isinstance(e, (OverwriteRefused, ConflictError)):
+        return 409
+    if isinstance(e, KeyError):
+        return 404
+    return 422
+
+
+def error_body(e: Exception) -> dict[str, Any]:
+    body: dict[str, Any] = {"error": str(e) if not isinstance(e, KeyError) else f"no tournament {e.args[0]!r}"}
+    if isinstance(e, InputError):
+        body["field"], body["message"] = e.field, e.message
+    if isinstance(e, OverwriteRefused):
+        body["conflicts"] = e.conflicts
+    return body
+
+
+HANDLED = (Forbidden, InputError, StoreError, KeyError)
+
+
+def json_error(e: Exception) -> JSONResponse:
+    return JSONResponse(error_body(e), status_code=error_status(e))
+
+
+def html_error(request: Request, e: Exception) -> Response:
+    return page(request, "web/error.html", error_status(e), title="Not done", error=error_body(e))

@@ -1,0 +1,66 @@
+"""A table's page, reached by the QR code on its slip: the table, the opponent, the clock, and
+the report. Both players use the same link; each says who they are. The opponent confirms by
+reporting the same result; a different one sends the table to the judges' queue."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from judge.tournament.reports import table_status
+from judge.tournament.rounds import clock_view
+from judge.web import views
+from judge.web.actions import run_action
+from judge.web.routes.common import (
+    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, page, read_form, refused,
+)
+from judge.web.routes.staff import context
+
+router = APIRouter(include_in_schema=False)
+
+
+def _view(request: Request, tid: str, g, me: str | None, status: int = 200, **extra) -> HTMLResponse:
+    web = app_state(request)
+    st = web.desk.tournament(tid).state()
+    rnd = st.round(g.round)
+    view = table_status(rnd, g.table).to_dict()
+    clock = clock_view(rnd)
+    mine = next((x for x in clock["tables"] if x["table"] == g.table), None)
+    fmt = st.match_format(rnd.stage)
+    if me not in (view["player1"], view["player2"]):
+        me = None
+    opponent = None if me is None else (view["player2"] if me == view["player1"] else view["player1"])
+
+    def own(slip_table_order: str | None) -> str | None:  # a table-order slip in `me`'s view
+        if slip_table_order is None or me is None or me == view["player1"]:
+            return slip_table_order
+        a, b, d = slip_table_order.split("-")
+        return f"{b}-{a}-{d}"
+
+    return page(request, "web/play.html", status, title=f"Table {g.table} — {rnd.name}", tid=tid, event_name=st.name,
+                closed=st.is_closed(rnd),
+                k=g.token, csrf=web.signer.csrf(g.token), round_name=rnd.name, table=view, me=me, opponent=opponent,
+                my_report=own(view["reports"].get(me)) if me else None,
+                their_report=own(view["reports"].get(opponent)) if opponent else None,
+                result_mine=own(view["result"]), clock=clock, mine=mine, fmt=fmt.name,
+                choices=views.result_choices(fmt.best_of, fmt.max_wins), position=st.position,
+                topic=f"table:{g.round}:{g.table}", **extra)
+
+
+@router.get("/t/{tid}/play", response_class=HTMLResponse)
+async def play(request: Request, tid: str, me: str | None = None):
+    g = grant_of(request, tid, expired_ok=True)  # a closed round's page still shows its result
+    g.require("play_view", tid, g.round, g.table)
+    return _view(request, tid, g, me)
+
+
+@router.post("/t/{tid}/play", response_class=HTMLResponse)
+async def report(request: Request, tid: str):
+    form = await read_form(request)
+    g = grant_of(request, tid, form)
+    check_csrf(request, g, form)
+    me = form.get("player") if isinstance(form.get("player"), str) else None
+    try:
+        result = run_action(context(request), g, "report", tid, form)
+    except HANDLED as e:
+        return refused(request, _view(request, tid, g, me, error=error_body(e)), error_status(e))
+    return _view(request, tid, g, me, notice=result["message"])

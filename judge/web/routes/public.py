@@ -1,0 +1,68 @@
+"""Pages for everyone in the hall, no token: the pairings and standings boards (large print, live,
+printable A4), the projector clock, "my table" by name, final placings, and the live stream.
+They show what the wall sheets show, nothing more: no links that write."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, StreamingResponse
+
+from engine.match import InputError
+from judge.tournament.names import name_key
+from judge.tournament.rounds import clock_view
+from judge.web import views
+from judge.web.live import sse_stream
+from judge.web.routes.common import app_state, page
+
+router = APIRouter(include_in_schema=False)
+
+
+def _board(request: Request, tid: str, template: str, **data) -> HTMLResponse:
+    st = app_state(request).desk.tournament(tid).state()
+    return page(request, template, tid=tid, summary=st.summary(), event_name=st.name, position=st.position,
+                printable=request.query_params.get("print") == "1", part=request.query_params.get("part"), **data)
+
+
+@router.get("/t/{tid}/pairings", response_class=HTMLResponse)
+async def pairings(request: Request, tid: str):
+    st = app_state(request).desk.tournament(tid).state()
+    board = views.pairings_board(st, st.current) if st.current else None
+    return _board(request, tid, "web/pairings.html", title=f"{st.name} — pairings", board=board)
+
+
+@router.get("/t/{tid}/standings", response_class=HTMLResponse)
+async def standings(request: Request, tid: str):
+    st = app_state(request).desk.tournament(tid).state()
+    return _board(request, tid, "web/standings.html", title=f"{st.name} — standings",
+                  standings=views.standings_rows(st), placings=views.placings_or_none(st))
+
+
+@router.get("/t/{tid}/clock", response_class=HTMLResponse)
+async def clock(request: Request, tid: str):
+    st = app_state(request).desk.tournament(tid).state()
+    view = clock_view(st.current) if st.current else {"running": False, "tables": [], "name": ""}
+    return _board(request, tid, "web/clock.html", title=f"{st.name} — clock", clock=view)
+
+
+@router.get("/t/{tid}/me", response_class=HTMLResponse)
+async def my_table(request: Request, tid: str, name: str = ""):
+    """A player's table this round, found by name (case, spaces and accents ignored)."""
+    st = app_state(request).desk.tournament(tid).state()
+    found = []
+    if len(name) > 200:
+        raise InputError("a name has at most 200 characters", field="name")
+    key = name_key(name) if name.strip() else ""
+    if key and st.current:
+        rows = views.pairings_board(st, st.current)["by_name"]
+        found = [r for r in rows if key in name_key(r["player"])][:10]
+    return _board(request, tid, "web/me.html", title=f"{st.name} — my table", query=name, found=found,
+                  round_name=st.current.name if st.current else "")
+
+
+@router.get("/t/{tid}/live")
+async def live(request: Request, tid: str):
+    """Server-sent events: `changed` with the topics an update touched (see judge.web.live)."""
+    web = app_state(request)
+    position = web.desk.tournament(tid).state().position
+    return StreamingResponse(sse_stream(web.desk.broker, tid, position, request.is_disconnected),
+                             media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

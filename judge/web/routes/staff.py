@@ -1,0 +1,194 @@
+"""Staff pages: the organizer's home, a round's page, the scorekeeper's grid, the judges' queue,
+the printable slips, the audit trail, and the forms that write (POST /t/{tid}/do/{action})."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from engine.match import InputError
+from judge.tournament import Tournament
+from judge.tournament.audit import audit_rows
+from judge.tournament.reports import judges_queue
+from judge.tournament.rounds import clock_view
+from judge.web import qr, views
+from judge.web.actions import Context, run_action
+from judge.web.auth import player_claims
+from judge.web.routes.common import (
+    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form, refused,
+)
+
+router = APIRouter(include_in_schema=False)
+
+
+def base_url(request: Request) -> str:
+    web = app_state(request)
+    return web.public_url or str(request.base_url).rstrip("/")
+
+
+def context(request: Request) -> Context:
+    web = app_state(request)
+    return Context(web.desk, web.signer, lambda: base_url(request))
+
+
+def staff_page(request: Request, tid: str, template: str, **data) -> HTMLResponse:
+    web = app_state(request)
+    g = grant_of(request, tid)
+    g.require("view", tid)
+    t = web.desk.tournament(tid)
+    st = t.state()
+    return page(request, template, grant=g, k=g.token, csrf=web.signer.csrf(g.token), tid=tid,
+                summary=st.summary(), role=g.role, who_name=g.name, position=st.position,
+                nav=_nav(tid, g), msg=request.query_params.get("msg"), **data)
+
+
+def _nav(tid: str, g) -> list[dict[str, str]]:
+    items = [("Desk", f"/t/{tid}"), ("Results grid", f"/t/{tid}/grid"), ("Judges' queue", f"/t/{tid}/queue"),
+             ("Slips", f"/t/{tid}/slips"), ("Audit trail", f"/t/{tid}/audit")]
+    out = [{"label": a, "href": link(h, g)} for a, h in items]
+    out += [{"label": a, "href": h} for a, h in (("Pairings board", f"/t/{tid}/pairings"),
+                                                  ("Standings board", f"/t/{tid}/standings"),
+                                                  ("Clock", f"/t/{tid}/clock"))]
+    return out
+
+
+@router.get("/", response_class=HTMLResponse)
+async def index(request: Request):
+    web = app_state(request)
+    g = grant_of(request, None, optional=True) if request.query_params.get("k") else None
+    ids = web.desk.tournament_ids()
+    rows = [web.desk.tournament(i).state().summary() for i in ids]
+    csrf = web.signer.csrf(g.token) if g else None
+    return page(request, "web/index.html", title="tablejudge serve", tournaments=rows, grant=g,
+                k=g.token if g else None, csrf=csrf, msg=request.query_params.get("msg"))
+
+
+@router.post("/create")
+async def create(request: Request):
+    web = app_state(request)
+    form = await read_form(request)
+    g = grant_of(request, None, form)
+    g.require("create", "*")
+    check_csrf(request, g, form)
+    from judge.web.actions import number, text
+    try:
+        t = Tournament.create(web.desk.store, name=text(form, "name", limit=200), game=text(form, "game", limit=40),
+                              policy=text(form, "policy", required=False, limit=40) or "mtg",
+                              rounds=number(form, "rounds", required=False, low=0, high=50) or 0,
+                              top_cut=number(form, "top_cut", required=False, low=0, high=1024) or 0,
+                              seed=text(form, "seed", required=False, limit=40),
+                              best_of=number(form, "best_of", required=False, high=9),
+                              top_cut_best_of=number(form, "top_cut_best_of", required=False, high=9),
+                              recorded_by=g.recorded_by, actor=g.actor)
+    except HANDLED as e:
+        return _done(request, g, "/", e)
+    web.desk.catch_up()
+    return _done(request, g, f"/t/{t.id}", None, f"created {t.id}")
+
+
+def _done(request: Request, g, path: str, error: Exception | None, msg: str | None = None) -> Response:
+    """After a form: htmx gets a message fragment (or is sent on to the page); a plain form a 303."""
+    is_htmx = request.headers.get("hx-request") == "true"
+    if error is not None:
+        body = error_body(error)
+        if is_htmx:
+            return refused(request, page(request, "web/_flash.html", error=body), error_status(error))
+        return page(request, "web/error.html", error_status(error), title="Not done", error=body)
+    target = link(path, g, msg=msg)
+    if is_htmx:
+        return Response(status_code=204, headers={"HX-Redirect": target})
+    return RedirectResponse(target, status_code=303)
+
+
+@router.post("/t/{tid}/do/{action}")
+async def do(request: Request, tid: str, action: str):
+    form = await read_form(request)
+    g = grant_of(request, tid, form)
+    check_csrf(request, g, form)
+    back = form.get("back") if isinstance(form.get("back"), str) and form["back"].startswith(f"/t/{tid}") else f"/t/{tid}"
+    try:
+        result = run_action(context(request), g, action, tid, form)
+    except HANDLED as e:
+        return _done(request, g, back, e)
+    if request.headers.get("hx-request") == "true" and form.get("stay"):
+        return page(request, "web/_flash.html", result=result)
+    return _done(request, g, back, None, result["message"])
+
+
+@router.get("/t/{tid}", response_class=HTMLResponse)
+async def home(request: Request, tid: str):
+    web = app_state(request)
+    st = web.desk.tournament(tid).state()
+    cur = st.current
+    return staff_page(request, tid, "web/desk.html", title=f"{st.name} — desk",
+                      players=[{"player": p.player, "id": p.player_id, "late": p.late, "dropped": p.dropped,
+                                "dropped_after": p.dropped_after_round, "decklist": bool(p.decklist)}
+                               for p in st.players.values()],
+                      rounds=[{"number": r.number, "name": r.name, "stage": r.stage, "closed": st.is_closed(r),
+                               "missing": len(r.missing()), "tables": len(r.tables())} for r in st.rounds],
+                      current=views.round_page(st, cur) if cur else None,
+                      warnings=views.warning_list(st), placings=views.placings_or_none(st),
+                      bracket=views.bracket(st),
+                      standings=views.standings_rows(st),
+                      staff=[{"token_id": e.payload["token_id"], "role": e.payload["role"], "name": e.payload["name"],
+                              "revoked": e.payload["token_id"] in st.revoked, "at": e.recorded_at}
+                             for e in st.access.values()],
+                      queue=len(judges_queue(st)))
+
+
+@router.get("/t/{tid}/round/{number}", response_class=HTMLResponse)
+async def round_view(request: Request, tid: str, number: int):
+    web = app_state(request)
+    t = web.desk.tournament(tid)
+    st = t.state()
+    rnd = st.round(number)
+    if rnd is None:
+        raise InputError(f"round {number} has not been paired", field="round")
+    rows = audit_rows(t.events(), round_no=number)
+    return staff_page(request, tid, "web/round.html", title=f"{st.name} — {rnd.name}",
+                      round=views.round_page(st, rnd), audit=rows, overrides=[r for r in rows if r["override"]])
+
+
+@router.get("/t/{tid}/grid", response_class=HTMLResponse)
+async def grid(request: Request, tid: str):
+    st = app_state(request).desk.tournament(tid).state()
+    cur = st.current
+    return staff_page(request, tid, "web/grid.html", title=f"{st.name} — results", round=views.round_page(st, cur)
+                      if cur else None)
+
+
+@router.get("/t/{tid}/queue", response_class=HTMLResponse)
+async def queue(request: Request, tid: str):
+    st = app_state(request).desk.tournament(tid).state()
+    return staff_page(request, tid, "web/queue.html", title=f"{st.name} — judges' queue",
+                      queue=[v.to_dict() for v in judges_queue(st)], fragment=request.query_params.get("part"))
+
+
+@router.get("/t/{tid}/audit", response_class=HTMLResponse)
+async def audit(request: Request, tid: str):
+    t = app_state(request).desk.tournament(tid)
+    return staff_page(request, tid, "web/audit.html", title=f"{t.state().name} — audit trail",
+                      audit=list(reversed(audit_rows(t.events()))))
+
+
+@router.get("/t/{tid}/slips", response_class=HTMLResponse)
+async def slips(request: Request, tid: str):
+    web = app_state(request)
+    g = grant_of(request, tid)
+    g.require("slips", tid)
+    st = web.desk.tournament(tid).state()
+    n = request.query_params.get("round")
+    rnd = st.round(int(n)) if n and n.isdigit() else st.current
+    if rnd is None:
+        raise InputError("no round has been paired yet", field="round")
+    clock = clock_view(rnd)
+    ext = {x["table"]: x for x in clock["tables"]}
+    fmt = st.match_format(rnd.stage)
+    cards = []
+    for p in rnd.tables():
+        token = web.signer.sign(player_claims(tid, rnd.number, p.table, rnd.paired_at))
+        url = f"{base_url(request)}/t/{tid}/play?k={token}"
+        cards.append({"table": p.table, "player1": p.player1, "player2": p.player2, "url": url, "qr": qr.svg(url),
+                      "extension": ext.get(p.table, {}).get("extra_minutes", 0), "ends_at": ext.get(p.table, {}).get("ends_at")})
+    return staff_page(request, tid, "web/slips.html", title=f"{st.name} — {rnd.name} slips", round={
+        "number": rnd.number, "name": rnd.name, "closed": st.is_closed(rnd)}, cards=cards, fmt=fmt.name,
+        byes=[p.player1 for p in rnd.pairings if p.player2 is None], event_name=st.name)

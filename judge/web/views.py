@@ -1,0 +1,94 @@
+"""Plain data for the web pages, built from a tournament's state (templates never call the
+library): boards, the results grid, the round page, slips, the player's table."""
+from __future__ import annotations
+
+from typing import Any
+
+from judge.tournament.pages import pairings_by_name, standing_rows
+from judge.tournament.placings import final_placings, warnings
+from judge.tournament.reports import round_tables
+from judge.tournament.rounds import clock_view
+from judge.tournament.standings import TIEBREAKER_LABELS, TIEBREAKERS
+from judge.tournament.state import RoundState, TournamentState
+from engine.match import InputError
+
+
+def standings_rows(st: TournamentState, round_no: int | None = None) -> dict[str, Any]:
+    if round_no is None:
+        round_no = st.last_complete_round() or 0
+    s = st.standings(round_no)
+    swiss = [r for r in st.swiss_rounds if r.number <= round_no]
+    rows = standing_rows(s)
+    return {"after": swiss[-1].name if swiss else "", "rows": rows, "warnings": s.warnings,
+            "columns": [{"label": TIEBREAKER_LABELS[k], "help": TIEBREAKERS[k]} for k in s.policy.order],
+            "order": "points, then " + ", then ".join(TIEBREAKERS[k] for k in s.policy.order)}
+
+
+def points_before(st: TournamentState, rnd: RoundState) -> dict[str, int]:
+    """Match points each player had when the round was paired (what pairings boards print)."""
+    return {r.player: r.points for r in st.standings(rnd.number - 1).rows} if rnd.stage == "swiss" else {}
+
+
+def pairings_board(st: TournamentState, rnd: RoundState) -> dict[str, Any]:
+    pts = points_before(st, rnd)
+    by_name = pairings_by_name(rnd)
+    for r in by_name:
+        r["points"] = pts.get(r["player"])
+        r["opponent_points"] = pts.get(r["opponent"]) if r["opponent"] else None
+    by_table = [{"table": p.table, "player1": p.player1, "player2": p.player2, "points1": pts.get(p.player1),
+                 "points2": pts.get(p.player2) if p.player2 else None, "reason": p.reason}
+                for p in rnd.pairings]
+    return {"round": rnd.number, "name": rnd.name, "stage": rnd.stage, "by_name": by_name, "by_table": by_table}
+
+
+def grid(st: TournamentState, rnd: RoundState) -> list[dict[str, Any]]:
+    return [v.to_dict() for v in round_tables(rnd)]
+
+
+def round_page(st: TournamentState, rnd: RoundState) -> dict[str, Any]:
+    return {"number": rnd.number, "name": rnd.name, "stage": rnd.stage, "closed": st.is_closed(rnd),
+            "closed_explicitly": rnd.closed_at is not None, "notes": rnd.notes, "seed": rnd.seed,
+            "tables": grid(st, rnd), "byes": [p.player1 for p in rnd.pairings if p.player2 is None],
+            "pairings": pairings_board(st, rnd)["by_table"], "missing": rnd.missing(),
+            "clock": clock_view(rnd), "matches": rnd.matches}
+
+
+def placings_or_none(st: TournamentState) -> list[dict[str, Any]] | None:
+    try:
+        return [p.to_dict() for p in final_placings(st)]
+    except InputError:
+        return None
+
+
+def warning_list(st: TournamentState, include_resolved: bool = False) -> list[dict[str, Any]]:
+    return [w.to_dict() for w in warnings(st, include_resolved=include_resolved)]
+
+
+def result_choices(best_of: int, max_wins: int) -> list[dict[str, Any]]:
+    """The W-L-D a player may report in this format, wins first: for the player page's buttons."""
+    out = []
+    for w in range(max_wins, -1, -1):
+        for l in range(0, max_wins + 1):
+            for d in range(0, best_of + 1):
+                if w + l + d == 0 or w + l + d > best_of or (w == max_wins and l == max_wins):
+                    continue
+                if w != max_wins and l != max_wins and w + l + d < best_of and not d:
+                    continue  # an unfinished match without drawn games is not a result
+                label = ("I won" if w > l else "I lost" if l > w else "Draw") + f" {w}-{l}" + (f"-{d}" if d else "")
+                out.append({"slip": f"{w}-{l}-{d}", "label": label, "outcome": "win" if w > l else "loss" if l > w else "draw"})
+    order = {"win": 0, "draw": 1, "loss": 2}
+    return sorted(out, key=lambda c: (order[c["outcome"]], c["slip"]))
+
+
+def bracket(st: TournamentState) -> list[dict[str, Any]]:
+    """The top cut round by round: each table's players (with their Swiss seed), result and winner."""
+    seeds = {r.player: r.rank for r in st.standings().rows}
+    out = []
+    for rnd in st.elimination_rounds:
+        winners = rnd.winners()
+        out.append({"number": rnd.number, "name": rnd.name, "tables": [
+            {"table": p.table, "player1": p.player1, "player2": p.player2, "seed1": seeds.get(p.player1),
+             "seed2": seeds.get(p.player2), "result": None if p.table not in rnd.results else
+             f"{rnd.results[p.table].wins1}-{rnd.results[p.table].wins2}-{rnd.results[p.table].draws}",
+             "winner": winners.get(p.table)} for p in rnd.tables()]})
+    return out

@@ -1,0 +1,117 @@
+"""Safe paths and cells (issue 14): default output names stay inside their folder and never collide;
+every CSV output neutralises text a spreadsheet would run as a formula (OWASP)."""
+from __future__ import annotations
+
+import csv
+import io
+import os
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.match import creation_draft
+from engine.store import EventStore
+from judge.io.csvcells import FORMULA_STARTS
+from judge.io.files import safe_name
+
+from tests.fuzz.harness import invoke
+
+FORMULAS = ["=HYPERLINK(\"http://evil\",\"x\")", "=cmd|' /C calc'!A0", "@SUM(1+1)", "+1+1", "-1+1", "\t=1", "\r=1"]
+
+
+@given(st.text(max_size=80), st.text(max_size=80))
+def test_safe_names_are_plain_and_distinct(a, b):
+    for text in (a, b):
+        name = safe_name(text)
+        assert name not in (".", "..") and "/" not in name and "\\" not in name and not name.startswith(".")
+        assert len(name) <= 64
+    if a != b:
+        assert safe_name(a) != safe_name(b)
+
+
+def _old_match(db: str, match_id: str) -> None:
+    """A match whose id an older version accepted (ids are checked at creation now)."""
+    with EventStore.open(db) as store:
+        store.create(match_id, [creation_draft("table", ["Ann", "Bob"], round="1", recorded_by="old")])
+
+
+def test_default_outputs_of_a_hostile_old_id_stay_inside_and_apart(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db = str(tmp_path / "t.db")
+    for mid in ("../../x", "/tmp/abs-tablejudge-test", "x"):
+        _old_match(db, mid)
+    written = set()
+    for mid in ("../../x", "/tmp/abs-tablejudge-test", "x"):
+        for fmt in ("jsonl", "csv", "sqlite", "notation"):
+            r = invoke(["--db", db, "export", mid, "--format", fmt])
+            assert r.code == 0, r.output
+            path = r.output.split(":")[0]
+            assert os.path.realpath(path).startswith(str(tmp_path / "exports") + os.sep), path
+            written.add(path)
+        r = invoke(["--db", db, "report", mid])
+        assert r.code == 0, r.output
+        assert os.path.realpath(r.output.strip()).startswith(str(tmp_path / "exports") + os.sep)
+        written.add(r.output.strip())
+    assert len(written) == 3 * 5  # no two ids share a file
+    assert not os.path.exists("/tmp/abs-tablejudge-test.jsonl") and not (tmp_path.parent / "x.jsonl").exists()
+    # the round page links each match's report by the name it was written under
+    r = invoke(["--db", db, "report", "--round", "1"])
+    assert r.code == 0, r.output
+    page = open(r.output.split()[0], encoding="utf-8").read()
+    for path in r.output.split()[1:]:
+        assert f'href="{os.path.basename(path)}"' in page
+
+
+def _cells(text: str) -> list[str]:
+    return [c for row in csv.reader(io.StringIO(text, newline="")) for c in row]
+
+
+def _assert_neutral(text: str) -> None:
+    cells = _cells(text)
+    for c in cells:
+        if c.startswith(FORMULA_STARTS):
+            float(c)  # only a number may start with - or +: everything else was neutralised
+
+
+def test_every_csv_output_neutralises_formulas(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db = str(tmp_path / "t.db")
+    run = lambda *a: invoke(["--db", db, *a])  # noqa: E731
+    r = run("match", "new", "-r", "table", "-p", FORMULAS[0], "-p", "@Bob", "--id", "m1", "--round", "=1")
+    assert r.code == 0, r.output
+    for text in FORMULAS:
+        assert run("log", "m1", "note", "--text", text).code == 0
+    assert run("log", "m1", "counter", "--name", "=life", "--player", "@Bob", "--add", "-3").code == 0
+    assert run("log", "m1", "draw", "--player", "@Bob").code == 0  # a finding: "@Bob draws 1 but ..."
+    assert run("judge", "penalty", "m1", "-j", "=Zoe", "--player", "@Bob", "--penalty", "Warning",
+               "--infraction", "=cmd|' /C calc'!A0").code == 0
+    outputs = {
+        "export csv": run("export", "m1", "--format", "csv", "-o", "-"),
+        "events --csv": run("events", "m1", "--csv"),
+        "matches --csv": run("matches", "--csv"),
+        "findings --csv": run("findings", "m1", "--csv"),
+        "penalties --csv": run("penalties", "m1", "--csv"),
+        "actions --csv": run("actions", "--csv"),
+    }
+    # tournaments: players with formula names, standings and pairings as CSV
+    r = run("tournament", "new", "--name", "=T", "--game", "optcg", "--rounds", "2")
+    tid = r.output.strip().split()[-1]
+    assert run("tournament", "register", tid, "=HYPERLINK(1)", "@SUM(2)", "+C", "--", "-D").code == 0
+    outputs["tournament pair --csv"] = run("tournament", "pair", tid, "--csv")
+    assert run("tournament", "result", tid, "1-0-0", "--table", "1").code == 0
+    assert run("tournament", "result", tid, "0-1-0", "--table", "2").code == 0
+    outputs["tournament standings --csv"] = run("tournament", "standings", tid, "--csv")
+    results = tmp_path / "results.csv"
+    results.write_text("round,player,opponent,wins,losses,draws\n1,=HYPERLINK(1),@SUM(2),2,0,0\n"
+                       "1,@SUM(2),=HYPERLINK(1),0,2,0\n")
+    outputs["standings FILE --csv"] = run("standings", str(results), "--csv")
+    from judge.tournament.results import read_results, results_to_csv
+
+    outputs["results_to_csv"] = type("R", (), {"code": 0, "output": results_to_csv(read_results(results).results)})()
+    for name, r in outputs.items():
+        assert r.code in (0, 1), f"{name}: {r.output}"
+        assert r.output.strip(), f"{name}: no output"
+        _assert_neutral(r.output)
+    # and the formula text is still there to read, behind its quote
+    assert "'=HYPERLINK(1)" in _cells(outputs["standings FILE --csv"].output)
+    assert any(c.startswith("'@Bob") for c in _cells(outputs["export csv"].output))  # '@Bob =life -3'

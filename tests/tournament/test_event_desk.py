@@ -1,0 +1,215 @@
+"""The event desk's library (judge/tournament: names, registration, entry, reports, rounds,
+placings): what `tablejudge serve` and the CLI both call."""
+from __future__ import annotations
+
+import pytest
+
+from engine.match import InputError, Match
+from engine.store import EventStore
+from judge.tournament import Tournament
+from judge.tournament.entry import OverwriteRefused, parse_entries, record_results, undo_result
+from judge.tournament.names import name_key, near_duplicates
+from judge.tournament.placings import decide, final_placings, warnings
+from judge.tournament.registration import import_registrations, read_registrations
+from judge.tournament.reports import (
+    CONFIRMED, DISPUTED, PENDING, REPORTED, RoundClosedError, judges_queue, report_result, resolve_dispute,
+    table_status,
+)
+from judge.tournament.rounds import (
+    call_time, clock_view, close_round, create_matches, extend, repair, start_clock, swap_players, unpair,
+)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = EventStore.open(str(tmp_path / "t.db"))
+    yield s
+    s.close()
+
+
+def event(store, n=8, **kw):
+    t = Tournament.create(store, name="Desk cup", game="op2009", seed="3", rounds=kw.pop("rounds", 3), **kw)
+    t.register_many([f"Player {i:02d}" for i in range(n)])
+    return t
+
+
+def finish_round(t, slip="2-0-0"):
+    rnd = t.state().current
+    record_results(t, [(p.table, slip) for p in rnd.tables() if p.table not in rnd.results])
+
+
+def test_near_duplicate_names_are_caught_by_case_spaces_and_accents(store):
+    assert name_key("  Luca  Conte ") == name_key("luca conte") == name_key("Lùca Cónte")
+    t = event(store, 0)
+    t.register("Luca Conte")
+    with pytest.raises(InputError, match="'Luca Conte' is already registered"):
+        t.register("Luca  Conte ")  # spaces are cleaned: the very same name
+    for twin in ("LUCA CONTE", "Lúca Conte", "luca  conte"):
+        with pytest.raises(InputError, match="looks like 'Luca Conte'"):
+            t.register(twin)
+    assert list(t.state().players) == ["Luca Conte"]
+    t.register("Luca  Conté", allow_similar=True)  # two people: said so
+    assert list(t.state().players) == ["Luca Conte", "Luca Conté"]
+    assert near_duplicates(["Ann", "ann ", "Bob"]) == [["Ann", "ann "]]
+
+
+def test_registrations_from_csv_name_the_line_and_store_nothing_on_error(store):
+    t = event(store, 0)
+    csv_text = 'name,member id,decklist\nAnn Rossi,1001,"4 OP01-001\n4 OP01-002"\n\nBob Verdi,1002,\n'
+    entries = read_registrations(csv_text, "reg.csv")
+    assert [(e.player, e.player_id) for e in entries] == [("Ann Rossi", "1001"), ("Bob Verdi", "1002")]
+    assert entries[0].decklist == "4 OP01-001\n4 OP01-002"
+    bad = "name,id\nCid,1\n,2\n"
+    with pytest.raises(InputError) as e:
+        import_registrations(t, bad, "bad.csv")
+    assert str(e.value).startswith("bad.csv:3: field 'name'")
+    dup = "name\nDee Neri\nEve\ndee  neri\n"
+    with pytest.raises(InputError) as e:
+        import_registrations(t, dup, "dup.csv")
+    assert "dup.csv:4" in str(e.value) and "looks like 'Dee Neri'" in str(e.value)
+    assert t.state().players == {}
+    with pytest.raises(InputError, match="no name column"):
+        read_registrations("member,deck\n1,x\n", "x.csv")
+    import_registrations(t, csv_text, "reg.csv")
+    assert t.state().players["Ann Rossi"].player_id == "1001"
+
+
+def test_batch_entry_is_one_commit_idempotent_and_asks_before_overwriting(store):
+    t = event(store, 300, rounds=1)
+    t.pair()
+    lines = "\n".join(f"{n} 2-1" for n in range(1, 151)) + "\n# done\n"
+    entries = parse_entries(lines, "round1.txt")
+    assert len(entries) == 150
+    before = len(t.events())
+    done = record_results(t, entries)
+    assert len(t.events()) == before + 150 and {d.status for d in done} == {"recorded"}
+    assert t.state().current.complete
+    # the same batch again (a double submit) stores nothing
+    again = record_results(t, entries)
+    assert {d.status for d in again} == {"unchanged"} and len(t.events()) == before + 150
+    # a different result for table 12 is refused, showing the old one; nothing of the batch stored
+    with pytest.raises(OverwriteRefused) as e:
+        record_results(t, [(11, "2-0"), (12, "1-2")])
+    assert [(c["table"], c["old"], c["new"]) for c in e.value.conflicts] == [(11, "2-1-0", "2-0-0"), (12, "2-1-0", "1-2-0")]
+    assert len(t.events()) == before + 150
+    done = record_results(t, [(12, "1-2")], overwrite=True, reason="slip misread")
+    assert done[0].status == "overwritten" and done[0].old == "2-1-0"
+    assert t.events()[-1].payload["reason"] == "slip misread"
+    # undo: the previous result counts again; undo again: pending
+    _, back = undo_result(t, 12)
+    assert back == "2-1-0"
+    _, back = undo_result(t, 12)
+    assert back is None and t.state().current.missing() == [12]
+    with pytest.raises(InputError, match="has no result to undo"):
+        undo_result(t, 12)
+    with pytest.raises(InputError, match="expected `TABLE W-L-D`"):
+        parse_entries("12 2-1\nthirteen 2-0\n", "r.txt")
+    with pytest.raises(InputError) as e:
+        parse_entries("12 2-1\n13 2:0\n", "r.txt")
+    assert str(e.value).startswith("r.txt:2:4")
+    with pytest.raises(InputError, match="given twice"):
+        record_results(t, [(12, "2-0"), (12, "0-2")])
+
+
+def test_players_report_confirm_dispute_and_a_judge_decides(store):
+    t = event(store, 4)
+    t.pair()
+    rnd = t.state().current
+    p1, p2 = rnd.tables()[0].player1, rnd.tables()[0].player2
+    assert table_status(rnd, 1).status == PENDING
+    events, view = report_result(t, p1, "2-1")
+    assert [e.kind for e in events] == ["result.reported"] and view.status == REPORTED
+    assert report_result(t, p1, "2-1")[0] == []  # double submit: nothing new
+    events, view = report_result(t, p2, "1-2")  # the opponent confirms in their own view
+    assert [e.kind for e in events] == ["result.reported", "result.recorded"] and view.status == CONFIRMED
+    assert view.result == "2-1-0" and events[-1].payload["source"] == "players"
+    # table 2 disagrees: the queue, and nothing recorded
+    q1, q2 = rnd.tables()[1].player1, rnd.tables()[1].player2
+    report_result(t, q1, "2-0")
+    _, view = report_result(t, q2, "2-1")
+    assert view.status == DISPUTED and view.result is None
+    assert [v.table for v in judges_queue(t.state())] == [2]
+    with pytest.raises(InputError, match="disputed table"):
+        close_round(t)
+    with pytest.raises(InputError, match="does not play at table 1"):
+        report_result(t, q1, "2-0", table=1)
+    jt = t.with_actor("judge:Kim", "Kim")
+    ev = resolve_dispute(jt, 2, "0-2", reason="both agreed after a replay of the last game")
+    assert ev.actor == "judge:Kim" and ev.payload["source"] == "judge"
+    assert table_status(t.state().current, 2).status == CONFIRMED and judges_queue(t.state()) == []
+    assert any(o.position == ev.position for o in t.state().current.overrides)
+    close_round(t)
+    with pytest.raises(RoundClosedError):
+        report_result(t, p1, "0-2")
+
+
+def test_unpair_repair_swap_and_the_clock(store):
+    t = event(store, 6)
+    t.pair()
+    rnd = t.state().current
+    a, b = rnd.tables()[0].player1, rnd.tables()[1].player1
+    swap_players(t, a, b, reason="family members must not meet in round 1")
+    rnd = t.state().current
+    assert rnd.tables()[0].player1 == b and rnd.tables()[1].player1 == a and rnd.overrides
+    t.drop(rnd.tables()[2].player2, "left")
+    rp = repair(t, reason="a drop before the round started")
+    assert len(rp.pairings) == 3 and sum(p.player2 is None for p in rp.pairings) == 1
+    st = t.state()
+    assert len(st.rounds) == 1 and not st.current.overrides  # the swap went with the old pairing
+    start_clock(t, 50)
+    extend(t, 2, 5, "deck check")
+    called = call_time(t)
+    assert len(called) == 2 and {e.kind for e in called} == {"clock.time_called"}
+    view = clock_view(t.state().current)
+    assert view["running"] and [x["extra_minutes"] for x in view["tables"]] == [0, 5]
+    assert all(x["time_called"] for x in view["tables"])
+    unpair_events = unpair(t, reason="wrong")  # before results: the round and its clock go
+    assert {e.kind for e in unpair_events} == {"correction"} and t.state().rounds == []
+
+
+def test_final_placings_and_the_stale_bracket_warning(store):
+    t = event(store, 8, rounds=2, top_cut=4)
+    for _ in range(2):
+        t.pair()
+        finish_round(t)
+    t.top_cut()
+    assert warnings(t.state()) == []
+    # a Swiss result changed after the cut was paired: the organizer is warned
+    seeds_before = [(p.player1, p.player2) for p in t.state().current.tables()]
+    record_results(t, [(1, "0-2")], round_no=1, overwrite=True, reason="slip misread")
+    ws = warnings(t.state())
+    assert {w.kind for w in ws} == {"changed-after-pairing", "stale-bracket"}
+    stale = next(w for w in ws if w.kind == "stale-bracket")
+    assert "seed the Semifinals differently" in stale.message
+    # reseed: the cut is paired again from the standings, the old bracket voided (it stays in the log)
+    decide(t, stale.id, "reseed", "the slip was misread; the bracket must follow the standings")
+    assert [w.kind for w in warnings(t.state())] == ["changed-after-pairing"]
+    assert [(p.player1, p.player2) for p in t.state().current.tables()] != seeds_before
+    assert len(t.state().elimination_rounds) == 1
+    cap = next(w for w in warnings(t.state()) if w.kind == "changed-after-pairing")
+    with pytest.raises(InputError, match="not a choice"):
+        decide(t, cap.id, "repair", "x")
+    decide(t, cap.id, "keep", "round 2 was already played")
+    assert warnings(t.state()) == [] and warnings(t.state(), include_resolved=True)
+    with pytest.raises(InputError, match="not over"):
+        final_placings(t.state())
+    finish_round(t)
+    t.top_cut()
+    finish_round(t, "1-2-0")
+    places = final_placings(t.state())
+    assert [p.place for p in places] == list(range(1, 9))
+    assert sorted(p.player for p in places) == sorted(t.state().players)
+    assert places[0].how == "won the Finals" and places[2].how == "lost in the Semifinals"
+    with pytest.raises(InputError, match="placings"):
+        t.top_cut()
+
+
+def test_recorded_matches_are_created_from_pairings(store):
+    t = event(store, 4)
+    t.pair()
+    made = create_matches(t, ruleset="op2009")
+    assert sorted(made) == [1, 2]
+    m = Match.open(store, made[1])
+    assert set(m.players) == {t.state().current.tables()[0].player1, t.state().current.tables()[0].player2}
+    assert m.events()[0].payload["event"] == t.id and m.events()[0].payload["table"] == "1"
+    assert create_matches(t, ruleset="op2009") == made  # once per table

@@ -1,0 +1,57 @@
+"""The event desk's commands as an organizer types them (real subprocesses, a real SQLite file)."""
+from __future__ import annotations
+
+import json
+
+from tests.conftest import run_cli
+
+
+def test_150_results_in_one_command_overwrite_asks_and_undo(tmp_path):
+    db = str(tmp_path / "t.db")
+    assert run_cli("tournament", "new", "--name", "Big", "--game", "op2009", "--rounds", "2", "--top-cut", "4",
+                   "--seed", "1", "--id", "t-big", db=db).returncode == 0
+    csv = tmp_path / "reg.csv"
+    csv.write_text("name,member_id\n" + "".join(f"Player {i:03d},{1000 + i}\n" for i in range(300)), encoding="utf-8")
+    r = run_cli("tournament", "register", "t-big", "--csv", str(csv), db=db)
+    assert r.returncode == 0, r.stderr
+    r = run_cli("tournament", "register", "t-big", "player  007", db=db)
+    assert r.returncode == 2 and "looks like 'Player 007'" in r.stderr and "--allow-similar" in r.stderr
+    assert run_cli("tournament", "pair", "t-big", db=db).returncode == 0
+    lines = "".join(f"{n} 2-1\n" for n in range(1, 151))
+    r = run_cli("tournament", "results", "t-big", "--json", db=db, input=lines)
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(r.stdout)) == 150
+    r = run_cli("tournament", "results", "t-big", db=db, input=lines)  # a second time: nothing new
+    assert r.returncode == 0 and "150 unchanged" in r.stdout
+    r = run_cli("tournament", "result", "t-big", "0-2", "--table", "12", db=db)
+    assert r.returncode == 2 and "table 12 has" in r.stderr and "2-1-0" in r.stderr and "--overwrite" in r.stderr
+    r = run_cli("tournament", "results", "t-big", "--overwrite", "--reason", "misread", db=db, input="12 0-2\n")
+    assert r.returncode == 0 and "(was 2-1-0)" in r.stdout
+    r = run_cli("tournament", "undo", "t-big", "--table", "12", db=db)
+    assert r.returncode == 0 and "2-1-0 again" in r.stdout
+    r = run_cli("tournament", "results", "t-big", db=db, input="12 2-1\n13 2:1\n")
+    assert r.returncode == 2 and "<stdin>:2:4" in r.stderr
+    assert run_cli("tournament", "close", "t-big", db=db).returncode == 0
+    assert run_cli("tournament", "pair", "t-big", db=db).returncode == 0
+    r = run_cli("tournament", "results", "t-big", db=db, input="".join(f"{n} 2-0\n" for n in range(1, 151)))
+    assert r.returncode == 0, r.stderr
+    assert run_cli("tournament", "top-cut", "t-big", db=db).returncode == 0
+    # a Swiss result changed after the cut: accepted, and the organizer is told what it invalidates
+    r = run_cli("tournament", "result", "t-big", "0-2", "--table", "1", "--round", "1", "--overwrite",
+                "--reason", "slip misread", db=db)
+    assert r.returncode == 0 and "warning:" in r.stderr and "tournament decide t-big" in r.stderr
+    r = run_cli("tournament", "warnings", "t-big", "--json", db=db)
+    assert r.returncode == 1
+    ws = json.loads(r.stdout)
+    for w in ws:
+        assert run_cli("tournament", "decide", "t-big", w["id"], "keep", "--reason", "announced already",
+                       db=db).returncode == 0
+    assert run_cli("tournament", "warnings", "t-big", db=db).returncode == 0
+    for _ in range(2):
+        st = json.loads(run_cli("tournament", "pairings", "t-big", "--json", db=db).stdout)
+        run_cli("tournament", "results", "t-big", db=db, input="".join(f"{p['table']} 2-1\n" for p in st))
+        run_cli("tournament", "top-cut", "t-big", db=db)
+    r = run_cli("tournament", "placings", "t-big", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    places = json.loads(r.stdout)
+    assert len(places) == 300 and places[0]["place"] == 1 and places[0]["how"] == "won the Finals"

@@ -1,0 +1,122 @@
+"""Who may do what, on a real server: a player's link writes only its own table of its own round
+and nothing else (403, nothing stored); forms need their CSRF token; staff links are minted and
+revoked; the same form sent twice stores once; hostile input gets a clear refusal, never a 500."""
+from __future__ import annotations
+
+import re
+
+from tests.web.conftest import events, new_event, player_tokens
+
+
+def test_a_players_link_writes_only_its_own_table_of_its_own_round(api):
+    tid = new_event(api, 8)
+    api.do(tid, "pair")
+    tables = api.get(f"/api/t/{tid}/tables").json()
+    links = player_tokens(api, tid)
+    assert sorted(links) == [1, 2, 3, 4]
+    t1, t2 = tables[0], tables[1]
+    before = len(events(api, tid))
+
+    def refused(r):
+        assert r.status_code == 403, r.text
+        assert len(events(api, tid)) == before  # nothing stored
+
+    # another table's player through table 1's link
+    refused(api.post(f"/api/t/{tid}/report", {"player": t2["player1"], "result": "2-0"}, token=links[1]))
+    # another table or round named outright
+    refused(api.post(f"/api/t/{tid}/do/record_results", {"table": 2, "result": "2-0"}, token=links[1]))
+    # organizer actions
+    for action, fields in [("pair", {}), ("drop", {"player": t1["player1"]}), ("close", {}),
+                           ("mint", {"role": "judge", "name": "Eve"}), ("resolve", {"table": 1, "result": "2-0", "reason": "x"}),
+                           ("register", {"names": "Mallory"}), ("clock_start", {"minutes": 5})]:
+        refused(api.post(f"/api/t/{tid}/do/{action}", fields, token=links[1]))
+    # a forged or altered link
+    body, mac = links[1].split(".")
+    refused(api.post(f"/api/t/{tid}/report", {"player": t1["player1"], "result": "2-0"}, token=body + "." + mac[::-1]))
+    # the player page form with another table's round/table fields
+    page = api.http.get(f"/t/{tid}/play", params={"k": links[1], "me": t1["player1"]}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    for extra in ({"table": "2"}, {"round": "2"}):
+        r = api.http.post(f"/t/{tid}/play", data={"k": links[1], "csrf": csrf, "player": t1["player1"], "result": "2-0-0", **extra})
+        refused(r)
+    # and the staff pages
+    refused(api.http.get(f"/t/{tid}", params={"k": links[1]}))
+    refused(api.http.get(f"/api/t/{tid}/audit", headers={"Authorization": f"Bearer {links[1]}"}))
+    # the link's own table works
+    r = api.post(f"/api/t/{tid}/report", {"player": t1["player1"], "result": "2-0"}, token=links[1])
+    assert r.status_code == 200 and r.json()["status"] == "reported"
+    # a double-submitted report stores once
+    r = api.post(f"/api/t/{tid}/report", {"player": t1["player1"], "result": "2-0"}, token=links[1])
+    assert r.status_code == 200 and r.json()["stored"] == 0
+    assert [e["kind"] for e in events(api, tid)][before:] == ["result.reported"]
+    # after the round closes the links expire
+    for t in tables:
+        api.post(f"/api/t/{tid}/results", {"table": t["table"], "result": "2-1"})
+    api.do(tid, "close")
+    r = api.post(f"/api/t/{tid}/report", {"player": t1["player1"], "result": "2-0"}, token=links[1])
+    assert r.status_code == 403 and "closed" in r.json()["error"]
+    # round 2's links do not reach round 1
+    api.do(tid, "pair")
+    links2 = player_tokens(api, tid)
+    n = len(events(api, tid))
+    r = api.post(f"/api/t/{tid}/do/record_results", {"table": 1, "result": "0-2", "round": 1, "overwrite": True},
+                 token=links2[1])
+    assert r.status_code == 403 and len(events(api, tid)) == n
+
+
+def test_forms_need_their_csrf_token_and_staff_links_can_be_revoked(api):
+    tid = new_event(api, 4)
+    page = api.http.get(f"/t/{tid}", params={"k": api.token}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    before = len(events(api, tid))
+    r = api.http.post(f"/t/{tid}/do/register", data={"k": api.token, "names": "Mallory"})
+    assert r.status_code == 403 and "CSRF" in r.text
+    r = api.http.post(f"/t/{tid}/do/register", data={"k": api.token, "csrf": "x" + csrf[1:], "names": "Mallory"})
+    assert r.status_code == 403
+    r = api.http.post(f"/t/{tid}/do/register", data={"k": api.token, "csrf": csrf, "names": "Mallory"},
+                      headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and len(events(api, tid)) == before
+    r = api.http.post(f"/t/{tid}/do/register", data={"k": api.token, "csrf": csrf, "names": "Mallory"})
+    assert r.status_code == 303 and len(events(api, tid)) == before + 1
+    # a scorekeeper's link: minted, used, revoked
+    minted = api.do(tid, "mint", role="scorekeeper", name="Sam")
+    sk = re.search(r"k=(\S+)", minted["link"]).group(1)
+    api.do(tid, "pair")
+    r = api.post(f"/api/t/{tid}/results", {"table": 1, "result": "2-0"}, token=sk)
+    assert r.status_code == 200
+    assert events(api, tid)[-1]["actor"] == "scorekeeper:Sam"
+    r = api.post(f"/api/t/{tid}/do/pair", {}, token=sk)
+    assert r.status_code == 403  # a scorekeeper does not pair
+    api.do(tid, "revoke", token_id=minted["token_id"])
+    r = api.post(f"/api/t/{tid}/results", {"table": 2, "result": "2-0"}, token=sk)
+    assert r.status_code == 403 and "revoked" in r.json()["error"]
+    # overwriting shows the old result and asks (409), the same result stores nothing
+    r = api.post(f"/api/t/{tid}/results", {"table": 1, "result": "0-2"})
+    assert r.status_code == 409 and r.json()["conflicts"][0]["old"] == "2-0-0"
+    r = api.post(f"/api/t/{tid}/results", {"table": 1, "result": "2-0"})
+    assert r.status_code == 200 and r.json()["entered"][0]["status"] == "unchanged"
+
+
+def test_hostile_input_is_refused_with_a_message(api):
+    tid = new_event(api, 4)
+    cases = [
+        ("/api/t/%s/do/register" % tid, {"names": "\x00"}),
+        ("/api/t/%s/do/register" % tid, {"names": ["a", "b"]}),
+        ("/api/t/%s/do/register" % tid, {"names": "x" * 300_000}),
+        ("/api/t/%s/do/drop" % tid, {"player": {"$ne": 1}}),
+        ("/api/t/%s/do/bye" % tid, {"player": "Player 00", "round": "-1"}),
+        ("/api/t/%s/do/bye" % tid, {"player": "Player 00", "round": True}),
+        ("/api/t/%s/do/clock_start" % tid, {"minutes": "1e9"}),
+        ("/api/t/%s/do/import_csv" % tid, {"csv": "name\n\"unterminated"}),
+        ("/api/t/%s/results" % tid, {"lines": "1 2-0\n" * 3000}),
+        ("/api/t/%s/do/decide" % tid, {"warning": "../../etc", "choice": "keep", "reason": "x"}),
+        ("/api/t/nope/do/pair", {}),
+    ]
+    before = len(events(api, tid))
+    for path, body in cases:
+        r = api.post(path, body)
+        assert 400 <= r.status_code < 500, (path, body, r.status_code, r.text)
+        assert "error" in r.json() or "detail" in r.json()
+    assert len(events(api, tid)) == before
+    r = api.http.post(f"/t/{tid}/do/register", content=b"\xff\xfe garbage", headers={"Content-Type": "multipart/form-data; boundary=x"})
+    assert r.status_code in (403, 422)
