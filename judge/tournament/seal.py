@@ -1,14 +1,14 @@
 """Round seals, and checking a tournament's recorded evidence.
 
-When a round closes (its last result is recorded), one hash is made over the tournament's head and
+When a round closes (`tournament close`, or the next round is paired), one hash is made over the tournament's head and
 the head of every match of that round, and recorded as a `round.sealed` event. The seal
 (`tj-seal:TOURNAMENT/ROUND:HASH`) is printed on the standings page and the round report, so it
 leaves the log: `tablejudge verify --seal` later proves that nothing it covers was changed or
 removed, whole matches included.
 
-A round's matches: those its results were recorded from (`tournament result --match`), and every
-match created for this tournament and round (`match new --event TOURNAMENT --round N`, with the
-tournament's id or name as the event).
+A round's matches: those its results were recorded from (`tournament result --match`), those made
+for its tables (`round.matches`), and every match created for this tournament and round (`match new
+--event TOURNAMENT --round N`, with the tournament's id or name as the event).
 """
 from __future__ import annotations
 
@@ -30,8 +30,9 @@ def scope(tournament: str, round_no: int) -> str:
 
 
 def round_matches(store: EventStore, st: TournamentState, round_no: int) -> list[str]:
-    rnd = next((r for r in st.rounds if r.number == round_no), None)
+    rnd = st.round(round_no)
     ids = {m for r in (rnd.results.values() if rnd else ()) for m in (r.matches or ())}
+    ids.update(rnd.matches.values() if rnd else ())  # made for its tables (round.matches)
     labels = {st.id, st.name}
     for created in store.created_events(MATCH_CREATED):
         p = created.payload
