@@ -34,7 +34,15 @@ COMMANDS: dict[str, str] = {
     "live": "judge.cli.live",
     "serve": "judge.cli.serve",
 }
+# Modules that add subcommands to a group another module registers, in order after it.
+EXTENSIONS: dict[str, tuple[str, ...]] = {"judge.cli.tournament": ("judge.cli.eventdesk",)}
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
+
+
+def _register(group: click.Group, module: str) -> None:
+    importlib.import_module(module).register(group)
+    for extension in EXTENSIONS.get(module, ()):
+        importlib.import_module(extension).register(group)
 
 
 class LazyGroup(click.Group):
@@ -45,7 +53,7 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in COMMANDS:
-            importlib.import_module(COMMANDS[name]).register(self)
+            _register(self, COMMANDS[name])
         return self.commands.get(name)
 
 
@@ -75,7 +83,7 @@ def load_all() -> click.Group:
     """Every command registered (for docs and tests that walk the whole command tree)."""
     for name in COMMAND_MODULES:
         if not all(cmd in cli.commands for cmd, mod in COMMANDS.items() if mod == name):
-            importlib.import_module(name).register(cli)
+            _register(cli, name)
     return cli
 
 

@@ -508,9 +508,6 @@ def register(cli: click.Group) -> None:
                       [{k: ("BYE" if v is None and k in ("player2", "opponent") else v) for k, v in r.items()}
                        for r in rs], cols))
 
-    # The event desk (batch results, reports, queue, re-pair, clock) extends this group.
-    from judge.cli import eventdesk
-    eventdesk.register(cli)
 
 def warn_invalidated(t: Tournament) -> None:
     """After a change: say (on stderr) what it invalidated that is not answered yet."""

@@ -58,7 +58,7 @@ class GrandlineRuleset(Ruleset):
     name = "grandline"
     title = "One Piece Card Game - Umfassende Regeln (German, profile)"
     rulebook = "grandline-umfassende-regeln.de.md"
-    version = 1
+    version = 2
     max_cards = 100  # any count of cards; a 50-card deck (Captain + 49): 100 leaves room for what a recorder may mistype
     zones = ("deck", "hand", "sea", "island", "discard")
     counters = {"life": 10, "vp": 0, "beli": 0, "ap": 0}
@@ -81,7 +81,8 @@ class GrandlineRuleset(Ruleset):
                "C6/C8: exhaust and block, attack > defence destroys, equal destroys both, direct attacks "
                "cost life points (B); or attack >= defence destroys, no blocking, a Captain attack costs "
                "2 and one on a character 1 in the resource, attack >= Captain life wins (A)."),
-        Option("attacks_per_phase", 2, (2, 0), "C7: at most two attacks per combat phase (B), or no limit (A: 0)."),
+        Option("attacks_per_phase", 2, (2, 0), "C7: at most two attacks per player per combat phase (B), or no "
+               "limit (A: 0)."),
         Option("captain_damage", "attack", ("attack", "difference"),
                "C9: a Captain attack below its life reduces the life by the attack, or literally by the "
                "difference (life - attack)."),
@@ -100,7 +101,7 @@ class GrandlineRuleset(Ruleset):
     @staticmethod
     def _x(s: TableState) -> dict[str, Any]:
         return s.extra.setdefault("gl", {"initiative": {}, "captain": {}, "round_start": None,
-                                         "drawn": [], "attacks": 0, "visited": {}, "out": [],
+                                         "drawn": [], "attacks": {}, "visited": {}, "out": [],
                                          "reached_end": False})
 
     def _resource(self) -> str:
@@ -148,7 +149,7 @@ class GrandlineRuleset(Ruleset):
         s.phase = None
         x["round_start"] = e.payload["start_player"]
         x["drawn"] = []
-        x["attacks"] = 0
+        x["attacks"] = {}
         x["reached_end"] = False
 
     def apply_phase(self, s: TableState, e: RecordedEvent) -> None:
@@ -162,7 +163,7 @@ class GrandlineRuleset(Ruleset):
                 else:
                     s.counters[p]["ap"] = x["initiative"].get(p, 0) + (2 if p == x["round_start"] else 0)
         elif name == "combat":
-            x["attacks"] = 0
+            x["attacks"] = {}  # per player: "Jeder Spieler kann bis zu zwei Angriffe pro Kampfphase ausführen"
         elif name == "end":
             x["reached_end"] = True
             for p in s.players:
@@ -229,7 +230,7 @@ class GrandlineRuleset(Ruleset):
         me = p["player"]
         foe = p.get("target_player") or self._opponent(s, me)
         attacker = _find(s, me, "sea", p["attacker"])
-        x["attacks"] += 1
+        x["attacks"][me] = x["attacks"].get(me, 0) + 1
         if attacker is None:
             return
         power = attacker.props.get("attack", 0)
@@ -304,13 +305,38 @@ class GrandlineRuleset(Ruleset):
     def apply_concede(self, s: TableState, e: RecordedEvent) -> None:
         self._lose(s, e.payload["player"], f"{e.payload['player']} conceded", e.position)
 
+    # --- what a scorekeeper records --------------------------------------------------------------
+
+    def hide(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """Nothing to hide: this vocabulary never names a card a scorekeeper cannot see. A draw, the
+        set-up's deck and hand are counts only; a card is named when it is played (face up into its
+        zone), discarded (into the Abwurfzone, where destroyed, used and discarded cards lie in the
+        open), destroyed, or visited. The hand's cards stay unknown until played."""
+        return dict(payload)
+
     # --- check --------------------------------------------------------------------------------
 
     def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         out = []
         if s.result is not None and e.kind not in OFF_TABLE_KINDS:
             out.append(self.flag("GL-END", e, f"{e.kind} after the game ended ({s.result['how']})"))
+        elif e.kind not in OFF_TABLE_KINDS:
+            gone = self._x(s)["out"]
+            for field in ("player", "target_player", "start_player"):
+                who = e.payload.get(field)
+                if who in gone and e.kind != "concede":
+                    out.append(self.flag("GL-OUT", e, f"{who} has lost and is out of the game ({e.kind}, {field})"))
         return out + super().check(s, e)
+
+    def _next_start(self, s: TableState, after: str) -> str:
+        """Clockwise from `after`, skipping players who have lost."""
+        gone = self._x(s)["out"]
+        i = s.players.index(after)
+        for k in range(1, len(s.players) + 1):
+            cand = s.players[(i + k) % len(s.players)]
+            if cand not in gone:
+                return cand
+        return after
 
     def check_setup(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
@@ -338,8 +364,7 @@ class GrandlineRuleset(Ruleset):
                 out.append(self.flag("GL-START", e, f"{start} has initiative {ini.get(start, 0)}; the "
                                      f"highest ({best}) starts"))
         elif x["round_start"] is not None:
-            i = s.players.index(x["round_start"])
-            want = s.players[(i + 1) % len(s.players)]
+            want = self._next_start(s, x["round_start"])
             if start != want:
                 out.append(self.flag("GL-START", e, f"the start player passes clockwise: {want} after "
                                      f"{x['round_start']}, not {start}"))
@@ -352,7 +377,7 @@ class GrandlineRuleset(Ruleset):
             limit = self.opts["hand_limit"]
             for q in s.players:
                 held = len(s.zone(q, "hand"))
-                if held > limit:
+                if held > limit and q not in x["out"]:
                     out.append(self.flag("GL-HAND-LIMIT", e, f"{q} ended the round with {held} cards in "
                                          f"hand: the limit is {limit}"))
         if s.turn >= 1 and s.phase != "end":
@@ -410,9 +435,10 @@ class GrandlineRuleset(Ruleset):
         if attacker is None or attacker.props.get("type", "character") != "character":
             out.append(self.flag("GL-ATTACKER", e, f"{p['attacker']} is not a character on {me}'s field"))
         limit = self.opts["attacks_per_phase"]
-        if limit and x["attacks"] >= limit:
-            out.append(self.flag("GL-ATTACK-LIMIT", e, f"attack number {x['attacks'] + 1} in this combat "
-                                 f"phase: at most {limit}"))
+        done = x["attacks"].get(me, 0)
+        if limit and done >= limit:
+            out.append(self.flag("GL-ATTACK-LIMIT", e, f"{me}'s attack number {done + 1} in this combat "
+                                 f"phase: at most {limit} per player"))
         if p.get("target", "direct") != "direct" and _find(s, foe, "sea", p["target"]) is None:
             out.append(self.flag("GL-ATTACKER", e, f"{p['target']} is not on {foe}'s field"))
         if self.opts["combat"] == "block":

@@ -31,6 +31,7 @@ from .cards import (
     pairing_problems,
 )
 from .damage import Target, distribute
+from engine.rulesets import hidden_zones
 from .vocab import KINDS, MAX_CARDS, PHASES
 
 RULES = load_rules(__package__)
@@ -54,7 +55,7 @@ class KenRuleset(Ruleset):
     name = "ken"
     title = "Ken il Guerriero (regolamento italiano)"
     rulebook = "ken-il-guerriero.it.md"
-    version = 1
+    version = 2
     max_cards = MAX_CARDS  # any count of cards: the standard game needs at least 75 and sets no maximum
     zones = ZONES
     counters = {"order": 0}
@@ -71,6 +72,11 @@ class KenRuleset(Ruleset):
         Option("quick_lead_victory", False, (True, False),
                "Whether the 10-point Order-phase victory also ends a quick game (the book: the quick game differs "
                "'solo nella fine della partita e come si vince'; our default: it does not)."),
+        Option("lead_victory", "automatic", ("automatic", "declared"),
+               "The 10-point Order-phase victory: 'automatic' (the book's bold sentences: 'ha Vinto ed il gioco "
+               "termina', 'é il Vincitore e la partita è finita': the game ends as soon as the active player is 10+ "
+               "ahead in their own Order phase; a victory.declare then confirms it) or 'declared' (only a "
+               "victory.declare ends the game; an undeclared lead is reported, not enforced)."),
         Option("ochre_for_conquest", True, (True, False),
                "Whether a conquered Location's ochre points go to the conqueror (glossary: 'Conquistato indica "
                "che il Luogo è vinto'; our default: yes)."),
@@ -85,6 +91,20 @@ class KenRuleset(Ruleset):
         s.extra = {"game": self.opts["game"], "turns": {p: 0 for p in s.players},
                    "opening": {p: 0 for p in s.players}, "turn_draws": 0, "removed_by_effect": []}
         return s
+
+    def apply(self, s: TableState, e: RecordedEvent) -> None:
+        super().apply(s, e)
+        if self._lead_wins_now(s, e):
+            p = s.active
+            s.result = {"result": "win", "winner": p, "rule": "KEN-VITT-1", "position": e.position,
+                        "how": f"{p} is {LEAD}+ Order points ahead in their own Order phase ({self._lead_text(s, p)})"}
+
+    def _lead_wins_now(self, s: TableState, e: RecordedEvent) -> bool:
+        """Option lead_victory=automatic: the game ends at the first event of the active player's
+        Order phase after which they lead by 10 or more (KEN-VITT-1, L.831 'in questo momento del gioco')."""
+        return (self.opts["lead_victory"] == "automatic" and s.result is None and s.phase == "order"
+                and s.active is not None and e.kind not in NEUTRAL_KINDS
+                and not self.victory_problems(s, s.active))
 
     def apply_deck_register(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload["player"]
@@ -130,7 +150,7 @@ class KenRuleset(Ruleset):
         p = e.payload["player"]
         named = e.payload.get("cards", [])
         for i in range(e.payload.get("count", 1)):
-            card = T.take_card(s, p, "future")
+            card = T.take_card(s, p, "future", by_position=True)
             if i < len(named):
                 card.code = named[i]
             s.put(p, "hand", card)
@@ -202,6 +222,8 @@ class KenRuleset(Ruleset):
                 if s.extra.get("combat"):
                     card.props["combat"] = True
                 s.put(p, "assigned", card)
+            elif ctype == "event" and (f or {}).get("duration") == "avvenimento":
+                s.put(p, "past", card)  # "si attiva nel momento in cui la si gioca e quindi viene scartata"
             else:  # events, and cards whose facts are unknown
                 s.put(p, "destiny", card)
 
@@ -226,7 +248,15 @@ class KenRuleset(Ruleset):
             if p.get("effect"):
                 s.extra["removed_by_effect"].extend(c.uid for c in moved)
 
+    def apply_shuffle(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        if p["zone"] in T.ORDERED:  # a shuffled Future: no card's place is known any more
+            hidden_zones.forget(s.zone(p["player"], p["zone"]))
+
     def apply_life_top(self, s: TableState, e: RecordedEvent) -> None:
+        combat = s.extra.get("combat")
+        if combat is not None and not combat["damaged"]:
+            combat.setdefault("top_chosen", []).append(e.payload["player"])
         unit = T.resolve_unit(s, e.payload["uid"])
         if unit:
             _, cards = T.unit_cards(s, unit)
@@ -417,9 +447,27 @@ class KenRuleset(Ruleset):
         s.counters[e.payload["player"]]["order"] += e.payload["add"]
 
     def apply_victory_declare(self, s: TableState, e: RecordedEvent) -> None:
+        """A declaration ends the game only when the book's conditions hold (KEN-ORDINE-2,
+        KEN-VITT-1, KEN-RAPIDO-2): a declaration out of time, or without the lead, is flagged by
+        check and the game goes on ("dovrà attendere la propria Fase di Ordine")."""
         p = e.payload["player"]
-        s.result = {"result": "win", "winner": p, "rule": "KEN-VITT-1", "position": e.position,
-                    "how": f"{p} declared victory in the Order phase ({self._lead_text(s, p)})"}
+        if s.result is None and not self.victory_problems(s, p):
+            s.result = {"result": "win", "winner": p, "rule": "KEN-VITT-1", "position": e.position,
+                        "how": f"{p} declared victory in the Order phase ({self._lead_text(s, p)})"}
+
+    def victory_problems(self, s: TableState, p: str) -> list[tuple[str, str]]:
+        """Why `p` may not win by the Order-point lead now: (rule id, message) per broken condition.
+        Empty: `p` is the active player, in their Order phase, 10 or more ahead, in a game where that
+        lead wins. The one predicate behind the check, the declaration and the automatic victory."""
+        out = []
+        if self.opts["game"] == "quick" and not self.opts["quick_lead_victory"]:
+            out.append(("KEN-RAPIDO-2", "in the quick game only empty Future decks end the game"))
+        if p != s.active or s.phase != "order":
+            out.append(("KEN-ORDINE-2", f"{p} declares victory outside their own Order phase"))
+        o = T.opponent(s, p)
+        if s.counters[p]["order"] - s.counters[o]["order"] < LEAD:
+            out.append(("KEN-VITT-1", f"{p} is not {LEAD}+ Order points ahead ({self._lead_text(s, p)})"))
+        return out
 
     def apply_concede(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload["player"]
@@ -432,11 +480,30 @@ class KenRuleset(Ruleset):
         return f"Order points {p} {s.counters[p]['order']}, {o} {s.counters[o]['order']}"
 
     # =========================================================================================
+    # what a scorekeeper records
+    # =========================================================================================
+
+    def hide(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """A scorekeeper sees no card in the Future or in a hand. Hidden: the cards a draw names (only
+        its count stays), and the card a move names when it goes from one face-down zone to another
+        (a search of the Future into the hand, a card put back). Everything played or moved into the
+        Present, the Past or out of the game is seen and stays; so do the registered deck (the
+        organizer holds it), combats, damage, abilities, effects, Order points and declarations."""
+        p = dict(payload)
+        if kind == "draw":
+            p.pop("cards", None)
+        elif kind == "move" and p["from_zone"] in T.FACE_DOWN and p["to_zone"] in T.FACE_DOWN:
+            p.pop("code", None)
+        return p
+
+    # =========================================================================================
     # check: the event against the table before it
     # =========================================================================================
 
     def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         out = []
+        if self._confirms_victory(s, e):
+            return []  # the winner announces the victory the Order phase already gave them
         if s.result is not None and e.kind not in NEUTRAL_KINDS:
             out.append(self.flag("KEN-T-2", e, f"{e.kind} recorded after the game ended ({s.result['how']}, "
                                                f"event {s.result.get('position')})"))
@@ -594,6 +661,11 @@ class KenRuleset(Ruleset):
                                      f"{label}: a Location is played only in its owner's Presentation phase"))
             if t == "event" and not by_effect:
                 out += self._event_timing(s, e, p, label, dur, own_presentation)
+            if t == "event" and not f.get("cumulative"):
+                destiny = [T.facts(c) for c in s.zone(p, "destiny")] + [g for j, g in enumerate(all_facts) if g and j < i]
+                if any(g and g.get("type") == "event" and identity(g) == identity(f) for g in destiny):
+                    out.append(self.flag("KEN-EVENTO-2", e, f"{label}: {f['name']} is already in {p}'s Destiny "
+                                                            "(not Cumulabile)"))
             if t in ASSIGNABLES:
                 if not by_effect:
                     if dur in PLAY_ANYTIME and not in_combat:
@@ -634,7 +706,9 @@ class KenRuleset(Ruleset):
             elif None in hand:
                 hand.remove(None)
             else:
-                out.append(self.flag("KEN-PRES-1", e, f"card {i} ({code or (f or {}).get('name')}) is not in {p}'s hand"))
+                known = f": the record says it holds {', '.join(c or '?' for c in hand)}" if hand else ": it is empty"
+                out.append(self.flag("KEN-PRES-1", e, f"card {i} ({code or (f or {}).get('name')}) is not in "
+                                                      f"{p}'s hand{known}"))
         return out
 
     def _event_timing(self, s, e, p, label, dur, own_presentation) -> list[Finding]:
@@ -726,6 +800,14 @@ class KenRuleset(Ruleset):
         if not (s.phase == "presentation" and s.active == p) and not at_combat_start:
             return [self.flag("KEN-VITA-3", e, "the top Life card is chosen when a Life is played, in one's "
                                                "Presentation phase, or at the start of a combat")]
+        if at_combat_start:  # "una sola volta prima decide l'attaccante e poi il difensore"
+            chosen = combat.get("top_chosen", [])
+            if p in chosen:
+                return [self.flag("KEN-VITA-3", e, f"{p} already chose a top Life card at the start of this combat: "
+                                                   "once")]
+            if p == combat["attacker"] and combat["defender"] in chosen:
+                return [self.flag("KEN-VITA-3", e, "at the start of a combat the attacker chooses first, then the "
+                                                   "defender")]
         return []
 
     # --- combat -----------------------------------------------------------------------------
@@ -957,17 +1039,17 @@ class KenRuleset(Ruleset):
             return [self.flag("KEN-OCRA-2", e, f"{card} left play by an effect, not by damage: it gives no Order points")]
         return []
 
+    @staticmethod
+    def _confirms_victory(s: TableState, e: RecordedEvent) -> bool:
+        r = s.result
+        return (e.kind == "victory.declare" and r is not None and r.get("rule") == "KEN-VITT-1"
+                and r.get("winner") == e.payload["player"] == s.active and s.phase == "order")
+
     def check_victory_declare(self, s: TableState, e: RecordedEvent) -> list[Finding]:
-        p = e.payload["player"]
-        out = []
-        if self.opts["game"] == "quick" and not self.opts["quick_lead_victory"]:
-            out.append(self.flag("KEN-RAPIDO-2", e, "in the quick game only empty Future decks end the game"))
-        if p != s.active or s.phase != "order":
-            out.append(self.flag("KEN-ORDINE-2", e, f"{p} declares victory outside their own Order phase"))
-        o = T.opponent(s, p)
-        if s.counters[p]["order"] - s.counters[o]["order"] < LEAD:
-            out.append(self.flag("KEN-VITT-1", e, f"{p} is not {LEAD}+ Order points ahead ({self._lead_text(s, p)})"))
-        return out
+        problems = self.victory_problems(s, e.payload["player"])
+        tail = ": the game goes on" if problems and s.result is None else ""
+        return [self.flag(rule, e, msg + (tail if i == len(problems) - 1 else ""))
+                for i, (rule, msg) in enumerate(problems)]
 
     # =========================================================================================
     # outcome, end of time, counters, words

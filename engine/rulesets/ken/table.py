@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.rulesets import hidden_zones
 from engine.state import Card, MissingCard, TableState
 from .cards import has_life
 
 PRESENT = ("forces", "territory", "destiny", "assigned")
+FACE_DOWN = ("future", "hand")  # what a scorekeeper never sees: the deck and the hands
+ORDERED = ("future",)  # a card's place there is a fact (the next draw is the top card)
 ONE_USE_DESTINATION = {
     "gioca-e-scarta": "past", "scartare-dopo-uso": "past",
     "gioca-e-togli": "removed", "togliere-dopo-uso": "removed",
@@ -145,8 +148,16 @@ def leave_play(s: TableState, player: str, card: Card, dest: str, dest_player: s
     return moved
 
 
-def take_card(s: TableState, player: str, zone: str, *, uid: str | None = None, code: str | None = None) -> Card:
-    """Take a card; if it is not there the move still happened (record, then judge): a card appears."""
+def take_card(s: TableState, player: str, zone: str, *, uid: str | None = None, code: str | None = None,
+              by_position: bool = False) -> Card:
+    """Take a card; if it is not there the move still happened (record, then judge): a card appears.
+
+    Out of a face-down zone (the Future, the hand) by position, whatever the record names
+    (engine.rulesets.hidden_zones): the instance that leaves does not depend on what the recorder
+    could see, so a scorekeeper's record and a fully known one give the same card ids in play."""
+    if uid is None and zone in FACE_DOWN:
+        card = hidden_zones.take(s, player, zone, code=code, ordered=zone in ORDERED, by_position=by_position)
+        return card if card is not None else s.new_card(player, code)
     try:
         return s.take(player, zone, uid=uid, code=code)
     except MissingCard:

@@ -36,7 +36,7 @@ class OnigashimaRuleset(Ruleset):
     name = "onigashima"
     title = "Raid sur Onigashima"
     rulebook = "raid-sur-onigashima.fr.md"
-    version = 1
+    version = 2
     max_cards = 100  # any count of cards; the character table holds fewer than 100 characters
     zones = ("fighting", "spent", "won")
     counters = {"energy": 0, "vp": 0}
@@ -49,6 +49,10 @@ class OnigashimaRuleset(Ruleset):
         Option("tie", "draw", ("draw", "fights-won"),
                "Equal victory points after the last turn (the book is silent): a draw, or the camp "
                "that won more fights, then a draw."),
+        Option("vp_from", "initiative", ("initiative", "energy"),
+               "What a defeated character is worth in victory points: its initiative (default: the card's "
+               "heading «INITIATIVE / POINTS DE VICTOIRE» gives both one number, «ce nombre») or its energy "
+               "(the reading before 2026; energy has its own heading and no word of victory points)."),
         Option("energy_from", "dice", ("dice", "table"),
                "Energy lost by a dice attack: recomputed from the dice (default; the table's figure is "
                "only checked) or the figure the table recorded (flagged when it disagrees)."),
@@ -92,6 +96,12 @@ class OnigashimaRuleset(Ruleset):
             return 0
         row = self._row(s, ft["form"])
         return (row["energy"] if row else 0) - ft["damage"]
+
+    def victory_points(self, s: TableState, form: str) -> int:
+        """What defeating this form is worth to the winner's camp (ONI-VP, option vp_from)."""
+        row = self._row(s, form)
+        value = row.get(self.opts["vp_from"]) if row else None
+        return value if isinstance(value, int) else 0
 
     def _sync_energy(self, s: TableState) -> None:
         f = self._x(s)["fight"]
@@ -267,8 +277,7 @@ class OnigashimaRuleset(Ruleset):
             for card in list(s.zone(p, "fighting")):
                 s.take(p, "fighting", uid=card.uid)
                 if p == loser and winner in s.zones:
-                    row = self._row(s, card.code or "")
-                    vp = row["energy"] if row else 0
+                    vp = self.victory_points(s, card.code or "")
                     s.counters[winner]["vp"] += vp
                     summary["vp"] = vp
                     s.put(winner, "won", card)
@@ -277,6 +286,24 @@ class OnigashimaRuleset(Ruleset):
         x["fights"].append(summary)
         x["fight"] = None
         s.phase = None
+
+    # --- what a scorekeeper records --------------------------------------------------------------
+
+    def hide(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """Raid sur Onigashima hides little. The one thing a scorekeeper never sees is which character
+        cards a camp drew ("Chaque camp pioche un total de 16 Cartes Personnage qu'il se partage"; four
+        stay in hand unplayed): a `deal` keeps its count, not its names. Everything else is shown:
+        the two fighters are turned face up before the fight ("retournez-les et le combat démarre":
+        `fight.start` is that reveal), transformations take the new card openly, Attack, Defence and
+        Weakness cards are played face up with what they did, dice are rolled on the table, and the
+        printed values of a character (`character.stats`) are read off a card in play. Captains are
+        declared to the table (the 6-player rule names them). The Attack/Defence/Weakness card a
+        winner draws is not recorded at all."""
+        p = dict(payload)
+        if kind == "deal" and p.get("characters"):
+            p["count"] = p.get("count") or len(p["characters"])
+            p["characters"] = []
+        return p
 
     # --- check --------------------------------------------------------------------------------
 
@@ -557,6 +584,8 @@ class OnigashimaRuleset(Ruleset):
             return [self.flag("ONI-DODGE", e, f"no attack of the opponent for {p['player']} to dodge")]
         if pend["dodges"] >= 1:
             out.append(self.flag("ONI-DODGE", e, "this attack was already dodged once"))
+        elif pend["lost"] <= 0:  # "Lorsqu'une attaque cause la perte d'Énergie, le défenseur peut lancer un D6"
+            out.append(self.flag("ONI-DODGE", e, "the attack removed no energy: there is nothing to dodge"))
         row = self._row(s, f["fighters"][p["player"]]["form"])
         if row is not None and data.advanced_haki(row) == 0:
             out.append(self.flag("ONI-DODGE", e, f"{row['name']} has no advanced haki to dodge with",

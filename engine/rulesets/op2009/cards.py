@@ -24,6 +24,10 @@ OVERRIDES = ("LK-C19", "SB-C06", "JS-C04", "CS-C04", "CS-C07", "BP-C31", "ES-C23
 SPECIAL_CARDS = ("TD-W01", "BP-W13", "BP-W05", "JS-W28")
 NOT_DURING_BATTLE_ACTIONS = ("BP-W13", "BP-W05", "JS-W28")
 
+# FAQ Priorità quotes JO-C27 Konis: "Quando questo Personaggio viene sconfitto non diventerà un Trofeo, ma
+# andrà scartato nell'Oceano."
+NO_TROPHY = "JO-C27"
+
 # Errata.
 NO_TECHNIQUE_DAMAGE = ("CE-C07", "LK-C13")
 SECOND_BATTLE = "LK-C18"

@@ -23,10 +23,11 @@ from engine.findings import Finding
 from engine.state import Card, MissingCard, TableState
 from engine.words import plural
 from . import cards as cards
+from engine.rulesets import hidden_zones
 from . import words as words
 from engine.catalogue import load_rules
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
-from .time import decide
+from .time import awarded_score, decide
 from .vocab import KINDS
 
 RULES = load_rules(__package__)
@@ -38,6 +39,12 @@ ZONES = ("forziere", "mano", "giornale", "oceano", "trofei",
          "rinforzi", "tecniche", "sideboard")
 # Kinds that may follow the end of a game (or come before the first one).
 BETWEEN_GAMES = tuple(OFF_TABLE_KINDS) + ("sideboard", "game.start", "deck.register", "match.created")
+# What a scorekeeper never sees (the Giornale di Bordo and the Life Points are face down: "Le carte Punti
+# Vita devono rimanere a faccia in giù. Guardare le carte nei Punti Vita e nel Giornale di Bordo è
+# considerato BARARE"); the Oceano, the Trofei and the Ponte are face up.
+FACE_DOWN = ("forziere", "mano", "giornale", "vita_capitano", "vita_marinaio1", "vita_marinaio2")
+# Kinds that take named cards out of the hand (a reveal: OP09-MANO-2 checks it against the record).
+HAND_CARD_KINDS = ("prep.place", "sailor.call", "reinforce", "technique", "team.call")
 PREP_KINDS = ("shuffle", "logbook.deal", "hand.deal", "mulligan.pirate", "redraw", "prep.place",
               "prep.reveal")
 
@@ -59,7 +66,7 @@ class Op2009Ruleset(Ruleset):
     name = "op2009"
     title = "One Piece CardGame 2009 (MM25 rules, best of three)"
     rulebook = "op2009-mm25.it.md"
-    version = 1
+    version = 2  # 2: a time decision's awarded games count in the score; hand moves never guess
     max_cards = 100  # any count of cards; a 32-card Forziere plus a sideboard
     zones = ZONES
     counters = {}
@@ -139,6 +146,9 @@ class Op2009Ruleset(Ruleset):
             deck["cards"].append(code)
         s.zones[p["player"]]["sideboard"] = [s.new_card(p["player"], c) for c in deck["sideboard"]]
 
+    def apply_shuffle(self, s, e):
+        hidden_zones.forget(s.zone(e.payload["player"], "forziere"))  # nobody knows a card's place now
+
     def apply_concede(self, s, e):
         if self.in_play(s):
             loser = e.payload["player"]
@@ -160,9 +170,18 @@ class Op2009Ruleset(Ruleset):
         s.extra["decision"] = {"result": p["result"], "winner": p.get("winner"), "branch": p["branch"],
                                "position": e.position}
         if p["result"] in ("win", "draw", "double-loss") and s.result is None:
+            before = s.extra["score"]
+            final = awarded_score(p["branch"], before)
+            for player in s.players:  # games the decision awards (1 each at 1-0 while sideboarding)
+                for _ in range(final.get(player, 0) - before.get(player, 0)):
+                    s.extra["games"].append({"game": len(s.extra["games"]) + 1, "first": None, "winner": player,
+                                             "how": f"awarded at the end of time ({p['branch']})",
+                                             "rule": p.get("rule", ""), "position": e.position,
+                                             "sudden_death": False, "awarded": True})
+            s.extra["score"] = final
             s.result = {"result": p["result"], "winner": p.get("winner"),
                         "how": f"end of time: {p['branch']}", "position": e.position,
-                        "score": dict(s.extra["score"])}
+                        "score": dict(final)}
 
     # preparation
 
@@ -263,7 +282,7 @@ class Op2009Ruleset(Ruleset):
                          "uid": dfn.uid if dfn else None},
             "next": p["player"], "passes": 0, "step": "dichiarazione",
             "mods": {pl: {"power": 0, "damage": 0} for pl in s.players},
-            "techniques": {pl: [] for pl in s.players}, "limited1": {pl: False for pl in s.players},
+            "techniques": {pl: [] for pl in s.players}, "limited1": {pl: [] for pl in s.players},
             "cs_w03": None,
         }
 
@@ -344,7 +363,7 @@ class Op2009Ruleset(Ruleset):
             return
         b["techniques"][p["player"]].append(p["card"])
         if p.get("limit") == 1:
-            b["limited1"][p["player"]] = True
+            b["limited1"][p["player"]].append(p["card"])
         if p["card"] == cards.CS_W03:
             b["cs_w03"] = p["player"]
         if not p.get("interrupt") and p["card"] not in cards.SPECIAL_CARDS:
@@ -420,13 +439,25 @@ class Op2009Ruleset(Ruleset):
     def apply_move(self, s, e):
         p = e.payload
         for _ in range(p.get("count", 1)):
-            try:
-                card = s.take(p["player"], p["from_zone"], code=p.get("card"))
-            except MissingCard:
-                card = s.new_card(p["player"], p.get("card"))
+            card = self._take(s, p["player"], p["from_zone"], p.get("card"))
             s.put(p["player"], p["to_zone"], card, p.get("to_where", "top"))
+            if p["from_zone"] == "tecniche":
+                self._unplay_technique(s, p["player"], card.code)
         if p["to_zone"] == "trofei" or p["from_zone"] in SPACES:
             self._check_trophies(s, p["player"])
+
+    @staticmethod
+    def _unplay_technique(s, player: str, code: str | None) -> None:
+        """"Una Carta Tecnica rimossa in qualunque modo conta come se non fosse mai stata giocata per
+        qualunque effetto o limitazione": its use no longer counts toward a Limit, JS-W06 or CS-W03."""
+        b = s.extra.get("battle")
+        if b is None or code is None:
+            return
+        for key in ("techniques", "limited1"):
+            if code in b[key].get(player, []):
+                b[key][player].remove(code)
+        if code == cards.CS_W03 and b.get("cs_w03") == player:
+            b["cs_w03"] = None
 
     def apply_effect(self, s, e):
         t = s.extra.get("turn")
@@ -441,17 +472,24 @@ class Op2009Ruleset(Ruleset):
                 "power": p.get("power"), "damage": p.get("damage"), "team": p.get("team", False)}
 
     def _from_hand(self, s, player: str, code: str | None) -> Card:
-        try:
-            return s.take(player, "mano", code=code)
-        except MissingCard:
-            return s.new_card(player, code)  # it happened at the table; check() has flagged it
+        """A card leaves the hand: always one of its cards, whatever the record knew of them
+        (engine.rulesets.hidden_zones); from an empty hand it appears (check() has flagged it)."""
+        card = hidden_zones.take(s, player, "mano", code=code, ordered=False)
+        return card if card is not None else s.new_card(player, code)
 
     def _to_ocean_from_hand(self, s, player: str, code: str | None) -> None:
+        s.put(player, "oceano", self._from_hand(s, player, code))
+
+    def _take(self, s, player: str, zone: str, code: str | None) -> Card:
+        """A card an effect moves: out of a face-down zone as hidden_zones says (which instance
+        leaves never depends on what the record knew), out of an open zone the card named."""
+        if zone in FACE_DOWN:
+            card = hidden_zones.take(s, player, zone, code=code, ordered=zone != "mano")
+            return card if card is not None else s.new_card(player, code)
         try:
-            card = s.take(player, "mano", code=code) if code else s.take(player, "mano")
+            return s.take(player, zone, code=code)
         except MissingCard:
-            card = s.new_card(player, code)
-        s.put(player, "oceano", card)
+            return s.new_card(player, code)
 
     def _move_top(self, s, player: str, src: str, dst: str, n: int) -> int:
         moved = 0
@@ -481,7 +519,9 @@ class Op2009Ruleset(Ruleset):
         c = character(s, player, space)
         if c is not None and not pile and amount > 0:
             s.zone(player, space).pop()
-            s.put(player, "trofei", c)
+            # JO-C27 Konis: "Quando questo Personaggio viene sconfitto non diventerà un Trofeo, ma andrà
+            # scartato nell'Oceano" (quoted by the FAQ): defeated all the same, but no Trophy
+            s.put(player, "oceano" if c.code == cards.NO_TROPHY else "trofei", c)
             if space == "capitano":
                 s.extra["pending_losses"][player] = "OP09-VITT-1"
             self._check_trophies(s, player)
@@ -539,6 +579,28 @@ class Op2009Ruleset(Ruleset):
                         "how": "games " + "-".join(str(score[p]) for p in s.players),
                         "position": e.position, "score": dict(score)}
 
+    # --- what a scorekeeper records --------------------------------------------------------
+
+    def hide(self, kind: str, payload: dict) -> dict:
+        """A scorekeeper sees no card in a hand, the Forziere, the Giornale di Bordo or a Life Point
+        pile (FACE_DOWN). Hidden: the cards a draw names (hand.deal, mulligan.pirate, the new hand of
+        a redraw, fase.iniziale, fase.finale's `drawn`, hand.grow, draw) and the card a move names
+        between two face-down zones; counts stay. Seen and kept: every card that goes face up (placed
+        Characters once revealed, Sailors, Reinforcements, Techniques, Team cards, discards into the
+        Oceano, Trophies), the registered deck and the sideboard exchanges (lists the organizer
+        holds), Battles, damage, abilities, effects, and every decision."""
+        p = dict(payload)
+        if kind in ("hand.deal", "mulligan.pirate", "redraw", "draw"):
+            p.pop("cards", None)
+            p.pop("card", None)
+        elif kind in ("fase.iniziale", "hand.grow"):
+            p.pop("card", None)
+        elif kind == "fase.finale":
+            p.pop("drawn", None)
+        elif kind == "move" and p["from_zone"] in FACE_DOWN and p["to_zone"] in FACE_DOWN:
+            p.pop("card", None)
+        return p
+
     # --- check ----------------------------------------------------------------------------
 
     def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
@@ -550,7 +612,42 @@ class Op2009Ruleset(Ruleset):
             return [self.flag("OP09-PARTITA-1", e, f"{e.kind} recorded but {why}")]
         elif e.kind in ("concede", "game.end") and not self.in_play(s):
             out.append(self.flag("OP09-PARTITA-1", e, f"{e.kind}: no game in progress"))
-        return out + super().check(s, e)
+        return out + super().check(s, e) + self._hand_reveal(s, e)
+
+    @staticmethod
+    def hand_cards(kind: str, p: dict) -> tuple[str, list[str]] | None:
+        """The player and the cards an event names as leaving their hand (revealed as it does)."""
+        if kind in HAND_CARD_KINDS:
+            return p["player"], [p["card"]]
+        if kind == "fase.finale":
+            return p["player"], list(p.get("discard", []))
+        if kind == "redraw":
+            return p["player"], list(p.get("discarded", []))
+        if kind == "move" and p["from_zone"] == "mano" and p.get("card"):
+            return p["player"], [p["card"]] * p.get("count", 1)
+        return None
+
+    def _hand_reveal(self, s, e) -> list[Finding]:
+        """OP09-MANO-2: a card revealed out of the hand that the record says cannot be there (every
+        card of the hand is known as something else, or the hand is empty). A hand the scorekeeper
+        never saw holds unknown cards, which may be anything: silent."""
+        named = self.hand_cards(e.kind, e.payload)
+        if named is None or named[0] not in s.players:
+            return []
+        player, codes = named
+        hand = [c.code for c in s.zone(player, "mano")]
+        out = []
+        for code in codes:
+            i = hidden_zones.identified(hand, code)
+            if i is not None:
+                hand.pop(i)
+                continue
+            held = ", ".join(c or "?" for c in hand) if hand else "no card"
+            out.append(self.flag("OP09-MANO-2", e, f"{code} leaves {player}'s hand, but the record says "
+                                 f"the hand holds {held}"))
+            if hand:
+                hand.pop()
+        return out
 
     # match level
 
@@ -583,7 +680,7 @@ class Op2009Ruleset(Ruleset):
             out.append(self.flag("OP09-PARTITA-1", e, f"game.start while game {self.game(s)['n']} is in progress"))
         if s.result is not None:
             out.append(self.flag("OP09-PARTITA-1", e, f"game.start but the match is over ({s.result['how']})"))
-        games = s.extra["games"]
+        games = [g for g in s.extra["games"] if not g.get("awarded")]  # games played, not awarded at time
         if games and games[-1]["winner"]:
             loser = self.other(s, games[-1]["winner"])
             if e.payload["first"] != loser:
@@ -915,6 +1012,8 @@ class Op2009Ruleset(Ruleset):
             out.append(self.flag("OP09-MUOV-1", e, "the Captain never moves"))
         elif p["from_space"] == p["to_space"]:
             out.append(self.flag("OP09-MUOV-1", e, "a move goes from Sailor space 1 to 2 or back"))
+        elif all(character(s, p["player"], sp) is None for sp in ("marinaio1", "marinaio2")):
+            out.append(self.flag("OP09-MUOV-1", e, "both Sailor spaces are empty: there is no Character to move"))
         return out
 
     def check_hand_grow(self, s, e):
@@ -1019,6 +1118,10 @@ class Op2009Ruleset(Ruleset):
             out.append(self.flag("OP09-BATT-9", e, f"the Team needs {p['life']} Life Points; the Character's "
                                  f"Life Points and the Giornale di Bordo give {available}"))
         fighter = character(s, pl, side["space"])
+        if fighter is not None and not any(cards.same_name(f, t) for f in _names(fighter.props.get("name", ""))
+                                           for t in _names(p["name"])):
+            out.append(self.flag("OP09-BATT-9", e, f"{fighter.props.get('name')} fights, and is not one of the "
+                                 f"Team's Characters ({p['name']})"))
         crews = p.get("crews") or []
         if fighter is not None and crews and fighter.props.get("crew") and fighter.props["crew"] not in crews:
             out.append(self.flag("OP09-BATT-9", e, f"the replaced Character's crew {fighter.props['crew']} is "

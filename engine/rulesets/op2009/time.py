@@ -38,6 +38,16 @@ class Op2009Rules(Protocol):
     def inflicter(self, s: TableState, payload: dict, hit: dict) -> str: ...
 
 POLICIES = ("mm25", "mm25-entrambi")
+SIDEBOARD_AWARD = "sideboard-1-0"  # the branch that awards each player a game win (OP09-TEMPO-SIDE-1)
+
+
+def awarded_score(branch: str, score: dict[str, int]) -> dict[str, int]:
+    """The match score a decision leaves: at 1-0 while sideboarding "viene assegnato 1 punto vittoria a
+    testa concludendo l'incontro sul 2-1"; every other branch leaves the games won as they are. The
+    decision's words and the recorded state both come from here, so they cannot disagree."""
+    if branch == SIDEBOARD_AWARD:
+        return {p: n + 1 for p, n in score.items()}
+    return dict(score)
 
 
 @dataclass
@@ -120,10 +130,10 @@ class Procedure:
             leader = a if score[a] > score[b] else b
             self.say("No game was in progress: the players were between games (sideboarding).")
             self.say(self.quote("OP09-TEMPO-SIDE-1"))
-            final = {p: score[p] + 1 for p in (a, b)}
+            final = awarded_score(SIDEBOARD_AWARD, score)
             self.say(f"Each player is given 1 game win: the match ends {a} {final[a]} - {final[b]} {b}; "
                      f"{leader}, who was ahead, wins the match.")
-            return self.decision("win", leader, "sideboard-1-0", "OP09-TEMPO-SIDE-1")
+            return self.decision("win", leader, SIDEBOARD_AWARD, "OP09-TEMPO-SIDE-1")
         if games:
             self.say(f"No game was in progress: the players were between games (sideboarding) at "
                      f"{score[a]}-{score[b]}.")

@@ -37,6 +37,11 @@ JACK = ("play", {"player": "Bob", "card": "Jack", "type": "character", "cost": 1
 COMBAT = ("phase", {"name": "combat"})
 END = ("phase", {"name": "end"})
 BOARD = SETUP + R1 + [ZORO, JACK, COMBAT]
+# three players; Bob loses all his life in round 1 and is out, Ann and Cid play on
+CID = ("setup", {"player": "Cid", "captain": "Shanks", "initiative": 3, "deck": 44, "hand": 5})
+BOB_OUT = SETUP + [CID, ("round", {"number": 1, "start_player": "Ann", "rolls": {"Ann": 6, "Bob": 2, "Cid": 1}}),
+                   ("phase", {"name": "preparation"}), ("draw", {"player": "Ann"}), ("draw", {"player": "Bob"}),
+                   ("draw", {"player": "Cid"}), ("phase", {"name": "action"}), ("damage", {"player": "Bob", "amount": 10})]
 
 
 def sub(tmp_path, name):
@@ -46,8 +51,10 @@ def sub(tmp_path, name):
 
 
 def play(tmp_path, events, options=None):
+    """The events recorded in a fresh match of Ann and Bob (and Cid, when a setup names him)."""
+    players = ["Ann", "Bob"] + (["Cid"] if any(k == "setup" and p["player"] == "Cid" for k, p in events) else [])
     store = EventStore.open(str(tmp_path / "g.db"))
-    m = Match.create(store, "grandline", ["Ann", "Bob"], options=options)
+    m = Match.create(store, "grandline", players, options=options)
     rec = None
     for kind, payload in events:
         rec = m.record(kind, payload)
@@ -95,6 +102,9 @@ CASES = [
      SETUP + R1 + [COMBAT, END, ("round", {"number": 2, "start_player": "Bob"})], {"hand_limit": 5}),
     ("GL-VISIT", SETUP + [("island.visit", {"player": "Ann", "island": "Wano", "vp": 2})],
      SETUP + [("island.visit", {"player": "Ann", "island": "Wano", "vp": 2}), ("island.visit", {"player": "Ann", "island": "Wano", "vp": 2})], None),
+    ("GL-OUT", BOB_OUT + [ZORO], BOB_OUT + [JACK], None),
+    ("GL-OUT", BOB_OUT + [COMBAT, END, ("round", {"number": 2, "start_player": "Cid"})],
+     BOB_OUT + [COMBAT, END, ("round", {"number": 2, "start_player": "Bob"})], None),
     ("GL-END", SETUP + [("island.visit", {"player": "Ann", "island": "Raftel", "vp": 5})],
      SETUP + [("vp", {"player": "Ann", "add": 10}), ("island.visit", {"player": "Ann", "island": "Raftel", "vp": 5})], None),
 ]

@@ -421,6 +421,24 @@ def test_ken_evento_1_illegal():
     assert "KEN-EVENTO-1" in g.play("Ann", BET)
 
 
+HAPPENING = {"code": "V-AVV", "name": "Avvenimento", "type": "event", "morale": ["grey"], "duration": "avvenimento"}
+
+
+def test_ken_evento_2_legal():
+    g = Game().setup().turn("Ann")
+    assert g.play("Ann", WAR) == set()
+    assert g.do("play", player="Ann", cards=[{"facts": HAPPENING}]) == set()
+    assert g.do("play", player="Ann", cards=[{"facts": HAPPENING}]) == set()  # the first went to the Past at once
+    assert [c.code for c in g.state.zone("Ann", "past")][-2:] == ["V-AVV", "V-AVV"]
+    assert g.play("Bob", WAR) == {"KEN-EVENTO-1"}  # Bob's own Guerra is not Ann's: only the timing is wrong
+
+
+def test_ken_evento_2_illegal():
+    g = Game().setup().turn("Ann")
+    g.play("Ann", WAR)
+    assert "KEN-EVENTO-2" in g.play("Ann", WAR)  # a second PERMANENTE Guerra beside the first
+
+
 def test_ken_gloss_durata_legal():
     back = dict(WAR, name="Ritorno", code="V-RIT", duration="riprendi-dopo-uso")
     assert Game().setup().turn("Ann").play("Ann", {"facts": back}) == set()

@@ -46,9 +46,10 @@ def six_fights(results):
     return ev
 
 
-# Ann defeats Ulti and Sasaki (16 + 16 victory points, 2 fights); Bob defeats Luffy gear fifth (32, 1 fight)
-TIED = six_fights([("Sanji", "Ulti", "Ann"), ("Jinbe", "Sasaki", "Ann"),
-                   ("Monkey D. Luffy (gear fifth)", "Jack", "Bob"), ("Nami", "Queen", None),
+# Ann defeats Jack and Hatcha (initiative 21 + 11 = 32 victory points, 2 fights); Bob defeats Luffy gear
+# fifth (initiative 32, 1 fight): tied under the default reading (ONI-VP, vp_from=initiative)
+TIED = six_fights([("Sanji", "Jack", "Ann"), ("Jinbe", "Hatcha", "Ann"),
+                   ("Monkey D. Luffy (gear fifth)", "Kanjuro", "Bob"), ("Nami", "Queen", None),
                    ("Brook", "King", None), ("Franky", "Page One", None)])
 
 
