@@ -91,12 +91,10 @@ class RecordedEvent(NamedTuple):
                   "recorded_by": recorded_by, "prev_hash": prev_hash}
         if write_id is not None:
             fields["write_id"] = write_id
-        body = canonical_json(fields)
-        encoded = body.encode("utf-8")
+        encoded = canonical_json(fields).encode("utf-8")
         digest = sha256_hex(encoded)
-        cut = len('{"actor":') + len(encode_basestring(actor)) + 1
-        data = b"".join((body[:cut].encode("utf-8"), b'"hash":"', digest.encode("ascii"), b'",',
-                         body[cut:].encode("utf-8")))
+        cut = len('{"actor":') + len(encode_basestring(actor).encode("utf-8")) + 1
+        data = b"".join((encoded[:cut], b'"hash":"', digest.encode("ascii"), b'",', encoded[cut:]))
         return cls(match, position, kind, version, actor, payload, recorded_at, recorded_by,
                    prev_hash, digest, write_id), data
 

@@ -72,8 +72,11 @@ for _table, _prefix in ((EVENTS_TABLE, "tablejudge"), (SNAPSHOTS_TABLE, "tableju
 SQLITE_LEGACY = ("tablejudge_no_update", "tablejudge_no_delete")
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def _norm(sql: str | None) -> str:
-    return re.sub(r"\s+", " ", (sql or "").strip())
+    return _SPACES.sub(" ", (sql or "").strip())
 
 
 def sqlite_install() -> list[str]:

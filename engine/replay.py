@@ -29,7 +29,7 @@ from engine.rulesets import Ruleset, get_ruleset
 from engine.state import TableState
 from engine.store import EventStore, MatchNotFound
 
-SNAPSHOT_EVERY = 100  # a moment deep in a log costs one snapshot and at most 99 events
+SNAPSHOT_EVERY = 50  # a moment deep in a log costs one snapshot and at most 49 events
 VOIDING_KINDS = ("correction", "backup")
 
 

@@ -365,9 +365,13 @@ class EventStore:
                                (self.schema,))
             return {r[0] for r in rows}, []
         # the version first: a change between the two reads makes the next write look again
-        self._schema_version = self._query("PRAGMA schema_version")[0][0]
-        rows = self._query("SELECT type, name, tbl_name, sql FROM sqlite_master "
-                           "WHERE type IN ('table', 'view', 'trigger')")
+        with self._cursor(commit=False) as c:
+            c.row_factory = None
+            c.execute("PRAGMA schema_version")
+            self._schema_version = c.fetchone()[0]
+            c.execute("SELECT type, name, tbl_name, sql FROM sqlite_master "
+                      "WHERE type IN ('table', 'view', 'trigger')")
+            rows = c.fetchall()
         tables = {r[1] for r in rows if r[0] in ("table", "view") and not r[1].startswith("sqlite_")}
         return tables, [(r[1], r[2], r[3]) for r in rows if r[0] == "trigger"]
 
@@ -816,7 +820,11 @@ class EventStore:
 
     def resolve(self, ref: str) -> str:
         """A match id from a full id or an unambiguous prefix (at least 4 characters)."""
-        if self.event_at(ref, 1) is not None:
+        if ref in self._created:
+            return ref
+        first = self.event_at(ref, 1)
+        if first is not None:
+            self._created[ref] = first  # the stream's first event never changes
             return ref
         if len(ref) >= 4:
             hits = [m for m in self.match_ids() if m.startswith(ref)]
