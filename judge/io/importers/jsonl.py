@@ -4,7 +4,7 @@ Each line is a JSON object: `{"kind": ..., "actor": ..., "payload": {...}}`, opt
 `recorded_by` and `recorded_at`. The first line may be `{"kind": "match.created", "payload":
 {"ruleset": ..., "players": [...]}}` to create the match; otherwise `--match` names an existing one.
 Lines exported by `tablejudge export --format jsonl` carry their envelope (`match`, `position`,
-`version`, `prev_hash`, `hash`): positions must follow on, and each hash must come out the same, so
+`version`, `prev_hash`, `hash`, and `write_id` on the first event of each original write): positions must follow on, and each hash must come out the same, so
 an exported log re-imports into the identical chain or not at all.
 """
 from __future__ import annotations
