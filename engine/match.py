@@ -235,6 +235,7 @@ class Match:
         # event without replaying. Only trusted while the log still ends where it did.
         self._live: TableState | None = None
         self._head: RecordedEvent | None = None
+        self._validator: EventValidator | None = None
 
     @classmethod
     def open(cls, store: EventStore, ref: str) -> "Match":
@@ -255,7 +256,10 @@ class Match:
 
     @property
     def validator(self) -> "EventValidator":
-        return EventValidator(self.ruleset, self.players)
+        """The match's input checker (its ruleset and players never change: made once)."""
+        if self._validator is None or self._validator.ruleset is not self.ruleset:
+            self._validator = EventValidator(self.ruleset, self.players)
+        return self._validator
 
     def draft(self, kind: str, payload: Any, *, actor: str = TABLE_ACTOR,
               recorded_by: str | None = None, recorded_at: str | None = None,

@@ -181,13 +181,18 @@ def new_write_id() -> str:
     return secrets.token_hex(8)
 
 
+_decode_text = json.JSONDecoder().decode  # text, not bytes: no encoding sniffing per call
 _ENVELOPE = itemgetter("match", "position", "kind", "version", "actor", "payload", "recorded_at",
                        "recorded_by", "prev_hash", "hash")
 
 
+_new_tuple = tuple.__new__
+
+
 def _event(d: dict[str, Any]) -> RecordedEvent:
-    """An envelope dict into a RecordedEvent: the replay's hot path (one per event read)."""
-    return RecordedEvent(*_ENVELOPE(d), d.get("write_id"))
+    """An envelope dict into a RecordedEvent: the replay's hot path (one per event read), so the
+    tuple is made directly rather than through the NamedTuple's keyword-checking constructor."""
+    return _new_tuple(RecordedEvent, (*_ENVELOPE(d), d.get("write_id")))
 
 
 def _b(value: Any) -> bytes:
@@ -202,7 +207,7 @@ def _decode_all(states: list[bytes]) -> list[dict[str, Any]]:
     than the decoding itself)."""
     if not states:
         return []
-    return json.loads(b"[" + b",".join(states) + b"]")
+    return _decode_text("[" + b",".join(states).decode("utf-8", "surrogatepass") + "]")
 
 
 class EventStore:
