@@ -195,6 +195,12 @@ def _event(d: dict[str, Any]) -> RecordedEvent:
     return _new_tuple(RecordedEvent, (*_ENVELOPE(d), d.get("write_id")))
 
 
+def psycopg_errors() -> tuple[type[BaseException], ...]:
+    import psycopg
+
+    return (psycopg.Error,)
+
+
 def _b(value: Any) -> bytes:
     """A stored state as bytes (a BLOB normally; TEXT if someone rewrote the row with SQL)."""
     if type(value) is bytes:
@@ -725,16 +731,16 @@ class EventStore:
 
     def _pipelined_insert(self, stored: list[StoredEvent]) -> None:
         """One transaction through the library's statements (BEGIN, its table lock, NOTIFY, the
-        insert, COMMIT), sent as one pipeline: one round trip to the server instead of six."""
+        insert, COMMIT), sent as one pipeline with a single sync: one round trip, so the table lock
+        is held for one round trip only. A taken position fails the insert; the server skips the
+        rest of the pipeline and rolls back, and the unique violation is raised here."""
         failure: Exception | None = None
         with self.datastore.get_connection() as conn:
-            with conn.pipeline() as pipeline, conn.transaction():
-                with conn.cursor() as curs:
-                    try:
-                        self.events._insert_stored_events(curs, stored)
-                        pipeline.sync()  # a taken position fails here, not at the commit
-                    except Exception as e:  # raised after the pipeline is closed (as the library does)
-                        failure = e
+            try:
+                with conn.pipeline(), conn.transaction(), conn.cursor() as curs:
+                    self.events._insert_stored_events(curs, stored)
+            except psycopg_errors() as e:  # re-raised below, inside get_connection, which maps it
+                failure = e
             if failure is not None:
                 raise failure
 
