@@ -12,6 +12,7 @@ import pytest
 from engine import guard
 from engine.events import Draft
 from engine.match import Match
+from engine.replay import SNAPSHOT_EVERY
 from engine.store import LOG_STREAM, EventStore
 from tests.conftest import run_cli
 
@@ -257,21 +258,32 @@ def _refused_until_repaired(db: str, mid: str, found: str) -> None:
 
 # --- snapshots: a cache checked, never trusted -----------------------------------------------
 
+K = SNAPSHOT_EVERY  # replay keeps a snapshot every K events; this match has two: at K and 2K
+AT = 2 * K  # the snapshot the attacks below go after
+
+
 def _long_match(db: str) -> tuple[EventStore, Match]:
+    """Life +1 per event from event 2 on: the table after event p shows Ann's life p - 1."""
     store = EventStore.open(db)
     m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
     store.append(m.id, [Draft("counter", 1, "-", {"player": "Ann", "name": "life", "add": 1}, "t")
-                        for _ in range(130)])
-    assert m.state(at=120).counters["Ann"]["life"] == 119  # builds the snapshot at event 100
-    assert store.snapshot_positions(m.id, m.replayer.key) == [100]
+                        for _ in range(AT + 30)])
+    assert m.state(at=AT + 20).counters["Ann"]["life"] == AT + 19  # builds the snapshots
+    assert store.snapshot_positions(m.id, m.replayer.key) == [K, AT]
     return store, m
 
 
-def _snapshot_row(raw, mid: str) -> tuple[str, dict]:
+def _snapshot_row(raw, mid: str, position: int = AT) -> tuple[str, dict]:
     p = "%s" if raw.is_postgres else "?"
-    sid, data = raw.run(f"SELECT originator_id, state FROM stored_snapshots WHERE originator_id LIKE {p}",
-                        params=(mid + "/%",))[0]
+    sid, data = raw.run(f"SELECT originator_id, state FROM stored_snapshots WHERE originator_id LIKE {p} "
+                        f"AND originator_version = {p}", params=(mid + "/%", position))[0]
     return sid, json.loads(bytes(data))
+
+
+def _life_at(db: str, mid: str, position: int) -> int:
+    r = run_cli("state", mid, "--at", str(position), "--json", db=db)
+    ok(r)
+    return json.loads(r.stdout)["players"]["Ann"]["counters"]["life"]
 
 
 def test_a_snapshot_cannot_be_updated_or_deleted(db_url, raw):
@@ -289,20 +301,18 @@ def test_a_forged_snapshot_is_caught_by_verify_and_a_careless_one_is_never_used(
     p = "%s" if raw.is_postgres else "?"
     # careless: the state edited, its state hash not: `state` never uses it
     snap["state"]["counters"]["Ann"]["life"] = 14
-    raw.insider(f"UPDATE stored_snapshots SET state = {p} WHERE originator_id = {p}",
+    raw.insider(f"UPDATE stored_snapshots SET state = {p} WHERE originator_id = {p} AND originator_version = {AT}",
                 params=(canonical_bytes(snap), sid))
-    r = run_cli("state", m.id, "--at", "120", "--json", db=db_url)
-    ok(r)
-    assert json.loads(r.stdout)["players"]["Ann"]["counters"]["life"] == 119
+    assert _life_at(db_url, m.id, AT + 20) == AT + 19
     r = run_cli("verify", m.id, db=db_url)
-    assert r.returncode == 1 and "snapshot at event 100: its state does not match its own state hash" in r.stdout
+    assert r.returncode == 1 and f"snapshot at event {AT}: its state does not match its own state hash" in r.stdout
     # careful: every hash made to fit; a replay is the only way to know, and verify does it
     snap["state_hash"] = sha256_hex(canonical_bytes(snap["state"]))
-    raw.insider(f"UPDATE stored_snapshots SET state = {p} WHERE originator_id = {p}",
+    raw.insider(f"UPDATE stored_snapshots SET state = {p} WHERE originator_id = {p} AND originator_version = {AT}",
                 params=(canonical_bytes(snap), sid))
     r = run_cli("verify", m.id, db=db_url)
     assert r.returncode == 1
-    assert "snapshot at event 100: its state differs from the replayed table" in r.stdout
+    assert f"snapshot at event {AT}: its state differs from the replayed table" in r.stdout
 
 
 def test_a_snapshot_slipped_in_where_replay_never_saves_one_is_not_used(db_url, raw):
@@ -310,18 +320,16 @@ def test_a_snapshot_slipped_in_where_replay_never_saves_one_is_not_used(db_url, 
 
     store, m = _long_match(db_url)
     sid, snap = _snapshot_row(raw, m.id)
-    event = store.event_at(m.id, 110)
-    snap.update(at=110, event_hash=event.hash)
+    at = AT + 10
+    snap.update(at=at, event_hash=store.event_at(m.id, at).hash)
     snap["state"]["counters"]["Ann"]["life"] = 14
-    snap["state"]["position"] = 110
+    snap["state"]["position"] = at
     snap["state_hash"] = sha256_hex(canonical_bytes(snap["state"]))
     p = "%s" if raw.is_postgres else "?"
-    raw.run(f"INSERT INTO stored_snapshots VALUES ({p}, 110, 'x', {p})", params=(sid, canonical_bytes(snap)))
-    r = run_cli("state", m.id, "--at", "115", "--json", db=db_url)
-    ok(r)
-    assert json.loads(r.stdout)["players"]["Ann"]["counters"]["life"] == 114
+    raw.run(f"INSERT INTO stored_snapshots VALUES ({p}, {at}, 'x', {p})", params=(sid, canonical_bytes(snap)))
+    assert _life_at(db_url, m.id, at + 5) == at + 4
     r = run_cli("verify", m.id, db=db_url)
-    assert r.returncode == 1 and "snapshot at event 110" in r.stdout
+    assert r.returncode == 1 and f"snapshot at event {at}" in r.stdout
 
 
 def test_a_decision_based_on_another_table_fails_verify(sqlite_path, raw):
