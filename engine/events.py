@@ -20,6 +20,7 @@ from engine.schema import Payload, event_kind
 
 TABLE_ACTOR = "-"
 JUDGE_PREFIX = "judge:"
+SCOREKEEPER_PREFIX = "scorekeeper:"  # a scorekeeper's own acts (the live recorder's undo)
 
 
 class RecordedEvent(NamedTuple):

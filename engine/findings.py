@@ -35,6 +35,7 @@ class Finding:
     section: str = ""
     quote: str = ""
     source: str = ""  # the rulebook file
+    en: str = ""  # the rule's words in English (the quote stays the citation)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -44,4 +45,4 @@ def finding(rule: Rule, position: int, message: str, *, severity: Severity = "er
             source: str = "") -> Finding:
     """A finding for `rule` at `position`, carrying the rule's citation."""
     return Finding(rule=rule.id, severity=severity, position=position, message=message,
-                   section=rule.section, quote=rule.quote, source=source)
+                   section=rule.section, quote=rule.quote, source=source, en=rule.en)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.desk import failure_finding
-from engine.events import JUDGE_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
+from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.replay import VOIDING_KINDS, Replayer, Validation
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
@@ -112,7 +112,7 @@ def creation_draft(ruleset: str, players: Sequence[str], *, event: str | None = 
     if len(set(players)) != len(players) or any(not p for p in players):
         raise InputError("player names must be distinct and not empty", field="players")
     for p in players:
-        if p.startswith(JUDGE_PREFIX) or p == TABLE_ACTOR:
+        if p.startswith((JUDGE_PREFIX, SCOREKEEPER_PREFIX)) or p == TABLE_ACTOR:
             raise InputError(f"{shown(p)} cannot be a player name (reserved)", field="players")
     if options is not None and not isinstance(options, dict):
         raise InputError(f"must be an object of NAME: VALUE, got {shown(options)}", field="options")
@@ -179,13 +179,14 @@ class EventValidator:
             raise InputError(f"must be text, got {shown(actor)}", field="actor")
         if actor == TABLE_ACTOR or actor in self.players:
             return
-        if len(actor) > MAX_NAME + len(JUDGE_PREFIX) or not valid_text(actor):
+        if len(actor) > MAX_NAME + len(SCOREKEEPER_PREFIX) or not valid_text(actor):
             raise InputError(f"an actor is at most {MAX_NAME} characters of valid text, got {shown(actor)}",
                              field="actor")
-        if actor.startswith(JUDGE_PREFIX) and len(actor) > len(JUDGE_PREFIX):
-            return
+        for prefix in (JUDGE_PREFIX, SCOREKEEPER_PREFIX):
+            if actor.startswith(prefix) and len(actor) > len(prefix):
+                return
         raise InputError(f"unknown actor {shown(actor)}: a player ({', '.join(self.players)}), "
-                         f"'judge:NAME' or '-' for the table", field="actor")
+                         f"'judge:NAME', 'scorekeeper:NAME' or '-' for the table", field="actor")
 
     @staticmethod
     def _check_reference(name: str, position: int | None, kinds: tuple[str, ...], head: int,
@@ -381,6 +382,64 @@ class Match:
         """Append already-validated drafts as one atomic batch."""
         return self.store.append(self.id, list(drafts), expected_position=expected_position)
 
+    # --- a batch judged whole, stored in one transaction (a live recorder's line) ---------------
+
+    def judge_batch(self, items: Sequence[tuple[str, Any, str]], *, after: RecordedEvent,
+                    recorded_by: str | None = None, table: TableState | None = None) -> "Batch":
+        """Validate and judge `items` ((kind, payload, actor), in order) as if appended right after
+        event `after`, on a copy of the table (`table`: the table after `after`, if the caller has
+        it); nothing is stored. An item naming an earlier item of the batch (a ruling answering a
+        call on the same line) is understood.
+
+        Raises BatchInputError (an InputError saying which item) on malformed input."""
+        head = after.position
+        mine: dict[int, str] = {}
+
+        def kind_at(position: int) -> str | None:
+            return mine[position] if position in mine else self._kind_at(position)
+
+        drafts: list[Draft] = []
+        for k, (kind, payload, actor) in enumerate(items):
+            try:
+                d = self.validator.draft(kind, payload, actor=actor, recorded_by=recorded_by,
+                                         head=head + k, kind_at=kind_at)
+            except InputError as e:
+                raise BatchInputError(e, k) from None
+            drafts.append(d)
+            mine[head + k + 1] = d.kind
+        probes = [RecordedEvent(self.id, head + k + 1, d.kind, d.version, d.actor, d.payload, "",
+                                d.recorded_by, "", "") for k, d in enumerate(drafts)]
+        findings: list[list[Finding]] = []
+        turns: list[tuple[int, int]] = []
+        if any(d.kind in VOIDING_KINDS for d in drafts):
+            # a void's effect needs the log before it: fold the whole log, then the batch
+            from engine.replay import Fold
+            fold = Fold(self.ruleset, self.created)
+            for e in self.store.read(self.id, after=1, upto=head):
+                fold.push(e)
+            for e in probes:
+                before = fold.state.turn
+                findings.append([_at(f, e.position) for f in fold.push(e, check=True)])
+                turns.append((before, fold.state.turn))
+            return Batch(drafts, findings, turns, fold.state, cacheable=False)
+        live = table if table is not None and table.position == head else self._live
+        table = live.copy() if live is not None and live.position == head else self.state(at=head)
+        for e in probes:
+            before = table.turn
+            findings.append([_at(f, e.position) for f in self.ruleset.check(table, e)])
+            self.ruleset.apply(table, e)
+            table.position = e.position
+            turns.append((before, table.turn))
+        return Batch(drafts, findings, turns, table, cacheable=True)
+
+    def store_batch(self, batch: "Batch", *, after: RecordedEvent) -> list[Recorded]:
+        """Append a judged batch right after event `after`, in one transaction: every event of it
+        or none. ConflictError (nothing stored) if another writer appended after `after` first."""
+        events = self.store.append_after(self.id, after, batch.drafts)
+        self._head = events[-1] if events else after
+        self._live = batch.state if batch.cacheable and events else None
+        return [Recorded(e, f) for e, f in zip(events, batch.findings)]
+
     # --- reading --------------------------------------------------------------------------
 
     def head_position(self) -> int:
@@ -405,6 +464,31 @@ class Match:
         return {"id": self.id, "ruleset": p["ruleset"], "players": p["players"],
                 "event": p.get("event"), "round": p.get("round"), "table": p.get("table"),
                 "events": self.head_position(), "created_at": self.created.recorded_at}
+
+
+class BatchInputError(InputError):
+    """Malformed input in item `item` (0-based) of a batch: nothing of the batch is stored."""
+
+    def __init__(self, error: InputError, item: int):
+        super().__init__(error.message, field=error.field, where=error.where)
+        self.item = item
+
+
+@dataclass
+class Batch:
+    """A batch judged on a copy of the table: the drafts, each one's findings, the turn number
+    before and after each, and the table after the last."""
+
+    drafts: list[Draft]
+    findings: list[list[Finding]]
+    turns: list[tuple[int, int]]
+    state: TableState
+    cacheable: bool = True  # the table may serve as the match's cached live table once stored
+
+    def errors(self) -> list[tuple[int, list[Finding]]]:
+        """(item, its error findings) for every item the rules would flag as an error."""
+        return [(k, [f for f in fs if f.severity == "error"]) for k, fs in enumerate(self.findings)
+                if any(f.severity == "error" for f in fs)]
 
 
 def _at(f: Finding, position: int) -> Finding:

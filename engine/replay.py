@@ -136,16 +136,31 @@ class Fold:
 
 @dataclass
 class Validation:
+    """The findings of a log and the table after it.
+
+    `findings` holds every finding: the ones that stand, judged on the log as corrected (voided
+    events left out, so a finding that only a voided event caused is gone), and the ones raised
+    as the events came in that no longer stand. `voided_by` maps each of the latter to the
+    correction(s) or backup(s) that took it away."""
+
     state: TableState
     findings: list[Finding] = field(default_factory=list)
+    voided_by: dict[Finding, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def backed_out(self) -> set[int]:
         return set(self.state.voided)
 
+    def is_void(self, f: Finding) -> bool:
+        return f in self.voided_by
+
     def active_findings(self) -> list[Finding]:
-        """Findings on events that still count (not corrected away or backed out)."""
-        return [f for f in self.findings if f.position not in self.backed_out]
+        """Findings that stand: on events that still count, and not caused by a voided event."""
+        return [f for f in self.findings if f not in self.voided_by]
+
+    def void_findings(self) -> list[tuple[Finding, tuple[int, ...]]]:
+        """Findings that no longer stand, each with the voiding events that took it away."""
+        return [(f, self.voided_by[f]) for f in self.findings if f in self.voided_by]
 
 
 class Replayer:
@@ -224,8 +239,34 @@ class Replayer:
         """Judge every event against the state before it. Returns the findings and final state."""
         limit = self._bounded(upto)
         events = self.store.read(self.match, after=1, upto=limit)
-        state, findings = self.fold(None, 1, events, check=True)
-        return Validation(state, findings)
+        state, raised = self.fold(None, 1, events, check=True)
+        if not state.voided:
+            return Validation(state, raised)
+        return Validation(state, *self._judge_corrected(events, state.voided, raised))
+
+    def _judge_corrected(self, events: Sequence[RecordedEvent], voided: Sequence[int],
+                         raised: list[Finding]) -> tuple[list[Finding], dict[Finding, tuple[int, ...]]]:
+        """Judge the log again as corrected (voided events and the voiding ones left out): what
+        stands is what that finds; a finding raised as the events came in that it does not find
+        is void, and names the voiding events that took it away."""
+        gone = set(voided)
+        voiders = [e for e in events if e.kind in VOIDING_KINDS]
+        kinds = {e.position: e.kind for e in events}
+        corrected = [e for e in events if e.position not in gone and e.kind not in VOIDING_KINDS]
+        _, standing = self.fold(None, 1, corrected, check=True)
+        standing += [f for f in raised if kinds.get(f.position) in VOIDING_KINDS]  # a void's own findings
+        left = list(standing)
+        void: dict[Finding, tuple[int, ...]] = {}
+        targets = {v.position: set(void_targets(v, kinds.__getitem__)) for v in voiders}
+        for f in raised:
+            if f in left:
+                left.remove(f)
+                continue
+            by = [p for p, t in targets.items() if f.position in t] or \
+                 [p for p, t in targets.items() if p > f.position and any(x <= f.position for x in t)]
+            void[f] = tuple(by)
+        findings = sorted(standing + list(void), key=lambda f: f.position)
+        return findings, void
 
     def events(self, upto: int | None = None) -> list[RecordedEvent]:
         return self.store.read(self.match, upto=upto)

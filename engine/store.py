@@ -560,6 +560,35 @@ class EventStore:
         except ConflictError:
             raise StoreError(f"a match with id {match!r} already exists in {self.describe()}") from None
 
+    def create_many(self, streams: Sequence[tuple[str, Sequence[Draft]]]) -> list[list[RecordedEvent]]:
+        """Start several streams in one transaction, all or none: a bulk import's batch (one
+        commit for many matches), or one file that holds several games. ConflictError if any of
+        the ids is taken (nothing stored). The batch's write id is on its first event."""
+        for _, drafts in streams:
+            if not drafts or not drafts[0].kind.endswith(CREATED_SUFFIX):
+                raise ValueError("a stream starts with a '.created' event")
+            if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts[1:]):
+                raise ValueError("a '.created' event can only be event 1")
+        if len({m for m, _ in streams}) != len(streams):
+            raise ValueError("create_many: the same id twice")
+        if not streams:
+            return []
+        self.check_writable()
+        sealed = [self._seal(match, 0, GENESIS_HASH, list(drafts)) for match, drafts in streams]
+        rows = [row for _, stream_rows in sealed for row in stream_rows]
+        first = sealed[0][0]
+        try:
+            if self.is_postgres:
+                self._write_postgres(first[0].match, 0, first, rows)
+            else:
+                self._write_sqlite(first[0].match, 0, first, rows)
+        except ConflictError as e:
+            raise ConflictError(streams[0][0] if len(streams) == 1 else "(one of the batch)", 1,
+                                "a stream with one of these ids already exists") from e
+        for (match, _), (events, _) in zip(streams, sealed):
+            self._created[match] = events[0]
+        return [events for events, _ in sealed]
+
     def _insert(self, match: str, head_position: int, head_hash: str, drafts: Sequence[Draft],
                 expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
         self.check_writable()

@@ -6,6 +6,9 @@
 2. Round 3, table 12 (One Piece CardGame 2009, MM25 rules): a best-of-three recorded event by event;
    time is called during game 2; the end-of-time procedure ("Situazione Fine Tempo") decides the
    match and its decision is recorded with the rule quoted.
+3. Round 3, table 5 (ONE PIECE CARD GAME, `optcg`): typed into the live recorder with card names
+   (judge/demo_optcg.py); names in every output, the rules in English beside the Chinese rulebook's
+   words, and the end-of-time policy quoting its source.
 Then: the table at a chosen moment, validation, the hash chain, HTML reports (each match and the
 round) and JSONL/CSV exports. Each step calls the same library functions as the CLI commands.
 """
@@ -21,11 +24,11 @@ from engine.match import Match
 from engine.store import EventStore
 from engine.words import plural
 
-from judge import desk, report
+from judge import demo_optcg, desk, report
 from judge.desk import timelimit
 from judge.io.exporters import exporter
 from judge.io.files import atomic_write, inside, safe_name
-from judge.report.text import render_findings, render_state
+from judge.report.text import render_judged, render_state
 
 BY = "demo-scorekeeper"
 
@@ -80,7 +83,7 @@ def run_demo(db_path: str, out_dir: str, echo: Callable[[str], None] = print) ->
 
 
 def _run(store: EventStore, db_path: str, out_dir: str, echo: Callable[[str], None]) -> dict[str, Any]:
-    echo(f"Demo Cup, round 3: two matches recorded into a fresh log, {db_path}\n")
+    echo(f"Demo Cup, round 3: three matches recorded into a fresh log, {db_path}\n")
 
     # 1. A dispute at table 47, recorded live -------------------------------------------------
     t47 = Match.create(store, "table", ["Ann", "Bob"], event="Demo Cup", round="3", table="47",
@@ -96,7 +99,7 @@ def _run(store: EventStore, db_path: str, out_dir: str, echo: Callable[[str], No
                               match_id=t47.id), 6))
     r47 = desk.review(t47)
     echo("\n   validation (every event judged against the table before it; paperwork checked):")
-    echo(_indent(render_findings(r47.findings, r47.voided), 6))
+    echo(_indent(render_judged(r47.active_findings(), r47.void_findings()), 6))
     o = r47.outcome
     echo(f"   outcome: {o.winner} wins ({o.how})" if o and o.winner else f"   outcome: {o.result if o else 'none'}")
 
@@ -116,14 +119,17 @@ def _run(store: EventStore, db_path: str, out_dir: str, echo: Callable[[str], No
     r12 = desk.review(t12)
 
     # 3. Integrity, reports, exports ----------------------------------------------------------
-    echo("\n3. integrity and files")
+    t5 = demo_optcg.run(store, echo, _indent)
+    m5, r5 = t5["match"], t5["review"]
+
+    echo("\n4. integrity and files")
     verified = True
-    for m in (t47, t12):
+    for m in (t47, t12, m5):
         v = store.verify(m.id)
         verified &= v.ok
         echo(f"   {m.id}: hash chain {'ok' if v.ok else 'BROKEN'}, {plural(v.events, 'event')}, head {v.head_hash[:16]}…")
     files = report.write_round_report(store, "3", event="Demo Cup", out_dir=out_dir)  # + each match
-    for m in (t47, t12):
+    for m in (t47, t12, m5):
         for fmt in ("jsonl", "csv"):
             mod = exporter(fmt)
             path = inside(out_dir, f"{safe_name(m.id)}.{mod.EXTENSION}")
@@ -142,6 +148,9 @@ def _run(store: EventStore, db_path: str, out_dir: str, echo: Callable[[str], No
             {"match": t12.id, "ruleset": "op2009", "events": t12.head_position(),
              "findings": [f.rule for f in r12.active_findings()],
              "time_decision": decision.decision.to_dict()},
+            {"match": m5.id, "ruleset": "optcg", "events": m5.head_position(),
+             "findings": [f.rule for f in r5.active_findings()],
+             "time_decision": t5["decision"].decision.to_dict()},
         ],
         "verified": verified,
         "files": files,

@@ -29,7 +29,16 @@ Parsing refuses the whole file on the first problem: `InputError` with where="FI
 what was expected there.
 """
 from engine.notation.game import ReadGame, check_turn_number, format_game, normalise, probe, read_game
-from engine.notation.grammar import CORE_VERBS, Action, Grammar, Verb, grammar_for, has_grammar, make_ctx
+from engine.notation.grammar import (
+    CORE_VERBS,
+    Action,
+    Grammar,
+    Suggestion,
+    Verb,
+    grammar_for,
+    has_grammar,
+    make_ctx,
+)
 from engine.notation.header import TAGS, Header, format_header, parse_header, parse_tag
 from engine.notation.lexer import DECKLIST_NOTE, SEATS, SEPARATORS, NotationError, Token, tokenize
 from engine.notation.lines import parse_line
@@ -46,7 +55,7 @@ from engine.notation.values import (
 
 __all__ = [
     "CORE_VERBS", "DECKLIST_NOTE", "SEATS", "SEPARATORS", "TAGS", "Action", "Ctx", "Grammar", "Header",
-    "Mismatch", "NotationError", "ReadGame", "Token", "Verb", "bare_ok", "check_turn_number", "expand_cards",
+    "Mismatch", "NotationError", "ReadGame", "Suggestion", "Token", "Verb", "bare_ok", "check_turn_number", "expand_cards",
     "format_game", "format_header", "grammar_for", "has_grammar", "make_ctx", "normalise", "parse_header",
     "parse_line", "parse_tag", "probe", "quote", "read_game", "read_value", "tokenize", "write_cards",
     "write_value",

@@ -3,7 +3,7 @@ write a match back as canonical text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,10 +30,15 @@ def probe(match_id: str, position: int, kind: str, version: int, actor: str, pay
 
 
 def format_game(created: RecordedEvent, events: Sequence[RecordedEvent], ruleset: Ruleset, *,
-                match_id: str | None = None) -> str:
-    """A whole log (match.created first, then the rest) as canonical notation text."""
+                match_id: str | None = None, cards: Callable[[Ruleset], Any] | None = None) -> str:
+    """A whole log (match.created first, then the rest) as canonical notation text. With the card
+    data (`cards`, as for read_game), a decklist whose facts are the card data's is written as a
+    short [Deck] tag (it reads back as the same event)."""
     grammar = grammar_for(ruleset)
     ctx = make_ctx(created.payload["players"], ruleset, grammar)
+    lookup = cards(ruleset) if cards is not None else None
+    if lookup is not None:
+        ctx.card_fill = lookup.fill
     body = [e for e in events if e.position != created.position]
     decks: list[tuple[str, str]] = []
     for e in body:  # the leading decklists go into the header
@@ -70,9 +75,14 @@ class ReadGame:
     lines: list[int]
 
 
-def read_game(text: str, path: str = "", *, recorded_by: str | None = None) -> ReadGame:
+def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
+              cards: Callable[[Ruleset], Any] | None = None) -> ReadGame:
     """Parse and validate a whole notation file; nothing is stored. Raises NotationError (an
-    InputError) naming FILE:LINE:COL and what was expected there."""
+    InputError) naming FILE:LINE:COL and what was expected there.
+
+    `cards(ruleset)` may give the card data for the file's game (judge.io.carddb.match_cards): an
+    object with `resolve(word, state)` (a card's name -> its number, as the table stands) and
+    `fill(kind, payload)` (the facts a payload carries, e.g. a decklist's); None for no card data."""
     from engine.match import EventValidator, creation_draft
     from engine.rulesets import get_ruleset
 
@@ -90,10 +100,14 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None) -> R
     ruleset = get_ruleset(header.ruleset)(header.options)
     grammar = grammar_for(ruleset)
     ctx = make_ctx(created.payload["players"], ruleset, grammar)
+    lookup = cards(ruleset) if cards is not None else None
     validator = EventValidator(ruleset, ctx.players)
     created_event = probe(header.match or "", 1, "match.created", created.version, TABLE_ACTOR,
                           created.payload)
     tracker = Fold(ruleset, created_event)  # the table as the file is read
+    if lookup is not None:
+        ctx.card_ref = lambda word: lookup.resolve(word, tracker.state)
+        ctx.card_fill = lookup.fill
     drafts: list[Any] = []
     where: list[int] = []
     kinds = {1: "match.created"}
@@ -101,6 +115,8 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None) -> R
     def add(kind: str, actor: str, payload: dict, line: int, col: int) -> Any:
         head = len(drafts) + 1
         try:
+            if ctx.card_fill is not None:
+                payload = ctx.card_fill(kind, payload)
             d = validator.draft(kind, payload, actor=actor, recorded_by=recorded_by, head=head,
                                 kind_at=kinds.get)
         except InputError as e:

@@ -7,12 +7,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.events import JUDGE_PREFIX, TABLE_ACTOR, RecordedEvent
+from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, RecordedEvent
 from engine.notation.lexer import DECKLIST_NOTE, NotationError, Token, tokenize
 from engine.notation.values import (
     Ctx,
     Mismatch,
     _unwrap_optional,
+    card_word,
     expand_cards,
     read_value,
     write_cards,
@@ -57,6 +58,15 @@ CORE_VERBS = (
 )
 
 
+@dataclass(frozen=True)
+class Suggestion:
+    """A line `?` proposes, and why it is open now (a card's cost against the DON!! at hand...)."""
+
+    line: str
+    why: str = ""
+    group: str = ""  # plays, attacks, blocks, counters, ... (how `?` groups them)
+
+
 @dataclass
 class Action:
     """One parsed action: who, what, and where it was written."""
@@ -67,17 +77,21 @@ class Action:
     line: int = 0
     col: int = 0
     turn_number: int | None = None  # a turn header's number, checked against the derived turn
-    text: str = ""
+    text: str = ""  # the action as written on its line (prefix included)
+    index: int = 0  # which action of its line (1, 2, ...)
 
 
 class Grammar:
     """A ruleset's notation. Subclass it in engine/rulesets/<game>/notation.py as `GRAMMAR = MyGrammar`."""
 
     turn_kind: str | None = None  # the kind a turn header `T3 A:` records
+    counted_kind: str | None = None  # the kind that counts state.turn, if not turn_kind (grandline: round)
+    counted_word = "T"  # how that kind's number is written (T3; grandline R3)
     deck_kind: str | None = None  # the kind a [Deck] tag records (player + cards), if any
     verbs: tuple[Verb, ...] = ()
     custom_verbs: dict[str, str] = {}  # verb word -> doc, for custom forms (help and completion)
     value_aliases: dict[str, str] = {}  # short words for zones and spaces (cap -> capitano)
+    card_fields: frozenset[str] = frozenset()  # str fields naming one card (a name may stand for it)
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
@@ -100,9 +114,26 @@ class Grammar:
     def format_custom(self, e: RecordedEvent, ctx: Ctx) -> str | None:
         return None
 
-    def suggestions(self, state: TableState, ctx: Ctx) -> list[str]:
-        """Candidate lines for `?` in the live recorder (each is then checked against the rules)."""
+    def suggestions(self, state: TableState, ctx: Ctx) -> list["str | Suggestion"]:
+        """Candidate lines for `?` in the live recorder: what may be done now (each is then
+        judged against the table, and kept only if the rules raise no error). A `Suggestion`
+        carries why it is open ("cost 3, 4 DON!! active"); a plain string is a line alone."""
         return []
+
+    def suggestion_notes(self, state: TableState, ctx: Ctx) -> list[str]:
+        """What the suggestions could not know, said under them. By default: unseen cards in the
+        active player's hand (a zone named hand or mano), whose plays are not proposed."""
+        who = state.active
+        if who is None:
+            return []
+        out = []
+        for zone in ("hand", "mano"):
+            if zone in state.zone_names:
+                unseen = sum(1 for c in state.zones[who][zone] if c.code is None)
+                if unseen:
+                    out.append(f"{who}'s {zone} holds {unseen} unseen card{'s' if unseen != 1 else ''}: "
+                               "the options come from the known cards only")
+        return out
 
     # --- verbs --------------------------------------------------------------------------------
 
@@ -123,20 +154,36 @@ class Grammar:
         if custom is not None:
             return custom
         if head.type != "word":
-            raise NotationError(f"expected an action ({self.verb_list()})", col=head.col)
+            raise NotationError(f"expected an action ({self.verb_hint()})", col=head.col)
         word = head.value
         if word.startswith("@") and word[1:] in self.vocab:
             verb = Verb(word[1:], word[1:])
         elif word in self.by_name:
             verb = self.by_name[word]
         else:
-            raise NotationError(f"unknown action {shown(word)}: expected one of {self.verb_list()}", col=head.col)
+            close = self.did_you_mean(word)
+            raise NotationError(f"unknown action {shown(word)}: " + (f"did you mean {close!r}?" if close
+                                else self.verb_hint()), col=head.col)
         return verb.kind, self.parse_fields(verb, toks[1:], actor, ctx, head.col)
 
+    def verb_names(self) -> list[str]:
+        """Every verb word a line may start with (short verbs, kinds without one, custom forms)."""
+        return sorted(set(self.by_name) - {v.kind for v in self.by_kind.values() if v.name != v.kind}
+                      | set(self.custom_verbs))
+
     def verb_list(self) -> str:
-        names = sorted(set(self.by_name) - {v.kind for v in self.by_kind.values() if v.name != v.kind}
-                       | set(self.custom_verbs))
-        return ", ".join(names)
+        return ", ".join(self.verb_names())
+
+    def verb_hint(self) -> str:
+        return f"expected an action of {self.ruleset.name} (`help` in the live recorder lists them)"
+
+    def did_you_mean(self, word: str) -> str | None:
+        """The one verb closest to a mistyped word (refrsh -> refresh), or None if none is close."""
+        import difflib
+        names = [n for n in self.verb_names() if n.replace(".", "").replace("/", "").isalnum()
+                 or n.startswith("/")]
+        hits = difflib.get_close_matches(word, names, n=1, cutoff=0.75)
+        return hits[0] if hits else None
 
     def with_fields(self, fixed: dict, verb: Verb, toks: list[Token], actor: str, ctx: Ctx,
                     col: int) -> dict:
@@ -153,6 +200,7 @@ class Grammar:
         payload: dict[str, Any] = {}
         positional = list(verb.positional)
         rest: list[Token] = []
+        skipped: list[tuple[str, Mismatch]] = []  # optional positional fields a value did not fit
         for t in toks:
             if t.type == "kv":
                 if t.key not in hints:
@@ -161,7 +209,8 @@ class Grammar:
                 if t.key in payload:
                     raise NotationError(f"field {shown(t.key)} given twice", col=t.col)
                 try:
-                    payload[t.key] = read_value(t, hints[t.key], ctx, player_like=t.key in verb.players)
+                    payload[t.key] = self._card(t.key, read_value(t, hints[t.key], ctx, player_like=t.key in verb.players),
+                                                ctx, t.col)
                 except Mismatch as m:
                     raise NotationError(f"expected {m} for {t.key}, got {shown(t.value)}", col=t.col) from None
                 continue
@@ -176,23 +225,45 @@ class Grammar:
                 if name in payload:
                     continue
                 try:
-                    payload[name] = read_value(t, hints[name], ctx, player_like=name in verb.players)
+                    payload[name] = self._card(name, read_value(t, hints[name], ctx, player_like=name in verb.players),
+                                               ctx, t.col)
                     placed = True
                     break
                 except Mismatch as m:
                     if self._required(verb.kind, name) or not positional and not verb.rest:
                         raise NotationError(f"expected {m} for {name}, got {t.text}", col=t.col) from None
+                    skipped.append((name, m))
             if placed:
                 continue
             if verb.rest:
                 rest.append(t)
                 continue
+            if skipped:  # a value that fit none of the places left: say what the first one wanted
+                name, m = skipped[0]
+                raise NotationError(f"expected {m} for {name}, got {t.text}", col=t.col)
+            if not hints:
+                raise NotationError(f"{verb.name} takes no values: expected the end of the action", col=t.col)
             raise NotationError(f"{verb.name} takes no more values here: expected key=value "
                                 f"(fields: {', '.join(hints)}) or the end of the action", col=t.col)
         if rest:
             payload[verb.rest] = expand_cards(rest, ctx)
         self._fill_player(verb, payload, actor, hints)
+        for name in verb.positional:
+            if name not in payload and self._required(verb.kind, name):
+                after = toks[-1].col + len(toks[-1].text) if toks else col + len(verb.name)
+                raise NotationError(f"expected a value for {name}: {self.usage(verb)}", col=after)
         return payload
+
+    def _card(self, name: str, value: Any, ctx: Ctx, col: int) -> Any:
+        return card_word(ctx, value, col) if name in self.card_fields and isinstance(value, str) else value
+
+    def usage(self, verb: Verb) -> str:
+        """How a verb is written, for an error (its doc line, else its positional fields)."""
+        import re
+        doc = re.sub(r"^[A-Z]: ", "", verb.doc).split(": ")[0].split(" / ")[0].strip()
+        if doc.startswith(verb.name):
+            return doc
+        return " ".join([verb.name] + [n.upper() for n in verb.positional])
 
     def _required(self, kind: str, name: str) -> bool:
         return any(n == name and req for n, _, req, _ in self.vocab[kind]._spec)
@@ -200,8 +271,8 @@ class Grammar:
     @staticmethod
     def _fill_player(verb: Verb, payload: dict, actor: str, hints: dict) -> None:
         if "player" in hints and "player" not in verb.positional and "player" not in payload \
-                and _unwrap_optional(hints["player"])[0] is Player and not actor.startswith(JUDGE_PREFIX) \
-                and actor != TABLE_ACTOR:
+                and _unwrap_optional(hints["player"])[0] is Player \
+                and not actor.startswith((JUDGE_PREFIX, SCOREKEEPER_PREFIX)) and actor != TABLE_ACTOR:
             payload["player"] = actor
         if payload.get("player", 0) is None:
             del payload["player"]
@@ -276,6 +347,8 @@ class Grammar:
             if any(t.type == "sep" for t in toks) or not toks:
                 return False
             kind, payload = self.parse_action(toks, e.actor, ctx)
+            if ctx.card_fill is not None:
+                payload = ctx.card_fill(kind, payload)
             parsed = self.vocab[kind].parse(payload, _parse_ctx(ctx)).to_dict()
         except Exception:
             return False

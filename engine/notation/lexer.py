@@ -30,12 +30,15 @@ class Token:
 class NotationError(InputError):
     """A parse error: `line`/`col` say where, the message says what was expected."""
 
-    def __init__(self, message: str, *, line: int = 0, col: int = 0, path: str = ""):
+    def __init__(self, message: str, *, line: int = 0, col: int = 0, path: str = "", action: int = 0,
+                 action_text: str = ""):
         self.line, self.col, self.path = line, col, path
+        self.action, self.action_text = action, action_text  # which action of the line, as written
         super().__init__(message, where=_where(path, line, col))
 
     def at(self, path: str, line: int) -> "NotationError":
-        return NotationError(self.message, line=self.line or line, col=self.col, path=path)
+        return NotationError(self.message, line=self.line or line, col=self.col, path=path,
+                             action=self.action, action_text=self.action_text)
 
 
 def _where(path: str, line: int, col: int) -> str:

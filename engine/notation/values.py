@@ -5,11 +5,11 @@ import json
 import re
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin
 
-from engine.events import JUDGE_PREFIX
+from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX
 from engine.notation.lexer import SEATS, NotationError, Token
 from engine.rulesets import Ruleset
 from engine.schema import MAX_ITEMS, Player, shown
@@ -55,6 +55,13 @@ class Ctx:
     players: list[str]
     ruleset: Ruleset
     aliases: dict[str, str] = field(default_factory=dict)  # short word -> zone/space name
+    # What a card word becomes in the payload: the caller's card data may turn a card's name into
+    # its number ("hancock" -> "OP01-078") or raise an InputError (ambiguous, unknown). None: stored
+    # as written. The engine knows no cards; judge.io.carddb supplies this for games it covers.
+    card_ref: Callable[[str], str] | None = None
+    # What a payload carries besides what its line says: card facts the caller's card data copies into
+    # a decklist event. A short line whose payload this completes reads back as the same event.
+    card_fill: Callable[[str, dict], dict] | None = None
 
     def __post_init__(self) -> None:
         self.alias_of = {v: k for k, v in self.aliases.items()}
@@ -73,9 +80,10 @@ class Ctx:
     def actor_text(self, actor: str) -> str:
         if actor in self.seat_of:
             return self.seat_of[actor] + ":"
-        if actor.startswith(JUDGE_PREFIX):
-            name = actor[len(JUDGE_PREFIX):]
-            return "judge " + (name if bare_ok(name) else quote(name)) + ":"
+        for prefix, word in ((JUDGE_PREFIX, "judge"), (SCOREKEEPER_PREFIX, "scorekeeper")):
+            if actor.startswith(prefix):
+                name = actor[len(prefix):]
+                return f"{word} " + (name if bare_ok(name) else quote(name)) + ":"
         return ""
 
 
@@ -203,8 +211,19 @@ def expand_cards(tokens: Sequence[Token], ctx: Ctx, *, allow_unknown: bool = Fal
             raise NotationError(f"expected a card number, got {shown(code)} (quote a card number that "
                                 "looks like a number)", col=t.col)
         else:
-            out.extend([code] * count)
+            out.extend([card_word(ctx, code, t.col)] * count)
     return out
+
+
+def card_word(ctx: Ctx, word: str, col: int) -> str:
+    """A card word as the payload stores it (see Ctx.card_ref); its problem is a NotationError at `col`."""
+    if ctx.card_ref is None:
+        return word
+    from engine.match import InputError
+    try:
+        return ctx.card_ref(word)
+    except InputError as e:
+        raise NotationError(e.message, col=col) from None
 
 
 def write_cards(cards: Sequence[str | None]) -> list[str]:

@@ -47,17 +47,20 @@ class Outcome:
     winner: str | None
     how: str
     explanation: list[str] = field(default_factory=list)
+    rule: str = ""  # the rule that ended it (a rule id of the ruleset), when there is one
+    position: int | None = None  # the event that ended it
 
     def to_dict(self) -> dict[str, Any]:
         return {"result": self.result, "winner": self.winner, "how": self.how,
-                "explanation": self.explanation}
+                "explanation": self.explanation, "rule": self.rule, "position": self.position}
 
 
 @dataclass
 class Decision:
     """An end-of-time decision. `result`: "win", "draw", "double-loss", or "continue" (the procedure
     says play on, e.g. sudden death); `branch` names the procedure's case; `steps` explain it in
-    words; `rule`/`quote` cite the rulebook."""
+    words; `rule`/`quote` cite the rulebook (or the policy's source), `en` renders the quote in
+    English when it is in another language, `source` says where the quote comes from."""
 
     result: str
     winner: str | None
@@ -66,10 +69,13 @@ class Decision:
     rule: str
     quote: str = ""
     policy: str = ""
+    en: str = ""
+    source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"result": self.result, "winner": self.winner, "branch": self.branch,
-                "steps": self.steps, "rule": self.rule, "quote": self.quote, "policy": self.policy}
+                "steps": self.steps, "rule": self.rule, "quote": self.quote, "policy": self.policy,
+                "en": self.en, "source": self.source}
 
 
 class Ruleset:
@@ -179,6 +185,17 @@ class Ruleset:
 
     def outcome(self, state: TableState) -> Outcome | None:
         return None
+
+    def games_per_match(self) -> int:
+        """How many games a match may hold (a best of three: 3)."""
+        return 1
+
+    def game_ends(self, state: TableState) -> list[Outcome]:
+        """Every game of the match that is over, in order (the live recorder announces each as it
+        happens). One game per match by default: the outcome, once there is one; a best-of-three
+        (op2009) lists each game."""
+        o = self.outcome(state)
+        return [o] if o is not None else []
 
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:

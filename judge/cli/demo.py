@@ -18,9 +18,9 @@ def register(cli: click.Group) -> None:
               help="Folder for the demo's log and the files it writes.")
 @json_option
 def demo_cmd(out_dir: str, as_json: bool) -> None:
-    """Run the demo: record two matches of a round into a fresh log (OUT/demo.db): a dispute
-    settled by a judge (generic table) and a One Piece 2009 best-of-three decided by the
-    end-of-time procedure. Shows the table at a moment, validates, verifies the hash chain, and
+    """Run the demo: record three matches of a round into a fresh log (OUT/demo.db): a dispute
+    settled by a judge (generic table), a One Piece 2009 best-of-three decided by the
+    end-of-time procedure, and a ONE PIECE CARD GAME match typed with card names (optcg). Shows the table at a moment, validates, verifies the hash chain, and
     writes HTML reports and exports into OUT. Ignores --db: the demo never touches your log.
 
     \b

@@ -15,7 +15,7 @@ from engine.match import InputError, Match
 from engine.store import anchor_token
 
 from judge import desk as lib
-from judge.report.text import render_findings
+from judge.report.text import render_findings, render_judged
 from judge.cli.common import (
     EXIT_FINDINGS,
     Env,
@@ -52,7 +52,8 @@ def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> N
         return
     click.echo(f"{rec.event.position}  {describe(rec.event)}")
     if rec.findings:
-        click.echo(render_findings(rec.findings))
+        from judge.io.cardnames import CardNames
+        click.echo(render_findings(rec.findings, names=CardNames.for_state(m.state(), m.ruleset)))
 
 
 def _record(env: Env, match: str, kind: str, payload: dict, actor: str, as_json: bool,
@@ -368,7 +369,7 @@ def audit_cmd(env: Env, match, at, around, as_json) -> None:
     if as_json:
         emit_json(a)
     else:
-        click.echo(lib.render_audit(a))
+        click.echo(lib.render_audit(a, lang=env.lang))
 
 
 @click.command("findings")
@@ -387,7 +388,8 @@ def findings_cmd(env: Env, match, as_json, as_csv, as_nl) -> None:
     r = lib.review(env.match(match))
     rows = lib.finding_rows(r)
     emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
-              text=lambda _: render_findings(r.findings, r.voided))
+              text=lambda _: render_judged(r.active_findings(), r.void_findings(),
+                                           names=env.names(r.match, r.state), lang=env.lang))
     if any(f.severity == "error" for f in r.active_findings()):
         raise FindingsExit(EXIT_FINDINGS)
 

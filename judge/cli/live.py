@@ -7,8 +7,10 @@ import click
 
 from engine.match import InputError, Match
 
-from judge.live import LiveSession, run_terminal
-from judge.cli.common import EXIT_INPUT, Env, FindingsExit, pass_env
+from engine.events import default_recorder_name
+from judge.live import ROLES, LiveSession, run_terminal
+from judge.live.acks import AckFile
+from judge.cli.common import EXIT_CONFLICT, EXIT_INPUT, Env, FindingsExit, pass_env
 from judge.cli.matches import _parse_options
 
 
@@ -24,23 +26,31 @@ def register(cli: click.Group) -> None:
 @click.option("--round", "round_", help="With `new`: round label.")
 @click.option("--table", help="With `new`: table label.")
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE", help="With `new`: a ruleset option.")
-@click.option("--strict", is_flag=True, help="Refuse an action the rules would flag (nothing is recorded for it).")
+@click.option("--strict", is_flag=True, help="Refuse a line if the rules would flag any action of it (nothing of it is recorded).")
+@click.option("--role", type=click.Choice(ROLES), default="scorekeeper", show_default=True,
+              help="Who is typing: your own acts (undo) are recorded as scorekeeper:NAME or judge:NAME "
+                   "(NAME: --by / $TABLEJUDGE_USER).")
 @click.option("--judge", "-j", "judge_name", metavar="NAME",
-              help="The judge for judge actions typed without a prefix. Default: --by / $TABLEJUDGE_USER.")
+              help="The judge whose actions (ruling, penalty, ...) are typed without a prefix. Default: "
+                   "yourself with --role judge; a scorekeeper writes `judge NAME: ...`.")
 @click.option("--history", "history_file", metavar="FILE", help="Keep the line history in FILE.")
 @pass_env
-def live_cmd(env: Env, target, ruleset, players, event, round_, table, opts, strict, judge_name,
+def live_cmd(env: Env, target, ruleset, players, event, round_, table, opts, strict, role, judge_name,
              history_file) -> None:
-    """Record a game as it is played, one notation line per action (docs/notation.md). Each
-    action is stored the moment Enter is pressed; findings show under the line. Tab completes
-    actions, card numbers, players and zones; `?` lists what is legal now; `help` the actions;
-    `undo`, `state`, `clock`; judge actions (call, ruling, penalty, extend, time) work inline.
+    """Record a game as it is played, one notation line at a time (docs/notation.md). A line is
+    judged whole and stored in one transaction when Enter is pressed (all its actions or none), then
+    acknowledged; findings show under it. A refused line comes back for editing, the cursor on the
+    failing action. If another recorder stored events first, they are shown (who, when) and you are
+    asked before your line is stored. Tab completes actions, card numbers, players and zones; `?`
+    lists what is open now; `help` the actions; `undo`, `state`, `clock`; judge actions inline.
 
     \b
     Examples:
       tablejudge live new --ruleset optcg --player Ann --player Bob --table 12
-      tablejudge live 3f2a9c01 --judge Kim
-      tablejudge live 3f2a9c01 --strict < game.txt      # lines from a pipe
+      tablejudge live 3f2a9c01 --role judge
+      tablejudge live 3f2a9c01 --judge Kim --strict < game.txt      # lines from a pipe
+    \b
+    From a pipe: exit 2 if a line was refused, 3 if the log moved under a line (not stored).
     """
     store = env.store()
     if target == "new":
@@ -52,7 +62,11 @@ def live_cmd(env: Env, target, ruleset, players, event, round_, table, opts, str
         if ruleset or players:
             raise InputError("--ruleset/--player only go with `live new`", field="ruleset")
         match = Match.open(store, target)
-    session = LiveSession(match, strict=strict, judge=judge_name, recorded_by=env.recorded_by)
-    refused = run_terminal(session, history_file=history_file, echo=click.echo)
-    if refused and not sys.stdin.isatty():
-        raise FindingsExit(EXIT_INPUT)  # a script fed lines that were not recorded: say so
+    session = LiveSession(match, strict=strict, judge=judge_name, recorded_by=env.recorded_by, role=role,
+                          acks=AckFile(store.describe(), match.id, env.recorded_by or default_recorder_name()))
+    tally = run_terminal(session, history_file=history_file, echo=click.echo)
+    if not sys.stdin.isatty():  # a script fed lines that were not recorded: say so
+        if tally.conflicts:
+            raise FindingsExit(EXIT_CONFLICT)
+        if tally.refused:
+            raise FindingsExit(EXIT_INPUT)

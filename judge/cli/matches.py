@@ -15,10 +15,12 @@ from engine.store import MatchNotFound
 from engine.words import plural
 
 from judge.io.files import atomic_write, inside, safe_name
+from judge.io.cardnames import CARD_DATA_RULESETS
 from judge.io.exporters import exporter
 from judge.io.exporters import formats as export_formats
+from judge.cli.expect import confirm_expected, same_event
 from judge.cli.fieldargs import parse_field_args
-from judge.report.text import render_events, render_findings, render_state
+from judge.report.text import render_events, render_findings, render_judged, render_state
 from judge.cli.common import (
     EXIT_FINDINGS,
     Env,
@@ -70,21 +72,51 @@ def match_group() -> None:
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
               help="A ruleset option (see `tablejudge rulesets --json`). Repeatable.")
 @click.option("--id", "match_id", help="Use this match id instead of a generated one.")
+@click.option("--decks-from", "decks_from", metavar="TOURNAMENT",
+              help="optcg: record each player's decklist from their tournament registration (with the card "
+                   "facts) as the match's first events.")
 @json_option
 @pass_env
-def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, as_json) -> None:
+def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, decks_from, as_json) -> None:
     """Create a match and print its id.
 
     \b
-    Example:
+    Examples:
       tablejudge match new --ruleset table --player Ann --player Bob --round 3 --table 47
+      tablejudge match new --ruleset optcg --player Ann --player Bob --decks-from t-1a2b
     """
+    decks = _tournament_decks(env, decks_from, ruleset, list(players)) if decks_from else []
     m = Match.create(env.store(), ruleset, list(players), event=event, round=round_, table=table,
                      options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by)
+    findings = []
+    for player, payload in decks:
+        findings += m.record("deck.registered", payload, actor=player, recorded_by=env.recorded_by).findings
     if as_json:
         emit_json(m.summary())
     else:
         click.echo(m.id)
+        if findings:
+            stderr(render_findings(findings, names=env.names(m), lang=env.lang))
+
+
+def _tournament_decks(env: Env, ref: str, ruleset: str, players: list[str]) -> list[tuple[str, dict]]:
+    """Each player's registered decklist as a deck.registered payload, all read before anything is stored."""
+    from judge.io import carddb
+    from judge.tournament import Tournament
+    if ruleset not in CARD_DATA_RULESETS:
+        raise InputError(f"--decks-from reads optcg decklists; ruleset {ruleset!r} has none", field="decks-from")
+    st = Tournament.open(env.store(), ref).state()
+    db = carddb.CardDB.for_log(env.db)
+    out = []
+    for p in players:
+        info = st.players.get(p)
+        if info is None or not info.decklist:
+            raise InputError(f"{p} has no decklist in tournament {ref} (tournament register {ref} {p} "
+                             "--decklist FILE)", field="decks-from")
+        payload, _ = carddb.decklist_registration(db, p, info.decklist, where=f"{p}'s decklist in {ref}",
+                                                  source=f"tournament {ref}")
+        out.append((p, payload))
+    return out
 
 
 @click.command("matches")
@@ -117,7 +149,8 @@ def matches_cmd(env: Env, as_json, as_csv, as_nl) -> None:
 @click.option("--payload", "payload_json", metavar="JSON", help="The whole payload as a JSON object.")
 @click.option("--strict", is_flag=True, help="Refuse (exit 1) instead of recording a flagged event.")
 @click.option("--expect", "expected", type=int, metavar="N",
-              help="Only append if the log ends at event N (optimistic concurrency).")
+              help="The last event you saw: if the log has moved since N, what moved is shown (who, "
+                   "when) and you are asked (at a terminal) before storing; else exit 3, nothing stored.")
 @json_option
 @click.pass_context
 def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expected, as_json) -> None:
@@ -128,6 +161,7 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
       tablejudge log MATCH note --text "judge present"
       tablejudge log MATCH draw --actor Ann --player Ann --count 2
       tablejudge log MATCH move --payload '{"player":"Ann","from_zone":"hand","to_zone":"field"}'
+      tablejudge log MATCH play --actor Ann --player Ann --card hancock     # optcg: a name stores its number
     \b
     Findings are printed under the event (exit 1 with --strict, which refuses).
     `tablejudge rulesets --kinds RULESET` lists each kind's fields.
@@ -147,27 +181,45 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
             raise InputError(f"--payload: {e.message}", field="payload") from None
     else:
         payload = parse_field_args(vocab[kind], list(ctx.args))
+    if m.ruleset.name in CARD_DATA_RULESETS and isinstance(payload, dict):
+        from judge.io import carddb  # a card's name -> its number; a deck's facts (only for such games)
+        payload = carddb.MatchCards(carddb.for_store(m.store)).prepare(kind, payload, m.state())
+    if expected is not None:  # the log moved since N: show what moved (who, when), ask or refuse
+        draft = m.draft(kind, payload, actor=actor, recorded_by=env.recorded_by)
+        expected = confirm_expected(m.store, m.id, expected, what="event", describe=m.ruleset.describe,
+                                    repeats=same_event(draft.kind, draft.actor, draft.payload))
     rec = m.record(kind, payload, actor=actor, recorded_by=env.recorded_by, strict=strict,
                    expected_position=expected)
     if as_json:
         emit_json({"event": rec.event.to_dict(), "findings": [f.to_dict() for f in rec.findings]})
     else:
-        click.echo(f"{rec.event.position}  {m.ruleset.describe(rec.event)}")
+        names = env.names(m)
+        click.echo(f"{rec.event.position}  {names.text(m.ruleset.describe(rec.event))}")
         if rec.findings:
-            click.echo(render_findings(rec.findings))
+            click.echo(render_findings(rec.findings, names=names, lang=env.lang))
 
 
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--format", "fmt", help="File format (default: by extension; .jsonl -> jsonl, .log -> optcgsim).")
 @click.option("--match", "match_ref", help="Append to this existing match (formats that do not create one).")
+@click.option("--workers", type=click.IntRange(1, 64), metavar="N",
+              help="OPTCGSim logs: processes that read the files (default: one per CPU).")
+@click.option("--expect", "expected", type=int, metavar="N",
+              help="With --match: the last event you saw of it. If the log has moved since N, what moved "
+                   "is shown (who, when) and you are asked (at a terminal) before importing; else exit 3.")
 @json_option
 @pass_env
-def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
+def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> None:
     """Import files of events, each all or nothing: a malformed line is reported with its file,
     line and field, and nothing from that file is stored. A folder imports every file in it, with
     a progress bar and a summary table. The summary counts each import's findings (exit 0: the
     import succeeded; `tablejudge validate` exits 1 on findings).
+
+    An OPTCGSim log becomes one match per game (an AutoSaved file holds every rematch); the summary
+    says which simulator version and log variant each file is. Many logs are read by worker
+    processes and written by one, in batched commits; a game already in the log is recognised
+    and skipped, so running an interrupted import again finishes it.
 
     \b
     Exit codes: 0 all imported; 2 a file was refused (it stored nothing; the others were imported,
@@ -177,12 +229,25 @@ def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
     Examples:
       tablejudge import examples/op2009/best-of-three-fine-tempo.jsonl
       tablejudge import more-events.jsonl --match 3f2a9c01
-      tablejudge import logs/ --format optcgsim --json
+      tablejudge import game.log --json
+      tablejudge import logs/ --format optcgsim --workers 2
     """
     from judge.io import importers  # only `import` needs the importers
 
     files = _expand(paths)
+    if len(files) > 1 and not match_ref and \
+            all((fmt or importers.guess_format(p)) == "optcgsim" for p in files):
+        from judge.cli.importing import bulk_import
+
+        bulk_import(env, files, workers=workers, as_json=as_json)
+        return
     store = env.store()
+    if expected is not None:
+        if not match_ref or len(files) != 1:
+            raise InputError("--expect goes with --match and one file", field="expect")
+        m = env.match(match_ref)
+        match_ref = m.id
+        expected = confirm_expected(store, m.id, expected, what="import", describe=m.ruleset.describe)
     summaries, failures = [], []
     interrupted: str | None = None
     show_bar = len(files) > 1 and not as_json
@@ -191,7 +256,8 @@ def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
         for path in bar:
             try:
                 mod = importers.importer(fmt or importers.guess_format(path))
-                summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by)
+                summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by,
+                                          **({"expect": expected} if expected is not None else {}))
             except InputError as e:
                 if len(files) == 1:
                     raise
@@ -208,6 +274,10 @@ def import_cmd(env: Env, paths, fmt, match_ref, as_json) -> None:
         emit_json(rows[0] if len(files) == 1 and rows and not interrupted else
                   {"imported": rows, "failed": failures, "interrupted": interrupted})
     else:
+        if len(files) == 1 and rows and "games" in rows[0]:
+            from judge.cli.importing import describe_file
+
+            click.echo(describe_file(rows[0]))
         if len(files) == 1 and rows:
             r = rows[0]
             judged = (f"{plural(r['findings'], 'finding')}" if r["findings"] is not None
@@ -269,7 +339,7 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
                 for e in events]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl, text=lambda r: "")
     else:
-        click.echo(render_events(events, m.ruleset, voided))
+        click.echo(render_events(events, m.ruleset, voided, names=env.names(m)))
 
 
 @click.command("state")
@@ -295,9 +365,12 @@ def state_cmd(env: Env, match, at, turn, as_json) -> None:
         view = state.view()
         view["match"] = m.id
         view["summary"] = m.ruleset.summary_lines(state)
+        names = env.names(m, state)  # the numbers stay numbers; their names beside them
+        known = {c for pv in view["players"].values() for zv in pv["zones"].values() for c in zv["known"] if c}
+        view["names"] = {n: names.name(n) for n in sorted(known) if names.name(n)}
         emit_json(view)
     else:
-        click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id))
+        click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id, names=env.names(m, state)))
 
 
 @click.command("validate")
@@ -314,16 +387,14 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
     Example:
       tablejudge validate MATCH --json
     """
-    from judge.desk import review
+    from judge.desk import finding_rows, review
 
     m = env.match(match)
     r = review(m, upto)
-    backed = r.voided
     if as_json:
-        emit_json({"match": m.id, "findings": [dict(f.to_dict(), backed_out=f.position in backed)
-                                                for f in r.findings]})
+        emit_json({"match": m.id, "findings": finding_rows(r)})
     else:
-        click.echo(render_findings(r.findings, backed))
+        click.echo(render_judged(r.active_findings(), r.void_findings(), names=env.names(m, r.state), lang=env.lang))
     if any(f.severity == "error" for f in r.active_findings()):
         raise FindingsExit(EXIT_FINDINGS)
 

@@ -13,7 +13,7 @@ def register(cli: click.Group) -> None:
     @click.argument("match")
     @click.option("--policy", metavar="P", default=None,
                   help="The end-of-time policy (default: the ruleset's own; op2009: mm25 or mm25-entrambi; "
-                       "optcg: bandai).")
+                       "optcg: bandai, store, regional or asia).")
     @click.option("--dry-run", is_flag=True, help="Decide and print, but record nothing.")
     @click.option("--judge", default=DEFAULT_JUDGE, show_default=True, metavar="NAME",
                   help="Actor of the recorded time.decision event (judge:NAME).")

@@ -12,6 +12,7 @@ from engine.store import anchor_token
 from engine.words import plural
 from engine.schema import shown
 
+from judge.io.cardnames import CARD_DATA_RULESETS, CardNames
 from judge.tournament.results import read_results
 from judge.tournament.seal import token as seal_token
 from judge.tournament.standings import (
@@ -260,12 +261,22 @@ def register(cli: click.Group) -> None:
           tablejudge tournament register t-1a2b Ann Bob "Cid Rossi"
           tablejudge tournament register t-1a2b Dee --id 1234 --decklist dee.txt
           tablejudge tournament register t-1a2b --csv registrations.csv
+
+        \b
+        An optcg decklist is read against the card data first (a line it cannot read refuses the
+        registration) and checked; `match new --decks-from T` copies it into a match.
         """
         if (player_id or decklist) and len(players) > 1:
             raise InputError("--id and --decklist go with one player at a time", field="players")
         if bool(players) == bool(csv_file):
             raise InputError("give the players' names or --csv FILE (one of the two)", field="players")
         t = _open(env, tournament_ref)
+        checked = None
+        if decklist and not csv_file and t.state().game in CARD_DATA_RULESETS:
+            # optcg: the list is read against the card data before anything is stored
+            from judge.io import carddb
+            _, checked = carddb.decklist_registration(carddb.CardDB.for_log(env.db), players[0],
+                                                      Path(decklist).read_text(encoding="utf-8"), where=decklist)
         if csv_file:
             from judge.tournament.registration import import_registrations
             text = Path(csv_file).read_text(encoding="utf-8")
@@ -276,6 +287,11 @@ def register(cli: click.Group) -> None:
                                      allow_similar=allow_similar)
         for e in events:
             click.echo(f"registered {e.payload['player']} (event {e.position})")
+        if checked is not None:
+            names = CardNames(checked.names)
+            click.echo(f"  decklist: Leader {names.label(checked.leader)}, {len(checked.cards)} cards")
+            for f in checked.findings:
+                click.echo(f"  {f['rule']} [{f['severity']}] {names.text(f['message'])}")
 
     @tournament.command("drop")
     @click.argument("tournament_ref", metavar="T")

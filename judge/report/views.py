@@ -18,8 +18,9 @@ GRID_MAX_ZONES = 7
 GRID_MAX_COLUMNS = 10
 
 
-def table_view(state: TableState, ruleset) -> dict[str, Any]:
-    """The table at one moment: per player counters and zones (count, known cards, unknown count),
+def table_view(state: TableState, ruleset, names: Any = None) -> dict[str, Any]:
+    """The table at one moment: per player counters and zones (count, known cards with their names
+    when `names` (judge.io.cardnames.CardNames) knows them, unknown count),
     the zones and counters worth a column (a zone no player has a card in is left out), and the
     grid's layout ("columns": a row per player; "rows": a row per zone, see GRID_MAX_ZONES)."""
     players = []
@@ -27,14 +28,15 @@ def table_view(state: TableState, ruleset) -> dict[str, Any]:
         zones = []
         for z in state.zone_names:
             cards = state.zones[p][z]
-            known = [c.code for c in cards if c.code is not None]
+            known = [names.label(c.code) if names is not None else c.code for c in cards if c.code is not None]
             zones.append({"name": z, "count": len(cards), "known": known, "unknown": len(cards) - len(known)})
         players.append({"name": p, "counters": dict(state.counters.get(p, {})), "zones": zones,
                         "active": state.active == p})
     zone_names = [z for z in state.zone_names if any(state.zones[p][z] for p in state.players)]
     counter_names = list(dict.fromkeys(c for p in state.players for c in state.counters.get(p, {})))
     return {"position": state.position, "turn": state.turn, "phase": state.phase,
-            "active": state.active, "players": players, "summary": ruleset.summary_lines(state),
+            "active": state.active, "players": players,
+            "summary": [names.text(s) if names is not None else s for s in ruleset.summary_lines(state)],
             "voided": list(state.voided), "result": state.result,
             "zone_names": zone_names, "counter_names": counter_names,
             "layout": grid_layout(len(zone_names), len(zone_names) + len(counter_names))}

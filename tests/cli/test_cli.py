@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 
 import click
@@ -118,17 +119,35 @@ def test_demo_records_validates_decides_and_renders(tmp_path):
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
     assert summary["verified"]
-    dispute, best_of_three = summary["matches"]
+    dispute, best_of_three, optcg = summary["matches"]
     assert dispute["findings"] == ["TABLE-2"]  # the corrected move no longer counts; the skipped turn does
     assert dispute["outcome"]["winner"] == "Ann"
     assert best_of_three["findings"] == []
     decision = best_of_three["time_decision"]
     assert (decision["result"], decision["winner"], decision["rule"]) == ("win", "Bob", "OP09-TEMPO-CAP-1")
     html = [p for p in summary["files"] if p.endswith(".html")]
-    assert len(html) == 3  # the round page and one report per match
+    assert len(html) == 4  # the round page and one report per match
+    assert optcg["findings"] == ["OPTCG-TERM-12"]  # Luffy attacks the turn he is played
+    assert (optcg["time_decision"]["winner"], optcg["time_decision"]["policy"]) == ("Ann", "bandai")
     for path in summary["files"]:
         assert os.path.getsize(path) > 0
     assert "Bob wins" in open(os.path.join(str(tmp_path), f"{best_of_three['match']}.html")).read()
+
+
+def test_the_demo_shows_an_optcg_match_with_card_names_and_english_rule_words(tmp_path):
+    r = run_cli("demo", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    out = r.stdout[r.stdout.index("3. table 5 (ruleset optcg"):r.stdout.index("4. integrity")]
+    assert "A: draw OP01-077 OP01-064 OP01-078 OP01-082 OP01-076" in out  # names typed, numbers stored
+    assert "'chopper' could be 2 cards: OP01-015 Tony Tony.Chopper, ST01-006 Tony Tony.Chopper" in out
+    assert "OP01-024 Monkey.D.Luffy was played this turn and has no [Rush]" in out
+    assert "[Rush] … an effect that lets the card attack in the turn it is played." in out  # English
+    assert "«速攻 (速攻) … 在登場的回合中即可進行攻擊的效果。»" in out  # and the rulebook's words
+    assert "hand         4  OP01-078 Boa Hancock" in out
+    assert "source: shared/reference/tournament-policies.md" in out
+    m = re.search(r"match ([0-9a-f]{10}): the scorekeeper says card names", out)
+    html = open(os.path.join(str(tmp_path), f"{m.group(1)}.html"), encoding="utf-8").read()
+    assert "OP01-024 Monkey.D.Luffy" in html and 'lang="zh-Hant"' in html
 
 
 def test_rulesets_lists_table_and_its_kinds():

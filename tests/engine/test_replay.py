@@ -179,3 +179,21 @@ def test_backup_rewinds_the_game_not_the_judges_desk(game):
 
     assert [r["penalty"] for r in penalty_rows(game) if not r["backed_out"]] == ["Warning"]
     assert clock_of(game.events(), set(s.voided)).running
+
+
+def test_a_finding_caused_only_by_a_voided_event_is_void(tmp_path):
+    """The second draw from a one-card deck is flagged as it comes in; once the first draw is
+    voided, the corrected log finds nothing there: the finding is void, with the correction named,
+    and only a finding the corrected log still finds stands."""
+    store = EventStore.open(str(tmp_path / "log.db"))
+    m = Match.create(store, "table", ["Ann", "Bob"])
+    m.record("setup", {"player": "Ann", "zone": "deck", "count": 1}, actor="Ann")
+    m.record("move", {"player": "Ann", "from_zone": "deck", "to_zone": "hand"}, actor="Ann")
+    flagged = m.record("move", {"player": "Ann", "from_zone": "deck", "to_zone": "hand"}, actor="Ann")
+    assert [f.rule for f in flagged.findings] == ["TABLE-1"]
+    m.record("move", {"player": "Bob", "from_zone": "deck", "to_zone": "hand"}, actor="Bob")  # stands
+    fix = m.record("correction", {"voids": 3, "reason": "drawn once"}, actor="judge:Kim").event
+    v = m.validate()
+    assert [(f.position, f.rule) for f in v.active_findings()] == [(5, "TABLE-1")]
+    assert [(f.position, by) for f, by in v.void_findings()] == [(4, (fix.position,))]
+    assert len(m.state().zone("Ann", "hand")) == 1

@@ -87,7 +87,8 @@ def test_cli_import_reports_the_place(tmp_path):
     path.write_text(HEADER + "A: reveal hand\n", encoding="utf-8")
     r = run_cli("import", str(path), db=str(tmp_path / "log.db"))
     assert r.returncode == 2
-    assert f"{path}:5:4: payload.card: required by 'reveal'" in r.stderr
+    # a missing value is named as such, where it is missing (the end of the action)
+    assert f"{path}:5:15: expected a value for card: reveal ZONE CARD" in r.stderr
 
 
 def test_every_game_in_the_docs_reads(tmp_path):

@@ -36,6 +36,7 @@ _SCORE = re.compile(r"\d+(?:-\d+)+")
 
 
 class GrandlineGrammar(Grammar):
+    counted_kind, counted_word = "round", "R"  # R3 A: the live recorder checks the number
     verbs = phase_verbs(PHASES) + (
         Verb("phase", "phase", ("name",), doc="phase NAME (or /NAME)"),
         Verb("setup", "setup", ("captain", "initiative"),

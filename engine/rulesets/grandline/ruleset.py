@@ -54,6 +54,10 @@ def _find(s: TableState, player: str, zone: str, ref: str) -> TableCard | None:
     return None
 
 
+# how a game ended (the words _lose/_win record) -> the rule that ended it
+_END_RULES = (("empty deck", "GL-DECK-OUT"), ("life fell", "GL-LIFE"), ("Captain life", "GL-CAPTAIN-ATTACK"),
+              ("victory points", "GL-VP-10"), ("conceded", "GL-END"))
+
 class GrandlineRuleset(Ruleset):
     name = "grandline"
     title = "One Piece Card Game - Umfassende Regeln (German, profile)"
@@ -470,8 +474,10 @@ class GrandlineRuleset(Ruleset):
     def outcome(self, s: TableState) -> Outcome | None:
         if s.result is None:
             return None
-        return Outcome(s.result["result"], s.result.get("winner"), s.result["how"],
-                       [f"event {s.result.get('position')}"])
+        how = s.result["how"]
+        rule = next((r for words, r in _END_RULES if words in how), "")
+        return Outcome(s.result["result"], s.result.get("winner"), how, [f"event {s.result.get('position')}"],
+                       rule, s.result.get("position"))
 
     def end_of_time(self, s: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:

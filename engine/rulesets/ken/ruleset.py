@@ -1060,7 +1060,8 @@ class KenRuleset(Ruleset):
             return None
         r = s.result
         return Outcome(r["result"], r.get("winner"), r["how"],
-                       [f"event {r.get('position')}" + (f", rule {r['rule']}" if r.get("rule") else "")])
+                       [f"event {r.get('position')}" + (f", rule {r['rule']}" if r.get("rule") else "")],
+                       r.get("rule", ""), r.get("position"))
 
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *, policy: str | None = None) -> Decision:
         """Our policy (the rulebook has no time limit), from the quick game's rule:

@@ -41,6 +41,7 @@ CARD_FLAGS = {"first": "take_initiative", "instead": "instead_of_attack"}
 
 
 class OnigashimaGrammar(Grammar):
+    counted_kind = "turn"  # T3 (no player): the live recorder checks the number
     verbs = (
         Verb("deal", "deal", ("camp", "count"), rest="characters",
              doc="deal CAMP NAME... / deal CAMP N: the characters a camp draws"),

@@ -640,7 +640,7 @@ class OnigashimaRuleset(Ruleset):
             return None
         result, winner, steps = self._by_points(s)
         how = f"most victory points after {self.max_turns(s)} turns" if winner else "equal victory points"
-        return Outcome(result, winner, how, steps)
+        return Outcome(result, winner, how, steps, "ONI-END")
 
     def end_of_time(self, s: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:

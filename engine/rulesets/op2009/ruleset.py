@@ -1257,7 +1257,16 @@ class Op2009Ruleset(Ruleset):
         if s.result is None:
             return None
         games = [f"game {g['game']}: {g['winner'] or 'draw'} ({g['how']})" for g in s.extra.get("games", [])]
-        return Outcome(s.result["result"], s.result.get("winner"), s.result["how"], games)
+        return Outcome(s.result["result"], s.result.get("winner"), s.result["how"], games,
+                       s.result.get("rule", ""), s.result.get("position"))
+
+    def games_per_match(self) -> int:
+        return self.opts["games"]
+
+    def game_ends(self, s: TableState) -> list[Outcome]:
+        """Each game of the best of three as it ended, with the victory rule that ended it."""
+        return [Outcome("win" if g["winner"] else "draw", g["winner"], g["how"], [f"game {g['game']}"],
+                        g.get("rule", ""), g.get("position")) for g in s.extra.get("games", [])]
 
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:

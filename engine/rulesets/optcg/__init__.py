@@ -1,5 +1,6 @@
 """`optcg`: ONE PIECE CARD GAME (Bandai rule manual v1.11), one plug-in package.
 
+- hidden.py: what a scorekeeper records unseen (hide) and what a record naming cards must allow
 - notation.py: its notation grammar
 - rules.toml: the rule catalogue (id, section, status, quote, en)
 - ruleset.py: apply/check, outcome, deck checks

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.notation import Grammar, NotationError, Verb, bare_ok, expand_cards, write_cards
+from engine.notation import Grammar, NotationError, Suggestion, Verb, bare_ok, expand_cards, write_cards
+from engine.notation.values import card_word
 from engine.notation.forms import draw_payload, format_draw, format_move, parse_move
+from engine.rulesets.optcg import table as T
 
 
 class OptcgGrammar(Grammar):
@@ -38,7 +40,7 @@ class OptcgGrammar(Grammar):
         Verb("life", "life.placed", ("count",), rest="cards", doc="A: life [N] [CARD...]"),
         Verb("refresh", "refresh", doc="A: refresh: the refresh phase"),
         Verb("phase", "phase", ("name",), doc="A: phase refresh|draw|don|main|end"),
-        Verb("don", "don", ("count",), doc="A: don N: DON!! from the DON!! deck (rested)"),
+        Verb("don", "don", ("count",), doc="A: don [N]: DON!! from the DON!! deck (none: the phase's 2, 1 in turn 1)"),
         Verb("play", "play", ("card", "paid"), doc="A: play CARD [PAID] (area= rested by=)"),
         Verb("don.rest", "don.rest", ("count",), doc="A: don.rest N"),
         Verb("don.activate", "don.activate", ("count",), doc="A: don.activate N"),
@@ -61,6 +63,7 @@ class OptcgGrammar(Grammar):
         Verb("end", "game.end", ("how", "winner"), doc="end life|deck-out|concession|time|other [A]"),
     )
     custom_verbs = {"attack": "A: attack ATTACKER>TARGET", "FROM>TO": "A: trash>characters CARD (by=)"}
+    card_fields = frozenset({"card", "leader", "attacker", "target"})
 
     def parse_custom(self, toks, actor, ctx):
         head = toks[0]
@@ -70,10 +73,13 @@ class OptcgGrammar(Grammar):
             attacker, _, target = toks[1].value.partition(">")
             p: dict[str, Any] = self.parse_fields(Verb("attack", "attack"), toks[2:], actor, ctx, head.col)
             if attacker:
-                p["attacker"] = attacker
+                p["attacker"] = card_word(ctx, attacker, toks[1].col)
             if target:
-                p["target"] = target
+                p["target"] = card_word(ctx, target, toks[1].col + len(attacker) + 1)
             return "attack", p
+        if head.value == "attack" and not any(t.type == "kv" for t in toks[1:]):
+            where = toks[1].col if len(toks) > 1 else head.col + len(head.text) + 1
+            raise NotationError("expected ATTACKER>TARGET (attack OP01-013>OP01-001)", col=where)
         if head.value == "draw" and len(toks) > 1 and all(t.type in ("word", "str") for t in toks[1:]) \
                 and not (toks[1].type == "word" and toks[1].value.isdigit()):
             return "draw", draw_payload(toks[1:], actor, ctx)
@@ -88,6 +94,9 @@ class OptcgGrammar(Grammar):
             return f"attack {p['attacker']}>{p['target']}"
         if e.kind == "draw":
             return format_draw(e, ctx, others=("by",))
+        if e.kind == self.deck_kind:
+            deck = self.deck_text(e, ctx)  # facts the card data gives are not written out
+            return f"deck {deck}" if deck is not None else None
         if e.kind == "move" and e.actor in ctx.seat_of and "uid" not in p:
             return format_move(e, ctx, to_key="where", extra=("by",))
         return None
@@ -103,9 +112,11 @@ class OptcgGrammar(Grammar):
 
     def deck_text(self, e, ctx):
         p = e.payload
-        if e.kind == self.deck_kind and e.actor == p.get("player") and e.actor in ctx.seat_of \
-                and set(p) == {"player", "leader", "deck"} and p["deck"]:
-            return " ".join(write_cards([p["leader"]]) + write_cards(p["deck"]))
+        if e.kind != self.deck_kind or e.actor != p.get("player") or e.actor not in ctx.seat_of or not p.get("deck"):
+            return None
+        tag = {k: p[k] for k in ("player", "leader", "deck") if k in p}
+        if p == tag or (ctx.card_fill is not None and ctx.card_fill(e.kind, tag) == p):
+            return " ".join(write_cards([p["leader"]]) + write_cards(p["deck"]))  # reads back as this event
         return None
 
     def deck_cards(self, e, ctx):
@@ -113,19 +124,132 @@ class OptcgGrammar(Grammar):
             return [e.payload["leader"]] + list(e.payload.get("deck", [])) + list(e.payload.get("cards", {}))
         return []
 
+    # --- `?`: what is open now, from what the table knows ------------------------------------
+
     def suggestions(self, state, ctx):
+        """The flow's next steps, the plays affordable from the known cards in hand, the DON!!
+        attachments, the legal attacks (an active attacker, not played this turn unless [Rush];
+        the opposing Leader or a rested Character), and in a battle the blocks and counters open in
+        its current step, then the damage and its consequences."""
         players = ctx.players
-        a = ctx.seat_of[state.active or players[0]]
-        others = [ctx.seat_of[p] for p in players if ctx.seat_of[p] != a]
-        nxt = others[0] if state.active else a
-        out = [f"T{state.turn + 1} {nxt}:", f"{a}: refresh", f"{a}: draw", f"{a}: don 2", f"{a}: don 1",
-               "damage", "battle.end", f"{a}: pass"]
-        for o in others:
-            out += [f"{o}: dmg"]
+        if not state.turn:
+            return [Suggestion(f"T1 {ctx.seat_of[state.extra.get('first') or players[0]]}:", "the first turn",
+                               "turn")]
         active = state.active or players[0]
-        for c in {c.code for c in state.zones.get(active, {}).get("hand", []) if c.code}:
-            out.append(f"{a}: play {c}")
+        a = ctx.seat_of[active]
+        foe = T.opponent(state, active)
+        f = ctx.seat_of[foe]
+        battle = state.extra.get("battle")
+        if battle and battle.get("step") != "damage":
+            return self._battle_options(state, ctx, battle)
+        if battle:
+            return self._damage_options(state, ctx, battle)
+        next_turn = Suggestion(f"T{state.turn + 1} {f}:", f"{foe}'s turn", "turn")
+        if state.phase == "end" or state.result is not None:
+            return [next_turn] if state.result is None else []
+        out: list[Suggestion] = []
+        ti = state.extra.get("turn_info", {})
+        if state.phase in ("refresh", "draw", "don"):
+            if not ti.get("refreshed"):
+                out.append(Suggestion(f"{a}: refresh", "the refresh phase", "turn"))
+            if state.turn > 1 and not ti.get("drawn"):
+                out.append(Suggestion(f"{a}: draw", "the draw phase: 1 card", "turn"))
+            if not ti.get("don"):
+                n = min(2 if state.turn > 1 else 1, len(state.zone(active, "don_deck")))
+                out.append(Suggestion(f"{a}: don", f"the DON!! phase: {n}", "turn"))
+        active_don = len(T.cost_don(state, active, rested=False))
+        for code in _known(state, active, "hand"):
+            cost = T.facts(state, code).get("cost")
+            cat = T.category(state, code)
+            if cat == "event" and "counter" in [k.lower() for k in T.facts(state, code).get("keywords", [])] \
+                    and "main" not in [k.lower() for k in T.facts(state, code).get("keywords", [])]:
+                continue
+            if isinstance(cost, int):
+                if cost <= active_don:
+                    out.append(Suggestion(f"{a}: play {code}", f"cost {cost}, {active_don} DON!! active", "plays"))
+            else:
+                out.append(Suggestion(f"{a}: play {code}", "cost unknown (no card data)", "plays"))
+        if active_don:
+            for z in ("leader", "characters"):
+                for code in _known(state, active, z):
+                    out.append(Suggestion(f"{a}: attach {code}", f"{active_don} DON!! active", "DON!!"))
+        if T.pinfo(state, active).get("turns", 0) > 1:
+            targets = _known(state, foe, "leader") + sorted({c.code for c in state.zone(foe, "characters")
+                                                             if c.code and T.is_rested(c)})
+            for z in ("leader", "characters"):
+                for c in state.zone(active, z):
+                    if not c.code or T.is_rested(c):
+                        continue
+                    fresh = c.props.get("played_turn") == state.turn and T.has_keyword(state, c.code, "rush") is not True
+                    if fresh:
+                        continue
+                    power = T.power(state, active, c)
+                    for t in targets:
+                        out.append(Suggestion(f"{a}: attack {c.code}>{t}",
+                                              f"power {power}" if power is not None else "", "attacks"))
+        out.append(Suggestion(f"{a}: pass", "end the turn", "turn"))
+        out.append(next_turn)
         return out
+
+    def _battle_options(self, state, ctx, b):
+        defender = b["defender"]
+        d = ctx.seat_of[defender]
+        out: list[Suggestion] = []
+        if b.get("step") == "attack" and not b.get("blocked"):
+            for c in state.zone(defender, "characters"):
+                if c.code and not T.is_rested(c) and T.has_keyword(state, c.code, "blocker") is not False \
+                        and c.uid != b.get("target"):
+                    known = T.has_keyword(state, c.code, "blocker")
+                    out.append(Suggestion(f"{d}: block {c.code}", "[Blocker]" if known else "[Blocker] unknown (no card data)",
+                                          "blocks"))
+        active_don = len(T.cost_don(state, defender, rested=False))
+        for code in _known(state, defender, "hand"):
+            facts = T.facts(state, code)
+            if not facts:
+                out.append(Suggestion(f"{d}: counter {code}", "counter value unknown (no card data)", "counters"))
+            elif T.category(state, code) == "event":
+                cost = facts.get("cost") if isinstance(facts.get("cost"), int) else 0
+                if "counter" in [k.lower() for k in facts.get("keywords", [])] and cost <= active_don:
+                    out.append(Suggestion(f"{d}: counter {code}", f"[Counter] Event, cost {cost}", "counters"))
+            elif facts.get("counter"):
+                out.append(Suggestion(f"{d}: counter {code}", f"+{facts['counter']}", "counters"))
+        out.append(Suggestion("damage", "to the damage step", "battle"))
+        return out
+
+    def _damage_options(self, state, ctx, b):
+        defender = b["defender"]
+        d = ctx.seat_of[defender]
+        out: list[Suggestion] = []
+        if b.get("result") == "hit" and b.get("taken", 0) < b.get("damage", 1) and state.zone(defender, "life"):
+            out.append(Suggestion(f"{d}: dmg", "a Life card to the hand", "battle"))
+            top = state.zone(defender, "life")[-1].code
+            if top and T.facts(state, top).get("trigger"):
+                out.append(Suggestion(f"{d}: dmg trigger {top}", "its [Trigger]", "battle"))
+        if b.get("result") == "ko" and not b.get("ko"):
+            hit = T.where_is(state, b["target"]) if b.get("target") else None
+            if hit and hit[1] == "characters" and hit[2].code:
+                out.append(Suggestion(f"{d}: ko {hit[2].code}", "the attacked Character loses the battle", "battle"))
+        out.append(Suggestion("battle.end", "the battle is over", "battle"))
+        return out
+
+    def suggestion_notes(self, state, ctx):
+        """Unseen cards in the hands that matter now: their plays and counters are not listed."""
+        if not state.turn:
+            return []
+        active = state.active or ctx.players[0]
+        b = state.extra.get("battle")
+        who = b["defender"] if b and b.get("step") != "damage" else active
+        unseen = sum(1 for c in state.zone(who, "hand") if c.code is None)
+        if not unseen:
+            return []
+        what = "counters" if who != active else "plays"
+        return [f"{who}'s hand holds {unseen} unseen card{'s' if unseen != 1 else ''}: {what} from "
+                f"{'them' if unseen != 1 else 'it'} are not listed (the options come from the known cards only)"]
+
+
+def _known(state, player: str, zone: str) -> list[str]:
+    """The distinct known card numbers in a zone, in order."""
+    return list(dict.fromkeys(c.code for c in state.zone(player, zone) if c.code))
 
 
 GRAMMAR = OptcgGrammar

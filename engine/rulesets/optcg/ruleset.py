@@ -17,7 +17,9 @@ from typing import Any
 from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
+from engine.hidden import forget
 from engine.state import Card, TableState
+from . import hidden as H
 from . import table as T
 from . import words as words
 from engine.catalogue import load_rules
@@ -36,17 +38,18 @@ class OptcgRuleset(Ruleset):
     name = "optcg"
     title = "ONE PIECE CARD GAME (Bandai rule manual v1.11)"
     rulebook = "optcg-bandai-v1.11.zh.md"
-    version = 1
+    version = 2  # 2: cards out of face-down zones (engine/hidden.py); damage point by point
     max_cards = 100  # any count of cards; a 50-card deck, a Leader and 10 DON!! (61 cards)
     zones = T.ZONES
     counters: dict[str, int] = {}
     kinds = KINDS
     rules = RULES
     options = (
-        Option("end_of_time_turns", 3, doc="Turns played after the turn in progress when time is called "
-               "(Bandai TRM §5.2: turn 0 + 3 turns)."),
+        Option("end_of_time_turns", 3, doc="Turns played after the turn in progress when time is called, "
+               "policy bandai (Bandai TRM §5.2: turn 0 + 3 turns). Policies: engine/rulesets/optcg/time_policies.toml."),
         Option("end_of_time_criteria", ",".join(CRITERIA),
-               doc="Comma-separated order of the end-of-time criteria: life, deck, characters, last-life."),
+               doc="Comma-separated order of the end-of-time criteria of policy bandai: life, deck, characters, "
+                   "last-life (the player who did not take the last Life card wins), took-last-life."),
         Option("refresh_don", "active", ("active", "rested"),
                doc="How attached DON!! return at refresh. The manual says active (以活動狀態放回費用區); "
                    "either way every card is active after the refresh phase."),
@@ -62,6 +65,9 @@ class OptcgRuleset(Ruleset):
         return s
 
     def apply(self, s: TableState, e: RecordedEvent) -> None:
+        due = self._pending_loss(s, e)
+        if due is not None:  # the next point of damage came, and found no Life card
+            self._leader_loses(s, due, e)
         super().apply(s, e)
         self._deck_out(s, e)
 
@@ -98,10 +104,9 @@ class OptcgRuleset(Ruleset):
     def apply_draw(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
         named = list(p.get("cards", ()))
-        for i in range(p.get("count", 1)):
+        for i in range(p.get("count", 1)):  # always the top card; a name identifies it
             code = named[i] if i < len(named) else None
-            card = T.take(s, p["player"], "deck", code=code) if code else T.take(s, p["player"], "deck")
-            s.put(p["player"], "hand", card)
+            s.put(p["player"], "hand", T.take_hidden(s, p["player"], "deck", "hand", code=code, by_position=True))
         if s.turn and not p.get("by") and s.phase in PRE_MAIN:
             s.phase = "draw"
             s.extra["turn_info"]["drawn"] = s.extra["turn_info"].get("drawn", 0) + p.get("count", 1)
@@ -120,7 +125,7 @@ class OptcgRuleset(Ruleset):
         named = list(p.get("cards", ()))
         for i in range(p.get("count", 1)):
             code = named[i] if i < len(named) else None
-            card = T.take(s, p["player"], "deck", code=code) if code else T.take(s, p["player"], "deck")
+            card = T.take_hidden(s, p["player"], "deck", "life", code=code, by_position=True)
             s.put(p["player"], "life", card)  # each on top: the deck's first card ends at the bottom
 
     def apply_turn(self, s: TableState, e: RecordedEvent) -> None:
@@ -149,9 +154,19 @@ class OptcgRuleset(Ruleset):
     def apply_phase(self, s: TableState, e: RecordedEvent) -> None:
         s.phase = e.payload["name"]
 
+    @staticmethod
+    def phase_don(s: TableState) -> int:
+        """DON!! the DON!! phase gives: 2, and 1 in the first player's first turn (game turn 1)."""
+        return 1 if s.turn == 1 else 2
+
+    def don_count(self, s: TableState, p: dict) -> int:
+        """A `don` event's DON!!: as recorded, or (no count) what the DON!! phase gives now."""
+        return p["count"] if p.get("count") is not None else self.phase_don(s)
+
     def apply_don(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
-        for _ in range(p.get("count", 2)):
+        n = self.don_count(s, p)
+        for _ in range(n):
             if not s.zone(p["player"], "don_deck"):
                 break
             don = s.take(p["player"], "don_deck")
@@ -159,7 +174,7 @@ class OptcgRuleset(Ruleset):
             s.put(p["player"], "cost", don)
         if not p.get("by") and s.phase in PRE_MAIN:
             s.phase = "don"
-            s.extra["turn_info"]["don"] = s.extra["turn_info"].get("don", 0) + p.get("count", 2)
+            s.extra["turn_info"]["don"] = s.extra["turn_info"].get("don", 0) + n
 
     def _enter_main(self, s: TableState, e: RecordedEvent) -> None:
         if s.phase in PRE_MAIN and e.payload.get("player") == s.active:
@@ -171,10 +186,10 @@ class OptcgRuleset(Ruleset):
         if not p.get("by"):
             self._enter_main(s, e)
         self._close_battle_if_done(s)
-        card = T.take(s, player, "hand", uid=p.get("uid"), code=None if p.get("uid") else p["card"])
-        card.code = card.code or p["card"]
-        T.rest_don(s, player, self._paid(s, p))
         area = self._area(s, p)
+        dest = {"event": "trash", "stage": "stage"}.get(area, "characters")
+        card = T.take_hidden(s, player, "hand", dest, uid=p.get("uid"), code=p["card"])
+        T.rest_don(s, player, self._paid(s, p))
         if area == "event":
             s.put(player, "trash", card)
             return
@@ -191,7 +206,7 @@ class OptcgRuleset(Ruleset):
                 s.put(player, "trash", hit[1])
         card.props["played_turn"] = s.turn
         T.set_rested(card, p.get("rested", False))
-        s.put(player, "characters" if area == "character" else "stage", card)
+        s.put(player, dest, card)
 
     def _paid(self, s: TableState, p: dict) -> int:
         if p.get("paid") is not None:
@@ -319,8 +334,7 @@ class OptcgRuleset(Ruleset):
         p = e.payload
         player = p["player"]
         b = s.extra.get("battle")
-        card = T.take(s, player, "hand", code=p["card"])
-        s.put(player, "trash", card)
+        s.put(player, "trash", T.take_hidden(s, player, "hand", "trash", code=p["card"]))
         kind = self._counter_kind(s, p)
         if kind == "event":
             T.rest_don(s, player, self._counter_paid(s, p))
@@ -352,6 +366,7 @@ class OptcgRuleset(Ruleset):
             return
         a_pow, t_pow = self._battle_powers(s, b, e.payload)
         b["step"] = "damage"
+        b["damage_at"] = e.position
         if a_pow is None or t_pow is None:
             b["result"] = "unknown"
             return
@@ -362,10 +377,10 @@ class OptcgRuleset(Ruleset):
         elif hits_leader:
             b["result"] = "hit"
             b["damage"] = 2 if T.has_keyword(s, b.get("attacker_code"), "double attack") else 1
-            if len(s.zone(b["defender"], "life")) < b["damage"]:
-                # 對戰獲勝 against a Leader with no Life left for this damage: the attacker wins
-                s.result = {"result": "win", "winner": b["attacker_player"], "how": "life",
-                            "loser": b["defender"], "position": e.position}
+            if not s.zone(b["defender"], "life"):
+                # 若對手的領航卡的生命值卡 0 張…進行攻擊的玩家即遊戲獲勝: a battle won against a Leader
+                # with 0 Life. (With Life left, each point of damage is its own step: life.taken.)
+                self._leader_loses(s, b, e)
         else:
             b["result"] = "ko"
 
@@ -385,14 +400,58 @@ class OptcgRuleset(Ruleset):
     def apply_life_taken(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
         player = p["player"]
-        card = T.take(s, player, "life", code=p.get("card")) if p.get("card") else T.take(s, player, "life")
-        s.put(player, "hand" if p.get("to", "hand") == "hand" else "trash", card)
+        b = self._damage_point(s, e)
+        if b is not None:
+            due = b.get("result") == "unknown" or self._points_left(b)
+            b["taken"] = b.get("taken", 0) + 1
+            if due and not s.zone(player, "life"):
+                # 在生命值卡0張時，若領航卡受到傷害，即輸掉遊戲: this point of damage finds no Life card
+                self._leader_loses(s, b, e)
+                return
+        if not s.zone(player, "life"):
+            return  # no Life card to take (flagged): nothing moves
+        dest = "hand" if p.get("to", "hand") == "hand" else "trash"
+        card = T.take_hidden(s, player, "life", dest, code=p.get("card"), by_position=True)  # the top card
+        s.put(player, dest, card)
         s.extra["last_life_taken"] = {"player": player, "turn": s.turn, "position": e.position}
         if p.get("to") == "trigger":
             s.extra["turn_info"].setdefault("triggers", []).append(card.code)
+
+    def _damage_point(self, s: TableState, e: RecordedEvent) -> dict | None:
+        """The battle whose damage this `life.taken` deals, if it is one (not an effect's `by`)."""
         b = s.extra.get("battle")
-        if b and b.get("defender") == player and not p.get("by"):
-            b["taken"] = b.get("taken", 0) + 1
+        if b and b.get("defender") == e.payload["player"] and not e.payload.get("by") and b.get("step") == "damage":
+            return b
+        return None
+
+    @staticmethod
+    def _points_left(b: dict) -> bool:
+        """Has this battle damage still to deal? (A hit deals 1 or 2; an unknown result: as recorded.)"""
+        return b.get("result") == "hit" and b.get("taken", 0) < b.get("damage", 1)
+
+    def _leader_loses(self, s: TableState, b: dict, e: RecordedEvent) -> None:
+        if s.result is None:
+            s.result = {"result": "win", "winner": b["attacker_player"], "how": "life",
+                        "loser": b["defender"], "position": e.position}
+
+    def _pending_loss(self, s: TableState, e: RecordedEvent) -> dict | None:
+        """A point of damage still due to a Leader with 0 Life, when `e` moves the game past it (the
+        damage procedure runs once per point, 每1傷害反覆進行; a [Trigger] may add a Life card in
+        between, so the loss is decided when the next point comes, not when the last card is taken)."""
+        b = s.extra.get("battle")
+        if s.result is not None or not b or b.get("step") != "damage" or not self._points_left(b):
+            return None
+        if s.zone(b["defender"], "life") or not self._moves_on(e):
+            return None
+        return b
+
+    @staticmethod
+    def _moves_on(e: RecordedEvent) -> bool:
+        """Does this event come after the damage is resolved? A Life card taken, a [Trigger] or any
+        effect's result (`by`), a reveal, a note or a judge's act may still belong to it."""
+        if e.kind in OFF_TABLE_KINDS or e.kind in ("life.taken", "effect", "reveal", "annotation", "shuffle"):
+            return False
+        return not e.payload.get("by")
 
     def apply_ko(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
@@ -422,29 +481,29 @@ class OptcgRuleset(Ruleset):
             if hit:
                 s.zone(player, src).remove(card)
             T.leave_field(s, player, card)
+        elif src in T.FACE_DOWN:
+            card = T.take_hidden(s, player, src, dst, uid=uid, code=code)
         else:
             card = T.take(s, player, src, uid=uid, code=code)
             if code and not card.code:
                 card.code = code
-        if dst in ("deck", "life") and src not in ("deck", "life"):
-            pass  # the card keeps its identity: whoever saw it go there knows it
-        s.put(player, dst, card, where)
+        if dst in ("characters", "stage") and src not in T.FIELD:
+            card.props["played_turn"] = s.turn  # it comes onto the field (登場) now: [Rush] counts from here
+        # Into the Life area or a hand the card keeps its name (whoever saw it go there knows it); into
+        # the deck it does not (T.FACE_DOWN.put: effects rearrange the deck without a record).
+        T.FACE_DOWN.put(s, player, dst, card, where)
 
     def apply_reveal(self, s: TableState, e: RecordedEvent) -> None:
-        p = e.payload
-        if p.get("uid"):
-            hit = T.where_is(s, p["uid"])
-            if hit:
-                hit[2].code = p["card"]
-            return
-        for c in reversed(s.zone(p["player"], p["zone"])):
-            if c.code is None:
-                c.code = p["card"]
-                return
+        for card in H.revealed(s, e.payload)[0]:
+            card.code = e.payload["card"]
 
     def apply_shuffle(self, s: TableState, e: RecordedEvent) -> None:
-        # A shuffled zone's order is unknown; the cards stay what they are.
-        s.extra.setdefault("shuffles", {})[e.payload["player"]] = e.position
+        # A shuffled zone's order is unknown: which card is where is no longer known either.
+        p = e.payload
+        zone = p.get("zone", "deck")
+        if zone in T.FACE_DOWN:
+            forget(s.zone(p["player"], zone))
+        s.extra.setdefault("shuffles", {})[p["player"]] = e.position
 
     def apply_battle_end(self, s: TableState, e: RecordedEvent) -> None:
         self._close_battle(s)
@@ -514,14 +573,34 @@ class OptcgRuleset(Ruleset):
 
     def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         out: list[Finding] = []
-        if s.result is not None and e.kind not in AFTER_END_OK and s.result.get("how") in ("life", "deck-out"):
-            rule = "OPTCG-WIN-1" if s.result["how"] == "life" else "OPTCG-WIN-2"
-            out.append(self.flag(rule, e, f"{e.kind} recorded after the game ended: {s.result['winner']} won "
-                                          f"by {s.result['how']} at event {s.result.get('position')}"))
+        r = self._result_by(s, e)
+        if r is not None and e.kind not in AFTER_END_OK and r.get("how") in ("life", "deck-out") \
+                and not (r.get("position") == e.position and e.kind == "battle.end"):
+            rule = "OPTCG-WIN-1" if r["how"] == "life" else "OPTCG-WIN-2"
+            b = s.extra.get("battle")
+            if e.kind == "life.taken" and b and r.get("position") == b.get("damage_at"):
+                rule = "OPTCG-BATTLE-14"  # hit with 0 Life: the game ended at the damage step
+            when = "at this point" if r.get("position") == e.position else f"at event {r.get('position')}"
+            out.append(self.flag(rule, e, f"{e.kind} recorded after the game ended: {r['winner']} won "
+                                          f"by {r['how']} {when}"))
         if e.kind in MAIN_ACTIONS or e.kind == "turn.end":
             out += self._phase_findings(s, e)
+        out += H.copies_findings(self, s, e)
         return out + super().check(s, e)
 
+    def _result_by(self, s: TableState, e: RecordedEvent) -> dict | None:
+        """The game's result as it stands when `e` happens: decided already, or decided by `e` moving
+        past a point of damage due to a Leader with 0 Life."""
+        if s.result is not None:
+            return s.result
+        b = self._pending_loss(s, e)
+        if b is None:
+            return None
+        return {"result": "win", "winner": b["attacker_player"], "how": "life", "loser": b["defender"],
+                "position": e.position}
+
+    def check_reveal(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        return H.reveal_findings(self, s, e)
     def _phase_findings(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         """Leaving the refresh/draw/DON!! phases: were they done as the manual says?"""
         p = e.payload
@@ -536,7 +615,7 @@ class OptcgRuleset(Ruleset):
                                  f"{self._rested_cards(s, player)} card(s) still rested"))
         if s.turn > 1 and ti.get("drawn", 0) == 0 and s.zone(player, "deck"):
             out.append(self.flag("OPTCG-FLOW-2", e, f"{player} did not draw in the draw phase of turn {s.turn}"))
-        expected = min(1 if s.turn == 1 else 2, ti.get("don_deck", 0))
+        expected = min(self.phase_don(s), ti.get("don_deck", 0))
         if ti.get("don", 0) < expected:
             out.append(self.flag("OPTCG-FLOW-3", e, f"{player} took {ti.get('don', 0)} DON!! in the DON!! phase "
                                  f"of turn {s.turn}; the manual gives {expected}"))
@@ -583,7 +662,7 @@ class OptcgRuleset(Ruleset):
     def check_draw(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
         player, n = p["player"], p.get("count", 1)
-        out = []
+        out = H.top_cards_findings(self, s, e)
         if len(s.zone(player, "deck")) < n:
             out.append(self.flag("OPTCG-WIN-2", e, f"{player} draws {n} from a deck of {len(s.zone(player, 'deck'))}"))
         if p.get("by"):
@@ -630,7 +709,7 @@ class OptcgRuleset(Ruleset):
         player = p["player"]
         life = T.leader_life(s, player)
         have = len(s.zone(player, "life"))
-        out = []
+        out = H.top_cards_findings(self, s, e)
         if s.turn >= 1 and not p.get("by"):
             out.append(self.flag("OPTCG-SETUP-6", e, f"{player} places Life after the game began"))
         if life is not None and have + p.get("count", 1) > life:
@@ -665,7 +744,7 @@ class OptcgRuleset(Ruleset):
 
     def check_don(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
-        player, n = p["player"], p.get("count", 2)
+        player, n = p["player"], self.don_count(s, p)
         out = []
         if len(s.zone(player, "don_deck")) < n:
             out.append(self.flag("OPTCG-DECK-5", e, f"{player} takes {n} DON!! from a DON!! deck of "
@@ -673,7 +752,7 @@ class OptcgRuleset(Ruleset):
         if p.get("by"):
             return out
         ti = s.extra.get("turn_info", {})
-        expected = min(1 if s.turn == 1 else 2, ti.get("don_deck", 0))
+        expected = min(self.phase_don(s), ti.get("don_deck", 0))
         if player != s.active or s.phase not in PRE_MAIN:
             out.append(self.flag("OPTCG-FLOW-3", e, f"{player} takes DON!! outside their DON!! phase"))
         elif ti.get("don", 0) + n > expected:
@@ -692,9 +771,9 @@ class OptcgRuleset(Ruleset):
         out = []
         if not p.get("by"):
             out += self._main_findings(s, e, f"playing {p['card']}")
+        # From a hand the recorder cannot see (unknown cards), any card may be the one played.
         in_hand = (T.locate(s, player, ("hand",), uid=p["uid"]) if p.get("uid")
-                   else T.locate(s, player, ("hand",), code=p["card"]) or
-                   (T.locate(s, player, ("hand",), code=None) if any(c.code is None for c in s.zone(player, "hand")) else None))
+                   else T.FACE_DOWN.could_be(s, player, "hand", p["card"]))
         if not in_hand:
             rule = {"stage": "OPTCG-PLAY-3", "event": "OPTCG-PLAY-4"}.get(area, "OPTCG-PLAY-1")
             out.append(self.flag(rule, e, f"{p['card']} is not in {player}'s hand"))
@@ -787,7 +866,8 @@ class OptcgRuleset(Ruleset):
             if not b or b.get("defender") != player or b.get("step") == "damage":
                 out.append(self.flag("OPTCG-TERM-6", e, f"[Counter] of {p['card']} outside the defender's counter step"))
         elif timing == "trigger":
-            if p["card"] not in s.extra.get("turn_info", {}).get("triggers", []):
+            revealed = s.extra.get("turn_info", {}).get("triggers", [])
+            if p["card"] not in revealed and None not in revealed:  # an unnamed one could be it
                 out.append(self.flag("OPTCG-CARD-3", e, f"[Trigger] of {p['card']}, which was not revealed from Life"))
         elif timing == "end_of_turn":
             if player != s.active:
@@ -893,7 +973,7 @@ class OptcgRuleset(Ruleset):
                 out.append(self.flag(rule, e, f"{player} is not the attacked player; only the defender counters"))
             if b.get("step") == "damage":
                 out.append(self.flag(rule, e, f"counter {p['card']} after the damage step"))
-        if not T.locate(s, player, ("hand",), code=p["card"]) and not any(c.code is None for c in s.zone(player, "hand")):
+        if not T.FACE_DOWN.could_be(s, player, "hand", p["card"]):
             out.append(self.flag(rule, e, f"{p['card']} is not in {player}'s hand"))
         f = T.facts(s, p["card"])
         if f:
@@ -943,9 +1023,16 @@ class OptcgRuleset(Ruleset):
         p = e.payload
         player = p["player"]
         out = []
-        if not s.zone(player, "life"):
-            out.append(self.flag("OPTCG-ZONE-3", e, f"{player} has no Life card to take"))
+        life = s.zone(player, "life")
         b = s.extra.get("battle")
+        point = self._damage_point(s, e)
+        due = point is not None and (point.get("result") == "unknown" or self._points_left(point))
+        if not life and not due:
+            # (a point of battle damage due at 0 Life is no mistake: the Leader loses, OPTCG-ZONE-3)
+            out.append(self.flag("OPTCG-ZONE-3", e, f"{player} has no Life card to take"))
+        if life and T.FACE_DOWN.contradicts(life[-1], p.get("card")):
+            out.append(self.flag("OPTCG-BATTLE-11", e, f"only the top Life card is taken: it was known as "
+                                 f"{life[-1].code}, the record names {p['card']}"))
         if not p.get("by"):
             if not b or b.get("defender") != player or b.get("step") != "damage":
                 out.append(self.flag("OPTCG-BATTLE-11", e, f"{player} takes a Life card with no damage dealt"))
@@ -954,8 +1041,8 @@ class OptcgRuleset(Ruleset):
             elif b.get("result") == "ko":
                 out.append(self.flag("OPTCG-BATTLE-9", e, "the attack hit a Character, not the Leader"))
             elif b.get("result") == "hit" and b.get("taken", 0) >= b.get("damage", 1):
-                out.append(self.flag("OPTCG-BATTLE-12", e, f"{b.get('taken')} Life card(s) already taken for "
-                                     f"{b.get('damage', 1)} damage"))
+                out.append(self.flag("OPTCG-BATTLE-12", e, f"{b.get('taken')} point(s) of damage already dealt "
+                                     f"of {b.get('damage', 1)}"))
             banish = b and T.has_keyword(s, b.get("attacker_code"), "banish")
             if banish and p.get("to", "hand") != "trash":
                 out.append(self.flag("OPTCG-TERM-14", e, "the attacker has [Banish]: the Life card goes to the trash"))
@@ -963,7 +1050,6 @@ class OptcgRuleset(Ruleset):
                 out.append(self.flag("OPTCG-TERM-14", e, "a Life card goes to the trash only with [Banish] "
                                      "(or an effect named in 'by')"))
         if p.get("to") == "trigger":
-            life = s.zone(player, "life")
             code = p.get("card") or (life[-1].code if life else None)
             trig = T.facts(s, code).get("trigger")
             if T.facts(s, code) and not trig:
@@ -1003,12 +1089,11 @@ class OptcgRuleset(Ruleset):
         b = s.extra.get("battle")
         if not b or b.get("step") != "damage" or s.result is not None:
             return []
-        if b.get("result") == "hit":
-            due = min(b.get("damage", 1), len(s.zone(b["defender"], "life")) + b.get("taken", 0))
-            if b.get("taken", 0) < due:
-                rule = "OPTCG-TERM-13" if b.get("damage", 1) > 1 else "OPTCG-BATTLE-8"
-                return [self.flag(rule, e, f"the battle won against {b['defender']}'s Leader dealt "
-                                  f"{b.get('taken', 0)} of {due} damage")]
+        if self._points_left(b) and s.zone(b["defender"], "life"):
+            # (with 0 Life left, the point still due is the Leader's loss: _pending_loss)
+            rule = "OPTCG-TERM-13" if b.get("damage", 1) > 1 else "OPTCG-BATTLE-8"
+            return [self.flag(rule, e, f"the battle won against {b['defender']}'s Leader dealt "
+                              f"{b.get('taken', 0)} of {b.get('damage', 1)} damage")]
         if b.get("result") == "ko" and not b.get("ko") and b.get("target") and T.where_is(s, b["target"]) \
                 and T.where_is(s, b["target"])[1] == "characters":
             return [self.flag("OPTCG-BATTLE-9", e, f"the attacked Character {b.get('target_code')} was not K.O.'d")]
@@ -1016,17 +1101,25 @@ class OptcgRuleset(Ruleset):
 
     def check_game_end(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
-        r = s.result
+        r = self._result_by(s, e)
         if r and r.get("winner") != p.get("winner") and r.get("how") in ("life", "deck-out"):
             rule = "OPTCG-WIN-1" if r["how"] == "life" else "OPTCG-WIN-2"
             return [self.flag(rule, e, f"announced winner {p.get('winner')}, but {r['winner']} won by {r['how']} "
                               f"at event {r.get('position')}")]
-        if not r and p["how"] == "life":
+        if not r and p["how"] == "life" and not self._may_have_won_by_life(s, p.get("winner")):
             return [self.flag("OPTCG-WIN-1", e, "a win by Life announced, but no battle was won against a Leader "
                               "with 0 Life")]
         if not r and p["how"] == "deck-out":
             return [self.flag("OPTCG-WIN-2", e, "a deck-out announced, but both decks still hold cards")]
         return []
+
+    def _may_have_won_by_life(self, s: TableState, winner: str | None) -> bool:
+        """A battle whose powers replay cannot derive (card facts unknown), won by `winner` against a
+        Leader with 0 Life as far as the record says: the table's word stands."""
+        b = s.extra.get("battle") or s.extra.get("last_battle")
+        return bool(b and b.get("result") == "unknown" and b.get("attacker_player") == winner
+                    and T.where_is(s, b["target"] or "") and T.where_is(s, b["target"])[1] == "leader"
+                    and not s.zone(b["defender"], "life"))
 
     # ============================================================================ judging
 
@@ -1047,13 +1140,17 @@ class OptcgRuleset(Ruleset):
             "concession": f"{r.get('loser')} conceded",
             "time": f"decided at the end of time ({r.get('branch')})",
         }
+        rule = {"life": "OPTCG-WIN-1", "deck-out": "OPTCG-WIN-2"}.get(r["how"], r.get("rule", ""))
         return Outcome(r["result"], r.get("winner"), r["how"],
-                       [words.get(r["how"], r["how"]), f"event {r.get('position')}"])
+                       [words.get(r["how"], r["how"]), f"event {r.get('position')}"], rule, r.get("position"))
 
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:
         return decide_end_of_time(self, state, events, policy=policy or "bandai")
 
+    def hide(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """What a scorekeeper records without seeing hands, the deck or the Life cards: hidden.py."""
+        return H.hide(kind, payload)
     def key_counters(self, s: TableState) -> dict[str, dict[str, int]]:
         return {p: {"life": len(s.zone(p, "life")), "hand": len(s.zone(p, "hand")),
                     "deck": len(s.zone(p, "deck")),

@@ -9,11 +9,18 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from engine.hidden import FaceDown
 from engine.state import Card, MissingCard, TableState
 
 DON = "DON!!"
 FIELD = ("leader", "characters", "stage")
 ZONES = ("deck", "hand", "leader", "characters", "stage", "trash", "life", "don_deck", "cost", "attached")
+# Face down: the deck (its order rearranged by effects without a record), the Life area (ordered: the
+# top card is taken), the hand (unordered). Everything else is open to everyone (the DON!! deck holds
+# only DON!!). See engine/hidden.py.
+FACE_DOWN = FaceDown.zones(ordered=("deck", "life"), unordered=("hand",), stirred=("deck",))
+# Where a player's own cards can be, for counting copies against the registered deck.
+CARD_ZONES = ("deck", "hand", "characters", "stage", "trash", "life")
 KEYWORDS = ("blocker", "rush", "double attack", "banish")
 
 
@@ -83,6 +90,17 @@ def take(s: TableState, player: str, zone: str, *, uid: str | None = None, code:
         return s.take(player, zone, uid=uid, code=code, where=where)
     except MissingCard:
         return s.new_card(player, code)
+
+
+def take_hidden(s: TableState, player: str, zone: str, dst: str, *, code: str | None = None,
+                uid: str | None = None, where: str = "top", by_position: bool = False) -> Card:
+    """Take a card out of a face-down zone bound for `dst` (engine/hidden.py: which instance moves never
+    depends on what the record knows; a card reaching an open zone gets a fresh id). From an empty zone
+    the act still happened at the table: a card appears from nowhere and check() has flagged it."""
+    card = FACE_DOWN.take(s, player, zone, code=code, uid=uid, where=where, by_position=by_position)
+    if card is None:
+        return s.new_card(player, code)
+    return FACE_DOWN.move_out(s, player, zone, dst, card)
 
 
 def is_rested(c: Card) -> bool:

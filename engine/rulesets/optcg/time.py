@@ -1,39 +1,88 @@
-"""End of time for `optcg`, policy `bandai` (Tournament Rules Manual §5.2, as summarised in
-shared/reference/tournament-policies.md; secondary sources).
+"""End of time for `optcg`: the policies in time_policies.toml, each quoting its source.
 
-When time is called the turn in progress is "turn 0"; then N more turns are played (default 3). If the
-game has not ended by then, the winner is decided by the first criterion that separates the players:
+Events differ, so each practice is a named policy (`tablejudge timelimit MATCH --policy NAME`):
 
-- `life`: more Life cards;
-- `deck`: more cards left in the deck;
-- `characters`: more Characters on the field;
-- `last-life`: the player who did NOT take the last Life card.
+- `bandai` (default): the turn in progress when time is called is turn 0; 3 more turns are played;
+  then the first criterion that separates the players decides: more Life cards, more cards in the
+  deck, more Characters on the field, the player who did NOT take the last Life card; all equal: a
+  double loss. The ruleset options `end_of_time_turns` and `end_of_time_criteria` tune this policy.
+- `store`: the same, but the fourth criterion reads the other way (the player who took the last
+  Life card wins), as one store publishes it.
+- `regional`: the extra turns end after 3 turns or when the 5 extra minutes run out, whichever comes
+  first; the judge records the end of the minutes as a second `time.called`.
+- `asia`: no extra turns: when time runs out (and the effect in progress has resolved), a double loss.
 
-If every criterion is equal: a double loss. Order and turn count are ruleset options
-(`end_of_time_criteria`, `end_of_time_turns`).
+Each decision carries the policy's quote and its reference (`Decision.quote`, `Decision.source`).
 """
 from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from engine.events import RecordedEvent
 from engine.state import TableState
 from engine.rulesets.base import Decision, Ruleset
 
 
-CRITERIA = ("life", "deck", "characters", "last-life")
-RULE = "Bandai Tournament Rules Manual §5.2 (policy bandai)"
-QUOTE = ("When time is called the active player finishes the turn (turn 0), then 3 more turns are played; "
-         "then more Life cards wins, then more cards in the deck, then more Characters on the field, then the "
-         "player who did not take the last Life card; all equal: a double loss.")
+CRITERIA = ("life", "deck", "characters", "last-life", "took-last-life")
+DEFAULT_CRITERIA = ("life", "deck", "characters", "last-life")
+DEFAULT_POLICY = "bandai"
 LABEL = {"life": "Life cards", "deck": "cards in the deck", "characters": "Characters on the field"}
+ZONE = {"life": "life", "deck": "deck", "characters": "characters"}
+
+
+@dataclass(frozen=True)
+class Policy:
+    name: str
+    title: str
+    reference: str
+    quote: str
+    en: str
+    turns: int
+    overtime_ends: str
+    criteria: tuple[str, ...]
+    all_equal: str
+
+
+@cache
+def policies() -> dict[str, Policy]:
+    data = tomllib.loads(resources.files(__package__).joinpath("time_policies.toml").read_text("utf-8"))
+    out = {}
+    for p in data["policy"]:
+        pol = Policy(p["name"], p["title"], p["reference"], p["quote"].strip(), p["en"], int(p["turns"]),
+                     p["overtime_ends"], tuple(p["criteria"]), p["all_equal"])
+        unknown = [c for c in pol.criteria if c not in CRITERIA]
+        if unknown or pol.overtime_ends not in ("turns", "turns-or-call"):
+            raise ValueError(f"time_policies.toml: policy {pol.name}: unknown criterion or overtime_ends")
+        out[pol.name] = pol
+    return out
+
+
+def policy_of(rs: Ruleset, name: str) -> Policy:
+    known = policies()
+    if name not in known:
+        raise ValueError(f"ruleset optcg has no end-of-time policy {name!r} (policies: {', '.join(known)})")
+    pol = known[name]
+    if name != DEFAULT_POLICY:
+        return pol
+    # the default policy follows the ruleset's options (turn count, order of the criteria)
+    order = tuple(c.strip() for c in str(rs.opts["end_of_time_criteria"]).split(",") if c.strip())
+    for c in order:
+        if c not in CRITERIA:
+            raise ValueError(f"unknown end-of-time criterion {c!r} (criteria: {', '.join(CRITERIA)})")
+    return Policy(pol.name, pol.title, pol.reference, pol.quote, pol.en, int(rs.opts["end_of_time_turns"]),
+                  pol.overtime_ends, order, pol.all_equal)
 
 
 def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], *,
-                       policy: str = "bandai") -> Decision:
-    if policy != "bandai":
-        raise ValueError(f"ruleset optcg has no end-of-time policy {policy!r} (policies: bandai)")
+                       policy: str = DEFAULT_POLICY) -> Decision:
+    pol = policy_of(rs, policy)
 
     def decision(result: str, winner: str | None, branch: str, steps: list[str]) -> Decision:
-        return Decision(result, winner, branch, steps, RULE, QUOTE, policy)
+        return Decision(result, winner, branch, steps, f"{pol.title} (policy {pol.name})", pol.quote, pol.name,
+                        en=pol.en, source=pol.reference)
 
     if s.result:
         r = s.result
@@ -45,42 +94,50 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     called = [e for e in events if e.kind == "time.called"]
     if not called:
         return decision("continue", None, "time-not-called", ["time has not been called (no time.called event)"])
-    at = called[-1].position
+    # the time call; under a turns-or-call policy a later call ends the extra minutes instead
+    at = (called[0] if pol.overtime_ends == "turns-or-call" else called[-1]).position
     turn0 = sum(1 for e in events if e.kind == "turn" and e.position < at)
-    extra = int(rs.opts["end_of_time_turns"])
-    last = turn0 + extra
-    done_last = s.turn > last or (s.turn == last and s.phase == "end")
     steps = [f"time was called at event {at}, during turn {turn0} (turn 0 of the procedure)"
              if turn0 else f"time was called at event {at}, before the first turn (turn 0 is the first turn)"]
-    if turn0 == 0:
-        last = extra + 1
+    if pol.turns == 0:
+        steps.append("this policy plays no extra turns: the effect in progress resolves, then the game ends")
+    else:
+        last = turn0 + pol.turns if turn0 else pol.turns + 1
         done_last = s.turn > last or (s.turn == last and s.phase == "end")
-    if not done_last:
-        steps.append(f"{extra} more turns are played after turn 0: play on until turn {last} ends "
-                     f"(now turn {s.turn}, {s.phase} phase)")
-        return decision("continue", None, "extra-turns", steps)
-    steps.append(f"turn 0 and {extra} more turns are over (turn {last} ended) and nobody has won")
+        ended = [e for e in called[1:] if pol.overtime_ends == "turns-or-call"]
+        if ended and not done_last:
+            steps.append(f"the extra minutes ran out at event {ended[0].position} (a second time call), "
+                         f"before turn {last} ended")
+        elif not done_last:
+            more = " or until the extra minutes run out (record a second time call)" \
+                if pol.overtime_ends == "turns-or-call" else ""
+            steps.append(f"{pol.turns} more turns are played after turn 0: play on until turn {last} ends{more} "
+                         f"(now turn {s.turn}, {s.phase} phase)")
+            return decision("continue", None, "extra-turns", steps)
+        else:
+            steps.append(f"turn 0 and {pol.turns} more turns are over (turn {last} ended) and nobody has won")
     a, b = s.players[0], s.players[1]
-    order = [c.strip() for c in str(rs.opts["end_of_time_criteria"]).split(",") if c.strip()]
-    for crit in order:
-        if crit == "last-life":
+    for crit in pol.criteria:
+        if crit in ("last-life", "took-last-life"):
             took = (s.extra.get("last_life_taken") or {}).get("player")
             if took is None:
                 steps.append("nobody took a Life card: equal")
                 continue
-            winner = b if took == a else a
-            steps.append(f"{took} took the last Life card (event {s.extra['last_life_taken'].get('position')}), "
-                         f"so {winner} wins")
-            return decision("win", winner, "last-life", steps)
-        if crit not in LABEL:
-            raise ValueError(f"unknown end-of-time criterion {crit!r} (criteria: {', '.join(CRITERIA)})")
-        zone = {"life": "life", "deck": "deck", "characters": "characters"}[crit]
-        va, vb = len(s.zone(a, zone)), len(s.zone(b, zone))
+            other = b if took == a else a
+            winner = other if crit == "last-life" else took
+            why = "did not take it" if crit == "last-life" else "took it, and this policy gives the win to that player"
+            steps.append(f"{took} took the last Life card (event {s.extra['last_life_taken'].get('position')}); "
+                         f"{winner} {why}: {winner} wins")
+            return decision("win", winner, crit, steps)
+        va, vb = len(s.zone(a, ZONE[crit])), len(s.zone(b, ZONE[crit]))
         if va == vb:
             steps.append(f"{LABEL[crit]}: {a} {va}, {b} {vb}: equal")
             continue
         winner = a if va > vb else b
         steps.append(f"{LABEL[crit]}: {a} {va}, {b} {vb}: {winner} has more and wins")
         return decision("win", winner, crit, steps)
-    steps.append("every criterion is equal: both players receive a loss (double loss)")
+    if pol.criteria:
+        steps.append("every criterion is equal: both players receive a loss (double loss)")
+    else:
+        steps.append("no victory condition was met: both players receive a loss (double loss)")
     return decision("double-loss", None, "double-loss", steps)

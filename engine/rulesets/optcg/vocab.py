@@ -125,15 +125,17 @@ class Phase(Payload):
 
 @event_kind("don")
 class Don(Payload):
-    """DON!! phase (or an effect in `by`): DON!! cards from the DON!! deck to the cost area, active."""
+    """DON!! phase (or an effect in `by`): DON!! cards from the DON!! deck to the cost area, active.
+    No `count`: what the DON!! phase gives (準備階段: 2, and 1 in the first player's first turn)."""
 
     player: Player
-    count: Count = 2
+    count: Count | None = None
     rested: bool = False
     by: str | None = None
 
     def validate(self) -> None:
-        _positive("count", self.count)
+        if self.count is not None:
+            _positive("count", self.count)
 
 
 @event_kind("play")

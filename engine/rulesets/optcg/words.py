@@ -72,7 +72,9 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         return f"{who}: {name} phase"
     if kind == "don":
         rested = " (rested)" if p.get("rested") else ""
-        return f"{who} takes {p.get('count', 2)} DON!!{rested}{by(p)}"
+        n = p.get("count")
+        what = f"{n} DON!!" if n is not None else "the DON!! phase's DON!! (2; 1 in turn 1)"
+        return f"{who} takes {what}{rested}{by(p)}"
     if kind == "play":
         return f"{who} plays {p['card']}" + (f", pays {p['paid']}" if p.get("paid") is not None else "") + by(p)
     if kind == "don.rest":
@@ -134,7 +136,8 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
             to = f"the bottom of {to.removeprefix('the ')}"
         return f"{who} moves {card(p)} from {zone(p['from_zone'])} to {to}{by(p)}"
     if kind == "reveal":
-        return f"{who} reveals {p['card']} in {zone(p['zone'])}"
+        n = p.get("count", 1)
+        return f"{who} reveals {p['card'] if n == 1 else f'{n} x ' + p['card']} in {zone(p['zone'])}"
     if kind == "shuffle":
         return f"{who} shuffles {zone(p.get('zone', 'deck'))}{by(p)}"
     if kind == "battle.end":

@@ -9,7 +9,8 @@ from __future__ import annotations
 from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
-from engine.state import MissingCard, TableState
+from engine.hidden import FaceDown, forget, shown
+from engine.state import Card, MissingCard, TableState
 from engine.rulesets.base import Outcome, Ruleset
 from engine.catalogue import load_rules
 from .vocab import (
@@ -18,12 +19,16 @@ from .vocab import (
 
 RULES = load_rules(__package__)
 
+# Face down: a deck and a Life pile (ordered: the top is the last card), a hand and the side zone
+# (unordered). The field and the trash are open. See engine/hidden.py and docs/rulesets/table.md.
+FACE_DOWN = FaceDown.zones(ordered=("deck", "life"), unordered=("hand", "side"))
+
 
 class TableRuleset(Ruleset):
     name = "table"
     title = "Generic table (cards, zones, counters, turns)"
     rulebook = ""
-    version = 1
+    version = 2  # 2: cards out of face-down zones (engine/hidden.py)
     max_cards = 1000  # any count of cards; a generic table: as many cards as a list may hold
     zones = ("deck", "hand", "field", "trash", "life", "side")
     counters = {}
@@ -50,24 +55,28 @@ class TableRuleset(Ruleset):
     def apply_draw(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
         named = list(p.get("cards", ()))
-        for i in range(p.get("count", 1)):
-            card = _take_or_phantom(s, p["player"], "deck", where="top")
-            if i < len(named):
-                card.code = named[i]
-            s.put(p["player"], "hand", card)
+        for i in range(p.get("count", 1)):  # always the top card; a name identifies it
+            code = named[i] if i < len(named) else None
+            s.put(p["player"], "hand", _take(s, p["player"], "deck", "hand", code=code, by_position=True))
 
     def apply_move(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
         dest = p.get("to_player") or p["player"]
+        # `from_where: bottom` names a place: the bottom card moves, whatever the record knows of it
+        bottom = p.get("from_where") == "bottom"
         for _ in range(p.get("count", 1)):
-            card = _take_or_phantom(s, p["player"], p["from_zone"], uid=p.get("uid"),
-                                    code=p.get("card"), where=p.get("from_where", "top"))
+            card = _take(s, p["player"], p["from_zone"], p["to_zone"], uid=p.get("uid"), code=p.get("card"),
+                         where=p.get("from_where", "top"), by_position=bottom and not p.get("uid"))
             s.put(dest, p["to_zone"], card, p.get("to_where", "top"))
 
     def apply_reveal(self, s: TableState, e: RecordedEvent) -> None:
-        card = _revealed_card(s, e.payload)
-        if card is not None:
+        for card in _revealed_cards(s, e.payload)[0]:
             card.code = e.payload["card"]
+
+    def apply_shuffle(self, s: TableState, e: RecordedEvent) -> None:
+        # A shuffled zone's order is unknown: which card is where is no longer known either.
+        if e.payload["zone"] in FACE_DOWN:
+            forget(s.zone(e.payload["player"], e.payload["zone"]))
 
     def apply_counter(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
@@ -102,15 +111,21 @@ class TableRuleset(Ruleset):
     def check_draw(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
         have = len(s.zone(p["player"], "deck"))
+        out = self._named_draw_findings(s, e)
         if have < p.get("count", 1):
-            return [self.flag("TABLE-1", e, f"{p['player']} draws {p.get('count', 1)} but the deck holds {have}")]
-        return []
+            out.append(self.flag("TABLE-1", e, f"{p['player']} draws {p.get('count', 1)} but the deck holds {have}"))
+        return out
 
     def check_move(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
         cards = s.zone(p["player"], p["from_zone"])
         n = p.get("count", 1)
         where = f"{p['player']}'s {p['from_zone']}"
+        if p.get("from_where") == "bottom" and p.get("card") and not p.get("uid") and p["from_zone"] in FACE_DOWN:
+            wrong = [c.code for c in cards[:n] if FACE_DOWN.contradicts(c, p["card"])]
+            if wrong:
+                return [self.flag("TABLE-4", e, f"the bottom card of {where} is known as {wrong[0]}; the record "
+                                  f"names {p['card']}")]
         if p.get("uid"):
             if not any(c.uid == p["uid"] for c in cards):
                 return [self.flag("TABLE-1", e, f"card {p['uid']} is not in {where}")]
@@ -123,6 +138,17 @@ class TableRuleset(Ruleset):
             return [self.flag("TABLE-1", e, f"{where} holds {len(cards)} card(s), {n} moved")]
         return []
 
+    def _named_draw_findings(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        """Named draws take the top cards: one already revealed as another card contradicts the record."""
+        deck = list(s.zone(e.payload["player"], "deck"))
+        out = []
+        for code in e.payload.get("cards", ()):
+            top = deck.pop() if deck else None
+            if FACE_DOWN.contradicts(top, code):
+                out.append(self.flag("TABLE-4", e, f"the top card of {e.payload['player']}'s deck is known as "
+                                     f"{top.code}; the record names {code}"))
+        return out
+
     def check_reveal(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
         if p.get("uid"):
@@ -130,12 +156,35 @@ class TableRuleset(Ruleset):
             if where is None:
                 return [self.flag("TABLE-1", e, f"card {p['uid']} is nowhere on the table")]
             card = s.zone(where[0], where[1])[where[2]]
-            if card.code is not None and card.code != p["card"]:
+            if FACE_DOWN.contradicts(card, p["card"]):
                 return [self.flag("TABLE-4", e, f"card {p['uid']} is known as {card.code}, revealed as {p['card']}")]
             return []
-        if _revealed_card(s, p) is None:
-            return [self.flag("TABLE-1", e, f"no unknown card in {p['player']}'s {p['zone']} to reveal")]
+        cards, missing = _revealed_cards(s, p)
+        if missing:
+            held = s.zone(p["player"], p["zone"])
+            if len(held) < p.get("count", 1):
+                return [self.flag("TABLE-1", e, f"{p['player']}'s {p['zone']} holds {len(held)} card(s): "
+                                  f"{p.get('count', 1)} cannot be revealed")]
+            return [self.flag("TABLE-4", e, f"{p.get('count', 1)} x {p['card']} revealed in {p['player']}'s "
+                              f"{p['zone']}, where only {len(cards)} card(s) could be it")]
         return []
+
+    # --- hidden information -----------------------------------------------------------------
+
+    def hide(self, kind: str, payload: dict) -> dict:
+        """What a recorder writes without seeing face-down cards (deck, hand, life, side): cards drawn,
+        set up face down, or moved between face-down zones become counts; instance ids inside those zones
+        are dropped; moves into the open (field, trash), reveals and counters stay."""
+        p = dict(payload)
+        if kind == "draw":
+            p.pop("cards", None)
+        elif kind == "setup" and p["zone"] in FACE_DOWN and p.get("cards"):
+            p["count"] = p.get("count", 0) + len(p.pop("cards"))
+        elif kind == "move":
+            p = FACE_DOWN.hide_move(p, p["from_zone"], p["to_zone"])
+        elif kind == "reveal" and p["zone"] in FACE_DOWN:
+            p.pop("uid", None)
+        return p
 
     # --- outcome --------------------------------------------------------------------------
 
@@ -143,7 +192,7 @@ class TableRuleset(Ruleset):
         if s.result is None:
             return None
         return Outcome(s.result["result"], s.result.get("winner"), s.result["how"],
-                       [f"recorded at event {s.result.get('position')}"])
+                       [f"recorded at event {s.result.get('position')}"], position=s.result.get("position"))
 
     def describe(self, e: RecordedEvent) -> str:
         p = e.payload
@@ -166,7 +215,8 @@ class TableRuleset(Ruleset):
         if e.kind == "game.end":
             return f"game over: {p.get('winner') or 'no winner'} ({p['how']})"
         if e.kind == "reveal":
-            return f"{p['player']} reveals {p['card']} in {p['zone']}"
+            n = p.get("count", 1)
+            return f"{p['player']} reveals {p['card'] if n == 1 else f'{n} x ' + p['card']} in {p['zone']}"
         if e.kind == "setup":
             return f"{p['player']}: {p.get('count', 0) + len(p.get('cards', ()))} cards into {p['zone']}"
         if e.kind == "phase":
@@ -176,23 +226,29 @@ class TableRuleset(Ruleset):
         return super().describe(e)
 
 
-def _take_or_phantom(s: TableState, player: str, zone: str, **how):
-    """Take a card; if it is not there the move still happened at the table (record, then judge),
-    so an unknown card appears from nowhere and check() has flagged it."""
+def _take(s: TableState, player: str, zone: str, dst: str, *, code: str | None = None, uid: str | None = None,
+          where: str = "top", by_position: bool = False) -> Card:
+    """Take a card. Out of a face-down zone, engine/hidden.py decides which (never by what the record
+    knows) and a card reaching an open zone gets a fresh id. If it is not there the move still happened
+    at the table (record, then judge), so a card appears from nowhere and check() has flagged it."""
+    if zone in FACE_DOWN:
+        card = FACE_DOWN.take(s, player, zone, code=code, uid=uid, where=where, by_position=by_position)
+        if card is None:
+            return s.new_card(player, code)
+        return FACE_DOWN.move_out(s, player, zone, dst, card)
     try:
-        return s.take(player, zone, **how)
+        return s.take(player, zone, uid=uid, code=code, where=where)
     except MissingCard:
-        return s.new_card(player, how.get("code"))
+        return s.new_card(player, code)
 
 
-def _revealed_card(s: TableState, p: dict):
+def _revealed_cards(s: TableState, p: dict) -> tuple[list[Card], int]:
+    """The cards a reveal shows (the one with `uid`, else engine/hidden.py `shown`), and how many it
+    could not find. (A reveal by uid is judged by check_reveal itself.)"""
     if p.get("uid"):
         where = s.find(p["uid"])
-        return None if where is None else s.zone(where[0], where[1])[where[2]]
-    for card in reversed(s.zone(p["player"], p["zone"])):
-        if card.code is None:
-            return card
-    return None
+        return ([], 1) if where is None else ([s.zone(where[0], where[1])[where[2]]], 0)
+    return shown(s.zone(p["player"], p["zone"]), p["card"], p.get("count", 1))
 
 
 RULESET = TableRuleset

@@ -78,12 +78,21 @@ class Move(Payload):
 
 @event_kind("reveal")
 class Reveal(Payload):
-    """A card becomes known: the card with `uid`, else the top unknown card of the zone."""
+    """Cards are shown: the card with `uid`; else `count` cards of the zone (1 by default) are shown to
+    be `card`: copies already known as it first (the reveal confirms them), then the topmost unknown
+    cards, which become known."""
 
     player: Player
     zone: Zone
     card: str
     uid: str | None = None
+    count: Count = 1
+
+    def validate(self) -> None:
+        if self.count < 1:
+            raise PayloadError("count", "must be 1 or more")
+        if self.uid is not None and self.count != 1:
+            raise PayloadError("count", "a reveal by uid shows exactly one card")
 
 
 @event_kind("shuffle")

@@ -1,7 +1,9 @@
 """Importers: turn a file into match events, all or nothing.
 
 A format is a module in this package named after it (`jsonl`, `optcgsim`, `notation`, ...) with
-`import_file(store, path, *, match=None, recorded_by=None) -> ImportSummary`. It validates the whole
+`import_file(store, path, *, match=None, recorded_by=None) -> ImportSummary` (those that append to
+an existing match also take `expect=N`: the log must still end at event N, else ConflictError). It
+validates the whole
 file first; on any problem it raises `engine.match.InputError` naming file, line and field, and
 stores nothing.
 """

@@ -16,7 +16,7 @@ from engine.events import TABLE_ACTOR, Draft, default_recorder_name
 from engine.match import EventValidator, InputError, Match, check_match_id, creation_draft, new_match_id
 from engine.rulesets import get_ruleset
 from engine.schema import PayloadError, read_json, shown
-from engine.store import EventStore, HashMismatch, MatchNotFound
+from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound
 
 from judge.io.importers import ImportSummary, findings_after, read_text
 
@@ -43,7 +43,7 @@ def read_lines(path: str) -> list[tuple[int, dict[str, Any]]]:
     return out
 
 
-def import_file(store: EventStore, path: str, *, match: str | None = None,
+def import_file(store: EventStore, path: str, *, match: str | None = None, expect: int | None = None,
                 recorded_by: str | None = None, judge: bool = True) -> ImportSummary:
     """Import a JSONL file, all or nothing. With `judge`, the imported events are then validated
     and the summary counts their findings (a full replay of the match)."""
@@ -98,6 +98,8 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
         match_id = existing.id
         validator = existing.validator
         head = existing.head_position()
+        if expect is not None and head != expect:  # --expect N: the log must still end at N
+            raise ConflictError.stale(match_id, expect, head)
         body = lines
         drafts = []
         known_kinds = {}

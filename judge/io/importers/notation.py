@@ -4,7 +4,9 @@ The header block names the ruleset and the players (and may carry event, round, 
 decklists and the match id), so a notation file creates its match. With `--match`, the file's body
 is appended to an existing match instead (its header must then name the same ruleset and players).
 Every line is parsed and validated before anything is stored; a problem is an InputError naming
-FILE:LINE:COL and what was expected there.
+FILE:LINE:COL and what was expected there. For a game the card data covers (optcg), a card may be
+written by name (`A: play hancock`, `"Boa Hancock"`: the number is stored; an ambiguous name is refused
+with the candidates), and `[Deck]` tags get each card's facts from the card data.
 """
 from __future__ import annotations
 
@@ -12,12 +14,15 @@ from engine.match import InputError, Match, new_match_id
 from engine.store import EventStore, MatchNotFound
 
 from engine.notation import NotationError, read_game
+from judge.io import carddb
 from judge.io.importers import ImportSummary, findings_after, read_text
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,
-                recorded_by: str | None = None) -> ImportSummary:
-    game = read_game(read_text(path), path, recorded_by=recorded_by)
+                recorded_by: str | None = None, expect: int | None = None) -> ImportSummary:
+    db = carddb.for_store(store)
+    game = read_game(read_text(path), path, recorded_by=recorded_by,
+                     cards=lambda ruleset: carddb.match_cards(ruleset, db))
     if match:
         try:
             existing = Match.open(store, match)
@@ -31,7 +36,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
         if any(d.kind in ("correction", "backup") for d in game.drafts):
             raise NotationError("a file with void/backup lines names positions of its own log: import it "
                                 "as a new match, not with --match", line=1, col=1, path=path)
-        head = existing.head_position()
+        head = existing.head_position() if expect is None else expect
         events = store.append(existing.id, game.drafts, expected_position=head)
         match_id, created = existing.id, False
     else:

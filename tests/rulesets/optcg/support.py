@@ -27,12 +27,11 @@ assert len(RED_DECK) == 50
 
 
 def card_facts() -> dict[str, dict[str, Any]]:
-    """{number: facts} from the fixture, through the same normalisation the card database uses."""
-    from judge.io.carddb import FACT_FIELDS, normalize
-    with open(CARDS_JSON, encoding="utf-8") as f:
-        rows = [normalize(r, "fixture") for r in json.load(f)]
-    return {r["id"]: {k: r[k] for k in FACT_FIELDS if r.get(k) not in (None, [], "")} | {"keywords": r["keywords"]}
-            for r in rows}
+    """{number: facts} from the fixture, read as `tablejudge cards import` reads it."""
+    from judge.io.carddb import CardDB
+    db = CardDB(":memory:")
+    db.import_file(CARDS_JSON)
+    return db.facts_for(db._local_rows())
 
 
 def registration(player: str, leader: str = "OP01-001", deck: list[str] | None = None) -> dict:
@@ -110,6 +109,13 @@ def judge(events: list[tuple[str, str, dict]], options=None):
         rs.apply(state, e)
         state.position = e.position
     return state, findings, rs
+
+
+def uid_on_field(events: list[tuple[str, str, dict]], player: str, code: str) -> str:
+    """The instance id of `player`'s `code` on the field after `events` (ids are given as cards reach
+    the field, so a test reads them from the table rather than guessing them)."""
+    state, _, _ = judge(events)
+    return next(c.uid for z in ("leader", "characters", "stage") for c in state.zone(player, z) if c.code == code)
 
 
 def last_findings(events: list[tuple[str, str, dict]], options=None) -> list:

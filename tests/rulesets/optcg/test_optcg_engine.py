@@ -196,7 +196,7 @@ def test_example_match_raises_exactly_the_expected_findings(tmp_path):
 
 def test_card_db_import_show_and_facts(tmp_path):
     db = carddb.CardDB(str(tmp_path / "cards.db"))
-    assert db.import_json(CARDS_JSON) == 18
+    assert db.import_file(CARDS_JSON) == 18
     leader = db.get("OP01-001")
     assert leader["category"] == "leader" and leader["life"] == 5 and leader["cost"] is None
     assert db.get("ST01-006")["keywords"] == ["Blocker"]

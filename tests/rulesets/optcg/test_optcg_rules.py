@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rulesets import get_ruleset
-from tests.rulesets.optcg.support import ev, last_findings, opening, registration, rules_of
+from tests.rulesets.optcg.support import ev, judge, last_findings, opening, registration, rules_of, uid_on_field
 
 A, B = "Ann", "Bob"
 HIT = [ev("don.attach", {"player": A, "card": "OP01-016", "count": 3}),
@@ -51,6 +51,11 @@ def with_facts(deck):
 
 def play_by_effect(card):
     return ev("play", {"player": A, "card": card, "by": "an effect"})
+
+
+FIVE = [play_by_effect("OP01-013"), play_by_effect("OP01-025"), play_by_effect("ST01-006"), play_by_effect("OP01-024"),
+        ev("draw", {"player": A, "cards": ["OP01-016"], "by": "x"})]
+A_013 = uid_on_field(opening() + FIVE, A, "OP01-013")
 
 
 # (rule, start, legal suffix, illegal suffix)
@@ -107,12 +112,8 @@ CASES = [
      [ev("turn.end", {"player": A}), ev("turn", {"player": A})]),
     ("OPTCG-PLAY-1", opening, [ev("play", {"player": A, "card": "OP01-024"})],
      [ev("play", {"player": A, "card": "OP01-016"})]),
-    ("OPTCG-PLAY-2", opening, [play_by_effect("OP01-013"), play_by_effect("OP01-025"), play_by_effect("ST01-006"),
-                               play_by_effect("OP01-024"), ev("draw", {"player": A, "cards": ["OP01-016"], "by": "x"}),
-                               ev("play", {"player": A, "card": "OP01-016", "trash_uid": "c50"})],
-     [play_by_effect("OP01-013"), play_by_effect("OP01-025"), play_by_effect("ST01-006"),
-      play_by_effect("OP01-024"), ev("draw", {"player": A, "cards": ["OP01-016"], "by": "x"}),
-      ev("play", {"player": A, "card": "OP01-016"})]),
+    ("OPTCG-PLAY-2", opening, FIVE + [ev("play", {"player": A, "card": "OP01-016", "trash_uid": A_013})],
+     FIVE + [ev("play", {"player": A, "card": "OP01-016"})]),
     ("OPTCG-PLAY-3", opening, [ev("draw", {"player": A, "cards": ["ST01-017"], "by": "x"}), ev("play", {"player": A, "card": "ST01-017"})],
      [ev("play", {"player": A, "card": "ST01-017"})]),
     ("OPTCG-PLAY-4", opening, [ev("draw", {"player": A, "cards": ["OP01-026"], "by": "x"}), ev("play", {"player": A, "card": "OP01-026"})],
@@ -144,6 +145,10 @@ CASES = [
     ("OPTCG-BATTLE-11", opening, HIT + [ev("life.taken", {"player": B})], [ev("life.taken", {"player": B})]),
     ("OPTCG-BATTLE-12", opening, HIT + [ev("life.taken", {"player": B})],
      HIT + [ev("life.taken", {"player": B}), ev("life.taken", {"player": B})]),
+    ("OPTCG-BATTLE-14", opening, [ev("life.taken", {"player": B, "by": "x"})] * 5 + HIT + [ev("game.end", {"how": "life", "winner": A})],
+     [ev("life.taken", {"player": B, "by": "x"})] * 5 + HIT + [ev("life.taken", {"player": B})]),
+    ("OPTCG-REVEAL-1", opening, [ev("reveal", {"player": A, "zone": "hand", "card": "OP01-013"})],
+     [ev("reveal", {"player": A, "zone": "hand", "card": "OP01-070"})]),
     ("OPTCG-BATTLE-13", opening, ATTACK + [ev("counter", {"player": B, "card": "OP01-013"}), ev("damage.step", {}), ev("battle.end")]
      + [ev("don.attach", {"player": A, "card": "OP01-001"}), ev("attack", {"player": A, "attacker": "OP01-001", "target": "OP01-001"}),
         ev("damage.step", {"attacker_power": 6000, "target_power": 5000})],
@@ -226,3 +231,15 @@ def test_the_opening_is_clean():
     from tests.rulesets.optcg.support import judge
     _, findings, _ = judge(opening())
     assert findings == []
+
+
+def test_don_without_a_count_is_what_the_don_phase_gives():
+    """`A: don` records no count: 1 DON!! in the first player's first turn, 2 after (準備階段)."""
+    first = opening(first_turns=False) + [ev("turn", {"player": "Ann"}), ev("refresh", {"player": "Ann"}),
+                                          ev("don", {"player": "Ann"})]
+    state, findings, _ = judge(first)
+    assert len(state.zone("Ann", "cost")) == 1 and not findings
+    later = first + [ev("turn.end", {"player": "Ann"}), ev("turn", {"player": "Bob"}),
+                     ev("refresh", {"player": "Bob"}), ev("draw", {"player": "Bob"}), ev("don", {"player": "Bob"})]
+    state, findings, _ = judge(later)
+    assert len(state.zone("Bob", "cost")) == 2 and not findings

@@ -1,0 +1,153 @@
+"""Hidden information on the table: face-down zones, and moving cards out of them without guessing.
+
+A scorekeeper never sees a hand, a deck or the Life cards, so most cards there are "a card" (a `Card`
+whose `code` is None). The invariant every ruleset keeps: recording less (hiding who a card is) never
+adds a finding and never changes an outcome. Two things make that hold whatever the record names:
+
+1. **Which instance moves never depends on what the record knows.** Out of a face-down zone the
+   record may name a card ("play OP01-016") or not ("deck>hand"); a fully known record and a hidden one
+   then pick different instances of the zone. So a card that leaves a face-down zone for an open one
+   gets a fresh instance id (`surface`): the ids a recorder sees on the field are the same, known or not.
+   Ids of cards inside face-down zones mean nothing and hidden records never name them.
+2. **The table never guesses.** When a card leaves a face-down zone and the record cannot say which
+   one it was, what the table knew about that zone may no longer be true, so it is forgotten (the cards
+   become unknown again). A known card in a hand, deck or Life area is therefore always a fact.
+
+`FaceDown` holds one ruleset's face-down zones: `ordered` ones (a deck, a Life area: a card's place
+matters, the top is the last card), `unordered` ones (a hand), and among them the `stirred` ones whose
+order effects rearrange without a record (a deck: search it, look at the top N and put them back), where
+a card put in is no longer known. Rulesets call `take` and `put` instead of `TableState.take`/`put` for
+those zones. The rules of `take`, in order:
+
+- by position (`by_position`: a draw takes the top card of the deck, a Life card the top of the Life
+  area): that card, always; a name given identifies it (a card already known as something else is a
+  contradiction the ruleset's check reports, see `contradicts`);
+- by instance (`uid`, only a fully known record names cards in face-down zones that way): that card;
+- by name: a card known as that name; else an unknown card, now identified; else (every card is known
+  as something else: the record contradicts itself, and the check reports it) the card at `where`,
+  renamed. In an ordered zone a named card found among the unknown ones may have come from anywhere,
+  so the zone's other known cards lose their place and are forgotten;
+- unnamed and not by position (an effect's choice the recorder did not see): the zone is forgotten,
+  then the card at `where` moves.
+
+An empty zone returns None: the caller decides what an impossible move means (rulesets make the card
+appear from nowhere, flagged by their check, as before).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.state import Card, TableState
+
+
+@dataclass(frozen=True)
+class FaceDown:
+    ordered: frozenset[str]
+    unordered: frozenset[str] = frozenset()
+    stirred: frozenset[str] = frozenset()
+
+    @classmethod
+    def zones(cls, ordered: Iterable[str], unordered: Iterable[str] = (), stirred: Iterable[str] = ()) -> "FaceDown":
+        return cls(frozenset(ordered), frozenset(unordered), frozenset(stirred))
+
+    def __contains__(self, zone: object) -> bool:
+        return zone in self.ordered or zone in self.unordered
+
+    # --- moving cards -------------------------------------------------------------------------
+
+    def take(self, s: TableState, player: str, zone: str, *, code: str | None = None, uid: str | None = None,
+             where: str = "top", by_position: bool = False) -> Card | None:
+        """Remove one card from a face-down zone, following the rules in the module's docstring."""
+        cards = s.zone(player, zone)
+        if not cards:
+            return None
+        at = len(cards) - 1 if where == "top" else 0
+        if by_position:
+            i = at
+        elif uid is not None and any(c.uid == uid for c in cards):
+            i = next(j for j, c in enumerate(cards) if c.uid == uid)
+        elif code is not None:
+            i = _topmost(cards, code)
+            if i is None:
+                i = _topmost(cards, None)
+                if i is not None and zone in self.ordered:
+                    forget(cards, keep=i)
+            if i is None:
+                i = at
+        else:
+            forget(cards)
+            i = at
+        card = cards.pop(i)
+        if code is not None:
+            card.code = code
+        return card
+
+    def put(self, s: TableState, player: str, zone: str, card: Card, where: str = "top") -> None:
+        """Put a card into a zone. Into a `stirred` zone it is no longer known; other zones keep what was
+        seen going in."""
+        if zone in self.stirred:
+            card.code = None
+        s.put(player, zone, card, where)
+
+    @staticmethod
+    def surface(s: TableState, card: Card) -> Card:
+        """The card as it reaches an open zone from a face-down one: a fresh instance id (the same in a
+        known and a hidden record, since both take exactly one card here), its name kept."""
+        return s.new_card(card.owner, card.code)
+
+    def move_out(self, s: TableState, player: str, src: str, dst: str, card: Card) -> Card:
+        """`surface` when a card goes from a face-down zone to an open one; the card itself otherwise."""
+        return self.surface(s, card) if src in self and dst not in self else card
+
+    # --- the scorekeeper's view of an event (Ruleset.hide) ---------------------------------------
+
+    def hide_move(self, payload: dict, src: str, dst: str, *, card: str = "card", uid: str = "uid") -> dict:
+        """A move as a recorder who sees no face-down card writes it: an instance inside a face-down zone
+        is never named (its id means nothing there), and a card going from one face-down zone to another
+        is not seen at all. A card coming out into an open zone is seen as it lands, so it keeps its name."""
+        out = dict(payload)
+        if src in self:
+            out.pop(uid, None)
+            if dst in self:
+                out.pop(card, None)
+        return out
+
+    # --- what the record allows ---------------------------------------------------------------
+
+    @staticmethod
+    def could_be(s: TableState, player: str, zone: str, code: str) -> bool:
+        """Could one of the zone's cards be `code`: a card known as it, or an unknown card?"""
+        return any(c.code in (code, None) for c in s.zone(player, zone))
+
+    @staticmethod
+    def contradicts(card: Card | None, code: str | None) -> bool:
+        """Does naming `card` as `code` contradict what the table knew of it?"""
+        return card is not None and code is not None and card.code is not None and card.code != code
+
+
+def _topmost(cards: list[Card], code: str | None) -> int | None:
+    for j in range(len(cards) - 1, -1, -1):
+        if cards[j].code == code:
+            return j
+    return None
+
+
+def forget(cards: list[Card], keep: int | None = None) -> None:
+    """The record can no longer say which of these cards is which: they become unknown."""
+    for j, c in enumerate(cards):
+        if j != keep:
+            c.code = None
+
+
+def shown(cards: list[Card], code: str, count: int = 1) -> tuple[list[Card], int]:
+    """The cards a reveal of `count` x `code` shows, and how many it could not find: copies already known
+    as `code` first (the reveal confirms them; the topmost first), then the topmost unknown cards."""
+    out = [c for c in reversed(cards) if c.code == code][:count]
+    out += [c for c in reversed(cards) if c.code is None][:count - len(out)]
+    return out, count - len(out)
+
+
+def known_copies(s: TableState, player: str, code: str, zones: Iterable[str]) -> int:
+    """How many of the player's cards in `zones` are known to be `code` (each instance once)."""
+    return sum(1 for z in zones for c in s.zone(player, z) if c.code == code)

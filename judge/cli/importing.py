@@ -1,0 +1,79 @@
+"""What `tablejudge import` prints for OPTCGSim logs: a file's version, variant and games, and the
+bulk path for many logs (progress bar, then one table row per game). Thin: the work is in
+judge.io.importers.optcgsim and its _optcgsim_bulk module."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from engine.words import plural
+
+from judge.cli.common import Env, FindingsExit, emit_json, stderr, table_text
+
+GAME_COLUMNS = ["file", "game", "version", "result", "match", "events", "findings"]
+
+
+def describe_file(r: dict[str, Any]) -> str:
+    """A single OPTCGSim file's import, in words: what it was, and each game."""
+    lines = [f"{r['file']}: OPTCGSim {r['version']} ({r['variant']})"]
+    lines += [f"  warning (line {w['line']}): {w['text']}" if w.get("line") else f"  warning: {w['text']}"
+              for w in r.get("warnings", [])]
+    lines.append(table_text(game_rows([r], basename=False), GAME_COLUMNS[1:]))
+    if r.get("already_imported") and not r["created"]:
+        lines.append("every game of it was already in the log: nothing stored")
+    return "\n".join(lines)
+
+
+def game_rows(summaries: list[dict[str, Any]], *, basename: bool = True) -> list[dict[str, Any]]:
+    from judge.io.importers.optcgsim import result_text
+
+    rows = []
+    for s in summaries:
+        for g in s["games"]:
+            checks = (f"{g['chk_mismatches']} of {g['chk_checked']} RZ1|CHK" if g["chk_checked"]
+                      else f"{g['summary_mismatches']} of {g['summaries_checked']} summaries")
+            rows.append({"file": os.path.basename(s["file"]) if basename else s["file"], "game": g["game"],
+                         "version": s["version"], "result": result_text(g["result"]),
+                         "match": g["match"] + ("" if g["stored"] else " (already)"),
+                         "events": g["events"], "findings": g["findings"], "mismatches": checks})
+    return rows
+
+
+def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: bool) -> None:
+    """Many OPTCGSim logs: worker processes parse, this process writes (see _optcgsim_bulk)."""
+    from judge.io.importers._optcgsim_bulk import import_files
+
+    store = env.store()
+    if as_json or not sys.stderr.isatty():
+        result = import_files(store, files, recorded_by=env.recorded_by, workers=workers)
+    else:
+        with click.progressbar(length=len(files), label="importing", file=sys.stderr, show_pos=True,
+                               show_eta=True) as bar:
+            result = import_files(store, files, recorded_by=env.recorded_by, workers=workers,
+                                  progress=lambda _path: bar.update(1))
+    rows = [s.to_dict() for s in result.imported]
+    failures = [{"file": f.path, "error": f.error} for f in result.failed]
+    if as_json:
+        emit_json({"imported": rows, "failed": failures,
+                   "interrupted": bool(result.interrupted), "not_stored": result.not_stored,
+                   "totals": result.totals()})
+    else:
+        if rows:
+            click.echo(table_text(game_rows(rows), GAME_COLUMNS + ["mismatches"]))
+        t = result.totals()
+        click.echo(f"{plural(t['imported_files'], 'file')} imported: {plural(t['games_stored'], 'game')} stored "
+                   f"({plural(t['games'] - t['games_stored'], 'game')} already in the log), "
+                   f"{plural(t['events'], 'event')} in {t['seconds']:.1f} s "
+                   f"({plural(t['workers'], 'worker')}, {plural(t['commits'], 'commit')})")
+        for f in failures:
+            stderr(f"failed (nothing of it stored): {f['error']}")
+    if result.interrupted:
+        stderr(f"interrupted: {plural(len(result.imported), 'file')} imported (listed above); "
+               f"{plural(len(result.not_stored), 'file')} read but not stored, and the files after them "
+               "not read. Run the same import again: the stored games are recognised and skipped")
+        raise FindingsExit(130)
+    if failures:
+        raise FindingsExit(2)

@@ -1,0 +1,361 @@
+"""The readable lines of an OPTCGSim game -> events (a part of the `Converter`, kept apart).
+
+One job: what a `[actor] ...` line or a line without an actor says, and what it tells about the
+moves around it (whose effect moved a card, which of two equal Characters was attacked, whether a
+Character was K.O.'d in battle). The moves themselves are in `_optcgsim_convert`.
+
+Card references come in two shapes, read alike: `Name ["ID">ID]` (downloaded logs) and
+`Name [<mark><link="ID">ID</link></mark>]` (AutoSaved logs).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from engine.rulesets.optcg import table as T
+
+from judge.io.importers._optcgsim_endings import ending
+from judge.io.importers._optcgsim_lines import Line, MoveLine, TextLine, card_ids, strip_refs
+
+REF = r'\[(?:"[^"]+">[^\]]*|<mark><link="[^"]+">[^\]]*)\]'
+SUMMARY = re.compile(r"^(?P<what>Hand|Board|Trash|Life|Hand before Mulligan|Hand after Mulligan):\s*(?P<val>.*)$")
+BATTLE = re.compile(r"^(?P<a>.+?)\[(?P<ap>-?\d{1,9})\]\s+vs\s+(?P<t>.+?)\[(?P<tp>-?\d{1,9})\]$")
+HIT = re.compile(r"(?P<who>.+) hit for (?P<n>\d{1,3}) damage")
+REST_EFFECT = re.compile(rf"Rest [^\[]+{REF}")
+ACTIVE_EFFECT = re.compile(rf"Set [^\[]+{REF} to Active")
+ATTACH = re.compile(r"Attach (\d{1,3}) Don to ")
+DRAW_CARDS = re.compile(r"Draw \d+ Cards?")
+DRAW_DON = re.compile(r"Draw \d+ Don")
+COUNTER = re.compile(r"Discard (.+) for Counter (\d{1,6})")
+META = re.compile(r"(Waiting for a Connection|Attempting to connect|.+ Has Connected|Version is|"
+                  r"Opponent is Ready for Rematch)")
+SILENT = ("Drew card from deck", "Leader is", "Chose to go", "Deploy ", "Hand before Mulligan")
+LOOKAHEAD = 400  # lines: "later this turn" never looks further (a hostile file has no End Turn)
+MAX_ANNOTATION = 1_000
+
+
+class ReadableLines:
+    """Mixin of `Converter` (its table, emitter and markers): the readable lines, and the
+    look-around helpers the moves use."""
+
+    lines: list[Line]
+    index_of: dict[int, int]
+    consumed: set[int]
+
+    def _ahead(self, i: int, span: int = LOOKAHEAD) -> Iterator[Line]:
+        lines = self.lines
+        for k in range(i + 1, min(len(lines), i + 1 + span)):
+            yield lines[k]
+
+    def _early_damage_step(self, i: int) -> None:
+        """The simulator writes the Life move before the `A[p] vs B[q]` line: judge in the manual's
+        order (damage step, then the Life card), using that line's powers."""
+        for ln in self._ahead(i, 11):
+            if isinstance(ln, TextLine):
+                b = BATTLE.match(ln.text)
+                if b:
+                    self.consumed.add(ln.n)
+                    self.emit("damage.step", {"attacker_power": int(b.group("ap")),
+                                              "target_power": int(b.group("tp"))}, None, line=ln.n)
+                    return
+                if " attacking " in ln.text or ln.text.endswith("End Turn"):
+                    return
+
+    def _target_by_lookahead(self, i: int, defender: int, code: str) -> str | None:
+        """Two copies of a Character: the K.O. move later in this battle names the slot attacked."""
+        for ln in self._ahead(i, 39):
+            if isinstance(ln, TextLine) and (" attacking " in ln.text or ln.text.endswith("End Turn")):
+                return None
+            if isinstance(ln, MoveLine) and ln.src == 2 and ln.dst == 6 and ln.player == defender and ln.card == code:
+                return self._mirror_uid(defender, ln.src_idx, code)
+        return None
+
+    def _destroyed_follows(self, i: int, code: str) -> bool:
+        """`A[p] vs B[q]` and then `B Destroyed` right after this move: a K.O. written early."""
+        seen_vs = False
+        for ln in self._ahead(i, 7):
+            if isinstance(ln, TextLine):
+                if BATTLE.match(ln.text):
+                    seen_vs = True
+                elif seen_vs and ln.text.endswith(" Destroyed") and code in card_ids(ln.text):
+                    return True
+                elif seen_vs:
+                    return False
+        return False
+
+    def _rest_effect(self, i: int, num: int, source: str, target: str, action: str, line: int) -> None:
+        """`X: Rest Y` / `X: Set Y to Active`: whose Y? The log does not say; decide from the table."""
+        me, them = self.P(num), self.P(3 - num)
+        want_rested = action == "rest"
+
+        def usable(player: str) -> bool:
+            c = self.rs._field_card(self.state, player, None, target, rested=not want_rested)
+            return c is not None and T.is_rested(c) != want_rested
+
+        own, other = usable(me), usable(them)
+        if own and other:
+            # attacked later this turn: it was the opponent's; else a cost paid with one's own
+            mine = sum(1 for c in self.state.zone(me, "characters") + self.state.zone(me, "leader")
+                       if c.code == target and not T.is_rested(c))
+            owner = them if want_rested and (self._later_this_turn(i, target)
+                                             or self._later_attacks_with(i, target) >= mine) else me
+        elif own or other:
+            owner = me if own else them
+        else:
+            self._annotate(line, f"{source}: {action} {target}: no such card to {action}", source="optcgsim")
+            return
+        kind = "rest" if want_rested else "set.active"
+        payload = {"player": owner, "card": target, "by": f"{source}: {'Rest' if want_rested else 'Set active'} {target}"}
+        if want_rested and owner == them:
+            uid = self._attacked_uid_later(i, 3 - num, target)
+            if uid:
+                payload["uid"] = uid
+        self.emit(kind, payload, num, line=line)
+
+    def _attacked_uid_later(self, i: int, defender: int, code: str) -> str | None:
+        for k in range(i + 1, min(len(self.lines), i + 1 + LOOKAHEAD)):
+            ln = self.lines[k]
+            if isinstance(ln, TextLine):
+                if ln.text.endswith("End Turn"):
+                    return None
+                if " attacking " in ln.text and code in card_ids(ln.text.split(" attacking ", 1)[1]):
+                    return self._target_by_lookahead(k, defender, code)
+        return None
+
+    def _later_attacks_with(self, i: int, code: str) -> int:
+        """How many attacks with `code` follow this turn (each needs an active copy)."""
+        n = 0
+        for ln in self._ahead(i):
+            if isinstance(ln, TextLine):
+                if ln.text.endswith("End Turn"):
+                    break
+                if " attacking " in ln.text and code in card_ids(ln.text.split(" attacking ", 1)[0]):
+                    n += 1
+        return n
+
+    def _later_this_turn(self, i: int, code: str) -> bool:
+        """Is `code` attacked later this turn? Then the rested one was the opponent's."""
+        for ln in self._ahead(i):
+            if isinstance(ln, TextLine):
+                if ln.text.endswith("End Turn"):
+                    return False
+                if " attacking " in ln.text and code in card_ids(ln.text.split(" attacking ", 1)[1]):
+                    return True
+        return False
+
+    def _text_near(self, i: int, needle: str, span: int = 6) -> bool:
+        lo, hi = max(0, i - span), min(len(self.lines), i + span)
+        return any(isinstance(ln, TextLine) and needle in ln.text for ln in self.lines[lo:hi])
+
+    def _deploy_marker(self, i: int, card: str) -> bool:
+        """A bare `[X] Deploy Name [card]` just before: played from the hand by its owner."""
+        for ln in reversed(self.lines[max(0, i - 6):i]):
+            if isinstance(ln, TextLine) and ln.who is not None:
+                if ln.rest.startswith("Deploy ") and card in card_ids(ln.rest):
+                    return True
+                if ":" in strip_refs(ln.rest):
+                    return False
+        return False
+
+    def _by_near(self, line: int) -> str:
+        """The effect a move belongs to: the nearest `[X] Card [id]: action` line around it."""
+        idx = self.index_of.get(line, len(self.lines) - 1)
+        for k in [*range(idx + 1, min(len(self.lines), idx + 5)), *range(idx - 1, max(-1, idx - 5), -1)]:
+            ln = self.lines[k]
+            if isinstance(ln, TextLine) and ln.who is not None and ":" in ln.rest:
+                head, tail = ln.rest.split(":", 1)
+                ids = card_ids(head)
+                if ids:
+                    return f"{ids[0]}: {strip_refs(tail)}"[:120]
+        return "an effect (not named in the log)"
+
+    def _annotate(self, n: int, text: str, source: str = "optcgsim") -> None:
+        if len(text) > MAX_ANNOTATION:
+            text = text[:MAX_ANNOTATION] + " [...]"
+        self.emit("annotation", {"text": text, "line": n, "source": source}, None, line=n)
+
+    def _unparsed(self, ln: TextLine) -> None:
+        self._annotate(ln.n, ln.text)
+        self.stats.unparsed += 1
+
+    # ------------------------------------------------------------------ the lines themselves
+
+    def _text(self, i: int, ln: TextLine) -> None:
+        if ln.n in self.consumed:
+            return
+        end = ending(ln)
+        if end is not None:
+            self._ending(ln, end)
+        elif ln.who is None:
+            self._bare(ln)
+        else:
+            self._spoken(i, ln)
+
+    def _bare(self, ln: TextLine) -> None:
+        """A line without an actor: a battle's powers, its outcome, the end screen, session lines."""
+        text, n = ln.text, ln.n
+        b = BATTLE.match(text)
+        if b:
+            self._flush_rests(None, line=n)
+            if self.state.extra.get("battle"):
+                self.emit("damage.step", {"attacker_power": int(b.group("ap")),
+                                          "target_power": int(b.group("tp"))}, None, line=n)
+            return
+        if text == "Attack Fails":
+            return
+        h = HIT.fullmatch(text)
+        if h:
+            if self.model_life:
+                self._damage_without_moves(h, n)
+            return
+        if text == "GameOver":
+            if self.state.result:
+                r = self.state.result
+                self.emit("game.end", {"how": r["how"] if r["how"] in ("life", "deck-out", "concession") else "other",
+                                       "winner": r.get("winner")}, None, line=n)
+            return
+        if META.match(text):
+            self._annotate(n, text, source="optcgsim-meta")
+            return
+        self._unparsed(ln)
+
+    def _damage_without_moves(self, h: re.Match, n: int) -> None:
+        """1.40a writes no Life move: `Leader [id] hit for N damage` takes N Life cards into the hand
+        (cards the log does not name; a later play or summary names them)."""
+        b = self.state.extra.get("battle")
+        if self.state.result is not None:
+            return
+        defender = b.get("defender") if b else None
+        if defender is None:
+            ids = card_ids(h.group("who"))
+            owners = [p for p in self.state.players
+                      if ids and any(c.code == ids[0] for c in self.state.zone(p, "leader"))]
+            if len(owners) != 1:
+                self._annotate(n, f"{h.group(0)}: whose Leader is not known; no Life card taken")
+                return
+            defender = owners[0]
+        num = self.seats.labels[defender]
+        for _ in range(int(h.group("n"))):
+            if not self.state.zone(defender, "life"):
+                break
+            self.emit("life.taken", {"player": defender, "to": "hand"}, num, line=n)
+
+    def _ending(self, ln: TextLine, end: Any) -> None:
+        num = self.seats.who(end.who)
+        decided = self.state.result is not None or self.outcome is not None
+        if decided or (num is None and end.who != "Opponent"):
+            self._annotate(ln.n, ln.text, source="optcgsim-meta")
+            return
+        if end.kind == "concession":
+            self.emit("concede", {"player": self.P(num)}, num, line=ln.n)
+        elif end.kind in ("win", "loss"):
+            winner = num if end.kind == "win" else 3 - num
+            self.emit("game.end", {"how": "deck-out" if end.deck_out else "other", "winner": self.P(winner)},
+                      None, line=ln.n)
+        else:
+            self._uncertain(ln, end, num)
+            return
+        self.outcome = {"how": end.kind, "certain": True, "line": ln.n}
+
+    def _uncertain(self, ln: TextLine, end: Any, num: int | None) -> None:
+        """`Quits!` or a disconnection with no result before it: said, not decided."""
+        if end.kind == "quit":
+            left = num
+            text = f"{self.P(num)} left the game (Quits!) with no result before it: an uncertain loss"
+        else:
+            owner = self.seats.owner
+            left = (3 - owner if owner else None) if end.who == "Opponent" else num
+            who = self.P(left) if left else "the log owner's opponent (not identified)"
+            text = f"{who} disconnected with no result before it: an uncertain loss"
+        self._annotate(ln.n, f"{ln.text} -- {text}", source="optcgsim-ending")
+        self.outcome = {"how": end.kind, "certain": False, "line": ln.n,
+                        "left": self.P(left) if left else None,
+                        "uncertain_winner": self.P(3 - left) if left else None}
+
+    def _spoken(self, i: int, ln: TextLine) -> None:
+        who, rest, n = ln.who, ln.rest, ln.n
+        num = self.seats.who(who)
+        s = SUMMARY.match(rest)
+        if s:
+            self._summary(n, who, s.group("what"), s.group("val"))
+            return
+        if num is None:
+            self._unparsed(ln)
+            return
+        pl = self.P(num)
+        if rest.startswith(SILENT) or rest in ("Will select turn order", "Mulligan", "Placing Cards on Bottom of Deck") \
+                or DRAW_DON.fullmatch(rest) or (rest.startswith("Trash ") and card_ids(rest)):
+            return
+        a = ATTACH.match(rest)
+        if a:
+            self.attach_marker[num] = int(a.group(1))
+            return
+        if DRAW_CARDS.fullmatch(rest):
+            self.draw_marker = num
+            return
+        if rest == "End Turn":
+            self._end_turn(ln, num)
+            return
+        if " attacking " in rest and self._attack(i, ln, num):
+            return
+        d = COUNTER.fullmatch(rest)
+        if d and card_ids(d.group(1)):
+            self.counter_marker[num] = (card_ids(d.group(1))[0], int(d.group(2)))
+            return
+        if rest.endswith(" Destroyed") and card_ids(rest):
+            self.destroyed_marker.add(card_ids(rest)[0])
+            return
+        if ":" in rest:
+            head, tail = rest.split(":", 1)
+            ids = card_ids(head)
+            if ids:
+                self._effect(i, num, ids[0], tail.strip(), n)
+                return
+        chat = "<size" in rest or "<b>" in rest
+        self._annotate(n, ln.text, source="optcgsim-chat" if chat else "optcgsim")
+        if not chat:
+            self.stats.unparsed += 1
+
+    def _end_turn(self, ln: TextLine, num: int) -> None:
+        self._flush_rests(None, line=ln.n)
+        self._flush_refresh(ln.n)
+        if self.state.active == self.P(num):
+            self.emit("turn.end", {"player": self.P(num)}, num, line=ln.n)
+            nxt = 3 - num
+            self.emit("turn", {"player": self.P(nxt)}, nxt, line=ln.n)
+            self.pending_refresh = nxt
+        else:
+            self._unparsed(ln)
+
+    def _attack(self, i: int, ln: TextLine, num: int) -> bool:
+        a_txt, t_txt = ln.rest.split(" attacking ", 1)
+        a_ids, t_ids = card_ids(a_txt), card_ids(t_txt)
+        if not (a_ids and t_ids):
+            return False
+        pl = self.P(num)
+        self._flush_rests(None, line=ln.n)
+        self._flush_refresh(ln.n)
+        payload: dict[str, Any] = {"player": pl, "attacker": a_ids[0], "target": t_ids[0]}
+        hint = self.last_attach.get(num)
+        card = self.rs._field_card(self.state, pl, hint, None) if hint else None
+        if card is not None and card.code == a_ids[0] and not T.is_rested(card):
+            payload = {"player": pl, "attacker_uid": hint, "attacker": a_ids[0], "target": t_ids[0]}
+        target_uid = self._target_by_lookahead(i, 3 - num, t_ids[0])
+        if target_uid:
+            payload["target_uid"] = target_uid
+        self.emit("attack", payload, num, line=ln.n)
+        return True
+
+    def _effect(self, i: int, num: int, code: str, raw: str, n: int) -> None:
+        """`[X] Source [id]: what it does`."""
+        action = strip_refs(raw).replace("<b>", "").replace("</b>", "").strip()
+        if action == "Activate Counter":
+            self.event_counter_marker[num] = code
+        target = card_ids(raw)
+        is_rest = REST_EFFECT.fullmatch(raw)
+        if len(target) == 1 and target[0] != "Don" and (is_rest or ACTIVE_EFFECT.fullmatch(raw)):
+            self._rest_effect(i, num, code, target[0], "rest" if is_rest else "active", n)
+            return
+        self.emit("effect", {"player": self.P(num), "card": code, "timing": "other", "text": action[:200]},
+                  num, line=n)

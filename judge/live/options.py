@@ -1,0 +1,52 @@
+"""`?` in the live recorder: what can be done now. The ruleset's grammar proposes lines from what
+the table knows (the plays affordable from the known cards, the legal attack targets, the blocks
+and counters open in the current step); each is judged against the table as it is, and only the
+ones the rules do not flag as an error are listed. With unseen cards in a hand the options come
+from the known cards only, and the list says so."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.match import InputError
+from engine.notation import NotationError, Suggestion, parse_line
+
+LiveSession = Any  # judge.live.session.LiveSession (which imports this module)
+
+
+def open_options(session: "LiveSession") -> list[Suggestion]:
+    """The grammar's candidates for this moment that the rules accept."""
+    state = session.state()
+    head = session.match.store.head(session.match.id)
+    out: dict[str, Suggestion] = {}
+    for cand in session.grammar.suggestions(state, session.ctx):
+        s = cand if isinstance(cand, Suggestion) else Suggestion(cand)
+        if s.line in out:
+            continue
+        try:
+            actions = parse_line(s.line, 0, session.grammar, session.ctx, default_actor=session._default_actor)
+            batch = session.match.judge_batch([(a.kind, a.payload, a.actor) for a in actions], after=head,
+                                              table=state)
+        except (NotationError, InputError):
+            continue
+        if not batch.errors():
+            out[s.line] = s
+    return list(out.values())
+
+
+def legal_now(session: "LiveSession") -> list[str]:
+    options = open_options(session)
+    state = session.state()
+    lines = ["  open now (judged against the table; no rule flags them):"]
+    groups: dict[str, list[Suggestion]] = {}
+    for s in options:
+        groups.setdefault(s.group, []).append(s)
+    for name, items in groups.items():
+        if name:
+            lines.append(f"   {name}:")
+        for s in items:
+            lines.append(f"    {s.line}" + (f"    ({s.why})" if s.why else ""))
+    if not options:
+        lines.append("    (nothing the grammar proposes: help lists every action)")
+    lines += [f"  {note}" for note in session.grammar.suggestion_notes(state, session.ctx)]
+    lines.append("  (anything can be recorded: the rules flag, never block)")
+    return lines

@@ -1,0 +1,102 @@
+"""Card names and English rule words at the command line: notation files and `log` take names, `state`,
+`validate`, `audit` show them; `--lang` picks the rule words."""
+from __future__ import annotations
+
+import json
+
+from judge.cli import cli
+from judge.cli.common import run_guarded
+
+GAME = """[Ruleset "optcg"]
+[A "Ann"]
+[B "Bob"]
+[Deck "A" "OP01-060 4xOP01-078 4xOP01-077 4xZZ99-001 38xOP01-073"]
+[Deck "B" "OP01-001 50xOP01-016"]
+
+A: order A
+A: draw hancock OP01-077 3x?
+B: draw 5
+A: mulligan keep
+B: mulligan keep
+A: life 5
+B: life 5
+T1 A: refresh · don 1
+A: play "Boa Hancock" 4
+"""
+
+
+def _import(tmp_path, capsys, text=GAME):
+    db = str(tmp_path / "t.db")
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    code = run_guarded(cli, ["--db", db, "import", str(path), "--json"])
+    out = capsys.readouterr()
+    return db, code, out
+
+
+def test_a_notation_file_with_names_and_deck_tags(tmp_path, capsys):
+    db, code, out = _import(tmp_path, capsys)
+    assert code == 0, out.err
+    match = json.loads(out.out)["match"]
+    assert run_guarded(cli, ["--db", db, "events", match, "--json"]) == 0
+    events = json.loads(capsys.readouterr().out)
+    deck = events[1]["payload"]
+    assert deck["cards"]["OP01-078"]["name"] == "Boa Hancock" and "ZZ99-001" not in deck["cards"]
+    assert events[4]["payload"]["cards"] == ["OP01-078", "OP01-077"]  # "hancock" stored as its number
+    assert events[-1]["payload"]["card"] == "OP01-078"
+    # the numbers stay in the data; people read names
+    assert run_guarded(cli, ["--db", db, "state", match]) == 0
+    assert "OP01-078 Boa Hancock" in capsys.readouterr().out
+    assert run_guarded(cli, ["--db", db, "state", match, "--json"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert "OP01-078" in view["players"]["Ann"]["zones"]["characters"]["known"]  # data: numbers
+    assert view["names"]["OP01-078"] == "Boa Hancock"
+    assert run_guarded(cli, ["--db", db, "validate", match]) == 1
+    out = capsys.readouterr().out
+    assert out.count("unknown card number") == 1 and "ZZ99-001" in out
+    # and it exports back to the same short [Deck] tags
+    assert run_guarded(cli, ["--db", db, "export", match, "--format", "notation", "-o", str(tmp_path / "o.txt")]) == 0
+    assert '[Deck "A" "OP01-060 4xOP01-078 4xOP01-077 4xZZ99-001 38xOP01-073"]' in (tmp_path / "o.txt").read_text()
+
+
+def test_an_ambiguous_name_in_a_file_names_line_column_and_candidates(tmp_path, capsys):
+    db, code, out = _import(tmp_path, capsys, GAME.replace('A: play "Boa Hancock" 4', "A: play luffy"))
+    assert code == 2
+    assert "game.txt:15:9" in out.err and "'luffy' could be" in out.err
+
+
+def test_log_takes_a_name_and_lang_picks_the_rule_words(tmp_path, capsys):
+    db, code, out = _import(tmp_path, capsys)
+    match = json.loads(out.out)["match"]
+    assert run_guarded(cli, ["--db", db, "log", match, "play", "--actor", "Ann", "--player", "Ann",
+                             "--card", "hanc", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["event"]["payload"]["card"] == "OP01-078"
+    assert run_guarded(cli, ["--db", db, "log", match, "play", "--actor", "Ann", "--player", "Ann",
+                             "--card", "luffy"]) == 2
+    assert "field 'card': 'luffy' could be" in capsys.readouterr().err
+    run_guarded(cli, ["--db", db, "validate", match])
+    english = capsys.readouterr().out
+    run_guarded(cli, ["--db", db, "--lang", "orig", "validate", match])
+    orig = capsys.readouterr().out
+    run_guarded(cli, ["--db", db, "--lang", "both", "validate", match])
+    both = capsys.readouterr().out
+    # OPTCG-COST-1's words: English by default, the Chinese rulebook's with --lang orig, both with both
+    assert "«" not in english and "cost" in english.lower()
+    assert "«" in orig and any("\u4e00" <= ch <= "\u9fff" for ch in orig)
+    for line in [ln for ln in english.splitlines() if ln.startswith("    ")]:
+        assert line in both
+    assert both.count("«") == orig.count("«") > 0
+
+
+def test_audit_names_cards_and_the_lang_variable_is_read(tmp_path, capsys, monkeypatch):
+    db, code, out = _import(tmp_path, capsys)
+    match = json.loads(out.out)["match"]
+    assert run_guarded(cli, ["--db", db, "audit", match, "--at", "14"]) == 0
+    text = capsys.readouterr().out
+    assert "Ann plays OP01-078 Boa Hancock" in text and "OP01-060 Donquixote Doflamingo" in text
+    assert run_guarded(cli, ["--db", db, "audit", match, "--at", "14", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["names"]["OP01-078"] == "Boa Hancock" and data["event"]["kind"] == "play"
+    monkeypatch.setenv("TABLEJUDGE_LANG", "orig")
+    run_guarded(cli, ["--db", db, "validate", match])
+    assert "«" in capsys.readouterr().out

@@ -1,0 +1,438 @@
+"""OPTCGSim import: one test (or more) per variant of the log format, on the real and rebuilt logs of
+tests/fixtures/optcgsim/variants (SOURCES.md there says where each comes from).
+
+Every import goes into a real SQLite log; each test checks what the variant changes: games split,
+versions said, counts checked against the log's own check lines or summaries, results read."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from engine.match import InputError, Match
+from engine.store import EventStore
+from judge.cli import cli
+from judge.cli.common import run_guarded
+from judge.io.importers import optcgsim
+from tests.rulesets.optcg.support import HERE, SIM_LOG
+
+VARIANTS = os.path.join(HERE, "fixtures", "optcgsim", "variants")
+ZW = "\u200b"
+
+
+def fixture(name: str) -> str:
+    return os.path.join(VARIANTS, name)
+
+
+def lines_of(name: str) -> list[str]:
+    return open(fixture(name), encoding="utf-8").read().split("\n")
+
+
+def write(tmp_path, name: str, lines: list[str]) -> str:
+    path = tmp_path / name
+    path.write_bytes("\n".join(lines).encode("utf-8"))
+    return str(path)
+
+
+def store_for(tmp_path, name: str = "t.db") -> EventStore:
+    return EventStore.open(str(tmp_path / name))
+
+
+def imported(tmp_path, path: str):
+    store = store_for(tmp_path, f"{os.path.basename(path)}.db")
+    return store, optcgsim.import_file(store, path).to_dict()
+
+
+def summaries_in(lines: list[str], first: int = 1, last: int | None = None) -> list[tuple[int, str, str, str]]:
+    """(line, who, what, value) of every Hand/Board/Trash/Life summary between two lines."""
+    out = []
+    for n, line in enumerate(lines, start=1):
+        if n < first or (last is not None and n > last):
+            continue
+        m = re.match(r"^\[([^\]]+)\] (Hand|Board|Trash|Life): (.*)$", line.replace(ZW, ""))
+        if m:
+            out.append((n, *m.groups()))
+    return out
+
+
+def assert_judged_like_validate(store: EventStore, summary: dict) -> None:
+    """The findings the import counted are the ones `validate` finds on the stored match."""
+    for g in summary["games"]:
+        if g["stored"]:
+            assert len(Match(store, g["match"]).validate().active_findings()) == g["findings"]
+
+
+# --- the fixtures themselves ------------------------------------------------------------------
+
+
+def test_rebuilt_fixtures_are_what_their_sources_say(tmp_path):
+    """variants/build.py rebuilds every derived fixture, byte for byte, from the two real logs."""
+    subprocess.run([sys.executable, os.path.join(VARIANTS, "build.py"), str(tmp_path)], check=True)
+    built = sorted(os.listdir(tmp_path))
+    assert len(built) == 10
+    for name in built:
+        with open(tmp_path / name, "rb") as a, open(fixture(name), "rb") as b:
+            assert a.read() == b.read(), name
+
+
+IMPORTABLE = sorted(n for n in os.listdir(VARIANTS) if n.endswith(".log") and not n.startswith(("v7b", "v8b")))
+
+
+@pytest.mark.parametrize("name", IMPORTABLE)
+def test_every_variant_replays_in_step_with_its_own_checks(tmp_path, name):
+    """Each game of each variant, against what the log itself says: its RZ1|CHK lines where it has
+    them, its summaries always; and the findings the import counted are validate's."""
+    store, d = imported(tmp_path, fixture(name))
+    for g in d["games"]:
+        assert g["chk_mismatches"] == 0 and g["summary_mismatches"] == 0, (name, g["game"])
+        assert g["summaries_checked"] > 0
+        assert g["chk_checked"] == g["moves"] or d["variant_details"]["checks"] == "summaries"
+    assert_judged_like_validate(store, d)
+
+
+# --- V1 and V4: a real 1.40a log: RZ1|HDR, no RZ1|CHK, no Life moves -----------------------------
+
+
+def test_v1_hdr_140a_real_log_imports_and_agrees_with_every_summary(tmp_path):
+    store, d = imported(tmp_path, fixture("v1_hdr_140a_real.log"))
+    lines = lines_of("v1_hdr_140a_real.log")
+    assert d["version"] == "1.40a.60"
+    details = d["variant_details"]
+    assert details["header"] == "1.40a, format 1" and details["checks"] == "summaries"
+    assert details["life_moves"] == "modelled" and details["view"] == "named" and details["markup"] == "rich"
+    assert "no RZ1|CHK" in d["variant"] and d["warnings"] == []
+    assert d["moves"] == sum(1 for ln in lines if re.match(r"RZ1\|\d+\|", ln)) == 176
+    assert d["chk_checked"] == 0
+    # every summary printed once the game is under way (the first is after the first turn)
+    assert d["summaries_checked"] == len(summaries_in(lines)) == 88
+    assert d["summary_mismatches"] == 0 and d["unparsed_lines"] == 0
+    (game,) = d["games"]
+    m = Match(store, game["match"])
+    out = m.ruleset.outcome(m.state())
+    assert (out.how, out.winner) == ("concession", "Alice#0001")
+    assert_judged_like_validate(store, d)
+
+
+def test_v4_life_is_modelled_from_the_damage_lines(tmp_path):
+    """1.40a writes no Life moves: 5 Life cards each before the first turn, one to the hand per
+    `hit for 1 damage`; the replay then agrees with every `Life: n` summary (checked above) and
+    ends where the last summaries say."""
+    store, d = imported(tmp_path, fixture("v1_hdr_140a_real.log"))
+    m = Match(store, d["match"])
+    events = m.events()
+    placed = [e.payload for e in events if e.kind == "life.placed"]
+    assert placed == [{"player": "Bob#0002", "count": 5}, {"player": "Alice#0001", "count": 5}]
+    lines = lines_of("v1_hdr_140a_real.log")
+    hits = [ln for ln in lines if re.fullmatch(r".+ hit for 1 damage", ln)]
+    taken = [e for e in events if e.kind == "life.taken"]
+    assert len(taken) == len(hits) == 8
+    final = m.state()
+    last = {who: int(v) for _, who, what, v in summaries_in(lines) if what == "Life"}
+    assert {p: len(final.zone(p, "life")) for p in final.players} == last == {"Alice#0001": 2, "Bob#0002": 0}
+
+
+def test_v4_only_findings_left_are_unknown_leaders_and_plays_from_a_hand_holding_unknown_cards(tmp_path):
+    """No false finding from the missing frames: what remains is the two Leaders unknown without a
+    card database, and plays from a hand that holds a Life card the log never named (the ruleset
+    flags a play it cannot match to a named card; a hidden-hand fix in the ruleset clears these)."""
+    store, d = imported(tmp_path, fixture("v1_hdr_140a_real.log"))
+    m = Match(store, d["match"])
+    events = {e.position: e for e in m.events()}
+    for f in m.validate().active_findings():
+        if f.rule == "OPTCG-DECK-2":
+            continue
+        assert f.rule == "OPTCG-PLAY-1", f
+        before = m.state(at=f.position - 1)
+        e = events[f.position]
+        assert any(c.code is None for c in before.zone(e.payload["player"], "hand")), f
+
+
+# --- V2: AutoSaved files holding several games -------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["v2_autosaved_140a_two_games.log", "v2b_rematch_without_hdr_140a.log"])
+def test_v2_each_game_of_an_autosaved_file_is_its_own_match(tmp_path, name):
+    store, d = imported(tmp_path, fixture(name))
+    assert d["variant_details"]["games"] == 2 and "2 games" in d["variant"]
+    assert len(d["games"]) == 2 and len(set(d["matches"])) == 2 and sorted(store.match_ids()) == sorted(d["matches"])
+    winners = []
+    for g in d["games"]:
+        m = Match(store, g["match"])
+        out = m.ruleset.outcome(m.state())
+        winners.append((out.winner, out.how))
+        assert g["summary_mismatches"] == 0 and g["summaries_checked"] > 0
+        assert store.verify(g["match"]).ok
+    assert winners == [("Alice#0001", "concession"), ("Bob#0002", "concession")]
+    assert d["games"][1]["moves"] == 39
+    assert_judged_like_validate(store, d)
+
+
+def test_v2_the_clearing_move_after_a_game_belongs_to_no_game(tmp_path):
+    """After game 1's result: RZ1|HDR, one DON!! returning to the cost area (the simulator's reset),
+    `Opponent is Ready for Rematch`. Neither game replays the move."""
+    store, d = imported(tmp_path, fixture("v2_autosaved_140a_two_games.log"))
+    lines = lines_of("v2_autosaved_140a_two_games.log")
+    clearing = lines.index("RZ1|1|2|Don|9|0|5|0|1|1|1|0|0") + 1
+    g1, g2 = d["games"]
+    assert g1["lines_not_replayed"] == 2 and g1["lines"][1] < lines.index("Version is 1.40a.60", 10) + 1
+    assert g2["lines"][0] > clearing
+    for g in (g1, g2):
+        for e in Match(store, g["match"]).events():
+            assert e.payload.get("line") != clearing
+    # game 1 has the same moves as the real one-game file: the same game, the same match
+    _, real = imported(tmp_path, fixture("v1_hdr_140a_real.log"))
+    assert real["match"] == g1["match"]
+
+
+def test_v2c_143a_rematch_with_checks_each_game_checked(tmp_path):
+    store, d = imported(tmp_path, fixture("v2c_autosaved_143a_two_games.log"))
+    assert [(g["moves"], g["chk_checked"], g["chk_mismatches"]) for g in d["games"]] == [(204, 204, 0)] * 2
+    assert d["games"][0]["lines_not_replayed"] == 3  # HDR, PLY, PLY after game 1's result
+    outs = [Match(store, g["match"]).ruleset.outcome(Match(store, g["match"]).state()) for g in d["games"]]
+    assert [(o.winner, o.how) for o in outs] == [("LeoIlPirata#3980", "concession"),
+                                                 ("Theshyopop#27381", "concession")]
+
+
+def test_a_rematch_accepted_but_never_played_is_not_a_game(tmp_path):
+    lines = lines_of("v2_autosaved_140a_two_games.log")
+    cut = lines.index("[Alice\u200b#0001] Drew card from deck: Come on!! We'll fight you!! "
+                      "[<mark><link=\"OP09-020\">OP09-020</link></mark>]", 490)
+    path = write(tmp_path, "pending.log", lines[:cut] + [""])
+    store, d = imported(tmp_path, path)
+    assert len(d["games"]) == 1 and d["not_played"] and d["not_played"][0]["lines"][0] > 490
+
+
+# --- V3: RZ1|PLY lines ------------------------------------------------------------------------
+
+
+def test_v3_player_lines_bind_names_and_leaders(tmp_path):
+    store, d = imported(tmp_path, fixture("v3_ply_143a_autosaved.log"))
+    assert d["variant_details"]["player_lines"] and d["variant_details"]["header"] == "1.43a, format 2"
+    m = Match(store, d["match"])
+    assert m.created.payload["players"] == ["LeoIlPirata#3980", "Theshyopop#27381"]
+    reg = {e.payload["player"]: e.payload["leader"] for e in m.events() if e.kind == "deck.registered"}
+    assert reg == {"LeoIlPirata#3980": "OP14-020", "Theshyopop#27381": "OP14-020"}
+    assert d["chk_mismatches"] == 0 and d["chk_checked"] == 204 and d["warnings"] == []
+
+
+def test_v3_a_stale_player_line_is_overruled_by_the_log_and_said(tmp_path):
+    lines = [ln.replace("RZ1|PLY|2|Theshyopop\u200b#27381|OP14-020", "RZ1|PLY|2|Somebody\u200b#1|OP01-001")
+             for ln in lines_of("v3_ply_143a_autosaved.log")]
+    store, d = imported(tmp_path, write(tmp_path, "stale.log", lines))
+    texts = [w["text"] for w in d["warnings"]]
+    assert any("'Somebody#1'" in t and "the draws are followed" in t for t in texts)
+    assert any("OP01-001" in t and "`Leader is` line is followed" in t for t in texts)
+    assert Match(store, d["match"]).created.payload["players"] == ["LeoIlPirata#3980", "Theshyopop#27381"]
+    assert d["chk_mismatches"] == 0
+
+
+# --- V5: rich markup --------------------------------------------------------------------------
+
+
+def _events(path: str) -> list[tuple[str, str, dict]]:
+    conv = optcgsim.convert(path)
+    return [(d.kind, d.actor, {k: v for k, v in d.payload.items() if k != "source"}) for d in conv.drafts]
+
+
+def test_v5_rich_markup_imports_exactly_like_the_downloaded_form():
+    """AutoSaved card references (`[<mark><link="ID">ID</link></mark>]`) read like downloaded ones
+    (`["ID">ID]`): the same events, effects that rest a card included."""
+    rich, plain = _events(fixture("v5_rich_markup_143a.log")), _events(fixture("v8_own_view_143a.log"))
+    assert rich == plain
+    assert sum(1 for k, _, _ in rich if k == "rest") == 3
+
+
+def test_v5_crlf_line_ends_and_the_mojibake_zero_width_space_read_alike(tmp_path):
+    lines = lines_of("v3_ply_143a_autosaved.log")
+    crlf = tmp_path / "crlf.log"
+    crlf.write_bytes("\r\n".join(lines).encode("utf-8"))
+    mojibake = write(tmp_path, "moji.log", [ln.replace(ZW, "\u00e2\u20ac\u2039") for ln in lines])
+    base = _events(fixture("v3_ply_143a_autosaved.log"))
+    assert _events(str(crlf)) == base == _events(mojibake)
+
+
+# --- V6: concessions, quits, disconnections ------------------------------------------------------
+
+
+def test_v6_a_quit_alone_is_not_a_concession(tmp_path):
+    store, d = imported(tmp_path, fixture("v6_quit_then_disconnect_143a.log"))
+    m = Match(store, d["match"])
+    assert not any(e.kind in ("concede", "game.end") for e in m.events())
+    assert m.state().result is None
+    (g,) = d["games"]
+    assert g["result"] == {"how": "quit", "certain": False, "left": "Theshyopop#27381",
+                           "uncertain_winner": "LeoIlPirata#3980"}
+    notes = [e.payload for e in m.events() if e.kind == "annotation" and e.payload["source"] == "optcgsim-ending"]
+    assert len(notes) == 1 and "uncertain loss" in notes[0]["text"] and notes[0]["line"] == 497
+    # the disconnection after it is noise, kept as a line
+    assert any(e.payload.get("text") == "Opponent Has Disconnected!" for e in m.events())
+
+
+def test_v6_a_disconnection_alone_is_said_not_decided(tmp_path):
+    store, d = imported(tmp_path, fixture("v6_disconnect_only_143a.log"))
+    (g,) = d["games"]
+    assert g["result"]["how"] == "disconnect" and not g["result"]["certain"]
+    assert g["result"]["left"] == "Theshyopop#27381"  # the log's owner is "You", player 1
+    assert Match(store, d["match"]).state().result is None
+
+
+def test_v6_a_concession_stands_and_what_follows_it_is_kept_as_lines(tmp_path):
+    store, d = imported(tmp_path, SIM_LOG)
+    m = Match(store, d["match"])
+    concede = [e for e in m.events() if e.kind == "concede"]
+    assert len(concede) == 1 and concede[0].payload == {"player": "Theshyopop#27381"}
+    meta = [e.payload["text"] for e in m.events() if e.kind == "annotation" and e.payload["source"] == "optcgsim-meta"]
+    assert "[Opponent] Quits!" in meta and "Opponent Has Disconnected!" in meta
+
+
+@pytest.mark.parametrize("line,how,winner", [
+    ("[Theshyopop\u200b#27381] Wins!", "other", "Theshyopop#27381"),
+    ("[LeoIlPirata\u200b#3980] Out of Cards, Loses", "deck-out", "Theshyopop#27381"),
+])
+def test_v6_wins_and_loses_lines_end_the_game(tmp_path, line, how, winner):
+    lines = lines_of("v3_ply_143a_autosaved.log")
+    end = next(i for i, ln in enumerate(lines) if ln.endswith("] Concedes!"))
+    store, d = imported(tmp_path, write(tmp_path, "end.log", lines[:end] + [line, ""]))
+    ends = [e.payload for e in Match(store, d["match"]).events() if e.kind == "game.end"]
+    assert ends == [{"how": how, "winner": winner}]
+
+
+# --- V7: truncated files ----------------------------------------------------------------------
+
+
+def test_v7_a_whole_game_without_its_result_line_imports_with_no_result(tmp_path):
+    store, d = imported(tmp_path, fixture("v7_truncated_no_result_140a.log"))
+    m = Match(store, d["match"])
+    assert m.state().result is None and not any(e.kind in ("concede", "game.end") for e in m.events())
+    assert d["games"][0]["result"] == {"winner": None, "how": None, "certain": False}
+    assert d["summary_mismatches"] == 0
+    # the last attack (on a Leader with no Life left) is there, undecided
+    assert [e.kind for e in m.events()][-1] == "effect"
+    assert any(e.kind == "attack" and e.payload["attacker"] == "EB04-004" for e in m.events())
+
+
+def test_v7b_a_file_cut_mid_line_is_refused_naming_the_line(tmp_path):
+    store = store_for(tmp_path)
+    with pytest.raises(InputError) as err:
+        optcgsim.import_file(store, fixture("v7b_truncated_mid_line_143a.log"))
+    assert "v7b_truncated_mid_line_143a.log:487" in str(err.value) and "truncated" in str(err.value)
+    assert store.match_ids() == []
+
+
+def test_v7_a_short_check_line_mid_file_is_corruption(tmp_path):
+    lines = lines_of("v8_own_view_143a.log")
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("RZ1|CHK|100|"))
+    lines[i] = "|".join(lines[i].split("|")[:9])
+    store = store_for(tmp_path)
+    with pytest.raises(InputError) as err:
+        optcgsim.import_file(store, write(tmp_path, "short.log", lines))
+    assert f"short.log:{i + 1}" in str(err.value) and "check line" in str(err.value)
+    assert store.match_ids() == []
+
+
+# --- V8: a player's own view; a Player.log -------------------------------------------------------
+
+
+def test_v8_own_view_imports_every_card_with_its_id(tmp_path):
+    store, d = imported(tmp_path, fixture("v8_own_view_143a.log"))
+    assert d["variant_details"]["view"] == "own view"
+    m = Match(store, d["match"])
+    lines = lines_of("v8_own_view_143a.log")
+    # the opponent's draws carry f8=0 (not visible to the log's owner), and still their card ids
+    hidden = [ln.split("|")[3] for ln in lines if re.match(r"RZ1\|\d+\|2\|[^|]+\|0\|\d+\|1\|\d+\|0\|", ln)]
+    drawn = Counter(c for e in m.events() if e.kind == "draw" and e.payload["player"] == "Theshyopop#27381"
+                    for c in e.payload["cards"])
+    assert hidden and Counter(hidden) <= drawn
+    assert d["chk_mismatches"] == 0
+
+
+def test_v8b_a_player_log_is_refused_as_what_it_is(tmp_path):
+    store = store_for(tmp_path)
+    with pytest.raises(InputError) as err:
+        optcgsim.import_file(store, fixture("v8b_player_log_solo_140a_real.log"))
+    assert "Player.log" in str(err.value) and "v8b_player_log_solo_140a_real.log:10" in str(err.value)
+    assert store.match_ids() == []
+
+
+# --- versions and unknown lines -----------------------------------------------------------------
+
+
+def test_an_unknown_version_is_imported_with_a_warning_naming_it_and_its_line(tmp_path):
+    lines = [ln.replace("Version is 1.43a.1", "Version is 1.51c.7") for ln in lines_of("v8_own_view_143a.log")]
+    first = lines.index("Version is 1.51c.7") + 1
+    store, d = imported(tmp_path, write(tmp_path, "new.log", lines))
+    assert d["version"] == "1.51c.7"
+    (w,) = d["warnings"]
+    assert w["line"] == first and "1.51c.7" in w["text"] and "imported" in w["text"]
+    assert d["chk_mismatches"] == 0 and store.match_ids() == [d["match"]]
+
+
+def test_an_unknown_header_format_is_refused_naming_it_and_its_line(tmp_path):
+    lines = [ln.replace("RZ1|HDR|1.43a|2|RZ1", "RZ1|HDR|1.47a|3|RZ1") for ln in lines_of("v3_ply_143a_autosaved.log")]
+    store = store_for(tmp_path)
+    with pytest.raises(InputError) as err:
+        optcgsim.import_file(store, write(tmp_path, "fmt3.log", lines))
+    assert "fmt3.log:10" in str(err.value) and "format 3" in str(err.value) and "1.47a" in str(err.value)
+    assert store.match_ids() == []
+
+
+def test_a_log_that_never_states_its_version_is_imported_with_a_warning(tmp_path):
+    lines = [ln for ln in lines_of("v8_own_view_143a.log") if not ln.startswith("Version is")]
+    _, d = imported(tmp_path, write(tmp_path, "nover.log", lines))
+    assert d["version"] == "unknown" and "does not state its simulator version" in d["warnings"][0]["text"]
+
+
+def test_a_line_of_an_unknown_kind_is_kept_and_counted(tmp_path):
+    lines = lines_of("v8_own_view_143a.log")
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("RZ1|CHK|50|"))
+    lines[i + 1:i + 1] = ["RZ1|ZZZ|something|new", "[You] Summons a Sea King"]
+    store, d = imported(tmp_path, write(tmp_path, "unknown.log", lines))
+    assert d["unknown_kind_lines"] == 1 and d["unparsed_lines"] == 1 and d["chk_mismatches"] == 0
+    notes = {e.payload["text"]: e.payload for e in Match(store, d["match"]).events() if e.kind == "annotation"}
+    assert notes["RZ1|ZZZ|something|new"]["source"] == "optcgsim-unknown"
+    assert notes["RZ1|ZZZ|something|new"]["line"] == i + 2
+    assert "[You] Summons a Sea King" in notes
+
+
+# --- the same game twice ------------------------------------------------------------------------
+
+
+def test_a_game_already_in_the_log_is_recognised_not_stored_twice(tmp_path):
+    store = store_for(tmp_path)
+    first = optcgsim.import_file(store, fixture("v3_ply_143a_autosaved.log")).to_dict()
+    again = optcgsim.import_file(store, fixture("v2c_autosaved_143a_two_games.log")).to_dict()
+    assert again["already_imported"] == [first["match"]]
+    assert [g["stored"] for g in again["games"]] == [False, True]
+    assert again["events"] == again["games"][1]["events"]
+    # the same game downloaded ([You]/[Opponent], plain references) is the same game too
+    third = optcgsim.import_file(store, fixture("v8_own_view_143a.log")).to_dict()
+    assert not third["created"] and third["events"] == 0 and third["match"] == first["match"]
+    assert sorted(store.match_ids()) == sorted({first["match"], again["games"][1]["match"]})
+
+
+def test_cli_says_version_variant_and_games(tmp_path, capsys):
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", fixture("v2_autosaved_140a_two_games.log")]) == 0
+    out = capsys.readouterr().out
+    assert "OPTCGSim 1.40a.60 (named players (AutoSaved), rich card markup, RZ1|HDR 1.40a, format 1" in out
+    assert "Alice#0001 wins (concession)" in out and "Bob#0002 wins (concession)" in out
+    assert run_guarded(cli, ["--db", db, "import", fixture("v2_autosaved_140a_two_games.log"), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["version"] == "1.40a.60" and d["variant_details"]["games"] == 2
+    assert not d["created"] and len(d["already_imported"]) == 2
+
+
+def test_moves_only_after_a_result_are_no_game(tmp_path):
+    path = write(tmp_path, "late.log", ["Version is 1.43a.1", '[A] Leader is X ["OP01-001">OP01-001]',
+                                        '[B] Leader is Y ["OP01-002">OP01-002]', "[A] Concedes!",
+                                        "RZ1|1|1|OP01-003|0|49|1|0|1|1|0|0|0", ""])
+    store = store_for(tmp_path)
+    with pytest.raises(InputError) as err:
+        optcgsim.import_file(store, path)
+    assert "late.log" in str(err.value) and "no game in the file has a move" in str(err.value)
+    assert store.match_ids() == []

@@ -1,0 +1,76 @@
+"""A scorekeeper types names: the live recorder stores numbers, shows names, completes names to numbers,
+and the deck line takes its facts from the card data (no import step)."""
+from __future__ import annotations
+
+from engine.match import Match
+from engine.store import EventStore
+from judge.live import LiveSession
+
+DECK = "A: deck OP01-060 4xOP01-078 4xOP01-077 4xZZ99-001 38xOP01-073"
+
+
+def _session(tmp_path):
+    store = EventStore.open(str(tmp_path / "log.db"))
+    m = Match.create(store, "optcg", ["Ann", "Bob"])
+    return m, LiveSession(m, judge="Kim", recorded_by="scorekeeper")
+
+
+def test_the_deck_line_takes_facts_from_the_card_data_and_warns_once_for_unknown_numbers(tmp_path):
+    m, s = _session(tmp_path)
+    reply = s.handle(DECK)
+    (e,) = reply.recorded
+    assert e.payload["cards"]["OP01-078"] == {"name": "Boa Hancock", "category": "character", "cost": 4,
+                                              "power": 5000, "counter": 1000, "colors": ["Blue"],
+                                              "keywords": ["Blocker"]}
+    assert e.payload["cards"]["OP01-060"]["life"] == 5 and "ZZ99-001" not in e.payload["cards"]
+    unknown = [f for f in reply.findings if "unknown card number" in f.message]
+    assert len(unknown) == 1 and unknown[0].severity == "warning" and "ZZ99-001" in unknown[0].message
+    # the echo is the short line (the facts are the card data's), not 2 KB of JSON
+    assert f"#{e.position} {DECK}" in reply.text and "cards=" not in reply.text
+    assert m.events()[-1].payload == e.payload  # replay reads the facts from the log
+
+
+def test_a_scorekeeper_types_names_and_the_log_stores_numbers(tmp_path):
+    m, s = _session(tmp_path)
+    s.handle(DECK)
+    s.handle("B: deck OP01-001 50xOP01-016")
+    reply = s.handle("A: play hancock")
+    (e,) = reply.recorded
+    assert e.payload["card"] == "OP01-078"  # "hancock" is one card in this match (17 in the card list)
+    assert "(OP01-078 Boa Hancock)" in reply.text
+    assert s.handle('A: play "Boa Hancock"').recorded[0].payload["card"] == "OP01-078"
+    assert s.handle("A: play boa_hancock").recorded[0].payload["card"] == "OP01-078"
+    assert s.handle("A: attack hancock>zoro").recorded[0].payload == {
+        "player": "Ann", "attacker": "OP01-078", "target": "OP01-001"}
+
+
+def test_an_ambiguous_or_unknown_name_is_refused_with_the_candidates(tmp_path):
+    m, s = _session(tmp_path)
+    s.handle(DECK)
+    head = m.head_position()
+    reply = s.handle("A: play nami")  # no Nami in this match: 35 cards in the card list
+    assert reply.refused and m.head_position() == head
+    assert "'nami' could be 35 cards: EB02-017 Nami" in reply.text and "give the card number" in reply.text
+    reply = s.handle("A: play pikachu")
+    assert reply.refused and "no card is called 'pikachu'" in reply.text
+
+
+def test_completion_offers_names_and_inserts_numbers(tmp_path):
+    m, s = _session(tmp_path)
+    s.handle(DECK)
+    assert s.completions("A: play hanc") == ["OP01-078"]
+    assert s.display("OP01-078") == "OP01-078 Boa Hancock"
+    assert s.completions("A: play OP01-07") == ["OP01-073", "OP01-077", "OP01-078"]
+    # a name no card of the match has: the card list's cards (numbers, shown with their names)
+    assert "OP03-017" in s.completions("A: play cross")
+
+
+def test_findings_and_state_name_the_cards(tmp_path):
+    m, s = _session(tmp_path)
+    s.handle(DECK)
+    s.handle("B: deck OP01-001 50xOP01-016")
+    reply = s.handle("A: play hancock")  # before any turn: flagged, and the finding names the card
+    assert "  ! OPTCG-FLOW-4 [error] playing OP01-078 Boa Hancock before the game began (no turn has started)" \
+        in reply.lines
+    state = s.handle("state").text
+    assert "OP01-078 Boa Hancock" in state and "OP01-060 Donquixote Doflamingo" in state

@@ -1,0 +1,104 @@
+"""optcg end of time: every policy (bandai, store, regional, asia) names its source and decides as its
+source says; the same table can go different ways under different policies."""
+from __future__ import annotations
+
+import pytest
+
+from engine.rulesets import get_ruleset
+from engine.rulesets.optcg.time import policies
+
+from tests.rulesets.optcg.support import ev, judge, opening, sealed
+
+
+def _turn(player: str, *, draw: bool = True, damage_to: str | None = None) -> list:
+    out = [ev("turn", {"player": player}), ev("refresh", {"player": player})]
+    if draw:
+        out.append(ev("draw", {"player": player}))
+    out.append(ev("don", {"player": player, "count": 2}))
+    if damage_to:
+        out.append(ev("life.taken", {"player": damage_to}))
+    return out + [ev("turn.end", {"player": player})]
+
+
+def game(*, second_call: bool = False, upto_turn: int = 6) -> list:
+    """Time is called in turn 3 (turn 0). Ann takes a damage in turn 4, Bob the last one in turn 5;
+    after turn 6 Life (4-4), deck (38-38) and Characters (1-1) are equal."""
+    out = opening() + [ev("time.called", {"clock": "14:35"}, "judge:Zoe"), ev("turn.end", {"player": "Ann"})]
+    out += _turn("Bob", damage_to="Ann")
+    if upto_turn >= 5:
+        out += _turn("Ann", damage_to="Bob")
+    if second_call:
+        out.append(ev("time.called", {"clock": "14:40"}, "judge:Zoe"))
+    if upto_turn >= 6:
+        out += _turn("Bob", draw=False)
+    return out
+
+
+def decide(events: list, policy: str | None):
+    state, _, rs = judge(events)
+    return rs.end_of_time(state, sealed(events), policy=policy)
+
+
+def test_every_policy_names_and_quotes_its_source():
+    names = list(policies())
+    assert names == ["bandai", "store", "regional", "asia"]
+    for p in policies().values():
+        assert p.quote and p.reference and p.en and p.title
+        assert "tournament-policies.md" in p.reference  # the project's reference file, copied in
+    assert "turn 0" in policies()["bandai"].quote and "asia-en.onepiece-cardgame.com" in policies()["asia"].reference
+
+
+def test_bandai_the_player_who_did_not_take_the_last_life_card_wins():
+    d = decide(game(), None)
+    assert (d.result, d.winner, d.branch, d.policy) == ("win", "Ann", "last-life", "bandai")
+    assert any("Life cards: Ann 4, Bob 4: equal" in s for s in d.steps)
+    assert d.quote.startswith("When time is called") and "tournament-policies.md" in d.source
+
+
+def test_store_reads_the_last_life_card_the_other_way():
+    d = decide(game(), "store")
+    assert (d.result, d.winner, d.branch) == ("win", "Bob", "took-last-life")
+    assert "Rising Sun Game Store" in d.source
+
+
+def test_regional_ends_the_extra_turns_when_the_minutes_run_out():
+    early = game(second_call=True, upto_turn=4)
+    assert decide(early, "bandai").result == "continue"  # bandai plays turn 6 whatever the clock says
+    d = decide(early, "regional")
+    assert (d.result, d.winner) == ("win", "Bob")  # Life 4 against 5 when the minutes ran out
+    assert any("the extra minutes ran out" in s for s in d.steps)
+    waiting = decide(game(upto_turn=5), "regional")
+    assert waiting.result == "continue" and "second time call" in waiting.steps[-1]
+
+
+def test_asia_plays_no_extra_turn_and_rules_a_double_loss():
+    events = opening() + [ev("time.called", {"clock": "14:30"}, "judge:Zoe")]
+    d = decide(events, "asia")
+    assert (d.result, d.winner, d.branch) == ("double-loss", None, "double-loss")
+    assert "no extra turns" in d.steps[1]
+    assert decide(events, "bandai").result == "continue"
+
+
+def test_an_unknown_policy_is_refused_with_the_list():
+    with pytest.raises(ValueError, match="policies: bandai, store, regional, asia"):
+        decide(game(), "mtg")
+
+
+def test_the_cli_prints_the_quote_and_its_source(tmp_path, capsys):
+    from engine.match import Match
+    from engine.store import EventStore
+    from judge.cli import cli
+    from judge.cli.common import run_guarded
+
+    db = str(tmp_path / "t.db")
+    store = EventStore.open(db)
+    m = Match.create(store, "optcg", ["Ann", "Bob"])
+    for kind, actor, payload in game():
+        m.record(kind, payload, actor=actor)
+    store.close()
+    assert run_guarded(cli, ["--db", db, "timelimit", m.id, "--policy", "store", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "decision: win - winner: Bob" in out and "source: shared/reference/tournament-policies.md" in out
+    assert "«If all are equal: a double loss (one store's published procedure).»" in out
+    assert "in short:" in out
+    assert get_ruleset("optcg")  # the registry still finds the ruleset after the policy data loaded
