@@ -2,14 +2,16 @@
 
 An event as stored: its match and position (1, 2, 3, ...), kind and kind version, actor (a player,
 `judge:NAME`, or `-` for the table itself), payload, when and by whom it was recorded, and the hash
-chain (`prev_hash`, `hash`: sha256 over the canonical JSON of every other field).
+chain (`prev_hash`, `hash`: sha256 over the canonical JSON of every other field). The first event of
+each write also carries `write_id`, a random id its writer chose: a writer that lost its connection
+mid-append looks for it to learn whether its write landed (see engine/store.py).
 """
 from __future__ import annotations
 
 import functools
 import getpass
 import os
-from datetime import datetime, timezone
+import time
 from json.encoder import encode_basestring  # what canonical_json uses for a str (C)
 from typing import Any, NamedTuple
 
@@ -34,9 +36,10 @@ class RecordedEvent(NamedTuple):
     recorded_by: str
     prev_hash: str
     hash: str
+    write_id: str | None = None  # on the first event of each write (older logs: none)
 
     def hashed_fields(self) -> dict[str, Any]:
-        return {
+        d = {
             "match": self.match,
             "position": self.position,
             "kind": self.kind,
@@ -47,6 +50,9 @@ class RecordedEvent(NamedTuple):
             "recorded_by": self.recorded_by,
             "prev_hash": self.prev_hash,
         }
+        if self.write_id is not None:
+            d["write_id"] = self.write_id
+        return d
 
     def to_dict(self) -> dict[str, Any]:
         d = self.hashed_fields()
@@ -61,36 +67,37 @@ class RecordedEvent(NamedTuple):
     def from_dict(cls, d: dict[str, Any]) -> "RecordedEvent":
         return cls(
             d["match"], d["position"], d["kind"], d["version"], d["actor"], d["payload"],
-            d["recorded_at"], d["recorded_by"], d["prev_hash"], d["hash"],
+            d["recorded_at"], d["recorded_by"], d["prev_hash"], d["hash"], d.get("write_id"),
         )
 
     @classmethod
     def seal(cls, *, match: str, position: int, kind: str, version: int, actor: str,
              payload: dict[str, Any], recorded_at: str, recorded_by: str,
-             prev_hash: str) -> "RecordedEvent":
+             prev_hash: str, write_id: str | None = None) -> "RecordedEvent":
         """Build an event and compute its hash."""
         return cls.seal_with_bytes(match=match, position=position, kind=kind, version=version,
                                    actor=actor, payload=payload, recorded_at=recorded_at,
-                                   recorded_by=recorded_by, prev_hash=prev_hash)[0]
+                                   recorded_by=recorded_by, prev_hash=prev_hash, write_id=write_id)[0]
 
     @classmethod
     def seal_with_bytes(cls, *, match: str, position: int, kind: str, version: int, actor: str,
                         payload: dict[str, Any], recorded_at: str, recorded_by: str,
-                        prev_hash: str) -> tuple["RecordedEvent", bytes]:
+                        prev_hash: str, write_id: str | None = None) -> tuple["RecordedEvent", bytes]:
         """The sealed event and its stored form (canonical JSON of the envelope, hash included),
         with one encoding pass: the envelope's canonical form is the hashed fields' canonical form
-        with `"hash"` spliced in after `"actor"` (keys are sorted; "hash" sorts right after "actor").
-        A hot path of every append and import: no intermediate event object."""
-        body = canonical_json({"match": match, "position": position, "kind": kind, "version": version,
-                               "actor": actor, "payload": payload, "recorded_at": recorded_at,
-                               "recorded_by": recorded_by, "prev_hash": prev_hash})
-        encoded = body.encode("utf-8")
+        with `"hash"` spliced in after `"actor"` (keys are sorted; "hash" sorts right after "actor",
+        and "write_id" sorts last). A hot path of every append and import: no intermediate event."""
+        fields = {"match": match, "position": position, "kind": kind, "version": version,
+                  "actor": actor, "payload": payload, "recorded_at": recorded_at,
+                  "recorded_by": recorded_by, "prev_hash": prev_hash}
+        if write_id is not None:
+            fields["write_id"] = write_id
+        encoded = canonical_json(fields).encode("utf-8")
         digest = sha256_hex(encoded)
-        cut = len('{"actor":') + len(encode_basestring(actor)) + 1
-        data = b"".join((body[:cut].encode("utf-8"), b'"hash":"', digest.encode("ascii"), b'",',
-                         body[cut:].encode("utf-8")))
+        cut = len('{"actor":') + len(encode_basestring(actor).encode("utf-8")) + 1
+        data = b"".join((encoded[:cut], b'"hash":"', digest.encode("ascii"), b'",', encoded[cut:]))
         return cls(match, position, kind, version, actor, payload, recorded_at, recorded_by,
-                   prev_hash, digest), data
+                   prev_hash, digest, write_id), data
 
     @property
     def is_judge(self) -> bool:
@@ -107,10 +114,13 @@ class Draft(NamedTuple):
     payload: dict[str, Any]
     recorded_by: str
     recorded_at: str | None = None  # imports may carry the original time
+    write_id: str | None = None  # an import of an export carries the original write's id
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """Now, in UTC, to the millisecond: `2026-11-22T15:56:40.925Z` (every append stamps one)."""
+    ms = time.time_ns() // 1_000_000
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
 
 
 def default_recorder_name() -> str:
@@ -177,7 +187,9 @@ class TimeCalled(Payload):
 @event_kind("time.decision")
 class TimeDecision(Payload):
     """The end-of-time procedure's decision, written by `tablejudge timelimit`: the result, the
-    branch of the procedure taken, and the steps in words (quoting the rule)."""
+    branch of the procedure taken, and the steps in words (quoting the rule). `based_on` and
+    `state_hash`: the last event the decision considered and the table's state hash then, which
+    `tablejudge verify` replays again and compares."""
 
     result: str  # win | draw | double-loss | continue
     branch: str
@@ -185,6 +197,8 @@ class TimeDecision(Payload):
     rule: str
     winner: str | None = None
     policy: str | None = None
+    based_on: int | None = None
+    state_hash: str | None = None
 
 
 # Every ruleset accepts these. Add a core kind here, once, for all rulesets.

@@ -236,6 +236,7 @@ class Match:
         # event without replaying. Only trusted while the log still ends where it did.
         self._live: TableState | None = None
         self._head: RecordedEvent | None = None
+        self._validator: EventValidator | None = None
 
     @classmethod
     def open(cls, store: EventStore, ref: str) -> "Match":
@@ -256,7 +257,10 @@ class Match:
 
     @property
     def validator(self) -> "EventValidator":
-        return EventValidator(self.ruleset, self.players)
+        """The match's input checker (its ruleset and players never change: made once)."""
+        if self._validator is None or self._validator.ruleset is not self.ruleset:
+            self._validator = EventValidator(self.ruleset, self.players)
+        return self._validator
 
     def draft(self, kind: str, payload: Any, *, actor: str = TABLE_ACTOR,
               recorded_by: str | None = None, recorded_at: str | None = None,
@@ -277,54 +281,95 @@ class Match:
         `expected_position`). Returns it with the findings it raised.
 
         Without `expected_position`, losing a race to another writer is not an error: the event is
-        judged again against the table as the other writer left it, and appended after it."""
-        for attempt in range(5):
-            fresh = attempt > 0 or expected_position is not None
-            head_event = self._head_event(refresh=fresh)
-            head = head_event.position
-            if expected_position is not None and expected_position != head:
-                raise ConflictError.stale(self.id, expected_position, head)
+        judged again against the table as the other writer left it (caught up from the events it
+        added, not replayed from the start) while this writer holds the log's write lock, so the
+        retry cannot lose again (EventStore.append_locked)."""
+        self.store.check_writable()
+        head_event = self._head_event(refresh=expected_position is not None)
+        if expected_position is not None and expected_position != head_event.position:
+            raise ConflictError.stale(self.id, expected_position, head_event.position)
+        try:
+            draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by,
+                               head=head_event.position)
+        except InputError:
+            if expected_position is not None:
+                raise
+            # judged against the end of the log this object remembers: another writer may have
+            # added the event it names (a correction's target, a ruling's call). Look again.
+            return self._record_locked(kind, payload, actor, recorded_by, strict)
+        before, findings = self._judge(head_event, draft, strict)
+        try:
+            # Judged against the log as it ends at `head`: the store's unique key lets this land
+            # only if nobody else took the next position meanwhile.
+            (event,) = self.store.append_after(self.id, head_event, [draft])
+        except ConflictError:
+            self._head = None
+            if expected_position is not None:
+                raise
+            return self._record_locked(kind, payload, actor, recorded_by, strict)
+        return self._recorded(event, before, findings)
+
+    def _record_locked(self, kind: str, payload: Any, actor: str, recorded_by: str | None,
+                       strict: bool) -> Recorded:
+        """The retry: under the log's write lock, against the head as it is now."""
+        judged: dict[str, Any] = {}
+
+        def prepare(head_event: RecordedEvent) -> list[Draft]:
+            draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by,
+                               head=head_event.position)
+            judged["before"], judged["findings"] = self._judge(head_event, draft, strict)
+            return [draft]
+
+        (event,) = self.store.append_locked(self.id, prepare)
+        return self._recorded(event, judged["before"], judged["findings"])
+
+    def _judge(self, head_event: RecordedEvent, draft: Draft,
+               strict: bool) -> tuple[TableState, list[Finding]]:
+        """The table at the head, and what the judge says of the draft as the next event."""
+        before = self._table_at(head_event)
+        probe = RecordedEvent(self.id, head_event.position + 1, draft.kind, draft.version, draft.actor,
+                              draft.payload, "", draft.recorded_by, head_event.hash, "")
+        try:
+            findings = self.ruleset.check(before, probe)
+        except Exception as err:  # noqa: BLE001 - a ruleset bug: recorded and flagged (DESK-10)
+            findings = [failure_finding(head_event.position + 1, f"the ruleset could not judge this "
+                                        f"{draft.kind}: {type(err).__name__}: {str(err)[:120]}")]
+        if strict and any(f.severity == "error" for f in findings):
+            raise StrictRefusal(findings)
+        return before, findings
+
+    def _recorded(self, event: RecordedEvent, before: TableState, findings: list[Finding]) -> Recorded:
+        self._head = event
+        if event.kind in VOIDING_KINDS:
+            self._live = None  # the table must be rebuilt from before the voided events
+        else:
             try:
-                draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by, head=head)
-            except InputError:
-                if fresh:
-                    raise
-                # judged against the end of the log this object remembers: another writer may have
-                # added the event it names (a correction's target, a ruling's call). Look again.
-                self._live = self._head = None
-                continue
-            live = self._live
-            before = live if live is not None and live.position == head else self.state(at=head)
-            probe = RecordedEvent(self.id, head + 1, draft.kind, draft.version, draft.actor,
-                                  draft.payload, "", draft.recorded_by, head_event.hash, "")
-            try:
-                findings = self.ruleset.check(before, probe)
-            except Exception as err:  # noqa: BLE001 - a ruleset bug: recorded and flagged (DESK-10)
-                findings = [failure_finding(head + 1, f"the ruleset could not judge this {draft.kind}: "
-                                            f"{type(err).__name__}: {str(err)[:120]}")]
-            if strict and any(f.severity == "error" for f in findings):
-                raise StrictRefusal(findings)
-            try:
-                # Judged against the log as it ends at `head`: the store's unique key lets this
-                # land only if nobody else took position head + 1 meanwhile.
-                (event,) = self.store.append_after(self.id, head_event, [draft])
-            except ConflictError:
-                self._live = self._head = None
-                if expected_position is not None:
-                    raise
-                continue
-            self._head = event
-            if event.kind in VOIDING_KINDS:
-                self._live = None  # the table must be rebuilt from before the voided events
-            else:
+                self.ruleset.apply(before, event)
+                before.position = event.position
+                self._live = before
+            except Exception:  # noqa: BLE001 - stored; replay flags it (DESK-10) and goes on
+                self._live = None
+        return Recorded(event, [_at(f, event.position) for f in findings])
+
+    def _table_at(self, head_event: RecordedEvent) -> TableState:
+        """The table right after `head_event`: the one this object keeps, caught up with the
+        events other writers added since (no replay from a snapshot), else replayed."""
+        live, head = self._live, head_event.position
+        if live is not None and live.position == head:
+            return live
+        if live is not None and live.position < head:
+            newer = self.store.read(self.id, after=live.position, upto=head)
+            if (newer and newer[-1].hash == head_event.hash and len(newer) == head - live.position
+                    and not any(e.kind in VOIDING_KINDS for e in newer)):
                 try:
-                    self.ruleset.apply(before, event)
-                    before.position = event.position
-                    self._live = before
-                except Exception:  # noqa: BLE001 - stored; replay flags it (DESK-10) and goes on
-                    self._live = None
-            return Recorded(event, [_at(f, event.position) for f in findings])
-        raise ConflictError(self.id, head + 1, "other writers kept taking the next position; retry")
+                    for e in newer:
+                        self.ruleset.apply(live, e)
+                        live.position = e.position
+                    return live
+                except Exception:  # noqa: BLE001 - replay decides what an odd event does (DESK-10)
+                    pass
+        self._live = None
+        return self.state(at=head)
 
     def _head_event(self, *, refresh: bool) -> RecordedEvent:
         if refresh or self._head is None:

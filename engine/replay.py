@@ -6,8 +6,12 @@ voided event stays in the log (and in reports, struck through); replay plays as 
 happened, by rebuilding from the last state before it.
 
 Snapshots (the eventsourcing snapshot table, keyed by ruleset version, state layout and options)
-make a moment deep in a long match cheap: start from the nearest snapshot at or before it. A
-snapshot is used only while no later event voids anything at or before it.
+make a moment deep in a long match cheap: start from the nearest snapshot at or before it. They are
+a cache that is checked, never trusted: a snapshot is used only at a position where replay itself
+saves them, only if it carries the hash of the event it stands at (and that event is still there
+with that hash), only if its state matches its own state hash, only while the store's guard is
+intact, and only while no later event voids anything at or before it. `verify` replays every match
+in full and compares every snapshot (engine/integrity.py).
 
 Replay is linear in the log: every count an event carries is bounded by the ruleset's `max_cards`
 when it is recorded, and a stored event beyond the limits (written by an older version that did not
@@ -25,7 +29,7 @@ from engine.rulesets import Ruleset, get_ruleset
 from engine.state import TableState
 from engine.store import EventStore, MatchNotFound
 
-SNAPSHOT_EVERY = 500
+SNAPSHOT_EVERY = 50  # a moment deep in a log costs one snapshot and at most 49 events
 VOIDING_KINDS = ("correction", "backup")
 
 
@@ -167,32 +171,60 @@ class Replayer:
         payload = self.created.payload
         self.ruleset = ruleset or get_ruleset(payload["ruleset"])(payload.get("options") or {})
         self.key = self.ruleset.snapshot_key()
+        self.distrusted: list[int] = []  # snapshots found inconsistent with the log (not used)
 
     # --- public ---------------------------------------------------------------------------
 
     def state_at(self, position: int | None = None, *, use_snapshots: bool = True,
                  save_snapshots: bool = True) -> TableState:
         """The table right after event `position` (default: the last event)."""
-        upto = self._bounded(position)
-        snap = self.store.snapshot_at_or_before(self.match, self.key, upto) if use_snapshots else None
+        upto = self._bounded(position) if position is None else position
+        if upto < 1:
+            self._bounded(upto)  # names the range
+        snap = self._snapshot(upto) if use_snapshots else None
         while True:
-            base_pos, base = snap if snap else (1, None)
-            events = self.store.read(self.match, after=base_pos, upto=upto)
-            save = self._saver() if save_snapshots else None
+            if snap is None:
+                base_pos, base, events = 1, None, self.store.read(self.match, after=1, upto=upto)
+            else:
+                base_pos, base = snap.position, snap.state
+                events = self.store.read(self.match, after=base_pos - 1, upto=upto)
+                if not events or events[0].position != base_pos or events[0].hash != snap.event_hash:
+                    # the snapshot does not stand on this log's event: never use it
+                    self.distrusted.append(base_pos)
+                    snap = self._snapshot(base_pos - 1)
+                    continue
+                events = events[1:]
+            last = events[-1].position if events else base_pos
+            if position is not None and last != upto:
+                self._bounded(upto)  # beyond the end: say where the log ends
             try:
-                state, _ = self.fold(base, base_pos, events, after_each=save)
+                state, _ = self.fold(base, base_pos, events, save=save_snapshots)
                 return state
             except _NeedEarlierBase as need:
-                snap = self.store.snapshot_at_or_before(self.match, self.key, need.position - 1)
+                snap = self._snapshot(need.position - 1) if use_snapshots else None
+
+    def _snapshot(self, position: int):
+        """The nearest usable snapshot at or before `position` (see the module's docstring)."""
+        while position >= SNAPSHOT_EVERY:
+            snap = self.store.snapshot_at_or_before(self.match, self.key, position)
+            if snap is None:
+                return None
+            if snap.position % SNAPSHOT_EVERY == 0 and snap.position not in self.distrusted:
+                return snap
+            self.distrusted.append(snap.position)
+            position = snap.position - 1
+        return None
 
     def state_at_turn(self, turn: int) -> TableState:
         """The table at the start of turn `turn`: right after the event that began it."""
         base_pos, base = 1, None
         for pos in reversed(self.store.snapshot_positions(self.match, self.key)):
-            snap = self.store.snapshot_at_or_before(self.match, self.key, pos)
-            if snap and snap[1]["turn"] < turn:
-                base_pos, base = snap
-                break
+            snap = self._snapshot(pos)
+            if snap is not None and snap.state["turn"] < turn:
+                event = self.store.event_at(self.match, snap.position)
+                if event is not None and event.hash == snap.event_hash:
+                    base_pos, base = snap.position, snap.state
+                    break
         events = self.store.read(self.match, after=base_pos)
         try:
             state, _ = self.fold(base, base_pos, events, stop=lambda s: s.turn >= turn)
@@ -243,26 +275,41 @@ class Replayer:
     def events(self, upto: int | None = None) -> list[RecordedEvent]:
         return self.store.read(self.match, upto=upto)
 
+    def decision_basis(self, events: Sequence[RecordedEvent] | None = None,
+                       upto: int | None = None) -> TableState:
+        """The table an end-of-time decision is judged on: events 1..`upto` (default: all given)
+        except earlier decisions, which are the procedure's output, not its input. A recorded
+        decision carries this table's state hash, and `verify` replays it again."""
+        if events is None:
+            events = self.store.read(self.match, upto=upto)
+        game = [e for e in events[1:] if e.kind != "time.decision" and (upto is None or e.position <= upto)]
+        state, _ = self.fold(None, 1, game)
+        return state
+
     # --- the fold -------------------------------------------------------------------------
 
     def fold(self, base: dict | None, base_pos: int, events: Sequence[RecordedEvent], *,
              check: bool = False, after_each: Callable[[TableState], None] | None = None,
-             stop: Callable[[TableState], bool] | None = None) -> tuple[TableState, list[Finding]]:
+             stop: Callable[[TableState], bool] | None = None,
+             save: bool = False) -> tuple[TableState, list[Finding]]:
+        """Play `events` on the base state. With `save`, keep a snapshot every SNAPSHOT_EVERY
+        events (with the hash of the event it stands at)."""
         fold = Fold(self.ruleset, self.created, base, base_pos)
         findings: list[Finding] = []
+        if not (check or after_each or stop or save):
+            push = fold.push
+            for e in events:
+                push(e)
+            return fold.state, findings
         for e in events:
             findings.extend(fold.push(e, check=check))
+            if save and e.position % SNAPSHOT_EVERY == 0:
+                self.store.save_snapshot(self.match, self.key, e.position, e.hash, fold.state.to_dict())
             if after_each is not None:
                 after_each(fold.state)
             if stop is not None and stop(fold.state):
                 break
         return fold.state, findings
-
-    def _saver(self) -> Callable[[TableState], None]:
-        def save(state: TableState) -> None:
-            if state.position % SNAPSHOT_EVERY == 0:
-                self.store.save_snapshot(self.match, self.key, state.position, state.to_dict())
-        return save
 
     def _bounded(self, position: int | None) -> int:
         head = self.store.head(self.match)

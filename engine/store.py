@@ -1,43 +1,59 @@
-"""The event log: one stream per match on the eventsourcing library's persistence.
+"""The event log: one stream per match (and per tournament) on the eventsourcing library's persistence.
 
 The only module that touches the log's SQL. Events are stored as eventsourcing `StoredEvent`
-rows (originator_id = match id, originator_version = position, topic = event kind, state = the
+rows (originator_id = stream id, originator_version = position, topic = event kind, state = the
 canonical JSON of the whole envelope), in the library's application recorder, so the global
 notification log (rowid / notification_id) is there for read models to pull.
 
-Append-only twice over: this class has no update or delete, and the database refuses them
-(SQLite triggers; a PostgreSQL trigger function). Concurrency is optimistic: the library's
-unique key (originator_id, originator_version) lets exactly one writer take a position.
+Append-only twice over: this class has no update or delete, and the database refuses them (the
+guard, engine/guard.py). The guard is checked when the log is opened and before each write; if
+it is not intact, writes are refused until `tablejudge verify --repair`. Concurrency is
+optimistic: the library's unique key (originator_id, originator_version) lets exactly one writer
+take a position. The first event of each write carries a random `write_id`, so a writer whose
+connection broke mid-append learns whether its write landed instead of storing it twice.
+
+A database is opened only if it is empty (a new log is made) or already a tablejudge log.
 """
 from __future__ import annotations
 
 import json
 import os
+import random
+import secrets
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import quote
 
 from eventsourcing.persistence import (
     InfrastructureFactory,
     IntegrityError,
+    InterfaceError,
     OperationalError,
     PersistenceError,
     StoredEvent,
 )
-from eventsourcing.sqlite import SQLiteAggregateRecorder
 
-from engine.canonical import GENESIS_HASH, canonical_bytes
-from engine.events import Draft, RecordedEvent, now_iso
+from engine import backend, guard
+from engine.backend import DB_ENV, DEFAULT_DB, BackendError, Target, describe_db  # noqa: F401 (re-exported)
+from engine.canonical import GENESIS_HASH, canonical_bytes, sha256_hex
+from engine.events import TABLE_ACTOR, Draft, RecordedEvent, default_recorder_name, now_iso
+from engine.guard import EVENTS_TABLE, META_TABLE, REPAIR_HINT, SNAPSHOTS_TABLE, GuardStatus
 
-DEFAULT_DB = "tablejudge.db"
-DB_ENV = "TABLEJUDGE_DB"
-EVENTS_TABLE = "stored_events"
-SNAPSHOTS_TABLE = "stored_snapshots"
 MATCH_CREATED = "match.created"
 CREATED_SUFFIX = ".created"  # every stream (match, tournament) starts with one
+LOG_STREAM = "tablejudge:log"  # the log's own stream: guard incidents (no match id has a colon)
+LOG_FORMAT = "tablejudge log 1"
+SNAPSHOT_FORMAT = "s2"  # snapshots carry the hash of the event they stand at
+# A lost PostgreSQL connection is tried again with randomised exponential backoff: at most
+# PG_ATTEMPTS tries within PG_RETRY_SECONDS (each try may itself wait up to the connect timeout).
+PG_ATTEMPTS = 6
+PG_RETRY_SECONDS = 12.0
+PG_BACKOFF = 0.1  # seconds before the second try; doubles (with jitter) after each
 
 
 class StoreError(Exception):
@@ -46,6 +62,22 @@ class StoreError(Exception):
 
 class MatchNotFound(StoreError):
     pass
+
+
+class NotALog(StoreError):
+    """The database holds something else: tablejudge leaves other applications' data alone."""
+
+
+class ReadOnlyLog(StoreError):
+    """The log was opened read-only (an evidence copy): it can be read and verified, not written."""
+
+
+class GuardBroken(StoreError):
+    """The append-only guard is missing or altered: writes are refused until `verify --repair`."""
+
+
+class StoreUnavailable(StoreError):
+    """The database could not be reached (after retries); the message says whether anything was stored."""
 
 
 class HashMismatch(StoreError):
@@ -86,6 +118,16 @@ class ChainBreak:
     reason: str
 
 
+# What a hash chain alone cannot show: said by every `verify`, so nobody reads more into "ok".
+UNKNOWABLE = [
+    "a deleted tail (the last events of a stream) or a whole deleted stream leaves a shorter, valid "
+    "chain: only an anchor (a head hash kept outside the log: `verify --anchor`) or a round seal "
+    "(`verify --seal`) shows it",
+    "someone who can write the database file (or owns the tables) can rewrite a stream and every "
+    "hash after the change: again, only an anchor kept elsewhere shows it",
+]
+
+
 @dataclass
 class VerifyReport:
     match: str
@@ -96,6 +138,13 @@ class VerifyReport:
     guard_detail: str
     first_break: ChainBreak | None = None
     problems: list[str] = field(default_factory=list)
+    head_position: int = 0
+    checked: list[str] = field(default_factory=list)  # what was checked, in words
+    unknowable: list[str] = field(default_factory=lambda: list(UNKNOWABLE))
+
+    def fail(self, problem: str) -> None:
+        self.problems.append(problem)
+        self.ok = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,78 +152,111 @@ class VerifyReport:
             "events": self.events,
             "ok": self.ok,
             "head_hash": self.head_hash,
+            "head_position": self.head_position,
+            "anchor": anchor_token(self.match, self.head_position, self.head_hash) if self.head_hash else None,
             "append_only_guard": self.guard_ok,
             "append_only_detail": self.guard_detail,
             "first_break": None if self.first_break is None else {
                 "position": self.first_break.position, "reason": self.first_break.reason},
             "problems": self.problems,
+            "checked": self.checked,
+            "cannot_know": self.unknowable,
         }
 
 
-def describe_db(db: str | None) -> str:
-    target = db or os.environ.get(DB_ENV) or DEFAULT_DB
-    if target.startswith(("postgres://", "postgresql://")):
-        u = urlparse(target)
-        return f"postgresql://{u.hostname}:{u.port or 5432}/{u.path.lstrip('/')}"
-    return target
+def anchor_token(stream: str, position: int, hash_: str) -> str:
+    """A head hash as it leaves the log (on a slip, a report, an export): `tablejudge verify
+    --anchor TOKEN` later proves the log still holds it as a prefix."""
+    return f"tj-anchor:{quote(stream, safe='')}@{position}:{hash_}"
 
 
-def _env_for(db: str | None) -> dict[str, str]:
-    """eventsourcing environment for a --db value: a SQLite path, a postgresql:// URL, or, when
-    neither is given and PERSISTENCE_MODULE=eventsourcing.postgres is set, the library's own
-    POSTGRES_* variables."""
-    target = db or os.environ.get(DB_ENV)
-    if not target and os.environ.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
-        env = {k: v for k, v in os.environ.items() if k.startswith("POSTGRES_")}
-        env["PERSISTENCE_MODULE"] = "eventsourcing.postgres"
-    elif target and target.startswith(("postgres://", "postgresql://")):
-        u = urlparse(target)
-        env = {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": unquote(u.path.lstrip("/")),
-            "POSTGRES_HOST": u.hostname or "127.0.0.1",
-            "POSTGRES_PORT": str(u.port or 5432),
-            "POSTGRES_USER": unquote(u.username or "postgres"),
-            "POSTGRES_PASSWORD": unquote(u.password or ""),
-            # a judge waiting on an unreachable server wants to hear so in seconds, not half a minute
-            "POSTGRES_CONNECT_TIMEOUT": os.environ.get("POSTGRES_CONNECT_TIMEOUT", "5"),
-        }
-    else:
-        path = target or DEFAULT_DB
-        if path != ":memory:" and not path.startswith("file:"):
-            parent = os.path.dirname(os.path.abspath(path))
-            if not os.path.isdir(parent):
-                raise StoreError(f"cannot open {path}: folder {parent} does not exist")
-        env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path,
-               "SQLITE_LOCK_TIMEOUT": "10"}
-    env["ORIGINATOR_ID_TYPE"] = "text"
-    env["CREATE_TABLE"] = "false"  # we create tables once, not on every open
-    return env
+@dataclass
+class Snapshot:
+    position: int
+    event_hash: str
+    state: dict[str, Any]
+
+
+def new_write_id() -> str:
+    return secrets.token_hex(8)
+
+
+_decode_text = json.JSONDecoder().decode  # text, not bytes: no encoding sniffing per call
+_ENVELOPE = itemgetter("match", "position", "kind", "version", "actor", "payload", "recorded_at",
+                       "recorded_by", "prev_hash", "hash")
+
+
+_new_tuple = tuple.__new__
+
+
+def _event(d: dict[str, Any]) -> RecordedEvent:
+    """An envelope dict into a RecordedEvent: the replay's hot path (one per event read), so the
+    tuple is made directly rather than through the NamedTuple's keyword-checking constructor."""
+    return _new_tuple(RecordedEvent, (*_ENVELOPE(d), d.get("write_id")))
+
+
+def psycopg_errors() -> tuple[type[BaseException], ...]:
+    import psycopg
+
+    return (psycopg.Error,)
+
+
+def _b(value: Any) -> bytes:
+    """A stored state as bytes (a BLOB normally; TEXT if someone rewrote the row with SQL)."""
+    if type(value) is bytes:
+        return value
+    return value.encode("utf-8", "surrogatepass") if isinstance(value, str) else bytes(value)
+
+
+def _decode_all(states: list[bytes]) -> list[dict[str, Any]]:
+    """Many stored envelopes decoded in one pass of the JSON decoder (one call per row costs more
+    than the decoding itself)."""
+    if not states:
+        return []
+    return _decode_text("[" + b",".join(states).decode("utf-8", "surrogatepass") + "]")
 
 
 class EventStore:
-    """Append, read and verify match streams. Open with `EventStore.open(db)`."""
+    """Append, read and verify streams. Open with `EventStore.open(db)`."""
 
-    def __init__(self, env: dict[str, str]):
-        self.env = env
-        self.is_postgres = env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    def __init__(self, target: Target | dict[str, str]):
+        if isinstance(target, dict):  # an eventsourcing environment, as before
+            target = Target(target, target.get("SQLITE_DBNAME") or target.get("POSTGRES_DBNAME", "?"))
+        self.target = target
+        self.env = target.env
+        self.is_postgres = target.is_postgres
+        self.read_only = target.read_only
+        self.schema = self.env.get("POSTGRES_SCHEMA", "public") if self.is_postgres else ""
+        self._created: dict[str, RecordedEvent] = {}
+        self._guard_checked_at = 0.0
+        self._schema_version: int | None = None
+        self._locked = False  # inside append_locked: this process holds the write lock
+        self.guard_upgraded = False
+        if self.is_postgres:
+            self._probe_postgres()
         try:
-            self.factory = InfrastructureFactory.construct(env)
+            self.factory = InfrastructureFactory.construct(self.env)
             self.events = self.factory.application_recorder()
             self.snapshots = self.factory.aggregate_recorder("snapshots")
         except (PersistenceError, OSError) as e:
-            raise StoreError(f"cannot open the event log: {e}") from e
+            raise StoreError(self._connection_message(e)) from None
         self.datastore = self.factory.datastore
-        self._created: dict[str, RecordedEvent] = {}
+        self._sql_setup()
         try:
-            self._ensure_schema()
+            self._open_log()
         except (PersistenceError, sqlite3.Error) as e:
             self.factory.close()
-            raise StoreError(f"cannot open the event log {self.describe()}: {e}") from None
+            raise StoreError(f"cannot open the event log {self.describe()}: {self._connection_message(e)}") from None
+        except StoreError:
+            self.factory.close()
+            raise
 
     @classmethod
     def open(cls, db: str | None = None) -> "EventStore":
-        return cls(_env_for(db))
+        try:
+            return cls(backend.resolve(db))
+        except BackendError as e:
+            raise StoreError(str(e)) from None
 
     def close(self) -> None:
         self.factory.close()
@@ -185,76 +267,261 @@ class EventStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # --- schema ---------------------------------------------------------------------------
+    def describe(self) -> str:
+        return self.target.label
 
-    def _ensure_schema(self) -> None:
-        self.guard_restored = False
-        if self._guard_present():
-            return
-        # Tables there but the guard gone means someone dropped the triggers: put them back, and
-        # remember it, so that `verify` reports it instead of hiding it.
-        self.guard_restored = self._events_table_exists()
+    # --- connecting -----------------------------------------------------------------------
+
+    def _probe_postgres(self) -> None:
+        """Connect once before the library's pool does: a wrong password, database, host or port
+        is then named at once, not after the pool's timeout as "couldn't get a connection"."""
         try:
-            self.events.create_table()
-            self.snapshots.create_table()
-            with self._cursor(commit=True) as c:
-                for statement in self._guard_statements():
-                    c.execute(statement)
-        except PersistenceError as e:
-            raise StoreError(f"cannot prepare the event log: {e}") from e
+            import psycopg
+        except ImportError:
+            raise StoreError("PostgreSQL support is not installed: pip install 'tablejudge[postgres]'") from None
+        env = self.env
+        try:
+            psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                            user=env["POSTGRES_USER"], dbname=env["POSTGRES_DBNAME"],
+                            password=env.get("POSTGRES_PASSWORD") or None,
+                            connect_timeout=max(1, int(float(env.get("POSTGRES_CONNECT_TIMEOUT", "5"))))
+                            ).close()
+        except psycopg.Error as e:
+            raise StoreError(backend.describe_failure(
+                str(e), host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                user=env["POSTGRES_USER"], dbname=env["POSTGRES_DBNAME"])) from None
+        except (ValueError, OSError) as e:
+            raise StoreError(f"cannot connect to PostgreSQL at {self.describe()}: {e}") from None
 
-    def _guard_statements(self) -> list[str]:
+    def _connection_message(self, e: Exception) -> str:
+        text = str(e)
+        if self.is_postgres and ("couldn't get a connection" in text or "connection" in text.lower()):
+            return backend.explain_connection_failure(self.env)
+        if not self.is_postgres and "unable to open" in text:
+            return f"cannot open {self.describe()} ({text})"
+        return text
+
+    def _sql_setup(self) -> None:
+        """The statements this class issues itself (reads are its hot path; the library's
+        recorders build an object per row, which costs more than the query)."""
         if self.is_postgres:
-            return [
-                "CREATE OR REPLACE FUNCTION tablejudge_refuse_change() RETURNS trigger "
-                "LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION "
-                "'tablejudge: the event log is append-only (% refused)', TG_OP; END $$",
-                f"CREATE OR REPLACE TRIGGER tablejudge_no_update BEFORE UPDATE OR DELETE ON "
-                f"{EVENTS_TABLE} FOR EACH ROW EXECUTE FUNCTION tablejudge_refuse_change()",
-                f"CREATE OR REPLACE TRIGGER tablejudge_no_truncate BEFORE TRUNCATE ON "
-                f"{EVENTS_TABLE} FOR EACH STATEMENT EXECUTE FUNCTION tablejudge_refuse_change()",
-            ]
-        return [
-            f"CREATE TRIGGER IF NOT EXISTS tablejudge_no_update BEFORE UPDATE ON {EVENTS_TABLE} "
-            "BEGIN SELECT RAISE(ABORT, 'tablejudge: the event log is append-only (UPDATE refused)'); END",
-            f"CREATE TRIGGER IF NOT EXISTS tablejudge_no_delete BEFORE DELETE ON {EVENTS_TABLE} "
-            "BEGIN SELECT RAISE(ABORT, 'tablejudge: the event log is append-only (DELETE refused)'); END",
-        ]
+            s = guard._q(self.schema)
+            ev, sn = f"{s}.{EVENTS_TABLE}", f"{s}.{SNAPSHOTS_TABLE}"
+            from psycopg.rows import tuple_row
 
-    def guard_triggers(self) -> list[str]:
-        """Names of the append-only triggers found on the events table."""
-        try:
-            with self._cursor(commit=False) as c:
-                if self.is_postgres:
-                    c.execute(
-                        "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D' "
-                        "AND tgrelid = to_regclass(%s)", (EVENTS_TABLE,))
-                    rows = c.fetchall()
-                    return sorted(r["tgname"] for r in rows)
-                c.execute("SELECT name FROM sqlite_master WHERE type='trigger' AND tbl_name=?",
-                          (EVENTS_TABLE,))
-                return sorted(r["name"] for r in c.fetchall())
-        except PersistenceError:
-            return []
-
-    def _events_table_exists(self) -> bool:
-        with self._cursor(commit=False) as c:
-            if self.is_postgres:
-                c.execute("SELECT to_regclass(%s) AS t", (EVENTS_TABLE,))
-                return c.fetchone()["t"] is not None
-            c.execute("SELECT name FROM sqlite_master WHERE type='table' AND name=?", (EVENTS_TABLE,))
-            return c.fetchone() is not None
-
-    def _guard_present(self) -> bool:
-        names = set(self.guard_triggers())
-        wanted = {"tablejudge_no_update", "tablejudge_no_truncate"} if self.is_postgres else {
-            "tablejudge_no_update", "tablejudge_no_delete"}
-        return wanted <= names
+            self._tuple_rows = tuple_row
+            self._p = "%s"
+            self._order_col = "notification_id"
+        else:
+            ev, sn = EVENTS_TABLE, SNAPSHOTS_TABLE
+            self._tuple_rows = None
+            self._p = "?"
+            self._order_col = "rowid"
+        p = self._p
+        self._t_events, self._t_snapshots = ev, sn
+        self._q_states = f"SELECT state FROM {ev} WHERE originator_id = {p} AND originator_version > {p}"
+        self._q_head = (f"SELECT state FROM {ev} WHERE originator_id = {p} "
+                        "ORDER BY originator_version DESC LIMIT 1")
+        self._q_insert = f"INSERT INTO {ev} VALUES ({p}, {p}, {p}, {p})"
+        self._q_snapshot_insert = (f"INSERT INTO {sn} (originator_id, originator_version, topic, state) "
+                                   f"VALUES ({p}, {p}, {p}, {p})")
 
     @contextmanager
     def _cursor(self, *, commit: bool) -> Iterator[Any]:
         with self.datastore.transaction(commit=commit) as c:
             yield c
+
+    def _query(self, sql: str, params: Sequence[Any] = (), *, named: bool = False,
+               retry: bool = True) -> list[Any]:
+        """A read, retried with backoff if a PostgreSQL connection breaks (reads are idempotent).
+        Rows are tuples (or, with `named`, rows whose columns are also reachable by name)."""
+        tries = _Tries(retry and self.is_postgres)
+        while True:
+            try:
+                with self._cursor(commit=False) as c:
+                    if not named:
+                        c.row_factory = self._tuple_rows
+                    c.execute(sql, params)
+                    return c.fetchall()
+            except (OperationalError, InterfaceError) as e:
+                if not tries.again():
+                    raise StoreUnavailable(f"cannot read the event log {self.describe()} "
+                                           f"({tries.said()}): {self._connection_message(e)}") from None
+
+    # --- the database: ours, empty, or refused ---------------------------------------------
+
+    def _open_log(self) -> None:
+        tables, triggers = self._catalog()
+        foreign = sorted(t for t in tables if t not in (EVENTS_TABLE, SNAPSHOTS_TABLE, META_TABLE))
+        if not tables:
+            if self.read_only:
+                raise NotALog(f"{self.describe()} is empty and read-only: there is no log in it")
+            self._create_log()
+            return
+        if foreign or EVENTS_TABLE not in tables or (META_TABLE not in tables and not self._legacy_log(tables, triggers)):
+            what = f"it holds {', '.join(foreign[:5])}{', ...' if len(foreign) > 5 else ''}" if foreign else \
+                "its tables are not a tablejudge log's"
+            where = f" (schema {self.schema})" if self.is_postgres else ""
+            raise NotALog(f"{self.describe()}{where} is not a tablejudge log: {what}. tablejudge opens "
+                          "only an empty database or its own log, and changes nothing else: give "
+                          "another --db" + (" or ?schema=NAME" if self.is_postgres else ""))
+        self.guard = self._inspect(triggers)
+        if self.guard.legacy and not self.read_only:
+            self._upgrade_guard()
+
+    def _catalog(self) -> tuple[set[str], list[Any]]:
+        """(table names, triggers) of the database (SQLite) or of the log's schema (PostgreSQL)."""
+        if self.is_postgres:
+            rows = self._query("SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+                               (self.schema,))
+            return {r[0] for r in rows}, []
+        # the version first: a change between the two reads makes the next write look again
+        with self._cursor(commit=False) as c:
+            c.row_factory = None
+            c.execute("PRAGMA schema_version")
+            self._schema_version = c.fetchone()[0]
+            c.execute("SELECT type, name, tbl_name, sql FROM sqlite_master "
+                      "WHERE type IN ('table', 'view', 'trigger')")
+            rows = c.fetchall()
+        tables = {r[1] for r in rows if r[0] in ("table", "view") and not r[1].startswith("sqlite_")}
+        return tables, [(r[1], r[2], r[3]) for r in rows if r[0] == "trigger"]
+
+    def _legacy_log(self, tables: set[str], triggers: list[Any]) -> bool:
+        """A log made by tablejudge before it marked its logs: the events table holds envelopes."""
+        if SNAPSHOTS_TABLE not in tables:
+            return False
+        rows = self._query(f"SELECT state FROM {self._t_events} LIMIT 1")
+        if not rows:
+            return True
+        try:
+            d = json.loads(_b(rows[0][0]))
+            return isinstance(d, dict) and "prev_hash" in d and "hash" in d
+        except ValueError:
+            return False
+
+    def _create_log(self) -> None:
+        try:
+            if self.is_postgres:
+                with self._cursor(commit=True) as c:
+                    c.execute(f"CREATE SCHEMA IF NOT EXISTS {guard._q(self.schema)}")
+            self.events.create_table()
+            self.snapshots.create_table()
+            statements = guard.pg_install(self.schema) if self.is_postgres else guard.sqlite_install()
+            with self._cursor(commit=True) as c:
+                mt = f"{guard._q(self.schema)}.{META_TABLE}" if self.is_postgres else META_TABLE
+                c.execute(f"CREATE TABLE IF NOT EXISTS {mt} (key TEXT PRIMARY KEY, value TEXT)")
+                c.execute(f"INSERT INTO {mt} VALUES ({self._p}, {self._p})", ("format", LOG_FORMAT))
+                for statement in statements:
+                    c.execute(statement)
+        except PersistenceError as e:
+            raise StoreError(f"cannot prepare the event log {self.describe()}: {e}") from e
+        self.guard = self.inspect_guard()
+
+    def _upgrade_guard(self) -> None:
+        """An older tablejudge's guard, intact: add what this version guards too (the snapshot
+        table, REPLACE, ENABLE ALWAYS), and record that it happened."""
+        statements = guard.pg_install(self.schema) if self.is_postgres else [
+            sql for name, (_, sql) in guard.SQLITE_GUARD.items() if name not in guard.SQLITE_LEGACY]
+        mt = f"{guard._q(self.schema)}.{META_TABLE}" if self.is_postgres else META_TABLE
+        with self._cursor(commit=True) as c:
+            for statement in statements:
+                c.execute(statement)
+            c.execute(f"CREATE TABLE IF NOT EXISTS {mt} (key TEXT PRIMARY KEY, value TEXT)")
+            c.execute(f"INSERT INTO {mt} VALUES ({self._p}, {self._p})", ("format", LOG_FORMAT))
+        self.guard = self.inspect_guard()
+        self.guard_upgraded = True
+        if self.guard.ok:
+            self._log_incident("guard.upgraded", {
+                "found": "the append-only guard of an older tablejudge, intact",
+                "added": "guards on the snapshot table, INSERT OR REPLACE refused"
+                         + (", triggers enabled ALWAYS" if self.is_postgres else "")})
+
+    # --- the guard ------------------------------------------------------------------------
+
+    def inspect_guard(self) -> GuardStatus:
+        """Look at the guard now (not at what was found when the log was opened)."""
+        if self.is_postgres:
+            params = guard.pg_params(self.schema)
+            status = guard.pg_inspect(self._query(guard.PG_INSPECT_TRIGGERS, params, named=True),
+                                      (self._query(guard.PG_INSPECT_FUNCTION, params, named=True) or [None])[0],
+                                      self._query(guard.PG_INSPECT_RULES, params, named=True))
+        else:
+            _, triggers = self._catalog()
+            status = guard.sqlite_inspect(triggers)
+        self._guard_checked_at = time.monotonic()
+        return status
+
+    def _inspect(self, triggers: list[Any]) -> GuardStatus:
+        if self.is_postgres:
+            return self.inspect_guard()
+        self._guard_checked_at = time.monotonic()
+        return guard.sqlite_inspect(triggers)
+
+    def check_writable(self) -> None:
+        """Refuse a write (before anything is judged or stored) on a read-only log or one whose
+        guard is not intact."""
+        if self.read_only:
+            raise ReadOnlyLog(f"{self.target.note or self.describe() + ' is read-only'}: nothing can be "
+                              "recorded in it (copy it to a writable folder to record more)")
+        if self.is_postgres and time.monotonic() - self._guard_checked_at > 5:
+            self.guard = self.inspect_guard()  # a long-running writer notices a guard removed meanwhile
+        if not self.guard.ok:
+            raise GuardBroken(f"refused: nothing was stored. The append-only guard of {self.describe()} is "
+                              f"not intact ({'; '.join(self.guard.problems)}); {REPAIR_HINT}")
+
+    def _sqlite_schema_changed(self, c: Any) -> None:
+        """Inside a SQLite write, before its commit: if the schema changed since the guard was
+        inspected (a trigger dropped or added), inspect it again; if it is broken now, the write
+        is refused and rolled back."""
+        c.execute("PRAGMA schema_version")
+        version = c.fetchone()[0]
+        if version != self._schema_version:
+            c.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")
+            self.guard = guard.sqlite_inspect([tuple(r) for r in c.fetchall()])
+            self._schema_version = version
+            if not self.guard.ok:
+                self.check_writable()
+
+    def repair_guard(self, *, recorded_by: str | None = None,
+                     findings: Sequence[str] = ()) -> dict[str, Any] | None:
+        """`verify --repair`: put the guard back and record the incident (what was found, what was
+        removed) as an event of the log's own stream. None if the guard was intact."""
+        if self.read_only:
+            raise ReadOnlyLog(f"{self.describe()} is read-only: its guard cannot be repaired here")
+        status = self.inspect_guard()
+        if status.ok:
+            return None
+        if self.is_postgres:
+            params = guard.pg_params(self.schema)
+            rules = self._query(guard.PG_INSPECT_RULES, params, named=True)
+            triggers = self._query(guard.PG_INSPECT_TRIGGERS, params, named=True)
+            statements = guard.pg_repair(self.schema, status, rules, triggers)
+        else:
+            _, triggers = self._catalog()
+            statements = guard.sqlite_repair(status, triggers)
+        with self._cursor(commit=True) as c:
+            for statement in statements:
+                c.execute(statement)
+        self.guard = self.inspect_guard()
+        if not self.guard.ok:
+            raise StoreError("the guard could not be restored: " + "; ".join(self.guard.problems))
+        incident = {"found": status.problems,
+                    "removed": [{"name": n, "sql": sql[:2000]} for n, sql in status.foreign] or None,
+                    "restored": self.guard.triggers,
+                    "verify_findings": list(findings)[:50] or None}
+        event = self._log_incident("guard.repaired", {k: v for k, v in incident.items() if v is not None},
+                                   recorded_by=recorded_by)
+        return {"event": event.position, "stream": LOG_STREAM, **incident}
+
+    def _log_incident(self, kind: str, payload: dict[str, Any], *,
+                      recorded_by: str | None = None) -> RecordedEvent:
+        by = recorded_by or default_recorder_name()
+        draft = Draft(kind, 1, TABLE_ACTOR, payload, by)
+        head = self.head(LOG_STREAM)
+        if head is None:
+            return self.create(LOG_STREAM, [Draft("log.created", 1, TABLE_ACTOR, {"format": LOG_FORMAT}, by),
+                                            draft])[1]
+        return self.append_after(LOG_STREAM, head, [draft])[0]
 
     # --- writing --------------------------------------------------------------------------
 
@@ -274,7 +541,8 @@ class EventStore:
     def append_after(self, match: str, head: RecordedEvent, drafts: Sequence[Draft], *,
                      expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
         """Append after `head`, an event the caller read earlier. If another writer has appended
-        since, the store's unique key refuses the batch: ConflictError, nothing stored."""
+        since, the store's unique key refuses the batch: ConflictError, nothing stored. The batch
+        API for bulk writers: one transaction, one executemany, however many drafts."""
         if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts):
             raise ValueError("a '.created' event can only be event 1")
         return self._insert(match, head.position, head.hash, drafts, expected_hashes)
@@ -295,7 +563,7 @@ class EventStore:
     def create_many(self, streams: Sequence[tuple[str, Sequence[Draft]]]) -> list[list[RecordedEvent]]:
         """Start several streams in one transaction, all or none: a bulk import's batch (one
         commit for many matches), or one file that holds several games. ConflictError if any of
-        the ids is taken (nothing stored)."""
+        the ids is taken (nothing stored). The batch's write id is on its first event."""
         for _, drafts in streams:
             if not drafts or not drafts[0].kind.endswith(CREATED_SUFFIX):
                 raise ValueError("a stream starts with a '.created' event")
@@ -303,86 +571,258 @@ class EventStore:
                 raise ValueError("a '.created' event can only be event 1")
         if len({m for m, _ in streams}) != len(streams):
             raise ValueError("create_many: the same id twice")
-        sealed = [self._seal(match, 0, GENESIS_HASH, drafts) for match, drafts in streams]
+        if not streams:
+            return []
+        self.check_writable()
+        sealed = [self._seal(match, 0, GENESIS_HASH, list(drafts)) for match, drafts in streams]
+        rows = [row for _, stream_rows in sealed for row in stream_rows]
+        first = sealed[0][0]
         try:
-            self._write([row for _, rows in sealed for row in rows])
-        except IntegrityError as e:
+            if self.is_postgres:
+                self._write_postgres(first[0].match, 0, first, rows)
+            else:
+                self._write_sqlite(first[0].match, 0, first, rows)
+        except ConflictError as e:
             raise ConflictError(streams[0][0] if len(streams) == 1 else "(one of the batch)", 1,
                                 "a stream with one of these ids already exists") from e
-        except OperationalError as e:
-            raise StoreError(f"the event log is busy or unavailable ({e}); nothing was stored") from e
         for (match, _), (events, _) in zip(streams, sealed):
             self._created[match] = events[0]
         return [events for events, _ in sealed]
 
-    def _insert(self, match: str, head_position: int, head_hash: str, drafts: Iterable[Draft],
+    def _insert(self, match: str, head_position: int, head_hash: str, drafts: Sequence[Draft],
                 expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
-        sealed, stored = self._seal(match, head_position, head_hash, drafts, expected_hashes)
-        try:
-            self._write(stored)
-        except IntegrityError as e:
-            raise ConflictError(match, head_position + 1) from e
-        except OperationalError as e:
-            raise StoreError(f"the event log is busy or unavailable ({e}); nothing was stored") from e
+        self.check_writable()
+        sealed, rows = self._seal(match, head_position, head_hash, drafts, expected_hashes)
+        if self.is_postgres:
+            self._write_postgres(match, head_position, sealed, rows)
+        else:
+            self._write_sqlite(match, head_position, sealed, rows)
         if head_position == 0:
             self._created[match] = sealed[0]
         return sealed
 
-    def _seal(self, match: str, head_position: int, head_hash: str, drafts: Iterable[Draft],
+    def _seal(self, match: str, head_position: int, head_hash: str, drafts: Sequence[Draft],
               expected_hashes: Sequence[str | None] | None = None
-              ) -> tuple[list[RecordedEvent], list[StoredEvent]]:
-        """The drafts as events chained after (head_position, head_hash), and their stored rows."""
+              ) -> tuple[list[RecordedEvent], list[tuple[str, int, str, bytes]]]:
+        """The drafts as events chained after the head, and their rows."""
         sealed: list[RecordedEvent] = []
-        stored: list[StoredEvent] = []
+        rows: list[tuple[str, int, str, bytes]] = []
         prev, position = head_hash, head_position
         fallback_time = now_iso()
-        for d in drafts:
+        # The write's id: carried by its first event (an imported export brings its own, or its
+        # given hash already names it).
+        first_id = drafts[0].write_id
+        if first_id is None and not (expected_hashes and expected_hashes[0]):
+            first_id = new_write_id()
+        seal = RecordedEvent.seal_with_bytes
+        for i, d in enumerate(drafts):
             position += 1
-            event, data = RecordedEvent.seal_with_bytes(
-                match=match, position=position, kind=d.kind, version=d.version, actor=d.actor,
-                payload=d.payload, recorded_at=d.recorded_at or fallback_time,
-                recorded_by=d.recorded_by, prev_hash=prev)
-            if expected_hashes is not None and expected_hashes[len(sealed)] not in (None, event.hash):
+            event, data = seal(match=match, position=position, kind=d.kind, version=d.version,
+                               actor=d.actor, payload=d.payload, recorded_at=d.recorded_at or fallback_time,
+                               recorded_by=d.recorded_by, prev_hash=prev,
+                               write_id=first_id if i == 0 else d.write_id)
+            if expected_hashes is not None and expected_hashes[i] not in (None, event.hash):
                 raise HashMismatch(position,
                     f"event {position}: its hash differs from the one given "
-                    f"({expected_hashes[len(sealed)][:12]}... vs {event.hash[:12]}...): the input was "
+                    f"({str(expected_hashes[i])[:12]}... vs {event.hash[:12]}...): the input was "
                     "altered after it was exported, or belongs to another chain; nothing was stored")
             prev = event.hash
             sealed.append(event)
-            stored.append(StoredEvent(match, position, d.kind, data))
-        return sealed, stored
+            rows.append((match, position, d.kind, data))
+        return sealed, rows
 
-    def _write(self, stored: list[StoredEvent]) -> None:
+    def append_locked(self, match: str,
+                      prepare: Callable[[RecordedEvent], Sequence[Draft]]) -> list[RecordedEvent]:
+        """Hold the log's write lock, read the stream's head, let `prepare(head)` judge against it
+        and return the drafts, and append them. No other writer can append in between, so this
+        cannot conflict: the retry of a writer that lost a race (engine/match.py) cannot lose
+        again. `prepare` may raise (an input error, a strict refusal): nothing is stored. Held
+        for as long as `prepare` runs, so it should only judge, not replay a long log."""
+        self.check_writable()
         if self.is_postgres:
-            self.events.insert_events(stored)
-            return
-        # SQLite: the library's aggregate-recorder insert (one executemany) into the same table, in
-        # the library's own transaction. The application recorder inserts row by row only to return
-        # the new notification ids, which we do not use; rowids are assigned in the same order.
-        with self.datastore.transaction(commit=True) as c:
-            SQLiteAggregateRecorder._insert_events(self.events, c, stored)
+            return self._locked_postgres(match, prepare)
+        try:
+            with self.datastore.transaction(commit=True) as c:
+                # a write that changes nothing: it takes SQLite's write lock now (waiting, up to the
+                # busy timeout, for a writer in progress) and keeps it until the commit
+                c.execute(f"UPDATE {META_TABLE} SET value = value WHERE 0")
+                sealed, rows = self._prepare_locked(match, prepare)
+                c.executemany(self._q_insert, rows)
+                self._sqlite_schema_changed(c)
+        except IntegrityError as e:  # only a writer that ignores the lock could cause this
+            raise ConflictError(match, -1) from e
+        except OperationalError as e:
+            raise StoreError(f"the event log is busy or unavailable ({e}); nothing was stored") from e
+        return sealed
+
+    def _prepare_locked(self, match: str, prepare: Callable[[RecordedEvent], Sequence[Draft]]
+                        ) -> tuple[list[RecordedEvent], list[tuple[str, int, str, bytes]]]:
+        self._locked = True  # reads go on; snapshot saves (writes) wait for another time
+        try:
+            head = self.head(match)
+            if head is None:
+                raise MatchNotFound(f"no match {match!r} in {self.describe()}")
+            drafts = list(prepare(head))
+            if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts):
+                raise ValueError("a '.created' event can only be event 1")
+            return self._seal(match, head.position, head.hash, drafts)
+        finally:
+            self._locked = False
+
+    def _locked_postgres(self, match: str, prepare: Callable[[RecordedEvent], Sequence[Draft]]
+                         ) -> list[RecordedEvent]:
+        sealed: list[RecordedEvent] = []
+        tries = _Tries(True)
+        while True:
+            try:
+                with self.datastore.get_connection() as conn:
+                    with conn.transaction(), conn.cursor() as curs:
+                        self.events._lock_table(curs)  # the library's own: EXCLUSIVE, reads go on
+                        sealed, rows = self._prepare_locked(match, prepare)
+                        self.events._insert_stored_events(curs, [StoredEvent(*r) for r in rows])
+                return sealed
+            except IntegrityError as e:
+                if sealed and self._landed(match, sealed[0]):
+                    return sealed
+                raise ConflictError(match, sealed[0].position if sealed else -1) from e
+            except (OperationalError, InterfaceError) as e:
+                error = e
+            if not tries.again():
+                break
+            try:
+                if sealed and self._landed(match, sealed[0]):
+                    return sealed  # committed; the reply was lost
+            except StoreError:
+                pass
+        raise StoreUnavailable(
+            f"cannot write to {self.describe()}: the connection broke ({tries.said()}: "
+            f"{self._connection_message(error)}); whether the event was stored is not known: look (`tablejudge events {match}`) before "
+            "recording it again")
+
+    def _write_sqlite(self, match: str, head_position: int, sealed: list[RecordedEvent],
+                      rows: list[tuple[str, int, str, bytes]]) -> None:
+        try:
+            with self.datastore.transaction(commit=True) as c:
+                c.executemany(self._q_insert, rows)
+                # after the insert, which took the write lock (a read first would make the
+                # transaction a reader that cannot become a writer once another has committed)
+                self._sqlite_schema_changed(c)
+        except IntegrityError as e:
+            raise ConflictError(match, head_position + 1) from e
+        except OperationalError as e:
+            if "readonly" in str(e) or "read-only" in str(e):
+                raise ReadOnlyLog(f"{self.describe()} cannot be written ({e}); nothing was stored") from None
+            raise StoreError(f"the event log is busy or unavailable ({e}); nothing was stored") from e
+
+    def _write_postgres(self, match: str, head_position: int, sealed: list[RecordedEvent],
+                        rows: list[tuple[str, int, str, bytes]]) -> None:
+        """Insert through the library's statements (table lock, NOTIFY, unnest insert) in one
+        transaction. A broken connection is retried with randomised backoff; before each retry the
+        store looks whether the write landed (its first event, write id included, at its position),
+        so a commit whose reply was lost is recognised, never stored twice, and never reported as
+        "nothing stored"."""
+        stored = [StoredEvent(*r) for r in rows]
+        landed: bool | None = False
+        tries = _Tries(True)
+        while True:
+            try:
+                self._pipelined_insert(stored)
+                return
+            except IntegrityError as e:
+                if tries.count > 1 and self._landed(match, sealed[0]):
+                    return  # an earlier try committed; its reply was lost
+                raise ConflictError(match, head_position + 1) from e
+            except (OperationalError, InterfaceError) as e:
+                error = e  # the connection broke, or the server went away: look, then retry
+            except PersistenceError as e:
+                raise StoreError(f"the event log refused the write ({_short(e)}); nothing was stored") from e
+            if not tries.again():
+                break
+            try:
+                landed = self._landed(match, sealed[0])
+            except StoreError:
+                landed = None  # cannot tell yet
+            if landed:
+                return
+            if landed is False and self._position_taken(match, head_position + 1):
+                raise ConflictError(match, head_position + 1,
+                                    "the connection broke meanwhile; the write did not land")
+        if landed is None or tries.count == 1:
+            raise StoreUnavailable(
+                f"the connection to {self.describe()} broke during the append and could not be made "
+                f"again ({tries.said()}: {self._connection_message(error)}). Whether event "
+                f"{head_position + 1} of {match} "
+                f"was stored is NOT known: look (`tablejudge events {match}`) before recording it again")
+        raise StoreUnavailable(
+            f"cannot write to {self.describe()}: the connection broke ({tries.said()}: "
+            f"{self._connection_message(error)}); nothing was stored (position {head_position + 1} of {match} is still free). Retry when "
+            "the server is back")
+
+    def _pipelined_insert(self, stored: list[StoredEvent]) -> None:
+        """One transaction through the library's statements (BEGIN, its table lock, NOTIFY, the
+        insert, COMMIT), sent as one pipeline with a single sync: one round trip, so the table lock
+        is held for one round trip only. A taken position fails the insert; the server skips the
+        rest of the pipeline and rolls back, and the unique violation is raised here."""
+        failure: Exception | None = None
+        with self.datastore.get_connection() as conn:
+            try:
+                with conn.pipeline(), conn.transaction(), conn.cursor() as curs:
+                    self.events._insert_stored_events(curs, stored)
+            except psycopg_errors() as e:  # re-raised below, inside get_connection, which maps it
+                failure = e
+            if failure is not None:
+                raise failure
+
+    def _landed(self, match: str, first: RecordedEvent) -> bool:
+        """Is this write's first event (its hash covers its write id) stored at its position?"""
+        rows = self._query(self._q_states + f" AND originator_version <= {self._p}",
+                           (match, first.position - 1, first.position), retry=False)
+        return bool(rows) and json.loads(_b(rows[0][0]))["hash"] == first.hash
+
+    def _position_taken(self, match: str, position: int) -> bool:
+        return bool(self._query(self._q_states + f" AND originator_version <= {self._p}",
+                                (match, position - 1, position), retry=False))
 
     # --- reading --------------------------------------------------------------------------
 
     def read(self, match: str, *, after: int = 0, upto: int | None = None) -> list[RecordedEvent]:
-        """Events of a match with after < position <= upto, in order."""
-        rows = self.events.select_events(match, gt=after or None, lte=upto)
-        return [RecordedEvent.from_dict(json.loads(r.state)) for r in rows]
+        """Events of a stream with after < position <= upto, in order."""
+        return [_event(d) for d in self.read_dicts(match, after=after, upto=upto)]
 
-    def read_raw(self, match: str) -> list[StoredEvent]:
-        return list(self.events.select_events(match))
+    def read_dicts(self, match: str, *, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
+        sql, params = self._q_states, [match, after]
+        if upto is not None:
+            sql += f" AND originator_version <= {self._p}"
+            params.append(upto)
+        rows = self._query(sql + " ORDER BY originator_version", params)
+        return _decode_all([_b(r[0]) for r in rows])
+
+    def read_raw(self, match: str, *, upto: int | None = None) -> list[tuple[StoredEvent, int]]:
+        """Stored rows as they are, with their notification id (the order they were stored in)."""
+        sql = (f"SELECT originator_id, originator_version, topic, state, {self._order_col} AS n "
+               f"FROM {self._t_events} WHERE originator_id = {self._p}")
+        params: list[Any] = [match]
+        if upto is not None:
+            sql += f" AND originator_version <= {self._p}"
+            params.append(upto)
+        rows = self._query(sql + " ORDER BY originator_version", params)
+        return [(StoredEvent(str(r[0]), r[1], r[2], _b(r[3])), r[4]) for r in rows]
 
     def head(self, match: str) -> RecordedEvent | None:
-        rows = self.events.select_events(match, desc=True, limit=1)
-        return RecordedEvent.from_dict(json.loads(rows[0].state)) if rows else None
+        rows = self._query(self._q_head, (match,))
+        return _event(json.loads(_b(rows[0][0]))) if rows else None
+
+    def event_at(self, match: str, position: int) -> RecordedEvent | None:
+        events = self.read(match, after=position - 1, upto=position)
+        return events[0] if events else None
 
     def created(self, match: str) -> RecordedEvent:
         """The stream's first ('.created') event (cached: it never changes)."""
         if match not in self._created:
-            rows = self.events.select_events(match, lte=1)
-            if not rows:
+            event = self.event_at(match, 1)
+            if event is None:
                 raise MatchNotFound(f"no match {match!r} in {self.describe()}")
-            self._created[match] = RecordedEvent.from_dict(json.loads(rows[0].state))
+            self._created[match] = event
         return self._created[match]
 
     def match_ids(self) -> list[str]:
@@ -391,24 +831,40 @@ class EventStore:
 
     def stream_ids(self, created_kind: str) -> list[str]:
         """Every stream started by `created_kind`, in creation order (from the notification log)."""
-        ids: list[str] = []
+        return [e.match for e in self.created_events(created_kind)]
+
+    def created_events(self, created_kind: str) -> list[RecordedEvent]:
+        """The first event of every stream started by `created_kind`, in creation order."""
+        out: list[RecordedEvent] = []
         start = 1
         while True:
             page = self.events.select_notifications(start, 500, topics=[created_kind])
-            ids.extend(str(n.originator_id) for n in page)
+            out.extend(map(_event, _decode_all([_b(n.state) for n in page])))
             if len(page) < 500:
-                return ids
+                for e in out:
+                    self._created.setdefault(e.match, e)
+                return out
             start = page[-1].id + 1
 
+    def all_stream_ids(self) -> list[str]:
+        """Every stream holding any row (matches, tournaments, the log's own), in order of first
+        storage: a stream whose first events were deleted is listed too (verify reports it)."""
+        rows = self._query(f"SELECT originator_id, MIN({self._order_col}) AS n FROM {self._t_events} "
+                           "GROUP BY originator_id ORDER BY n")
+        return [str(r[0]) for r in rows]
+
     def event_counts(self) -> dict[str, int]:
-        with self._cursor(commit=False) as c:
-            c.execute(f"SELECT originator_id, MAX(originator_version) AS n FROM {EVENTS_TABLE} "
-                      "GROUP BY originator_id")
-            return {str(r["originator_id"]): int(r["n"]) for r in c.fetchall()}
+        rows = self._query(f"SELECT originator_id, MAX(originator_version) AS n FROM {self._t_events} "
+                           "GROUP BY originator_id")
+        return {str(r[0]): int(r[1]) for r in rows}
 
     def resolve(self, ref: str) -> str:
         """A match id from a full id or an unambiguous prefix (at least 4 characters)."""
-        if self.events.select_events(ref, lte=1):
+        if ref in self._created:
+            return ref
+        first = self.event_at(ref, 1)
+        if first is not None:
+            self._created[ref] = first  # the stream's first event never changes
             return ref
         if len(ref) >= 4:
             hits = [m for m in self.match_ids() if m.startswith(ref)]
@@ -416,72 +872,133 @@ class EventStore:
                 return hits[0]
             if len(hits) > 1:
                 raise MatchNotFound(f"{ref!r} is ambiguous: {', '.join(hits[:5])}")
-        raise MatchNotFound(f"no match {ref!r} in {self.describe()} (see `tablejudge matches`)")
+        raise MatchNotFound(f"no match {ref[:80]!r} in {self.describe()} (see `tablejudge matches`)")
 
     def notifications(self, start: int = 1, limit: int = 1000,
                       kinds: Sequence[str] | None = None) -> list[tuple[int, RecordedEvent]]:
         """The global notification log, for read models: (notification id, event). `kinds`: only
         events of these kinds (the library's notification topic is the event's kind)."""
-        return [(n.id, RecordedEvent.from_dict(json.loads(n.state)))
-                for n in self.events.select_notifications(start, limit, topics=list(kinds or ()))]
+        page = self.events.select_notifications(start, limit, topics=list(kinds or ()))
+        return list(zip((n.id for n in page), map(_event, _decode_all([_b(n.state) for n in page]))))
 
-    def describe(self) -> str:
-        if self.is_postgres:
-            return f"postgresql://{self.env['POSTGRES_HOST']}:{self.env['POSTGRES_PORT']}/{self.env['POSTGRES_DBNAME']}"
-        return self.env["SQLITE_DBNAME"]
+    def find_hash(self, hash_: str) -> list[RecordedEvent]:
+        """Events whose hash is `hash_` (an anchor given as a bare hash). Scans the log."""
+        needle = f'"hash":"{hash_}"'.encode()
+        fn = f"position({self._p} in state) > 0" if self.is_postgres else f"instr(state, {self._p}) > 0"
+        rows = self._query(f"SELECT state FROM {self._t_events} WHERE {fn}", (needle,))
+        return [e for e in map(_event, _decode_all([_b(r[0]) for r in rows])) if e.hash == hash_]
 
-    # --- snapshots (a cache of derived state; never the source of truth) --------------------
+    # --- snapshots (a cache of derived state: checked, never trusted) ------------------------
 
-    def save_snapshot(self, match: str, key: str, position: int, state: dict[str, Any]) -> None:
+    def _snapshot_id(self, match: str, key: str) -> str:
+        return f"{match}/{key}/{SNAPSHOT_FORMAT}"
+
+    def snapshots_usable(self) -> bool:
+        """Snapshots are used only while the guard that protects them is intact."""
+        return self.guard.ok
+
+    def save_snapshot(self, match: str, key: str, position: int, event_hash: str,
+                      state: dict[str, Any]) -> None:
+        """Keep the state after event `position` (whose hash is `event_hash`). Silently skipped
+        on a read-only log or one whose guard is broken: a cache is never worth a refusal."""
+        if self.read_only or not self.guard.ok or self._locked:
+            return
+        state_bytes = canonical_bytes(state)
+        data = canonical_bytes({"at": position, "event_hash": event_hash,
+                                "state_hash": sha256_hex(state_bytes), "state": state})
         try:
-            self.snapshots.insert_events(
-                [StoredEvent(f"{match}/{key}", position, key, canonical_bytes(state))])
+            with self._cursor(commit=True) as c:
+                c.execute(self._q_snapshot_insert, (self._snapshot_id(match, key), position, key, data))
         except IntegrityError:
-            pass  # another process saved the same snapshot: it is the same state
+            pass  # another process saved one at this position; it is checked when used
+        except (OperationalError, InterfaceError, PersistenceError):
+            pass  # a busy or read-only database: the cache stays as it was
 
-    def snapshot_at_or_before(self, match: str, key: str, position: int) -> tuple[int, dict] | None:
-        rows = self.snapshots.select_events(f"{match}/{key}", lte=position, desc=True, limit=1)
-        if not rows:
+    def snapshot_at_or_before(self, match: str, key: str, position: int) -> Snapshot | None:
+        if not self.snapshots_usable():
             return None
-        return rows[0].originator_version, json.loads(rows[0].state)
+        rows = self._query(f"SELECT state FROM {self._t_snapshots} WHERE originator_id = {self._p} "
+                           f"AND originator_version <= {self._p} ORDER BY originator_version DESC LIMIT 1",
+                           (self._snapshot_id(match, key), position))
+        return _snapshot(_b(rows[0][0])) if rows else None
 
     def snapshot_positions(self, match: str, key: str) -> list[int]:
-        return [r.originator_version for r in self.snapshots.select_events(f"{match}/{key}")]
+        rows = self._query(f"SELECT originator_version FROM {self._t_snapshots} WHERE originator_id = "
+                           f"{self._p} ORDER BY originator_version", (self._snapshot_id(match, key),))
+        return [r[0] for r in rows]
+
+    def all_snapshots(self, match: str) -> list[tuple[str, int, bytes]]:
+        """Every snapshot row of a stream, any key or format: (key part of its id, position, data)."""
+        lo, hi = match + "/", match + "0"  # '0' follows '/': the ids of this stream, by the index
+        rows = self._query(f"SELECT originator_id, originator_version, state FROM {self._t_snapshots} "
+                           f"WHERE originator_id >= {self._p} AND originator_id < {self._p} "
+                           "ORDER BY originator_id, originator_version", (lo, hi))
+        return [(str(r[0])[len(lo):], r[1], _b(r[2])) for r in rows]
+
+    def snapshot_key_id(self, key: str) -> str:
+        """The key part of a current-format snapshot id (as `all_snapshots` lists it)."""
+        return f"{key}/{SNAPSHOT_FORMAT}"
 
     # --- integrity ------------------------------------------------------------------------
 
     def verify(self, match: str) -> VerifyReport:
-        """Recompute the hash chain from the stored rows; name the first broken link."""
-        rows = self.read_raw(match)
-        if not rows:
+        """Recompute the hash chain from the stored rows; name the first broken link. Checks the
+        guard as it is now."""
+        raw = self.read_raw(match)
+        if not raw:
             raise MatchNotFound(f"no match {match!r} in {self.describe()}")
-        guard = self.guard_triggers()
-        guard_ok = self._guard_present() and not self.guard_restored
-        if self.guard_restored:
-            guard_detail = ("the append-only triggers were missing when this log was opened (someone "
-                            "dropped them; they are restored now): rows may have been changed meanwhile")
-        elif guard_ok:
-            guard_detail = "UPDATE and DELETE are refused by the database (" + ", ".join(guard) + ")"
-        else:
-            guard_detail = "the append-only triggers are missing: the database would accept UPDATE/DELETE"
-        prev = GENESIS_HASH
-        first_break: ChainBreak | None = None
-        problems: list[str] = []
-        for expected, row in enumerate(rows, start=1):
-            reason = _check_row(row, expected, match, prev)
-            if reason:
-                first_break = ChainBreak(row.originator_version, reason)
-                break
-            prev = json.loads(row.state)["hash"]
-        if first_break is None and len(rows) and not rows[0].topic.endswith(CREATED_SUFFIX):
-            first_break = ChainBreak(1, "the first event does not create the stream")
-        if not guard_ok:
-            problems.append(guard_detail)
+        status = self.inspect_guard()
+        self.guard = status
+        first_break, prev = check_chain(raw, match)
+        head = raw[-1][0]
+        report = VerifyReport(match=match, events=len(raw), ok=True,
+                              head_hash=prev if first_break is None else "", guard_ok=status.ok,
+                              guard_detail=status.summary(), first_break=first_break,
+                              head_position=head.originator_version if first_break is None else 0)
+        report.checked.append(f"hash chain of {len(raw)} event{'s' if len(raw) != 1 else ''}: each hash "
+                              "recomputed, each link to the event before, canonical bytes, the order "
+                              "rows were stored in")
+        if not status.ok:
+            report.fail(status.summary() + f"; {REPAIR_HINT}")
         if first_break:
-            problems.append(f"broken link at position {first_break.position}: {first_break.reason}")
-        return VerifyReport(match=match, events=len(rows), ok=first_break is None and guard_ok,
-                            head_hash=prev if first_break is None else "", guard_ok=guard_ok,
-                            guard_detail=guard_detail, first_break=first_break, problems=problems)
+            report.fail(f"broken link at position {first_break.position}: {first_break.reason}")
+        if self.read_only and self.target.note:
+            report.checked.append(self.target.note)
+        return report
+
+    def holds(self, match: str, position: int, hash_: str) -> str | None:
+        """None if the stream still holds event `position` with hash `hash_` and a valid chain up
+        to it (the anchor is a prefix of the log); else what is wrong, in words."""
+        raw = self.read_raw(match, upto=position)
+        if not raw:
+            return f"the log holds no stream {match!r}: it was removed (or the anchor is from another log)"
+        last = raw[-1][0].originator_version
+        if last < position:
+            return (f"{match} ends at event {last}, but the anchor names event {position}: "
+                    f"{position - last} event{'s' if position - last != 1 else ''} removed")
+        first_break, prev = check_chain(raw, match)
+        if first_break is not None:
+            return f"{match}: broken link at position {first_break.position}: {first_break.reason}"
+        if prev != hash_:
+            return (f"{match} event {position} has hash {prev[:16]}..., not the anchor's {hash_[:16]}...: "
+                    "the events up to it were rewritten (or the anchor is from another log)")
+        return None
+
+
+def check_chain(raw: Sequence[tuple[StoredEvent, int]], match: str) -> tuple[ChainBreak | None, str]:
+    """The first broken link of stored rows 1..n (None if all hold), and the hash of the last."""
+    prev = GENESIS_HASH
+    for i, (row, n) in enumerate(raw):
+        reason = _check_row(row, i + 1, match, prev)
+        if reason is None and i + 1 < len(raw) and n > raw[i + 1][1]:
+            reason = ("stored after the event that follows it (the row was replaced: INSERT OR REPLACE, "
+                      "or deleted and inserted again)")
+        if reason:
+            return ChainBreak(row.originator_version, reason), prev
+        if i == 0 and not row.topic.endswith(CREATED_SUFFIX):
+            return ChainBreak(1, "the first event does not create the stream"), prev
+        prev = json.loads(row.state)["hash"]
+    return None, prev
 
 
 def _check_row(row: StoredEvent, expected: int, match: str, prev: str) -> str | None:
@@ -491,15 +1008,62 @@ def _check_row(row: StoredEvent, expected: int, match: str, prev: str) -> str | 
         d = json.loads(row.state)
         event = RecordedEvent.from_dict(d)
     except (ValueError, KeyError, TypeError) as e:
-        return f"the stored event cannot be read ({e})"
+        return f"the stored event cannot be read ({str(e)[:80]})"
     if event.match != match or event.position != row.originator_version:
         return "the event says it belongs elsewhere (match or position differ from its row)"
     if event.kind != row.topic:
-        return f"the row's kind {row.topic!r} differs from the event's {event.kind!r}"
+        return f"the row's kind {row.topic[:40]!r} differs from the event's {str(event.kind)[:40]!r}"
     if event.prev_hash != prev:
         return "prev_hash does not match the hash of the event before it"
-    if event.computed_hash() != event.hash:
-        return "the event's content does not match its hash (edited after it was recorded)"
-    if canonical_bytes(d) != bytes(row.state):
-        return "the stored bytes are not in canonical form (edited after it was recorded)"
+    try:
+        if event.computed_hash() != event.hash:
+            return "the event's content does not match its hash (edited after it was recorded)"
+        if canonical_bytes(d) != bytes(row.state):
+            return "the stored bytes are not in canonical form (edited after it was recorded)"
+    except (TypeError, ValueError) as e:
+        return f"the stored event cannot be hashed ({str(e)[:80]})"
     return None
+
+
+def _snapshot(data: bytes) -> Snapshot | None:
+    """A stored snapshot, if it is whole and consistent with itself (its state hash)."""
+    try:
+        d = json.loads(data)
+        state = d["state"]
+        if sha256_hex(canonical_bytes(state)) != d["state_hash"]:
+            return None
+        return Snapshot(int(d["at"]), str(d["event_hash"]), state)
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+class _Tries:
+    """Counts tries of an operation on a PostgreSQL connection and waits between them: randomised
+    exponential backoff, so writers that failed together do not all come back together; at most
+    PG_ATTEMPTS tries within PG_RETRY_SECONDS."""
+
+    def __init__(self, retry: bool):
+        self.retry = retry
+        self.count = 1
+        self.started = time.monotonic()
+
+    def again(self) -> bool:
+        """Wait, then True if another try is allowed."""
+        if not self.retry or self.count >= PG_ATTEMPTS:
+            return False
+        wait = random.uniform(0.5, 1.0) * PG_BACKOFF * (2 ** (self.count - 1))
+        if time.monotonic() - self.started + wait > PG_RETRY_SECONDS:
+            return False
+        time.sleep(wait)
+        self.count += 1
+        return True
+
+    def said(self) -> str:
+        took = time.monotonic() - self.started
+        return f"{self.count} {'try' if self.count == 1 else 'tries'} in {took:.1f} s"
+
+
+def _short(e: BaseException) -> str:
+    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return text[:160]
+

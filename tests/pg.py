@@ -30,7 +30,9 @@ def _free_port() -> int:
 
 
 class PostgresServer:
-    def __init__(self) -> None:
+    def __init__(self, password: str | None = None) -> None:
+        """`password`: the `postgres` user needs it (scram-sha-256), instead of trust."""
+        self.password = password
         self.bin = find_pg_bin()
         if self.bin is None:
             raise RuntimeError("PostgreSQL binaries (initdb, pg_ctl) not found: install Debian's postgresql")
@@ -49,8 +51,16 @@ class PostgresServer:
     def start(self) -> "PostgresServer":
         if self.as_root:
             shutil.chown(self.root, "postgres", "postgres")
+        auth = ["--auth=trust"]
+        if self.password is not None:
+            pwfile = os.path.join(self.root, "pw")
+            with open(pwfile, "w") as f:
+                f.write(self.password + "\n")
+            if self.as_root:
+                shutil.chown(pwfile, "postgres", "postgres")
+            auth = ["--auth=scram-sha-256", f"--pwfile={pwfile}"]
         self._run(os.path.join(self.bin, "initdb"), "-D", self.data, "-U", "postgres",
-                  "--auth=trust", "-E", "UTF8", "--no-sync")
+                  *auth, "-E", "UTF8", "--no-sync")
         opts = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.root} "
                 "-c fsync=off -c max_connections=60")
         self._run(os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-o", opts, "-w", "-t", "30",
@@ -70,6 +80,6 @@ class PostgresServer:
         self._counter += 1
         name = f"tj_{os.getpid()}_{self._counter}_{int(time.time() * 1000) % 100000}"
         with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
-                             autocommit=True) as conn:
+                             password=self.password, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
         return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"

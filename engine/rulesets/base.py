@@ -96,6 +96,7 @@ class Ruleset:
     def __init__(self, options: dict[str, Any] | None = None):
         self.opts = self.resolve_options(options or {})
         self._rules_by_id = {r.id: r for r in self.rules}
+        self._appliers: dict[str, Any] = {}  # kind -> its apply_ method (or None): replay's hot path
 
     # --- declarations ---------------------------------------------------------------------
 
@@ -166,7 +167,10 @@ class Ruleset:
         return state
 
     def apply(self, state: TableState, event: RecordedEvent) -> None:
-        handler = getattr(self, "apply_" + event.kind.replace(".", "_"), None)
+        try:
+            handler = self._appliers[event.kind]
+        except KeyError:
+            handler = self._appliers[event.kind] = getattr(self, "apply_" + event.kind.replace(".", "_"), None)
         if handler is not None:
             handler(state, event)
 

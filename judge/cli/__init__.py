@@ -22,7 +22,7 @@ from judge.cli.common import Env, run_guarded
 COMMANDS: dict[str, str] = {
     "match": "judge.cli.matches", "matches": "judge.cli.matches", "log": "judge.cli.matches",
     "import": "judge.cli.matches", "events": "judge.cli.matches", "state": "judge.cli.matches",
-    "validate": "judge.cli.matches", "verify": "judge.cli.matches", "export": "judge.cli.matches",
+    "validate": "judge.cli.matches", "verify": "judge.cli.verify", "export": "judge.cli.matches",
     "rulesets": "judge.cli.matches",
     "demo": "judge.cli.demo",
     "standings": "judge.cli.tournament", "tournament": "judge.cli.tournament",

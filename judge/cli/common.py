@@ -125,6 +125,9 @@ def _report(e: BaseException) -> int:
     if isinstance(e, _class("engine.store", "ConflictError")):
         _say(f"error: {e}")
         return EXIT_CONFLICT
+    if isinstance(e, _class("engine.store", "GuardBroken")):  # the log failed its integrity check
+        _say(f"error: {e}")
+        return EXIT_FINDINGS
     if isinstance(e, _input_errors()):
         _say(f"error: {e}")
         return EXIT_INPUT

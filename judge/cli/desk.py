@@ -12,6 +12,7 @@ import click
 from engine.desk import DEFAULT_PENALTY_POLICY, PENALTY_LADDER, PENALTY_POLICIES, describer
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
+from engine.store import anchor_token
 
 from judge import desk as lib
 from judge.report.text import render_findings, render_judged
@@ -343,7 +344,8 @@ def clock_cmd(env: Env, match, now, as_json) -> None:
 
 def _slip_extra(m: Match, rec) -> dict:
     r = lib.review(m)
-    return {"slip": r.slip(), "desk_findings": [f.to_dict() for f in r.desk]}
+    return {"slip": r.slip(), "desk_findings": [f.to_dict() for f in r.desk],
+            "anchor": anchor_token(m.id, rec.event.position, rec.event.hash)}
 
 
 def _echo_slip(m: Match) -> None:
@@ -352,6 +354,11 @@ def _echo_slip(m: Match) -> None:
     if s:
         click.echo(f"slip (event {s['position']}): confirmed by {', '.join(s['confirmed']) or 'nobody yet'}"
                    + (f"; disputed by {', '.join(s['disputed'])}" if s["disputed"] else ""))
+        event = m.store.event_at(m.id, s["position"])
+        if event is not None:
+            # the head this slip confirms leaves the log here (on the paper slip): a later deletion
+            # of events up to it cannot escape `verify --anchor`
+            click.echo(f"anchor: {anchor_token(m.id, event.position, event.hash)}")
     slip_findings = [f for f in r.desk if f.rule in ("DESK-1", "DESK-2", "DESK-3", "DESK-6", "DESK-7")]
     if slip_findings:
         click.echo(render_findings(slip_findings))

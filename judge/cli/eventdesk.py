@@ -183,13 +183,21 @@ def register(cli: click.Group) -> None:
     @pass_env
     def close_cmd(env, tournament_ref) -> None:
         """Close the current round: every result in, no table disputed. Players' links expire.
+        The round is sealed: one hash over the tournament's log and every match of the round,
+        printed here and on the standings page (`tablejudge verify --seal` checks it later).
 
         \b
         Example:
           tablejudge tournament close t-1a2b
         """
-        ev = rounds.close_round(_open(env, tournament_ref))
+        t = _open(env, tournament_ref)
+        ev = rounds.close_round(t)
         click.echo(f"round {ev.payload['round']} closed (event {ev.position})")
+        seal = t.state().seals.get(ev.payload["round"])
+        if seal is not None:
+            from judge.tournament.seal import token
+
+            click.echo(f"seal: {token(t.id, seal)}")
 
     @tournament.command("clock")
     @click.argument("tournament_ref", metavar="T")

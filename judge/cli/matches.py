@@ -1,5 +1,5 @@
-"""Commands over the match log: match new, matches, log, import, events, state, validate, verify,
-export, rulesets."""
+"""Commands over the match log: match new, matches, log, import, events, state, validate, export,
+rulesets (`verify` is judge/cli/verify.py)."""
 from __future__ import annotations
 
 import os
@@ -39,7 +39,7 @@ DEFAULT_EXPORT_DIR = "exports"
 
 def register(cli: click.Group) -> None:
     cli.add_command(match_group)
-    for cmd in (matches_cmd, log_cmd, import_cmd, events_cmd, state_cmd, validate_cmd, verify_cmd,
+    for cmd in (matches_cmd, log_cmd, import_cmd, events_cmd, state_cmd, validate_cmd,
                 export_cmd, rulesets_cmd):
         cli.add_command(cmd)
 
@@ -396,40 +396,6 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
     else:
         click.echo(render_judged(r.active_findings(), r.void_findings(), names=env.names(m, r.state), lang=env.lang))
     if any(f.severity == "error" for f in r.active_findings()):
-        raise FindingsExit(EXIT_FINDINGS)
-
-
-@click.command("verify")
-@click.argument("matches", nargs=-1)
-@click.option("--all", "all_", is_flag=True, help="Verify every match in the log.")
-@json_option
-@pass_env
-def verify_cmd(env: Env, matches, all_, as_json) -> None:
-    """Recompute the hash chain and check the append-only guard; name the first broken link.
-    Exit 1 if anything fails.
-
-    \b
-    Examples:
-      tablejudge verify MATCH
-      tablejudge verify --all --json
-    """
-    store = env.store()
-    ids = store.match_ids() if all_ else [store.resolve(m) for m in matches]
-    if not ids:
-        raise InputError("name a match, or use --all", field="matches")
-    reports = [store.verify(mid) for mid in ids]
-    if as_json:
-        data = [r.to_dict() for r in reports]
-        emit_json(data[0] if len(data) == 1 and not all_ else data)
-    else:
-        for r in reports:
-            if r.ok:
-                click.echo(f"{r.match}: ok, {plural(r.events, 'event')}, head {r.head_hash}; {r.guard_detail}")
-            else:
-                click.echo(f"{r.match}: FAILED")
-                for p in r.problems:
-                    click.echo(f"  {p}")
-    if not all(r.ok for r in reports):
         raise FindingsExit(EXIT_FINDINGS)
 
 

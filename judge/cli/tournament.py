@@ -8,11 +8,13 @@ from typing import Any
 import click
 
 from engine.match import InputError
+from engine.store import anchor_token
 from engine.words import plural
 from engine.schema import shown
 
 from judge.io.cardnames import CARD_DATA_RULESETS, CardNames
 from judge.tournament.results import read_results
+from judge.tournament.seal import token as seal_token
 from judge.tournament.standings import (
     POLICIES,
     PolicyError,
@@ -425,6 +427,32 @@ def register(cli: click.Group) -> None:
                    f"{p.get('draws', 0)} {p['player2']} (event {e.position})"
                    + (" — format override" if p.get("format_override") else ""))
         warn_invalidated(t)
+        _echo_seal_after(t, e)
+
+    def _echo_seal_after(t, e) -> None:
+        """The result's anchor: the tournament's head as this result left it (keep it with the
+        paper slip; `tablejudge verify --anchor` proves later it is still in the log)."""
+        click.echo(f"anchor: {anchor_token(t.id, e.position, e.hash)}")
+
+    @tournament.command("seal")
+    @click.argument("tournament_ref", metavar="T")
+    @click.option("--round", "round_no", type=int, default=None,
+                  help="The round to seal (default: the last complete one).")
+    @pass_env
+    def seal_cmd(env, tournament_ref, round_no) -> None:
+        """Seal a closed round as the log stands now: one hash over the tournament's head and every
+        match of the round, recorded as an event and printed on the standings page and the round
+        report. A round is sealed by itself when it is closed (or, unclosed, when the next round is
+        paired); seal again after a late correction. `tablejudge verify --seal` checks seals later.
+
+        \b
+        Example:
+          tablejudge tournament seal t-1a2b --round 3
+        """
+        t = _open(env, tournament_ref)
+        e = t.seal_round(round_no)
+        click.echo(f"round {e.payload['round']} sealed (event {e.position}, "
+                   f"{plural(len(e.payload['heads']), 'stream')}): {seal_token(t.id, e.payload)}")
 
     @tournament.command("correct")
     @click.argument("tournament_ref", metavar="T")

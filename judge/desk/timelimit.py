@@ -32,6 +32,9 @@ class TimeLimitResult:
     recorded: RecordedEvent | None = None
     already_recorded: RecordedEvent | None = None
     moot: bool = False  # the match was decided before time was called: nothing to record
+    # (last event considered, the table's state hash then): recorded with the decision, so
+    # `verify` can replay that table again and compare
+    basis: tuple[int, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = self.decision.to_dict()
@@ -87,7 +90,7 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
     # Decide from the game as played: decisions recorded earlier are this procedure's output, not
     # its input (deciding twice must give the same decision, so nothing new is recorded).
     game = [e for e in events if e.kind != "time.decision"]
-    state, _ = match.replayer.fold(None, 1, game[1:])
+    state = match.replayer.decision_basis(events)
     try:
         decision = match.ruleset.end_of_time(state, game, policy=policy)
     except NotImplementedError as e:
@@ -95,7 +98,8 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
     except ValueError as e:  # an unknown policy, or a log the procedure cannot read
         raise InputError(str(e), field="policy") from None
     existing = _existing_decision(events, voided, called, decision)
-    return TimeLimitResult(match.id, match.ruleset.name, called, decision, already_recorded=existing)
+    return TimeLimitResult(match.id, match.ruleset.name, called, decision, already_recorded=existing,
+                           basis=(events[-1].position, state.state_hash()))
 
 
 def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
@@ -108,7 +112,9 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
     actor = judge if judge.startswith(JUDGE_PREFIX) else JUDGE_PREFIX + judge
     d = result.decision
     payload = {"result": d.result, "branch": d.branch, "steps": d.steps, "rule": d.rule,
-               "winner": d.winner, "policy": d.policy or policy}
+               "winner": d.winner, "policy": d.policy or policy,
+               "based_on": result.basis[0] if result.basis else None,
+               "state_hash": result.basis[1] if result.basis else None}
     result.recorded = match.record("time.decision", {k: v for k, v in payload.items() if v is not None},
                                    actor=actor, recorded_by=recorded_by).event
     return result

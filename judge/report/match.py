@@ -7,6 +7,7 @@ from typing import Any
 from engine.desk import JUDGE_ACTION_KINDS, judge_of
 from engine.match import Match
 from engine.state import TableState
+from engine.store import anchor_token
 
 from judge import desk
 from judge.report.templating import render
@@ -102,6 +103,8 @@ def match_context(m: Match) -> dict[str, Any]:
                    "backed_out": len(voided), "judge_actions": sum(
                        1 for s in segments for ph in s["phases"] for e in ph["events"] if e["judge_action"])},
         "integrity": {"ok": verify.ok, "head_hash": verify.head_hash, "events": verify.events,
+                      "anchor": anchor_token(m.id, verify.head_position, verify.head_hash)
+                      if verify.head_hash else None,
                       "guard": verify.guard_detail, "problems": verify.problems,
                       "first_break": verify.first_break.position if verify.first_break else None},
         "voided": sorted(voided),

@@ -13,6 +13,7 @@ from judge.io.files import safe_name
 from judge.report.files import DEFAULT_DIR, natural_key, report_path, write_file
 from judge.report.match import write_match_report
 from judge.report.views import result_text
+from judge.tournament.seal import seal_events, token as seal_token
 
 
 # --- the round report ------------------------------------------------------------------------
@@ -47,10 +48,14 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
                          field="round")
     rows.sort(key=lambda r: (natural_key(r["table"]), r["id"]))
     events = sorted({r["event"] for r in rows if r["event"]})
+    ids = {r["id"] for r in rows}
+    seals = [{"tournament": e.match, "position": e.position, "token": seal_token(e.match, e.payload)}
+             for e in seal_events(store) if str(e.payload.get("round")) == str(round_label)
+             and any(h.get("stream") in ids for h in e.payload.get("heads") or ())]
     return {"title": f"Round {round_label}" + (f" — {', '.join(events)}" if events else ""),
             "round": round_label, "event": event or ", ".join(events),
             "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
-            "matches": rows,
+            "matches": rows, "seals": seals,
             "totals": {"matches": len(rows), "findings": sum(r["findings"] for r in rows),
                        "errors": sum(r["errors"] for r in rows),
                        "undecided": sum(1 for r in rows if r["result"] == "not decided")}}

@@ -26,6 +26,7 @@ from judge.tournament.pairing import (
     pair_top_cut,
 )
 from judge.tournament.names import clean_name, similar_to
+from judge.tournament import seal
 from judge.tournament.results import OverwriteRefused, parse_slip
 from judge.tournament.standings import (
     Standings,
@@ -180,7 +181,7 @@ class Tournament:
 
     def pair(self, *, explain: bool = True) -> RoundPairing:
         """Pair the next Swiss round (the previous round must be complete)."""
-        st = self.state()
+        st = self._sealed_before_next(self.state())
         rp, draft = self.swiss_round_draft(st)
         self.store.append(self.id, [draft], expected_position=st.position or 1)
         if not explain:
@@ -215,7 +216,7 @@ class Tournament:
     def top_cut(self, size: int | None = None) -> RoundPairing:
         """Pair the next single-elimination round: the first one seeded by the Swiss standings
         (dropped players are not seeded), the next ones from the winners."""
-        st = self.state()
+        st = self._sealed_before_next(self.state())
         rp, draft = self.elimination_round_draft(st, size)
         self.store.append(self.id, [draft], expected_position=st.position or 1)
         return rp
@@ -285,7 +286,7 @@ class Tournament:
             if outcome.result == "double-loss":
                 raise InputError(f"match {m.id} ended in a double loss, which a W-L-D result cannot "
                                  "express; record the ruling as a slip", field="match")
-            outcomes.append((m.id, outcome))
+            outcomes.append((m.id, outcome, _basis(m)))
         assert players is not None
         if len(players) != 2:
             raise InputError("a tournament match has two players", field="match")
@@ -295,11 +296,11 @@ class Tournament:
             raise InputError(f"{', '.join(sorted(players))} are not paired together in round "
                              f"{rnd.number} (table {pairing.table}: {pairing.player1} vs {pairing.player2})",
                              field="match")
-        w = sum(1 for _, o in outcomes if o.result == "win" and o.winner == pairing.player1)
-        l = sum(1 for _, o in outcomes if o.result == "win" and o.winner == pairing.player2)
-        d = sum(1 for _, o in outcomes if o.result == "draw")
-        return self._record(st, rnd, pairing, w, l, d, "match", [mid for mid, _ in outcomes], override_format,
-                            overwrite)
+        w = sum(1 for _, o, _ in outcomes if o.result == "win" and o.winner == pairing.player1)
+        l = sum(1 for _, o, _ in outcomes if o.result == "win" and o.winner == pairing.player2)
+        d = sum(1 for _, o, _ in outcomes if o.result == "draw")
+        return self._record(st, rnd, pairing, w, l, d, "match", [mid for mid, _, _ in outcomes], override_format,
+                            overwrite, based_on=[b for _, _, b in outcomes])
 
     def correct(self, position: int, reason: str) -> RecordedEvent:
         """Void an earlier event (a mistaken registration, drop, bye, result or the last pairing)."""
@@ -309,7 +310,7 @@ class Tournament:
             raise InputError(f"the tournament's events are 1..{len(events)}; event 1 cannot be voided",
                              field="position")
         target = events[position - 1]
-        if target.kind in ("correction", "note"):
+        if target.kind in ("correction", "note", seal.SEALED):
             raise InputError(f"event {position} is a {target.kind}; it cannot be voided", field="position")
         if position in st.voided:
             raise InputError(f"event {position} is already void", field="position")
@@ -319,6 +320,35 @@ class Tournament:
                 raise InputError("only the last round's pairing can be voided, before any result of it",
                                  field="position")
         return self._append(st, "correction", {"voids": position, "reason": reason})
+
+    # --- round seals (judge/tournament/seal.py) ----------------------------------------------
+
+    def seal_round(self, round_no: int | None = None) -> RecordedEvent:
+        """Seal a round (default: the last complete one) as the log stands now: a `round.sealed`
+        event whose hash covers the tournament's head and every match of the round. Done when a
+        round is closed, and before the next round is paired if it was not."""
+        st = self.state()
+        if round_no is None:
+            round_no = st.last_complete_round()
+            if round_no is None:
+                raise InputError("no round is complete yet: nothing to seal", field="round")
+        rnd = st.round(round_no)
+        if rnd is None:
+            raise InputError(f"round {round_no} has not been paired", field="round")
+        if not rnd.complete:
+            raise InputError(f"{rnd.name} still misses results for table(s) "
+                             f"{', '.join(map(str, rnd.missing()))}: a round is sealed once closed",
+                             field="round")
+        return self._append(st, seal.SEALED, seal.seal_payload(self.store, st, round_no))
+
+    def _sealed_before_next(self, st: TournamentState) -> TournamentState:
+        """Before the next round is paired: seal the current one if it is complete and was never
+        sealed (an organizer who pairs on without closing)."""
+        cur = st.current
+        if cur is not None and cur.complete and cur.number not in st.seals:
+            self.seal_round(cur.number)
+            return self.state()
+        return st
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -377,8 +407,10 @@ class Tournament:
 
     def _record(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
                 source: str, matches: list[str] | None, override_format: bool = False,
-                overwrite: bool = False, reason: str | None = None) -> RecordedEvent:
-        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason)
+                overwrite: bool = False, reason: str | None = None, *,
+                based_on: list[dict[str, Any]] | None = None) -> RecordedEvent:
+        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
+                                   based_on=based_on)
         old = rnd.results.get(p.table)
         if old is not None and slip_text(old) == f"{w}-{l}-{d}" and not reason:
             return rnd.result_events[p.table]  # the same result again: nothing new to store
@@ -389,7 +421,7 @@ class Tournament:
 
     def _result_draft(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
                       source: str, matches: list[str] | None, override_format: bool = False,
-                      reason: str | None = None) -> Draft:
+                      reason: str | None = None, *, based_on: list[dict[str, Any]] | None = None) -> Draft:
         if rnd.stage == "elimination" and w == l:
             raise InputError(f"{rnd.name} is single elimination: the result needs a winner, got "
                              f"{w}-{l}-{d}", field="slip")
@@ -406,7 +438,7 @@ class Tournament:
                              "override (`--override-format`)", field="match" if source == "match" else "slip")
         payload = {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
                    "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches,
-                   "format_override": True if problem else None, "reason": reason}
+                   "format_override": True if problem else None, "reason": reason, "based_on": based_on}
         return self._draft("result.recorded", payload)
 
 
@@ -443,6 +475,15 @@ def top_cut_seeds(st: TournamentState) -> list[str]:
     """The players the top cut is seeded from, best first: the Swiss standings without the
     dropped and those who never played."""
     return [r.player for r in st.standings().rows if not r.dropped and r.played]
+
+
+def _basis(m: Match) -> dict[str, Any]:
+    """What a result from a match rests on: the match's head (an anchor in the tournament's chain)
+    and the state hash of its final table."""
+    head = m.store.head(m.id)
+    assert head is not None
+    return {"match": m.id, "position": head.position, "hash": head.hash,
+            "state_hash": m.state(at=head.position).state_hash()}
 
 
 def _pairing_dict(p: Pairing) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from engine.integrity import seal_token
 from engine.words import plural
 
 from judge.tournament.standings import (
@@ -93,6 +94,9 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
         any_byes=any(r.byes for r in standings.rows),
         any_missed=any(r.missed for r in standings.rows),
         source=st.id,
+        seals=[{"name": next((r.name for r in st.rounds if r.number == n), f"Round {n}"),
+                "token": seal_token(st.id, str(n), st.seals[n]["seal"])}
+               for n in sorted(st.seals) if round_no is not None and n <= round_no],
         generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     )
 

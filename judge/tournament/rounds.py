@@ -132,6 +132,10 @@ def close_round(t: Tournament, round_no: int | None = None) -> RecordedEvent:
         raise InputError(f"{rnd.name} still misses results for table(s) "
                          f"{', '.join(map(str, rnd.missing()))}", field="round")
     (ev,) = t.append(st, [t._draft("round.closed", {"round": rnd.number})])
+    try:
+        t.seal_round(rnd.number)  # its seal, over the log as it stands closed (judge/tournament/seal.py)
+    except ConflictError:
+        pass  # another writer came first: the round is sealed before the next is paired
     return ev
 
 

@@ -111,6 +111,7 @@ class TournamentState:
     position: int = 0
     best_of: int | None = None
     top_cut_best_of: int | None = None
+    seals: dict[int, dict[str, Any]] = field(default_factory=dict)  # round -> its latest seal
     # the organizer's answers to warnings (warning id -> decision.recorded event)
     decisions: dict[str, RecordedEvent] = field(default_factory=dict)
     # results changed (recorded again or voided) after a later round was paired: (event, round)
@@ -243,6 +244,8 @@ def _apply(st: TournamentState, e: RecordedEvent) -> None:
             p["round"], p["stage"], p["name"],
             [Pairing(x.get("table"), x["player1"], x.get("player2"), x.get("reason", ""))
              for x in p["pairings"]], p.get("seed"), list(p.get("notes") or []), paired_at=e.position))
+    elif e.kind == "round.sealed":
+        st.seals[p["round"]] = p
     elif e.kind == "result.recorded":
         rnd = st.round(p["round"])
         if rnd is not None:

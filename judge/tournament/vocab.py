@@ -109,11 +109,26 @@ class ResultRecorded(Payload):
     matches: list[str] | None = None
     format_override: bool = False  # the organizer recorded game counts the match format does not allow
     reason: str | None = None      # why (a judge's ruling on a dispute, an overwrite)
+    # from matches: each match's head and final state hash ({match, position, hash, state_hash}),
+    # an anchor of the match in the tournament's own chain; `tablejudge verify` rechecks both
+    based_on: list[dict[str, Any]] | None = None
 
     def validate(self) -> None:
         for f in ("wins1", "wins2", "draws"):
             if getattr(self, f) < 0:
                 raise PayloadError(f, "must be 0 or more")
+
+
+@event_kind("round.sealed")
+class RoundSealed(Payload):
+    """A closed round's seal: one hash (`seal`) over the tournament's head and the head of every
+    match of the round ({stream, position, hash}). Printed on the standings page and the round
+    report; `tablejudge verify --seal` proves later that nothing it covers changed or vanished."""
+
+    round: int
+    scope: str
+    heads: list[dict[str, Any]]
+    seal: str
 
 
 # --- the event desk's kinds (tablejudge serve and the CLI alike) -------------------------------
@@ -242,5 +257,5 @@ class RoundMatches(Payload):
 KINDS: dict[str, type[Payload]] = {k.kind: k for k in (
     TournamentCreated, PlayerRegistered, PlayerDropped, ByeGranted, RoundPaired, ResultRecorded,
     ResultReported, RoundClosed, PairingSwapped, ClockStarted, ClockExtended, ClockTimeCalled,
-    DecisionRecorded, AccessGranted, AccessRevoked, RoundMatches,
+    DecisionRecorded, AccessGranted, AccessRevoked, RoundMatches, RoundSealed,
     Correction, Note)}

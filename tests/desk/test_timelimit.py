@@ -42,8 +42,12 @@ def test_generic_over_rulesets(tmp_path):
     result = run(m, "bandai")
     assert m.ruleset.calls[-1] == (3, 3, "bandai")
     assert result.recorded.kind == "time.decision"
-    assert result.recorded.payload == {"result": "win", "branch": "life-cards", "steps": ["Ann has more Life cards"],
-                                       "rule": "X-5-2", "winner": "Ann", "policy": "bandai"}
+    payload = dict(result.recorded.payload)
+    # the table the decision was based on: its last event and state hash (verify replays it again)
+    assert payload.pop("based_on") == 3
+    assert payload.pop("state_hash") == m.replayer.decision_basis().state_hash()
+    assert payload == {"result": "win", "branch": "life-cards", "steps": ["Ann has more Life cards"],
+                       "rule": "X-5-2", "winner": "Ann", "policy": "bandai"}
 
 
 def test_a_ruleset_without_a_procedure_is_an_input_error(tmp_path):

@@ -4,7 +4,7 @@ Each line is a JSON object: `{"kind": ..., "actor": ..., "payload": {...}}`, opt
 `recorded_by` and `recorded_at`. The first line may be `{"kind": "match.created", "payload":
 {"ruleset": ..., "players": [...]}}` to create the match; otherwise `--match` names an existing one.
 Lines exported by `tablejudge export --format jsonl` carry their envelope (`match`, `position`,
-`version`, `prev_hash`, `hash`): positions must follow on, and each hash must come out the same, so
+`version`, `prev_hash`, `hash`, and `write_id` on the first event of each original write): positions must follow on, and each hash must come out the same, so
 an exported log re-imports into the identical chain or not at all.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound
 from judge.io.importers import ImportSummary, findings_after, read_text
 
 EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
-ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash"}
+ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash", "write_id"}
 
 
 def read_lines(path: str) -> list[tuple[int, dict[str, Any]]]:
@@ -82,6 +82,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
         except InputError as e:
             raise InputError(e.message, where=f"{path}:{first_line}", field=f"payload.{e.field}") from None
         _check_envelope(first, 1, path, first_line)
+        head_draft = head_draft._replace(write_id=first.get("write_id"))
         expected_hashes.append(first.get("hash"))
         rs = get_ruleset(head_draft.payload["ruleset"])(head_draft.payload.get("options") or {})
         validator = EventValidator(rs, head_draft.payload["players"])
@@ -123,7 +124,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
         if "version" in obj and obj["version"] != draft.version:
             raise InputError(f"{draft.kind} version {shown(obj['version'])} is not known (this tablejudge "
                              f"writes version {draft.version})", where=where, field="version")
-        drafts.append(draft)
+        drafts.append(draft._replace(write_id=obj.get("write_id")) if "write_id" in obj else draft)
         expected_hashes.append(obj.get("hash"))
         known_kinds[position] = draft.kind
         line_of[position] = n
@@ -163,6 +164,9 @@ def _check_envelope(obj: dict[str, Any], position: int, path: str, n: int,
     for key in ("hash", "prev_hash"):
         if key in obj and not (isinstance(obj[key], str) and len(obj[key]) == 64):
             raise InputError("must be a sha256 hex digest", where=where, field=key)
+    if "write_id" in obj and not (isinstance(obj["write_id"], str) and 0 < len(obj["write_id"]) <= 64):
+        raise InputError("must be the write id an export carries (text, at most 64 characters)",
+                         where=where, field="write_id")
 
 
 def _recorded_at(obj: dict[str, Any], path: str, n: int) -> str | None:

@@ -1,0 +1,90 @@
+"""`tablejudge verify`: hash chains, snapshots, recorded decisions, anchors, round seals, and the
+append-only guard (with `--repair`). A thin shell over judge/evidence.py."""
+from __future__ import annotations
+
+import click
+
+from engine.store import UNKNOWABLE, GuardBroken
+from engine.words import plural
+
+from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(verify_cmd)
+
+
+@click.command("verify")
+@click.argument("matches", nargs=-1)
+@click.option("--all", "all_", is_flag=True,
+              help="Every stream of the log: matches, tournaments (results and seals), the log's incidents.")
+@click.option("--anchor", "anchors", multiple=True, metavar="HASH|TOKEN|FILE",
+              help="Prove the log still holds this head as a prefix: a tj-anchor token, a 64-digit event "
+                   "hash, or a file holding anchors (a report, a slip, a JSONL or CSV export). Repeatable.")
+@click.option("--seal", "seals", multiple=True, is_flag=False, flag_value="all",
+              metavar="[SEAL|TOURNAMENT|FILE]",
+              help="Prove nothing a round seal covers was changed or removed: a tj-seal token or hash (from "
+                   "a printed standings page or round report), a tournament, a file; alone: every seal.")
+@click.option("--repair", is_flag=True,
+              help="After checking everything: restore a missing or altered append-only guard and record "
+                   "the incident as an event (writes are refused until then).")
+@json_option
+@pass_env
+def verify_cmd(env: Env, matches, all_, anchors, seals, repair, as_json) -> None:
+    """Recompute hash chains, compare snapshots with a full replay, recheck the state recorded
+    decisions were based on, and check the append-only guard; with --anchor and --seal, prove that
+    heads kept outside the log are still in it. Exit 1 if anything fails.
+
+    \b
+    Examples:
+      tablejudge verify MATCH
+      tablejudge verify --all --json
+      tablejudge verify --anchor exports/3f2a9c01e4.html
+      tablejudge verify --seal tj-seal:t-1a2b3c4d/3:9f0c...   # as printed on the standings page
+      tablejudge verify --repair
+    """
+    from judge.evidence import verify
+
+    store = env.store()
+    result = verify(store, list(matches), all_streams=all_, anchors=anchors, seal_values=seals,
+                    repair=repair, recorded_by=env.recorded_by)
+    if as_json:
+        if anchors or seals or repair:
+            emit_json(result.to_dict())
+        else:
+            data = [r.to_dict() for r in result.streams]
+            emit_json(data[0] if len(data) == 1 and not all_ else data)
+    else:
+        _print(result)
+    if not result.ok:
+        raise FindingsExit(EXIT_FINDINGS)
+
+
+def _print(result) -> None:
+    for r in result.streams:
+        if r.ok:
+            click.echo(f"{r.match}: ok, {plural(r.events, 'event')}, head {r.head_hash}")
+        else:
+            click.echo(f"{r.match}: FAILED")
+            for p in r.problems:
+                click.echo(f"  {p}")
+    for a in result.anchors:
+        click.echo(f"anchor {a.anchor.token() if a.anchor.stream else a.anchor.hash}: "
+                   f"{'ok' if a.ok else 'FAILED'}: {a.message}")
+    for s in result.seals:
+        state = f"ok ({plural(s.heads, 'head')} hold)" if s.ok else "FAILED"
+        click.echo(f"seal of {s.stream} round {s.label} ({s.seal[:16]}...): {state}")
+        for p in s.problems:
+            click.echo(f"  {p}")
+    if result.repair is not None:
+        if result.repair.get("event") is None:
+            click.echo("guard: intact, nothing to repair")
+        else:
+            click.echo(f"guard: restored; the incident is event {result.repair['event']} of "
+                       f"{result.repair['stream']} (found: {'; '.join(result.repair['found'])})")
+    if result.streams:
+        click.echo(f"guard: {result.guard_detail}")
+        click.echo("cannot know from the log alone: " + "; ".join(UNKNOWABLE))
+
+
+__all__ = ["register", "GuardBroken"]

@@ -1,0 +1,151 @@
+"""`tablejudge verify` as a library function: the streams asked for (matches in full, tournaments
+with their results and seals, the log's own incident stream), anchors, seals, and the guard's
+repair. Each part says what it checked and what failed; `cannot_know` says what no check here
+can show (engine/store.py's UNKNOWABLE).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.integrity import (
+    HASH_RE,
+    SEAL_RE,
+    AnchorInputError,
+    AnchorResult,
+    SealResult,
+    check_anchor,
+    parse_anchor_arg,
+    parse_seal_tokens,
+    verify_match,
+)
+from engine.match import InputError
+from engine.store import MATCH_CREATED, UNKNOWABLE, EventStore, MatchNotFound, VerifyReport
+
+from judge.tournament import seal as seals
+from judge.tournament.vocab import CREATED as TOURNAMENT_CREATED
+
+
+@dataclass
+class Verification:
+    streams: list[VerifyReport] = field(default_factory=list)
+    anchors: list[AnchorResult] = field(default_factory=list)
+    seals: list[SealResult] = field(default_factory=list)
+    repair: dict[str, Any] | None = None
+    guard_detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return (all(r.ok for r in self.streams) and all(a.ok for a in self.anchors)
+                and all(s.ok for s in self.seals))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "streams": [r.to_dict() for r in self.streams],
+                "anchors": [a.to_dict() for a in self.anchors], "seals": [s.to_dict() for s in self.seals],
+                "repair": self.repair, "append_only_detail": self.guard_detail,
+                "cannot_know": list(UNKNOWABLE)}
+
+
+def verify_stream(store: EventStore, stream: str) -> VerifyReport:
+    """One stream, by what it is: a match in full; a tournament with its results' bases and its
+    seals; anything else (the log's incident stream) by its chain."""
+    try:
+        kind = store.created(stream).kind
+    except MatchNotFound:
+        kind = ""  # its first event is gone: the chain check names it
+    if kind == MATCH_CREATED:
+        return verify_match(store, stream)
+    report = store.verify(stream)
+    if kind == TOURNAMENT_CREATED and report.first_break is None:
+        events = store.read(stream)
+        problems, checked = seals.check_results(store, events)
+        for p in problems:
+            report.fail(p)
+        if checked:
+            report.checked.append(f"{checked} match result{'s' if checked != 1 else ''} recorded from "
+                                  "matches: each match still holds the head it was based on, and "
+                                  "replays to the same table")
+        sealed = [e for e in events if e.kind == seals.SEALED]
+        for e in sealed:
+            result = seals.check(store, e)
+            for p in result.problems:
+                report.fail(f"seal of round {result.label} (event {e.position}): {p}")
+        if sealed:
+            report.checked.append(f"{len(sealed)} round seal{'s' if len(sealed) != 1 else ''}: recomputed, "
+                                  "and every head each covers is still in the log")
+    return report
+
+
+def resolve_stream(store: EventStore, ref: str) -> str:
+    """A match or tournament id (or an unambiguous prefix), or a stream id as stored."""
+    if store.event_at(ref, 1) is not None or store.head(ref) is not None:
+        return ref
+    try:
+        return store.resolve(ref)
+    except MatchNotFound:
+        hits = [t for t in store.stream_ids(TOURNAMENT_CREATED) if t.startswith(ref)] if len(ref) >= 3 else []
+        if len(hits) == 1:
+            return hits[0]
+        raise
+
+
+def seals_for(store: EventStore, value: str) -> list[SealResult]:
+    """`--seal VALUE`: all (no value), a seal token or bare seal hash (from a printed page), a
+    tournament id, or a file holding seal tokens (a standings page, a round report)."""
+    if value == "all":
+        return [seals.check(store, e) for e in seals.seal_events(store)]
+    tokens = parse_seal_tokens(value) if SEAL_RE.fullmatch(value.strip()) else []
+    wanted: list[tuple[str | None, str | None, str]] = [(t, r, h) for t, r, h in tokens]
+    if not wanted and HASH_RE.match(value.strip().lower()):
+        wanted = [(None, None, value.strip().lower())]
+    if not wanted and os.path.isfile(value):
+        with open(value, "rb") as f:
+            wanted = [(t, r, h) for t, r, h in parse_seal_tokens(f.read(64 * 1024 * 1024).decode("utf-8", "replace"))]
+        if not wanted:
+            raise InputError(f"{value} holds no seal (tj-seal:TOURNAMENT/ROUND:HASH)", field="seal")
+    if not wanted:
+        tournament = value.strip()
+        if tournament in store.stream_ids(TOURNAMENT_CREATED):
+            found = seals.seal_events(store, tournament)
+            if not found:
+                raise InputError(f"tournament {tournament} has no sealed round yet", field="seal")
+            return [seals.check(store, e) for e in found]
+        raise InputError(f"{value[:80]!r} is neither a seal (tj-seal:...), a seal hash, a tournament, "
+                         "nor a file", field="seal")
+    out: list[SealResult] = []
+    for tournament, label, hash_ in dict.fromkeys(wanted):
+        hits = seals.find(store, hash_)
+        if hits:
+            out.extend(seals.check(store, e) for e in hits)
+        else:
+            out.append(SealResult(tournament or "?", label or "?", hash_, False, [
+                "no seal with this hash is in the log: the seal event (or the tournament's events "
+                "from it on) was removed, or the seal belongs to another log"]))
+    return out
+
+
+def verify(store: EventStore, refs: list[str], *, all_streams: bool = False,
+           anchors: list[str] | tuple[str, ...] = (), seal_values: list[str] | tuple[str, ...] = (),
+           repair: bool = False, recorded_by: str | None = None) -> Verification:
+    if not (refs or all_streams or anchors or seal_values or repair):
+        raise InputError("name a match or tournament, or use --all, --anchor, --seal or --repair",
+                         field="matches")
+    out = Verification()
+    ids = store.all_stream_ids() if all_streams or repair else [resolve_stream(store, r) for r in refs]
+    out.streams = [verify_stream(store, s) for s in dict.fromkeys(ids)]
+    for value in anchors:
+        try:
+            parsed = parse_anchor_arg(value)
+        except AnchorInputError as e:
+            raise InputError(str(e), field="anchor") from None
+        out.anchors.extend(check_anchor(store, a) for a in parsed)
+    for value in seal_values:
+        out.seals.extend(seals_for(store, value))
+    if repair:
+        findings = [f"{r.match}: {p}" for r in out.streams for p in r.problems
+                    if not p.startswith("the append-only guard")]
+        out.repair = store.repair_guard(recorded_by=recorded_by, findings=findings) or {"event": None}
+        out.streams = [verify_stream(store, s) for s in store.all_stream_ids()]
+    out.guard_detail = store.guard.summary()
+    return out

@@ -1,0 +1,150 @@
+"""The store's integrity parts, below the CLI: the guard's inspection and upgrade, the write id,
+the storage-order check, checked snapshots, anchors and seals (engine/guard.py, engine/store.py,
+engine/integrity.py). The attacks themselves, end to end, are in tests/reliability/."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from engine import guard
+from engine.events import Draft
+from engine.integrity import (
+    Anchor,
+    AnchorInputError,
+    anchors_in_file,
+    check_anchor,
+    parse_anchor_arg,
+    seal_hash,
+    verify_match,
+)
+from engine.match import Match
+from engine.replay import SNAPSHOT_EVERY
+from engine.store import LOG_STREAM, EventStore, GuardBroken, anchor_token
+
+
+def note(text: str) -> Draft:
+    return Draft("note", 1, "-", {"text": text}, "t")
+
+
+def test_a_write_carries_a_write_id_on_its_first_event_and_it_is_hashed(store):
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    events = store.append(m.id, [note("a"), note("b")])
+    assert events[0].write_id and events[1].write_id is None
+    assert store.created(m.id).write_id and store.created(m.id).write_id != events[0].write_id
+    assert store.read(m.id)[1] == events[0]
+    assert events[0].computed_hash() == events[0].hash
+    assert events[0]._replace(write_id="0" * 16).computed_hash() != events[0].hash
+    assert store._landed(m.id, events[0])
+    assert not store._landed(m.id, events[0]._replace(hash="f" * 64))
+
+
+def test_an_exported_chain_imports_with_its_write_ids(tmp_path):
+    from judge.io.importers.jsonl import import_file
+
+    a = EventStore.open(str(tmp_path / "a.db"))
+    m = Match.create(a, "table", ["Ann", "Bob"], recorded_by="t")
+    a.append(m.id, [note("x"), note("y")])
+    path = tmp_path / "m.jsonl"
+    path.write_text("".join(json.dumps(e.to_dict()) + "\n" for e in a.read(m.id)))
+    b = EventStore.open(str(tmp_path / "b.db"))
+    import_file(b, str(path), judge=False)
+    assert b.read(m.id) == a.read(m.id)
+
+
+def test_a_guard_dropped_while_a_writer_is_open_refuses_its_next_write(sqlite_path):
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    with sqlite3.connect(sqlite_path) as c:
+        c.execute("DROP TRIGGER tablejudge_no_delete")
+    with pytest.raises(GuardBroken, match="trigger tablejudge_no_delete is missing"):
+        m.record("note", {"text": "after"})
+    assert store.head(m.id).position == 1  # the write was rolled back
+
+
+def test_an_intact_guard_of_an_older_tablejudge_is_upgraded_and_the_upgrade_recorded(sqlite_path):
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    store.close()
+    with sqlite3.connect(sqlite_path) as c:  # the log as tablejudge 0.1 left it
+        for name in guard.SQLITE_GUARD:
+            if name not in guard.SQLITE_LEGACY:
+                c.execute(f"DROP TRIGGER {name}")
+        c.execute("DROP TABLE tablejudge_meta")
+    status = guard.sqlite_inspect([(n, t, s) for n, (t, s) in guard.SQLITE_GUARD.items() if n in guard.SQLITE_LEGACY])
+    assert status.legacy and not status.problems
+    store = EventStore.open(sqlite_path)
+    assert store.guard_upgraded and store.guard.ok
+    assert [e.kind for e in store.read(LOG_STREAM)] == ["log.created", "guard.upgraded"]
+    assert verify_match(store, m.id).ok
+
+
+def test_a_replaced_row_is_named_by_its_storage_order(sqlite_path):
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    store.append(m.id, [note("a"), note("b"), note("c")])
+    with sqlite3.connect(sqlite_path) as c:
+        c.execute("DROP TRIGGER tablejudge_no_replace")
+        c.execute("INSERT OR REPLACE INTO stored_events SELECT * FROM stored_events WHERE originator_version = 2")
+    report = EventStore.open(sqlite_path).verify(m.id)
+    assert report.first_break.position == 2 and "stored after the event that follows it" in report.first_break.reason
+
+
+def test_verify_says_what_it_checked_and_what_it_cannot_know(store):
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    report = verify_match(store, m.id).to_dict()
+    assert report["ok"] and report["anchor"] == anchor_token(m.id, 1, report["head_hash"])
+    assert any("hash chain of 1 event" in c for c in report["checked"])
+    assert any("deleted tail" in c for c in report["cannot_know"])
+
+
+def test_a_snapshot_standing_on_another_event_is_not_used(sqlite_path):
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    store.append(m.id, [Draft("counter", 1, "-", {"player": "Ann", "name": "life", "add": 1}, "t")
+                        for _ in range(SNAPSHOT_EVERY + 10)])
+    truth = m.state(at=SNAPSHOT_EVERY + 5).state_hash()
+    snap = store.snapshot_at_or_before(m.id, m.replayer.key, SNAPSHOT_EVERY)
+    assert snap.position == SNAPSHOT_EVERY
+    # the same snapshot, kept for another chain (another event's hash): never used
+    store2 = EventStore.open(sqlite_path)
+    real = store2.snapshot_at_or_before
+    store2.snapshot_at_or_before = lambda *a: real(*a) and type(snap)(snap.position, "e" * 64, {"bogus": 1})
+    m2 = Match.open(store2, m.id)
+    assert m2.state(at=SNAPSHOT_EVERY + 5).state_hash() == truth
+    assert m2.replayer.distrusted == [SNAPSHOT_EVERY]
+
+
+def test_anchor_tokens_hashes_and_files(tmp_path, store):
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    head = store.append(m.id, [note("a")])[-1]
+    token = anchor_token(m.id, head.position, head.hash)
+    (a,) = parse_anchor_arg(token)
+    assert (a.stream, a.position, a.hash) == (m.id, 2, head.hash)
+    assert check_anchor(store, a).ok
+    (bare,) = parse_anchor_arg(head.hash)
+    assert bare.stream is None and check_anchor(store, bare).ok
+    assert not check_anchor(store, Anchor(m.id, 3, head.hash)).ok
+    page = tmp_path / "page.html"
+    page.write_text(f"<p>{token}</p><p>{token}</p>")
+    assert len(anchors_in_file(str(page))) == 1
+    csv_export = tmp_path / "m.csv"
+    csv_export.write_text(f"match,position,hash\n{m.id},1,{store.created(m.id).hash}\n{m.id},2,{head.hash}\n")
+    (h,) = anchors_in_file(str(csv_export))
+    assert (h.position, h.hash) == (2, head.hash)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("nothing here")
+    with pytest.raises(AnchorInputError, match="holds no anchor"):
+        anchors_in_file(str(empty))
+    with pytest.raises(AnchorInputError, match="neither an anchor"):
+        parse_anchor_arg("not-an-anchor")
+
+
+def test_a_seal_hash_covers_its_scope_and_every_head():
+    heads = [{"stream": "t-1", "position": 9, "hash": "a" * 64}, {"stream": "m", "position": 3, "hash": "b" * 64}]
+    h = seal_hash("t-1 round 1", heads)
+    assert h == seal_hash("t-1 round 1", [dict(x) for x in heads])
+    assert h != seal_hash("t-1 round 2", heads)
+    assert h != seal_hash("t-1 round 1", heads[:1])
+    assert h != seal_hash("t-1 round 1", [heads[0], dict(heads[1], position=2)])
