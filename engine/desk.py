@@ -28,8 +28,11 @@ from engine.words import plural
 JUDGE_PREFIX = "judge:"  # same as engine.events.JUDGE_PREFIX (not imported: events imports us)
 POLICY_SOURCE = "shared/reference/tournament-policies.md"
 
-PenaltyName = Literal["Caution", "Warning", "Game Loss", "Match Loss", "Disqualification"]
-PENALTY_LADDER: tuple[str, ...] = ("Caution", "Warning", "Game Loss", "Match Loss", "Disqualification")
+# Lowest to highest. Suspension is the ONE PIECE CARD GAME Tournament Rules Manual's sixth penalty
+# (TRM 2025-10-17, 7.2: decided by Bandai for a set time, above a Disqualification).
+PenaltyName = Literal["Caution", "Warning", "Game Loss", "Match Loss", "Disqualification", "Suspension"]
+PENALTY_LADDER: tuple[str, ...] = ("Caution", "Warning", "Game Loss", "Match Loss", "Disqualification",
+                                   "Suspension")
 
 
 @dataclass(frozen=True)
@@ -58,8 +61,9 @@ PENALTY_POLICIES: dict[str, PenaltyPolicy] = {
             "bandai", "Bandai / Digimon-style penalty ladder",
             PENALTY_LADDER,
             tardiness=((0, "Warning"), (5, "Game Loss"), (10, "Match Loss")),
-            source="Digimon TRM (secondary source): Caution, Warning, Game Loss, Match Loss, "
-                   "Disqualification; tardiness: warning under 5 minutes, game loss at 5, match loss at 10",
+            source="ONE PIECE CARD GAME Tournament Rules Manual (Bandai, 2025-10-17) 7.2: Caution, Warning, "
+                   "Game Loss, Match Loss, Disqualification, Suspension; 7.4.2-1 tardiness: a Warning within 5 "
+                   "minutes, a Game Loss at 5 or more, a Match Loss at 10 (the Digimon TRM says the same)",
         ),
         PenaltyPolicy(
             "mtg-ipg", "Magic: The Gathering Infraction Procedure Guide",
@@ -100,8 +104,12 @@ class JudgeRuling(Payload):
 
 @event_kind("judge.penalty")
 class JudgePenalty(Payload):
-    """A penalty to a player: Caution, Warning, Game Loss, Match Loss or Disqualification, its
-    infraction category, and the penalty policy it comes from (`bandai`, `mtg-ipg`)."""
+    """A penalty to a player: Caution, Warning, Game Loss, Match Loss, Disqualification or
+    Suspension, its infraction category, and the penalty policy it comes from (`bandai`, `mtg-ipg`).
+
+    Given from a penalty guide (judge/desk/penalty_guides): `guide` names the infraction's id there,
+    `suggested` what the desk suggested when it was given ("None": no penalty), and `deviation` the
+    desk's words when the penalty departs from the guide (finding DESK-11)."""
 
     player: Player
     penalty: PenaltyName
@@ -109,6 +117,9 @@ class JudgePenalty(Payload):
     policy: str = DEFAULT_PENALTY_POLICY
     reason: str = ""
     minutes_late: int | None = None  # for a tardiness penalty
+    guide: str | None = None
+    suggested: str | None = None
+    deviation: str | None = None
 
     def validate(self) -> None:
         pol = PENALTY_POLICIES.get(self.policy)
@@ -125,6 +136,9 @@ class JudgePenalty(Payload):
             raise PayloadError("infraction", "name the infraction category")
         if self.minutes_late is not None and self.minutes_late < 0:
             raise PayloadError("minutes_late", "must be 0 or more")
+        if self.suggested is not None and self.suggested not in PENALTY_LADDER + ("None",):
+            raise PayloadError("suggested", f"must be a penalty ({', '.join(PENALTY_LADDER)}) or None, "
+                                            f"got {shown(self.suggested)}")
 
 
 @event_kind("judge.deck_check")
@@ -219,7 +233,8 @@ def judge_of(actor: str) -> str | None:
 DESK_RULES: tuple[Rule, ...] = load("engine", "desk_rules.toml").rules
 RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$")
 _RULES = {r.id: r for r in DESK_RULES}
-LOSS_PENALTIES = ("Game Loss", "Match Loss", "Disqualification")
+LOSS_PENALTIES = ("Game Loss", "Match Loss", "Disqualification", "Suspension")
+MATCH_LOSS_PENALTIES = ("Match Loss", "Disqualification", "Suspension")
 
 
 def limit_finding(position: int, message: str) -> Finding:
@@ -263,7 +278,7 @@ def log_outcome(events: Sequence[Any], voided: Iterable[int], players: Sequence[
     live = [e for e in events if e.position not in void]
     losers: dict[str, tuple[str, int]] = {}
     for e in live:
-        if e.kind == "judge.penalty" and e.payload["penalty"] in ("Match Loss", "Disqualification"):
+        if e.kind == "judge.penalty" and e.payload["penalty"] in MATCH_LOSS_PENALTIES:
             losers.setdefault(e.payload["player"], (e.payload["penalty"], e.position))
     if losers:
         return _penalty_outcome(losers, players)
@@ -310,6 +325,9 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
                              "(actor judge:NAME)", "warning"))
         if e.kind == "judge.penalty":
             out.extend(_check_tardiness(e))
+            if p.get("deviation"):
+                out.append(_flag("DESK-11", e.position, f"{p['penalty']} to {p['player']}: {p['deviation']}",
+                                 "warning"))
         if e.kind == "judge.ruling" and known is not None:
             cited = p.get("rule", "").strip()
             if RULE_ID.match(cited) and cited not in known:
@@ -397,7 +415,8 @@ def describe_desk_event(kind: str, payload: dict[str, Any], actor: str) -> str |
     if kind == "judge.penalty":
         late = f", {p['minutes_late']} min late" if p.get("minutes_late") is not None else ""
         why = f": {p['reason']}" if p.get("reason") else ""
-        return (f"penalty{by}: {p['penalty']} to {p['player']} ({p['infraction']}{late}; "
+        guide = f" [{p['guide']}]" if p.get("guide") else ""
+        return (f"penalty{by}: {p['penalty']} to {p['player']} ({p['infraction']}{guide}{late}; "
                 f"policy {p.get('policy', DEFAULT_PENALTY_POLICY)}){why}")
     if kind == "judge.deck_check":
         return f"deck check{by} of {p.get('player') or 'both players'}: {p.get('result', 'ok')}"

@@ -238,7 +238,11 @@ class Replayer:
     def validate(self, upto: int | None = None) -> Validation:
         """Judge every event against the state before it. Returns the findings and final state."""
         limit = self._bounded(upto)
-        events = self.store.read(self.match, after=1, upto=limit)
+        return self.validate_events(self.store.read(self.match, after=1, upto=limit))
+
+    def validate_events(self, events: Sequence[RecordedEvent]) -> Validation:
+        """`validate` on events given (2 onwards): the log as a viewer may see it, say with hidden
+        cards hidden (judge.replay.timeline)."""
         state, raised = self.fold(None, 1, events, check=True)
         if not state.voided:
             return Validation(state, raised)

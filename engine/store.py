@@ -874,9 +874,11 @@ class EventStore:
                 raise MatchNotFound(f"{ref!r} is ambiguous: {', '.join(hits[:5])}")
         raise MatchNotFound(f"no match {ref[:80]!r} in {self.describe()} (see `tablejudge matches`)")
 
-    def notifications(self, start: int = 1, limit: int = 1000) -> list[tuple[int, RecordedEvent]]:
-        """The global notification log, for read models: (notification id, event)."""
-        page = self.events.select_notifications(start, limit)
+    def notifications(self, start: int = 1, limit: int = 1000,
+                      kinds: Sequence[str] | None = None) -> list[tuple[int, RecordedEvent]]:
+        """The global notification log, for read models: (notification id, event). `kinds`: only
+        events of these kinds (the library's notification topic is the event's kind)."""
+        page = self.events.select_notifications(start, limit, topics=list(kinds or ()))
         return list(zip((n.id for n in page), map(_event, _decode_all([_b(n.state) for n in page]))))
 
     def find_hash(self, hash_: str) -> list[RecordedEvent]:

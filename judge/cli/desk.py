@@ -122,31 +122,93 @@ def ruling_cmd(env: Env, match, text, rule, call_pos, judge_name, as_json) -> No
 @judge_group.command("penalty")
 @click.argument("match")
 @click.option("--player", required=True, help="The penalised player.")
-@click.option("--penalty", required=True, type=click.Choice(PENALTY_LADDER, case_sensitive=False),
-              help="The penalty.")
-@click.option("--infraction", required=True, help="The infraction category (e.g. 'Game Play Error').")
-@click.option("--policy", default=DEFAULT_PENALTY_POLICY, show_default=True,
-              type=click.Choice(list(PENALTY_POLICIES)), help="The penalty policy it comes from.")
+@click.option("--infraction", required=True,
+              help="An infraction of the game's penalty guide, by id or name (`tablejudge judge infractions`): the "
+                   "desk suggests the penalty. Or a free infraction category (e.g. 'Game Play Error').")
+@click.option("--penalty", type=click.Choice(PENALTY_LADDER, case_sensitive=False),
+              help="The penalty given. Without it, the guide's suggestion is shown and nothing is recorded.")
+@click.option("--policy", default=None, type=click.Choice(list(PENALTY_POLICIES)),
+              help=f"The penalty policy (default: the guide's, else {DEFAULT_PENALTY_POLICY}).")
 @click.option("--reason", default="", help="What happened.")
 @click.option("--minutes-late", type=int, help="For tardiness: how many minutes late.")
 @judge_option
 @json_option
 @pass_env
-def penalty_cmd(env: Env, match, player, penalty, infraction, policy, reason, minutes_late,
+def penalty_cmd(env: Env, match, player, infraction, penalty, policy, reason, minutes_late,
                 judge_name, as_json) -> None:
-    """A penalty: Caution, Warning, Game Loss, Match Loss or Disqualification.
+    """A penalty: Caution, Warning, Game Loss, Match Loss, Disqualification or Suspension.
+
+    With an infraction of the game's penalty guide (optcg: the ONE PIECE CARD GAME Tournament Rules
+    Manual, chapter 7; other games: an IPG-style guide), the desk suggests the penalty from the
+    player's earlier penalties in the event (upgraded for a repeat as the guide says) and a penalty
+    that departs from it is recorded with the deviation (finding DESK-11). Without --penalty it only
+    shows the suggestion.
 
     \b
     Examples:
-      tablejudge judge penalty MATCH --judge Maria --player Bob --penalty Warning \\
-          --infraction "Game Play Error" --reason "drew an extra card"
+      tablejudge judge penalty MATCH --player Bob --infraction "Looking at Unnecessary Cards"
+      tablejudge judge penalty MATCH --judge Maria --player Bob --infraction OPTCG-PG-LOOKING-AT-UNNECESSARY-CARDS \\
+          --penalty Warning --reason "saw the top card of his deck"
       tablejudge judge penalty MATCH --player Bob --penalty "Game Loss" --infraction Tardiness --minutes-late 6
     """
-    penalty = next(p for p in PENALTY_LADDER if p.lower() == penalty.lower())
-    _record(env, match, "judge.penalty",
-            {"player": player, "penalty": penalty, "infraction": infraction, "policy": policy,
-             "reason": reason or None, "minutes_late": minutes_late},
-            _actor(env, judge_name), as_json)
+    from judge.desk import penalties as guides
+    m = env.match(match)
+    guide = guides.guide_for(m.ruleset.name)
+    inf = guide.lookup(infraction)
+    penalty = next((p for p in PENALTY_LADDER if p.lower() == penalty.lower()), None) if penalty else None
+    if inf is None:
+        if penalty is None:
+            guide.find(infraction)  # refused in words, naming the closest infractions
+        _record(env, m.id, "judge.penalty",
+                {"player": player, "penalty": penalty, "infraction": infraction,
+                 "policy": policy or DEFAULT_PENALTY_POLICY, "reason": reason or None,
+                 "minutes_late": minutes_late}, _actor(env, judge_name), as_json)
+        return
+    if policy is not None and policy != guide.policy:
+        raise InputError(f"{inf.id} is in the {guide.game} guide, whose penalties are policy {guide.policy!r}, "
+                         f"not {policy!r}", field="policy")
+    if penalty is None:
+        s = guides.suggest_for(m, player, inf, minutes_late=minutes_late)
+        if as_json:
+            emit_json(dict(s.to_dict(), match=m.id, recorded=False))
+        else:
+            click.echo(guides.render_suggestion(s))
+            click.echo(f"nothing recorded: add --penalty {s.penalty!r} (or another) to give it")
+        return
+    rec, s = guides.give_penalty(m, player=player, infraction=inf, penalty=penalty, actor=_actor(env, judge_name),
+                                 reason=reason, minutes_late=minutes_late, recorded_by=env.recorded_by)
+    _echo_recorded(m, rec, as_json, {"suggestion": s.to_dict()})
+    if not as_json:
+        click.echo(guides.render_suggestion(s, penalty))
+
+
+@judge_group.command("infractions")
+@click.option("--ruleset", "ruleset", default="optcg", show_default=True,
+              help="The game whose penalty guide to list (games without a guide of their own use the generic one).")
+@output_options
+@pass_env
+def infractions_cmd(env: Env, ruleset, as_json, as_csv, as_nl) -> None:
+    """The penalty guide of a game: each infraction's id, name, category, penalty and upgrades.
+
+    \b
+    Example:
+      tablejudge judge infractions --ruleset optcg
+      tablejudge judge infractions --ruleset ken --json
+    """
+    from engine.rulesets import UnknownRuleset, get_ruleset
+    from judge.desk import penalties as guides
+    try:
+        get_ruleset(ruleset)
+    except UnknownRuleset as e:
+        raise InputError(str(e), field="ruleset") from None
+    g = guides.guide_for(ruleset)
+    rows = [{"id": i.id, "name": i.name, "category": i.category, "section": i.section, "default": i.default,
+             "range": "-".join(i.range) if i.range else "",
+             "upgrades": ", ".join(f"{p} from the {guides.ordinal(a)}" for a, p in i.upgrades),
+             "upgrade_mode": i.upgrade_mode, "confidence": i.confidence} for i in g.infractions]
+    emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
+              text=lambda r: f"{g.document} ({g.document_date}); repeats counted per {g.count_scope}\n"
+              + table_text(r, ["id", "name", "default", "upgrades"]))
 
 
 @judge_group.command("extend")

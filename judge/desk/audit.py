@@ -17,6 +17,12 @@ from judge.io.cardnames import CardNames
 # --- audit: one moment ------------------------------------------------------------------------
 
 
+def event_link(match_id: str, position: int) -> str:
+    """The replay viewer's deep link to one event, on the server's address (`tablejudge serve`):
+    /m/MATCH#e41. A saved replay file (`tablejudge replay`) takes the same #e41."""
+    return f"/m/{match_id}#e{position}"
+
+
 def audit(match: Match, at: int, around: int = 3) -> dict[str, Any]:
     """The table right after event `at`, the events around it (who recorded them and when), every
     finding up to there, and the clock at that moment."""
@@ -48,6 +54,7 @@ def audit(match: Match, at: int, around: int = 3) -> dict[str, Any]:
         "outcome": r.outcome.to_dict() if r.outcome else None,
         # card numbers stay numbers in the data; their names, for the people reading it
         "names": {n: names.name(n) for n in sorted(_numbers(view)) if names.name(n)},
+        "link": event_link(match.id, at),
     }
 
 
@@ -67,7 +74,9 @@ def render_audit(a: dict[str, Any], lang: str = "en") -> str:
     names = CardNames(a.get("names") or {})
     lab = ", ".join(f"{k} {v}" for k, v in a["labels"].items() if v)
     lines = [f"audit of match {a['match']} ({a['ruleset']}) at event {a['at']} of {a['head']}"
-             + (f" · {lab}" if lab else "")]
+             + (f" · {lab}" if lab else ""),
+             f"replay at this event: {a['link']} (tablejudge serve), or #e{a['at']} after a file of "
+             f"`tablejudge replay {a['match']}`"]
     st = a["state"]
     lines.append(f"table after event {a['at']}: turn {st['turn']}"
                  + (f", active {st['active']}" if st["active"] else "")

@@ -5,27 +5,35 @@ ones the rules do not flag as an error are listed. With unseen cards in a hand t
 from the known cards only, and the list says so."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from engine.match import InputError
-from engine.notation import NotationError, Suggestion, parse_line
+from engine.match import InputError, Match
+from engine.notation import Ctx, Grammar, NotationError, Suggestion, parse_line
+from engine.state import TableState
 
 LiveSession = Any  # judge.live.session.LiveSession (which imports this module)
 
 
 def open_options(session: "LiveSession") -> list[Suggestion]:
     """The grammar's candidates for this moment that the rules accept."""
-    state = session.state()
-    head = session.match.store.head(session.match.id)
+    return options(session.match, session.grammar, session.ctx, session.state(), session._default_actor)
+
+
+def options(match: Match, grammar: Grammar, ctx: Ctx, state: TableState,
+            default_actor: Callable[[str], str] | None = None) -> list[Suggestion]:
+    """The grammar's candidates for the table `state` (the match's table after its last event, or
+    that table as a viewer sees it) that the rules accept: what `?` lists and the web recorder's
+    buttons show."""
+    head = match.store.head(match.id)
     out: dict[str, Suggestion] = {}
-    for cand in session.grammar.suggestions(state, session.ctx):
+    for cand in grammar.suggestions(state, ctx):
         s = cand if isinstance(cand, Suggestion) else Suggestion(cand)
         if s.line in out:
             continue
         try:
-            actions = parse_line(s.line, 0, session.grammar, session.ctx, default_actor=session._default_actor)
-            batch = session.match.judge_batch([(a.kind, a.payload, a.actor) for a in actions], after=head,
-                                              table=state)
+            actions = parse_line(s.line, 0, grammar, ctx, default_actor=default_actor)
+            batch = match.judge_batch([(a.kind, a.payload, a.actor) for a in actions], after=head, table=state)
         except (NotationError, InputError):
             continue
         if not batch.errors():

@@ -11,6 +11,7 @@ by hand, close it, run its clock, and create the recorded matches its tables wil
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from collections.abc import Collection
 from typing import Any
 
 from engine.events import RecordedEvent
@@ -203,15 +204,16 @@ def _iso(t: datetime) -> str:
 # --- recorded matches from pairings ---------------------------------------------------------------
 
 
-def create_matches(t: Tournament, *, ruleset: str, round_no: int | None = None) -> dict[int, str]:
+def create_matches(t: Tournament, *, ruleset: str, round_no: int | None = None,
+                   tables: Collection[int] | None = None) -> dict[int, str]:
     """A recorded match (its own stream: `match.created` with the tournament, round and table) for
-    every table of a round that has none yet, then one `round.matches` event naming them. Returns
-    table -> match id for every table (old and new)."""
+    every table of a round that has none yet (or only for `tables`), then one `round.matches`
+    event naming them. Returns table -> match id for every table (old and new)."""
     st = t.state()
     rnd = _current(st, round_no)
     made = []
     for p in rnd.tables():
-        if p.table in rnd.matches:
+        if p.table in rnd.matches or (tables is not None and p.table not in tables):
             continue
         draft = creation_draft(ruleset, [p.player1, p.player2], event=t.id, round=str(rnd.number),
                                table=str(p.table), recorded_by=t.recorded_by)

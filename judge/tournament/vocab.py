@@ -226,11 +226,17 @@ class DecisionRecorded(Payload):
 
 @event_kind("access.granted")
 class AccessGranted(Payload):
-    """A staff link was minted (the token's id, never the token): role, the person's name, scope."""
+    """A staff link was minted (the token's id, never the token): role, the person's name, scope
+    (a recorder's link: the one recorded match it writes)."""
 
     token_id: str
-    role: Literal["judge", "scorekeeper", "organizer"]
+    role: Literal["judge", "scorekeeper", "organizer", "recorder"]
     name: str
+    match: str | None = None
+
+    def validate(self) -> None:
+        if (self.role == "recorder") != (self.match is not None):
+            raise PayloadError("match", "a recorder's link names its match; no other link names one")
 
 
 @event_kind("access.revoked")

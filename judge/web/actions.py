@@ -15,7 +15,10 @@ from engine.match import InputError
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
 from judge.tournament.registration import import_registrations
-from judge.web.auth import JUDGE, ORGANIZER, PLAYER, SCOREKEEPER, Forbidden, Grant, new_token_id, staff_claims
+from engine.rulesets import UnknownRuleset, get_ruleset
+from judge.web.auth import (
+    JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims, staff_claims,
+)
 
 MAX_TEXT = 200_000
 
@@ -174,14 +177,37 @@ def _clock_call(ctx, t, g, f):
 
 def _mint(ctx, t, g, f):
     role = text(f, "role")
-    if role not in (JUDGE, SCOREKEEPER, ORGANIZER):
-        raise InputError("a staff link is for a judge, a scorekeeper or an organizer", field="role")
-    name = text(f, "name", limit=80)
+    if role not in (JUDGE, SCOREKEEPER, ORGANIZER, RECORDER):
+        raise InputError("a link is for a judge, a scorekeeper, an organizer or one match's recorder", field="role")
+    name = text(f, "name", limit=64)
     tid = new_token_id()
-    (e,) = t.append(t.state(), [t._draft("access.granted", {"token_id": tid, "role": role, "name": name})])
-    token = ctx.signer.sign(staff_claims(role, t.id, tid, name))
+    grant: dict = {"token_id": tid, "role": role, "name": name}
+    if role == RECORDER:  # one recorded match of this tournament, named by its id
+        mid = text(f, "match", limit=64)
+        if mid not in {m for r in t.state().rounds for m in r.matches.values()}:
+            raise InputError(f"{mid!r} is not a recorded match of this tournament (create the round's matches "
+                             "first)", field="match")
+        grant["match"] = mid
+    (e,) = t.append(t.state(), [t._draft("access.granted", grant)])
+    if role == RECORDER:
+        token = ctx.signer.sign(recorder_claims(t.id, grant["match"], tid, name))
+        link = f"{ctx.base_url()}/m/{grant['match']}/record?k={token}"
+    else:
+        token = ctx.signer.sign(staff_claims(role, t.id, tid, name))
+        link = f"{ctx.base_url()}/t/{t.id}?k={token}"
     return {"message": f"{role} link for {name}", "token_id": tid, "role": role, "name": name,
-            "link": f"{ctx.base_url()}/t/{t.id}?k={token}", "position": e.position}
+            "link": link, "position": e.position, **({"match": grant["match"]} if role == RECORDER else {})}
+
+
+def _create_matches(ctx, t, g, f):
+    """A recorded match per table of the round (the recorder pages and the players' judge calls)."""
+    st = t.state()
+    try:
+        ruleset = get_ruleset(st.game).name
+    except UnknownRuleset:
+        raise InputError(f"the game {st.game!r} has no ruleset to record its matches with", field="game") from None
+    made = rounds.create_matches(t, ruleset=ruleset, round_no=number(f, "round", required=False))
+    return {"message": f"{len(made)} recorded match{'es' if len(made) != 1 else ''} for the round", "matches": made}
 
 
 def _revoke(ctx, t, g, f):
@@ -227,6 +253,7 @@ ACTIONS: dict[str, Action] = {
     "clock_call": Action("clock", _clock_call),
     "mint": Action("mint", _mint),
     "revoke": Action("revoke", _revoke),
+    "create_matches": Action("create_matches", _create_matches),
     "report": Action("report", _report, player_scoped=True),
 }
 

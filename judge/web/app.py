@@ -14,7 +14,8 @@ from fastapi.staticfiles import StaticFiles
 from engine.store import EventStore
 from judge.web.auth import Signer, organizer_claims
 from judge.web.desk import Desk
-from judge.web.routes import api, player, public, staff
+from judge.report.templating import template_dir
+from judge.web.routes import api, matches, player, public, staff
 from judge.web.routes.common import HANDLED, html_error, json_error
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -54,7 +55,9 @@ def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
                   lifespan=lifespan)
     app.state.web = web
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    for module in (staff, public, player, api):
+    # the replay viewer's script and styles: the same files the saved replay carries inline
+    app.mount("/replay-assets", StaticFiles(directory=str(template_dir() / "replay")), name="replay-assets")
+    for module in (staff, public, player, matches, api):
         app.include_router(module.router)
 
     async def handled(request: Request, exc: Exception):

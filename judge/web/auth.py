@@ -2,21 +2,23 @@
 
 A token is `base64url(claims).base64url(HMAC-SHA256(secret, claims))`. Claims:
 
-- `r`: the role: `organizer`, `judge`, `scorekeeper`, `player` (part 2 adds `recorder`);
+- `r`: the role: `organizer`, `judge`, `scorekeeper`, `player`, `recorder` (one match's scorekeeper);
 - `t`: the tournament (`*` for the organizer link `serve` prints: every tournament);
 - `id`: the token's id (staff links: the `access.granted` event that minted it names it; a
   revoked id is refused);
 - `nm`: the person's name (staff), recorded in every event they write;
 - players only: `n` the round, `tb` the table, `p` the position of the round's pairing (a round
-  undone and paired again under the same number gives its tables new links).
+  undone and paired again under the same number gives its tables new links);
+- recorders only: `m` the recorded match the link writes (nothing else).
 
 A player's link is good for one table of one round, and only while that round is open: closing
 the round (or pairing the next one) ends it. Staff links live until revoked.
 
 Scope: a `Grant` (the token's claims, checked) answers `allows(action, round, table)`. Actions
 and the roles that may take them are in ACTIONS; a player's actions are also bound to their
-table and round. Part 2's match recorder and judge queue slot in as new roles/actions with a
-`match` scope claim; nothing else changes.
+table and round, a recorder's to their match (`allows_match`). Who sees hidden information (hands,
+Life cards, a deck's order) in a recorded match: judges and organizers (FULL_VIEW); everyone else,
+scorekeepers included, sees what the ruleset's `hide` leaves.
 """
 from __future__ import annotations
 
@@ -28,8 +30,9 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-ORGANIZER, JUDGE, SCOREKEEPER, PLAYER = "organizer", "judge", "scorekeeper", "player"
+ORGANIZER, JUDGE, SCOREKEEPER, PLAYER, RECORDER = "organizer", "judge", "scorekeeper", "player", "recorder"
 STAFF = frozenset({ORGANIZER, JUDGE, SCOREKEEPER})
+FULL_VIEW = frozenset({ORGANIZER, JUDGE})  # see a recorded match's hidden cards; a scorekeeper never sees hands
 ROOT_TOKEN_ID = "serve"
 
 # action -> roles that may take it (a player's are also scoped to their own table and round)
@@ -54,6 +57,12 @@ ACTIONS: dict[str, frozenset[str]] = {
     "clock": frozenset({ORGANIZER, JUDGE}),
     "report": frozenset({PLAYER}),
     "play_view": frozenset({PLAYER}),
+    # a recorded match (part 2): a recorder's link is scoped to its one match, a player's to its table's
+    "record_event": frozenset({ORGANIZER, JUDGE, SCOREKEEPER, RECORDER}),
+    "undo_event": frozenset({ORGANIZER, JUDGE, SCOREKEEPER, RECORDER}),
+    "call_judge": frozenset({ORGANIZER, JUDGE, SCOREKEEPER, RECORDER, PLAYER}),
+    "judge_match": frozenset({ORGANIZER, JUDGE}),           # rulings, penalties, backups, extensions
+    "create_matches": frozenset({ORGANIZER}),
 }
 
 
@@ -93,7 +102,7 @@ class Signer:
             claims = json.loads(_unb64(body))
         except ValueError:
             raise Forbidden("not a tablejudge link") from None
-        if not isinstance(claims, dict) or claims.get("r") not in ACTIONS["view"] | {PLAYER}:
+        if not isinstance(claims, dict) or claims.get("r") not in ACTIONS["view"] | {PLAYER, RECORDER}:
             raise Forbidden("not a tablejudge link")
         return claims
 
@@ -118,6 +127,7 @@ class Grant:
     table: int | None = None
     paired_at: int | None = None
     token: str = ""
+    match: str | None = None  # a recorder's one match
 
     @property
     def actor(self) -> str:
@@ -134,6 +144,30 @@ class Grant:
             return f"player link, round {self.round} table {self.table}"
         return f"{self.role} {self.name} (link {self.token_id})"
 
+    @property
+    def full_view(self) -> bool:
+        """May see what the table hides (hands, Life cards): judges and organizers only."""
+        return self.role in FULL_VIEW
+
+    @property
+    def match_actor(self) -> str:
+        """The actor of this link's own acts in a recorded match (an undo, a call, a ruling): a judge
+        or an organizer acts as judge:NAME, a scorekeeper or a recorder as scorekeeper:NAME."""
+        from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX
+        name = (self.name or self.role)[:64]
+        return (JUDGE_PREFIX if self.role in FULL_VIEW else SCOREKEEPER_PREFIX) + name
+
+    def allows_match(self, action: str, tournament: str, match: str, table: tuple[int, int] | None) -> bool:
+        """`action` on recorded match `match` of `tournament`; `table`: the (round, table) that match
+        is played at, if the tournament created it from a pairing."""
+        if action not in ACTIONS or self.role not in ACTIONS[action] or not self.covers(tournament):
+            return False
+        if self.role == RECORDER:
+            return self.match == match
+        if self.role == PLAYER:
+            return table is not None and table == (self.round, self.table)
+        return True
+
     def covers(self, tournament: str) -> bool:
         return self.tournament in ("*", tournament)
 
@@ -143,6 +177,8 @@ class Grant:
             return False
         if self.role == PLAYER:
             return round_no == self.round and table == self.table
+        if self.role == RECORDER:
+            return False  # a recorder's link acts on its match only (allows_match)
         return True
 
     def require(self, action: str, tournament: str, round_no: int | None = None,
@@ -157,6 +193,9 @@ def grant_from_claims(c: dict[str, Any], token: str) -> Grant:
         if c["r"] == PLAYER:
             return Grant(PLAYER, str(c["t"]), str(c.get("id", "")), "", int(c["n"]), int(c["tb"]), int(c["p"]),
                          token)
+        if c["r"] == RECORDER:
+            return Grant(RECORDER, str(c["t"]), str(c["id"]), str(c.get("nm", RECORDER)), token=token,
+                         match=str(c["m"]))
         return Grant(str(c["r"]), str(c["t"]), str(c["id"]), str(c.get("nm", c["r"])), token=token)
     except (KeyError, TypeError, ValueError):
         raise Forbidden("not a tablejudge link") from None
@@ -168,6 +207,10 @@ def organizer_claims() -> dict[str, Any]:
 
 def staff_claims(role: str, tournament: str, token_id: str, name: str) -> dict[str, Any]:
     return {"r": role, "t": tournament, "id": token_id, "nm": name}
+
+
+def recorder_claims(tournament: str, match: str, token_id: str, name: str) -> dict[str, Any]:
+    return {"r": RECORDER, "t": tournament, "m": match, "id": token_id, "nm": name}
 
 
 def player_claims(tournament: str, round_no: int, table: int, paired_at: int) -> dict[str, Any]:

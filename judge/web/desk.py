@@ -17,7 +17,8 @@ from judge.tournament import Tournament
 from judge.tournament.vocab import CREATED
 
 from judge.web.auth import Grant
-from judge.web.live import Broker, topics_of
+from judge.web.live import Broker, match_topics, topics_of
+from judge.web.matches import MatchIndex
 
 log = logging.getLogger("tablejudge.serve")
 T = TypeVar("T")
@@ -31,6 +32,8 @@ class Desk:
         self.poll_seconds = poll_seconds
         self._tournaments: dict[str, Tournament] = {}
         self.last_notification = self._head_notification()
+        self.matches = MatchIndex(store)
+        self.matches.load(self.last_notification)
 
     # --- reading --------------------------------------------------------------------------
 
@@ -86,11 +89,26 @@ class Desk:
                 self.last_notification = nid
                 touched.setdefault(event.match, []).append(event)
             for stream, events in touched.items():
+                if any([self.matches.note(e) for e in events]):
+                    self._publish_match(stream, events)
+                    continue
                 if stream in self._tournaments:
                     self._tournaments[stream].state()  # reads and folds the new events
                 created = events[0].kind == CREATED
                 self.broker.publish(stream, topics_of(events, created), events[-1].position)
             n += len(page)
+
+    def _publish_match(self, mid: str, events: list[Any]) -> None:
+        """A recorded match moved: its pages (stream `mid`, topic `match`) and, for a judge call or
+        ruling, its tournament's judges' queue (topic `calls`)."""
+        self.broker.publish(mid, match_topics(events), events[-1].position)
+        tid = self.matches.event_of.get(mid)
+        if tid and "calls" in match_topics(events):
+            try:
+                position = self.tournament(tid).state().position
+            except (KeyError, ValueError):  # a match whose event label names no tournament here
+                return
+            self.broker.publish(tid, ["calls"], position)
 
     async def follow(self) -> None:
         """Poll the notification log forever (another process's writes reach our pages)."""

@@ -6,7 +6,10 @@ refreshes the parts that show those topics (static/live.js: an element with
 Topics: `results` (a result, report or undo), `queue` (the judges' queue), `standings`,
 `pairings`, `round` (paired, closed, swapped), `clock`, `players`, `warnings`, `access`,
 `audit` (every event), and `table:R:N` (one table of one round: its player page).
-Part 2 adds `match:ID` for a recorded match's page: the same broker, another topic.
+
+A recorded match is a stream of its own: its pages (recorder, replay) subscribe to the match's id
+and refresh on topic `match`; a judge call, a ruling or a correction there also tells the match's
+tournament (topic `calls`: the judges' queue).
 """
 from __future__ import annotations
 
@@ -43,6 +46,14 @@ def topics_of(events: Sequence[Any], created: bool = False) -> list[str]:
     if "warnings" not in topics and topics & {"results", "players"}:
         topics.add("warnings")  # a result or a drop may invalidate the bracket
     return sorted(topics)
+
+
+CALL_TOPIC_KINDS = frozenset({"judge.call", "judge.ruling", "correction"})
+
+
+def match_topics(events: Sequence[Any]) -> list[str]:
+    """What new events of a recorded match touch: its pages, and the judges' queue for a call."""
+    return ["calls", "match"] if any(e.kind in CALL_TOPIC_KINDS for e in events) else ["match"]
 
 
 class Broker:

@@ -50,8 +50,10 @@ def test_penalty_ladder_and_policies(match):
         with pytest.raises(InputError) as e:
             match.record("judge.penalty", payload, actor="judge:Maria")
         assert e.value.field == field
-    assert set(PENALTY_POLICIES["bandai"].penalties) == {"Caution", "Warning", "Game Loss", "Match Loss",
-                                                         "Disqualification"}
+    # the ONE PIECE CARD GAME Tournament Rules Manual's six penalties (7.2), Suspension the highest
+    assert PENALTY_POLICIES["bandai"].penalties == ("Caution", "Warning", "Game Loss", "Match Loss",
+                                                    "Disqualification", "Suspension")
+    assert "Suspension" not in PENALTY_POLICIES["mtg-ipg"].penalties
 
 
 def test_slip_clock_and_confirm_payloads(match):

@@ -13,37 +13,11 @@ import pytest
 
 from tests.browser import browser, needs_chromium
 from tests.conftest import FIXTURES, ROOT
+from tests.web.hall import LAPTOP, PHONE, WAIT, Hall, see
 from tests.web.server import Server
 
 pytestmark = [*needs_chromium, pytest.mark.slow]
 ARTIFACTS = os.path.join(ROOT, "test-artifacts", "serve")
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-LAPTOP = {"viewport": {"width": 1280, "height": 900}}
-WAIT = 20_000  # ms: how long a page may take to show what it should (a liveness bound, not a measurement)
-
-
-class Hall:
-    """Pages opened in the browsers, every console error and page error collected."""
-
-    def __init__(self):
-        self.errors: list[str] = []
-        self.shots = 0
-
-    def page(self, ctx):
-        page = ctx.new_page()
-        page.on("console", lambda m: self.errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
-        page.on("dialog", lambda d: d.accept())  # hx-confirm's "Drop ...?" and "Call time ...?"
-        return page
-
-    def shot(self, page, name: str) -> None:
-        self.shots += 1
-        page.screenshot(path=os.path.join(ARTIFACTS, f"{self.shots:02d}-{name}.png"), full_page=True)
-
-
-def see(page, text: str) -> None:
-    """Wait for the message a form's answer shows (after its redirect)."""
-    page.locator(".flash", has_text=text).first.wait_for(timeout=WAIT)
 
 
 def report_on_phones(hall, phone_a, phone_b, link, p1, p2, slip1, slip2=None):
@@ -84,8 +58,7 @@ def grid_entry(page, server, tid, k, entries: list[tuple[int, str]]) -> None:
 
 
 def test_a_whole_event_in_the_browser(tmp_path):
-    os.makedirs(ARTIFACTS, exist_ok=True)
-    hall = Hall()
+    hall = Hall(ARTIFACTS)
     with Server(str(tmp_path / "event.db")) as server, browser() as b:
         laptop, phones = b.new_context(**LAPTOP), [b.new_context(**PHONE), b.new_context(**PHONE)]
         board_ctx, judge_ctx = b.new_context(viewport={"width": 1600, "height": 900}), b.new_context(**LAPTOP)

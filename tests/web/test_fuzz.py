@@ -25,16 +25,18 @@ def fuzz_server(tmp_path_factory):
         tid = new_event(api, 9)
         api.do(tid, "pair")
         s.tid = tid
+        s.mid = api.do(tid, "create_matches")["matches"]["1"]
         yield s
         api.http.close()
 
 
 def test_the_json_api_never_fails_on_fuzzed_input(fuzz_server):
     """Every operation of /openapi.json, 25 generated cases each, with the organizer's token and
-    the real tournament's id (so that the fuzzing reaches past authorization into the actions)."""
+    the real tournament's and match's ids (so that the fuzzing reaches past authorization into the
+    actions)."""
     schema = schemathesis.openapi.from_url(fuzz_server.url + "/openapi.json")
     operations = [r.ok() for r in schema.get_all_operations()]
-    assert len(operations) == 13  # every /api route
+    assert len(operations) == 17  # every /api route
 
     for op in operations:
         @given(case=op.as_strategy())
@@ -42,6 +44,8 @@ def test_the_json_api_never_fails_on_fuzzed_input(fuzz_server):
         def run(case):
             if "tid" in (case.path_parameters or {}):
                 case.path_parameters["tid"] = fuzz_server.tid
+            if "mid" in (case.path_parameters or {}):
+                case.path_parameters["mid"] = fuzz_server.mid
             response = case.call(headers={"Authorization": f"Bearer {fuzz_server.token}"})
             assert response.status_code < 500, (case.method, case.path, case.body, response.text[:500])
 
@@ -67,6 +71,24 @@ def test_every_form_refuses_garbage_with_a_message(fuzz_server, action, fields):
     assert r.status_code in (204, 200, 403, 404, 409, 422)
 
 
+@given(action=st.sampled_from(["record", "do/undo", "do/call", "do/ruling", "do/penalty", "do/backup", "do/extend"]),
+       fields=st.dictionaries(st.sampled_from(["line", "seen", "typed", "reason", "at", "player", "text", "rule",
+                                               "call", "penalty", "infraction", "minutes_late", "to", "minutes"]),
+                              st.one_of(text, st.sampled_from(["A: refresh", "T1 A:", "judge Kim: ruling x", "1", "0",
+                                                               "OPTCG-PG-SLOW-PLAY", "Warning", "Suspension"])),
+                              max_size=6))
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_match_form_refuses_garbage_with_a_message(fuzz_server, action, fields):
+    url, mid = fuzz_server.url, fuzz_server.mid
+    page = httpx.get(f"{url}/m/{mid}/record", params={"k": fuzz_server.token}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = httpx.post(f"{url}/m/{mid}/{action}", data={"k": fuzz_server.token, "csrf": csrf, **fields},
+                   headers={"HX-Request": "true"})
+    assert r.status_code < 500, (action, fields, r.text[:300])
+    assert r.status_code in (200, 403, 404, 409, 422)
+
+
 def test_the_chain_is_whole_after_the_fuzzing(fuzz_server):
     with EventStore.open(fuzz_server.db) as s:
         assert s.verify(fuzz_server.tid).ok
+        assert s.verify(fuzz_server.mid).ok

@@ -6,7 +6,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, Field
 
 from judge.tournament.audit import audit_rows
@@ -14,12 +14,14 @@ from judge.tournament.reports import judges_queue
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.actions import ACTIONS, run_action
+from judge.web.match_actions import MATCH_ACTIONS, match_scope, run_match_action
 from judge.web.routes.common import app_state, check_csrf, grant_of
-from judge.web.routes.staff import context
+from judge.web.routes.staff import context, tournament_calls
 
 router = APIRouter(prefix="/api")
 
 ActionName = Enum("ActionName", {a: a for a in ACTIONS if a != "report"}, type=str)
+MatchActionName = Enum("MatchActionName", {a: a for a in MATCH_ACTIONS if a != "line"}, type=str)
 
 
 class Results(BaseModel):
@@ -38,6 +40,14 @@ class Report(BaseModel):
 
     player: str = Field(..., max_length=200)
     result: str = Field(..., max_length=20, examples=["2-1"])
+
+
+class Line(BaseModel):
+    """One notation line for a recorded match, and the last event the writer saw (`seen`): if the
+    log moved since, nothing is stored and the answer lists what moved (`status: moved`)."""
+
+    line: str = Field(..., max_length=4000, examples=["A: attack OP01-001>OP01-001"])
+    seen: int = Field(..., ge=0, le=10**9)
 
 
 class Done(BaseModel):
@@ -143,5 +153,57 @@ async def act(request: Request, tid: str, action: ActionName,
     drop/bye (`player`, `reason`), pair, unpair (`reason`, `again`), swap (`player_a`, `player_b`,
     `reason`), close, top_cut (`size`), decide (`warning`, `choice`, `reason`), undo_result
     (`table`), resolve (`table`, `result`, `reason`), clock_start (`minutes`), clock_extend
-    (`table`, `minutes`, `reason`), clock_call, mint (`role`, `name`), revoke (`token_id`)."""
+    (`table`, `minutes`, `reason`), clock_call, mint (`role`, `name`; a recorder's link for one
+    recorded match: role `recorder` and `match`), revoke (`token_id`), create_matches (`round`: a
+    recorded match per table)."""
     return _write(request, tid, action.value, fields)
+
+
+# --- recorded matches -----------------------------------------------------------------------------
+
+
+def _match_grant(request: Request, mid: str, optional: bool = False):
+    scope = match_scope(app_state(request).desk, mid)
+    return scope, grant_of(request, scope.tournament, None, optional=optional, expired_ok=True)
+
+
+@router.get("/m/{mid}")
+async def match_replay(request: Request, mid: str, start: int = Query(1, alias="from", ge=1, le=10**9)) -> dict[str, Any]:
+    """A recorded match event by event: each event in words with who recorded it, the board after
+    it, the findings (with the rule's English and original words), from event `from` on. Hidden
+    information is hidden unless the token is a judge's or an organizer's."""
+    scope, g = _match_grant(request, mid, optional=True)
+    tl = app_state(request).desk.matches.timeline(mid, hidden=not (g and g.full_view))
+    return tl.data_from(start)
+
+
+@router.post("/m/{mid}/lines", response_model=Done)
+async def match_line(request: Request, mid: str, body: Line) -> dict[str, Any]:
+    """Record one notation line (a recorder's link for this match, or staff): one transaction, or
+    nothing (422 with the column; `status: moved` when another recorder stored events since `seen`)."""
+    scope, g = _match_grant(request, mid)
+    check_csrf(request, g, {})
+    return run_match_action(context(request), g, "line", scope, body.model_dump())
+
+
+@router.post("/m/{mid}/do/{action}", response_model=Done)
+async def match_act(request: Request, mid: str, action: MatchActionName,
+                    fields: dict[str, Any] = Body(default_factory=dict,
+                                                  examples=[{"text": "the attack stands", "rule": "OPTCG-BATTLE-2"}])) -> dict[str, Any]:
+    """undo (`reason`), call (`reason`, `at`; a player's link also `player`), and a judge's ruling
+    (`text`, `rule`, `call`), penalty (`player`, `infraction`: the penalty guide's id or name,
+    `penalty`, `reason`, `minutes_late`), backup (`to`, `reason`, `rule`), extend (`minutes`,
+    `reason`: the table's time on the round clock)."""
+    scope, g = _match_grant(request, mid)
+    check_csrf(request, g, {})
+    return run_match_action(context(request), g, action.value, scope, fields)
+
+
+@router.get("/t/{tid}/calls")
+async def calls(request: Request, tid: str) -> list[dict[str, Any]]:
+    """Judge calls from the tournament's recorded matches, open ones first, with the ruling that
+    answered each. Staff."""
+    g = grant_of(request, tid)
+    g.require("view", tid)
+    desk = app_state(request).desk
+    return tournament_calls(desk, desk.tournament(tid).state())

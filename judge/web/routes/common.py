@@ -145,7 +145,8 @@ def error_status(e: Exception) -> int:
 
 
 def error_body(e: Exception) -> dict[str, Any]:
-    body: dict[str, Any] = {"error": str(e) if not isinstance(e, KeyError) else f"no tournament {e.args[0]!r}"}
+    body: dict[str, Any] = {"error": str(e) if not isinstance(e, KeyError)
+                            else f"no tournament or match {e.args[0]!r} in this log"}
     if isinstance(e, InputError):
         body["field"], body["message"] = e.field, e.message
     if isinstance(e, OverwriteRefused):

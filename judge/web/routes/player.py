@@ -10,6 +10,7 @@ from judge.tournament.reports import table_status
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.actions import run_action
+from judge.web.match_actions import run_match_action, table_match
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, page, read_form, refused,
 )
@@ -43,7 +44,7 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, **ex
                 their_report=own(view["reports"].get(opponent)) if opponent else None,
                 result_mine=own(view["result"]), clock=clock, mine=mine, fmt=fmt.name,
                 choices=views.result_choices(fmt.best_of, fmt.max_wins), position=st.position,
-                topic=f"table:{g.round}:{g.table}", **extra)
+                topic=f"table:{g.round}:{g.table}", match_id=rnd.matches.get(g.table), **extra)
 
 
 @router.get("/t/{tid}/play", response_class=HTMLResponse)
@@ -64,3 +65,20 @@ async def report(request: Request, tid: str):
     except HANDLED as e:
         return refused(request, _view(request, tid, g, me, error=error_body(e)), error_status(e))
     return _view(request, tid, g, me, notice=result["message"])
+
+
+@router.post("/t/{tid}/play/call", response_class=HTMLResponse)
+async def call_judge(request: Request, tid: str):
+    """A player calls a judge to their own table: a `judge.call` in the table's recorded match
+    (created for it if the round has none yet), at the moment the log has reached."""
+    form = await read_form(request)
+    g = grant_of(request, tid, form)
+    check_csrf(request, g, form)
+    me = form.get("player") if isinstance(form.get("player"), str) else None
+    try:
+        g.require("call_judge", tid, g.round, g.table)
+        ctx = context(request)
+        result = run_match_action(ctx, g, "call", table_match(ctx, g, tid), form)
+    except HANDLED as e:
+        return refused(request, _view(request, tid, g, me, error=error_body(e)), error_status(e))
+    return _view(request, tid, g, me, notice=result["message"] + ": stay at your table")

@@ -156,11 +156,18 @@ async def grid(request: Request, tid: str):
                       if cur else None)
 
 
+def tournament_calls(desk, st) -> list[dict]:
+    """Judge calls from every recorded match of the tournament, open ones first."""
+    return desk.matches.calls([m for rnd in st.rounds for m in rnd.matches.values()])
+
+
 @router.get("/t/{tid}/queue", response_class=HTMLResponse)
 async def queue(request: Request, tid: str):
-    st = app_state(request).desk.tournament(tid).state()
+    desk = app_state(request).desk
+    st = desk.tournament(tid).state()
     return staff_page(request, tid, "web/queue.html", title=f"{st.name} — judges' queue",
-                      queue=[v.to_dict() for v in judges_queue(st)], fragment=request.query_params.get("part"))
+                      queue=[v.to_dict() for v in judges_queue(st)], calls=tournament_calls(desk, st),
+                      fragment=request.query_params.get("part"))
 
 
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)

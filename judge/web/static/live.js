@@ -1,4 +1,5 @@
-// Live updates: one EventSource per visible page (server-sent events from /t/{tid}/live). Every
+// Live updates: one EventSource per visible page (server-sent events from /t/{tid}/live, or a
+// recorded match's /m/{id}/live). Every
 // element with data-topics="a b" and an hx-get is fetched again (htmx trigger "live") when an
 // update touches one of its topics. A hidden tab closes its stream (a browser opens only six
 // connections to one server, and an organizer keeps many tabs); shown again, it reconnects and,
@@ -7,7 +8,9 @@
   "use strict";
   var body = document.body;
   var tid = body.getAttribute("data-tid");
-  if (!tid || !window.EventSource) return;
+  // a page of one recorded match follows that match's stream (data-live); the others their tournament's
+  var url = body.getAttribute("data-live") || (tid ? "/t/" + encodeURIComponent(tid) + "/live" : null);
+  if (!url || !window.EventSource) return;
   var status = document.getElementById("live-status");
   var source = null;
   function say(text, cls) {
@@ -25,7 +28,7 @@
   }
   function open() {
     if (source) return;
-    source = new EventSource("/t/" + encodeURIComponent(tid) + "/live");
+    source = new EventSource(url);
     source.addEventListener("hello", function (ev) {
       var at = JSON.parse(ev.data).position;
       var shown = parseInt(body.getAttribute("data-position") || "0", 10);

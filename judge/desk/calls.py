@@ -1,0 +1,44 @@
+"""The judges' queue of calls from recorded matches: every `judge.call` that still counts, open until
+a `judge.ruling` answers it (`call`: its position), oldest first, with the table it came from.
+
+    call_queue(store, {"3f2a..": [events of kinds CALL_KINDS]})  -> [row, ...]
+
+Only the kinds in CALL_KINDS are needed (a server keeps them as they arrive; the store gives them
+by kind): a call, a ruling (which answers one), a correction (which may void a call or a ruling:
+a backup never voids judge actions)."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.desk import judge_of
+from engine.events import RecordedEvent
+from engine.store import EventStore
+
+CALL_KINDS = ("judge.call", "judge.ruling", "correction")
+
+
+def call_queue(store: EventStore, events: Mapping[str, Iterable[RecordedEvent]]) -> list[dict[str, Any]]:
+    rows = []
+    for mid, evs in events.items():
+        evs = list(evs)
+        voided = {e.payload.get("voids") for e in evs if e.kind == "correction"}
+        rulings = {e.payload.get("call"): e for e in evs
+                   if e.kind == "judge.ruling" and e.position not in voided and e.payload.get("call")}
+        created = store.created(mid).payload
+        for e in evs:
+            if e.kind != "judge.call" or e.position in voided:
+                continue
+            answer = rulings.get(e.position)
+            p = e.payload
+            rows.append({"match": mid, "position": e.position, "caller": p["caller"], "reason": p.get("reason", ""),
+                         "at": p.get("at") or max(e.position - 1, 1), "recorded_at": e.recorded_at,
+                         "recorded_by": e.recorded_by, "round": created.get("round"), "table": created.get("table"),
+                         "players": created["players"], "ruleset": created["ruleset"],
+                         "open": answer is None,
+                         "answer": None if answer is None else {"position": answer.position,
+                                                                "text": answer.payload["text"],
+                                                                "rule": answer.payload.get("rule", ""),
+                                                                "judge": judge_of(answer.actor),
+                                                                "at": answer.recorded_at}})
+    return sorted(rows, key=lambda r: (not r["open"], r["recorded_at"]))

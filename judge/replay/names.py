@@ -1,0 +1,22 @@
+"""Card names for the replay and the recorder: the log keeps card numbers, a board shows
+`OP01-016 Nami` where a name is known (judge.io.cardnames: the names the match's deck registrations
+carry, then the card data: a `cards.db` beside the log first, then the card list shipped with
+tablejudge, for the games it covers); a number with no known name stays a number."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.state import TableState
+from judge.io.cardnames import CARD_DATA_RULESETS, CardNames
+
+
+def card_names(codes: Iterable[str], state: TableState | None, ruleset: Any,
+               event_db: str | None = None) -> dict[str, str]:
+    """{number: name} for the numbers whose name is known (the others are left out)."""
+    db = None
+    if getattr(ruleset, "name", None) in CARD_DATA_RULESETS:
+        from judge.io.carddb import CardDB
+        db = CardDB.for_log(event_db)
+    names = CardNames.for_state(state, ruleset, db=db)
+    return {c: n for c in sorted({c for c in codes if isinstance(c, str) and c}) if (n := names.name(c))}

@@ -1,0 +1,218 @@
+"""Every write on a recorded match, once: the recorder page, the judges' desk, the player's page and
+the JSON API come here. The grant is checked against the match's scope before anything is read
+from the form: a recorder's link writes only its match, a player's only calls a judge for its own
+table, rulings, penalties, backups and extensions are a judge's (or the organizer's).
+
+    scope = match_scope(desk, "3f2a9c01e4")                 # its tournament and (round, table)
+    run_match_action(ctx, grant, "line", scope, {"line": "A: refresh", "seen": "14"})
+
+Refusals: Forbidden (403) and InputError (422; LineRefused names the column) store nothing.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.desk import PENALTY_LADDER, describer
+from engine.match import InputError, Match
+from engine.rulesets import UnknownRuleset, get_ruleset
+from judge.desk.penalties import give_penalty, guide_for
+from judge.tournament import rounds
+from judge.web.actions import Context, number, text
+from judge.web.auth import PLAYER, Forbidden, Grant
+from judge.web.recording import LineOutcome, Recorder
+
+
+@dataclass(frozen=True)
+class MatchScope:
+    """Where a recorded match belongs: its tournament (None: a match of no tournament here, which
+    only the organizer's own link may write) and the (round, table) the tournament played it at."""
+
+    match: str
+    tournament: str | None
+    table: tuple[int, int] | None
+
+
+def match_scope(desk: Any, mid: str) -> MatchScope:
+    """KeyError for an unknown match."""
+    desk.matches.match(mid)
+    tid = desk.matches.tournament_of(mid)
+    if not tid:
+        return MatchScope(mid, None, None)
+    try:
+        st = desk.tournament(tid).state()
+    except (KeyError, ValueError):  # the event label names no tournament of this log
+        return MatchScope(mid, None, None)
+    for rnd in st.rounds:
+        for table, m in rnd.matches.items():
+            if m == mid:
+                return MatchScope(mid, tid, (rnd.number, table))
+    return MatchScope(mid, tid, None)
+
+
+def require(grant: Grant, action: str, scope: MatchScope) -> None:
+    tid = scope.tournament or "*"
+    if scope.tournament is None and grant.tournament != "*":
+        raise Forbidden("this match belongs to no tournament here: only the organizer's own link writes it")
+    if not grant.allows_match(action, tid, scope.match, scope.table):
+        what = action.replace("_", " ")
+        if grant.role == PLAYER:
+            raise Forbidden(f"a player's link cannot {what} here (this link is for round {grant.round} table "
+                            f"{grant.table})")
+        raise Forbidden(f"a {grant.role} link cannot {what} in match {scope.match}")
+
+
+# --- the actions --------------------------------------------------------------------------------
+
+
+def recorder(m: Match, g: Grant) -> Recorder:
+    """The recorder core for this link: its own acts are its role's (scorekeeper:NAME, judge:NAME)."""
+    return Recorder(m, g.match_actor, g.recorded_by, g.full_view)
+
+
+def _line(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    seen = number(f, "seen", low=0, high=10**9)
+    try:
+        out: LineOutcome = recorder(m, g).record(f.get("line") if isinstance(f.get("line"), str) else "", seen)
+    except PermissionError as e:
+        raise Forbidden(str(e)) from None
+    d = out.to_dict(describer(m.ruleset.describe))
+    if out.status == "moved":
+        who = sorted({e.recorded_by for e in out.moved})
+        d["message"] = (f"not stored: {len(out.moved)} event{'s' if len(out.moved) != 1 else ''} recorded since "
+                        f"your page showed event {seen}" + (f" (by {', '.join(who)})" if who else "")
+                        + (": your line repeats " + ", ".join(f"#{p}" for p in out.repeats) if out.repeats else ""))
+    else:
+        d["message"] = "recorded " + ", ".join(f"#{r.event.position}" for r in out.recorded)
+    return d
+
+
+def _undo(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    rec, target = recorder(m, g).undo(text(f, "reason", required=False))
+    return {"message": f"event {target.position} is void (correction #{rec.event.position}); it stays in the log",
+            "position": rec.event.position, "voids": target.position}
+
+
+def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    head = m.head_position()
+    at = number(f, "at", required=False, high=head) or head
+    if g.role == PLAYER:
+        caller = text(f, "player", limit=64)
+        if caller not in m.players:
+            raise Forbidden(f"{caller!r} does not play at table {g.table}")
+        actor = caller
+    else:
+        caller = g.role if g.name in ("", g.role) else f"{g.role} {g.name}"
+        actor = g.match_actor
+    reason = text(f, "reason", required=False, limit=500)
+    rec = m.record("judge.call", {k: v for k, v in {"caller": caller, "reason": reason, "at": at}.items()
+                                  if v is not None}, actor=actor, recorded_by=g.recorded_by)
+    return {"message": "a judge is called" + (f" (about event {at})" if at else ""), "position": rec.event.position}
+
+
+def _ruling(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    payload = {"text": text(f, "text", limit=2000), "rule": text(f, "rule", required=False, limit=80),
+               "call": number(f, "call", required=False, high=10**9)}
+    rec = m.record("judge.ruling", {k: v for k, v in payload.items() if v is not None}, actor=g.match_actor,
+                   recorded_by=g.recorded_by)
+    return {"message": f"ruling recorded (#{rec.event.position})", "position": rec.event.position,
+            "findings": [x.to_dict() for x in rec.findings]}
+
+
+def _penalty(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    player = text(f, "player", limit=64)
+    penalty = text(f, "penalty", limit=40)
+    if penalty not in PENALTY_LADDER:
+        raise InputError(f"one of {', '.join(PENALTY_LADDER)}", field="penalty")
+    infraction = text(f, "infraction", limit=200)
+    reason = text(f, "reason", required=False, limit=2000)
+    late = number(f, "minutes_late", required=False, low=0, high=10_000)
+    guide = guide_for(m.ruleset.name)
+    inf = guide.lookup(infraction)
+    if inf is None:  # a free infraction category, as the CLI takes it: no suggestion to compare
+        rec = m.record("judge.penalty", {k: v for k, v in {"player": player, "penalty": penalty,
+                       "infraction": infraction, "reason": reason, "minutes_late": late}.items() if v is not None},
+                       actor=g.match_actor, recorded_by=g.recorded_by)
+        return {"message": f"{penalty} to {player} recorded (#{rec.event.position})", "position": rec.event.position}
+    rec, s = give_penalty(m, player=player, infraction=inf, penalty=penalty, actor=g.match_actor, reason=reason,
+                          minutes_late=late, recorded_by=g.recorded_by)
+    dev = rec.event.payload.get("deviation")
+    return {"message": f"{penalty} to {player} recorded (#{rec.event.position})"
+            + (f" — deviation from the guide (DESK-11): {dev}" if dev else ""),
+            "position": rec.event.position, "suggestion": s.to_dict(), "deviation": dev}
+
+
+def _backup(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    to = number(f, "to", high=10**9)
+    reason = text(f, "reason", limit=1000)
+    rule = text(f, "rule", required=False, limit=80)
+    rec = m.record("backup", {"to": to, "reason": f"{reason} [{rule}]" if rule else reason},
+                   actor=g.match_actor, recorded_by=g.recorded_by)
+    return {"message": f"backed up to event {to} (#{rec.event.position}); the events after it stay, struck through",
+            "position": rec.event.position}
+
+
+def _extend(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    """Extra minutes go to the round clock (the table's end on the clock page, the slips and the
+    player's page); a match of no tournament keeps its own clock (time.extension)."""
+    minutes = number(f, "minutes", high=120)
+    reason = text(f, "reason", required=False, limit=200) or "judge call"
+    if scope.tournament is not None and scope.table is not None:
+        round_no, table = scope.table
+        ctx.desk.write(scope.tournament, g, lambda t: rounds.extend(t, table, minutes, reason, round_no=round_no))
+        return {"message": f"table {table}: +{minutes} min on the round clock"}
+    rec = m.record("time.extension", {"minutes": minutes, "reason": reason}, actor=g.match_actor,
+                   recorded_by=g.recorded_by)
+    return {"message": f"+{minutes} min on this match's clock (#{rec.event.position})", "position": rec.event.position}
+
+
+@dataclass
+class MatchAction:
+    permission: str
+    run: Callable[[Context, Match, Grant, MatchScope, dict[str, Any]], dict[str, Any]]
+
+
+MATCH_ACTIONS: dict[str, MatchAction] = {
+    "line": MatchAction("record_event", _line),
+    "undo": MatchAction("undo_event", _undo),
+    "call": MatchAction("call_judge", _call),
+    "ruling": MatchAction("judge_match", _ruling),
+    "penalty": MatchAction("judge_match", _penalty),
+    "backup": MatchAction("judge_match", _backup),
+    "extend": MatchAction("judge_match", _extend),
+}
+
+
+def run_match_action(ctx: Context, grant: Grant, name: str, scope: MatchScope, fields: dict[str, Any]) -> dict[str, Any]:
+    """Check the grant against the match's scope, then write. Forbidden (403) or InputError (422)
+    store nothing. Followers are told at once."""
+    action = MATCH_ACTIONS.get(name)
+    if action is None:
+        raise InputError(f"no action {name!r}", field="action")
+    require(grant, action.permission, scope)
+    m = ctx.desk.matches.match(scope.match)
+    try:
+        return action.run(ctx, m, grant, scope, fields)
+    finally:
+        ctx.desk.catch_up()
+
+
+# --- a player's call from the table's page ------------------------------------------------------
+
+
+def table_match(ctx: Context, grant: Grant, tid: str) -> MatchScope:
+    """The recorded match of a player's table, created (as `tablejudge tournament matches` would)
+    if the round has none for it yet: a call always lands in a match's log."""
+    st = ctx.desk.tournament(tid).state()
+    rnd = st.round(grant.round)
+    mid = rnd.matches.get(grant.table) if rnd else None
+    if mid is None:
+        try:
+            ruleset = get_ruleset(st.game).name
+        except UnknownRuleset:
+            ruleset = "table"
+        made = ctx.desk.write(tid, grant, lambda t: rounds.create_matches(t, ruleset=ruleset, round_no=grant.round,
+                                                                         tables=[grant.table]))
+        mid = made[grant.table]
+    return MatchScope(mid, tid, (grant.round, grant.table))

@@ -1,0 +1,169 @@
+"""The match recorder's core for the web page (and any program): one notation line in, stored as one
+transaction or not at all; the buttons for what is open now; undo as a correction.
+
+The same pieces as the terminal recorder (judge.live.session): the ruleset's grammar reads the line
+(engine.notation `parse_line`, card names said at the table turned into numbers, a deck line given
+its cards' facts from the card data), `Match.judge_batch` judges it whole on a copy of the table
+(the turn number checked by `turn_number_problem`), `Match.store_batch` stores it in one
+transaction right after the event it was judged against (a lost race stores nothing). Record, then
+judge: an illegal move is stored and comes back with its findings.
+
+Two recorders: a page says which event it last showed (`seen`). If the log has moved since, nothing
+is stored: the outcome lists what the other recorder stored and how much of this line repeats it
+(judge.live.moved.repeated), and the page asks before storing the line after them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.desk import JUDGE_ONLY_KINDS
+from engine.events import JUDGE_PREFIX, TABLE_ACTOR, RecordedEvent
+from engine.match import BatchInputError, InputError, Match, Recorded
+from engine.notation import NotationError, grammar_for, make_ctx, parse_line
+from engine.notation.lines import turn_number_problem
+from engine.replay import VOIDING_KINDS
+from engine.state import TableState
+from engine.store import ConflictError
+from judge.io import carddb
+from judge.live.moved import repeated
+from judge.live.options import options
+from judge.live.session import JUDGE_DEFAULT_KINDS
+
+MAX_LINE = 4000
+
+
+class LineRefused(InputError):
+    """A line that could not be stored: nothing of it was. `col`: 1-based column of the problem."""
+
+    def __init__(self, message: str, col: int = 1, field: str = "line"):
+        super().__init__(message, field=field)
+        self.col = max(1, col)
+
+
+@dataclass
+class LineOutcome:
+    status: str                                  # "stored" or "moved" (nothing stored: look first)
+    head: int                                    # the log's last event now
+    recorded: list[Recorded] = field(default_factory=list)
+    moved: list[RecordedEvent] = field(default_factory=list)   # stored by others since `seen`
+    repeats: list[int] = field(default_factory=list)           # of those, the ones this line repeats
+
+    def to_dict(self, describe: Callable[[RecordedEvent], str]) -> dict[str, Any]:
+        return {"status": self.status, "head": self.head,
+                "recorded": [{"position": r.event.position, "kind": r.event.kind, "text": describe(r.event),
+                              "findings": [f.to_dict() for f in r.findings]} for r in self.recorded],
+                "moved": [{"position": e.position, "text": describe(e), "by": e.recorded_by,
+                           "at": e.recorded_at, "repeat": e.position in self.repeats} for e in self.moved]}
+
+
+@dataclass
+class Recorder:
+    """Who records (the link's actor for its own acts, whether it may act as a judge) and the
+    grammar of the match, with the card data's names and facts where the game has card data."""
+
+    match: Match
+    own_actor: str              # scorekeeper:NAME, or judge:NAME for a judge's or an organizer's link
+    recorded_by: str
+    may_act_as_judge: bool
+
+    def __post_init__(self) -> None:
+        self.grammar = grammar_for(self.match.ruleset)
+        self.ctx = make_ctx(self.match.players, self.match.ruleset, self.grammar)
+        self.cards = carddb.match_cards(self.match.ruleset, carddb.for_store(self.match.store))
+        if self.cards is not None:  # names said at the table -> numbers; a deck line gets its facts
+            self.ctx.card_ref = lambda word: self.cards.resolve(word, self.match.state())  # type: ignore[union-attr]
+            self.ctx.card_fill = self.cards.fill
+
+    def default_actor(self, kind: str) -> str:
+        """A line with no prefix: the table's; a judge's action, this link's if it is a judge's."""
+        if kind in JUDGE_ONLY_KINDS and not self.may_act_as_judge:
+            raise NotationError(f"{kind} is a judge's action: a judge records it (the judges' desk, or a "
+                                "judge's link)")
+        return self.own_actor if kind in JUDGE_DEFAULT_KINDS or kind == "correction" else TABLE_ACTOR
+
+    # --- a line ------------------------------------------------------------------------------
+
+    def parse(self, text: str) -> list[Any]:
+        """The actions of a line; LineRefused (with the column) if it does not read."""
+        if not isinstance(text, str) or not text.strip():
+            raise LineRefused("type an action (or tap one of the buttons)")
+        if len(text) > MAX_LINE or "\x00" in text:
+            raise LineRefused(f"a line has at most {MAX_LINE:,} characters of text", col=min(len(text), MAX_LINE))
+        try:
+            actions = parse_line(text, 0, self.grammar, self.ctx, default_actor=self.default_actor)
+        except NotationError as e:
+            raise LineRefused(e.message, col=e.col) from None
+        if self.ctx.card_fill is not None:
+            for a in actions:
+                a.payload = self.ctx.card_fill(a.kind, a.payload)
+        if not self.may_act_as_judge:
+            for a in actions:
+                if a.actor.startswith(JUDGE_PREFIX):
+                    raise PermissionError(f"only a judge's link records as a judge (column {a.col}: "
+                                          f"judge {a.actor[len(JUDGE_PREFIX):]})")
+        return actions
+
+    def record(self, text: str, seen: int) -> LineOutcome:
+        """Store one line as one transaction after event `seen` (the last the page showed), or say
+        what moved since. LineRefused: nothing stored, `col` says where. PermissionError: a line
+        acting as a judge from a link that is not a judge's."""
+        actions = self.parse(text)
+        after = self.match.store.head(self.match.id)
+        if seen != after.position:
+            return self._moved(actions, seen, after.position)
+        try:
+            batch = self.match.judge_batch([(a.kind, a.payload, a.actor) for a in actions], after=after,
+                                           recorded_by=self.recorded_by)
+        except BatchInputError as e:
+            raise LineRefused(str(e), col=actions[e.item].col) from None
+        for k, a in enumerate(actions):
+            problem = turn_number_problem(self.grammar, a, *batch.turns[k])
+            if problem:
+                raise LineRefused(problem, col=a.col)
+        try:
+            recs = self.match.store_batch(batch, after=after)
+        except ConflictError:
+            return self._moved(actions, seen, self.match.head_position())
+        return LineOutcome("stored", recs[-1].event.position, recs)
+
+    def _moved(self, actions: list[Any], seen: int, head: int) -> LineOutcome:
+        moved = self.match.store.read(self.match.id, after=max(seen, 1), upto=head) if seen < head else []
+        _, same = repeated(self.match, actions, moved)
+        return LineOutcome("moved", head, moved=moved, repeats=[e.position for e in same])
+
+    # --- undo --------------------------------------------------------------------------------
+
+    def undo(self, reason: str | None = None) -> tuple[Recorded, RecordedEvent]:
+        """A correction voiding this link's own last event that still counts (never another
+        recorder's), recorded as this link's own act; the original stays in the log."""
+        target = last_own_event(self.match, self.recorded_by)
+        if target is None:
+            raise InputError("nothing of yours to undo (a judge voids another's event with a correction)",
+                             field="undo")
+        rec = self.match.record("correction", {"voids": target.position,
+                                               "reason": reason or "undone on the recorder page"},
+                                actor=self.own_actor, recorded_by=self.recorded_by)
+        return rec, target
+
+    # --- the buttons -------------------------------------------------------------------------
+
+    def buttons(self, state: TableState) -> tuple[list[Any], list[str]]:
+        """What is open at `state` (the grammar's suggestions the rules accept: judge.live.options,
+        as the terminal's `?`), and the grammar's notes on what it could not know (unseen hands)."""
+        try:
+            found = options(self.match, self.grammar, self.ctx, state, self.default_actor)
+            notes = list(self.grammar.suggestion_notes(state, self.ctx))
+        except Exception:  # noqa: BLE001 - a grammar bug leaves the notation box, not a broken page
+            return [], ["(the buttons could not be worked out for this table: type the line)"]
+        return found, notes
+
+
+def last_own_event(match: Match, recorded_by: str) -> RecordedEvent | None:
+    """The last event this link recorded that still counts."""
+    voided = set(match.state().voided)
+    for e in reversed(match.store.read(match.id, after=1)):
+        if e.recorded_by == recorded_by and e.position not in voided and e.kind not in VOIDING_KINDS:
+            return e
+    return None

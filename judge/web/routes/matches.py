@@ -1,0 +1,235 @@
+"""Pages of a recorded match: the replay viewer (`/m/ID`, deep links `/m/ID#e41`, live), its data and
+its saved file; the scorekeeper's recorder (`/m/ID/record`); a judge call at the judges' desk
+(`/m/ID/call/N`: the audit at the moment named and the forms for a ruling, a penalty, a backup and
+an extension); and the writes (`POST /m/ID/record` a line, `POST /m/ID/do/ACTION`).
+
+Who sees what: anyone may watch a replay, with hidden information hidden; a judge's or an
+organizer's link sees the log as recorded. Writes go through judge.web.match_actions (role and
+scope checked first: 403 and nothing stored)."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+
+from engine.catalogue import load as load_catalogue
+from engine.desk import PENALTY_LADDER
+from engine.match import InputError
+from judge.desk.audit import audit
+from judge.desk.penalties import earlier_penalties, guide_for, suggest
+from judge.io.files import safe_name
+from judge.replay.export import replay_html
+from judge.web.auth import Forbidden, Grant
+from judge.web.live import sse_stream
+from judge.web.match_actions import MatchScope, match_scope, recorder as recorder_of, require, run_match_action
+from judge.web.recording import LineRefused, last_own_event
+from judge.web.routes.common import (
+    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form, refused,
+)
+from judge.web.routes.staff import context
+
+router = APIRouter(include_in_schema=False)
+RECENT = 14  # events shown under the recorder's board
+
+
+def scope_of(request: Request, mid: str) -> MatchScope:
+    return match_scope(app_state(request).desk, mid)
+
+
+def match_grant(request: Request, scope: MatchScope, form: dict[str, Any] | None = None,
+                optional: bool = False) -> Grant | None:
+    """The request's grant, checked against the match's tournament (a match of no tournament here:
+    only the organizer's own link)."""
+    return grant_of(request, scope.tournament, form, optional=optional, expired_ok=True)
+
+
+def allowed(g: Grant | None, action: str, scope: MatchScope) -> bool:
+    if g is None:
+        return False
+    try:
+        require(g, action, scope)
+        return True
+    except Forbidden:
+        return False
+
+
+# --- the replay -----------------------------------------------------------------------------------
+
+
+@router.get("/m/{mid}", response_class=HTMLResponse)
+async def replay_page(request: Request, mid: str):
+    web = app_state(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope, optional=True)
+    tl = web.desk.matches.timeline(mid, hidden=not (g and g.full_view))
+    links = [{"label": "save this replay", "href": link(f"/m/{mid}/replay.html", g)}]
+    if allowed(g, "record_event", scope):
+        links.append({"label": "recorder", "href": link(f"/m/{mid}/record", g)})
+    if g is not None and g.full_view and scope.tournament:
+        links.append({"label": "judges' queue", "href": link(f"/t/{scope.tournament}/queue", g)})
+    return HTMLResponse(replay_html(tl, inline=False, live_url=f"/m/{mid}/live",
+                                    data_url=link(f"/m/{mid}/data.json", g), links=links, base=web.base_path))
+
+
+@router.get("/m/{mid}/data.json")
+async def replay_data(request: Request, mid: str):
+    """The viewer's data (from event `from` on: a live page asks only for what is new)."""
+    web = app_state(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope, optional=True)
+    start = request.query_params.get("from", "1")
+    if not start.isdigit() or len(start) > 9:
+        raise InputError("from: an event position", field="from")
+    tl = web.desk.matches.timeline(mid, hidden=not (g and g.full_view))
+    return JSONResponse(tl.data_from(int(start)), headers={"Cache-Control": "no-store"})
+
+
+@router.get("/m/{mid}/replay.html")
+async def replay_file(request: Request, mid: str):
+    """The self-contained replay file (the log inside; hidden information hidden unless a judge's
+    or an organizer's link asks)."""
+    web = app_state(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope, optional=True)
+    tl = web.desk.matches.timeline(mid, hidden=not (g and g.full_view))
+    name = f"{safe_name(mid)}-replay{'-staff' if not tl.match['hidden'] else ''}.html"
+    return Response(replay_html(tl, inline=True), media_type="text/html; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/m/{mid}/live")
+async def match_live(request: Request, mid: str):
+    """Server-sent events for one recorded match (topic `match`; `calls` for a judge call)."""
+    web = app_state(request)
+    m = web.desk.matches.match(mid)
+    return StreamingResponse(sse_stream(web.desk.broker, mid, m.head_position(), request.is_disconnected),
+                             media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# --- the recorder ---------------------------------------------------------------------------------
+
+
+def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, **entry: Any) -> Response:
+    web = app_state(request)
+    m = web.desk.matches.match(scope.match)
+    tl = web.desk.matches.timeline(scope.match, hidden=not g.full_view)
+    by_pos: dict[int, list[dict[str, Any]]] = {}
+    for f in tl.findings:
+        by_pos.setdefault(f["p"], []).append(f)
+    recent = [dict(e, findings=by_pos.get(e["p"], [])) for e in tl.events[-RECENT:]][::-1]
+    found, notes = recorder_of(m, g).buttons(tl.state) if tl.state is not None and tl.state.result is None else ([], [])
+    groups: dict[str, list[Any]] = {}
+    for b in found:
+        groups.setdefault(b.group, []).append(b)
+    mine = last_own_event(m, g.recorded_by)
+    seats = tl.match["seats"]
+    return page(request, "web/record.html", status, title=f"Record: {' vs '.join(m.players)}", mid=scope.match,
+                k=g.token, csrf=app_state(request).signer.csrf(g.token), role=g.role, who_name=g.name,
+                match=tl.match, head=tl.head, board={"board": tl.boards[-1], "names": tl.names}, recent=recent,
+                groups=groups, notes=notes, seats=[(seats[p], p) for p in m.players], position=tl.head,
+                mine={"position": mine.position, "text": next(e["text"] for e in tl.events if e["p"] == mine.position)}
+                if mine else None, may_judge=g.full_view, live=f"/m/{scope.match}/live",
+                replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
+
+
+@router.get("/m/{mid}/record", response_class=HTMLResponse)
+async def recorder(request: Request, mid: str):
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope)
+    require(g, "record_event", scope)
+    return _recorder(request, scope, g)
+
+
+@router.post("/m/{mid}/record", response_class=HTMLResponse)
+async def record(request: Request, mid: str):
+    """One line (typed, or a button's): stored as one transaction, or kept in the box with the
+    error's column, or held back because another recorder stored events since the page's `seen`."""
+    form = await read_form(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope, form)
+    check_csrf(request, g, form)
+    line = form.get("line") if isinstance(form.get("line"), str) else ""
+    typed = form.get("typed") == "1"
+    try:
+        result = run_match_action(context(request), g, "line", scope, form)
+    except LineRefused as e:
+        return refused(request, _recorder(request, scope, g, line=line, error=e.message, col=e.col, typed=True), 422)
+    except HANDLED as e:
+        if isinstance(e, Forbidden) and not allowed(g, "record_event", scope):
+            raise
+        return refused(request, _recorder(request, scope, g, line=line, error=error_body(e)["error"], typed=typed),
+                       error_status(e))
+    if result["status"] == "moved":
+        return _recorder(request, scope, g, line=line, moved=result, typed=typed)
+    return _recorder(request, scope, g, done=result, typed=typed)
+
+
+@router.post("/m/{mid}/do/{action}")
+async def match_do(request: Request, mid: str, action: str):
+    """undo, call, ruling, penalty, backup, extend: htmx gets a message (the page's live parts
+    refresh themselves from the match's stream); a plain form goes back to its page."""
+    form = await read_form(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope, form)
+    check_csrf(request, g, form)
+    back = form.get("back") if isinstance(form.get("back"), str) and form["back"].startswith(("/m/", "/t/")) \
+        else f"/m/{mid}"
+    is_htmx = request.headers.get("hx-request") == "true"
+    try:
+        result = run_match_action(context(request), g, action, scope, form)
+    except HANDLED as e:
+        if is_htmx:
+            return refused(request, page(request, "web/_flash.html", error=error_body(e)), error_status(e))
+        return page(request, "web/error.html", error_status(e), title="Not done", error=error_body(e))
+    if is_htmx:
+        return page(request, "web/_flash.html", result=result)
+    return RedirectResponse(link(back, g, msg=result["message"]), status_code=303)
+
+
+# --- a judge call at the judges' desk -----------------------------------------------------------
+
+
+def rule_choices(ruleset: Any) -> list[dict[str, str]]:
+    """Every rule a ruling may cite: the ruleset's and the desk's, each with its words."""
+    desk = load_catalogue("engine", "desk_rules.toml").rules
+    return [{"id": r.id, "title": r.title, "section": r.section, "en": r.en, "quote": r.quote}
+            for r in list(ruleset.rules) + list(desk)]
+
+
+@router.get("/m/{mid}/call/{position}", response_class=HTMLResponse)
+async def call_page(request: Request, mid: str, position: int):
+    web = app_state(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope)
+    require(g, "judge_match", scope)
+    m = web.desk.matches.match(mid)
+    calls = m.store.read(mid, after=position - 1, upto=position)
+    if not calls or calls[0].kind != "judge.call":
+        raise InputError(f"event {position} of match {mid} is not a judge call", field="position")
+    call = calls[0]
+    at = call.payload.get("at") or max(position - 1, 1)
+    a = audit(m, at, around=4)
+    tl = web.desk.matches.timeline(mid, hidden=False)
+    guide = guide_for(m.ruleset.name)
+    suggestions = {}
+    for p in m.players:
+        earlier = earlier_penalties(m.store, m, p)
+        suggestions[p] = {i.id: {k: v for k, v in suggest(guide, i, p, earlier).to_dict().items()
+                                 if k in ("penalty", "floor", "ceiling", "offence", "steps")}
+                          for i in guide.infractions}
+    answered = [e for e in web.desk.matches.desk_events.get(mid, [])
+                if e.kind == "judge.ruling" and e.payload.get("call") == position]
+    finding_rules = [f["rule"] for f in a["findings"] if f["position"] == at]
+    return page(request, "web/call.html", title=f"Judge call: table {scope.table[1] if scope.table else '?'}",
+                mid=mid, k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, tid=None,
+                call={"position": position, "caller": call.payload["caller"], "reason": call.payload.get("reason", ""),
+                      "at": at, "recorded_at": call.recorded_at, "recorded_by": call.recorded_by},
+                audit=a, board={"board": tl.boards[at - 1], "names": tl.names}, match=tl.match, scope=scope,
+                rules=rule_choices(m.ruleset), cited=finding_rules[0] if finding_rules else "",
+                guide=guide.to_dict(), suggestions=suggestions, answered=answered, position=m.head_position(),
+                ladder=list(PENALTY_LADDER),
+                live=f"/m/{mid}/live", replay=link(f"/m/{mid}", g) + f"#e{at}",
+                queue=link(f"/t/{scope.tournament}/queue", g) if scope.tournament else None,
+                self_url=link(f"/m/{mid}/call/{position}", g))

@@ -1,0 +1,198 @@
+// The replay viewer: step through a match event by event (← → keys, Home/End, a slider, jump to a
+// turn), the board after each event, findings and judge actions marked on the timeline, a deep link
+// to one event (#e41). Live on the server (a stream says when the log moved; the new events are
+// fetched); the saved file carries the whole log and needs no server and no network.
+(function () {
+  "use strict";
+  var B = window.TJBoard, el = B.el;
+  var holder = document.getElementById("replay-data");
+  if (!holder) return;
+  var data = JSON.parse(holder.textContent);
+  var body = document.body;
+  var slider = document.getElementById("step");
+  var label = document.getElementById("where");
+  var boardEl = document.getElementById("board");
+  var logEl = document.getElementById("log");
+  var marksEl = document.getElementById("marks");
+  var turnSel = document.getElementById("turn");
+  var current = -1;
+  var follow = true;  // at the last event: a live page stays at the end as events arrive
+
+  function byPosition() {
+    var out = {};
+    data.findings.forEach(function (f, i) { (out[f.p] = out[f.p] || []).push(f); });
+    return out;
+  }
+  function voided() {
+    var v = {};
+    (data.voided || []).forEach(function (p) { v[p] = true; });
+    return v;
+  }
+  function indexOfPosition(p) {
+    for (var i = 0; i < data.events.length; i++) if (data.events[i].p === p) return i;
+    return -1;
+  }
+  function worst(fs) {
+    if (!fs) return "";
+    for (var i = 0; i < fs.length; i++) if (fs[i].severity === "error" && !fs[i].void) return "error";
+    return fs.some(function (f) { return !f.void; }) ? "warning" : "";
+  }
+
+  function buildLog() {
+    var fmap = byPosition(), v = voided();
+    logEl.textContent = "";
+    data.events.forEach(function (e, i) {
+      var li = el("li", "ev" + (e.judge ? " judge" : "") + (v[e.p] ? " void" : "") + " " + worst(fmap[e.p]));
+      li.id = "e" + e.p;
+      var a = el("a", "pos", "#" + e.p);
+      a.href = "#e" + e.p;
+      li.appendChild(a);
+      li.appendChild(el("span", "who", e.seat ? e.seat + ":" : (e.actor === "-" ? "" : e.actor)));
+      li.appendChild(el("span", "text", e.text));
+      li.appendChild(el("span", "by", e.by + (e.at ? " · " + e.at.slice(11, 19) : "")));
+      var fs = fmap[e.p];
+      if (fs) {
+        var ul = el("ul", "findings");
+        fs.forEach(function (f) {
+          var fl = el("li", "finding " + f.severity + (f.void ? " void" : ""));
+          fl.appendChild(el("strong", null, f.rule + " "));
+          fl.appendChild(el("span", null, f.message));
+          if (f.en) fl.appendChild(el("div", "en", f.en));
+          if (f.quote) {
+            var q = el("div", "quote", "«" + f.quote + "»");
+            fl.appendChild(q);
+          }
+          ul.appendChild(fl);
+        });
+        li.appendChild(ul);
+      }
+      li.addEventListener("click", function (ev) {
+        if (ev.target.tagName === "A") return;  // the link itself changes the hash
+        show(i);
+      });
+      logEl.appendChild(li);
+    });
+  }
+  function buildMarks() {
+    var fmap = byPosition(), n = data.events.length;
+    marksEl.textContent = "";
+    data.events.forEach(function (e, i) {
+      var sev = worst(fmap[e.p]);
+      if (!e.judge && !sev) return;
+      var m = el("button", "mark " + (sev || "judge") + (e.judge ? " is-judge" : ""));
+      m.type = "button";
+      m.style.left = (n > 1 ? (100 * i / (n - 1)) : 0) + "%";
+      m.title = "#" + e.p + " " + e.text;
+      m.setAttribute("aria-label", m.title);
+      m.addEventListener("click", function () { show(i); });
+      marksEl.appendChild(m);
+    });
+  }
+  function buildTurns() {
+    turnSel.textContent = "";
+    var first = el("option", null, "jump to a turn…");
+    first.value = "";
+    turnSel.appendChild(first);
+    data.turns.forEach(function (t) {
+      var o = el("option", null, "Turn " + t.label + (t.active ? " (" + t.active + ")" : ""));
+      o.value = String(t.position);
+      turnSel.appendChild(o);
+    });
+  }
+  function rebuild() {
+    slider.max = String(Math.max(data.events.length - 1, 0));
+    buildLog(); buildMarks(); buildTurns();
+  }
+
+  function show(i, fromHash) {
+    if (!data.events.length) return;
+    i = Math.max(0, Math.min(data.events.length - 1, i));
+    var e = data.events[i];
+    current = i;
+    follow = i === data.events.length - 1;
+    slider.value = String(i);
+    B.render(boardEl, data.boards[i], data.names);
+    label.textContent = "event " + e.p + " of " + data.events[data.events.length - 1].p + ": " + e.text;
+    var prev = logEl.querySelector(".current");
+    if (prev) prev.classList.remove("current");
+    var row = document.getElementById("e" + e.p);
+    if (row) {
+      row.classList.add("current");
+      if (row.scrollIntoView) row.scrollIntoView({ block: "nearest" });
+    }
+    body.setAttribute("data-shown", String(e.p));
+    if (!fromHash && location.hash !== "#e" + e.p && history.replaceState) {
+      history.replaceState(null, "", "#e" + e.p);
+    }
+  }
+  function fromHash() {
+    var m = /^#e(\d+)$/.exec(location.hash);
+    if (!m) return false;
+    var i = indexOfPosition(parseInt(m[1], 10));
+    if (i < 0) return false;
+    show(i, true);
+    return true;
+  }
+
+  slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
+  document.getElementById("first").addEventListener("click", function () { show(0); });
+  document.getElementById("prev").addEventListener("click", function () { show(current - 1); });
+  document.getElementById("next").addEventListener("click", function () { show(current + 1); });
+  document.getElementById("last").addEventListener("click", function () { show(data.events.length - 1); });
+  turnSel.addEventListener("change", function () {
+    if (turnSel.value) show(indexOfPosition(parseInt(turnSel.value, 10)));
+    turnSel.value = "";
+  });
+  document.addEventListener("keydown", function (ev) {
+    var tag = (ev.target && ev.target.tagName) || "";
+    if (tag === "INPUT" && ev.target !== slider || tag === "SELECT" || tag === "TEXTAREA") return;
+    if (ev.key === "ArrowLeft") { show(current - 1); ev.preventDefault(); }
+    else if (ev.key === "ArrowRight") { show(current + 1); ev.preventDefault(); }
+    else if (ev.key === "Home") { show(0); ev.preventDefault(); }
+    else if (ev.key === "End") { show(data.events.length - 1); ev.preventDefault(); }
+  });
+  window.addEventListener("hashchange", fromHash);
+
+  rebuild();
+  if (!fromHash()) show(data.events.length - 1);
+
+  // --- live: the server's stream says the log moved; fetch what is new ------------------------
+  var liveUrl = body.getAttribute("data-live"), dataUrl = body.getAttribute("data-url");
+  var status = document.getElementById("live-status");
+  if (!liveUrl || !dataUrl || !window.EventSource || !window.fetch) return;
+  var source = null, busy = false, again = false;
+  function say(t, cls) { if (status) { status.textContent = t; status.className = "live " + cls; } }
+  function pull() {
+    if (busy) { again = true; return; }
+    busy = true;
+    var from = data.events.length + 1;
+    fetch(dataUrl + (dataUrl.indexOf("?") >= 0 ? "&" : "?") + "from=" + from, { credentials: "omit" })
+      .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
+      .then(function (d) {
+        var k = d.from - 1;
+        data.events = data.events.slice(0, k).concat(d.events);
+        data.boards = data.boards.slice(0, k).concat(d.boards);
+        data.findings = d.findings; data.voided = d.voided; data.names = d.names; data.turns = d.turns;
+        data.match = d.match;
+        var keep = current, stay = follow;
+        rebuild();
+        show(stay ? data.events.length - 1 : keep, !stay);
+      })
+      .catch(function () { say("reconnecting…", "off"); })
+      .then(function () { busy = false; if (again) { again = false; pull(); } });
+  }
+  function open() {
+    if (source) return;
+    source = new EventSource(liveUrl);
+    source.addEventListener("hello", function (ev) {
+      say("live", "on");
+      if (JSON.parse(ev.data).position !== data.events[data.events.length - 1].p) pull();
+    });
+    source.addEventListener("changed", function () { say("live", "on"); pull(); });
+    source.onerror = function () { say("reconnecting…", "off"); };
+  }
+  function close() { if (source) { source.close(); source = null; say("paused", "off"); } }
+  document.addEventListener("visibilitychange", function () { if (document.hidden) close(); else open(); });
+  window.addEventListener("pagehide", close);
+  if (!document.hidden) open();
+})();

@@ -1,0 +1,141 @@
+"""The penalty guides as data (judge/desk/penalty_guides), the desk's suggestion from a player's
+earlier penalties in the event, the deviation it flags (DESK-11), and `tablejudge judge penalty`."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.desk import PENALTY_LADDER, PENALTY_POLICIES
+from engine.match import InputError, Match
+from engine.store import EventStore
+from judge.desk.penalties import (
+    GUIDE_FILES, earlier_penalties, give_penalty, guide_for, parse_guide, suggest, suggest_for,
+)
+from judge.desk.review import review
+from tests.conftest import run_cli
+
+LOOK = "OPTCG-PG-LOOKING-AT-UNNECESSARY-CARDS"
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = EventStore.open(str(tmp_path / "log.db"))
+    yield s
+    s.close()
+
+
+def test_both_guides_load_with_every_field_the_desk_reads():
+    optcg, generic = guide_for("optcg"), guide_for("ken")
+    assert (optcg.key, generic.key) == ("optcg", "generic") and GUIDE_FILES == {"optcg": "optcg.toml"}
+    assert len(optcg.infractions) == 23 and len(generic.infractions) == 23
+    assert optcg.policy == "bandai" and generic.policy == "mtg-ipg"
+    for g in (optcg, generic):
+        assert g.policy in PENALTY_POLICIES
+        assert set(g.penalties) <= set(PENALTY_POLICIES[g.policy].penalties)
+        assert set(g.categories) <= set(PENALTY_POLICIES[g.policy].categories or g.categories)
+        for inf in g.infractions:
+            assert inf.quote and inf.source and inf.category in g.categories
+    # the manual's Suspension is on the ladder now (Theft's penalty), and counts across the event
+    assert optcg.find("theft").default == "Suspension" and "Suspension" in PENALTY_LADDER
+    assert (optcg.count_scope, optcg.deviation_mode, generic.count_scope, generic.deviation_mode) == \
+        ("event", "never-reduce", "day", "exact")
+
+
+def test_a_broken_guide_is_refused_naming_the_infraction_and_field():
+    data = {"guide": {"game": "g", "policy": "bandai", "document": "d", "document_date": "2025", "url": "u",
+                      "penalties": ["Warning", "Game Loss"], "categories": ["C"], "count_scope": "event",
+                      "deviation": "exact"},
+            "infraction": [{"id": "G-1", "name": "n", "category": "C", "default": "Warning", "description": "d",
+                            "quote": "q", "source": "s", "confidence": "published",
+                            "upgrades": [{"after": 2, "penalty": "Yellow Card"}]}]}
+    with pytest.raises(ValueError, match=r"infraction 1 \(G-1\): upgrade 'Yellow Card'"):
+        parse_guide("g", data)
+    data["infraction"][0]["upgrades"] = [{"after": 1, "penalty": "Game Loss"}]
+    with pytest.raises(ValueError, match="from the 2nd offence"):
+        parse_guide("g", data)
+
+
+def test_an_unknown_infraction_is_refused_with_the_closest_ones():
+    with pytest.raises(InputError) as e:
+        guide_for("optcg").find("looking")
+    assert e.value.field == "infraction" and LOOK in str(e.value)
+
+
+def test_repeats_count_across_the_event_not_other_events_and_not_voided_ones(store):
+    m1 = Match.create(store, "optcg", ["Ann", "Bob"], event="t-1", round="1", table="3")
+    m2 = Match.create(store, "optcg", ["Ann", "Cid"], event="t-1", round="2", table="1")
+    other = Match.create(store, "optcg", ["Ann", "Dan"], event="t-2")
+    rec, s = give_penalty(m1, player="Ann", infraction=LOOK, penalty="Warning", actor="judge:Kim")
+    assert (s.offence, s.penalty, rec.event.payload["suggested"]) == (1, "Warning", "Warning")
+    assert "deviation" not in rec.event.payload
+    give_penalty(other, player="Ann", infraction=LOOK, penalty="Warning", actor="judge:Kim")
+    # the second in event t-1 (round 2, another opponent): the manual's discretionary upgrade
+    s2 = suggest_for(m2, "Ann", LOOK)
+    assert (s2.offence, s2.penalty, s2.floor, s2.ceiling) == (2, "Game Loss", "Warning", None)
+    assert [p.match for p in s2.earlier] == [m1.id] and s2.earlier[0].labels == {"round": "1", "table": "3"}
+    assert s2.deviation("Warning") is None and s2.deviation("Match Loss") is None  # more is allowed
+    assert "below the guide" in s2.deviation("Caution") and "never reduce" in s2.deviation("Caution")
+    # another infraction is not a repeat of this one
+    assert suggest_for(m2, "Ann", "OPTCG-PG-SLOW-PLAY").offence == 1
+    # a penalty corrected away no longer counts
+    m1.record("correction", {"voids": rec.event.position, "reason": "wrong player"}, actor="judge:Kim")
+    assert suggest_for(m2, "Ann", LOOK).offence == 1
+    assert earlier_penalties(store, m2, "Ann") == []
+
+
+def test_the_generic_guide_upgrades_the_third_game_play_error_and_flags_any_other_penalty(store):
+    m = Match.create(store, "ken", ["Ann", "Bob"], event="ev")
+    for n, expect in ((1, "Warning"), (2, "Warning"), (3, "Game Loss")):
+        rec, s = give_penalty(m, player="Ann", infraction="Game Rule Violation", penalty="Warning",
+                              actor="judge:Kim")
+        assert (s.offence, s.penalty) == (n, expect)
+    assert rec.event.payload["policy"] == "mtg-ipg" and rec.event.payload["infraction"] == "Game Play Error"
+    assert "only the Head Judge" in rec.event.payload["deviation"]
+    desk = [f for f in review(m).desk if f.rule == "DESK-11"]
+    assert [(f.position, f.severity) for f in desk] == [(rec.event.position, "warning")]
+    # IPG-style: higher than the guide is a deviation too; a condition's penalty is not
+    s = suggest_for(m, "Bob", "GEN-PG-MISSED-TRIGGER")
+    assert s.penalty == "None" and s.deviation("Warning") is None and "above the guide" in s.deviation("Game Loss")
+
+
+def test_tardiness_follows_the_thresholds_and_day_scope_counts_only_that_day(store):
+    m = Match.create(store, "optcg", ["Ann", "Bob"], event="ev")
+    s = suggest_for(m, "Bob", "OPTCG-PG-TARDINESS", minutes_late=6)
+    assert s.penalty == "Game Loss" and "gets Game Loss at least" in s.deviation("Warning")
+    assert suggest_for(m, "Bob", "OPTCG-PG-TARDINESS", minutes_late=11).penalty == "Match Loss"
+    g = guide_for("ken")
+    k = Match.create(store, "ken", ["Ann", "Bob"], event="ev2")
+    give_penalty(k, player="Ann", infraction="Slow Play", penalty="Warning", actor="judge:Kim")
+    today = suggest_for(k, "Ann", "GEN-PG-SLOW-PLAY")
+    assert today.penalty == "Game Loss"  # the second Tournament Error Warning the same day
+    tomorrow = suggest(g, g.find("Slow Play"), "Ann", earlier_penalties(store, k, "Ann", day="2999-01-01"))
+    assert tomorrow.penalty == "Warning"
+
+
+def test_a_suspension_is_a_loss_for_the_log(store):
+    m = Match.create(store, "optcg", ["Ann", "Bob"])
+    give_penalty(m, player="Bob", infraction="Theft", penalty="Suspension", actor="judge:Kim")
+    r = review(m)
+    assert (r.outcome.result, r.outcome.winner, r.outcome.source) == ("win", "Ann", "penalty")
+
+
+def test_the_cli_shows_the_suggestion_and_records_nothing_until_a_penalty_is_given(tmp_path):
+    db = str(tmp_path / "log.db")
+    mid = run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", "--event", "ev",
+                  db=db).stdout.split()[-1]
+    shown = run_cli("judge", "penalty", mid, "--player", "Bob", "--infraction", "looking at unnecessary cards",
+                    db=db)
+    assert shown.returncode == 0 and "the guide suggests Warning" in shown.stdout
+    assert "nothing recorded" in shown.stdout
+    assert len(Match(EventStore.open(db), mid).events()) == 1
+    given = run_cli("judge", "penalty", mid, "-j", "Kim", "--player", "Bob", "--infraction", LOOK,
+                    "--penalty", "caution", "--json", db=db)
+    assert given.returncode == 0, given.stderr
+    out = json.loads(given.stdout)
+    assert out["event"]["payload"]["deviation"].startswith("below the guide")
+    assert out["suggestion"]["penalty"] == "Warning"
+    bad = run_cli("judge", "penalty", mid, "--player", "Bob", "--infraction", "looking", db=db)
+    assert bad.returncode == 2 and LOOK in bad.stderr
+    listed = run_cli("judge", "infractions", "--ruleset", "optcg", "--json", db=db)
+    assert len(json.loads(listed.stdout)) == 23

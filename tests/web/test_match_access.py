@@ -1,0 +1,133 @@
+"""Who may write what in a recorded match, on a real server: a recorder's link writes only its own
+match (lines, undo, a judge call) and nothing of a judge's; a player's link only calls a judge for
+its own table; a scorekeeper records but never rules; every refusal is a 403 with nothing stored."""
+from __future__ import annotations
+
+import re
+
+from tests.web.conftest import events, player_tokens
+from tests.web.matchsetup import mint, optcg_event, set_up
+
+
+def head(api, mid: str) -> int:
+    r = api.get(f"/api/m/{mid}")
+    assert r.status_code == 200, r.text
+    return r.json()["match"]["head"]
+
+
+def test_a_recorder_link_writes_only_its_match_and_nothing_of_a_judges(api, server):
+    tid, matches = optcg_event(api)
+    m1, m2 = matches[1], matches[2]
+    set_up(server.db, m1)
+    rec = mint(api, tid, "recorder", "Sam", match=m1)
+    before = {m: head(api, m) for m in (m1, m2)}
+    tournament_before = len(events(api, tid))
+
+    def refused(r, *mids):
+        assert r.status_code == 403, r.text
+        assert {m: head(api, m) for m in (m1, m2)} == before  # nothing stored
+        assert len(events(api, tid)) == tournament_before
+
+    # another match
+    refused(api.post(f"/api/m/{m2}/lines", {"line": "T1 A:", "seen": before[m2]}, token=rec))
+    refused(api.post(f"/api/m/{m2}/do/call", {"reason": "x"}, token=rec))
+    # a judge's actions on its own match
+    for action, fields in (("ruling", {"text": "stands"}), ("penalty", {"player": "Player 01", "infraction": "Slow Play",
+                                                                      "penalty": "Warning"}),
+                           ("backup", {"to": 2, "reason": "x"}), ("extend", {"minutes": 3})):
+        refused(api.post(f"/api/m/{m1}/do/{action}", fields, token=rec))
+    # a line that acts as a judge
+    refused(api.post(f"/api/m/{m1}/lines", {"line": 'judge Kim: ruling "stands"', "seen": before[m1]}, token=rec))
+    # the tournament: staff pages, results, the audit
+    refused(api.post(f"/api/t/{tid}/do/record_results", {"table": 1, "result": "1-0"}, token=rec))
+    refused(api.http.get(f"/t/{tid}", params={"k": rec}))
+    refused(api.get(f"/api/t/{tid}/audit", token=rec))
+    refused(api.http.get(f"/m/{m2}/record", params={"k": rec}))
+    # its own match: a line, then undo as the scorekeeper's correction
+    r = api.post(f"/api/m/{m1}/lines", {"line": "T1 A: refresh", "seen": before[m1]}, token=rec)
+    assert r.status_code == 200 and r.json()["status"] == "stored", r.text
+    r = api.post(f"/api/m/{m1}/do/undo", {}, token=rec)
+    assert r.status_code == 200, r.text
+    data = api.get(f"/api/m/{m1}").json()
+    last = data["events"][-1]
+    assert (last["kind"], last["actor"]) == ("correction", "scorekeeper:Sam")
+    assert "recorder Sam (link" in last["by"]
+    # revoked: refused
+    token_id = [e for e in events(api, tid) if e["kind"] == "access.granted"][-1]
+    tid_link = re.search(r"link (\w+)", last["by"]).group(1)
+    api.do(tid, "revoke", token_id=tid_link)
+    assert api.post(f"/api/m/{m1}/lines", {"line": "T1 A:", "seen": head(api, m1)}, token=rec).status_code == 403
+    assert token_id
+
+
+def test_a_players_link_only_calls_a_judge_for_its_own_table(api, server):
+    tid, matches = optcg_event(api)
+    m1, m2 = matches[1], matches[2]
+    links = player_tokens(api, tid)
+    tables = api.get(f"/api/t/{tid}/tables").json()
+    before = {m: head(api, m) for m in (m1, m2)}
+
+    def refused(r):
+        assert r.status_code == 403, r.text
+        assert {m: head(api, m) for m in (m1, m2)} == before
+
+    refused(api.post(f"/api/m/{m2}/do/call", {"player": tables[1]["player1"]}, token=links[1]))
+    refused(api.post(f"/api/m/{m1}/do/call", {"player": tables[1]["player1"]}, token=links[1]))  # not at table 1
+    refused(api.post(f"/api/m/{m1}/lines", {"line": "T1 A:", "seen": before[m1]}, token=links[1]))
+    refused(api.post(f"/api/m/{m1}/do/ruling", {"text": "x"}, token=links[1]))
+    refused(api.post(f"/api/m/{m1}/do/undo", {}, token=links[1]))
+    # the table page's own call form: its table's match, the caller one of its players
+    page = api.http.get(f"/t/{tid}/play", params={"k": links[1], "me": tables[0]["player1"]}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    refused(api.http.post(f"/t/{tid}/play/call", data={"k": links[1], "csrf": csrf, "player": tables[1]["player2"]}))
+    r = api.http.post(f"/t/{tid}/play/call", data={"k": links[1], "csrf": csrf, "player": tables[0]["player1"],
+                                                   "reason": "<img src=x onerror=alert(1)>"})
+    assert r.status_code == 200 and "A judge is called" in r.text.replace("a judge is called", "A judge is called")
+    call = api.get(f"/api/m/{m1}").json()["events"][-1]
+    assert (call["kind"], call["actor"]) == ("judge.call", tables[0]["player1"])
+    assert "<img" not in r.text.split("Call a judge")[0] or "&lt;img" in r.text
+    assert [c["caller"] for c in api.get(f"/api/t/{tid}/calls").json()] == [tables[0]["player1"]]
+    # without CSRF: refused
+    refused_call = api.http.post(f"/t/{tid}/play/call", data={"k": links[1], "player": tables[0]["player1"]})
+    assert refused_call.status_code == 403
+
+
+def test_a_scorekeeper_records_in_any_match_but_never_rules_and_never_sees_hands(api, server):
+    tid, matches = optcg_event(api)
+    m1 = matches[1]
+    set_up(server.db, m1)
+    sk = mint(api, tid, "scorekeeper", "Lia")
+    judge = mint(api, tid, "judge", "Kim")
+    r = api.post(f"/api/m/{m1}/lines", {"line": "T1 A: refresh", "seen": head(api, m1)}, token=sk)
+    assert r.status_code == 200, r.text
+    n = head(api, m1)
+    assert api.post(f"/api/m/{m1}/do/ruling", {"text": "x"}, token=sk).status_code == 403
+    assert head(api, m1) == n
+    assert api.get(f"/api/m/{m1}", token=sk).json()["match"]["hidden"] is True
+    assert api.get(f"/api/m/{m1}", token=judge).json()["match"]["hidden"] is False
+    assert api.http.get(f"/api/m/{m1}").json()["match"]["hidden"] is True  # no token: the public view
+    r = api.post(f"/api/m/{m1}/do/ruling", {"text": "the refresh stands", "rule": "OPTCG-FLOW-1"}, token=judge)
+    assert r.status_code == 200, r.text
+    last = api.get(f"/api/m/{m1}", token=judge).json()["events"][-1]
+    assert (last["kind"], last["actor"]) == ("judge.ruling", "judge:Kim")
+
+
+def test_bad_lines_are_refused_with_their_column_and_store_nothing(api, server):
+    tid, matches = optcg_event(api)
+    m1 = matches[1]
+    set_up(server.db, m1)
+    n = head(api, m1)
+    bad = "T1 A: refresh · frobnicate 3"
+    for line in (bad, "", "A: play", "\x00", "x" * 5000, "T7 A:"):
+        r = api.post(f"/api/m/{m1}/lines", {"line": line, "seen": n})
+        assert r.status_code == 422, (line, r.text)
+        assert head(api, m1) == n
+    r = api.http.get(f"/m/{m1}/record", params={"k": api.token})
+    csrf = re.search(r'name="csrf" value="([^"]+)"', r.text).group(1)
+    r = api.http.post(f"/m/{m1}/record", data={"k": api.token, "csrf": csrf, "line": bad, "seen": str(n), "typed": "1"})
+    assert r.status_code == 422
+    # the line stays in the box, the cursor goes to the unknown word
+    assert f'data-error-col="{bad.index("frobnicate") + 1}"' in r.text and f'value="{bad}"' in r.text
+    assert head(api, m1) == n
+    r = api.http.post(f"/m/{m1}/record", data={"k": api.token, "line": "T1 A:", "seen": str(n)})
+    assert r.status_code == 403 and head(api, m1) == n  # no CSRF token

@@ -1,0 +1,112 @@
+"""The recorder's core without a server: a line is one transaction (all of it or nothing), a
+refused line names its column, a page that did not see the last events is told what moved (and
+which of it its line repeats) before anything is stored, undo voids only the link's own event, and
+the buttons are the grammar's suggestions the rules accept."""
+from __future__ import annotations
+
+import pytest
+
+from engine.match import InputError, Match
+from engine.store import EventStore
+from judge.web.recording import LineRefused, Recorder, last_own_event
+from tests.rulesets.optcg.support import registration
+
+SAM, LIA = "recorder Sam (link aaa)", "recorder Lia (link bbb)"
+
+
+@pytest.fixture
+def match(tmp_path):
+    store = EventStore.open(str(tmp_path / "log.db"))
+    m = Match.create(store, "optcg", ["Ann", "Bob"])
+    for p in ("Ann", "Bob"):
+        m.record("deck.registered", registration(p), actor=p)
+    m.record("turn.order", {"first": "Ann"}, actor="Ann")
+    m.record("draw", {"player": "Ann", "count": 5, "cards": ["OP01-013", "OP01-016", "OP01-025", "ST01-006", "OP01-029"]}, actor="Ann")
+    m.record("draw", {"player": "Bob", "count": 5}, actor="Bob")
+    for p in ("Ann", "Bob"):
+        m.record("life.placed", {"player": p, "count": 5}, actor=p)
+    yield m
+    store.close()
+
+
+def line(m, text, seen=None, by=SAM, judge=False):
+    rec = Recorder(m, "judge:Kim" if judge else "scorekeeper:Sam", by, judge)
+    return rec.record(text, m.head_position() if seen is None else seen)
+
+
+def undo(m, by=SAM):
+    return Recorder(m, "scorekeeper:Sam", by, False).undo()
+
+
+def buttons(m, state):
+    return Recorder(m, "scorekeeper:Sam", SAM, False).buttons(state)
+
+
+def test_a_line_is_one_transaction_and_comes_back_with_its_findings(match):
+    n = match.head_position()
+    out = line(match, "T1 A: refresh · don 1 · play OP01-016")
+    assert out.status == "stored" and [r.event.position for r in out.recorded] == [n + 1, n + 2, n + 3, n + 4]
+    assert {r.event.recorded_by for r in out.recorded} == {SAM}
+    flagged = line(match, "A: play OP01-013")  # no active DON!! left: stored, and flagged
+    assert flagged.status == "stored" and flagged.recorded[0].findings
+    assert flagged.recorded[0].findings[0].position == flagged.recorded[0].event.position
+    head = match.head_position()
+    for bad in ("A: pass · frobnicate", "A: pass · A: play", "T5 A:", "A: attack"):
+        with pytest.raises(LineRefused) as e:
+            line(match, bad)
+        assert e.value.col >= 1
+        assert match.head_position() == head  # nothing of the line, not even its first action
+    with pytest.raises(LineRefused) as e:
+        line(match, "A: pass · frobnicate")
+    assert e.value.col == len("A: pass · ") + 1
+
+
+def test_a_page_that_missed_events_is_told_what_moved_before_anything_is_stored(match):
+    seen = match.head_position()
+    line(match, "T1 A: refresh", by=LIA)          # the other recorder, first
+    out = line(match, "T1 A: refresh", seen=seen)  # this page had not seen it
+    assert out.status == "moved" and not out.recorded
+    assert [e.position for e in out.moved] == [seen + 1, seen + 2] and out.repeats == [seen + 1, seen + 2]
+    assert match.head_position() == seen + 2
+    again = line(match, "A: don 1", seen=out.head)  # after looking, stored after them
+    assert again.status == "stored" and again.recorded[0].event.position == seen + 3
+
+
+def test_undo_voids_this_links_own_last_event_as_the_scorekeepers_correction(match):
+    line(match, "T1 A: refresh")
+    line(match, "A: don 1", by=LIA)
+    rec, target = undo(match)
+    assert target.kind == "refresh" and rec.event.payload["voids"] == target.position
+    assert (rec.event.actor, rec.event.recorded_by) == ("scorekeeper:Sam", SAM)
+    assert target.position in match.state().voided
+    assert last_own_event(match, SAM).kind == "turn"
+    undo(match)
+    with pytest.raises(InputError):
+        undo(match)  # Lia's DON!! is not Sam's to undo
+
+
+def test_only_a_judges_link_acts_as_a_judge(match):
+    n = match.head_position()
+    with pytest.raises(PermissionError):
+        line(match, 'judge Kim: ruling "the attack stands"')
+    assert match.head_position() == n
+    out = line(match, 'judge Kim: ruling "the attack stands"', judge=True)
+    assert out.recorded[0].event.actor == "judge:Kim"
+    own = line(match, 'call A "was that legal?"')  # a call with no prefix is the recorder's own
+    assert own.recorded[0].event.actor == "scorekeeper:Sam"
+
+
+def test_the_buttons_are_the_suggestions_the_rules_accept(match):
+    found, notes = buttons(match, match.state())
+    assert [b.line for b in found] == ["T1 A:"]
+    line(match, "T1 A: refresh · don 1")
+    found, _ = buttons(match, match.state())
+    lines = [b.line for b in found]
+    assert "A: play OP01-016" in lines  # cost 1, one active DON!!
+    assert "A: play OP01-013" not in lines  # cost 2: not affordable
+    assert not any(l.startswith("A: attack") for l in lines)  # the first player's first turn
+    line(match, "A: pass")
+    line(match, "T2 B: refresh · draw · don")
+    found, notes = buttons(match, match.state())
+    assert any("unseen" in n for n in notes)  # Bob's hand was drawn face down: no play is proposed
+    assert not any(b.group == "plays" for b in found)
