@@ -128,13 +128,7 @@ class Procedure:
         a, b = s.players
         games = s.extra["games"]
         if score[a] != score[b]:
-            leader = a if score[a] > score[b] else b
-            self.say("No game was in progress: the players were between games (sideboarding).")
-            self.say(self.quote("OP09-TEMPO-SIDE-1"))
-            final = awarded_score(SIDEBOARD_AWARD, score)
-            self.say(f"Each player is given 1 game win: the match ends {a} {final[a]} - {final[b]} {b}; "
-                     f"{leader}, who was ahead, wins the match.")
-            return self.decision("win", leader, SIDEBOARD_AWARD, "OP09-TEMPO-SIDE-1")
+            return self.sideboard_one_up(a, b, score)
         if games:
             self.say(f"No game was in progress: the players were between games (sideboarding) at "
                      f"{score[a]}-{score[b]}.")
@@ -143,6 +137,41 @@ class Procedure:
                      "progress, so it is treated as the tied sideboarding case (documented choice).")
         self.say(self.quote("OP09-TEMPO-SIDE-2"))
         return self.sudden_death_game(rest, "sideboard-1-1", "OP09-TEMPO-SIDE-2")
+
+    def sideboard_one_up(self, a: str, b: str, score: dict[str, int]) -> Decision:
+        """Between games at 1-0: each player is given a game win and the one ahead wins (a recorded
+        match and a table read by a judge alike)."""
+        leader = a if score[a] > score[b] else b
+        self.say("No game was in progress: the players were between games (sideboarding).")
+        self.say(self.quote("OP09-TEMPO-SIDE-1"))
+        final = awarded_score(SIDEBOARD_AWARD, score)
+        self.say(f"Each player is given 1 game win: the match ends {a} {final[a]} - {final[b]} {b}; "
+                 f"{leader}, who was ahead, wins the match.")
+        return self.decision("win", leader, SIDEBOARD_AWARD, "OP09-TEMPO-SIDE-1")
+
+    def additional_condition(self, a: str, b: str, diffs: dict[str, int], turn_player, turn_name: str) -> Decision | None:
+        """OP09-TEMPO-PARI-3 at the end of the turn, by the policy: the Captain that lost fewer Life
+        Points wins (mm25: only the player whose turn it was). None: not reached (sudden death next).
+        `turn_player()` says whose turn it was, asked only under mm25."""
+        if self.policy == "mm25":
+            tp = turn_player()
+            other = b if tp == a else a
+            self.say(f"Policy mm25: the condition is considered at the end of the player's own turn; "
+                     f"{turn_name} was {tp}'s.")
+            if diffs[tp] < diffs[other]:
+                self.say(f"{tp}'s difference ({diffs[tp]}) is smaller than {other}'s ({diffs[other]}): "
+                         f"{tp} wins the match.")
+                return self.decision("win", tp, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
+            self.say(f"{tp}'s difference ({diffs[tp]}) is not smaller than {other}'s ({diffs[other]}): the "
+                     "additional condition is not reached.")
+            return None
+        self.say("Policy mm25-entrambi: at the end of the turn, the smaller difference wins, whoever's turn it was.")
+        if diffs[a] != diffs[b]:
+            w = a if diffs[a] < diffs[b] else b
+            self.say(f"{w}'s Captain has the smaller difference: {w} wins the match.")
+            return self.decision("win", w, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
+        self.say("The differences are equal: the additional condition is not reached.")
+        return None
 
     # a game in progress
 
@@ -203,25 +232,9 @@ class Procedure:
         for p in (a, b):
             self.say(f"{p}'s Captain: printed {printed[p]} Life Points, now {printed[p] - diffs[p]}: "
                      f"difference {diffs[p]}.")
-        turn_player = end.active or who
-        other = b if turn_player == a else a
-        if self.policy == "mm25":
-            self.say(f"Policy mm25: the condition is considered at the end of the player's own turn; "
-                     f"turn {target} was {turn_player}'s.")
-            if diffs[turn_player] < diffs[other]:
-                self.say(f"{turn_player}'s difference ({diffs[turn_player]}) is smaller than {other}'s "
-                         f"({diffs[other]}): {turn_player} wins the match.")
-                return self.decision("win", turn_player, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
-            self.say(f"{turn_player}'s difference ({diffs[turn_player]}) is not smaller than {other}'s "
-                     f"({diffs[other]}): the additional condition is not reached.")
-        else:
-            self.say("Policy mm25-entrambi: at the end of the turn, the smaller difference wins, whoever's "
-                     "turn it was.")
-            if diffs[a] != diffs[b]:
-                w = a if diffs[a] < diffs[b] else b
-                self.say(f"{w}'s Captain has the smaller difference: {w} wins the match.")
-                return self.decision("win", w, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
-            self.say("The differences are equal: the additional condition is not reached.")
+        decided = self.additional_condition(a, b, diffs, lambda: end.active or who, f"turn {target}")
+        if decided is not None:
+            return decided
         self.say(self.quote("OP09-TEMPO-PARI-4"))
         return self.sudden_death(rest[j + 1:], end, "parita/morte-improvvisa", "OP09-TEMPO-PARI-4",
                                  same_game=True)
@@ -396,13 +409,7 @@ class FactsProcedure(Procedure):
         self.say(f"Time was called; games won: {a} {score[a]} - {score[b]} {b}.")
         if not self.facts["in_game"]:
             if score[a] != score[b]:
-                leader = a if score[a] > score[b] else b
-                self.say("No game was in progress: the players were between games (sideboarding).")
-                self.say(self.quote("OP09-TEMPO-SIDE-1"))
-                final = awarded_score(SIDEBOARD_AWARD, score)
-                self.say(f"Each player is given 1 game win: the match ends {a} {final[a]} - {final[b]} {b}; "
-                         f"{leader}, who was ahead, wins the match.")
-                return self.decision("win", leader, SIDEBOARD_AWARD, "OP09-TEMPO-SIDE-1")
+                return self.sideboard_one_up(a, b, score)
             self.say(f"No game was in progress: the players were between games at {score[a]}-{score[b]}.")
             self.say(self.quote("OP09-TEMPO-SIDE-2"))
             return self.sudden("sideboard-1-1", "OP09-TEMPO-SIDE-2", new_game=True)
@@ -428,23 +435,11 @@ class FactsProcedure(Procedure):
         self.say(self.quote("OP09-TEMPO-PARI-3"))
         diffs = self.need("damage", "the match is tied and nobody won the turn")
         self.say(f"Life Points lost by the Captains: {a} {diffs[a]}, {b} {diffs[b]}.")
-        if self.policy == "mm25":
-            turn_player = self.need("turn_of", "policy mm25 looks at the end of the player's own turn")
-            other = b if turn_player == a else a
-            self.say(f"Policy mm25: the condition is considered at the end of the player's own turn; the turn was "
-                     f"{turn_player}'s.")
-            if diffs[turn_player] < diffs[other]:
-                self.say(f"{turn_player}'s difference ({diffs[turn_player]}) is smaller than {other}'s "
-                         f"({diffs[other]}): {turn_player} wins the match.")
-                return self.decision("win", turn_player, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
-            self.say(f"{turn_player}'s difference is not smaller than {other}'s: the additional condition is not "
-                     "reached.")
-        elif diffs[a] != diffs[b]:
-            w = a if diffs[a] < diffs[b] else b
-            self.say(f"Policy mm25-entrambi: {w}'s Captain has the smaller difference: {w} wins the match.")
-            return self.decision("win", w, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
-        else:
-            self.say("Policy mm25-entrambi: the differences are equal: the additional condition is not reached.")
+        decided = self.additional_condition(
+            a, b, diffs, lambda: self.need("turn_of", "policy mm25 looks at the end of the player's own turn"),
+            "the turn")
+        if decided is not None:
+            return decided
         self.say(self.quote("OP09-TEMPO-PARI-4"))
         return self.sudden("parita/morte-improvvisa", "OP09-TEMPO-PARI-4", new_game=False)
 
