@@ -189,7 +189,8 @@ class TimeDecision(Payload):
     """The end-of-time procedure's decision, written by `tablejudge timelimit`: the result, the
     branch of the procedure taken, and the steps in words (quoting the rule). `based_on` and
     `state_hash`: the last event the decision considered and the table's state hash then, which
-    `tablejudge verify` replays again and compares."""
+    `tablejudge verify` replays again and compares. `facts`: for a match nobody recorded event by
+    event, what the judge read off the table (`timelimit --facts`), from which the decision was made."""
 
     result: str  # win | draw | double-loss | continue
     branch: str
@@ -199,6 +200,7 @@ class TimeDecision(Payload):
     policy: str | None = None
     based_on: int | None = None
     state_hash: str | None = None
+    facts: str | None = None  # a table nobody recorded: what the judge read off it (engine/timefacts.py)
 
 
 # Every ruleset accepts these. Add a core kind here, once, for all rulesets.

@@ -27,6 +27,7 @@ from engine.events import CORE_KINDS, RecordedEvent
 from engine.findings import Finding, Rule, finding
 from engine.schema import DEFAULT_MAX_CARDS, Payload, shown
 from engine.state import STATE_FORMAT, TableState
+from engine.timefacts import Fact
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,22 @@ class Ruleset:
         """Decide the match when time is called. `state` is the table now, `events` the whole log
         (a `time.called` event among them marks when). Rulesets override this."""
         raise NotImplementedError(f"ruleset {shown(self.name)} has no end-of-time procedure")
+
+    # What the judge reads off the table when time is called on a match nobody recorded event by
+    # event (engine/timefacts.py): the facts the procedure needs, and the table they describe. The
+    # decision then comes from `end_of_time` itself, so a recorded match and a table read by a judge
+    # are decided by one piece of code.
+    time_facts: ClassVar[tuple[Fact, ...]] = ()
+
+    def table_from_facts(self, created: RecordedEvent, facts: dict[str, Any]) -> TableState:
+        """The table the facts describe (the match's players and options from `created`)."""
+        raise NotImplementedError(f"ruleset {shown(self.name)} cannot decide from facts read off the table")
+
+    def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,
+                               policy: str | None = None) -> Decision:
+        """The end-of-time decision for a table the judge read (`facts`, parsed against
+        `time_facts`). By default the procedure of a recorded match on the table they describe."""
+        return self.end_of_time(self.table_from_facts(created, facts), [], policy=policy)
 
     def hide(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """The payload as a scorekeeper who cannot see hidden cards would record it: every card

@@ -17,9 +17,16 @@ def register(cli: click.Group) -> None:
     @click.option("--dry-run", is_flag=True, help="Decide and print, but record nothing.")
     @click.option("--judge", default=DEFAULT_JUDGE, show_default=True, metavar="NAME",
                   help="Actor of the recorded time.decision event (judge:NAME).")
+    @click.option("--facts", metavar="TEXT", default=None,
+                  help="A match nobody recorded: what you read off the table, e.g. \"turn=4 life=2-3 deck=20-18\" "
+                       "(the ruleset's facts are listed when one is missing or wrong). Records the time call too "
+                       "if there is none.")
+    @click.option("--clock", metavar="HH:MM", default=None,
+                  help="With --facts on a match without a time call: when time was called (default: now, UTC).")
     @json_option
     @pass_env
-    def timelimit(env: Env, match: str, policy: str | None, dry_run: bool, judge: str, as_json: bool) -> None:
+    def timelimit(env: Env, match: str, policy: str | None, dry_run: bool, judge: str, facts: str | None,
+                  clock: str | None, as_json: bool) -> None:
         """Decide MATCH by its ruleset's end-of-time rules and record the decision.
 
         Finds the match's time.called event, runs the procedure (e.g. op2009's "Situazione Fine
@@ -28,12 +35,28 @@ def register(cli: click.Group) -> None:
         "continue" decision says what the table must play first (e.g. finish the turn).
         Exit 2 when the match has no time.called event.
 
+        A match nobody recorded event by event: read the table and give --facts; the same
+        procedure decides on the table the facts describe, and the decision records them. The
+        facts each ruleset reads (values per player in seat order, joined by '-'):
+
+        \b
+          optcg       turn (extra turns over since turn 0), life, deck, characters, last_life
+                      (A, B or none), minutes_up (policy regional); only what the decision reaches
+          ken         order (Order points), turn
+          grandline   vp, life, round
+          onigashima  vp, turn, fight (yes: a fight in progress)
+          op2009      games, in_game, then as the procedure asks: turn_over, won, turn_of,
+                      damage (Captain Life Points lost), sudden (sudden death: who first)
+
         \b
         Example:
           tablejudge timelimit M1 --json       (after a time.called event, e.g. {"clock": "15:40"})
           tablejudge timelimit M1 --policy mm25-entrambi --dry-run
+          tablejudge timelimit T3 --facts "turn=3 life=2-3"          (optcg, bandai: Bob has more Life)
+          tablejudge timelimit T3 --facts "turn=3 life=2-2 deck=20-18" --clock 15:40 --json
         """
-        result = run(env.match(match), policy, dry_run=dry_run, judge=judge, recorded_by=env.recorded_by)
+        result = run(env.match(match), policy, dry_run=dry_run, judge=judge, recorded_by=env.recorded_by,
+                     facts=facts, clock=clock)
         if as_json:
             emit_json(result.to_dict())
         else:

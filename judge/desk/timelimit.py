@@ -14,7 +14,8 @@ from typing import Any
 
 from engine.events import JUDGE_PREFIX, RecordedEvent
 from engine.match import InputError, Match
-from engine.rulesets.base import Decision
+from engine.rulesets.base import Decision, Ruleset
+from engine.timefacts import FactsError, facts_text, parse_facts, usage
 
 DEFAULT_JUDGE = "judge:timelimit"
 
@@ -35,6 +36,7 @@ class TimeLimitResult:
     # (last event considered, the table's state hash then): recorded with the decision, so
     # `verify` can replay that table again and compare
     basis: tuple[int, str] | None = None
+    facts: str | None = None  # decided from what the judge read off the table (engine/timefacts.py)
 
     def to_dict(self) -> dict[str, Any]:
         d = self.decision.to_dict()
@@ -55,6 +57,7 @@ class TimeLimitResult:
             if (self.recorded or self.already_recorded) else None,
             "newly_recorded": self.recorded is not None,
             "decided_before_time": self.moot,
+            "facts": self.facts,
         }
 
 
@@ -102,11 +105,49 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
                            basis=(events[-1].position, state.state_hash()))
 
 
+def decide_from_facts(match: Match, text: str, policy: str | None = None,
+                      clock: str | None = None) -> TimeLimitResult:
+    """The decision for a table nobody recorded event by event, from what the judge read off it
+    (`text`, e.g. "turn=4 life=2-3 deck=20-18"; engine/timefacts.py). The facts must be the table
+    as it is NOW: the game events in the log, if any, are not consulted. A match with no time call
+    gets one (at `clock`) with the decision. InputError (field `facts`, with the column) on facts
+    the ruleset does not read, of the wrong shape or out of range, or missing where the decision
+    needs them."""
+    rs = match.ruleset
+    if not rs.time_facts:
+        if type(rs).end_of_time is Ruleset.end_of_time:
+            raise InputError(f"ruleset {rs.name} has no end-of-time procedure", field="facts")
+        raise InputError(f"ruleset {rs.name} cannot decide from facts read off the table; record the "
+                         f"match's events and run `tablejudge timelimit {match.id}`", field="facts")
+    events, voided = live_events(match)
+    created = events[0]
+    try:
+        facts = parse_facts(text, rs.time_facts, list(created.payload["players"]))
+        decision = rs.end_of_time_from_facts(created, facts, policy=policy)
+    except FactsError as e:
+        raise InputError(e.message + (f" (column {e.col})" if e.col else "")
+                         + "\nthe facts " + rs.name + " reads:\n" + usage(rs.time_facts, created.payload["players"]),
+                         field="facts" + (f".{e.key}" if e.key else "")) from None
+    except ValueError as e:  # an unknown policy
+        raise InputError(str(e), field="policy") from None
+    called = find_time_called(events, voided)
+    shown_facts = facts_text(facts, list(created.payload["players"]))
+    decision.steps.insert(0, f"the judge read the table: {shown_facts}")
+    if called is None:  # the judge calls time and reads the table at once: the call is recorded too
+        called = RecordedEvent(match.id, 0, "time.called", 1, "", {"clock": clock or _now_hhmm()}, "", "", "", "")
+    result = TimeLimitResult(match.id, rs.name, called, decision, facts=shown_facts)
+    result.already_recorded = _existing_decision(events, voided, called, decision) if called.position else None
+    return result
+
+
 def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
-        judge: str = DEFAULT_JUDGE, recorded_by: str | None = None) -> TimeLimitResult:
+        judge: str = DEFAULT_JUDGE, recorded_by: str | None = None, facts: str | None = None,
+        clock: str | None = None) -> TimeLimitResult:
     """Decide and, unless `dry_run` or the same decision is already recorded after this time
-    call, record it as a `time.decision` event by `judge`."""
-    result = decide(match, policy)
+    call, record it as a `time.decision` event by `judge`. With `facts` (what the judge read off a
+    table nobody recorded), decide from them; a missing time call is recorded with the decision, in
+    one transaction."""
+    result = decide_from_facts(match, facts, policy, clock) if facts is not None else decide(match, policy)
     if dry_run or result.moot or result.already_recorded is not None:
         return result
     actor = judge if judge.startswith(JUDGE_PREFIX) else JUDGE_PREFIX + judge
@@ -114,10 +155,22 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
     payload = {"result": d.result, "branch": d.branch, "steps": d.steps, "rule": d.rule,
                "winner": d.winner, "policy": d.policy or policy,
                "based_on": result.basis[0] if result.basis else None,
-               "state_hash": result.basis[1] if result.basis else None}
-    result.recorded = match.record("time.decision", {k: v for k, v in payload.items() if v is not None},
-                                   actor=actor, recorded_by=recorded_by).event
+               "state_hash": result.basis[1] if result.basis else None, "facts": result.facts}
+    items = [("time.decision", {k: v for k, v in payload.items() if v is not None}, actor)]
+    if not result.time_called.position:  # recorded with the decision: both or neither
+        items.insert(0, ("time.called", result.time_called.payload, actor))
+    after = match.store.head(match.id)
+    batch = match.judge_batch(items, after=after, recorded_by=recorded_by)
+    stored = match.store_batch(batch, after=after)
+    if len(stored) == 2:
+        result.time_called = stored[0].event
+    result.recorded = stored[-1].event
     return result
+
+
+def _now_hhmm() -> str:
+    from datetime import datetime, timezone
+    return datetime.now(timezone.utc).strftime("%H:%M")
 
 
 def _existing_decision(events: list[RecordedEvent], voided: set[int], called: RecordedEvent,
@@ -140,8 +193,9 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
     `lang` "en" or "both" adds what it does in plain English ("orig": the quote alone)."""
     d = result.decision
     who = f" - winner: {d.winner}" if d.winner else ""
+    at = f"event {result.time_called.position}" if result.time_called.position else "not recorded"
     lines = [f"match {result.match} ({result.ruleset}): time called at {result.time_called.payload['clock']} "
-             f"(event {result.time_called.position})",
+             f"({at})",
              f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
     lines += [f"  {i}. {s}" for i, s in enumerate(d.steps, 1)]
     if d.source:

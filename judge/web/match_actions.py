@@ -167,6 +167,29 @@ def _extend(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     return {"message": f"+{minutes} min on this match's clock (#{rec.event.position})", "position": rec.event.position}
 
 
+def _time(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    """End of time on a table nobody recorded: the judge types what the table shows; the ruleset's
+    procedure decides (judge.desk.timelimit, as `tablejudge timelimit --facts`)."""
+    from judge.desk.timelimit import run  # the desk's time module loads only when a judge uses it
+    facts = text(f, "facts", limit=1000)
+    policy = text(f, "policy", required=False, limit=40)
+    clock = text(f, "clock", required=False, limit=5)
+    r = run(m, policy, judge=g.match_actor, recorded_by=g.recorded_by, facts=facts, clock=clock)
+    d = r.decision
+    verdict = f"{d.result}" + (f": {d.winner} wins" if d.winner else "")
+    where = (f"recorded (#{r.recorded.position})" if r.recorded else
+             f"already recorded (#{r.already_recorded.position})" if r.already_recorded else "nothing recorded")
+    en = d.en
+    if not en:  # a rulebook rule: its English rendering from the catalogue
+        try:
+            en = m.ruleset.rule(d.rule).en
+        except (KeyError, AttributeError):
+            en = ""
+    return {"message": f"end of time — {verdict} ({d.branch}); {where}", "steps": d.steps, "rule": d.rule,
+            "quote": d.quote, "en": en, "position": (r.recorded or r.already_recorded).position
+            if (r.recorded or r.already_recorded) else None}
+
+
 @dataclass
 class MatchAction:
     permission: str
@@ -181,6 +204,7 @@ MATCH_ACTIONS: dict[str, MatchAction] = {
     "penalty": MatchAction("judge_match", _penalty),
     "backup": MatchAction("judge_match", _backup),
     "extend": MatchAction("judge_match", _extend),
+    "time": MatchAction("judge_match", _time),
 }
 
 

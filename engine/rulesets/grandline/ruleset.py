@@ -19,6 +19,7 @@ from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+from engine.timefacts import Fact
 from engine.state import Card as TableCard
 from engine.state import MissingCard, TableState
 
@@ -479,6 +480,20 @@ class GrandlineRuleset(Ruleset):
         return Outcome(s.result["result"], s.result.get("winner"), how, [f"event {s.result.get('position')}"],
                        rule, s.result.get("position"))
 
+    time_facts = (
+        Fact("vp", "each", "victory points of each player", 0, 99),
+        Fact("life", "each", "life of each player", 0, 99),
+        Fact("round", "count", "the round in progress", 0, 999, required=False),
+    )
+
+    def table_from_facts(self, created: RecordedEvent, facts: dict[str, Any]) -> TableState:
+        s = self.new_state(created)
+        for counter in ("vp", "life"):
+            for p, n in facts[counter].items():
+                s.counters[p][counter] = n
+        s.turn = facts.get("round") or 0
+        return s
+
     def end_of_time(self, s: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:
         """The text has no time rule. Policies (ours):
@@ -492,7 +507,7 @@ class GrandlineRuleset(Ruleset):
         done = self.outcome(s)
         if done is not None:
             return Decision(done.result, done.winner, "game-over", [done.how], rule.id, rule.quote, policy)
-        steps = [f"time called in round {s.turn}"]
+        steps = [f"time called in round {s.turn}" if s.turn else "time called"]
         if policy == "draw":
             return Decision("draw", None, "unfinished", steps + ["an unfinished game is a draw"],
                             rule.id, rule.quote, policy)

@@ -18,6 +18,7 @@ from engine.words import plural
 from . import table as T
 from engine.catalogue import load_rules
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+from engine.timefacts import Fact
 from .cards import (
     ASSIGNABLES,
     PLAY_ANYTIME,
@@ -1063,6 +1064,18 @@ class KenRuleset(Ruleset):
                        [f"event {r.get('position')}" + (f", rule {r['rule']}" if r.get("rule") else "")],
                        r.get("rule", ""), r.get("position"))
 
+    time_facts = (
+        Fact("order", "each", "Order points of each player", 0, 999),
+        Fact("turn", "count", "the turn in progress", 0, 999, required=False),
+    )
+
+    def table_from_facts(self, created: RecordedEvent, facts: dict[str, Any]) -> TableState:
+        state = self.new_state(created)
+        for p, n in facts["order"].items():
+            state.counters[p]["order"] = n
+        state.turn = facts.get("turn") or 0
+        return state
+
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *, policy: str | None = None) -> Decision:
         """Our policy (the rulebook has no time limit), from the quick game's rule:
         'order-points' (default): more Order points wins, equal is a draw.
@@ -1073,7 +1086,7 @@ class KenRuleset(Ruleset):
         rule = self.rule("KEN-TEMPO-1")
         called = next((e for e in events if e.kind == "time.called"), None)
         steps = [f"time called at event {called.position} ({called.payload.get('clock')})" if called
-                 else "time called (no time.called event in the log)"]
+                 else "time called; the judge read the table"]
         if state.result is not None:
             steps.append(f"the game was already over: {state.result['how']}")
             return Decision(state.result["result"], state.result.get("winner"), "already-decided", steps,

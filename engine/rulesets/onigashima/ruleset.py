@@ -19,6 +19,7 @@ from engine.catalogue import load_rules
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+from engine.timefacts import Fact
 from engine.state import TableState
 
 from . import characters as data
@@ -642,6 +643,21 @@ class OnigashimaRuleset(Ruleset):
         how = f"most victory points after {self.max_turns(s)} turns" if winner else "equal victory points"
         return Outcome(result, winner, how, steps, "ONI-END")
 
+    time_facts = (
+        Fact("vp", "each", "victory points of each player", 0, 999),
+        Fact("turn", "count", "the turn in progress", 0, 99, required=False),
+        Fact("fight", "flag", "a fight is in progress (it does not count)", required=False),
+    )
+
+    def table_from_facts(self, created: RecordedEvent, facts: dict[str, Any]) -> TableState:
+        s = self.new_state(created)
+        for p, n in facts["vp"].items():
+            s.counters[p]["vp"] = n
+        s.turn = facts.get("turn") or 0
+        if facts.get("fight"):
+            self._x(s)["fight"] = {"read off the table": True}
+        return s
+
     def end_of_time(self, s: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:
         """Policies (the rulebook has no time rule, these are ours):
@@ -657,7 +673,7 @@ class OnigashimaRuleset(Ruleset):
         if done is not None:
             return Decision(done.result, done.winner, "game-over", [done.how] + done.explanation,
                             rule.id, rule.quote, policy)
-        steps = [f"time called at turn {s.turn} of {self.max_turns(s)}"]
+        steps = [f"time called at turn {s.turn} of {self.max_turns(s)}" if s.turn else "time called"]
         if self._x(s)["fight"] is not None:
             steps.append("the fight in progress is not counted")
         if policy == "unfinished-draw":

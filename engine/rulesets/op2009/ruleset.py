@@ -27,7 +27,7 @@ from engine.rulesets import hidden_zones
 from . import words as words
 from engine.catalogue import load_rules
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
-from .time import awarded_score, decide
+from .time import TIME_FACTS, awarded_score, decide, decide_from_facts
 from .vocab import KINDS
 
 RULES = load_rules(__package__)
@@ -1271,6 +1271,12 @@ class Op2009Ruleset(Ruleset):
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:
         return decide(self, state, events, policy=policy)
+
+    time_facts = TIME_FACTS
+
+    def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,
+                               policy: str | None = None) -> Decision:
+        return decide_from_facts(self, list(created.payload["players"]), facts, policy=policy)
 
     def key_counters(self, s: TableState) -> dict[str, dict[str, int]]:
         out = {}

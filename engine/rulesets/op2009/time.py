@@ -22,6 +22,7 @@ from engine.events import RecordedEvent
 from engine.replay import VOIDING_KINDS, void_targets
 from engine.state import TableState
 from engine.rulesets.base import Decision
+from engine.timefacts import Fact, FactsError
 
 
 
@@ -127,13 +128,7 @@ class Procedure:
         a, b = s.players
         games = s.extra["games"]
         if score[a] != score[b]:
-            leader = a if score[a] > score[b] else b
-            self.say("No game was in progress: the players were between games (sideboarding).")
-            self.say(self.quote("OP09-TEMPO-SIDE-1"))
-            final = awarded_score(SIDEBOARD_AWARD, score)
-            self.say(f"Each player is given 1 game win: the match ends {a} {final[a]} - {final[b]} {b}; "
-                     f"{leader}, who was ahead, wins the match.")
-            return self.decision("win", leader, SIDEBOARD_AWARD, "OP09-TEMPO-SIDE-1")
+            return self.sideboard_one_up(a, b, score)
         if games:
             self.say(f"No game was in progress: the players were between games (sideboarding) at "
                      f"{score[a]}-{score[b]}.")
@@ -142,6 +137,41 @@ class Procedure:
                      "progress, so it is treated as the tied sideboarding case (documented choice).")
         self.say(self.quote("OP09-TEMPO-SIDE-2"))
         return self.sudden_death_game(rest, "sideboard-1-1", "OP09-TEMPO-SIDE-2")
+
+    def sideboard_one_up(self, a: str, b: str, score: dict[str, int]) -> Decision:
+        """Between games at 1-0: each player is given a game win and the one ahead wins (a recorded
+        match and a table read by a judge alike)."""
+        leader = a if score[a] > score[b] else b
+        self.say("No game was in progress: the players were between games (sideboarding).")
+        self.say(self.quote("OP09-TEMPO-SIDE-1"))
+        final = awarded_score(SIDEBOARD_AWARD, score)
+        self.say(f"Each player is given 1 game win: the match ends {a} {final[a]} - {final[b]} {b}; "
+                 f"{leader}, who was ahead, wins the match.")
+        return self.decision("win", leader, SIDEBOARD_AWARD, "OP09-TEMPO-SIDE-1")
+
+    def additional_condition(self, a: str, b: str, diffs: dict[str, int], turn_player, turn_name: str) -> Decision | None:
+        """OP09-TEMPO-PARI-3 at the end of the turn, by the policy: the Captain that lost fewer Life
+        Points wins (mm25: only the player whose turn it was). None: not reached (sudden death next).
+        `turn_player()` says whose turn it was, asked only under mm25."""
+        if self.policy == "mm25":
+            tp = turn_player()
+            other = b if tp == a else a
+            self.say(f"Policy mm25: the condition is considered at the end of the player's own turn; "
+                     f"{turn_name} was {tp}'s.")
+            if diffs[tp] < diffs[other]:
+                self.say(f"{tp}'s difference ({diffs[tp]}) is smaller than {other}'s ({diffs[other]}): "
+                         f"{tp} wins the match.")
+                return self.decision("win", tp, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
+            self.say(f"{tp}'s difference ({diffs[tp]}) is not smaller than {other}'s ({diffs[other]}): the "
+                     "additional condition is not reached.")
+            return None
+        self.say("Policy mm25-entrambi: at the end of the turn, the smaller difference wins, whoever's turn it was.")
+        if diffs[a] != diffs[b]:
+            w = a if diffs[a] < diffs[b] else b
+            self.say(f"{w}'s Captain has the smaller difference: {w} wins the match.")
+            return self.decision("win", w, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
+        self.say("The differences are equal: the additional condition is not reached.")
+        return None
 
     # a game in progress
 
@@ -202,25 +232,9 @@ class Procedure:
         for p in (a, b):
             self.say(f"{p}'s Captain: printed {printed[p]} Life Points, now {printed[p] - diffs[p]}: "
                      f"difference {diffs[p]}.")
-        turn_player = end.active or who
-        other = b if turn_player == a else a
-        if self.policy == "mm25":
-            self.say(f"Policy mm25: the condition is considered at the end of the player's own turn; "
-                     f"turn {target} was {turn_player}'s.")
-            if diffs[turn_player] < diffs[other]:
-                self.say(f"{turn_player}'s difference ({diffs[turn_player]}) is smaller than {other}'s "
-                         f"({diffs[other]}): {turn_player} wins the match.")
-                return self.decision("win", turn_player, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
-            self.say(f"{turn_player}'s difference ({diffs[turn_player]}) is not smaller than {other}'s "
-                     f"({diffs[other]}): the additional condition is not reached.")
-        else:
-            self.say("Policy mm25-entrambi: at the end of the turn, the smaller difference wins, whoever's "
-                     "turn it was.")
-            if diffs[a] != diffs[b]:
-                w = a if diffs[a] < diffs[b] else b
-                self.say(f"{w}'s Captain has the smaller difference: {w} wins the match.")
-                return self.decision("win", w, "parita/condizione-aggiuntiva", "OP09-TEMPO-PARI-3")
-            self.say("The differences are equal: the additional condition is not reached.")
+        decided = self.additional_condition(a, b, diffs, lambda: end.active or who, f"turn {target}")
+        if decided is not None:
+            return decided
         self.say(self.quote("OP09-TEMPO-PARI-4"))
         return self.sudden_death(rest[j + 1:], end, "parita/morte-improvvisa", "OP09-TEMPO-PARI-4",
                                  same_game=True)
@@ -352,3 +366,114 @@ def decide(rs: Op2009Rules, state: TableState, events: list[RecordedEvent], *,
     if policy not in POLICIES:
         raise ValueError(f"ruleset op2009 has no end-of-time policy {policy!r} (policies: {', '.join(POLICIES)})")
     return Procedure(rs, events, policy).run()
+
+
+# --- a match nobody recorded: the judge reads these facts off the table (engine/timefacts.py) ----
+# The procedure follows the play after the call (finish the turn, then the additional condition,
+# then sudden death), so the judge reads the table at each point the procedure stops at and runs it
+# again with what has happened since: the decision says what to play and what to read next.
+
+TIME_FACTS = (
+    Fact("games", "each", "games won by each player in this match", 0, 3),
+    Fact("in_game", "flag", "a game is in progress (no: between games, sideboarding)"),
+    Fact("turn_over", "flag", "the turn in progress at the call has ended", required=False,
+         optional="asked for when a game was in progress"),
+    Fact("won", "player", "who reached a regular victory condition in that turn (none: nobody)",
+         required=False, none_ok=True, optional="asked for once the turn is over"),
+    Fact("turn_of", "player", "whose turn it was", required=False,
+         optional="asked for under mm25 when the match is tied"),
+    Fact("damage", "each", "Life Points each Captain has lost (printed minus now)", 0, 99, required=False,
+         optional="asked for when the match is tied and nobody won that turn"),
+    Fact("sudden", "player", "sudden death: who first reached a victory condition or damaged the opposing "
+         "Captain (none: nobody yet)", required=False, none_ok=True, optional="asked for in sudden death"),
+)
+
+
+class FactsProcedure(Procedure):
+    """Situazione Fine Tempo on what the judge read off the table: the same branches, quotes and
+    decisions as a recorded match's `Procedure`, each step taken from a fact instead of the log."""
+
+    def __init__(self, rs: Op2009Rules, players: list[str], facts: dict, policy: str):
+        self.rs, self.policy, self.steps, self.lines = rs, policy, [], []
+        self.players, self.facts = players, facts
+
+    def need(self, key: str, why: str):
+        if key not in self.facts:
+            f = next(f for f in TIME_FACTS if f.key == key)
+            raise FactsError(f"the decision needs {key}= ({f.what}): {why}", 0, key)
+        return self.facts[key]
+
+    def run(self) -> Decision:
+        a, b = self.players
+        score = self.facts["games"]
+        self.say(f"Time was called; games won: {a} {score[a]} - {score[b]} {b}.")
+        if not self.facts["in_game"]:
+            if score[a] != score[b]:
+                return self.sideboard_one_up(a, b, score)
+            self.say(f"No game was in progress: the players were between games at {score[a]}-{score[b]}.")
+            self.say(self.quote("OP09-TEMPO-SIDE-2"))
+            return self.sudden("sideboard-1-1", "OP09-TEMPO-SIDE-2", new_game=True)
+        tied = score[a] == score[b]
+        rule = "OP09-TEMPO-PARI-1" if tied else "OP09-TEMPO-VANT-1"
+        self.say(f"The match is tied ({score[a]}-{score[b]}), a game in progress." if tied else
+                 f"{max(score, key=score.get)} leads {max(score.values())}-{min(score.values())}, a game in progress.")
+        self.say(self.quote(rule))
+        branch = "parita" if tied else "vantaggio"
+        if not self.need("turn_over", "a game was in progress when time was called"):
+            self.say("Decision: play on. The player whose turn it is finishes it; then read the table again.")
+            return self.decision("continue", None, f"{branch}/turno-in-corso", rule)
+        won = self.need("won", "the turn in progress has ended")
+        return self.tied_turn_over(won) if tied else self.ahead_turn_over(won, score)
+
+    def tied_turn_over(self, won: str | None) -> Decision:
+        a, b = self.players
+        self.say(self.quote("OP09-TEMPO-PARI-2"))
+        if won:
+            self.say(f"{won} reached a regular victory condition in that turn: {won} wins the game and the match.")
+            return self.decision("win", won, "parita/condizione-regolamentare", "OP09-TEMPO-PARI-2")
+        self.say("Neither player reached a regular victory condition.")
+        self.say(self.quote("OP09-TEMPO-PARI-3"))
+        diffs = self.need("damage", "the match is tied and nobody won the turn")
+        self.say(f"Life Points lost by the Captains: {a} {diffs[a]}, {b} {diffs[b]}.")
+        decided = self.additional_condition(
+            a, b, diffs, lambda: self.need("turn_of", "policy mm25 looks at the end of the player's own turn"),
+            "the turn")
+        if decided is not None:
+            return decided
+        self.say(self.quote("OP09-TEMPO-PARI-4"))
+        return self.sudden("parita/morte-improvvisa", "OP09-TEMPO-PARI-4", new_game=False)
+
+    def ahead_turn_over(self, won: str | None, score: dict[str, int]) -> Decision:
+        a, b = self.players
+        leader = a if score[a] > score[b] else b
+        trailer = b if leader == a else a
+        if won == trailer:
+            self.say(f"{trailer} won the game in that turn: the match is 1-1.")
+            self.say(self.quote("OP09-TEMPO-VANT-2"))
+            self.say(self.quote("OP09-TEMPO-VANT-3"))
+            return self.sudden("vantaggio/1-1-nuova-partita", "OP09-TEMPO-VANT-2", new_game=True)
+        if won == leader:
+            self.say(f"{leader} won the game in that turn: {leader} wins the match.")
+            return self.decision("win", leader, "vantaggio/condizione-regolamentare", "OP09-TEMPO-VANT-1")
+        self.say("Neither player reached a regular victory condition in that turn.")
+        self.say(f"{leader} won the previous game and wins the match.")
+        return self.decision("win", leader, "vantaggio/vince-chi-e-avanti", "OP09-TEMPO-VANT-1")
+
+    def sudden(self, branch: str, rule_id: str, *, new_game: bool) -> Decision:
+        first = self.facts.get("sudden")
+        if first:
+            self.say(f"{first} is the first to reach a regular victory condition or to inflict damage on the "
+                     "opposing Captain and wins the match.")
+            return self.decision("win", first, branch + "/danno-al-capitano", rule_id)
+        self.say(("Decision: play on. Start a new game (its loser-starts rule applies as usual); "
+                  if new_game else "Decision: play on (sudden death). ")
+                 + "the first player to reach a regular victory condition or to inflict damage on the opposing "
+                 "Captain wins the match; then read the table again with sudden=PLAYER.")
+        return self.decision("continue", None, branch + ("/da-giocare" if new_game else ""), rule_id)
+
+
+def decide_from_facts(rs: Op2009Rules, players: list[str], facts: dict, *, policy: str | None = None) -> Decision:
+    policy = policy or "mm25"
+    if policy not in POLICIES:
+        raise ValueError(f"ruleset op2009 has no end-of-time policy {policy!r} (policies: {', '.join(POLICIES)})")
+    return FactsProcedure(rs, players, facts, policy).run()

@@ -24,7 +24,7 @@ from . import table as T
 from . import words as words
 from engine.catalogue import load_rules
 from engine.rulesets.base import Decision, Option, Outcome, Ruleset
-from .time import CRITERIA, decide_end_of_time
+from .time import CRITERIA, TIME_FACTS, decide_end_of_time, decide_from_facts
 from .vocab import KINDS
 
 RULES = load_rules(__package__)
@@ -1147,6 +1147,12 @@ class OptcgRuleset(Ruleset):
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:
         return decide_end_of_time(self, state, events, policy=policy or "bandai")
+
+    time_facts = TIME_FACTS
+
+    def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,
+                               policy: str | None = None) -> Decision:
+        return decide_from_facts(self, created, facts, policy=policy or "bandai")
 
     def hide(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """What a scorekeeper records without seeing hands, the deck or the Life cards: hidden.py."""

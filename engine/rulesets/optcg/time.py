@@ -24,6 +24,7 @@ from importlib import resources
 from engine.events import RecordedEvent
 from engine.state import TableState
 from engine.rulesets.base import Decision, Ruleset
+from engine.timefacts import Fact, FactsError
 
 
 CRITERIA = ("life", "deck", "characters", "last-life", "took-last-life")
@@ -31,6 +32,8 @@ DEFAULT_CRITERIA = ("life", "deck", "characters", "last-life")
 DEFAULT_POLICY = "bandai"
 LABEL = {"life": "Life cards", "deck": "cards in the deck", "characters": "Characters on the field"}
 ZONE = {"life": "life", "deck": "deck", "characters": "characters"}
+FACT_OF = {"life": "life", "deck": "deck", "characters": "characters", "last-life": "last_life",
+           "took-last-life": "last_life"}
 
 
 @dataclass(frozen=True)
@@ -116,8 +119,20 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
             return decision("continue", None, "extra-turns", steps)
         else:
             steps.append(f"turn 0 and {pol.turns} more turns are over (turn {last} ended) and nobody has won")
+    return by_criteria(pol, s, steps, decision)
+
+
+def by_criteria(pol: Policy, s: TableState, steps: list[str], decision, read: set[str] | None = None) -> Decision:
+    """The policy's criteria in order on the table `s`, once the extra turns are over: a recorded
+    match's table, or the one a judge read off a table nobody recorded (`decide_from_facts`; `read`:
+    the facts the judge gave, so a criterion the decision reaches without its fact is asked for)."""
     a, b = s.players[0], s.players[1]
     for crit in pol.criteria:
+        fact = FACT_OF[crit]
+        if read is not None and fact not in read:
+            f = next(f for f in TIME_FACTS if f.key == fact)
+            raise FactsError(f"the decision needs {fact}= ({f.what}): " + (
+                "; ".join(steps[1:]) if len(steps) > 1 else "the criteria before it are equal"), 0, fact)
         if crit in ("last-life", "took-last-life"):
             took = (s.extra.get("last_life_taken") or {}).get("player")
             if took is None:
@@ -126,7 +141,8 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
             other = b if took == a else a
             winner = other if crit == "last-life" else took
             why = "did not take it" if crit == "last-life" else "took it, and this policy gives the win to that player"
-            steps.append(f"{took} took the last Life card (event {s.extra['last_life_taken'].get('position')}); "
+            at = s.extra["last_life_taken"].get("position")
+            steps.append(f"{took} took the last Life card{f' (event {at})' if at else ''}; "
                          f"{winner} {why}: {winner} wins")
             return decision("win", winner, crit, steps)
         va, vb = len(s.zone(a, ZONE[crit])), len(s.zone(b, ZONE[crit]))
@@ -141,3 +157,54 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     else:
         steps.append("no victory condition was met: both players receive a loss (double loss)")
     return decision("double-loss", None, "double-loss", steps)
+
+
+# --- a table nobody recorded: the judge reads these facts off it (engine/timefacts.py) -----------
+
+WHEN_REACHED = "needed only if the criteria before it are equal"
+TIME_FACTS = (
+    Fact("turn", "count", "extra turns over since turn 0 (the turn in which time was called)", 0, 20),
+    Fact("life", "each", "Life cards of each player", 0, 20, required=False, optional=WHEN_REACHED),
+    Fact("deck", "each", "cards in each player's deck", 0, 60, required=False, optional=WHEN_REACHED),
+    Fact("characters", "each", "Characters on each player's field", 0, 20, required=False, optional=WHEN_REACHED),
+    Fact("last_life", "player", "who took the last Life card (none: nobody took one)", required=False,
+         none_ok=True, optional=WHEN_REACHED),
+    Fact("minutes_up", "flag", "policy regional: the extra minutes ran out", required=False),
+)
+
+
+def table_from_facts(rs: Ruleset, created: RecordedEvent, facts: dict) -> TableState:
+    """The zones the criteria count, filled with unknown cards; who took the last Life card."""
+    s = rs.new_state(created)
+    for fact, zone in (("life", "life"), ("deck", "deck"), ("characters", "characters")):
+        for p, n in facts.get(fact, {}).items():
+            s.zone(p, zone).extend(s.new_card(p) for _ in range(n))
+    if facts.get("last_life"):
+        s.extra["last_life_taken"] = {"player": facts["last_life"], "position": None}
+    return s
+
+
+def decide_from_facts(rs: Ruleset, created: RecordedEvent, facts: dict, *,
+                      policy: str = DEFAULT_POLICY) -> Decision:
+    """The policy on a table the judge read: the extra turns from `turn`, then the same criteria as
+    a recorded match (`by_criteria`)."""
+    pol = policy_of(rs, policy)
+
+    def decision(result: str, winner: str | None, branch: str, steps: list[str]) -> Decision:
+        return Decision(result, winner, branch, steps, f"{pol.title} (policy {pol.name})", pol.quote, pol.name,
+                        en=pol.en, source=pol.reference)
+
+    done = facts["turn"]
+    steps = ["turn 0 is the turn in which time was called"]
+    if pol.turns == 0:
+        steps.append("this policy plays no extra turns: the effect in progress resolves, then the game ends")
+    elif pol.overtime_ends == "turns-or-call" and facts.get("minutes_up") and done < pol.turns:
+        steps.append(f"the extra minutes ran out after {done} of the {pol.turns} extra turns")
+    elif done < pol.turns:
+        more = " or until the extra minutes run out" if pol.overtime_ends == "turns-or-call" else ""
+        steps.append(f"{pol.turns} more turns are played after turn 0 and {done} {'is' if done == 1 else 'are'} over: play on until extra "
+                     f"turn {pol.turns} ends{more}, then read the table again")
+        return decision("continue", None, "extra-turns", steps)
+    else:
+        steps.append(f"turn 0 and {pol.turns} more turns are over and nobody has won")
+    return by_criteria(pol, table_from_facts(rs, created, facts), steps, decision, read=set(facts))

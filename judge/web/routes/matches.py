@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from engine.catalogue import load as load_catalogue
 from engine.desk import PENALTY_LADDER
 from engine.match import InputError
+from engine.timefacts import usage
 from judge.desk.audit import audit
 from judge.desk.penalties import earlier_penalties, guide_for, suggest
 from judge.io.files import safe_name
@@ -198,6 +199,17 @@ def rule_choices(ruleset: Any) -> list[dict[str, str]]:
             for r in list(ruleset.rules) + list(desk)]
 
 
+def time_facts_form(m) -> dict[str, Any] | None:
+    """What the end-of-time form shows: the facts the ruleset reads, an example line, its policies."""
+    facts = m.ruleset.time_facts
+    if not facts:
+        return None
+    players = list(m.players)
+    return {"usage": usage(facts, players), "example": " ".join(f"{f.key}={f.example(players)}" for f in facts
+                                                               if f.required),
+            "policies": list(getattr(m.ruleset, "time_policies", ()) or ())}
+
+
 @router.get("/m/{mid}/call/{position}", response_class=HTMLResponse)
 async def call_page(request: Request, mid: str, position: int):
     web = app_state(request)
@@ -229,7 +241,7 @@ async def call_page(request: Request, mid: str, position: int):
                 audit=a, board={"board": tl.boards[at - 1], "names": tl.names}, match=tl.match, scope=scope,
                 rules=rule_choices(m.ruleset), cited=finding_rules[0] if finding_rules else "",
                 guide=guide.to_dict(), suggestions=suggestions, answered=answered, position=m.head_position(),
-                ladder=list(PENALTY_LADDER),
+                ladder=list(PENALTY_LADDER), time_facts=time_facts_form(m),
                 live=f"/m/{mid}/live", replay=link(f"/m/{mid}", g) + f"#e{at}",
                 queue=link(f"/t/{scope.tournament}/queue", g) if scope.tournament else None,
                 self_url=link(f"/m/{mid}/call/{position}", g))

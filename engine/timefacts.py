@@ -1,0 +1,162 @@
+"""What a judge reads off a table when time is called on a match nobody recorded event by event.
+
+At a real event almost no match is recorded move by move, yet the end-of-time procedure must still
+be applied. The judge walks to the table and reads what the procedure needs (the turn, Life, deck
+sizes, Characters, games won...) and types it:
+
+    tablejudge timelimit M1 --facts "turn=4 life=2-3 deck=20-18"
+
+Each ruleset declares the facts its procedure reads (`Ruleset.time_facts`, a tuple of `Fact`) and
+builds a table from them (`Ruleset.table_from_facts`); the procedure itself is the very one that
+decides a recorded match (`Ruleset.end_of_time`), so the two can never disagree. This module only
+reads the text, strictly: an unknown key, a value of the wrong shape or out of its range, a missing
+fact or one given twice is refused with the key and the column, and nothing is recorded.
+
+Shapes:
+- `count`: a whole number in [low, high] (`turn=4`);
+- `each`: one whole number per player, in seat order, joined by `-` (`life=2-3`; three players
+  `vp=3-5-2`);
+- `player`: a player's name or seat letter (A, B, ...), or `none` where the fact allows it;
+- `flag`: yes/no (also true/false, 1/0).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from engine.schema import shown
+
+MAX_TEXT = 1000  # a facts line is a few dozen characters; anything longer is refused unread
+YES = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False, "false": False, "0": False}
+_PAIR = re.compile(r"\S+")
+
+
+class FactsError(ValueError):
+    """A facts line that cannot be read; `col` is the 1-based column of the offending item."""
+
+    def __init__(self, message: str, col: int = 0, key: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.col = col
+        self.key = key
+
+    def __str__(self) -> str:
+        return f"{self.message} (column {self.col})" if self.col else self.message
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing the judge reads off the table. `what` says it for the judge (help, errors, forms)."""
+
+    key: str
+    shape: str            # count | each | player | flag
+    what: str
+    low: int = 0
+    high: int = 99
+    required: bool = True
+    none_ok: bool = False  # player: `none` allowed (nobody did it)
+    optional: str = "optional"  # how --help and errors call a fact that is not required
+
+    def example(self, players: list[str]) -> str:
+        if self.shape == "each":
+            return "-".join(str(min(self.high, 3 + i)) for i in range(len(players)))
+        if self.shape == "player":
+            return "A"
+        if self.shape == "flag":
+            return "yes"
+        return str(min(self.high, max(self.low, 3)))
+
+
+def usage(facts: tuple[Fact, ...], players: list[str]) -> str:
+    """One line per fact, for --help, errors and the web form."""
+    seats = ", ".join(f"{chr(65 + i)} = {p}" for i, p in enumerate(players))
+    lines = [f"  {f.key}={f.example(players)}   {f.what}{'' if f.required else f' ({f.optional})'}" for f in facts]
+    return "\n".join(lines + [f"  (seats: {seats}; values per player in seat order, joined by '-')"])
+
+
+def parse_facts(text: str, facts: tuple[Fact, ...], players: list[str]) -> dict[str, Any]:
+    """The facts of `text` as {key: value} (`each` -> {player: n}); FactsError on anything else."""
+    if not isinstance(text, str):
+        raise FactsError("the facts must be text, e.g. \"turn=4 life=2-3\"")
+    if len(text) > MAX_TEXT:
+        raise FactsError(f"the facts are {len(text):,} characters long; at most {MAX_TEXT:,}", MAX_TEXT + 1)
+    by_key = {f.key: f for f in facts}
+    out: dict[str, Any] = {}
+    for m in _PAIR.finditer(text):
+        item, col = m.group(), m.start() + 1
+        key, eq, raw = item.partition("=")
+        key = key.strip().lower()
+        if not eq or not key or not raw:
+            raise FactsError(f"{shown(item)}: write key=value, e.g. {facts[0].key}={facts[0].example(players)}"
+                             if facts else f"{shown(item)}: this ruleset reads no facts", col, key or None)
+        fact = by_key.get(key)
+        if fact is None:
+            known = ", ".join(by_key) or "none"
+            raise FactsError(f"unknown fact {shown(key)} (this ruleset reads: {known})", col, key)
+        if key in out:
+            raise FactsError(f"{key} is given twice", col, key)
+        out[key] = _value(fact, raw, col + len(key) + 1, players)
+    missing = [f.key for f in facts if f.required and f.key not in out]
+    if missing:
+        raise FactsError("missing " + ", ".join(f"{k} ({by_key[k].what})" for k in missing), 0, missing[0])
+    return out
+
+
+def _number(fact: Fact, raw: str, col: int) -> int:
+    if not re.fullmatch(r"[0-9]{1,6}", raw):
+        raise FactsError(f"{fact.key}: {shown(raw)} is not a whole number from {fact.low} to {fact.high}",
+                         col, fact.key)
+    n = int(raw)
+    if not fact.low <= n <= fact.high:
+        raise FactsError(f"{fact.key}: {n} is out of range ({fact.what}: {fact.low} to {fact.high})", col, fact.key)
+    return n
+
+
+def _value(fact: Fact, raw: str, col: int, players: list[str]) -> Any:
+    if fact.shape == "count":
+        return _number(fact, raw, col)
+    if fact.shape == "each":
+        parts = raw.split("-")
+        if len(parts) != len(players):
+            raise FactsError(f"{fact.key}: give {len(players)} numbers joined by '-', one per player in seat "
+                             f"order ({' - '.join(players)}), e.g. {fact.key}={fact.example(players)}", col, fact.key)
+        out, at = {}, col
+        for p, part in zip(players, parts):
+            out[p] = _number(fact, part, at)
+            at += len(part) + 1
+        return out
+    if fact.shape == "player":
+        if fact.none_ok and raw.lower() in ("none", "nobody", "-"):
+            return None
+        return player_of(raw, players, fact, col)
+    if fact.shape == "flag":
+        if raw.lower() not in YES:
+            raise FactsError(f"{fact.key}: {shown(raw)} is not yes or no", col, fact.key)
+        return YES[raw.lower()]
+    raise ValueError(f"fact {fact.key}: unknown shape {fact.shape!r}")  # a ruleset's bug, not input
+
+
+def player_of(raw: str, players: list[str], fact: Fact, col: int) -> str:
+    """A player by seat letter (A, B, ...) or name (case-insensitive)."""
+    if len(raw) == 1 and raw.isalpha() and ord(raw.upper()) - 65 < len(players):
+        return players[ord(raw.upper()) - 65]
+    for p in players:
+        if p.lower() == raw.lower():
+            return p
+    allowed = ", ".join(f"{chr(65 + i)}/{p}" for i, p in enumerate(players)) + (", none" if fact.none_ok else "")
+    raise FactsError(f"{fact.key}: {shown(raw)} is not a player of this match ({allowed})", col, fact.key)
+
+
+def facts_text(values: dict[str, Any], players: list[str]) -> str:
+    """The facts as the judge would type them (stored beside the decision, shown in reports)."""
+    out = []
+    for k, v in values.items():
+        if isinstance(v, dict):
+            v = "-".join(str(v[p]) for p in players)
+        elif isinstance(v, bool):
+            v = "yes" if v else "no"
+        elif v is None:
+            v = "none"
+        out.append(f"{k}={v}")
+    return " ".join(out)

@@ -1,0 +1,191 @@
+"""End of time on a match nobody recorded: the judge reads the table and types the facts
+(`tablejudge timelimit --facts`, the judges' desk form). Facts are read strictly (the key and the
+column on any error, nothing stored), each ruleset with an end-of-time procedure decides from them
+with the same procedure a recorded match gets, and the decision stores the facts."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine.match import InputError, Match
+from engine.rulesets import get_ruleset
+from engine.store import EventStore
+from engine.timefacts import Fact, FactsError, facts_text, parse_facts
+from judge.desk.timelimit import run
+from engine.desk import log_outcome
+from tests.conftest import run_cli
+
+PLAYERS = ["Ann", "Bob"]
+FACTS = (Fact("turn", "count", "the turn", 0, 20), Fact("life", "each", "Life", 0, 20),
+         Fact("who", "player", "who", required=False, none_ok=True), Fact("up", "flag", "up", required=False))
+
+
+def test_facts_are_read_strictly_with_the_key_and_the_column():
+    assert parse_facts("turn=4 life=2-3", FACTS, PLAYERS) == {"turn": 4, "life": {"Ann": 2, "Bob": 3}}
+    assert parse_facts("  TURN=0  life=0-20 who=b up=yes", FACTS, PLAYERS)["who"] == "Bob"
+    assert parse_facts("turn=1 life=1-1 who=none up=no", FACTS, PLAYERS) == {
+        "turn": 1, "life": {"Ann": 1, "Bob": 1}, "who": None, "up": False}
+    cases = {
+        "turn=4 lif=2-3": ("lif", 8, "unknown fact"),
+        "turn=4 life=2-3 turn=5": ("turn", 17, "given twice"),
+        "turn=21 life=2-3": ("turn", 6, "out of range"),
+        "turn=99999999999999999999 life=2-3": ("turn", 6, "not a whole number"),
+        "turn=-1 life=2-3": ("turn", 6, "not a whole number"),
+        "turn=4 life=2-x": ("life", 15, "not a whole number"),
+        "turn=4 life=2": ("life", 13, "give 2 numbers"),
+        "turn=4 life=2-3 who=Zed": ("who", 21, "not a player"),
+        "turn=4 life=2-3 up=maybe": ("up", 20, "not yes or no"),
+        "turn=4 life": ("life", 8, "key=value"),
+        "life=2-3": ("turn", 0, "missing turn"),
+    }
+    for text, (key, col, words) in cases.items():
+        with pytest.raises(FactsError) as e:
+            parse_facts(text, FACTS, PLAYERS)
+        assert (e.value.key, e.value.col) == (key, col), text
+        assert words in e.value.message, (text, e.value.message)
+    with pytest.raises(FactsError, match="at most"):
+        parse_facts("turn=1 " * 1000, FACTS, PLAYERS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120))
+def test_any_text_is_facts_or_a_clear_refusal(text):
+    try:
+        facts = parse_facts(text, FACTS, PLAYERS)
+    except FactsError as e:
+        assert e.message and len(str(e)) < 400  # a bad value is quoted short
+        return
+    assert parse_facts(facts_text(facts, PLAYERS), FACTS, PLAYERS) == facts  # what is stored reads back
+
+
+@settings(max_examples=200, deadline=None)
+@given(turn=st.integers(0, 20), life=st.tuples(st.integers(0, 20), st.integers(0, 20)),
+       who=st.sampled_from(["A", "B", "none", "ann"]), up=st.booleans())
+def test_the_stored_facts_read_back_the_same(turn, life, who, up):
+    text = f"turn={turn} life={life[0]}-{life[1]} who={who} up={'yes' if up else 'no'}"
+    facts = parse_facts(text, FACTS, PLAYERS)
+    assert parse_facts(facts_text(facts, PLAYERS), FACTS, PLAYERS) == facts
+
+
+def decide(ruleset: str, text: str, policy: str | None = None, players=PLAYERS):
+    rs = get_ruleset(ruleset)({})
+    from engine.events import RecordedEvent
+    created = RecordedEvent("M", 1, "match.created", 1, "-", {"ruleset": ruleset, "players": list(players)},
+                            "", "", "", "")
+    return rs.end_of_time_from_facts(created, parse_facts(text, rs.time_facts, list(players)), policy=policy)
+
+
+def test_optcg_bandai_from_the_table():
+    d = decide("optcg", "turn=3 life=2-3")
+    assert (d.result, d.winner, d.branch) == ("win", "Bob", "life")
+    d = decide("optcg", "turn=1 life=2-3")  # 2 of the 3 extra turns still to play
+    assert (d.result, d.branch) == ("continue", "extra-turns")
+    assert "play on until extra turn 3 ends" in " ".join(d.steps)
+    d = decide("optcg", "turn=3 life=2-2 deck=20-18")
+    assert (d.result, d.winner, d.branch) == ("win", "Ann", "deck")
+    d = decide("optcg", "turn=3 life=1-1 deck=9-9 characters=2-2 last_life=A")
+    assert (d.result, d.winner, d.branch) == ("win", "Bob", "last-life")  # Ann took it: Bob did not
+    d = decide("optcg", "turn=3 life=1-1 deck=9-9 characters=2-2 last_life=A", policy="store")
+    assert (d.result, d.winner) == ("win", "Ann")  # the store reads the fourth criterion the other way
+    d = decide("optcg", "turn=3 life=1-1 deck=9-9 characters=2-2 last_life=none")
+    assert (d.result, d.branch) == ("double-loss", "double-loss")
+    d = decide("optcg", "turn=0 life=4-1", policy="asia")  # asia: no extra turns, no criteria
+    assert (d.result, d.winner) == ("double-loss", None)
+    d = decide("optcg", "turn=1 life=4-1 minutes_up=yes", policy="regional")
+    assert (d.result, d.winner) == ("win", "Ann")
+    assert decide("optcg", "turn=1 life=4-1", policy="regional").result == "continue"
+
+
+def test_a_fact_the_decision_reaches_is_asked_for_by_name():
+    with pytest.raises(FactsError) as e:
+        decide("optcg", "turn=3 life=2-2")
+    assert e.value.key == "deck" and "Life cards: Ann 2, Bob 2: equal" in e.value.message
+    with pytest.raises(FactsError) as e:
+        decide("op2009", "games=0-0 in_game=yes turn_over=yes won=none")
+    assert e.value.key == "damage"
+
+
+def test_ken_grandline_onigashima_from_the_table():
+    d = decide("ken", "order=12-9")
+    assert (d.result, d.winner, d.branch) == ("win", "Ann", "more-order-points")
+    assert decide("ken", "order=12-9", policy="lead-10").result == "draw"
+    d = decide("grandline", "vp=4-4 life=3-6")
+    assert (d.result, d.winner, d.branch) == ("win", "Bob", "more-life")
+    d = decide("grandline", "vp=4-5-1 life=1-1-9", players=["Ann", "Bob", "Cy"])
+    assert (d.result, d.winner) == ("win", "Bob")
+    d = decide("onigashima", "vp=7-9 fight=yes")
+    assert (d.result, d.winner) == ("win", "Bob") and "the fight in progress is not counted" in d.steps
+    assert decide("onigashima", "vp=7-7").result == "draw"
+
+
+@pytest.mark.parametrize("text,policy,expect", [
+    ("games=1-0 in_game=no", None, ("win", "Ann", "sideboard-1-0")),
+    ("games=1-1 in_game=no", None, ("continue", None, "sideboard-1-1/da-giocare")),
+    ("games=1-1 in_game=no sudden=B", None, ("win", "Bob", "sideboard-1-1/danno-al-capitano")),
+    ("games=0-0 in_game=yes turn_over=no", None, ("continue", None, "parita/turno-in-corso")),
+    ("games=0-0 in_game=yes turn_over=yes won=A", None, ("win", "Ann", "parita/condizione-regolamentare")),
+    ("games=0-0 in_game=yes turn_over=yes won=none damage=3-2 turn_of=B", None,
+     ("win", "Bob", "parita/condizione-aggiuntiva")),
+    ("games=0-0 in_game=yes turn_over=yes won=none damage=3-2 turn_of=A", None,
+     ("continue", None, "parita/morte-improvvisa")),
+    ("games=0-0 in_game=yes turn_over=yes won=none damage=3-2", "mm25-entrambi",
+     ("win", "Bob", "parita/condizione-aggiuntiva")),
+    ("games=1-0 in_game=yes turn_over=no", None, ("continue", None, "vantaggio/turno-in-corso")),
+    ("games=1-0 in_game=yes turn_over=yes won=none", None, ("win", "Ann", "vantaggio/vince-chi-e-avanti")),
+    ("games=0-1 in_game=yes turn_over=yes won=A sudden=A", None,
+     ("win", "Ann", "vantaggio/1-1-nuova-partita/danno-al-capitano")),
+])
+def test_op2009_situazione_fine_tempo_from_the_table(text, policy, expect):
+    d = decide("op2009", text, policy)
+    assert (d.result, d.winner, d.branch) == expect
+    assert any("OP09-TEMPO" in s for s in d.steps)  # the rule is quoted in the rulebook's words
+
+
+def test_every_ruleset_with_an_end_of_time_procedure_reads_facts():
+    from engine.rulesets import available
+    from engine.rulesets.base import Ruleset
+    for name, cls in available().items():
+        has_procedure = cls.end_of_time is not Ruleset.end_of_time
+        assert bool(cls.time_facts) == has_procedure, name
+
+
+def test_the_decision_and_the_time_call_are_stored_together_with_the_facts(tmp_path):
+    db = str(tmp_path / "log.db")
+    with EventStore.open(db) as store:
+        m = Match.create(store, "optcg", PLAYERS, recorded_by="desk")
+        with pytest.raises(InputError) as e:  # bad facts: nothing stored
+            run(m, facts="turn=3 life=2-30", judge="Kim")
+        assert e.value.field == "facts.life" and "column 15" in str(e.value)  # the 30
+        assert m.head_position() == 1
+        r = run(m, facts="turn=3 life=2-3", clock="15:40", judge="Kim", recorded_by="desk")
+        called, decision = m.events()[1:]
+        assert (called.kind, called.payload["clock"], decision.kind) == ("time.called", "15:40", "time.decision")
+        assert decision.payload["facts"] == "turn=3 life=2-3" and decision.actor == "judge:Kim"
+        assert (decision.payload["result"], decision.payload["winner"]) == ("win", "Bob")
+        again = run(m, facts="turn=3 life=2-3", judge="Kim")  # the same reading: nothing new
+        assert again.recorded is None and again.already_recorded.position == decision.position
+        assert m.head_position() == 3 and r.recorded.position == 3
+        assert log_outcome(m.events(), m.state().voided, PLAYERS, None).winner == "Bob"
+
+
+def test_the_cli_as_a_judge_types_it(tmp_path):
+    db = str(tmp_path / "log.db")
+    assert run_cli("match", "new", "--ruleset", "op2009", "--player", "Ann", "--player", "Bob", "--id", "T47",
+                   db=db).returncode == 0
+    bad = run_cli("timelimit", "T47", "--facts", "games=1-0 in_gam=no", db=db)
+    assert bad.returncode == 2 and "unknown fact 'in_gam'" in bad.stderr and "column 11" in bad.stderr
+    assert "Traceback" not in bad.stderr and "the facts op2009 reads" in bad.stderr
+    ok = run_cli("timelimit", "T47", "--facts", "games=1-0 in_game=no", "--json", db=db)
+    assert ok.returncode == 0, ok.stderr
+    out = json.loads(ok.stdout)
+    assert (out["decision"], out["winner"], out["facts"]) == ("win", "Ann", "games=1-0 in_game=no")
+    events = run_cli("events", "T47", "--json", db=db)
+    kinds = [e["kind"] for e in json.loads(events.stdout)]
+    assert kinds == ["match.created", "time.called", "time.decision"]
+    assert run_cli("verify", "T47", db=db).returncode == 0
+    table = run_cli("match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob", "--id", "X", db=db)
+    assert table.returncode == 0
+    none = run_cli("timelimit", "X", "--facts", "turn=1", db=db)
+    assert none.returncode == 2 and "no end-of-time procedure" in none.stderr
