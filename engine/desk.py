@@ -102,6 +102,22 @@ class JudgeRuling(Payload):
     call: int | None = None
 
 
+@event_kind("judge.appeal")
+class JudgeAppeal(Payload):
+    """The head judge's decision on an appeal of an earlier judge action (a ruling, a penalty, a
+    backup, a time decision): `appealed` is its position; `decision` upholds, overturns or changes
+    it, in `text`. Changing a penalty is done by recording the new one (and a correction voiding the
+    old); this event records the decision and why, for the appeals file."""
+
+    references = {"appealed": ("judge.ruling", "judge.penalty", "backup", "time.decision", "judge.deck_check",
+                               "correction", "time.extension")}
+
+    appealed: int
+    decision: Literal["upheld", "overturned", "changed"]
+    text: str
+    by: str = ""  # who appealed (a player), if the judge notes it
+
+
 @event_kind("judge.penalty")
 class JudgePenalty(Payload):
     """A penalty to a player: Caution, Warning, Game Loss, Match Loss, Disqualification or
@@ -209,15 +225,15 @@ class ResultConfirm(Payload):
 
 
 DESK_KINDS: tuple[type[Payload], ...] = (
-    JudgeCall, JudgeRuling, JudgePenalty, DeckCheck, RoundStart, TimeExtension, ResultSlip,
+    JudgeCall, JudgeRuling, JudgeAppeal, JudgePenalty, DeckCheck, RoundStart, TimeExtension, ResultSlip,
     ResultConfirm,
 )
 # What the desk calls "judge actions": shown highlighted in reports, listed by `tablejudge actions`.
-JUDGE_ACTION_KINDS = frozenset({"judge.call", "judge.ruling", "judge.penalty", "judge.deck_check",
+JUDGE_ACTION_KINDS = frozenset({"judge.call", "judge.ruling", "judge.appeal", "judge.penalty", "judge.deck_check",
                                 "time.extension", "backup", "correction", "time.called",
                                 "time.decision", "round.start", "result.slip", "result.confirm"})
 # Kinds that must be recorded by a judge (actor judge:NAME).
-JUDGE_ONLY_KINDS = frozenset({"judge.ruling", "judge.penalty", "judge.deck_check", "time.extension",
+JUDGE_ONLY_KINDS = frozenset({"judge.ruling", "judge.appeal", "judge.penalty", "judge.deck_check", "time.extension",
                               "backup"})
 # Core kinds that never change the game: a ruleset should not flag them as "played after the end".
 OFF_TABLE_KINDS = frozenset({k.kind for k in DESK_KINDS} | {"note", "correction", "backup",
@@ -412,6 +428,9 @@ def describe_desk_event(kind: str, payload: dict[str, Any], actor: str) -> str |
     if kind == "judge.ruling":
         rule = f" [{p['rule']}]" if p.get("rule") else ""
         return f"ruling{by}{rule}: {p['text']}"
+    if kind == "judge.appeal":
+        who = f" ({p['by']})" if p.get("by") else ""
+        return f"appeal{by}{who}: event {p['appealed']} {p['decision']}: {p['text']}"
     if kind == "judge.penalty":
         late = f", {p['minutes_late']} min late" if p.get("minutes_late") is not None else ""
         why = f": {p['reason']}" if p.get("reason") else ""

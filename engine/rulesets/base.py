@@ -242,6 +242,11 @@ class Ruleset:
         """The counters a report charts across turns, per player (Life, points, ...)."""
         return {p: dict(state.counters[p]) for p in state.players}
 
+    def describe_at(self, before: TableState | None, after: TableState | None, event: RecordedEvent) -> str:
+        """The event in words with what the table knew around it (a damage step with both powers and
+        its outcome, say), for reports and appeals. By default what the payload alone says."""
+        return self.describe(event)
+
     def describe(self, event: RecordedEvent) -> str:
         """The event in plain words, for timelines and reports."""
         p = event.payload

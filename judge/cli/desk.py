@@ -119,6 +119,28 @@ def ruling_cmd(env: Env, match, text, rule, call_pos, judge_name, as_json) -> No
             _actor(env, judge_name), as_json)
 
 
+@judge_group.command("appeal")
+@click.argument("match")
+@click.argument("appealed", type=int, metavar="EVENT")
+@click.option("--decision", required=True, type=click.Choice(["upheld", "overturned", "changed"]),
+              help="The head judge's decision on the action appealed.")
+@click.option("--text", required=True, help="Why, in the head judge's words.")
+@click.option("--by", default="", help="Who appealed (a player).")
+@judge_option
+@json_option
+@pass_env
+def appeal_cmd(env: Env, match, appealed, decision, text, by, judge_name, as_json) -> None:
+    """The head judge's decision on an appeal of judge action EVENT (a ruling, a penalty, a backup,
+    a time decision). It goes on that incident's page of the appeals file (`tablejudge appeals`).
+
+    \b
+    Example:
+      tablejudge judge appeal MATCH 57 --judge "Head Judge Rossi" --decision upheld --by Bob --text "the block was legal"
+    """
+    _record(env, match, "judge.appeal", {"appealed": appealed, "decision": decision, "text": text, "by": by or None},
+            _actor(env, judge_name), as_json)
+
+
 @judge_group.command("penalty")
 @click.argument("match")
 @click.option("--player", required=True, help="The penalised player.")

@@ -50,7 +50,8 @@ def match_context(m: Match) -> dict[str, Any]:
         st = after[e.position]
         row = {
             "position": e.position, "anchor": f"event-{e.position}", "kind": e.kind, "actor": e.actor,
-            "judge": judge_of(e.actor), "description": names.text(r.describe(e)),
+            "judge": judge_of(e.actor), "description": names.text(ruleset.describe_at(after.get(e.position - 1), st, e)
+                                                                   if e.position not in voided else r.describe(e)),
             "judge_action": e.kind in JUDGE_ACTION_KINDS or e.actor.startswith("judge:"),
             "backed_out": e.position in voided, "recorded_at": e.recorded_at,
             "recorded_by": e.recorded_by, "findings": findings_at.get(e.position, []),
@@ -108,6 +109,8 @@ def match_context(m: Match) -> dict[str, Any]:
                       "guard": verify.guard_detail, "problems": verify.problems,
                       "first_break": verify.first_break.position if verify.first_break else None},
         "voided": sorted(voided),
+        # the header lists every judge action and penalty (an appeal starts there, not on page 16)
+        "judge_actions": [e for seg in segments for ph in seg["phases"] for e in ph["events"] if e["judge_action"]],
     }
 
 
@@ -125,7 +128,8 @@ def _with_source(m: Match, decision: dict[str, Any] | None) -> dict[str, Any] | 
         return decision
     try:
         from judge.desk import timelimit
-        again = timelimit.decide(m, decision.get("policy")).decision
+        again = (timelimit.decide_from_facts(m, decision["facts"], decision.get("policy")) if decision.get("facts")
+                 else timelimit.decide(m, decision.get("policy"))).decision
     except Exception:  # no procedure to cite (e.g. the time call was backed out later)
         return decision
     if (again.result, again.branch) != (decision.get("result"), decision.get("branch")):

@@ -210,6 +210,24 @@ def test_a_table_recorded_judged_and_replayed_in_the_browser(tmp_path):
         assert (penalty["kind"], penalty["actor"]) == ("judge.penalty", "judge:Kim")
         assert api.get(f"/api/t/{tid}/calls").json()[0]["open"] is False
 
+        # --- the appeals file: this incident on one A4 page in print, the report as its appendix -----
+        call_url = judge.url
+        judge.locator("#appeals-link").click()
+        judge.locator("section.incident").first.wait_for(timeout=WAIT)
+        incident = judge.locator("section.incident").first.inner_text()
+        assert "Ruling:" in incident and "Penalty: Warning" in incident and "Log head at signing" in incident
+        heights = judge.evaluate("(() => { const s = [...document.querySelectorAll('section.incident')];"
+                                 " return s.map(x => x.getBoundingClientRect().height); })()")
+        judge.emulate_media(media="print")
+        judge.set_viewport_size({"width": 703, "height": 1017})  # A4 less the page margins, in CSS px
+        printed = judge.evaluate("(() => [...document.querySelectorAll('section.incident')]"
+                                 ".map(x => x.getBoundingClientRect().height))()")
+        assert heights and all(h <= 1017 for h in printed), printed  # each incident fits one A4 page
+        hall.shot(judge, "appeals-file-print")
+        judge.emulate_media(media="screen")
+        judge.set_viewport_size(LAPTOP["viewport"])
+        judge.goto(call_url)
+
         # --- the replay steps to the event from its deep link ---------------------------------------
         judge.locator("#replay-link").click()
         judge.locator(f'body[data-shown="{at}"]').wait_for(timeout=WAIT)

@@ -1186,6 +1186,24 @@ class OptcgRuleset(Ruleset):
     def describe(self, e: RecordedEvent) -> str:
         return words.describe(e.kind, e.payload) or super().describe(e)
 
+    def describe_at(self, before: TableState | None, after: TableState | None, e: RecordedEvent) -> str:
+        """A damage step in words: both powers (as stated, or derived from the table before it) and
+        what came of it, from the table after it (apply_damage_step decides hit / K.O. / fails)."""
+        if e.kind != "damage.step" or before is None or after is None or not before.extra.get("battle"):
+            return self.describe(e)
+        b = before.extra["battle"]
+        a_pow, t_pow = self._battle_powers(before, b, e.payload)
+        attacker = b.get("attacker_code") or "the attacker"
+        target = b.get("target_code") or "the target"
+        shown = lambda n: f"{n:,}" if n is not None else "? (no card data)"  # noqa: E731
+        done = (after.extra.get("battle") or {}).get("result")
+        outcome = {"hit": f"the attack hits: {b.get('defender')} takes damage",
+                   "ko": f"the attack succeeds: {target} is K.O.'d",
+                   "fails": "the attack fails",
+                   "unknown": "the outcome is not known without both powers"}.get(done, "")
+        return (f"damage step: {attacker} {shown(a_pow)} against {target} {shown(t_pow)}"
+                + (f" — {outcome}" if outcome else ""))
+
 
 def check_deck(rs: Ruleset, player: str, leader: str, deck: list[str], facts: dict[str, dict],
                *, deck_size: int | None = None, don: int = 10) -> list[Finding]:

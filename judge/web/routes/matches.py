@@ -99,6 +99,20 @@ async def replay_file(request: Request, mid: str):
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+@router.get("/m/{mid}/appeals", response_class=HTMLResponse)
+async def appeals_file(request: Request, mid: str):
+    """The appeals file (one A4 page per incident, the report as its appendix): judges and the
+    organizer only (it shows the judges' actions; the boards on it keep hidden cards hidden)."""
+    from judge.report.appeals import render_appeals  # jinja2 and the report load on first use
+    web = app_state(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope)
+    require(g, "judge_match", scope)
+    base = str(request.base_url).rstrip("/")
+    html = render_appeals(web.desk.matches.match(mid), base_url=base)
+    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+
 @router.get("/m/{mid}/live")
 async def match_live(request: Request, mid: str):
     """Server-sent events for one recorded match (topic `match`; `calls` for a judge call)."""
@@ -242,6 +256,6 @@ async def call_page(request: Request, mid: str, position: int):
                 rules=rule_choices(m.ruleset), cited=finding_rules[0] if finding_rules else "",
                 guide=guide.to_dict(), suggestions=suggestions, answered=answered, position=m.head_position(),
                 ladder=list(PENALTY_LADDER), time_facts=time_facts_form(m),
-                live=f"/m/{mid}/live", replay=link(f"/m/{mid}", g) + f"#e{at}",
+                live=f"/m/{mid}/live", replay=link(f"/m/{mid}", g) + f"#e{at}", appeals=link(f"/m/{mid}/appeals", g),
                 queue=link(f"/t/{scope.tournament}/queue", g) if scope.tournament else None,
                 self_url=link(f"/m/{mid}/call/{position}", g))
