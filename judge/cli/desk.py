@@ -15,6 +15,7 @@ from engine.match import InputError, Match
 from engine.store import anchor_token
 
 from judge import desk as lib
+from judge.desk.clock import check_wall_clock
 from judge.report.text import render_findings, render_judged
 from judge.cli.common import (
     EXIT_FINDINGS,
@@ -323,7 +324,7 @@ def time_cmd(env: Env, match, wall, note, judge_name, as_json) -> None:
       tablejudge judge time MATCH --clock 14:35
       tablejudge timelimit MATCH
     """
-    wall = wall or datetime.now(timezone.utc).strftime("%H:%M")
+    wall = check_wall_clock(wall) if wall else datetime.now(timezone.utc).strftime("%H:%M")
     m, rec = _record(env, match, "time.called", {"clock": wall, "note": note},
                      _actor(env, judge_name), as_json)
     if not as_json:

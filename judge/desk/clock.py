@@ -1,6 +1,8 @@
 """The match clock as the log sets it: round start, extensions, time called; the time left."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -12,6 +14,18 @@ from engine.events import RecordedEvent
 
 
 # --- the clock --------------------------------------------------------------------------------
+
+
+WALL_CLOCK = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
+
+
+def check_wall_clock(text: str) -> str:
+    """A time of day as a judge writes it (HH:MM), or InputError (field `clock`)."""
+    from engine.match import InputError
+    from engine.schema import shown
+    if not isinstance(text, str) or not WALL_CLOCK.fullmatch(text):
+        raise InputError(f"the clock is a time of day as HH:MM (e.g. 15:40), got {shown(text)}", field="clock")
+    return text
 
 
 def parse_time(text: str) -> datetime:

@@ -15,6 +15,7 @@ from typing import Any
 from engine.events import JUDGE_PREFIX, RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets.base import Decision, Ruleset
+from judge.desk.clock import check_wall_clock
 from engine.timefacts import FactsError, facts_text, parse_facts, usage
 
 DEFAULT_JUDGE = "judge:timelimit"
@@ -134,6 +135,8 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     shown_facts = facts_text(facts, list(created.payload["players"]))
     decision.steps.insert(0, f"the judge read the table: {shown_facts}")
     if called is None:  # the judge calls time and reads the table at once: the call is recorded too
+        if clock is not None:
+            check_wall_clock(clock)
         called = RecordedEvent(match.id, 0, "time.called", 1, "", {"clock": clock or _now_hhmm()}, "", "", "", "")
     result = TimeLimitResult(match.id, rs.name, called, decision, facts=shown_facts)
     result.already_recorded = _existing_decision(events, voided, called, decision) if called.position else None

@@ -159,6 +159,9 @@ def test_the_decision_and_the_time_call_are_stored_together_with_the_facts(tmp_p
             run(m, facts="turn=3 life=2-30", judge="Kim")
         assert e.value.field == "facts.life" and "column 15" in str(e.value)  # the 30
         assert m.head_position() == 1
+        with pytest.raises(InputError) as e:
+            run(m, facts="turn=3 life=2-3", clock="99:99", judge="Kim")
+        assert e.value.field == "clock" and m.head_position() == 1
         r = run(m, facts="turn=3 life=2-3", clock="15:40", judge="Kim", recorded_by="desk")
         called, decision = m.events()[1:]
         assert (called.kind, called.payload["clock"], decision.kind) == ("time.called", "15:40", "time.decision")
