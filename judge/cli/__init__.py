@@ -28,7 +28,7 @@ COMMANDS: dict[str, str] = {
     "standings": "judge.cli.tournament", "tournament": "judge.cli.tournament",
     "judge": "judge.cli.desk", "audit": "judge.cli.desk", "findings": "judge.cli.desk",
     "penalties": "judge.cli.desk", "actions": "judge.cli.desk", "readmodel": "judge.cli.desk",
-    "report": "judge.cli.report", "replay": "judge.cli.replay", "appeals": "judge.cli.appeals",
+    "report": "judge.cli.report", "replay": "judge.cli.replay", "appeals": "judge.cli.replay",
     "timelimit": "judge.cli.timelimit",
     "cards": "judge.cli.cards", "deck": "judge.cli.cards",
     "live": "judge.cli.live",

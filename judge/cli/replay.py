@@ -1,5 +1,6 @@
-"""`tablejudge replay`: a match as one self-contained HTML replay file (the log inside, no server,
-no network), stepped through in any browser."""
+"""Files made from one match for people to read: `tablejudge replay` (a self-contained HTML replay,
+the log inside, no server, no network) and `tablejudge appeals` (the appeals file: one A4 page per
+incident, the match report as its appendix)."""
 from __future__ import annotations
 
 import click
@@ -11,6 +12,7 @@ DEFAULT_DIR = "exports"
 
 def register(cli: click.Group) -> None:
     cli.add_command(replay_cmd)
+    cli.add_command(appeals_cmd)
 
 
 @click.command("replay")
@@ -39,5 +41,43 @@ def replay_cmd(env: Env, match, out, staff, as_json) -> None:
     write_replay(m, path, staff=staff, event_db=m.store.describe())
     if as_json:
         emit_json({"file": path, "match": m.id, "staff": staff, "events": m.head_position()})
+    else:
+        click.echo(path)
+
+
+@click.command("appeals")
+@click.argument("match")
+@click.option("--out", "-o", type=click.Path(dir_okay=False),
+              help=f"The HTML file (default {DEFAULT_DIR}/MATCH-appeals.html).")
+@click.option("--base-url", default="", metavar="URL",
+              help="Where `tablejudge serve` runs (e.g. http://desk.local:8000): the deep links to each event "
+                   "(/m/MATCH#eN) become full addresses.")
+@click.option("--no-appendix", is_flag=True, help="The incident pages only, without the match report.")
+@json_option
+@pass_env
+def appeals_cmd(env: Env, match, out, base_url, no_appendix, as_json) -> None:
+    """Write the appeals file of MATCH: one A4 page per incident (a judge call, or a judge action
+    with no call before it): the call, the board at the moment named (hidden cards hidden), the
+    ruling with the rule in English and in the rulebook's words, the penalty and what the guide
+    suggested, the head judge's decision on appeal (`tablejudge judge appeal`), the deep link to the
+    event in the replay viewer and the log's head hash at signing. The match report follows as
+    the appendix (judge actions in its header, damage steps in words, one line an event in print).
+    Print it from a browser on A4.
+
+    \b
+    Examples:
+      tablejudge appeals T47                                   # exports/T47-appeals.html
+      tablejudge appeals T47 --base-url http://desk.local:8000 -o appeal-T47.html
+      tablejudge judge appeal T47 281 --judge "Head Judge Rossi" --decision upheld --text "the block was legal"
+    """
+    from judge.io.files import inside, safe_name
+    from judge.report.appeals import appeals_context, write_appeals
+    m = env.match(match)
+    path = out or inside(DEFAULT_DIR, f"{safe_name(m.id)}-appeals.html")
+    write_appeals(m, path, base_url=base_url, appendix=not no_appendix)
+    if as_json:
+        ctx = appeals_context(m, base_url=base_url, appendix=False)
+        emit_json({"file": path, "match": m.id, "head": ctx["signed"],
+                   "incidents": [{k: v for k, v in inc.items() if k != "board"} for inc in ctx["incidents"]]})
     else:
         click.echo(path)
