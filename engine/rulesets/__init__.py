@@ -3,8 +3,18 @@
 - a package in this folder (engine/rulesets/<game>/) whose `__init__` sets `RULESET = <Ruleset subclass>`, or
 - an installed distribution's entry point in the group `tablejudge.rulesets`, naming that class.
 
-A game's package holds everything of that game: vocabulary, table helpers, apply/check, end of time,
-notation grammar (`notation.py`), words and its rule catalogue (`rules.toml`). See base.py for the interface.
+A game's package holds everything of that game, in files with one job each (a game has those it needs):
+
+- `__init__.py`: `RULESET`, and a line on the game and its own extra files
+- `vocab.py`: the event kinds (payload schemas)
+- `ruleset.py`: apply/check, outcome, deck checks, end of time when short
+- `rules.toml`: the rule catalogue (id, section, status, quote in the rulebook's language, en)
+- `notation.py`: its notation grammar (the notation core finds it beside the package's `__init__`)
+- `table.py`: table helpers (zones, derived values); `time.py`: the end-of-time procedure;
+  `words.py`: plain words for its event kinds; card facts and data files
+- and docs/rulesets/<game>.md, which describes the game as the tool knows it.
+
+See base.py for the interface.
 """
 from __future__ import annotations
 

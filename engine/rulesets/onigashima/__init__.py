@@ -1,15 +1,12 @@
 """`onigashima`: Raid sur Onigashima, one plug-in package.
 
+The files follow every ruleset package's layout (engine/rulesets/__init__.py), and:
+
 - characters.json: the character table as data
 - characters.py: the character table (reads characters.json)
 - combat.py: dice arithmetic of a fight
-- notation.py: its notation grammar
-- rules.toml: the rule catalogue (id, section, status, quote, en)
-- ruleset.py: apply/check, outcome, deck checks
-- vocab.py: the event kinds (payload schemas)
 
-The registry (engine/rulesets/__init__.py) finds `RULESET` here; the notation core finds the grammar in
-notation.py beside it. docs/rulesets/onigashima.md describes the game as the tool knows it.
+docs/rulesets/onigashima.md describes the game.
 """
 from .ruleset import RULESET
 
