@@ -72,3 +72,18 @@ def pytest_sessionfinish(session, exitstatus):
             reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
             reporter.write_line(f"SKIPPED (not allowed under make test): {report.nodeid}: {reason}", red=True)
         session.exitstatus = 1
+
+
+def load_jsonl(store, path):
+    """A sample match file (examples/<game>/*.jsonl) recorded event by event, as a recorder would:
+    the first line creates the match, the others are recorded in order. Returns the Match."""
+    import json
+
+    from engine.match import Match
+    lines = [json.loads(line) for line in open(path, encoding="utf-8").read().splitlines() if line.strip()]
+    first = lines[0]["payload"]
+    m = Match.create(store, first["ruleset"], first["players"], event=first.get("event"),
+                     options=first.get("options"))
+    for line in lines[1:]:
+        m.record(line["kind"], line["payload"], actor=line.get("actor", "-"))
+    return m

@@ -2,7 +2,6 @@
 end of time, determinism and the docs page."""
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 
@@ -12,21 +11,12 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from engine.match import Match
 from engine.rulesets.grandline.ruleset import RULESET
 from engine.store import EventStore
-from tests.conftest import ROOT as REPO_ROOT
+from tests.conftest import ROOT as REPO_ROOT, load_jsonl
 
 
 ROOT = Path(REPO_ROOT)
 
 
-def load_jsonl(store: EventStore, path: Path) -> Match:
-    """A sample match file: the first line creates the match, the others are recorded in order."""
-    lines = [json.loads(l) for l in path.read_text("utf-8").splitlines() if l.strip()]
-    first = lines[0]["payload"]
-    m = Match.create(store, first["ruleset"], first["players"], event=first.get("event"),
-                     options=first.get("options"))
-    for line in lines[1:]:
-        m.record(line["kind"], line["payload"], actor=line.get("actor", "-"))
-    return m
 
 SETUP = [("setup", {"player": "Ann", "captain": "Luffy", "initiative": 5, "captain_life": 7, "deck": 44, "hand": 5}),
          ("setup", {"player": "Bob", "captain": "Kaido", "initiative": 4, "captain_life": 8, "deck": 44, "hand": 5})]

@@ -2,27 +2,18 @@
 energies the text gives, and the sample match records, validates and decides."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from engine.match import Match
 from engine.store import EventStore
-from tests.conftest import ROOT as REPO_ROOT
+from tests.conftest import ROOT as REPO_ROOT, load_jsonl
 
 ROOT = Path(REPO_ROOT)
 EXAMPLE = ROOT / "examples" / "onigashima" / "luffy-vs-kaido.jsonl"
 
 
-def load_jsonl(store: EventStore, path: Path) -> Match:
-    lines = [json.loads(l) for l in path.read_text("utf-8").splitlines() if l.strip()]
-    first = lines[0]["payload"]
-    m = Match.create(store, first["ruleset"], first["players"], event=first.get("event"),
-                     options=first.get("options"))
-    for line in lines[1:]:
-        m.record(line["kind"], line["payload"], actor=line.get("actor", "-"))
-    return m
 
 
 @pytest.fixture

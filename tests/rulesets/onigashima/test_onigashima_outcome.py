@@ -1,7 +1,6 @@
 """Outcome, options, end of time, determinism and the docs page of the onigashima ruleset."""
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 
@@ -10,21 +9,12 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from engine.match import Match
 from engine.rulesets.onigashima.ruleset import RULESET
 from engine.store import EventStore
-from tests.conftest import ROOT as REPO_ROOT
+from tests.conftest import ROOT as REPO_ROOT, load_jsonl
 
 
 ROOT = Path(REPO_ROOT)
 
 
-def load_jsonl(store: EventStore, path: Path) -> Match:
-    """A sample match file: the first line creates the match, the others are recorded in order."""
-    lines = [json.loads(l) for l in path.read_text("utf-8").splitlines() if l.strip()]
-    first = lines[0]["payload"]
-    m = Match.create(store, first["ruleset"], first["players"], event=first.get("event"),
-                     options=first.get("options"))
-    for line in lines[1:]:
-        m.record(line["kind"], line["payload"], actor=line.get("actor", "-"))
-    return m
 
 CAMPS2 = ("camps", {"alliance": ["Ann"], "empereurs": ["Bob"]})
 
