@@ -4,12 +4,10 @@ so `hide` keeps every payload: checked kind by kind, on every example log and on
 from __future__ import annotations
 
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 
 from engine.rulesets.grandline.ruleset import GrandlineRuleset
-from tests.rulesets.example_logs import example_files
-from tests.rulesets.hiding import assert_example_hides_nothing, assert_game_hides_nothing
+from tests.rulesets.hiding import assert_game_hides_nothing
 from tests.rulesets.grandline.games import games
 
 RS = GrandlineRuleset()
@@ -28,7 +26,3 @@ def test_hide_keeps_every_payload_and_the_game_with_it(game):
     assert all(RS.hide(kind, dict(p)) == p for kind, _, p in steps)
     assert_game_hides_nothing("grandline", players, steps)
 
-
-@pytest.mark.parametrize("path", example_files("grandline"), ids=lambda p: p.name)
-def test_every_example_log(tmp_path, path):
-    assert_example_hides_nothing("grandline", path, tmp_path)

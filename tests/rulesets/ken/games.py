@@ -179,3 +179,9 @@ def play_game(quick: bool, tape: Tape) -> tuple[list[str], list]:
 def games() -> st.SearchStrategy[tuple[list[str], list]]:
     """(players, steps) of a quick or a standard game, every card named."""
     return st.tuples(st.booleans(), tapes(min_size=60, max_size=500)).map(lambda args: play_game(*args))
+
+
+def options(steps) -> dict | None:
+    """A game dealt 15-card decks is the quick game (the match option the harness records)."""
+    quick = any(k == "deck.register" and len(p["cards"]) == 15 for k, _, p in steps)
+    return {"game": "quick"} if quick else None

@@ -7,15 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 
 from engine.rulesets.ken import table as T
 from engine.rulesets.ken.ruleset import KenRuleset
 from engine.state import MissingCard
-from tests.rulesets.example_logs import example_files
-from tests.rulesets.hiding import assert_example_hides_nothing, assert_game_hides_nothing
 from tests.rulesets.hidden import hiding_problems
-from tests.rulesets.ken.games import games, play_game
+from tests.rulesets.ken.games import play_game
 from tests.rulesets.ken.support import KEN, Game
 from tests.rulesets.tape import Tape
 
@@ -39,17 +36,6 @@ def test_hide_kind_by_kind(kind, known, hidden):
     assert RS.hide(kind, dict(known)) == hidden
 
 
-@pytest.mark.parametrize("path", example_files("ken"), ids=lambda p: p.name)
-def test_every_example_log(tmp_path, path):
-    assert_example_hides_nothing("ken", path, tmp_path)
-
-
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(games())
-def test_generated_games(game):
-    players, steps = game
-    quick = any(k == "deck.register" and len(p["cards"]) == 15 for k, _, p in steps)
-    assert_game_hides_nothing("ken", players, steps, options={"game": "quick"} if quick else None)
 
 
 def _hand_of_three(named: bool) -> Game:

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 
 from engine.rulesets.onigashima.ruleset import OnigashimaRuleset
-from tests.rulesets.example_logs import example_files
-from tests.rulesets.hiding import assert_example_hides_nothing, assert_game_hides_nothing
 from tests.rulesets.hidden import hiding_problems
-from tests.rulesets.onigashima.games import games, play_game
+from tests.rulesets.onigashima.games import play_game
 from tests.rulesets.tape import Tape
 
 RS = OnigashimaRuleset()
@@ -36,16 +33,6 @@ def test_what_the_table_shows_stays(kind, payload):
     assert RS.hide(kind, dict(payload)) == payload
 
 
-@pytest.mark.parametrize("path", example_files("onigashima"), ids=lambda p: p.name)
-def test_every_example_log(tmp_path, path):
-    assert_example_hides_nothing("onigashima", path, tmp_path)
-
-
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(games())
-def test_generated_games(game):
-    players, steps = game
-    assert_game_hides_nothing("onigashima", players, steps)
 
 
 def test_a_seeded_bug_is_caught(tmp_path, monkeypatch):

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 
 from engine.rulesets.op2009.ruleset import Op2009Ruleset
-from tests.rulesets.example_logs import example_files
-from tests.rulesets.hiding import assert_example_hides_nothing, assert_game_hides_nothing
 from tests.rulesets.hidden import hiding_problems
 from tests.rulesets.op2009.builder import ANN, BOB, NAMI, RUFY, ZORO, Log
-from tests.rulesets.op2009.games import games, play_match
+from tests.rulesets.op2009.games import play_match
 from tests.rulesets.tape import Tape
 
 RS = Op2009Ruleset()
@@ -52,16 +49,6 @@ def test_the_record_is_not_changed_in_place():
     assert payload["cards"] == ["LK-C01"] * 7
 
 
-@pytest.mark.parametrize("path", example_files("op2009"), ids=lambda p: p.name)
-def test_every_example_log(tmp_path, path):
-    assert_example_hides_nothing("op2009", path, tmp_path)
-
-
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(games())
-def test_generated_matches(game):
-    players, steps = game
-    assert_game_hides_nothing("op2009", players, steps)
 
 
 def _known_hand(tmp_path):
