@@ -36,13 +36,13 @@ def load(package: str, filename: str = "rules.toml") -> Catalogue:
     """The catalogue in `package`'s `rules.toml` (a ruleset passes its own `__package__`)."""
     where = f"{package.replace('.', '/')}/{filename}"
     try:
-        data = tomllib.loads(_read(package, filename))
+        data = tomllib.loads(read_beside(package, filename))
     except tomllib.TOMLDecodeError as e:
         raise CatalogueError(f"{where}: {e}") from None
     return parse(data, where)
 
 
-def _read(package: str, filename: str) -> str:
+def read_beside(package: str, filename: str) -> str:
     """The file beside the package's code: read straight from its folder when the package is one
     (every install but a zip), which spares each CLI start importlib.resources' set-up."""
     module = importlib.import_module(package)

@@ -10,8 +10,11 @@ A game's package holds everything of that game, in files with one job each (a ga
 - `ruleset.py`: apply/check, outcome, deck checks, end of time when short
 - `rules.toml`: the rule catalogue (id, section, status, quote in the rulebook's language, en)
 - `notation.py`: its notation grammar (the notation core finds it beside the package's `__init__`)
+- `words.toml`: its events in plain words, one template per kind (syntax: engine/words.py); the
+  few kinds whose words need a choice or a sum are said in ruleset.py's `describe()`, or in a
+  `words.py` when there are many (optcg, op2009)
 - `table.py`: table helpers (zones, derived values); `time.py`: the end-of-time procedure;
-  `words.py`: plain words for its event kinds; card facts and data files
+  card facts and data files
 - and docs/rulesets/<game>.md, which describes the game as the tool knows it.
 
 See base.py for the interface.

@@ -18,6 +18,7 @@ kind become underscores), so a ruleset writes one small method per event kind.
 from __future__ import annotations
 
 import hashlib
+import sys
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -28,6 +29,7 @@ from engine.findings import Finding, Rule, finding
 from engine.schema import DEFAULT_MAX_CARDS, Payload, shown
 from engine.state import STATE_FORMAT, TableState
 from engine.timefacts import Fact
+from engine.words import event_templates, payload_defaults
 
 
 @dataclass(frozen=True)
@@ -248,8 +250,13 @@ class Ruleset:
         return self.describe(event)
 
     def describe(self, event: RecordedEvent) -> str:
-        """The event in plain words, for timelines and reports."""
+        """The event in plain words, for timelines and reports. A game's simple words are the
+        templates of its package's words.toml (engine/words.py); its describe() says the rest in
+        code and ends with super().describe()."""
         p = event.payload
+        template = event_templates(sys.modules[type(self).__module__].__package__ or "").get(event.kind)
+        if template is not None:
+            return template.render(p, payload_defaults(self.vocabulary().get(event.kind)))
         if event.kind == "note":
             return f"note: {p['text']}"
         if event.kind == "correction":

@@ -71,14 +71,13 @@ FILES = {
                 r = s.result
                 return None if r is None else Outcome(r["result"], r["winner"], r["how"])
 
-            def describe(self, e):
-                if e.kind == "take":
-                    return f"{e.payload['player']} takes {e.payload['count']}"
-                if e.kind == "heap":
-                    return f"a heap of {e.payload['stones']} stones"
-                return super().describe(e)
-
         RULESET = NimRuleset
+    ''',
+    "toynim/words.toml": '''
+        # its events in words (engine/words.py): the report reads them
+        [events]
+        take = "{player} takes {count}"
+        heap = "a heap of {stones} stones"
     ''',
     "toynim/notation.py": '''
         from engine.notation import Grammar, Verb

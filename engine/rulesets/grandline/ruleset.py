@@ -529,35 +529,9 @@ class GrandlineRuleset(Ruleset):
 
     def describe(self, e: RecordedEvent) -> str:
         p = e.payload
-        if e.kind == "attack":
-            block = f", blocked by {p['blocker']}" if p.get("blocker") else ""
-            return f"{p['player']}'s {p['attacker']} attacks {p.get('target', 'direct')}{block}"
-        if e.kind == "play":
-            return f"{p['player']} plays {p['card']} ({p['type']}, cost {p.get('cost', 0)})"
-        if e.kind == "round":
-            return f"round {p.get('number') or ''} begins, {p['start_player']} starts".replace("  ", " ")
-        if e.kind == "phase":
-            return f"phase: {p['name']}"
-        if e.kind == "draw":
-            return f"{p['player']} draws {p.get('count', 1)}"
-        why = f" ({p['reason']})" if p.get("reason") else ""
-        if e.kind == "setup":
-            life = f", {p['captain_life']} life" if p.get("captain_life") is not None else ""
-            return (f"{p['player']} sets up: Captain {p['captain']} (initiative {p.get('initiative', 0)}{life}), "
-                    f"{p.get('deck', 49)} cards in the deck, {p.get('hand', 0)} in the hand")
         if e.kind == "discard":
             what = p["card"] if p.get("card") else f"{p.get('count', 1)} card" + ("" if p.get("count", 1) == 1 else "s")
             return f"{p['player']} discards {what}"
-        if e.kind == "destroy":
-            return f"{p['player']}'s {p['card']} is destroyed{why}"
-        if e.kind == "damage":
-            return f"{p['player']} loses {p['amount']} life{why}"
-        if e.kind == "island.visit":
-            return f"{p['player']} visits the island {p['island']}: {p['vp']} VP"
-        if e.kind == "vp":
-            return f"{p['player']} {p['add']:+d} VP{why}"
-        if e.kind == "concede":
-            return f"{p['player']} concedes"
         return super().describe(e)
 
 

@@ -1122,12 +1122,6 @@ class KenRuleset(Ruleset):
         p = e.payload
         if e.kind == "deck.register":
             return f"{p['player']} registers a deck of {plural(sum(c.get('count', 1) for c in p['cards']), 'card')}"
-        if e.kind == "turn":
-            return f"turn {p.get('number') or ''} begins: {p['player']}".replace("  ", " ")
-        if e.kind == "phase":
-            return f"phase: {p['name']}" + (f" ({p['green']} green Order points counted)" if p.get("green") is not None else "")
-        if e.kind == "draw":
-            return f"{p['player']} draws {p.get('count', 1)}" + (f" ({p['effect']})" if p.get("effect") else "")
         if e.kind == "play":
             names = ", ".join((c.get("facts") or {}).get("name") or c.get("code", "?") for c in p["cards"])
             return f"{p['player']} plays {names}"
@@ -1140,12 +1134,6 @@ class KenRuleset(Ruleset):
             return f"{p['player']} defends: " + "; ".join(f"{g['target']} by {', '.join(g.get('cards', []))}" for g in p["groups"])
         if e.kind == "combat.damage":
             return f"clash at {p['target']}: attacker deals {p['attacker']['damage']}, defender deals {p['defender']['damage']}"
-        if e.kind == "combat.end":
-            return "end of combat"
-        if e.kind == "order.points":
-            return f"{p['player']} {p['add']:+d} Order points ({p['effect']})"
-        if e.kind == "victory.declare":
-            return f"{p['player']} declares victory"
         if e.kind == "move":
             what = p.get("code") or p.get("uid") or "a card"
             return f"{p['player']} moves {what} from {p['from_zone']} to {p['to_zone']}" + (
@@ -1153,21 +1141,6 @@ class KenRuleset(Ruleset):
         if e.kind == "disengage":
             units = f" {', '.join(p['units'])}" if p.get("units") else " all their cards"
             return f"{p['player']} disengages{units}"
-        if e.kind == "shuffle":
-            return f"{p['player']} shuffles the {p['zone']}"
-        if e.kind == "life.top":
-            return f"{p['player']} puts the chosen Life card on top of {p['uid']}"
-        if e.kind == "ability":
-            lives = f", {p['lives']} Life" if p.get("lives") else ""
-            school = f" of {p['school']}" if p.get("school") else ""
-            text = f": {p['text']}" if p.get("text") else ""
-            return f"{p['player']}: {p['uid']} uses the Special Ability {p['name']}{lives}{school}{text}"
-        if e.kind == "effect":
-            on = f" on {p['uid']}" if p.get("uid") else ""
-            result = f": {p['result']}" if p.get("result") else ""
-            return f"{p['player']}: effect {p['name']}{on}{result}"
-        if e.kind == "concede":
-            return f"{p['player']} concedes"
         return super().describe(e)
 
 

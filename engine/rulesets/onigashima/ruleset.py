@@ -692,20 +692,6 @@ class OnigashimaRuleset(Ruleset):
         if e.kind == "attack":
             lost = f", {p['energy_lost']} energy recorded" if p.get("energy_lost") is not None else ""
             return f"{p['player']} attacks: dice {p.get('dice') or '-'}{lost}"
-        if e.kind == "dodge":
-            return f"{p['player']} tries an advanced-haki dodge: rolls {p['roll']}"
-        if e.kind == "transform":
-            return f"{p['player']} transformation roll {p['roll']}" + (f" -> {p['to']}" if p.get("to") else "")
-        if e.kind == "card":
-            return f"{p['player']} plays {p['name']} ({p['type']})"
-        if e.kind == "fight.end":
-            return f"fight over: {p.get('winner') or 'no winner'} ({p.get('how', 'energy')})"
-        if e.kind == "turn":
-            return f"turn {p.get('number') or ''} begins".replace("  ", " ")
-        if e.kind == "camps":
-            return f"camps: alliance {', '.join(p['alliance'])}; emperors {', '.join(p['empereurs'])}"
-        if e.kind == "captain":
-            return f"{p['player']} chooses {p['character']} as captain"
         if e.kind == "deal":
             camp = "the alliance" if p["camp"] == "alliance" else "the emperors"
             if p.get("characters"):

@@ -1,4 +1,5 @@
-"""Plain words for every `op2009` event kind, in English with the rulebook's Italian names for the
+"""Plain words for the `op2009` event kinds that need code (a choice, a count, a walk over hits); the
+others are templates in words.toml. English, with the rulebook's Italian names for the
 places on the table (Forziere, Giornale di Bordo, Oceano, ...). A card not named is "a card"."""
 from __future__ import annotations
 
@@ -25,16 +26,9 @@ def named(cards: list[str] | None) -> str:
 def describe(kind: str, p: dict[str, Any]) -> str | None:
     """The words for an op2009 kind, or None for a kind this module does not know (core kinds)."""
     who = p.get("player", "")
-    if kind == "battle.start":
-        via = f" via {p['via']}" if p.get("via") else ""
-        return f"{who}: {p['attacker']} starts a Battle against the opposing {p['target']}{via}"
     if kind == "damage":
         hits = ", ".join(f"{h['player']}'s {h['space']} -{h['amount']}" for h in p["hits"])
         return f"damage ({p.get('cause', 'battaglia')}): {hits}"
-    if kind == "game.start":
-        return f"game {p.get('game') or ''} starts: {p['first']} first".replace("  ", " ")
-    if kind in ("prep.place", "sailor.call"):
-        return f"{who}: {p['name']} ({p['card']}, {p['life']} LP) to {p['space']}"
     if kind == "deck.register":
         side = f", sideboard of {plural(len(p['sideboard']), 'card')}" if p.get("sideboard") else ""
         return f"{who} registers a deck of {plural(len(p['cards']), 'card')}{side}"
@@ -42,8 +36,6 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         out = ", ".join(p.get("out") or []) or "nothing"
         into = ", ".join(p.get("into") or []) or "nothing"
         return f"{who} sideboards: out {out}; in {into}"
-    if kind == "concede":
-        return f"{who} concedes"
     if kind == "game.end":
         winner = f"{p['winner']} wins" if p.get("winner") else "no winner"
         return f"game over: {winner} ({p['how']})"
@@ -53,19 +45,6 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         return f"{who} shuffles the Forziere"
     if kind == "logbook.deal":
         return f"{who} deals {plural(p.get('count', 6), 'card')} face down to the Giornale di Bordo"
-    if kind == "hand.deal":
-        return f"{who} draws an opening hand of {p.get('count', 7)}{named(p.get('cards'))}"
-    if kind == "mulligan.pirate":
-        return f"{who} takes the Pirate Mulligan: the hand into the Forziere, 7 new cards{named(p.get('cards'))}"
-    if kind == "redraw":
-        gone = f" ({', '.join(p['discarded'])} to the Oceano)" if p.get("discarded") else ""
-        return f"{who} redraws: the hand to the Oceano{gone}, 7 new cards{named(p.get('cards'))}"
-    if kind == "prep.reveal":
-        return "both players reveal their Characters and take their Life Points from the Giornale di Bordo"
-    if kind == "turn.start":
-        return f"turn begins: {who}"
-    if kind == "fase.iniziale":
-        return f"{who}: Fase Iniziale, draws {p['card'] if p.get('card') else 'a card'}"
     if kind == "fase.finale":
         discarded = len(p.get("discard") or []) + p.get("discard_count", 0)
         if p.get("draw"):
@@ -82,14 +61,6 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         effect = f": {p['effect']}" if p.get("effect") else ""
         return (f"{who}: the {p['space']}'s Special Ability ({p['card']}, "
                 f"{plural(p.get('cost', 0), 'Action')}){effect}")
-    if kind == "logbook.update":
-        return f"{who} puts the top card of the Forziere onto the Giornale di Bordo"
-    if kind == "sailor.move":
-        return f"{who} moves the Character in {p['from_space']} to {p['to_space']}"
-    if kind == "hand.grow":
-        return f"{who} draws {p['card'] if p.get('card') else 'a card'} (Action)"
-    if kind == "pass":
-        return f"{who} passes the turn"
     if kind == "reinforce":
         crew = f", {p['crew']}" if p.get("crew") else ""
         team = ", Team card" if p.get("team") else ""
@@ -104,16 +75,9 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
             notes.append("in the opponent's battle turn")
         effect = f": {p['effect']}" if p.get("effect") else ""
         return f"{who} plays the Technique {p['card']}" + (f" ({', '.join(notes)})" if notes else "") + effect
-    if kind == "team.call":
-        return (f"{who} calls the Team {p['name']} ({p['card']}, {p['life']} LP) "
-                f"with the Reinforcement {p['partner']}")
-    if kind == "battle.pass":
-        return f"{who} passes in the Battle"
     if kind == "modifier":
         changes = [f"{p[k]:+d} {k}" for k in ("power", "damage") if p.get(k)]
         return f"{who}'s {p['space']} gets {', '.join(changes) or 'no change'} ({p['card']})"
-    if kind == "battle.end":
-        return "the Battle ends"
     if kind == "draw":
         cards = p.get("cards") or ([p["card"]] if p.get("card") else [])
         return f"{who} draws {p.get('count', 1)}{named(cards)}"
@@ -123,7 +87,4 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         to = zone(p["to_zone"]) + (" (bottom)" if p.get("to_where") == "bottom" else "")
         source = f" (by {p['by_card']})" if p.get("by_card") else ""
         return f"{who} moves {what} from {zone(p['from_zone'])} to {to}{source}"
-    if kind == "effect":
-        actions = f" (Actions {p['actions']:+d})" if p.get("actions") else ""
-        return f"{who}: effect of {p['card']}: {p['text']}{actions}"
     return None

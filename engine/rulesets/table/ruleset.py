@@ -202,27 +202,11 @@ class TableRuleset(Ruleset):
             what = what if n == 1 else f"{n} cards"
             dest = f"{p['to_player']}'s " if p.get("to_player") else ""
             return f"{p['player']} moves {what} from {p['from_zone']} to {dest}{p['to_zone']}"
-        if e.kind == "draw":
-            names = f" ({', '.join(p['cards'])})" if p.get("cards") else ""
-            return f"{p['player']} draws {p.get('count', 1)}{names}"
-        if e.kind == "turn":
-            return f"turn {p.get('number') or ''} begins: {p['player']}".replace("  ", " ")
-        if e.kind == "counter":
-            change = f"= {p['set']}" if p.get("set") is not None else f"{p['add']:+d}"
-            return f"{p.get('player') or 'table'} {p['name']} {change}"
-        if e.kind == "concede":
-            return f"{p['player']} concedes"
-        if e.kind == "game.end":
-            return f"game over: {p.get('winner') or 'no winner'} ({p['how']})"
         if e.kind == "reveal":
             n = p.get("count", 1)
             return f"{p['player']} reveals {p['card'] if n == 1 else f'{n} x ' + p['card']} in {p['zone']}"
         if e.kind == "setup":
             return f"{p['player']}: {p.get('count', 0) + len(p.get('cards', ()))} cards into {p['zone']}"
-        if e.kind == "phase":
-            return f"phase: {p['name']}"
-        if e.kind == "shuffle":
-            return f"{p['player']} shuffles the {p['zone']}"
         return super().describe(e)
 
 
