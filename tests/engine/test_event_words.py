@@ -56,6 +56,10 @@ def test_an_optional_part_needs_every_field_said_and_not_the_default():
      "Ann: effect of OP-12: draw 1 (Actions -1)"),
     ("op2009", "effect", {"player": "Ann", "card": "OP-12", "text": "draw 1"}, "Ann: effect of OP-12: draw 1"),
     ("op2009", "fase.iniziale", {"player": "Ann"}, "Ann: Fase Iniziale, draws a card"),
+    ("optcg", "annotation", {"text": "gg", "line": 12}, "log line 12: gg"),
+    ("optcg", "annotation", {"text": "gg"}, "gg"),
+    ("optcg", "play", {"player": "Ann", "card": "OP01-016", "paid": 0, "by": "OP01-001"},
+     "Ann plays OP01-016, pays 0 (by OP01-001)"),
 ])
 def test_games_say_their_events(ruleset, kind, payload, words):
     assert _say(ruleset, kind, payload) == words

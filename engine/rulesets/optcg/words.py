@@ -1,5 +1,6 @@
-"""Plain words for every `optcg` event kind, as a judge would read the log aloud ("Ann takes 2
-DON!!", "Bob counters with OP06-038 (event, paid 1)"). A card the event does not name is "a card"."""
+"""Plain words for the `optcg` event kinds that need code (a card by number or by instance, a zone, an
+effect's costs), as a judge would read the log aloud ("Bob counters with OP06-038 (event, paid 1)");
+the others are templates in words.toml. A card the event does not name is "a card"."""
 from __future__ import annotations
 
 from typing import Any
@@ -51,11 +52,6 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         deck = plural(size, "card") if size is not None else "deck size not given"
         source = f", from {p['source']}" if p.get("source") else ""
         return f"{who} registers a deck: Leader {p['leader']}, {deck}, {p.get('don', 10)} DON!!{source}"
-    if kind == "turn.order":
-        chose = f" ({p['chosen_by']} chose)" if p.get("chosen_by") else ""
-        return f"{p['first']} goes first{chose}"
-    if kind == "draw":
-        return f"{who} draws {p.get('count', 1)}{cards_named(p)}{by(p)}"
     if kind == "mulligan":
         if p.get("decision", "mulligan") == "keep":
             return f"{who} keeps the opening hand"
@@ -63,10 +59,6 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         return f"{who} takes a mulligan{back}"
     if kind == "life.placed":
         return f"{who} places {plural(p.get('count', 1), 'Life card')}{cards_named(p)}"
-    if kind == "turn":
-        return f"turn begins: {who}"
-    if kind == "refresh":
-        return f"{who}: refresh phase"
     if kind == "phase":
         name = "DON!!" if p["name"] == "don" else p["name"]
         return f"{who}: {name} phase"
@@ -75,12 +67,6 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         n = p.get("count")
         what = f"{n} DON!!" if n is not None else "the DON!! phase's DON!! (2; 1 in turn 1)"
         return f"{who} takes {what}{rested}{by(p)}"
-    if kind == "play":
-        return f"{who} plays {p['card']}" + (f", pays {p['paid']}" if p.get("paid") is not None else "") + by(p)
-    if kind == "don.rest":
-        return f"{who} rests {p.get('count', 1)} DON!!{by(p)}"
-    if kind == "don.activate":
-        return f"{who} sets {p.get('count', 1)} rested DON!! active{by(p)}"
     if kind == "don.attach":
         rested = " rested" if p.get("rested") else ""
         return f"{who} attaches {p.get('count', 1)}{rested} DON!! to {card(p, 'card', 'to')}{by(p)}"
@@ -140,18 +126,10 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         return f"{who} reveals {p['card'] if n == 1 else f'{n} x ' + p['card']} in {zone(p['zone'])}"
     if kind == "shuffle":
         return f"{who} shuffles {zone(p.get('zone', 'deck'))}{by(p)}"
-    if kind == "battle.end":
-        return "the battle ends"
-    if kind == "turn.end":
-        return f"{who} ends the turn"
-    if kind == "concede":
-        return f"{who} concedes"
     if kind == "game.end":
         how = GAME_END_WORDS.get(p["how"], p["how"])
         winner = f"{p['winner']} wins" if p.get("winner") else "no winner"
         return f"game over: {winner} ({how})"
-    if kind == "annotation":
-        return f"log line {p.get('line')}: {p['text']}"
     return None
 
 
