@@ -23,7 +23,7 @@ from typing import Any, Literal
 from engine.catalogue import load
 from engine.findings import Finding, Rule, finding
 from engine.schema import Payload, PayloadError, Player, event_kind, shown
-from engine.words import plural
+from engine.words import plural, say
 
 JUDGE_PREFIX = "judge:"  # same as engine.events.JUDGE_PREFIX (not imported: events imports us)
 POLICY_SOURCE = "shared/reference/tournament-policies.md"
@@ -240,6 +240,9 @@ OFF_TABLE_KINDS = frozenset({k.kind for k in DESK_KINDS} | {"note", "correction"
                                                             "time.called", "time.decision"})
 
 
+_DESK_KIND = {k.kind: k for k in DESK_KINDS}
+
+
 def judge_of(actor: str) -> str | None:
     return actor[len(JUDGE_PREFIX):] if actor.startswith(JUDGE_PREFIX) else None
 
@@ -419,31 +422,24 @@ def _check_slip(slip: Any, confirms: dict[str, Any], players: Sequence[str],
 def describe_desk_event(kind: str, payload: dict[str, Any], actor: str) -> str | None:
     """Plain words for a desk kind (None: not a desk kind). Rulesets' describe() falls back to a
     generic `kind field=value`; reports call this first."""
-    p = payload
     judge = judge_of(actor)
+    words = say("engine", kind, payload, _DESK_KIND.get(kind), {"judge": judge})
+    if words is not None:
+        return words
+    p = payload
     by = f" (judge {judge})" if judge else ""
-    if kind == "judge.call":
-        about = f" about event {p['at']}" if p.get("at") else ""
-        return f"{p['caller']} calls a judge{about}" + (f": {p['reason']}" if p.get("reason") else "")
     if kind == "judge.ruling":
         rule = f" [{p['rule']}]" if p.get("rule") else ""
         return f"ruling{by}{rule}: {p['text']}"
-    if kind == "judge.appeal":
-        who = f" ({p['by']})" if p.get("by") else ""
-        return f"appeal{by}{who}: event {p['appealed']} {p['decision']}: {p['text']}"
     if kind == "judge.penalty":
         late = f", {p['minutes_late']} min late" if p.get("minutes_late") is not None else ""
         why = f": {p['reason']}" if p.get("reason") else ""
         guide = f" [{p['guide']}]" if p.get("guide") else ""
         return (f"penalty{by}: {p['penalty']} to {p['player']} ({p['infraction']}{guide}{late}; "
                 f"policy {p.get('policy', DEFAULT_PENALTY_POLICY)}){why}")
-    if kind == "judge.deck_check":
-        return f"deck check{by} of {p.get('player') or 'both players'}: {p.get('result', 'ok')}"
     if kind == "round.start":
         at = f" at {p['clock']}" if p.get("clock") else ""
         return f"round starts{at}: {plural(p['minutes'], 'minute')} on the clock"
-    if kind == "time.extension":
-        return f"time extension{by}: +{p['minutes']} min ({p['reason']})"
     if kind == "result.slip":
         games = f" ({p['games']})" if p.get("games") else ""
         return f"result slip: {_describe_result(p['result'], p.get('winner'))}{games}"
@@ -451,11 +447,6 @@ def describe_desk_event(kind: str, payload: dict[str, Any], actor: str) -> str |
         which = f" (event {p['slip']})" if p.get("slip") else ""
         verb = "confirms" if p.get("agree", True) else "disputes"
         return f"{p['player']} {verb} the result slip{which}"
-    if kind == "time.called":
-        return f"time called at {p['clock']}" + (f": {p['note']}" if p.get("note") else "")
-    if kind == "time.decision":
-        who = f", {p['winner']} wins" if p.get("winner") else ""
-        return f"end-of-time decision: {p['result']}{who} ({p['branch']}; {p['rule']})"
     return None
 
 

@@ -13,8 +13,9 @@ def plural(n: int, one: str, many: str | None = None) -> str:
 
 
 # --- an event's words as data ---------------------------------------------------------------------
-# A game's simple event words are templates in its words.toml (`[events]`, kind = template); the
-# few that need arithmetic or a choice between sentences stay in its describe(). Template syntax:
+# Simple event words are templates in a words.toml beside the code that owns the kinds (`[events]`,
+# kind = template): a game's package, engine/ (core and desk kinds), judge/tournament/. The few
+# that need arithmetic or a choice between sentences stay in code. Template syntax:
 #   {field}        the payload's value, or the field's default from the payload class when the
 #                  event left it out (stored payloads omit defaults); a list reads as "a, b, c"
 #   {field:+d}     with a format spec
@@ -56,7 +57,12 @@ class Template:
         if text:
             self.parts.append((optional, text, tuple(m.group(1) for m in _FIELD.finditer(text))))
 
-    def render(self, payload: dict[str, Any], defaults: dict[str, Any]) -> str:
+    def render(self, payload: dict[str, Any], defaults: dict[str, Any],
+               extra: dict[str, Any] | None = None) -> str:
+        """`extra`: values the envelope gives, not the payload (the judge who recorded it)."""
+        if extra:
+            payload = {**extra, **payload}
+
         def value(name: str) -> Any:
             v = payload.get(name)
             return defaults.get(name) if v is None else v
@@ -105,3 +111,13 @@ def payload_defaults(payload_class: Any) -> dict[str, Any]:
 @functools.cache
 def _defaults(payload_class: Any) -> dict[str, Any]:
     return {name: default for name, _, required, default in payload_class._spec if not required}
+
+
+def say(package: str, kind: str, payload: dict[str, Any], payload_class: Any,
+        extra: dict[str, Any] | None = None) -> str | None:
+    """The words of `package`'s words.toml for this event, or None when it has no template for
+    the kind."""
+    template = event_templates(package).get(kind)
+    if template is None:
+        return None
+    return template.render(payload, payload_defaults(payload_class), extra)

@@ -29,7 +29,7 @@ from engine.findings import Finding, Rule, finding
 from engine.schema import DEFAULT_MAX_CARDS, Payload, shown
 from engine.state import STATE_FORMAT, TableState
 from engine.timefacts import Fact
-from engine.words import event_templates, payload_defaults
+from engine.words import say
 
 
 @dataclass(frozen=True)
@@ -254,15 +254,10 @@ class Ruleset:
         templates of its package's words.toml (engine/words.py); its describe() says the rest in
         code and ends with super().describe()."""
         p = event.payload
-        template = event_templates(sys.modules[type(self).__module__].__package__ or "").get(event.kind)
-        if template is not None:
-            return template.render(p, payload_defaults(self.vocabulary().get(event.kind)))
-        if event.kind == "note":
-            return f"note: {p['text']}"
-        if event.kind == "correction":
-            return f"correction: event {p['voids']} is void ({p['reason']})"
-        if event.kind == "backup":
-            return f"backup to event {p['to']} ({p['reason']})"
+        words = say(sys.modules[type(self).__module__].__package__ or "", event.kind, p,
+                    self.vocabulary().get(event.kind))
+        if words is not None:
+            return words
         if event.kind == "match.created":
             return f"match created ({self.title}): {' vs '.join(p['players'])}"
         desk_words = describe_desk_event(event.kind, p, event.actor)  # judge actions, clock, slips

@@ -6,6 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.events import RecordedEvent
+from engine.words import say
+
+from judge.tournament.vocab import KINDS
 
 OVERRIDE_KINDS = frozenset({"pairing.swapped", "decision.recorded", "correction"})
 
@@ -18,16 +21,15 @@ def describe(e: RecordedEvent, events: Sequence[RecordedEvent] = ()) -> str:
     """One event in a sentence."""
     p = e.payload
     k = e.kind
+    words = say(__package__, k, p, KINDS.get(k))
+    if words is not None:
+        return words
     if k == "tournament.created":
         return f"created {p['name']} ({p['game']}, policy {p.get('policy', 'mtg')}, {p.get('rounds') or 'open'} rounds" + (
             f", top {p['top_cut']})" if p.get("top_cut") else ")")
     if k == "player.registered":
         return f"registered {p['player']}" + (f" (id {p['player_id']})" if p.get("player_id") else "") + (
             ", with a decklist" if p.get("decklist") else "")
-    if k == "player.dropped":
-        return f"dropped {p['player']}" + (f": {p['reason']}" if p.get("reason") else "")
-    if k == "bye.granted":
-        return f"bye for {p['player']} in round {p['round']}" + (f": {p['reason']}" if p.get("reason") else "")
     if k == "round.paired":
         return f"paired {p['name']} ({len(p['pairings'])} pairings)"
     if k == "result.recorded":
@@ -38,30 +40,14 @@ def describe(e: RecordedEvent, events: Sequence[RecordedEvent] = ()) -> str:
                 + (f" — {p['reason']}" if p.get("reason") else ""))
     if k == "result.reported":
         return f"round {p['round']} table {p['table']}: {p['player']} reported {_slip(p)} (table order)"
-    if k == "round.closed":
-        return f"closed round {p['round']}"
     if k == "pairing.swapped":
         return f"round {p['round']}: {p['players'][0]} and {p['players'][1]} swapped seats — {p['reason']}"
-    if k == "clock.started":
-        return f"round {p['round']} clock started: {p['minutes']} minutes"
-    if k == "clock.extended":
-        return f"round {p['round']} table {p['table']}: +{p['minutes']} min" + (f" ({p['reason']})" if p.get("reason") else "")
-    if k == "clock.time_called":
-        return f"round {p['round']} table {p['table']}: time called"
-    if k == "decision.recorded":
-        return f"answered warning {p['warning']}: {p['choice']} — {p['reason']}"
-    if k == "access.granted":
-        return f"minted a {p['role']} link for {p['name']} (link {p['token_id']})"
-    if k == "access.revoked":
-        return f"revoked link {p['token_id']}" + (f": {p['reason']}" if p.get("reason") else "")
     if k == "round.matches":
         return f"round {p['round']}: created {len(p['matches'])} recorded matches ({p['ruleset']})"
     if k == "correction":
         target = events[p["voids"] - 1] if 0 < p["voids"] <= len(events) else None
         what = f" ({describe(target, events)})" if target is not None else ""
         return f"voided event {p['voids']}{what} — {p['reason']}"
-    if k == "note":
-        return p.get("text", "")
     return k
 
 

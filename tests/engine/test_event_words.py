@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.events import RecordedEvent
+from engine.desk import describe_desk_event
+from engine.events import CORE_KINDS, RecordedEvent
 from engine.rulesets import available, get_ruleset
 from engine.words import Template, WordsError, event_templates, payload_defaults
+from judge.tournament.audit import describe as tournament_describe
+from judge.tournament.vocab import KINDS as TOURNAMENT_KINDS
 
 
 def _event(kind: str, payload: dict) -> RecordedEvent:
@@ -75,6 +78,27 @@ def test_every_template_names_a_kind_and_fields_of_the_game(name):
         fields = set(vocab[kind]._hints)
         unknown = [f for f in template.fields if f not in fields]
         assert not unknown, f"{name}/words.toml [{kind}]: no field {unknown} (fields: {sorted(fields)})"
+
+
+@pytest.mark.parametrize("package,kinds,extra", [
+    ("engine", CORE_KINDS, {"judge"}),          # core and desk kinds; {judge} comes from the actor
+    ("judge.tournament", TOURNAMENT_KINDS, set()),
+])
+def test_the_shared_and_tournament_templates_name_real_kinds_and_fields(package, kinds, extra):
+    templates = event_templates(package)
+    assert templates, f"{package}/words.toml has no templates"
+    for kind, template in templates.items():
+        assert kind in kinds, f"{package}/words.toml: {kind!r} is not one of its event kinds"
+        unknown = [f for f in template.fields if f not in set(kinds[kind]._hints) | extra]
+        assert not unknown, f"{package}/words.toml [{kind}]: no field {unknown}"
+
+
+def test_desk_and_tournament_words():
+    assert describe_desk_event("judge.deck_check", {}, "judge:Kim") == "deck check (judge Kim) of both players: ok"
+    assert describe_desk_event("time.called", {"clock": "15:40", "note": "round 3"}, "judge:Kim") == \
+        "time called at 15:40: round 3"
+    e = _event("clock.extended", {"round": 2, "table": 7, "minutes": 5, "reason": "deck check"})
+    assert tournament_describe(e) == "round 2 table 7: +5 min (deck check)"
 
 
 def test_a_kind_without_template_or_code_falls_back_to_its_fields():
