@@ -4,9 +4,9 @@ A payload class is a frozen dataclass declared with `@event_kind("name", version
 hints are the schema. `parse()` turns untrusted JSON-like data into an instance or raises
 `PayloadError` naming the field, so an importer can say "file, line, field".
 
-Supported field types: str, int, bool, float, `Count` (a number of cards), `Player` (a player of the
-match), `Zone` (a zone the ruleset declares), `X | None`, `list[X]`, `dict[str, X]`, `Literal[...]`,
-`Any` (free-form JSON).
+Supported field types: str, int, bool, float, `Count` (a number of cards; `PositiveCount`: at least
+one), `Player` (a player of the match), `Zone` (a zone the ruleset declares), `X | None`, `list[X]`,
+`dict[str, X]`, `Literal[...]`, `Any` (free-form JSON).
 
 Every value is bounded (README "Limits"; the figures are the constants below): a count of cards at
 most the ruleset's `max_cards`; any other number within +/-MAX_NUMBER and finite; text at most
@@ -27,6 +27,8 @@ Zone = NewType("Zone", str)
 # A number of cards (draw 2, a 50-card deck): 0..the ruleset's max_cards. Replay loops over counts,
 # so a count is what must never be huge (engine/replay.py refuses to apply a stored one that is).
 Count = NewType("Count", int)
+# A count of at least one card (draw 1, rest 2 DON!!): a Count that 0 does not satisfy.
+PositiveCount = NewType("PositiveCount", int)
 
 MAX_TEXT = 4_000          # characters in one text value
 MAX_NUMBER = 1_000_000_000  # magnitude of any other number
@@ -194,12 +196,14 @@ def event_kind(kind: str, version: int = 1):
 
 
 def _holds_count(tp: Any) -> bool:
-    return tp is Count or any(_holds_count(a) for a in get_args(tp))
+    return tp is Count or tp is PositiveCount or any(_holds_count(a) for a in get_args(tp))
 
 
 def _type_name(tp: Any) -> str:
     if tp is Count:
         return "count"
+    if tp is PositiveCount:
+        return "count (1 or more)"
     if tp is Player:
         return "player"
     if tp is Zone:
@@ -230,6 +234,8 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
     if tp is int and type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER:
         return value
     if tp is Count and type(value) is int and 0 <= value <= ctx.max_cards:
+        return value
+    if tp is PositiveCount and type(value) is int and 1 <= value <= ctx.max_cards:
         return value
     if tp is Player and type(value) is str and value in ctx.players:
         return value
@@ -282,11 +288,12 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
         if not isinstance(value, bool):
             raise PayloadError(path, f"must be true or false, got {_json_type(value)}")
         return value
-    if tp is Count:
+    if tp is Count or tp is PositiveCount:
         if isinstance(value, bool) or not isinstance(value, int):
             raise PayloadError(path, f"must be a whole number of cards, got {_json_type(value)}")
-        if value < 0:
-            raise PayloadError(path, f"must be 0 or more, got {shown(value)}")
+        least = 1 if tp is PositiveCount else 0
+        if value < least:
+            raise PayloadError(path, f"must be {least} or more, got {shown(value)}")
         raise PayloadError(path, f"at most {ctx.max_cards} cards (this game's limit), got {shown(value)}")
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):

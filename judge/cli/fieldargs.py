@@ -12,7 +12,7 @@ import typing
 from typing import Any, Literal, get_args, get_origin
 
 from engine.match import InputError
-from engine.schema import QUOTE_CHARS, Count, Payload, PayloadError, Player, Zone, read_json, shown
+from engine.schema import QUOTE_CHARS, Count, Payload, PayloadError, Player, PositiveCount, Zone, read_json, shown
 
 
 def parse_field_args(kind_cls: type[Payload], words: list[str]) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def _coerce(raw: str, tp: Any, name: str) -> Any:
         return None
     if tp in (str, Player, Zone):
         return raw
-    if tp in (int, Count):
+    if tp in (int, Count, PositiveCount):
         try:
             return int(raw)
         except ValueError:  # not a number, or more digits than Python converts (4,300)

@@ -50,3 +50,18 @@ def test_cli_word_errors_name_the_field(words, field):
     with pytest.raises(InputError) as e:
         parse_field_args(KINDS["draw"], words)
     assert e.value.field == field
+
+
+@pytest.mark.parametrize("count,message", [
+    (0, "must be 1 or more, got 0"),
+    (-3, "must be 1 or more, got -3"),
+    (True, "must be a whole number of cards"),
+    (10_000, "at most 200 cards"),
+])
+def test_a_positive_count_refuses_zero_and_what_a_count_refuses(count, message):
+    draw = TableRuleset.vocabulary()["draw"]
+    with pytest.raises(PayloadError, match=message) as e:
+        draw.parse({"player": "Ann", "count": count}, ParseContext(players=("Ann", "Bob"), zones=("deck", "hand")))
+    assert e.value.field == "count"
+    assert ("count", "count (1 or more)", False) in draw.describe_fields()
+    assert "count" in draw.count_fields  # replay bounds it like any count

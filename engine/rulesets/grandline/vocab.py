@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engine.schema import Count, Payload, PayloadError, Player, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, PositiveCount, event_kind
 
 CardType = Literal["character", "item", "event", "island", "location", "treasure"]
 PhaseName = Literal["preparation", "main", "action", "combat", "end"]
@@ -45,11 +45,7 @@ class Phase(Payload):
 @event_kind("draw")
 class Draw(Payload):
     player: Player
-    count: Count = 1
-
-    def validate(self) -> None:
-        if self.count < 1:
-            raise PayloadError("count", "must be 1 or more")
+    count: PositiveCount = 1
 
 
 @event_kind("play")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Any, Literal
 
-from engine.schema import Count, Payload, PayloadError, Player, Zone, event_kind
+from engine.schema import Payload, PayloadError, Player, PositiveCount, Zone, event_kind
 from .cards import normalise_facts
 from engine.rulesets.table.vocab import Shuffle
 
@@ -73,13 +73,9 @@ class Draw(Payload):
     the Draw phase; `cards` names the drawn cards when the recorder saw them."""
 
     player: Player
-    count: Count = 1
+    count: PositiveCount = 1
     cards: list[str] = field(default_factory=list)
     effect: str | None = None
-
-    def validate(self) -> None:
-        if self.count < 1:
-            raise PayloadError("count", "must be 1 or more")
 
 
 @event_kind("disengage")
@@ -136,12 +132,10 @@ class Move(Payload):
     to_zone: Zone
     uid: str | None = None
     code: str | None = None
-    count: Count = 1
+    count: PositiveCount = 1
     effect: str | None = None
 
     def validate(self) -> None:
-        if self.count < 1:
-            raise PayloadError("count", "must be 1 or more")
         if self.uid is not None and self.count != 1:
             raise PayloadError("count", "a move by uid moves exactly one card")
 

@@ -44,8 +44,6 @@ class Deal(Payload):
     characters: list[str] = field(default_factory=list)
 
     def validate(self) -> None:
-        if self.count < 0:
-            raise PayloadError("count", "must be 0 or more")
         if not self.count and not self.characters:
             raise PayloadError("count", "give the cards drawn or their count")
         if self.count and self.characters and self.count != len(self.characters):

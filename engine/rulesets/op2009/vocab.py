@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import field
 from typing import Literal
 
-from engine.schema import Count, Payload, PayloadError, Player, Zone, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, PositiveCount, Zone, event_kind
 
 Space = Literal["capitano", "marinaio1", "marinaio2"]
 SailorSpace = Literal["marinaio1", "marinaio2"]
@@ -378,13 +378,9 @@ class Move(Payload):
     from_zone: Zone
     to_zone: Zone
     card: str | None = None
-    count: Count = 1
+    count: PositiveCount = 1
     to_where: Literal["top", "bottom"] = "top"
     by_card: str | None = None
-
-    def validate(self) -> None:
-        if self.count < 1:
-            raise PayloadError("count", "must be 1 or more")
 
 
 @event_kind("effect")

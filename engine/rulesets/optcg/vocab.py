@@ -10,18 +10,13 @@ import dataclasses
 from dataclasses import field
 from typing import Any, Literal
 
-from engine.schema import Count, Payload, PayloadError, Player, Zone, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, PositiveCount, Zone, event_kind
 from engine.rulesets.table.vocab import Reveal
 
 Timing = Literal["main", "activate_main", "on_play", "when_attacking", "on_block", "counter", "trigger",
                  "on_ko", "end_of_turn", "during_turn", "opponent_turn", "battle_end", "other"]
 Duration = Literal["battle", "turn", "permanent"]
 Area = Literal["character", "stage", "event"]
-
-
-def _positive(name: str, value: int) -> None:
-    if value < 1:
-        raise PayloadError(name, "must be 1 or more")
 
 
 def _card_or_uid(obj: Any, card: str = "card", uid: str = "uid") -> None:
@@ -65,12 +60,11 @@ class Draw(Payload):
     """Top of the deck to the hand (opening hand, draw phase, or an effect named in `by`)."""
 
     player: Player
-    count: Count = 1
+    count: PositiveCount = 1
     cards: list[str] = field(default_factory=list)
     by: str | None = None
 
     def validate(self) -> None:
-        _positive("count", self.count)
         if len(self.cards) > self.count:
             raise PayloadError("cards", f"names {len(self.cards)} cards but count is {self.count}")
 
@@ -92,11 +86,10 @@ class LifePlaced(Payload):
     bottom). `cards` names them when known (a simulator log does)."""
 
     player: Player
-    count: Count = 1
+    count: PositiveCount = 1
     cards: list[str] = field(default_factory=list)
 
     def validate(self) -> None:
-        _positive("count", self.count)
         if len(self.cards) > self.count:
             raise PayloadError("cards", f"names {len(self.cards)} cards but count is {self.count}")
 
@@ -129,13 +122,9 @@ class Don(Payload):
     No `count`: what the DON!! phase gives (準備階段: 2, and 1 in the first player's first turn)."""
 
     player: Player
-    count: Count | None = None
+    count: PositiveCount | None = None
     rested: bool = False
     by: str | None = None
-
-    def validate(self) -> None:
-        if self.count is not None:
-            _positive("count", self.count)
 
 
 @event_kind("play")
@@ -163,11 +152,8 @@ class DonRest(Payload):
     """Rest active DON!! in the cost area (a cost like ①, or paying before a play)."""
 
     player: Player
-    count: Count = 1
+    count: PositiveCount = 1
     by: str | None = None
-
-    def validate(self) -> None:
-        _positive("count", self.count)
 
 
 @event_kind("don.activate")
@@ -175,11 +161,8 @@ class DonActivate(Payload):
     """Set rested DON!! in the cost area active (only an effect, named in `by`, does this)."""
 
     player: Player
-    count: Count = 1
+    count: PositiveCount = 1
     by: str | None = None
-
-    def validate(self) -> None:
-        _positive("count", self.count)
 
 
 @event_kind("don.attach")
@@ -190,12 +173,11 @@ class DonAttach(Payload):
     player: Player
     to: str | None = None
     card: str | None = None
-    count: Count = 1
+    count: PositiveCount = 1
     rested: bool = False
     by: str | None = None
 
     def validate(self) -> None:
-        _positive("count", self.count)
         _card_or_uid(self, "card", "to")
 
 
@@ -206,12 +188,9 @@ class DonDetach(Payload):
     player: Player
     uid: str | None = None
     card: str | None = None
-    count: Count = 1
+    count: PositiveCount = 1
     rested: bool = True
     by: str | None = None
-
-    def validate(self) -> None:
-        _positive("count", self.count)
 
 
 @event_kind("don.minus")
@@ -219,12 +198,9 @@ class DonMinus(Payload):
     """DON!! −N: return DON!! from the field (cost area first, or `attached`) to the DON!! deck."""
 
     player: Player
-    count: Count = 1
+    count: PositiveCount = 1
     source: Literal["cost", "attached"] = "cost"
     by: str | None = None
-
-    def validate(self) -> None:
-        _positive("count", self.count)
 
 
 @event_kind("effect")

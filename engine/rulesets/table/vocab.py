@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Literal
 
-from engine.schema import Count, Payload, PayloadError, Player, Zone, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, PositiveCount, Zone, event_kind
 
 Where = Literal["top", "bottom"]
 
@@ -20,8 +20,6 @@ class Setup(Payload):
     cards: list[str] = field(default_factory=list)
 
     def validate(self) -> None:
-        if self.count < 0:
-            raise PayloadError("count", "must be 0 or more")
         if not self.count and not self.cards:
             raise PayloadError("count", "give a count of unknown cards, or cards, or both")
 
@@ -44,12 +42,10 @@ class Draw(Payload):
     """Top of the deck to the hand. `cards` names the drawn cards when the recorder saw them."""
 
     player: Player
-    count: Count = 1
+    count: PositiveCount = 1
     cards: list[str] = field(default_factory=list)
 
     def validate(self) -> None:
-        if self.count < 1:
-            raise PayloadError("count", "must be 1 or more")
         if len(self.cards) > self.count:
             raise PayloadError("cards", f"names {len(self.cards)} cards but count is {self.count}")
 
@@ -64,14 +60,12 @@ class Move(Payload):
     to_zone: Zone
     card: str | None = None
     uid: str | None = None
-    count: Count = 1
+    count: PositiveCount = 1
     from_where: Where = "top"
     to_where: Where = "top"
     to_player: Player | None = None
 
     def validate(self) -> None:
-        if self.count < 1:
-            raise PayloadError("count", "must be 1 or more")
         if self.uid is not None and self.count != 1:
             raise PayloadError("count", "a move by uid moves exactly one card")
 
@@ -86,11 +80,9 @@ class Reveal(Payload):
     zone: Zone
     card: str
     uid: str | None = None
-    count: Count = 1
+    count: PositiveCount = 1
 
     def validate(self) -> None:
-        if self.count < 1:
-            raise PayloadError("count", "must be 1 or more")
         if self.uid is not None and self.count != 1:
             raise PayloadError("count", "a reveal by uid shows exactly one card")
 
