@@ -41,10 +41,6 @@ class DeckRegistered(Payload):
     def validate(self) -> None:
         if self.deck and self.deck_size is not None and self.deck_size != len(self.deck):
             raise PayloadError("deck_size", f"is {self.deck_size} but deck lists {len(self.deck)} cards")
-        if self.don < 0:
-            raise PayloadError("don", "must be 0 or more")
-        if self.deck_size is not None and self.deck_size < 0:
-            raise PayloadError("deck_size", "must be 0 or more")
 
 
 @event_kind("turn.order")
