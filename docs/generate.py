@@ -45,30 +45,31 @@ def render(text: str, key: str, body: str, page: str) -> str:
     return pattern.sub(lambda m: m.group(1) + body + m.group(3), text, count=1)
 
 
-def stale_pages() -> list[str]:
-    stale = []
+def _regenerated() -> list[tuple[str, str, str]]:
+    """(path, text, text with its generated blocks rendered anew) for every page that has blocks."""
+    out = []
     for page, keys in blocks().items():
         path = os.path.join(HERE, page)
-        text = open(path, encoding="utf-8").read()
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
         new = text
         for key, body in keys.items():
             new = render(new, key, body, page)
-        if new != text:
-            stale.append(page)
-    return stale
+        out.append((path, text, new))
+    return out
+
+
+def stale_pages() -> list[str]:
+    return [os.path.relpath(path, HERE) for path, text, new in _regenerated() if new != text]
 
 
 def write() -> list[str]:
     written = []
-    for page, keys in blocks().items():
-        path = os.path.join(HERE, page)
-        text = open(path, encoding="utf-8").read()
-        new = text
-        for key, body in keys.items():
-            new = render(new, key, body, page)
+    for path, text, new in _regenerated():
         if new != text:
-            open(path, "w", encoding="utf-8").write(new)
-            written.append(page)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new)
+            written.append(os.path.relpath(path, HERE))
     return written
 
 

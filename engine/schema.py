@@ -273,17 +273,9 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
         _, item = tp_args
         return {_check_key(k, path): _check(v, item, f"{path}.{k}", ctx) for k, v in value.items()}
     if tp is Player:
-        if not isinstance(value, str):
-            raise PayloadError(path, f"must be a player name, got {_json_type(value)}")
-        if ctx.players and value not in ctx.players:
-            raise PayloadError(path, f"unknown player {shown(value)} (players: {', '.join(ctx.players)})")
-        return _check_text(value, path)
+        return _check_name(value, path, "player", ctx.players)
     if tp is Zone:
-        if not isinstance(value, str):
-            raise PayloadError(path, f"must be a zone name, got {_json_type(value)}")
-        if ctx.zones and value not in ctx.zones:
-            raise PayloadError(path, f"unknown zone {shown(value)} (zones: {', '.join(ctx.zones)})")
-        return _check_text(value, path)
+        return _check_name(value, path, "zone", ctx.zones)
     if tp is bool:
         if not isinstance(value, bool):
             raise PayloadError(path, f"must be true or false, got {_json_type(value)}")
@@ -311,6 +303,15 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
         _check_free(value, path, 0)
         return value
     raise TypeError(f"unsupported schema type {tp!r} at {path}")
+
+
+def _check_name(value: Any, path: str, what: str, known: tuple[str, ...]) -> str:
+    """A player's or a zone's name: text, and one of the match's (when it has any)."""
+    if not isinstance(value, str):
+        raise PayloadError(path, f"must be a {what} name, got {_json_type(value)}")
+    if known and value not in known:
+        raise PayloadError(path, f"unknown {what} {shown(value)} ({what}s: {', '.join(known)})")
+    return _check_text(value, path)
 
 
 def _check_text(value: str, path: str) -> str:

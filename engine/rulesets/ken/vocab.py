@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from engine.schema import Payload, PayloadError, Player, PositiveCount, Zone, event_kind
 from .cards import normalise_facts
-from engine.rulesets.table.vocab import Shuffle
+from engine.rulesets.table.vocab import Shuffle, one_card_by_uid
 
 PHASES = ("order", "disengage", "draw", "presentation", "combat", "epilogue")
 
@@ -136,8 +136,7 @@ class Move(Payload):
     effect: str | None = None
 
     def validate(self) -> None:
-        if self.uid is not None and self.count != 1:
-            raise PayloadError("count", "a move by uid moves exactly one card")
+        one_card_by_uid(self, "a move by uid moves")
 
 
 @event_kind("life.top")

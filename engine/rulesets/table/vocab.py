@@ -10,6 +10,12 @@ from engine.schema import Count, Payload, PayloadError, Player, PositiveCount, Z
 Where = Literal["top", "bottom"]
 
 
+def one_card_by_uid(payload: Payload, does: str) -> None:
+    """A card named by instance (`uid`) is one card: a count beside it must be 1."""
+    if getattr(payload, "uid", None) is not None and getattr(payload, "count", 1) != 1:
+        raise PayloadError("count", f"{does} exactly one card")
+
+
 @event_kind("setup")
 class Setup(Payload):
     """Put cards into a zone before play: `count` unknown cards and/or the listed known cards."""
@@ -66,8 +72,7 @@ class Move(Payload):
     to_player: Player | None = None
 
     def validate(self) -> None:
-        if self.uid is not None and self.count != 1:
-            raise PayloadError("count", "a move by uid moves exactly one card")
+        one_card_by_uid(self, "a move by uid moves")
 
 
 @event_kind("reveal")
@@ -83,8 +88,7 @@ class Reveal(Payload):
     count: PositiveCount = 1
 
     def validate(self) -> None:
-        if self.uid is not None and self.count != 1:
-            raise PayloadError("count", "a reveal by uid shows exactly one card")
+        one_card_by_uid(self, "a reveal by uid shows")
 
 
 @event_kind("shuffle")
