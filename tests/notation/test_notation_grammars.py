@@ -7,7 +7,6 @@ annotated games import."""
 from __future__ import annotations
 
 import glob
-import io
 import json
 import os
 import re
@@ -19,13 +18,13 @@ from hypothesis import strategies as st
 from engine.match import InputError, Match
 from engine.rulesets import get_ruleset
 from engine.store import EventStore
-from judge.io.exporters import notation as notation_export
 from judge.io.importers import jsonl as jsonl_import
 from judge.io.importers import notation as notation_import
 from judge.live import LiveSession
 from engine.notation import Verb, grammar_for, make_ctx, normalise
 
 from tests.conftest import ROOT, run_cli
+from tests.notation.support import events_of, export_text
 from tests.rulesets.grandline.test_grandline_rules import move as grandline_move
 from tests.rulesets.grandline.test_grandline_rules import to_event as grandline_event
 from tests.rulesets.ken.test_ken_replay import _EVENTS as KEN_EVENTS
@@ -44,16 +43,6 @@ EXPECTED = {
                                     ("GL-HAND-LIMIT", "error", 31), ("GL-ATTACK-LIMIT", "error", 40),
                                     ("GL-EXHAUSTED", "error", 40)],
 }
-
-
-def export_text(match: Match) -> str:
-    buf = io.StringIO()
-    notation_export.export_match(match, buf)
-    return buf.getvalue()
-
-
-def events_of(match: Match) -> list[tuple]:
-    return [(e.kind, e.actor, e.payload) for e in match.events()]
 
 
 def test_each_grammar_has_an_example_game_with_its_expectation():

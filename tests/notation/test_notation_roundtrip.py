@@ -3,7 +3,6 @@ generated games; import(export(log)) rebuilds the same events and the same state
 from __future__ import annotations
 
 import glob
-import io
 import json
 import os
 
@@ -12,25 +11,15 @@ from hypothesis import strategies as st
 
 from engine.match import Match
 from engine.store import EventStore
-from judge.io.exporters import notation as notation_export
 from judge.io.importers import jsonl as jsonl_import
 from judge.io.importers import notation as notation_import
 from engine.notation import bare_ok, has_grammar, normalise
 
 from tests.conftest import ROOT, run_cli
+from tests.notation.support import events_of, export_text
 
 TXT_EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*", "*.txt")))
 JSONL_EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*", "*.jsonl")))
-
-
-def export_text(match: Match) -> str:
-    buf = io.StringIO()
-    notation_export.export_match(match, buf)
-    return buf.getvalue()
-
-
-def events_of(match: Match) -> list[tuple]:
-    return [(e.kind, e.actor, e.payload) for e in match.events()]
 
 
 def test_there_are_notation_examples_for_the_grammars():

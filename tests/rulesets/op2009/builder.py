@@ -86,12 +86,15 @@ class Log:
         self.ev("pass", player=player)
         self.finale(player)
 
-    def battle(self, player: str, attacker: str, target: str, hits: list[dict], **start) -> None:
-        """A whole Battle with no battle actions: declare, both pass, the damage, the end."""
-        opp = BOB if player == ANN else ANN
+    def both_pass(self, player: str, attacker: str, target: str, **start) -> None:
+        """A Battle declared, and both players pass: what comes next is its damage."""
         self.ev("battle.start", player=player, attacker=attacker, target=target, **start)
         self.ev("battle.pass", player=player)
-        self.ev("battle.pass", player=opp)
+        self.ev("battle.pass", player=BOB if player == ANN else ANN)
+
+    def battle(self, player: str, attacker: str, target: str, hits: list[dict], **start) -> None:
+        """A whole Battle with no battle actions: declare, both pass, the damage, the end."""
+        self.both_pass(player, attacker, target, **start)
         if hits:
             self.ev("damage", hits=hits)
         self.ev("battle.end")

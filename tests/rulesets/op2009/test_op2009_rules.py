@@ -469,9 +469,7 @@ def test_special_cards_not_during_battle_actions(T3):
 
 
 def test_nothing_is_played_after_both_passed(T3):
-    T3.ev("battle.start", player=ANN, attacker="capitano", target="marinaio1")
-    T3.ev("battle.pass", player=ANN)
-    T3.ev("battle.pass", player=BOB)
+    T3.both_pass(ANN, "capitano", "marinaio1")
     assert T3.rules("reinforce", player=ANN, card="LK-C09", name="Nami", crew="Pirati di Rufy") == ["OP09-BATT-11"]
 
 
@@ -509,24 +507,18 @@ def test_team_cards_are_never_reinforcements(T3):
 
 
 def test_power_comparison_and_damage(T3):
-    T3.ev("battle.start", player=ANN, attacker="capitano", target="marinaio1")
-    T3.ev("battle.pass", player=ANN)
-    T3.ev("battle.pass", player=BOB)
+    T3.both_pass(ANN, "capitano", "marinaio1")
     # Rufy 500 beats Mr. 1 400: Mr. 1 takes Rufy's damage 1. Recording it the other way is flagged.
     assert T3.rules("damage", hits=[hit(ANN, "capitano", 1)]) == ["OP09-BATT-12"]
 
 
 def test_power_comparison_and_damage_legal(T3):
-    T3.ev("battle.start", player=ANN, attacker="capitano", target="marinaio1")
-    T3.ev("battle.pass", player=ANN)
-    T3.ev("battle.pass", player=BOB)
+    T3.both_pass(ANN, "capitano", "marinaio1")
     assert T3.rules("damage", hits=[hit(BOB, "marinaio1", 1)]) == []
 
 
 def test_tie_both_deal_damage(T3):
-    T3.ev("battle.start", player=ANN, attacker="marinaio1", target="marinaio1")
-    T3.ev("battle.pass", player=ANN)
-    T3.ev("battle.pass", player=BOB)
+    T3.both_pass(ANN, "marinaio1", "marinaio1")
     assert T3.rules("damage", hits=[hit(BOB, "marinaio1", 1)]) == ["OP09-BATT-12"]
 
 
