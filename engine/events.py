@@ -117,10 +117,18 @@ class Draft(NamedTuple):
     write_id: str | None = None  # an import of an export carries the original write's id
 
 
+_second: tuple[int, str] = (-1, "")  # the last second formatted and its text, as one value (threads)
+
+
 def now_iso() -> str:
-    """Now, in UTC, to the millisecond: `2026-11-22T15:56:40.925Z` (every append stamps one)."""
-    ms = time.time_ns() // 1_000_000
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
+    """Now, in UTC, to the millisecond: `2026-11-22T15:56:40.925Z` (every append stamps one).
+    Formatting the date is most of the cost, so the text of the last second is kept."""
+    global _second
+    seconds, ms = divmod(time.time_ns() // 1_000_000, 1000)
+    last = _second
+    if seconds != last[0]:
+        last = _second = (seconds, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)))
+    return f"{last[1]}.{ms:03d}Z"
 
 
 def default_recorder_name() -> str:

@@ -17,13 +17,12 @@ A database is opened only if it is empty (a new log is made) or already a tablej
 from __future__ import annotations
 
 import json
-import os
 import random
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -43,6 +42,7 @@ from engine.backend import DB_ENV, DEFAULT_DB, BackendError, Target, describe_db
 from engine.canonical import GENESIS_HASH, canonical_bytes, sha256_hex
 from engine.events import TABLE_ACTOR, Draft, RecordedEvent, default_recorder_name, now_iso
 from engine.guard import EVENTS_TABLE, META_TABLE, REPAIR_HINT, SNAPSHOTS_TABLE, GuardStatus
+from engine.writer import SQLiteWriter
 
 MATCH_CREATED = "match.created"
 CREATED_SUFFIX = ".created"  # every stream (match, tournament) starts with one
@@ -241,6 +241,12 @@ class EventStore:
         except (PersistenceError, OSError) as e:
             raise StoreError(self._connection_message(e)) from None
         self.datastore = self.factory.datastore
+        # SQLite: our own writer connection (engine/writer.py says why); PostgreSQL writes go
+        # through the library's statements (its table lock and NOTIFY).
+        dbname = self.env.get("SQLITE_DBNAME", "")
+        self._writer = (SQLiteWriter(dbname, float(self.env.get("SQLITE_LOCK_TIMEOUT", "10")))
+                        if not self.is_postgres and not self.read_only and SQLiteWriter.usable(dbname)
+                        else None)
         self._sql_setup()
         try:
             self._open_log()
@@ -259,6 +265,8 @@ class EventStore:
             raise StoreError(str(e)) from None
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
         self.factory.close()
 
     def __enter__(self) -> "EventStore":
@@ -326,10 +334,12 @@ class EventStore:
         self._q_snapshot_insert = (f"INSERT INTO {sn} (originator_id, originator_version, topic, state) "
                                    f"VALUES ({p}, {p}, {p}, {p})")
 
-    @contextmanager
-    def _cursor(self, *, commit: bool) -> Iterator[Any]:
-        with self.datastore.transaction(commit=commit) as c:
-            yield c
+    def _cursor(self, *, commit: bool) -> AbstractContextManager[Any]:
+        """A transaction: a write (`commit`) on SQLite through the store's own writer, else the
+        library's."""
+        if commit and self._writer is not None:
+            return self._writer.transaction()
+        return self.datastore.transaction(commit=commit)
 
     def _query(self, sql: str, params: Sequence[Any] = (), *, named: bool = False,
                retry: bool = True) -> list[Any]:
@@ -642,7 +652,7 @@ class EventStore:
         if self.is_postgres:
             return self._locked_postgres(match, prepare)
         try:
-            with self.datastore.transaction(commit=True) as c:
+            with self._cursor(commit=True) as c:
                 # a write that changes nothing: it takes SQLite's write lock now (waiting, up to the
                 # busy timeout, for a writer in progress) and keeps it until the commit
                 c.execute(f"UPDATE {META_TABLE} SET value = value WHERE 0")
@@ -702,7 +712,7 @@ class EventStore:
     def _write_sqlite(self, match: str, head_position: int, sealed: list[RecordedEvent],
                       rows: list[tuple[str, int, str, bytes]]) -> None:
         try:
-            with self.datastore.transaction(commit=True) as c:
+            with self._cursor(commit=True) as c:
                 c.executemany(self._q_insert, rows)
                 # after the insert, which took the write lock (a read first would make the
                 # transaction a reader that cannot become a writer once another has committed)
