@@ -3,8 +3,10 @@
 Each `[[rule]]` has `id`, `section`, `title` (a short English label), `status` (checked, recorded or
 n/a), `quote` (the rulebook's own words, in its language), `en` (an English rendering of the quote) and
 `why` (required for anything not checked). A ruleset whose text contradicts itself may list
-`[[contradiction]]` tables too. The catalogue is data, so a new game writes TOML, not Python literals,
-and the docs' rule tables are generated from the same file (`rule_table`).
+`[[contradiction]]` tables too. Each `[[option]]` is a documented choice where the rulebook is silent or
+contradicts itself: `name`, `default`, `choices` (optional: any value when absent) and `doc`. The
+catalogue is data, so a new game writes TOML, not Python literals, and the docs' rule tables are
+generated from the same file (`rule_table`).
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import os
 import tomllib
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from engine.findings import Rule
 
@@ -25,10 +28,24 @@ class CatalogueError(ValueError):
     """A rules.toml that does not say what a catalogue must: names the file, the rule and the field."""
 
 
+OPTION_KEYS = {"name", "default", "choices", "doc"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named ruleset option: where a rulebook is silent or contradicts itself, a documented choice."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    doc: str = ""
+
+
 @dataclass(frozen=True)
 class Catalogue:
     rules: tuple[Rule, ...]
     contradictions: tuple[tuple[str, str, str, str], ...] = ()  # (id, what, default reading, option)
+    options: tuple[Option, ...] = ()
 
 
 @cache
@@ -81,7 +98,31 @@ def parse(data: dict, where: str) -> Catalogue:
                           entry.get("quote", ""), entry.get("why", ""), entry.get("en", "")))
     contradictions = tuple((c["id"], c["what"], c["default"], c["option"])
                            for c in data.get("contradiction", []))
-    return Catalogue(tuple(rules), contradictions)
+    return Catalogue(tuple(rules), contradictions, _options(data.get("option", []), where))
+
+
+def _options(entries: list[dict[str, Any]], where: str) -> tuple[Option, ...]:
+    options: list[Option] = []
+    for n, entry in enumerate(entries, 1):
+        at = f"{where}: option {n}" + (f" ({entry['name']})" if isinstance(entry.get("name"), str) else "")
+        unknown = sorted(set(entry) - OPTION_KEYS)
+        if unknown:
+            raise CatalogueError(f"{at}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(OPTION_KEYS))})")
+        if not isinstance(entry.get("name"), str) or not entry["name"]:
+            raise CatalogueError(f"{at}: field 'name' is required and must be text")
+        if "default" not in entry:
+            raise CatalogueError(f"{at}: field 'default' is required")
+        choices = entry.get("choices", [])
+        if not isinstance(choices, list):
+            raise CatalogueError(f"{at}: field 'choices' must be a list")
+        if choices and entry["default"] not in choices:
+            raise CatalogueError(f"{at}: the default {entry['default']!r} is not one of its choices")
+        if not isinstance(entry.get("doc", ""), str):
+            raise CatalogueError(f"{at}: field 'doc' must be text")
+        if any(o.name == entry["name"] for o in options):
+            raise CatalogueError(f"{at}: option {entry['name']!r} appears twice")
+        options.append(Option(entry["name"], entry["default"], tuple(choices), entry.get("doc", "")))
+    return tuple(options)
 
 
 def load_rules(package: str) -> tuple[Rule, ...]:

@@ -173,6 +173,13 @@ class Payload:
         return rows
 
 
+def named_cards_within_count(payload: Any) -> None:
+    """A payload's `validate` where `count` cards move and `cards` names those the recorder saw: at
+    most `count` names (a draw of 2 names 0, 1 or 2 cards). Set as `validate = named_cards_within_count`."""
+    if len(payload.cards) > payload.count:
+        raise PayloadError("cards", f"names {len(payload.cards)} cards but count is {payload.count}")
+
+
 def event_kind(kind: str, version: int = 1):
     """Declare a payload class: `@event_kind("move")` over a class with type hints."""
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.canonical import canonical_bytes
+from engine.catalogue import Option  # noqa: F401 (a plug-in's import: engine.rulesets.base.Option)
 from engine.desk import describe_desk_event
 from engine.events import CORE_KINDS, RecordedEvent
 from engine.findings import Finding, Rule, finding
@@ -30,16 +31,6 @@ from engine.schema import DEFAULT_MAX_CARDS, Payload, shown
 from engine.state import STATE_FORMAT, TableState
 from engine.timefacts import Fact
 from engine.words import say
-
-
-@dataclass(frozen=True)
-class Option:
-    """A named ruleset option: where a rulebook is silent or contradicts itself, a documented choice."""
-
-    name: str
-    default: Any
-    choices: tuple[Any, ...] = ()
-    doc: str = ""
 
 
 @dataclass
@@ -100,6 +91,7 @@ class Ruleset:
         self.opts = self.resolve_options(options or {})
         self._rules_by_id = {r.id: r for r in self.rules}
         self._appliers: dict[str, Any] = {}  # kind -> its apply_ method (or None): replay's hot path
+        self._checkers: dict[str, Any] = {}  # kind -> its check_ method (or None): recording's
 
     # --- declarations ---------------------------------------------------------------------
 
@@ -178,7 +170,10 @@ class Ruleset:
             handler(state, event)
 
     def check(self, state: TableState, event: RecordedEvent) -> list[Finding]:
-        handler = getattr(self, "check_" + event.kind.replace(".", "_"), None)
+        try:
+            handler = self._checkers[event.kind]
+        except KeyError:
+            handler = self._checkers[event.kind] = getattr(self, "check_" + event.kind.replace(".", "_"), None)
         if handler is None:
             return []
         return list(handler(state, event) or [])

@@ -49,17 +49,22 @@ def test_a_changed_catalogue_makes_its_page_stale():
     assert rule_table(rules) in gen.render(page, "rules", rule_table(rules), "p.md")
 
 
-@pytest.mark.parametrize("entry, message", [
-    ({"id": "X-1", "section": "s", "title": "t", "status": "maybe"}, "status must be one of"),
-    ({"id": "X-1", "section": "s", "title": "t", "status": "recorded"}, "says why"),
-    ({"id": "X-1", "section": "s", "status": "checked"}, "field 'title' is required"),
-    ({"id": "X-1", "section": "s", "title": "t", "status": "checked", "color": "red"}, "unknown field 'color'"),
-    ({"id": "X-1", "section": "s", "title": "t", "status": "checked", "en": 5}, "field 'en' must be text"),
+@pytest.mark.parametrize("table, entry, message", [
+    ("rule", {"id": "X-1", "section": "s", "title": "t", "status": "maybe"}, "status must be one of"),
+    ("rule", {"id": "X-1", "section": "s", "title": "t", "status": "recorded"}, "says why"),
+    ("rule", {"id": "X-1", "section": "s", "status": "checked"}, "field 'title' is required"),
+    ("rule", {"id": "X-1", "section": "s", "title": "t", "status": "checked", "color": "red"}, "unknown field 'color'"),
+    ("rule", {"id": "X-1", "section": "s", "title": "t", "status": "checked", "en": 5}, "field 'en' must be text"),
+    ("option", {"default": 1}, "field 'name' is required"),
+    ("option", {"name": "turns"}, "field 'default' is required"),
+    ("option", {"name": "turns", "default": 7, "choices": [6, 10]}, "the default 7 is not one of its choices"),
+    ("option", {"name": "turns", "default": 6, "choices": 6}, "field 'choices' must be a list"),
+    ("option", {"name": "turns", "default": 6, "help": "x"}, "unknown field 'help'"),
 ])
-def test_a_bad_catalogue_names_file_rule_and_field(entry, message):
+def test_a_bad_catalogue_names_file_entry_and_field(table, entry, message):
     with pytest.raises(CatalogueError) as e:
-        parse({"rule": [entry]}, "engine/rulesets/x/rules.toml")
-    assert "engine/rulesets/x/rules.toml: rule 1" in str(e.value)
+        parse({table: [entry]}, "engine/rulesets/x/rules.toml")
+    assert f"engine/rulesets/x/rules.toml: {table} 1" in str(e.value)
     assert message in str(e.value)
 
 
@@ -67,3 +72,23 @@ def test_a_duplicate_rule_id_is_refused():
     rule = {"id": "X-1", "section": "s", "title": "t", "status": "checked"}
     with pytest.raises(CatalogueError, match="appears twice"):
         parse({"rule": [rule, dict(rule)]}, "x.toml")
+
+
+def test_options_are_read_from_the_catalogue_with_their_types():
+    """Each game's options come from its rules.toml: numbers stay numbers, booleans booleans, and a
+    match's options resolve against them (the default when not given, a wrong value refused)."""
+    oni = available()["onigashima"]
+    turns = next(o for o in oni.options if o.name == "turns")
+    assert turns.default == "by-players" and turns.choices == ("by-players", 6, 10, 12)
+    assert oni.resolve_options({"turns": 10})["turns"] == 10
+    with pytest.raises(ValueError, match="must be one of"):
+        oni.resolve_options({"turns": 7})
+    ken = {o.name: o for o in available()["ken"].options}
+    assert ken["profile_rule"].default is False and ken["profile_rule"].choices == (True, False)
+
+
+def test_optcg_default_criteria_are_the_criteria_the_procedure_knows():
+    from engine.rulesets.optcg.time import CRITERIA
+
+    (option,) = [o for o in available()["optcg"].options if o.name == "end_of_time_criteria"]
+    assert option.default == ",".join(CRITERIA)

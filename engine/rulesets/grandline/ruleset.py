@@ -18,7 +18,7 @@ from engine.catalogue import load
 from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
-from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+from engine.rulesets.base import Decision, Outcome, Ruleset
 from engine.timefacts import Fact
 from engine.state import Card as TableCard
 from engine.state import MissingCard, TableState
@@ -70,36 +70,7 @@ class GrandlineRuleset(Ruleset):
     kinds = KINDS
     rules = RULES
     contradictions = CONTRADICTIONS
-    options = (
-        Option("hand_limit", 6, (6, 5), "C1: cards kept at the end of the round (B: six, A: five)."),
-        Option("deck_out", "lose", ("lose", "reshuffle"),
-               "C2: drawing from an empty deck loses (B) or shuffles the discard into a new deck (A)."),
-        Option("life", "player-10", ("player-10", "captain"),
-               "C3: each player starts with 10 life points (B) or with the Captain's life value (A)."),
-        Option("turn_structure", "rotating", ("rotating", "initiative"),
-               "C4: the start player rotates clockwise each round after a die roll (B), or is always the "
-               "highest Captain initiative (A)."),
-        Option("resource", "beli", ("beli", "action-points"),
-               "C5: +1 Beli per round, kept (B), or action points = initiative + 2 for the first player, "
-               "reset to 0 in the end phase (A)."),
-        Option("combat", "block", ("block", "compare"),
-               "C6/C8: exhaust and block, attack > defence destroys, equal destroys both, direct attacks "
-               "cost life points (B); or attack >= defence destroys, no blocking, a Captain attack costs "
-               "2 and one on a character 1 in the resource, attack >= Captain life wins (A)."),
-        Option("attacks_per_phase", 2, (2, 0), "C7: at most two attacks per player per combat phase (B), or no "
-               "limit (A: 0)."),
-        Option("captain_damage", "attack", ("attack", "difference"),
-               "C9: a Captain attack below its life reduces the life by the attack, or literally by the "
-               "difference (life - attack)."),
-        Option("card_types", "all", ("all", "items-islands", "locations-treasures"),
-               "C10: which card types exist: both lists (all), list A, or list B."),
-        Option("character_life", "combat-only", ("combat-only", "life-pool"),
-               "C11: combat alone decides destruction, or a character with life loses life equal to the "
-               "attack and one without life is destroyed once it survives an attack."),
-        Option("same_type_rule", "ignore", ("ignore", "enforce"),
-               "C12: ignore the same-type rule, or enforce it (the card in play of the same type goes to "
-               "the discard)."),
-    )
+    options = CATALOGUE.options
 
     # --- helpers ------------------------------------------------------------------------------
 

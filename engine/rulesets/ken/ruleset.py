@@ -16,8 +16,8 @@ from engine.findings import Finding
 from engine.state import TableState
 from engine.words import plural
 from . import table as T
-from engine.catalogue import load_rules
-from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+from engine.catalogue import load
+from engine.rulesets.base import Decision, Outcome, Ruleset
 from engine.timefacts import Fact
 from .cards import (
     ASSIGNABLES,
@@ -35,7 +35,8 @@ from .damage import Target, distribute
 from engine.rulesets import hidden_zones
 from .vocab import KINDS, MAX_CARDS, PHASES
 
-RULES = load_rules(__package__)
+CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
+RULES = CATALOGUE.rules
 
 ZONES = ("future", "hand", "past", "removed", "forces", "territory", "destiny", "assigned")
 OWN_PRESENTATION_DURATIONS = ("permanente", "scartare-dopo-uso", "togliere-dopo-uso", "riprendi-dopo-uso",
@@ -62,26 +63,7 @@ class KenRuleset(Ruleset):
     counters = {"order": 0}
     kinds = KINDS
     rules = RULES
-    options = (
-        Option("game", "standard", ("standard", "quick"),
-               "GIOCO STANDARD (75+ cards, 10-point lead wins, deck-out loses) or GIOCO RAPIDO (15 cards, "
-               "most Order points when both Futures are empty)."),
-        Option("profile_rule", False, (True, False),
-               "Regola del Profilo, optional in the book: a card with a Profile only onto the same Profile."),
-        Option("optional_rule_1", False, (True, False),
-               "Regola Opzionale 1: a Life Protagonist in one player's Present cannot enter the other's."),
-        Option("quick_lead_victory", False, (True, False),
-               "Whether the 10-point Order-phase victory also ends a quick game (the book: the quick game differs "
-               "'solo nella fine della partita e come si vince'; our default: it does not)."),
-        Option("lead_victory", "automatic", ("automatic", "declared"),
-               "The 10-point Order-phase victory: 'automatic' (the book's bold sentences: 'ha Vinto ed il gioco "
-               "termina', 'é il Vincitore e la partita è finita': the game ends as soon as the active player is 10+ "
-               "ahead in their own Order phase; a victory.declare then confirms it) or 'declared' (only a "
-               "victory.declare ends the game; an undeclared lead is reported, not enforced)."),
-        Option("ochre_for_conquest", True, (True, False),
-               "Whether a conquered Location's ochre points go to the conqueror (glossary: 'Conquistato indica "
-               "che il Luogo è vinto'; our default: yes)."),
-    )
+    options = CATALOGUE.options
 
     # =========================================================================================
     # apply: the table after the event, as it happened (never refuses)

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from engine.schema import Payload, PayloadError, Player, PositiveCount, Zone, event_kind
 from .cards import normalise_facts
-from engine.rulesets.table.vocab import Shuffle, one_card_by_uid
+from engine.rulesets.table.vocab import Shuffle, Turn, one_card_by_uid  # the same kinds as the generic table's
 
 PHASES = ("order", "disengage", "draw", "presentation", "combat", "epilogue")
 
@@ -48,14 +48,6 @@ class DeckRegister(Payload):
 
 MAX_CARDS = 500  # a deck: the standard game needs at least 75 cards and sets no maximum
 MAX_WAVES = 10  # damage dealt again and again (Doppi Danni: 2)
-
-
-@event_kind("turn")
-class Turn(Payload):
-    """A player's turn (Puntata) begins."""
-
-    player: Player
-    number: int | None = None
 
 
 @event_kind("phase")

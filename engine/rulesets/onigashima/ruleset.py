@@ -12,13 +12,15 @@ Rule catalogue: rules.toml; docs: docs/rulesets/onigashima.md.
 """
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
-from engine.catalogue import load_rules
+from engine.catalogue import load
 from engine.events import RecordedEvent
 from engine.findings import Finding
-from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+from engine.rulesets.base import Decision, Outcome, Ruleset
 from engine.timefacts import Fact
 from engine.state import TableState
 
@@ -28,9 +30,23 @@ from .vocab import (
     KINDS,
 )
 
-RULES = load_rules(__package__)
+CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
+RULES = CATALOGUE.rules
 
 TURNS_BY_PLAYERS = {2: 6, 3: 10, 4: 10, 5: 12, 6: 12}
+
+
+def _by_a_fighter(check: Callable[..., list[Finding]]) -> Callable[..., list[Finding]]:
+    """A check of an event a fighter makes (a transformation, a card, an attack, a dodge): without a
+    fight in progress, or from a player with no character in it, that is the only finding; else the
+    check gets the payload, the fight and the player's fighter."""
+
+    @functools.wraps(check)
+    def checked(self: "OnigashimaRuleset", s: TableState, e: RecordedEvent) -> list[Finding]:
+        p = e.payload
+        return self._no_fight(s, e, p["player"]) or check(self, s, e, p, self._x(s)["fight"],
+                                                          self._fighter(s, p["player"]))
+    return checked
 
 
 class OnigashimaRuleset(Ruleset):
@@ -43,21 +59,7 @@ class OnigashimaRuleset(Ruleset):
     counters = {"energy": 0, "vp": 0}
     kinds = KINDS
     rules = RULES
-    options = (
-        Option("turns", "by-players", ("by-players", 6, 10, 12),
-               "Game length. by-players: 12 turns for 5-6 players (printed), 6 for 2 players and 10 "
-               "for 3-4 (our reading of the missing pages)."),
-        Option("tie", "draw", ("draw", "fights-won"),
-               "Equal victory points after the last turn (the book is silent): a draw, or the camp "
-               "that won more fights, then a draw."),
-        Option("vp_from", "initiative", ("initiative", "energy"),
-               "What a defeated character is worth in victory points: its initiative (default: the card's "
-               "heading «INITIATIVE / POINTS DE VICTOIRE» gives both one number, «ce nombre») or its energy "
-               "(the reading before 2026; energy has its own heading and no word of victory points)."),
-        Option("energy_from", "dice", ("dice", "table"),
-               "Energy lost by a dice attack: recomputed from the dice (default; the table's figure is "
-               "only checked) or the figure the table recorded (flagged when it disagrees)."),
-    )
+    options = CATALOGUE.options
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -461,13 +463,10 @@ class OnigashimaRuleset(Ruleset):
                               "attacks first", severity="warning")]
         return []
 
-    def check_transform(self, s: TableState, e: RecordedEvent) -> list[Finding]:
-        p = e.payload
-        out = self._no_fight(s, e, p["player"])
-        if out:
-            return out
-        f = self._x(s)["fight"]
-        ft = self._fighter(s, p["player"])
+    @_by_a_fighter
+    def check_transform(self, s: TableState, e: RecordedEvent, p: dict[str, Any], f: dict[str, Any],
+                        ft: dict[str, Any]) -> list[Finding]:
+        out = []
         if f["attacks"] > 0:
             out.append(self.flag("ONI-TRANSFO-TIME", e, "a transformation after the attacks began"))
         if ft["transfo_rolls"] >= 1:
@@ -522,13 +521,10 @@ class OnigashimaRuleset(Ruleset):
             return f["tie_winner"]
         return a if ra["initiative"] > rb["initiative"] else b
 
-    def check_card(self, s: TableState, e: RecordedEvent) -> list[Finding]:
-        p = e.payload
-        out = self._no_fight(s, e, p["player"])
-        if out:
-            return out
-        f = self._x(s)["fight"]
-        ft = self._fighter(s, p["player"])
+    @_by_a_fighter
+    def check_card(self, s: TableState, e: RecordedEvent, p: dict[str, Any], f: dict[str, Any],
+                   ft: dict[str, Any]) -> list[Finding]:
+        out = []
         if ft["cards"] >= 3:
             out.append(self.flag("ONI-CARDS-3", e, f"{p['player']}'s card number {ft['cards'] + 1} in this "
                                  "fight: 3 at most"))
@@ -551,13 +547,10 @@ class OnigashimaRuleset(Ruleset):
             out.extend(self._check_attack_turn(s, e, p["player"]))
         return out
 
-    def check_attack(self, s: TableState, e: RecordedEvent) -> list[Finding]:
-        p = e.payload
-        out = self._no_fight(s, e, p["player"])
-        if out:
-            return out
-        out.extend(self._check_attack_turn(s, e, p["player"]))
-        ft = self._fighter(s, p["player"])
+    @_by_a_fighter
+    def check_attack(self, s: TableState, e: RecordedEvent, p: dict[str, Any], f: dict[str, Any],
+                     ft: dict[str, Any]) -> list[Finding]:
+        out = self._check_attack_turn(s, e, p["player"])
         row = self._row(s, ft["form"])
         if p.get("dice") and row is not None and row.get("dice") is not None:
             want = row["dice"] - p.get("dice_removed", 0)
@@ -574,12 +567,10 @@ class OnigashimaRuleset(Ruleset):
                                  severity=self._severity(orow, "defence")))
         return out
 
-    def check_dodge(self, s: TableState, e: RecordedEvent) -> list[Finding]:
-        p = e.payload
-        out = self._no_fight(s, e, p["player"])
-        if out:
-            return out
-        f = self._x(s)["fight"]
+    @_by_a_fighter
+    def check_dodge(self, s: TableState, e: RecordedEvent, p: dict[str, Any], f: dict[str, Any],
+                    ft: dict[str, Any]) -> list[Finding]:
+        out = []
         pend = f["pending"]
         if not pend or pend["target"] != p["player"]:
             return [self.flag("ONI-DODGE", e, f"no attack of the opponent for {p['player']} to dodge")]

@@ -25,12 +25,13 @@ from engine.words import plural
 from . import cards as cards
 from engine.rulesets import hidden_zones
 from . import words as words
-from engine.catalogue import load_rules
-from engine.rulesets.base import Decision, Option, Outcome, Ruleset
+from engine.catalogue import load
+from engine.rulesets.base import Decision, Outcome, Ruleset
 from .time import TIME_FACTS, awarded_score, decide, decide_from_facts
 from .vocab import KINDS
 
-RULES = load_rules(__package__)
+CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
+RULES = CATALOGUE.rules
 
 SPACES = ("capitano", "marinaio1", "marinaio2")
 ZONES = ("forziere", "mano", "giornale", "oceano", "trofei",
@@ -72,9 +73,7 @@ class Op2009Ruleset(Ruleset):
     counters = {}
     kinds = KINDS
     rules = RULES
-    options = (
-        Option("games", 3, (1, 3), "Games per match: 3 (best of three, the default) or 1."),
-    )
+    options = CATALOGUE.options
     time_policies = ("mm25", "mm25-entrambi")
 
     # --- helpers --------------------------------------------------------------------------

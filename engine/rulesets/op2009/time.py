@@ -175,6 +175,21 @@ class Procedure:
 
     # a game in progress
 
+    def play_out_turn(self, s: TableState, rest: list[Step], score: str, branch: str,
+                      rule_id: str) -> Decision | int:
+        """The procedure's first step when the match is tied or one game ahead (`score` says which):
+        the turn in progress is played out. The index in `rest` of the step that ended it, or the
+        decision to play on."""
+        target, who = max(s.turn, 1), s.active or s.extra["game"]["first"]
+        self.say(f"{score}, game {s.extra['game']['n']} in progress, turn {target} ({who}).")
+        self.say(self.quote(rule_id))
+        j = self.finish_turn(s, rest)
+        if j is None:
+            self.say(f"Decision: play on. {who} finishes turn {target}; then run the procedure again.")
+            return self.decision("continue", None, f"{branch}/turno-in-corso", rule_id)
+        self.say(f"Turn {target} ended at event {rest[j].event.position}.")
+        return j
+
     def finish_turn(self, s: TableState, rest: list[Step]) -> int | None:
         """Index in `rest` (rest[0] is the time.called step) of the step that ends the turn in
         progress: its Fase Finale, the game's end, or the step before the next turn's start when no
@@ -203,17 +218,11 @@ class Procedure:
     def tied(self, s: TableState, rest: list[Step]) -> Decision:
         a, b = s.players
         score = s.extra["score"]
-        target = max(s.turn, 1)
-        who = s.active or s.extra["game"]["first"]
-        self.say(f"The match is tied ({score[a]}-{score[b]}), game {s.extra['game']['n']} in progress, "
-                 f"turn {target} ({who}).")
-        self.say(self.quote("OP09-TEMPO-PARI-1"))
-        j = self.finish_turn(s, rest)
-        if j is None:
-            self.say(f"Decision: play on. {who} finishes turn {target}; then run the procedure again.")
-            return self.decision("continue", None, "parita/turno-in-corso", "OP09-TEMPO-PARI-1")
+        target, who = max(s.turn, 1), s.active or s.extra["game"]["first"]
+        j = self.play_out_turn(s, rest, f"The match is tied ({score[a]}-{score[b]})", "parita", "OP09-TEMPO-PARI-1")
+        if isinstance(j, Decision):
+            return j
         end = rest[j].after
-        self.say(f"Turn {target} ended at event {rest[j].event.position}.")
         self.say(self.quote("OP09-TEMPO-PARI-2"))
         g = end.extra["game"]
         if g.get("over"):
@@ -244,17 +253,11 @@ class Procedure:
         score = s.extra["score"]
         leader = a if score[a] > score[b] else b
         trailer = b if leader == a else a
-        target = max(s.turn, 1)
-        who = s.active or s.extra["game"]["first"]
-        self.say(f"{leader} leads {score[leader]}-{score[trailer]}, game {s.extra['game']['n']} in progress, "
-                 f"turn {target} ({who}).")
-        self.say(self.quote("OP09-TEMPO-VANT-1"))
-        j = self.finish_turn(s, rest)
-        if j is None:
-            self.say(f"Decision: play on. {who} finishes turn {target}; then run the procedure again.")
-            return self.decision("continue", None, "vantaggio/turno-in-corso", "OP09-TEMPO-VANT-1")
+        j = self.play_out_turn(s, rest, f"{leader} leads {score[leader]}-{score[trailer]}", "vantaggio",
+                               "OP09-TEMPO-VANT-1")
+        if isinstance(j, Decision):
+            return j
         end = rest[j].after
-        self.say(f"Turn {target} ended at event {rest[j].event.position}.")
         g = end.extra["game"]
         if g.get("over") and g["result"]["winner"] == trailer:
             r = g["result"]

@@ -22,12 +22,13 @@ from engine.state import Card, TableState
 from . import hidden as H
 from . import table as T
 from . import words as words
-from engine.catalogue import load_rules
-from engine.rulesets.base import Decision, Option, Outcome, Ruleset
-from .time import CRITERIA, TIME_FACTS, decide_end_of_time, decide_from_facts
+from engine.catalogue import load
+from engine.rulesets.base import Decision, Outcome, Ruleset
+from .time import TIME_FACTS, decide_end_of_time, decide_from_facts
 from .vocab import KINDS
 
-RULES = load_rules(__package__)
+CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
+RULES = CATALOGUE.rules
 
 PRE_MAIN = ("refresh", "draw", "don")
 AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "game.end", "concede")
@@ -44,16 +45,7 @@ class OptcgRuleset(Ruleset):
     counters: dict[str, int] = {}
     kinds = KINDS
     rules = RULES
-    options = (
-        Option("end_of_time_turns", 3, doc="Turns played after the turn in progress when time is called, "
-               "policy bandai (Bandai TRM §5.2: turn 0 + 3 turns). Policies: engine/rulesets/optcg/time_policies.toml."),
-        Option("end_of_time_criteria", ",".join(CRITERIA),
-               doc="Comma-separated order of the end-of-time criteria of policy bandai: life, deck, characters, "
-                   "last-life (the player who did not take the last Life card wins), took-last-life."),
-        Option("refresh_don", "active", ("active", "rested"),
-               doc="How attached DON!! return at refresh. The manual says active (以活動狀態放回費用區); "
-                   "either way every card is active after the refresh phase."),
-    )
+    options = CATALOGUE.options
 
     # ============================================================================ apply
 

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import field
 from typing import Any, Literal
 
-from engine.schema import Count, Payload, PayloadError, Player, PositiveCount, Zone, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, PositiveCount, Zone, event_kind, named_cards_within_count
 from engine.rulesets.table.vocab import Reveal
 
 Timing = Literal["main", "activate_main", "on_play", "when_attacking", "on_block", "counter", "trigger",
@@ -60,9 +60,7 @@ class Draw(Payload):
     cards: list[str] = field(default_factory=list)
     by: str | None = None
 
-    def validate(self) -> None:
-        if len(self.cards) > self.count:
-            raise PayloadError("cards", f"names {len(self.cards)} cards but count is {self.count}")
+    validate = named_cards_within_count
 
 
 @event_kind("mulligan")
@@ -85,9 +83,7 @@ class LifePlaced(Payload):
     count: PositiveCount = 1
     cards: list[str] = field(default_factory=list)
 
-    def validate(self) -> None:
-        if len(self.cards) > self.count:
-            raise PayloadError("cards", f"names {len(self.cards)} cards but count is {self.count}")
+    validate = named_cards_within_count
 
 
 @event_kind("turn")

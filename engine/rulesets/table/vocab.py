@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Literal
 
-from engine.schema import Count, Payload, PayloadError, Player, PositiveCount, Zone, event_kind
+from engine.schema import Count, Payload, PayloadError, Player, PositiveCount, Zone, event_kind, named_cards_within_count
 
 Where = Literal["top", "bottom"]
 
@@ -51,9 +51,7 @@ class Draw(Payload):
     count: PositiveCount = 1
     cards: list[str] = field(default_factory=list)
 
-    def validate(self) -> None:
-        if len(self.cards) > self.count:
-            raise PayloadError("cards", f"names {len(self.cards)} cards but count is {self.count}")
+    validate = named_cards_within_count
 
 
 @event_kind("move")
