@@ -28,9 +28,21 @@ def pg_url(pg_server) -> str:
     return pg_server.new_database()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc):
+    """A test that takes `db_url` (or `store`, built on it) runs twice: on a SQLite file and on a
+    real PostgreSQL database. A module testing what does not depend on the backend says so with
+    `BACKENDS = ("sqlite",)`."""
+    if "db_url" in metafunc.fixturenames:
+        backends = getattr(metafunc.module, "BACKENDS", BACKENDS)
+        metafunc.parametrize("db_url", [pytest.param(b, marks=pytest.mark.postgres) if b == "postgres" else b
+                                        for b in backends], indirect=True)
+
+
+@pytest.fixture
 def db_url(request, tmp_path) -> str:
-    """The same store tests run twice: a SQLite file and a real PostgreSQL database."""
     if request.param == "sqlite":
         return str(tmp_path / "log.db")
     return request.getfixturevalue("pg_url")
@@ -87,3 +99,12 @@ def load_jsonl(store, path):
     for line in lines[1:]:
         m.record(line["kind"], line["payload"], actor=line.get("actor", "-"))
     return m
+
+
+def judged_example(tmp_path, name: str):
+    """examples/`name` recorded event by event into a new log and validated, which must raise no
+    finding. Returns the Match and its Validation."""
+    m = load_jsonl(EventStore.open(str(tmp_path / "example.db")), os.path.join(ROOT, "examples", name))
+    v = m.validate()
+    assert v.active_findings() == []
+    return m, v

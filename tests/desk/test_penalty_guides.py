@@ -18,11 +18,7 @@ from tests.conftest import run_cli
 LOOK = "OPTCG-PG-LOOKING-AT-UNNECESSARY-CARDS"
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = EventStore.open(str(tmp_path / "log.db"))
-    yield s
-    s.close()
+BACKENDS = ("sqlite",)  # what these tests look at does not depend on the backend (tests/conftest.py)
 
 
 def test_both_guides_load_with_every_field_the_desk_reads():

@@ -10,7 +10,7 @@ import pytest
 
 from engine.events import Draft
 from engine.match import Match
-from engine.store import ConflictError, EventStore, StoreError
+from engine.store import ConflictError, EventStore, StoreError, VerifyReport
 
 
 def note(text: str, by: str = "t") -> Draft:
@@ -91,18 +91,28 @@ def test_postgres_refuses_truncate(pg_url):
     store.close()
 
 
-def test_verify_names_first_broken_link_after_tampering(sqlite_path):
+def verify_after(sqlite_path: str, tamper) -> VerifyReport:
+    """A match of three notes, its file then changed by `tamper(connection)` (someone with the file
+    and sqlite3), and what `verify` says of it."""
     store = EventStore.open(sqlite_path)
     m = new_match(store)
     store.append(m.id, [note("a"), note("b"), note("c")])
+    store.close()
     with sqlite3.connect(sqlite_path) as c:
+        tamper(c)
+    return EventStore.open(sqlite_path).verify(m.id)
+
+
+def test_verify_names_first_broken_link_after_tampering(sqlite_path):
+    def edit(c):
         c.execute("DROP TRIGGER tablejudge_no_update")
         row = c.execute("SELECT state FROM stored_events WHERE originator_version = 3").fetchone()
         d = json.loads(row[0])
         d["payload"]["text"] = "edited"
         c.execute("UPDATE stored_events SET state = ? WHERE originator_version = 3",
                   (json.dumps(d).encode(),))
-    report = EventStore.open(sqlite_path).verify(m.id)
+
+    report = verify_after(sqlite_path, edit)
     assert not report.ok
     assert report.first_break.position == 3
     assert "hash" in report.first_break.reason
@@ -110,13 +120,11 @@ def test_verify_names_first_broken_link_after_tampering(sqlite_path):
 
 
 def test_verify_detects_a_deleted_event(sqlite_path):
-    store = EventStore.open(sqlite_path)
-    m = new_match(store)
-    store.append(m.id, [note("a"), note("b"), note("c")])
-    with sqlite3.connect(sqlite_path) as c:
+    def delete(c):
         c.execute("DROP TRIGGER tablejudge_no_delete")
         c.execute("DELETE FROM stored_events WHERE originator_version = 2")
-    report = EventStore.open(sqlite_path).verify(m.id)
+
+    report = verify_after(sqlite_path, delete)
     assert report.first_break.position == 3
     assert "missing" in report.first_break.reason
 

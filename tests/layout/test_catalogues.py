@@ -92,3 +92,16 @@ def test_optcg_default_criteria_are_the_criteria_the_procedure_knows():
 
     (option,) = [o for o in available()["optcg"].options if o.name == "end_of_time_criteria"]
     assert option.default == ",".join(CRITERIA)
+
+
+@pytest.mark.parametrize("name", sorted(available()))
+def test_each_games_page_names_every_rule_option_and_kind(name):
+    """docs/rulesets/<game>.md: the rule table is generated, the options and event kinds are written
+    by hand; a rule, option or kind added to the code and missing from the page fails here."""
+    rs = available()[name]
+    with open(os.path.join(ROOT, "docs", "rulesets", f"{name}.md"), encoding="utf-8") as f:
+        page = f.read()
+    missing = ([r.id for r in rs.rules if f"`{r.id}`" not in page]
+               + [o.name for o in rs.options if f"`{o.name}`" not in page]
+               + [k.kind for k in rs.kinds if f"`{k.kind}`" not in page])
+    assert missing == []

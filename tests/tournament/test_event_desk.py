@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from engine.match import InputError, Match
-from engine.store import EventStore
 from judge.tournament import Tournament
 from judge.tournament.entry import OverwriteRefused, parse_entries, record_results, undo_result
 from judge.tournament.names import name_key, near_duplicates
@@ -20,11 +19,7 @@ from judge.tournament.rounds import (
 )
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = EventStore.open(str(tmp_path / "t.db"))
-    yield s
-    s.close()
+BACKENDS = ("sqlite",)  # what these tests look at does not depend on the backend (tests/conftest.py)
 
 
 def event(store, n=8, **kw):

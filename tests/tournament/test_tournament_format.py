@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, strategies as hst
 
 from engine.match import InputError
-from engine.store import EventStore
 from judge.cli import cli
 from judge.cli.common import run_guarded
 from judge.tournament.formats import match_format
@@ -17,11 +16,7 @@ from judge.tournament.entry import record_results
 from judge.tournament import Tournament
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = EventStore.open(str(tmp_path / "t.db"))
-    yield s
-    s.close()
+BACKENDS = ("sqlite",)  # what these tests look at does not depend on the backend (tests/conftest.py)
 
 
 @functools.cache

@@ -718,19 +718,19 @@ class Op2009Ruleset(Ruleset):
             return [self.flag(rule, e, f"{e.kind} after the preparation is over")]
         return []
 
-    def check_logbook_deal(self, s, e):
-        n = e.payload.get("count", 6)
-        out = self._prep_only(s, e, "OP09-PREP-3")
-        if n != 6:
-            out.append(self.flag("OP09-PREP-3", e, f"{plural(n, 'card')} dealt to the Giornale di Bordo, not 6"))
+    def _deal(self, s, e, rule: str, cards: int, what: str) -> list[Finding]:
+        """A deal of the preparation: only then, and of exactly `cards` cards."""
+        n = e.payload.get("count", cards)
+        out = self._prep_only(s, e, rule)
+        if n != cards:
+            out.append(self.flag(rule, e, what.format(plural(n, "card")) + f", not {cards}"))
         return out
 
+    def check_logbook_deal(self, s, e):
+        return self._deal(s, e, "OP09-PREP-3", 6, "{} dealt to the Giornale di Bordo")
+
     def check_hand_deal(self, s, e):
-        n = e.payload.get("count", 7)
-        out = self._prep_only(s, e, "OP09-PREP-4")
-        if n != 7:
-            out.append(self.flag("OP09-PREP-4", e, f"an opening hand of {plural(n, 'card')}, not 7"))
-        return out
+        return self._deal(s, e, "OP09-PREP-4", 7, "an opening hand of {}")
 
     def check_mulligan_pirate(self, s, e):
         p = e.payload["player"]

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from engine.match import Match
 from engine.rulesets.ken import table as T
 from engine.rulesets.ken.damage import Target, distribute
-from engine.rulesets.ken.ruleset import RULES
 from engine.store import EventStore
 from tests.rulesets.ken.support import KEN, RAOUL, Game, side
 from tests.conftest import ROOT as REPO_ROOT
@@ -185,24 +184,6 @@ def test_distribution_is_a_pure_function(cards, damage, waves):
 
 
 # --- docs --------------------------------------------------------------------------------------------
-
-def test_docs_page_lists_every_rule_with_its_status():
-    doc = (ROOT / "docs" / "rulesets" / "ken.md").read_text(encoding="utf-8")
-    missing = [r.id for r in RULES if f"`{r.id}`" not in doc]
-    assert missing == []
-    for r in RULES:
-        row = next(line for line in doc.splitlines() if line.startswith(f"| `{r.id}` |"))
-        assert r.status in row, r.id
-
-
-def test_docs_page_lists_every_event_kind_and_option():
-    from engine.rulesets.ken.ruleset import KenRuleset
-    doc = (ROOT / "docs" / "rulesets" / "ken.md").read_text(encoding="utf-8")
-    for kind in KenRuleset.kinds:
-        assert f"`{kind.kind}`" in doc, kind.kind
-    for opt in KenRuleset.options:
-        assert f"`{opt.name}`" in doc, opt.name
-
 
 def test_end_of_time_policies_and_unknown_policy():
     g = Game().setup()

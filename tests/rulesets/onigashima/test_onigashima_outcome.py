@@ -7,9 +7,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.match import Match
-from engine.rulesets.onigashima.ruleset import RULESET
 from engine.store import EventStore
-from tests.conftest import ROOT as REPO_ROOT, load_jsonl
+from tests.conftest import ROOT as REPO_ROOT, judged_example
 
 
 ROOT = Path(REPO_ROOT)
@@ -44,17 +43,14 @@ TIED = six_fights([("Sanji", "Jack", "Ann"), ("Jinbe", "Hatcha", "Ann"),
 
 
 def test_sample_full_game_records_validates_and_decides(tmp_path):
-    with EventStore.open(str(tmp_path / "g.db")) as store:
-        m = load_jsonl(store, ROOT / "examples" / "onigashima" / "full-game-2p.jsonl")
-        v = m.validate()
-        assert v.active_findings() == []
-        out = m.ruleset.outcome(v.state)
-        pts = m.ruleset.camp_points(v.state)
-        leader = "Ann" if pts["alliance"] > pts["empereurs"] else "Bob"
-        assert pts["alliance"] != pts["empereurs"]
-        assert (out.result, out.winner) == ("win", leader)
-        assert pts["alliance"] == v.state.counters["Ann"]["vp"]
-        assert sum(len(v.state.zone(p, "won")) for p in ("Ann", "Bob")) == 6
+    m, v = judged_example(tmp_path, "onigashima/full-game-2p.jsonl")
+    out = m.ruleset.outcome(v.state)
+    pts = m.ruleset.camp_points(v.state)
+    leader = "Ann" if pts["alliance"] > pts["empereurs"] else "Bob"
+    assert pts["alliance"] != pts["empereurs"]
+    assert (out.result, out.winner) == ("win", leader)
+    assert pts["alliance"] == v.state.counters["Ann"]["vp"]
+    assert sum(len(v.state.zone(p, "won")) for p in ("Ann", "Bob")) == 6
 
 
 def test_no_outcome_before_the_last_turn(tmp_path):
@@ -123,16 +119,6 @@ def test_end_of_time_after_the_game_is_the_outcome(tmp_path):
     m = play(tmp_path, TIED, options={"tie": "fights-won"})
     d = m.ruleset.end_of_time(m.state(), m.events(), policy="unfinished-draw")
     assert (d.result, d.winner, d.branch) == ("win", "Ann", "game-over")
-
-
-def test_docs_page_lists_every_rule_and_option():
-    page = (ROOT / "docs" / "rulesets" / "onigashima.md").read_text("utf-8")
-    for r in RULESET.rules:
-        assert f"`{r.id}`" in page, r.id
-    for o in RULESET.options:
-        assert f"`{o.name}`" in page, o.name
-    for k in RULESET.kinds:
-        assert f"`{k.kind}`" in page, k.kind
 
 
 def test_character_table_marks_every_guess():

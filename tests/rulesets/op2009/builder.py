@@ -86,15 +86,20 @@ class Log:
         self.ev("pass", player=player)
         self.finale(player)
 
-    def both_pass(self, player: str, attacker: str, target: str, **start) -> None:
-        """A Battle declared, and both players pass: what comes next is its damage."""
+    def both_pass(self, player: str, attacker: str, target: str, *, modifier: dict | None = None,
+                  **start) -> None:
+        """A Battle declared (with the attacker's `modifier` card, if any), and both players pass:
+        what comes next is its damage."""
         self.ev("battle.start", player=player, attacker=attacker, target=target, **start)
+        if modifier:
+            self.ev("modifier", player=player, **modifier)
         self.ev("battle.pass", player=player)
         self.ev("battle.pass", player=BOB if player == ANN else ANN)
 
-    def battle(self, player: str, attacker: str, target: str, hits: list[dict], **start) -> None:
-        """A whole Battle with no battle actions: declare, both pass, the damage, the end."""
-        self.both_pass(player, attacker, target, **start)
+    def battle(self, player: str, attacker: str, target: str, hits: list[dict], *,
+               modifier: dict | None = None, **start) -> None:
+        """A whole Battle: declare (a modifier card at most), both pass, the damage, the end."""
+        self.both_pass(player, attacker, target, modifier=modifier, **start)
         if hits:
             self.ev("damage", hits=hits)
         self.ev("battle.end")

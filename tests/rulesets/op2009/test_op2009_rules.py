@@ -352,12 +352,18 @@ def test_override_card_used_outside_what_it_allows(T3):
                     via="LK-C19", cost=2) == ["OP09-BATT-3"]
 
 
-def test_preventer_card_and_its_override(L):
+def facing_a_preventer(L):
+    """Ann's turn 3; Bob's Sailor is Miss Merry Christmas (RK-C20), who prevents Battles from
+    Characters of 3 or more initial Life Points."""
     mmc = dict(card="RK-C20", name="Miss Merry Christmas", life=1, crew="Ciurma Nemica", power=300, damage=1)
     L.prepare(bob=(CROCO, mmc))
     L.quiet_turn(ANN)
     L.quiet_turn(BOB)
     L.begin(ANN)
+
+
+def test_preventer_card_and_its_override(L):
+    facing_a_preventer(L)
     # Rufy has 3 initial Life Points: RK-C20 prevents him; Zoro (2) may attack her.
     assert L.rules("battle.start", player=ANN, attacker="capitano", target="marinaio1") == ["OP09-FAQ-PRIO-2"]
     L.ev("battle.end")  # a judge stops the illegal Battle; the log keeps it
@@ -365,11 +371,7 @@ def test_preventer_card_and_its_override(L):
 
 
 def test_override_beats_preventer(L):
-    mmc = dict(card="RK-C20", name="Miss Merry Christmas", life=1, crew="Ciurma Nemica", power=300, damage=1)
-    L.prepare(bob=(CROCO, mmc))
-    L.quiet_turn(ANN)
-    L.quiet_turn(BOB)
-    L.begin(ANN)
+    facing_a_preventer(L)
     assert L.rules("battle.start", player=ANN, attacker="capitano", target="marinaio1", via="CS-C07", cost=3) == []
 
 
@@ -623,12 +625,8 @@ def test_trophies_worth_six_win_the_game(L):
         L.ev("logbook.update", player=BOB)
     L.finale(BOB)
     L.begin(ANN)
-    L.ev("battle.start", player=ANN, attacker="capitano", target="marinaio1")
-    L.ev("modifier", player=ANN, space="capitano", card="LK-W01", damage=2)
-    L.ev("battle.pass", player=BOB)
-    L.ev("battle.pass", player=ANN)
-    L.ev("damage", hits=[hit(BOB, "marinaio1", 3)])
-    L.ev("battle.end")
+    L.battle(ANN, "capitano", "marinaio1", [hit(BOB, "marinaio1", 3)],
+             modifier=dict(space="capitano", card="LK-W01", damage=2))
     L.finale(ANN)
     s = L.state()
     assert L.m.ruleset.trophy_life(s, BOB) == 3 and not s.extra["game"]["over"]

@@ -117,18 +117,11 @@ def test_tied_sudden_death_first_damage_to_the_captain_wins(L):
     L.finale(ANN)  # equal differences: sudden death
     L.begin(BOB)
     # Bob's Sailor attacks Ann's Sailor and wins: not a Captain, play on...
-    L.ev("battle.start", player=BOB, attacker="marinaio1", target="marinaio1")
-    L.ev("modifier", player=BOB, space="marinaio1", card="BA-W01", power=100)
-    L.ev("battle.pass", player=BOB)
-    L.ev("battle.pass", player=ANN)
-    L.ev("damage", hits=[hit(ANN, "marinaio1", 1)])
-    L.ev("battle.end")
+    L.battle(BOB, "marinaio1", "marinaio1", [hit(ANN, "marinaio1", 1)],
+             modifier=dict(space="marinaio1", card="BA-W01", power=100))
     assert decision(L).result == "continue"
     # ...then Bob's Captain damages Ann's Captain (Ann's marinaio2 space is free): Bob wins.
-    L.ev("battle.start", player=BOB, attacker="capitano", target="capitano")
-    L.ev("modifier", player=BOB, space="capitano", card="BA-W02", power=100)
-    L.ev("battle.pass", player=BOB)
-    L.ev("battle.pass", player=ANN)
+    L.both_pass(BOB, "capitano", "capitano", modifier=dict(space="capitano", card="BA-W02", power=100))
     L.ev("damage", hits=[hit(ANN, "capitano", 1)])
     d = decision(L)
     assert (d.result, d.winner, d.branch) == ("win", BOB, "parita/morte-improvvisa/danno-al-capitano")
@@ -221,10 +214,7 @@ def test_one_ahead_becomes_1_1_then_sudden_death_game(L):
     L.quiet_turn(BOB)
     L.begin(ANN)
     assert L.state().extra["game"]["sudden_death"] is True
-    L.ev("battle.start", player=ANN, attacker="capitano", target="capitano")
-    L.ev("modifier", player=ANN, space="capitano", card="LK-W01", power=100)
-    L.ev("battle.pass", player=ANN)
-    L.ev("battle.pass", player=BOB)
+    L.both_pass(ANN, "capitano", "capitano", modifier=dict(space="capitano", card="LK-W01", power=100))
     L.ev("damage", hits=[hit(BOB, "capitano", 1)])
     d = decision(L)
     assert (d.result, d.winner, d.branch) == ("win", ANN, "vantaggio/1-1-nuova-partita/danno-al-capitano")
