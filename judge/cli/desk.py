@@ -17,17 +17,8 @@ from engine.store import anchor_token
 from judge import desk as lib
 from judge.desk.clock import check_wall_clock
 from judge.report.text import render_findings, render_judged
-from judge.cli.common import (
-    EXIT_FINDINGS,
-    Env,
-    FindingsExit,
-    emit_json,
-    emit_rows,
-    json_option,
-    output_options,
-    pass_env,
-    table_text,
-)
+from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
+from judge.cli.common import output_options, pass_env, table_text
 
 DEFAULT_READMODEL = os.path.join("exports", "readmodel.sqlite")
 

@@ -21,18 +21,8 @@ from judge.io.exporters import formats as export_formats
 from judge.cli.expect import confirm_expected, same_event
 from judge.cli.fieldargs import parse_field_args
 from judge.report.text import render_events, render_findings, render_judged, render_state
-from judge.cli.common import (
-    EXIT_FINDINGS,
-    Env,
-    FindingsExit,
-    emit_json,
-    emit_rows,
-    json_option,
-    output_options,
-    pass_env,
-    stderr,
-    table_text,
-)
+from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
+from judge.cli.common import output_options, pass_env, stderr, table_text
 
 DEFAULT_EXPORT_DIR = "exports"
 

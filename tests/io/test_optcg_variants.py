@@ -48,6 +48,15 @@ def imported(tmp_path, path: str):
     return store, optcgsim.import_file(store, path).to_dict()
 
 
+def refused(tmp_path, path: str) -> str:
+    """Importing `path` is refused and stores nothing: the message."""
+    store = store_for(tmp_path)
+    with pytest.raises(InputError) as err:
+        optcgsim.import_file(store, path)
+    assert store.match_ids() == []
+    return str(err.value)
+
+
 def summaries_in(lines: list[str], first: int = 1, last: int | None = None) -> list[tuple[int, str, str, str]]:
     """(line, who, what, value) of every Hand/Board/Trash/Life summary between two lines."""
     out = []
@@ -317,22 +326,16 @@ def test_v7_a_whole_game_without_its_result_line_imports_with_no_result(tmp_path
 
 
 def test_v7b_a_file_cut_mid_line_is_refused_naming_the_line(tmp_path):
-    store = store_for(tmp_path)
-    with pytest.raises(InputError) as err:
-        optcgsim.import_file(store, fixture("v7b_truncated_mid_line_143a.log"))
-    assert "v7b_truncated_mid_line_143a.log:487" in str(err.value) and "truncated" in str(err.value)
-    assert store.match_ids() == []
+    error = refused(tmp_path, fixture("v7b_truncated_mid_line_143a.log"))
+    assert "v7b_truncated_mid_line_143a.log:487" in error and "truncated" in error
 
 
 def test_v7_a_short_check_line_mid_file_is_corruption(tmp_path):
     lines = lines_of("v8_own_view_143a.log")
     i = next(k for k, ln in enumerate(lines) if ln.startswith("RZ1|CHK|100|"))
     lines[i] = "|".join(lines[i].split("|")[:9])
-    store = store_for(tmp_path)
-    with pytest.raises(InputError) as err:
-        optcgsim.import_file(store, write(tmp_path, "short.log", lines))
-    assert f"short.log:{i + 1}" in str(err.value) and "check line" in str(err.value)
-    assert store.match_ids() == []
+    error = refused(tmp_path, write(tmp_path, "short.log", lines))
+    assert f"short.log:{i + 1}" in error and "check line" in error
 
 
 # --- V8: a player's own view; a Player.log -------------------------------------------------------
@@ -352,11 +355,8 @@ def test_v8_own_view_imports_every_card_with_its_id(tmp_path):
 
 
 def test_v8b_a_player_log_is_refused_as_what_it_is(tmp_path):
-    store = store_for(tmp_path)
-    with pytest.raises(InputError) as err:
-        optcgsim.import_file(store, fixture("v8b_player_log_solo_140a_real.log"))
-    assert "Player.log" in str(err.value) and "v8b_player_log_solo_140a_real.log:10" in str(err.value)
-    assert store.match_ids() == []
+    error = refused(tmp_path, fixture("v8b_player_log_solo_140a_real.log"))
+    assert "Player.log" in error and "v8b_player_log_solo_140a_real.log:10" in error
 
 
 # --- versions and unknown lines -----------------------------------------------------------------
@@ -374,11 +374,8 @@ def test_an_unknown_version_is_imported_with_a_warning_naming_it_and_its_line(tm
 
 def test_an_unknown_header_format_is_refused_naming_it_and_its_line(tmp_path):
     lines = [ln.replace("RZ1|HDR|1.43a|2|RZ1", "RZ1|HDR|1.47a|3|RZ1") for ln in lines_of("v3_ply_143a_autosaved.log")]
-    store = store_for(tmp_path)
-    with pytest.raises(InputError) as err:
-        optcgsim.import_file(store, write(tmp_path, "fmt3.log", lines))
-    assert "fmt3.log:10" in str(err.value) and "format 3" in str(err.value) and "1.47a" in str(err.value)
-    assert store.match_ids() == []
+    error = refused(tmp_path, write(tmp_path, "fmt3.log", lines))
+    assert "fmt3.log:10" in error and "format 3" in error and "1.47a" in error
 
 
 def test_a_log_that_never_states_its_version_is_imported_with_a_warning(tmp_path):
@@ -431,8 +428,5 @@ def test_moves_only_after_a_result_are_no_game(tmp_path):
     path = write(tmp_path, "late.log", ["Version is 1.43a.1", '[A] Leader is X ["OP01-001">OP01-001]',
                                         '[B] Leader is Y ["OP01-002">OP01-002]', "[A] Concedes!",
                                         "RZ1|1|1|OP01-003|0|49|1|0|1|1|0|0|0", ""])
-    store = store_for(tmp_path)
-    with pytest.raises(InputError) as err:
-        optcgsim.import_file(store, path)
-    assert "late.log" in str(err.value) and "no game in the file has a move" in str(err.value)
-    assert store.match_ids() == []
+    error = refused(tmp_path, path)
+    assert "late.log" in error and "no game in the file has a move" in error

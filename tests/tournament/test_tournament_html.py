@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import random
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,20 @@ def _event(tmp_path, extra: int = 0) -> Tournament:
             t.record_slip(rng.choice(["2-0-0", "2-1-0", "1-2-0"]), table=p.table)
     t.pair()
     return t
+
+
+@contextmanager
+def standings_in_chromium(tmp_path, t: Tournament):
+    """The tournament's standings page written to a file and opened in headless Chromium."""
+    page_file = tmp_path / "standings.html"
+    page_file.write_text(standings_page(t.state()), encoding="utf-8")
+    with chromium() as ctx:
+        try:
+            page = ctx.new_page()
+            page.goto(page_file.as_uri())
+            yield page
+        finally:
+            ctx.close()
 
 
 def test_the_page_escapes_user_text_without_a_browser(tmp_path):
@@ -69,35 +84,26 @@ def test_byes_are_said_in_the_record_and_by_name_has_results(tmp_path):
 
 
 @pytest.mark.browser
-@pytest.mark.browser
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
 def test_the_page_renders_in_headless_chromium(tmp_path):
-    t = _event(tmp_path)
-    page_file = tmp_path / "standings.html"
-    page_file.write_text(standings_page(t.state()), encoding="utf-8")
     ARTIFACTS.mkdir(exist_ok=True)
-    with chromium() as ctx:
-        try:
-            page = ctx.new_page()
-            page.goto(page_file.as_uri())
-            rows = page.locator("#standings tbody tr")
-            assert rows.count() == 7
-            assert page.locator("#standings thead th").all_inner_texts()[:3] == ["Rank", "Player", "Points"]
-            players = page.locator("#standings tbody td.player").all_inner_texts()
-            assert EVIL in players                       # shown as text ...
-            assert page.evaluate("window.__pwned") is None  # ... never run
-            assert page.locator("script").count() == 0
-            assert page.locator("#pairings-by-table tbody tr").count() == 4
-            by_name = page.locator("#pairings-by-name tbody tr td:first-child").all_inner_texts()
-            assert sorted(by_name, key=str.casefold) == by_name and len(by_name) == 7
-            heads = page.locator("#pairings-by-name thead").all_inner_texts()
-            assert [h.split() for h in heads] == [["Player", "Table", "Opponent", "Result"]]
-            assert page.locator("h1").inner_text() == "Lega <b>Pavia</b> & co."
-            page.screenshot(path=str(ARTIFACTS / "tournament-standings.png"), full_page=True)
-            page.emulate_media(media="print")
-            assert page.locator("#standings").is_visible()
-        finally:
-            ctx.close()
+    with standings_in_chromium(tmp_path, _event(tmp_path)) as page:
+        rows = page.locator("#standings tbody tr")
+        assert rows.count() == 7
+        assert page.locator("#standings thead th").all_inner_texts()[:3] == ["Rank", "Player", "Points"]
+        players = page.locator("#standings tbody td.player").all_inner_texts()
+        assert EVIL in players                       # shown as text ...
+        assert page.evaluate("window.__pwned") is None  # ... never run
+        assert page.locator("script").count() == 0
+        assert page.locator("#pairings-by-table tbody tr").count() == 4
+        by_name = page.locator("#pairings-by-name tbody tr td:first-child").all_inner_texts()
+        assert sorted(by_name, key=str.casefold) == by_name and len(by_name) == 7
+        heads = page.locator("#pairings-by-name thead").all_inner_texts()
+        assert [h.split() for h in heads] == [["Player", "Table", "Opponent", "Result"]]
+        assert page.locator("h1").inner_text() == "Lega <b>Pavia</b> & co."
+        page.screenshot(path=str(ARTIFACTS / "tournament-standings.png"), full_page=True)
+        page.emulate_media(media="print")
+        assert page.locator("#standings").is_visible()
     assert (ARTIFACTS / "tournament-standings.png").stat().st_size > 1000
 
 
@@ -106,30 +112,22 @@ def test_the_page_renders_in_headless_chromium(tmp_path):
 def test_each_by_name_block_has_its_header_and_the_page_prints_on_a4(tmp_path):
     """A long by-name list is two side-by-side tables, each with its own header; printed, the page
     is A4 and every table fits the page width."""
-    t = _event(tmp_path, extra=12)  # 19 players: 19 rows by name
-    page_file = tmp_path / "standings.html"
-    page_file.write_text(standings_page(t.state()), encoding="utf-8")
-    with chromium() as ctx:
-        try:
-            page = ctx.new_page()
-            page.goto(page_file.as_uri())
-            blocks = page.locator("#pairings-by-name table")
-            assert blocks.count() == 2
-            for i in range(2):
-                head = blocks.nth(i).locator("thead th").all_inner_texts()
-                assert head == ["Player", "Table", "Opponent", "Result"]
-            names = page.locator("#pairings-by-name tbody tr td:first-child").all_inner_texts()
-            assert len(names) == 19 and names == sorted(names, key=str.casefold)
-            left, right = (blocks.nth(i).bounding_box() for i in range(2))
-            assert left["x"] + left["width"] <= right["x"]  # side by side, not overlapping
-            page.emulate_media(media="print")
-            page.set_viewport_size({"width": 703, "height": 1000})  # A4 less 2 x 12 mm margins, at 96 dpi
-            for sel in ("#standings", "#pairings-by-table", "#pairings-by-name"):
-                box = page.locator(sel).bounding_box()
-                assert box["x"] >= 0 and box["x"] + box["width"] <= 703 + 1, sel
-            pdf = page.pdf(prefer_css_page_size=True)
-        finally:
-            ctx.close()
+    with standings_in_chromium(tmp_path, _event(tmp_path, extra=12)) as page:  # 19 players: 19 rows by name
+        blocks = page.locator("#pairings-by-name table")
+        assert blocks.count() == 2
+        for i in range(2):
+            head = blocks.nth(i).locator("thead th").all_inner_texts()
+            assert head == ["Player", "Table", "Opponent", "Result"]
+        names = page.locator("#pairings-by-name tbody tr td:first-child").all_inner_texts()
+        assert len(names) == 19 and names == sorted(names, key=str.casefold)
+        left, right = (blocks.nth(i).bounding_box() for i in range(2))
+        assert left["x"] + left["width"] <= right["x"]  # side by side, not overlapping
+        page.emulate_media(media="print")
+        page.set_viewport_size({"width": 703, "height": 1000})  # A4 less 2 x 12 mm margins, at 96 dpi
+        for sel in ("#standings", "#pairings-by-table", "#pairings-by-name"):
+            box = page.locator(sel).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 703 + 1, sel
+        pdf = page.pdf(prefer_css_page_size=True)
     sizes = {tuple(round(float(v)) for v in m.split()[2:4])
              for m in re.findall(rb"/MediaBox \[([^\]]+)\]", pdf) for m in [m.decode()]}
     assert sizes == {(595, 842)}  # A4 in points
