@@ -80,6 +80,9 @@ def cli(ctx: click.Context, db: str | None, recorded_by: str | None, lang: str) 
       tablejudge verify MATCH
     """
     ctx.obj = Env(db=db, recorded_by=recorded_by, lang=lang)
+    # The log is closed when the command ends, error or not: SQLite then folds its write-ahead file
+    # into the .db file, so a copy of that one file (to a USB stick, to the head judge) is whole.
+    ctx.call_on_close(ctx.obj.close)
 
 
 def load_all() -> click.Group:

@@ -52,6 +52,14 @@ class Env:
                                  f"{_short(str(e))}") from None
         return self._store
 
+    def close(self) -> None:
+        if self._store is not None:
+            store, self._store = self._store, None
+            try:
+                store.close()
+            except Exception:  # noqa: BLE001 - every write has committed: a failed close loses nothing
+                pass
+
     def match(self, ref: str) -> "Match":
         from engine.match import Match
 
