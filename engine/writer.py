@@ -59,6 +59,7 @@ class SQLiteWriter:
         self.timeout = timeout
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        self._owner: int | None = None  # the thread inside a transaction
 
     @staticmethod
     def usable(dbname: str) -> bool:
@@ -75,26 +76,36 @@ class SQLiteWriter:
     def transaction(self) -> Iterator[sqlite3.Cursor]:
         """BEGIN, yield a cursor, COMMIT; ROLLBACK on any exception. sqlite3 errors are raised as
         the library's persistence errors."""
+        if self._owner == threading.get_ident():
+            # a write inside a write of the same thread would wait for itself for ever
+            raise RuntimeError("a write transaction was started inside another on the same thread")
         with self._lock:
+            self._owner = threading.get_ident()
             try:
-                if self._conn is None:
-                    self._conn = self._connect()
-                cursor = self._conn.cursor()
-                cursor.execute("BEGIN")
-            except sqlite3.Error as e:
+                yield from self._one_transaction()
+            finally:
+                self._owner = None
+
+    def _one_transaction(self) -> Iterator[sqlite3.Cursor]:
+        try:
+            if self._conn is None:
+                self._conn = self._connect()
+            cursor = self._conn.cursor()
+            cursor.execute("BEGIN")
+        except sqlite3.Error as e:
+            raise persistence_error(e) from e
+        try:
+            yield cursor
+            cursor.execute("COMMIT")
+        except BaseException as e:
+            try:
+                if self._conn.in_transaction:
+                    self._conn.rollback()
+            except sqlite3.Error:
+                self._close()  # a connection in an unknown state is not used again
+            if isinstance(e, sqlite3.Error):
                 raise persistence_error(e) from e
-            try:
-                yield cursor
-                cursor.execute("COMMIT")
-            except BaseException as e:
-                try:
-                    if self._conn.in_transaction:
-                        self._conn.rollback()
-                except sqlite3.Error:
-                    self._close()  # a connection in an unknown state is not used again
-                if isinstance(e, sqlite3.Error):
-                    raise persistence_error(e) from e
-                raise
+            raise
 
     def _close(self) -> None:
         conn, self._conn = self._conn, None

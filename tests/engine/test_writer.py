@@ -101,3 +101,18 @@ def test_memory_databases_keep_the_library_transaction():
     assert SQLiteWriter.usable("/tmp/x.db") and SQLiteWriter.usable("file:/tmp/x.db")
     assert not SQLiteWriter.usable(":memory:")
     assert not SQLiteWriter.usable("file:x?mode=memory&cache=shared")
+
+
+def test_a_write_inside_a_write_of_the_same_thread_is_refused_not_a_hang(tmp_path):
+    path = str(tmp_path / "w.db")
+    sqlite3.connect(path).execute("CREATE TABLE t (k TEXT)").connection.commit()
+    writer = SQLiteWriter(path, timeout=1)
+    with pytest.raises(RuntimeError, match="inside another"):
+        with writer.transaction() as c:
+            c.execute("INSERT INTO t VALUES ('outer')")
+            with writer.transaction():
+                pass
+    with writer.transaction() as c:  # the outer one rolled back; the writer works on
+        c.execute("INSERT INTO t VALUES ('after')")
+    assert [r[0] for r in sqlite3.connect(path).execute("SELECT k FROM t")] == ["after"]
+    writer.close()
