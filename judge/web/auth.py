@@ -36,33 +36,21 @@ FULL_VIEW = frozenset({ORGANIZER, JUDGE})  # see a recorded match's hidden cards
 ROOT_TOKEN_ID = "serve"
 
 # action -> roles that may take it (a player's are also scoped to their own table and round)
+ORGANIZER_ONLY = frozenset({ORGANIZER})
+JUDGING = frozenset({ORGANIZER, JUDGE})
 ACTIONS: dict[str, frozenset[str]] = {
-    "view": frozenset({ORGANIZER, JUDGE, SCOREKEEPER}),
-    "create": frozenset({ORGANIZER}),
-    "register": frozenset({ORGANIZER}),
-    "drop": frozenset({ORGANIZER}),
-    "bye": frozenset({ORGANIZER}),
-    "pair": frozenset({ORGANIZER}),
-    "unpair": frozenset({ORGANIZER}),
-    "swap": frozenset({ORGANIZER}),
-    "close": frozenset({ORGANIZER}),
-    "top_cut": frozenset({ORGANIZER}),
-    "decide": frozenset({ORGANIZER}),
-    "mint": frozenset({ORGANIZER}),
-    "revoke": frozenset({ORGANIZER}),
-    "slips": frozenset({ORGANIZER, JUDGE, SCOREKEEPER}),
-    "record_result": frozenset({ORGANIZER, JUDGE, SCOREKEEPER}),
-    "undo_result": frozenset({ORGANIZER, JUDGE, SCOREKEEPER}),
-    "resolve": frozenset({ORGANIZER, JUDGE}),
-    "clock": frozenset({ORGANIZER, JUDGE}),
-    "report": frozenset({PLAYER}),
-    "play_view": frozenset({PLAYER}),
+    # running the tournament
+    **dict.fromkeys(("create", "register", "drop", "bye", "pair", "unpair", "swap", "close", "top_cut",
+                     "decide", "mint", "revoke", "create_matches"), ORGANIZER_ONLY),
+    # the desk: results and what is missing
+    **dict.fromkeys(("view", "slips", "record_result", "undo_result"), STAFF),
+    # disputes and the round clock; rulings, penalties, backups, extensions in a recorded match
+    **dict.fromkeys(("resolve", "clock", "judge_match"), JUDGING),
+    # a player's own table
+    **dict.fromkeys(("report", "play_view"), frozenset({PLAYER})),
     # a recorded match (part 2): a recorder's link is scoped to its one match, a player's to its table's
-    "record_event": frozenset({ORGANIZER, JUDGE, SCOREKEEPER, RECORDER}),
-    "undo_event": frozenset({ORGANIZER, JUDGE, SCOREKEEPER, RECORDER}),
-    "call_judge": frozenset({ORGANIZER, JUDGE, SCOREKEEPER, RECORDER, PLAYER}),
-    "judge_match": frozenset({ORGANIZER, JUDGE}),           # rulings, penalties, backups, extensions
-    "create_matches": frozenset({ORGANIZER}),
+    **dict.fromkeys(("record_event", "undo_event"), STAFF | {RECORDER}),
+    "call_judge": STAFF | {RECORDER, PLAYER},
 }
 
 

@@ -24,7 +24,7 @@ from judge.live import LiveSession
 from engine.notation import Verb, grammar_for, make_ctx, normalise
 
 from tests.conftest import ROOT, run_cli
-from tests.notation.support import events_of, export_text
+from tests.notation.support import assert_round_trip
 from tests.rulesets.grandline.test_grandline_rules import move as grandline_move
 from tests.rulesets.grandline.test_grandline_rules import to_event as grandline_event
 from tests.rulesets.ken.test_ken_replay import _EVENTS as KEN_EVENTS
@@ -100,13 +100,7 @@ def test_jsonl_examples_use_the_short_forms_and_read_back(tmp_path, path):
                 body, generic = grammar.format_event(e, ctx), _generic(grammar, e, ctx)
                 assert "=" not in generic or not body.endswith(generic), body
         assert seen
-        text = export_text(original)
-        txt = tmp_path / "game.txt"
-        txt.write_text(text, encoding="utf-8")
-        copy = Match(store, notation_import.import_file(store, str(txt)).match)
-        assert events_of(copy) == events_of(original)
-        assert copy.state().state_hash() == original.state().state_hash()
-        assert export_text(copy) == text
+        assert_round_trip(store, original, tmp_path)
     finally:
         store.close()
 
@@ -263,13 +257,7 @@ def test_generated_logs_survive_export_and_import(tmp_path, ruleset):
             m = Match.create(store, ruleset, ["Ann", "Bob Lee"])
             for (kind, payload), who in zip(events, actors):
                 m.record(kind, payload, actor=_actor(payload, who))
-            text = export_text(m)
-            path = tmp_path / "log.txt"
-            path.write_text(text, encoding="utf-8")
-            copy = Match(store, notation_import.import_file(store, str(path)).match)
-            assert events_of(copy) == events_of(m), text
-            assert copy.state().state_hash() == m.state().state_hash()
-            assert export_text(copy) == text  # the export is a fixed point: canonical text
+            assert_round_trip(store, m, tmp_path)
         finally:
             store.close()
 

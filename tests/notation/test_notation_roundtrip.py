@@ -16,7 +16,7 @@ from judge.io.importers import notation as notation_import
 from engine.notation import bare_ok, has_grammar, normalise
 
 from tests.conftest import ROOT, run_cli
-from tests.notation.support import events_of, export_text
+from tests.notation.support import assert_round_trip, export_text
 
 TXT_EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*", "*.txt")))
 JSONL_EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*", "*.jsonl")))
@@ -46,13 +46,7 @@ def test_every_jsonl_example_survives_export_and_import(tmp_path):
     for path in JSONL_EXAMPLES:
         store = EventStore.open(str(tmp_path / (os.path.basename(path) + ".db")))
         original = Match(store, jsonl_import.import_file(store, path).match)
-        text = export_text(original)
-        txt = tmp_path / "game.txt"
-        txt.write_text(text, encoding="utf-8")
-        copy = Match(store, notation_import.import_file(store, str(txt)).match)
-        assert events_of(copy) == events_of(original), path
-        assert copy.state().state_hash() == original.state().state_hash(), path
-        assert export_text(copy) == text
+        assert_round_trip(store, original, tmp_path, path)
         store.close()
 
 
@@ -168,11 +162,6 @@ def test_generated_logs_survive_export_and_import(tmp_path, events):
         m = Match.create(store, "table", ["Ann", "Bob Lee"])
         for kind, payload, actor in events:
             m.record(kind, payload, actor=actor)
-        text = export_text(m)
-        path = tmp_path / "log.txt"
-        path.write_text(text, encoding="utf-8")
-        copy = Match(store, notation_import.import_file(store, str(path)).match)
-        assert events_of(copy) == events_of(m)
-        assert copy.state().state_hash() == m.state().state_hash()
+        assert_round_trip(store, m, tmp_path)
     finally:
         store.close()

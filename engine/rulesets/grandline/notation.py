@@ -57,10 +57,8 @@ class GrandlineGrammar(Grammar):
 
     def parse_custom(self, toks, actor, ctx):
         head = toks[0]
-        if head.type != "word":
-            return None
-        phase = parse_phase(self, toks, actor, ctx, PHASES)
-        if phase is not None:
+        phase = parse_phase(self, toks, actor, ctx, PHASES)  # None for anything but a /word
+        if phase is not None or head.type != "word":
             return phase
         if _ROUND.fullmatch(head.value):
             return "round", self._parse_round(toks, actor, ctx)

@@ -76,10 +76,8 @@ class KenGrammar(Grammar):
 
     def parse_custom(self, toks, actor, ctx):
         head = toks[0]
-        if head.type != "word":
-            return None
-        phase = parse_phase(self, toks, actor, ctx, PHASES, ("green",))
-        if phase is not None:
+        phase = parse_phase(self, toks, actor, ctx, PHASES, ("green",))  # None for anything but a /word
+        if phase is not None or head.type != "word":
             return phase
         word = head.value
         if word == "draw" and len(toks) > 1 and all(t.type in ("word", "str") for t in toks[1:]) \

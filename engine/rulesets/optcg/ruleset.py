@@ -798,10 +798,7 @@ class OptcgRuleset(Ruleset):
         return []
 
     def check_don_activate(self, s: TableState, e: RecordedEvent) -> list[Finding]:
-        if not e.payload.get("by"):
-            return [self.flag("OPTCG-FLOW-1", e, "DON!! become active in the refresh phase, or by an effect "
-                              "(name it in 'by')")]
-        return []
+        return self._active_only_by_effect(e, "DON!! become")
 
     def check_don_attach(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
@@ -886,8 +883,12 @@ class OptcgRuleset(Ruleset):
         return out
 
     def check_set_active(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        return self._active_only_by_effect(e, "cards become")
+
+    def _active_only_by_effect(self, e: RecordedEvent, what: str) -> list[Finding]:
+        """Outside the refresh phase, rested cards (DON!! or others) turn active only by an effect."""
         if not e.payload.get("by"):
-            return [self.flag("OPTCG-FLOW-1", e, "cards become active in the refresh phase, or by an effect "
+            return [self.flag("OPTCG-FLOW-1", e, f"{what} active in the refresh phase, or by an effect "
                               "(name it in 'by')")]
         return []
 

@@ -32,7 +32,10 @@ ZONES = {0: "deck", 1: "hand", 2: "characters", 3: "life", 4: "don_deck", 5: "co
 # as Windows-1252 ("â€‹", a mojibake some saves are said to carry) is removed too.
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff"), None)
 MOJIBAKE_ZWSP = "\u00e2\u20ac\u2039"
-CARD_REF = re.compile(r'\s*\["(?P<id>[^"]+)">[^\]]*\]|\s*\[<mark><link="(?P<id2>[^"]+)">[^\]]*\]')
+# A card named in a text line, in either markup the simulator writes: ["OP09-020">name] or
+# [<mark><link="OP09-020">name]
+CARD_REF_PATTERN = r'\[(?:"(?P<id>[^"]+)">[^\]]*|<mark><link="(?P<id2>[^"]+)">[^\]]*)\]'
+CARD_REF = re.compile(r"\s*" + CARD_REF_PATTERN)
 SPEAKER = re.compile(r"^\[(?P<who>[^\]]*)\]\s*(?P<rest>.*)$")
 CARD_NUMBER = re.compile(r"[A-Za-z0-9!_-]+")
 TAG = re.compile(r"[A-Z]+")

@@ -16,14 +16,13 @@ from typing import Any
 from engine.rulesets.optcg import table as T
 
 from judge.io.importers._optcgsim_endings import ending
-from judge.io.importers._optcgsim_lines import Line, MoveLine, TextLine, card_ids, strip_refs
+from judge.io.importers._optcgsim_lines import CARD_REF_PATTERN, Line, MoveLine, TextLine, card_ids, strip_refs
 
-REF = r'\[(?:"[^"]+">[^\]]*|<mark><link="[^"]+">[^\]]*)\]'
 SUMMARY = re.compile(r"^(?P<what>Hand|Board|Trash|Life|Hand before Mulligan|Hand after Mulligan):\s*(?P<val>.*)$")
 BATTLE = re.compile(r"^(?P<a>.+?)\[(?P<ap>-?\d{1,9})\]\s+vs\s+(?P<t>.+?)\[(?P<tp>-?\d{1,9})\]$")
 HIT = re.compile(r"(?P<who>.+) hit for (?P<n>\d{1,3}) damage")
-REST_EFFECT = re.compile(rf"Rest [^\[]+{REF}")
-ACTIVE_EFFECT = re.compile(rf"Set [^\[]+{REF} to Active")
+REST_EFFECT = re.compile(rf"Rest [^\[]+{CARD_REF_PATTERN}")
+ACTIVE_EFFECT = re.compile(rf"Set [^\[]+{CARD_REF_PATTERN} to Active")
 ATTACH = re.compile(r"Attach (\d{1,3}) Don to ")
 DRAW_CARDS = re.compile(r"Draw \d+ Cards?")
 DRAW_DON = re.compile(r"Draw \d+ Don")

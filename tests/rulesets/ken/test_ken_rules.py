@@ -530,15 +530,20 @@ def test_ken_opz_1_illegal():
 
 # --- assignment ---------------------------------------------------------------------------------------
 
-def _with_ken() -> Game:
-    g = Game().setup().turn("Ann")
+def _with_ken(**options) -> Game:
+    g = Game(**options).setup().turn("Ann")
     g.play("Ann", KEN)
     return g
 
 
+def _on_kenshiro(code: str, **options) -> set[str]:
+    """What the judge says of assigning `code` to Ann's Kenshiro (blue, Hokuto) in her turn 1."""
+    g = _with_ken(**options)
+    return g.play("Ann", {"code": code, "host": u(g, "Ann", "Kenshiro")})
+
+
 def test_ken_assegn_1_legal():
-    g = _with_ken()
-    assert g.play("Ann", {"code": "T-HYA", "host": u(g, "Ann", "Kenshiro")}) == set()
+    assert _on_kenshiro("T-HYA") == set()
 
 
 def test_ken_assegn_1_illegal():
@@ -548,23 +553,19 @@ def test_ken_assegn_1_illegal():
 
 
 def test_ken_assegn_2_legal():
-    g = _with_ken()
-    assert g.play("Ann", {"code": "Q-GIU", "host": u(g, "Ann", "Kenshiro")}) == set()  # grey on blue
+    assert _on_kenshiro("Q-GIU") == set()  # grey on blue
 
 
 def test_ken_assegn_2_illegal():
-    g = _with_ken()
-    assert "KEN-ASSEGN-2" in g.play("Ann", {"code": "Q-LAM", "host": u(g, "Ann", "Kenshiro")})  # red on blue
+    assert "KEN-ASSEGN-2" in _on_kenshiro("Q-LAM")  # red on blue
 
 
 def test_ken_assegn_3_legal():
-    g = _with_ken()
-    assert g.play("Ann", {"code": "T-HYA", "host": u(g, "Ann", "Kenshiro")}) == set()  # Hokuto on Hokuto
+    assert _on_kenshiro("T-HYA") == set()  # Hokuto on Hokuto
 
 
 def test_ken_assegn_3_illegal():
-    g = _with_ken()
-    assert "KEN-ASSEGN-3" in g.play("Ann", {"code": "T-NAN", "host": u(g, "Ann", "Kenshiro")})  # Nanto on Hokuto
+    assert "KEN-ASSEGN-3" in _on_kenshiro("T-NAN")  # Nanto on Hokuto
 
 
 def test_ken_assegn_4_legal():
@@ -574,11 +575,8 @@ def test_ken_assegn_4_legal():
 
 
 def test_ken_assegn_4_illegal():
-    g = Game(profile_rule=True).setup().turn("Ann")
-    g.play("Ann", KEN)
-    assert "KEN-ASSEGN-4" in g.play("Ann", {"code": "Q-GIU", "host": u(g, "Ann", "Kenshiro")})
-    g2 = _with_ken()  # the Profile rule is optional and off by default
-    assert g2.play("Ann", {"code": "Q-GIU", "host": u(g2, "Ann", "Kenshiro")}) == set()
+    assert "KEN-ASSEGN-4" in _on_kenshiro("Q-GIU", profile_rule=True)
+    assert _on_kenshiro("Q-GIU") == set()  # the Profile rule is optional and off by default
 
 
 def test_ken_assegn_5_legal():

@@ -45,6 +45,21 @@ def ev(kind: str, payload: dict | None = None, actor: str = "-") -> tuple[str, s
     return (kind, actor, payload or {})
 
 
+def turn_start(player: str, *, draw: bool | list[str] = True, don: int | None = None) -> list[tuple[str, str, dict]]:
+    """A turn up to its main phase: turn, refresh, draw (True: one card unseen; a list: those
+    cards; False: none), DON!! (`don` cards, else the payload's default)."""
+    out = [ev("turn", {"player": player}), ev("refresh", {"player": player})]
+    if draw:
+        out.append(ev("draw", {"player": player} if draw is True else {"player": player, "cards": draw}))
+    out.append(ev("don", {"player": player} if don is None else {"player": player, "count": don}))
+    return out
+
+
+# after opening(): Ann's turn 3 ends, Bob plays turn 4, Ann's turn 5 reaches its main phase
+TO_TURN_5 = [ev("turn.end", {"player": "Ann"}), *turn_start("Bob"), ev("turn.end", {"player": "Bob"}),
+             *turn_start("Ann")]
+
+
 def opening(first_turns: bool = True) -> list[tuple[str, str, dict]]:
     """Setup, then turns 1 (Ann) and 2 (Bob), then Ann's turn 3 up to her main phase.
 
@@ -67,21 +82,13 @@ def opening(first_turns: bool = True) -> list[tuple[str, str, dict]]:
     if not first_turns:
         return out
     out += [
-        ev("turn", {"player": "Ann"}),
-        ev("refresh", {"player": "Ann"}),
-        ev("don", {"player": "Ann", "count": 1}),
+        *turn_start("Ann", draw=False, don=1),  # the first player does not draw in their first turn
         ev("play", {"player": "Ann", "card": "OP01-016"}),
         ev("turn.end", {"player": "Ann"}),
-        ev("turn", {"player": "Bob"}),
-        ev("refresh", {"player": "Bob"}),
-        ev("draw", {"player": "Bob", "cards": ["OP01-026"]}),
-        ev("don", {"player": "Bob", "count": 2}),
+        *turn_start("Bob", draw=["OP01-026"], don=2),
         ev("play", {"player": "Bob", "card": "ST01-006"}),
         ev("turn.end", {"player": "Bob"}),
-        ev("turn", {"player": "Ann"}),
-        ev("refresh", {"player": "Ann"}),
-        ev("draw", {"player": "Ann", "cards": ["OP01-024"]}),
-        ev("don", {"player": "Ann", "count": 2}),
+        *turn_start("Ann", draw=["OP01-024"], don=2),
     ]
     return out
 

@@ -16,7 +16,7 @@ from judge.io import carddb
 from judge.cli import cli
 from judge.cli.common import run_guarded
 from judge.io.importers import jsonl
-from tests.rulesets.optcg.support import CARDS_JSON, HERE, ev, judge, opening
+from tests.rulesets.optcg.support import CARDS_JSON, HERE, ev, judge, opening, turn_start
 
 A, B = "Ann", "Bob"
 ROOT = os.path.dirname(HERE)
@@ -98,8 +98,7 @@ def _turns(n_after):
     for k in range(n_after):
         p = players[k % 2]
         prev = A if p == B else B
-        out += [ev("turn.end", {"player": prev}), ev("turn", {"player": p}), ev("refresh", {"player": p}),
-                ev("draw", {"player": p}), ev("don", {"player": p})]
+        out += [ev("turn.end", {"player": prev}), *turn_start(p)]
     return out
 
 

@@ -11,13 +11,9 @@ from __future__ import annotations
 import pytest
 
 from tests.rulesets.hidden import assert_hiding_adds_nothing
-from tests.rulesets.optcg.support import ev, judge, last_findings, opening, registration, uid_on_field
+from tests.rulesets.optcg.support import TO_TURN_5, ev, judge, last_findings, opening, registration, uid_on_field
 
 A, B = "Ann", "Bob"
-TO_TURN_5 = [ev("turn.end", {"player": A}), ev("turn", {"player": B}), ev("refresh", {"player": B}),
-             ev("draw", {"player": B}), ev("don", {"player": B}), ev("turn.end", {"player": B}),
-             ev("turn", {"player": A}), ev("refresh", {"player": A}), ev("draw", {"player": A}),
-             ev("don", {"player": A})]
 
 
 def bob_life(n):

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from engine.rulesets import get_ruleset
-from tests.rulesets.optcg.support import ev, judge, last_findings, opening, registration, rules_of, uid_on_field
+from tests.rulesets.optcg.support import (TO_TURN_5, ev, judge, last_findings, opening, registration, rules_of,
+                                         uid_on_field)
 
 A, B = "Ann", "Bob"
 HIT = [ev("don.attach", {"player": A, "card": "OP01-016", "count": 3}),
@@ -18,10 +19,6 @@ MISS = [ev("attack", {"player": A, "attacker": "OP01-016", "target": "OP01-001"}
         ev("damage.step", {})]                     # 2000 vs 5000: the attack fails
 ATTACK = [ev("attack", {"player": A, "attacker": "OP01-016", "target": "OP01-001"})]
 REST_BLOCKER = [ev("rest", {"player": B, "card": "ST01-006", "by": "an effect"})]
-TO_TURN_5 = [ev("turn.end", {"player": A}), ev("turn", {"player": B}), ev("refresh", {"player": B}),
-             ev("draw", {"player": B}), ev("don", {"player": B}), ev("turn.end", {"player": B}),
-             ev("turn", {"player": A}), ev("refresh", {"player": A}), ev("draw", {"player": A}),
-             ev("don", {"player": A})]
 
 
 def setup_only():

@@ -7,14 +7,11 @@ import pytest
 from engine.rulesets import get_ruleset
 from engine.rulesets.optcg.time import policies
 
-from tests.rulesets.optcg.support import ev, judge, opening, sealed
+from tests.rulesets.optcg.support import ev, judge, opening, sealed, turn_start
 
 
 def _turn(player: str, *, draw: bool = True, damage_to: str | None = None) -> list:
-    out = [ev("turn", {"player": player}), ev("refresh", {"player": player})]
-    if draw:
-        out.append(ev("draw", {"player": player}))
-    out.append(ev("don", {"player": player, "count": 2}))
+    out = turn_start(player, draw=draw, don=2)
     if damage_to:
         out.append(ev("life.taken", {"player": damage_to}))
     return out + [ev("turn.end", {"player": player})]
