@@ -56,6 +56,19 @@ def u(g: Game, player: str, name: str, zone: str = "forces") -> str:
     return g.uid_of(player, zone, name)
 
 
+def at(g: Game, location: str, *cards: str, commander: str | None = None) -> dict:
+    """A combat group: Ann's cards (by name) against one of Bob's Locations (by name)."""
+    group = {"target": u(g, "Bob", location, "territory"), "cards": [u(g, "Ann", c) for c in cards]}
+    if commander:
+        group["commander"] = u(g, "Ann", commander)
+    return group
+
+
+def attack(g: Game, *groups: dict) -> set[str]:
+    """Ann declares her attack with these groups: the rules it breaks."""
+    return g.do("combat.attack", player="Ann", groups=list(groups))
+
+
 def side(damage: int, **kw) -> dict:
     return {"damage": damage, **kw}
 
@@ -504,28 +517,21 @@ def test_ken_vita_3_illegal():
     assert "KEN-VITA-3" in g.do("life.top", player="Ann", uid=first)
 
 
-def test_ken_opz_1_legal():
-    g = Game(optional_rule_1=True).setup().turn("Ann")
-    g.play("Ann", KEN)
+def _bobs_turn_after_ken(**options) -> Game:
+    """Ann plays Kenshiro in her first turn and ends it; Bob's first turn, at its Presentation."""
+    g = _with_ken(**options)
     g.do("phase", name="combat")
     g.do("phase", name="epilogue")
-    g.turn("Bob")
-    assert g.play("Bob", RAOUL) == set()
+    return g.turn("Bob")
+
+
+def test_ken_opz_1_legal():
+    assert _bobs_turn_after_ken(optional_rule_1=True).play("Bob", RAOUL) == set()
 
 
 def test_ken_opz_1_illegal():
-    g = Game(optional_rule_1=True).setup().turn("Ann")
-    g.play("Ann", KEN)
-    g.do("phase", name="combat")
-    g.do("phase", name="epilogue")
-    g.turn("Bob")
-    assert "KEN-OPZ-1" in g.play("Bob", KEN)
-    g2 = Game().setup().turn("Ann")  # the optional rule is off by default
-    g2.play("Ann", KEN)
-    g2.do("phase", name="combat")
-    g2.do("phase", name="epilogue")
-    g2.turn("Bob")
-    assert g2.play("Bob", KEN) == set()
+    assert "KEN-OPZ-1" in _bobs_turn_after_ken(optional_rule_1=True).play("Bob", KEN)
+    assert _bobs_turn_after_ken().play("Bob", KEN) == set()  # the optional rule is off by default
 
 
 # --- assignment ---------------------------------------------------------------------------------------
@@ -661,41 +667,33 @@ def _two_locations(**kw) -> Game:
 
 def test_ken_comb_1_legal():
     g = _two_locations()
-    assert g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Kenshiro")]}]) == set()
+    assert attack(g, at(g, "Deserto", "Kenshiro")) == set()
 
 
 def test_ken_comb_1_illegal():
     g = _two_locations()
     g.do("phase", name="epilogue")
-    assert "KEN-COMB-1" in g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Kenshiro")]}])
+    assert "KEN-COMB-1" in attack(g, at(g, "Deserto", "Kenshiro"))
 
 
 def test_ken_comb_2_legal():
     g = _two_locations()
-    assert g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Kenshiro")]},
-        {"target": u(g, "Bob", "Fortezza", "territory"), "cards": [u(g, "Ann", "Bat"), u(g, "Ann", "Villaggi Liberi")]},
-    ]) == set()
+    assert attack(g, at(g, "Deserto", "Kenshiro"), at(g, "Fortezza", "Bat", "Villaggi Liberi")) == set()
 
 
 def test_ken_comb_2_illegal():
     g = _two_locations()
-    assert "KEN-COMB-2" in g.do("combat.attack", player="Ann", groups=[  # skips the Frontier
-        {"target": u(g, "Bob", "Fortezza", "territory"), "cards": [u(g, "Ann", "Kenshiro")]}])
+    assert "KEN-COMB-2" in attack(g, at(g, "Fortezza", "Kenshiro"))  # skips the Frontier
 
 
 def test_ken_comb_3_legal():
     g = _two_locations()
-    assert g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Bat")]}]) == set()
+    assert attack(g, at(g, "Deserto", "Bat")) == set()
 
 
 def test_ken_comb_3_illegal():
     g = _two_locations()
-    assert "KEN-COMB-3" in g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [], "commander": u(g, "Ann", "Kenshiro")}])
+    assert "KEN-COMB-3" in attack(g, at(g, "Deserto", commander="Kenshiro"))
 
 
 def test_ken_comb_4_legal():
@@ -719,57 +717,48 @@ def test_ken_comb_4_illegal():
 
 def test_ken_gruppo_1_legal():
     g = _two_locations()
-    assert g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Villaggi Liberi")]}]) == set()
+    assert attack(g, at(g, "Deserto", "Villaggi Liberi")) == set()
 
 
 def test_ken_gruppo_1_illegal():
     g = _two_locations()
     from engine.rulesets.ken import table as T
     T.set_engaged(g.state, u(g, "Ann", "Villaggi Liberi"), True)
-    assert "KEN-GRUPPO-1" in g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Villaggi Liberi")]}])
+    assert "KEN-GRUPPO-1" in attack(g, at(g, "Deserto", "Villaggi Liberi"))
 
 
 def test_ken_gruppo_2_legal():
     g = battle(ann=[(FORTRESS, NOMADS), (FORTRESS, RAIDERS)], bob=[(DESERT,)])
-    assert g.do("combat.attack", player="Ann", groups=[{"target": u(g, "Bob", "Deserto", "territory"),
-                                                          "cards": [u(g, "Ann", "Predoni"), u(g, "Ann", "Nomadi")]}]) == set()
+    assert attack(g, at(g, "Deserto", "Predoni", "Nomadi")) == set()
 
 
 def test_ken_gruppo_2_illegal():
     g = _two_locations()
     g2 = battle(ann=[(VILLAGE, VILLAGERS), (FORTRESS, RAIDERS)], bob=[(DESERT,)])
-    assert "KEN-GRUPPO-2" in g2.do("combat.attack", player="Ann", groups=[
-        {"target": u(g2, "Bob", "Deserto", "territory"), "cards": [u(g2, "Ann", "Predoni"), u(g2, "Ann", "Villaggi Liberi")]}])
+    assert "KEN-GRUPPO-2" in attack(g2, at(g2, "Deserto", "Predoni", "Villaggi Liberi"))
     assert g is not None
 
 
 def test_ken_gruppo_3_legal():
     g = battle(ann=[(TEMPLE, GUARDS), (KEN,)], bob=[(DESERT,)])
-    assert g.do("combat.attack", player="Ann", groups=[{"target": u(g, "Bob", "Deserto", "territory"),
-                                                          "cards": [u(g, "Ann", "Guardie di Hokuto")],
-                                                          "commander": u(g, "Ann", "Kenshiro")}]) == set()
+    assert attack(g, at(g, "Deserto", "Guardie di Hokuto", commander="Kenshiro")) == set()
 
 
 def test_ken_gruppo_3_illegal():
     g = battle(ann=[(TEMPLE, GUARDS), (REI,)], bob=[(DESERT,)])
-    assert "KEN-GRUPPO-3" in g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Guardie di Hokuto"), u(g, "Ann", "Rei")]}])
+    assert "KEN-GRUPPO-3" in attack(g, at(g, "Deserto", "Guardie di Hokuto", "Rei"))
 
 
 def test_ken_gruppo_4_legal():
     cobra2 = dict(COBRA, name="Cobra Capo", code="E-CO2")
     covo = dict(FORTRESS, name="Covo", code="L-COV")
     g = battle(ann=[(FORTRESS, COBRA), lambda g: g.play("Ann", {"facts": covo}, {"facts": cobra2})], bob=[(DESERT,)])
-    assert g.do("combat.attack", player="Ann", groups=[{"target": u(g, "Bob", "Deserto", "territory"),
-                                                          "cards": [u(g, "Ann", "Banda Cobra"), u(g, "Ann", "Cobra Capo")]}]) == set()
+    assert attack(g, at(g, "Deserto", "Banda Cobra", "Cobra Capo")) == set()
 
 
 def test_ken_gruppo_4_illegal():
     g = battle(ann=[(FORTRESS, COBRA), (FORTRESS, RAIDERS)], bob=[(DESERT,)])
-    assert "KEN-GRUPPO-4" in g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Banda Cobra"), u(g, "Ann", "Predoni")]}])
+    assert "KEN-GRUPPO-4" in attack(g, at(g, "Deserto", "Banda Cobra", "Predoni"))
 
 
 def test_ken_gruppo_6_legal():
@@ -786,26 +775,19 @@ def test_ken_gruppo_6_illegal():
 
 def test_ken_maestro_2_legal():
     g = _two_locations()
-    assert g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Bat"), u(g, "Ann", "Villaggi Liberi")],
-         "commander": u(g, "Ann", "Kenshiro")}]) == set()
+    assert attack(g, at(g, "Deserto", "Bat", "Villaggi Liberi", commander="Kenshiro")) == set()
 
 
 def test_ken_maestro_2_illegal():
     g = _two_locations()
-    assert "KEN-MAESTRO-2" in g.do("combat.attack", player="Ann", groups=[  # a fighting Master is alone
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Kenshiro"), u(g, "Ann", "Bat")]}])
+    assert "KEN-MAESTRO-2" in attack(g, at(g, "Deserto", "Kenshiro", "Bat"))  # a fighting Master is alone
     g2 = _two_locations()
-    assert "KEN-MAESTRO-2" in g2.do("combat.attack", player="Ann", groups=[  # only a Master commands
-        {"target": u(g2, "Bob", "Deserto", "territory"), "cards": [u(g2, "Ann", "Villaggi Liberi")],
-         "commander": u(g2, "Ann", "Bat")}])
+    assert "KEN-MAESTRO-2" in attack(g2, at(g2, "Deserto", "Villaggi Liberi", commander="Bat"))  # only a Master commands
 
 
 def _attacked(**kw) -> Game:
     g = _two_locations(**kw)
-    g.do("combat.attack", player="Ann", groups=[
-        {"target": u(g, "Bob", "Deserto", "territory"), "cards": [u(g, "Ann", "Kenshiro")]},
-        {"target": u(g, "Bob", "Fortezza", "territory"), "cards": [u(g, "Ann", "Bat"), u(g, "Ann", "Villaggi Liberi")]}])
+    attack(g, at(g, "Deserto", "Kenshiro"), at(g, "Fortezza", "Bat", "Villaggi Liberi"))
     return g
 
 
@@ -869,9 +851,7 @@ def _commanded(lives: int) -> Game:
     plays = [(KEN,), (VILLAGE, VILLAGERS)] + [
         (lambda g: g.play("Ann", {"code": "M-KEN", "stack": u(g, "Ann", "Kenshiro")}))] * (lives - 1)
     g = battle(ann=plays, bob=[(DESERT,)])
-    g.do("combat.attack", player="Ann", groups=[{"target": u(g, "Bob", "Deserto", "territory"),
-                                                  "cards": [u(g, "Ann", "Villaggi Liberi")],
-                                                  "commander": u(g, "Ann", "Kenshiro")}])
+    attack(g, at(g, "Deserto", "Villaggi Liberi", commander="Kenshiro"))
     return g
 
 
@@ -902,11 +882,14 @@ def test_ken_vita_7_illegal():
 def _duel(ann_lives: int = 1) -> Game:
     """Kenshiro (alone) attacks the Desert; Raoul defends it."""
     plays = [(KEN,)] + [(lambda g: g.play("Ann", {"code": "M-KEN", "stack": u(g, "Ann", "Kenshiro")}))] * (ann_lives - 1)
-    g = battle(ann=plays, bob=[(DESERT,), (RAOUL,)])
-    desert = u(g, "Bob", "Deserto", "territory")
-    g.do("combat.attack", player="Ann", groups=[{"target": desert, "cards": [u(g, "Ann", "Kenshiro")]}])
-    g.do("combat.defend", player="Bob", groups=[{"target": desert, "cards": [u(g, "Bob", "Raoul")]}])
-    g.desert = desert
+    return _kenshiro_attacks_desert(battle(ann=plays, bob=[(DESERT,), (RAOUL,)]), "Raoul")
+
+
+def _kenshiro_attacks_desert(g: Game, defender: str) -> Game:
+    """Ann's Kenshiro (alone) attacks Bob's Desert (kept as g.desert); Bob's `defender` defends it."""
+    g.desert = u(g, "Bob", "Deserto", "territory")
+    attack(g, at(g, "Deserto", "Kenshiro"))
+    g.do("combat.defend", player="Bob", groups=[{"target": g.desert, "cards": [u(g, "Bob", defender)]}])
     return g
 
 
@@ -983,11 +966,7 @@ def test_ken_danni_3_illegal():
 def _rei_defends(**lethal) -> Game:
     g = battle(ann=[(KEN,), lambda g: g.play("Ann", {"code": "M-KEN", "stack": u(g, "Ann", "Kenshiro")})],
                bob=[(DESERT,), (REI,), lambda g: g.play("Bob", {"code": "P-REI", "stack": u(g, "Bob", "Rei")})])
-    desert = u(g, "Bob", "Deserto", "territory")
-    g.do("combat.attack", player="Ann", groups=[{"target": desert, "cards": [u(g, "Ann", "Kenshiro")]}])
-    g.do("combat.defend", player="Bob", groups=[{"target": desert, "cards": [u(g, "Bob", "Rei")]}])
-    g.desert = desert
-    return g
+    return _kenshiro_attacks_desert(g, "Rei")
 
 
 def test_ken_pers_2_legal():
