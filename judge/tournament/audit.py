@@ -38,8 +38,6 @@ def describe(e: RecordedEvent, events: Sequence[RecordedEvent] = ()) -> str:
         return (f"round {p['round']} table {p['table']}: {p['player1']} {_slip(p)} {p['player2']}{how}"
                 + (" — format override" if p.get("format_override") else "")
                 + (f" — {p['reason']}" if p.get("reason") else ""))
-    if k == "result.reported":
-        return f"round {p['round']} table {p['table']}: {p['player']} reported {_slip(p)} (table order)"
     if k == "pairing.swapped":
         return f"round {p['round']}: {p['players'][0]} and {p['players'][1]} swapped seats — {p['reason']}"
     if k == "round.matches":
