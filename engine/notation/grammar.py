@@ -154,7 +154,7 @@ class Grammar:
         if custom is not None:
             return custom
         if head.type != "word":
-            raise NotationError(f"expected an action ({self.verb_hint()})", col=head.col)
+            raise NotationError(f"{self.verb_hint()}: {shown(head.text)} is not an action word", col=head.col)
         word = head.value
         if word.startswith("@") and word[1:] in self.vocab:
             verb = Verb(word[1:], word[1:])
