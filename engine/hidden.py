@@ -32,6 +32,11 @@ those zones. The rules of `take`, in order:
 
 An empty zone returns None: the caller decides what an impossible move means (rulesets make the card
 appear from nowhere, flagged by their check, as before).
+
+The other way to keep rule 1, for rulesets whose records name cards in play by instance id right as
+they leave a face-down zone (ken's notation: `attack c12>c40`; op2009): `take_at_end`, where the
+instance at the zone's end always leaves and the record only decides what the table knows of it
+afterwards (see its docstring).
 """
 from __future__ import annotations
 
@@ -126,7 +131,62 @@ class FaceDown:
         return card is not None and code is not None and card.code is not None and card.code != code
 
 
+def take_at_end(s: TableState, player: str, zone: str, *, code: str | None = None, ordered: bool,
+                where: str = "top", by_position: bool = False) -> Card | None:
+    """Remove one card from a face-down zone: always the instance at the zone's `where` end (the
+    top, by default), so a record naming every card and a scorekeeper's record naming none move the
+    same instance (`c12` in both), and a later event naming a card in play by its id means the same
+    card. What the record says (`code`) only decides what the table knows afterwards:
+
+    - unordered zones (a hand): the identities are re-dealt among the instances so the zone keeps
+      exactly what a name-based take would leave: the card known as `code` (else an unknown card,
+      else, when every card is known as something else, none: the record contradicts itself and
+      the ruleset's check reports it) trades its identity with the end instance, which then leaves;
+    - ordered zones (a deck, Life cards): a card's place is a fact there, so a card taken from
+      anywhere but the known end makes the places of the zone's other known cards uncertain: they
+      are forgotten. The taken card is named by the record, or else unknown.
+
+    `by_position` (a draw: the top card): that card, nothing forgotten. None when the zone is empty:
+    the caller decides what an impossible move means."""
+    cards = s.zone(player, zone)
+    if not cards:
+        return None
+    at = len(cards) - 1 if where == "top" else 0
+    if not by_position:
+        if ordered:
+            if not (code is not None and cards[at].code == code):
+                forget(cards)  # a card chosen from anywhere: the others' places are no longer known
+        else:
+            i = identified([c.code for c in cards], code)
+            if i is not None and i != at:
+                _trade_identity(cards[i], cards[at])
+    card = cards.pop(at)
+    if code is not None:
+        card.code = code
+    return card
+
+
+def identified(codes: list[str | None], code: str | None) -> int | None:
+    """The index of the card a name identifies among a zone's known codes (None: unknown): the
+    topmost known as it, else the topmost unknown card; None when every card is known as something
+    else (or no name is given)."""
+    if code is None:
+        return None
+    for want in (code, None):
+        for j in range(len(codes) - 1, -1, -1):
+            if codes[j] == want:
+                return j
+    return None
+
+
+def _trade_identity(a: Card, b: Card) -> None:
+    """Two instances of an unordered face-down zone swap what is known of them."""
+    a.code, b.code = b.code, a.code
+    a.props, b.props = b.props, a.props
+
+
 def _topmost(cards: list[Card], code: str | None) -> int | None:
+    """The index of the topmost card known as `code` (None: the topmost unknown card), or None."""
     for j in range(len(cards) - 1, -1, -1):
         if cards[j].code == code:
             return j

@@ -32,7 +32,7 @@ from .cards import (
     pairing_problems,
 )
 from .damage import Target, distribute
-from engine.rulesets import hidden_zones
+from engine.hidden import forget
 from .vocab import KINDS, MAX_CARDS, PHASES
 
 CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
@@ -234,7 +234,7 @@ class KenRuleset(Ruleset):
     def apply_shuffle(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
         if p["zone"] in T.ORDERED:  # a shuffled Future: no card's place is known any more
-            hidden_zones.forget(s.zone(p["player"], p["zone"]))
+            forget(s.zone(p["player"], p["zone"]))
 
     def apply_life_top(self, s: TableState, e: RecordedEvent) -> None:
         combat = s.extra.get("combat")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulesets import hidden_zones
+from engine.hidden import take_at_end
 from engine.state import Card, MissingCard, TableState
 from .cards import has_life
 
@@ -153,10 +153,10 @@ def take_card(s: TableState, player: str, zone: str, *, uid: str | None = None, 
     """Take a card; if it is not there the move still happened (record, then judge): a card appears.
 
     Out of a face-down zone (the Future, the hand) by position, whatever the record names
-    (engine.rulesets.hidden_zones): the instance that leaves does not depend on what the recorder
+    (engine.hidden.take_at_end): the instance that leaves does not depend on what the recorder
     could see, so a scorekeeper's record and a fully known one give the same card ids in play."""
     if uid is None and zone in FACE_DOWN:
-        card = hidden_zones.take(s, player, zone, code=code, ordered=zone in ORDERED, by_position=by_position)
+        card = take_at_end(s, player, zone, code=code, ordered=zone in ORDERED, by_position=by_position)
         return card if card is not None else s.new_card(player, code)
     try:
         return s.take(player, zone, uid=uid, code=code)

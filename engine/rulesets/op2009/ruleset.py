@@ -23,7 +23,7 @@ from engine.findings import Finding
 from engine.state import Card, MissingCard, TableState
 from engine.words import plural
 from . import cards as cards
-from engine.rulesets import hidden_zones
+from engine.hidden import forget, identified, take_at_end
 from . import words as words
 from engine.catalogue import load
 from engine.rulesets.base import Decision, Outcome, Ruleset
@@ -146,7 +146,7 @@ class Op2009Ruleset(Ruleset):
         s.zones[p["player"]]["sideboard"] = [s.new_card(p["player"], c) for c in deck["sideboard"]]
 
     def apply_shuffle(self, s, e):
-        hidden_zones.forget(s.zone(e.payload["player"], "forziere"))  # nobody knows a card's place now
+        forget(s.zone(e.payload["player"], "forziere"))  # nobody knows a card's place now
 
     def apply_concede(self, s, e):
         if self.in_play(s):
@@ -472,18 +472,18 @@ class Op2009Ruleset(Ruleset):
 
     def _from_hand(self, s, player: str, code: str | None) -> Card:
         """A card leaves the hand: always one of its cards, whatever the record knew of them
-        (engine.rulesets.hidden_zones); from an empty hand it appears (check() has flagged it)."""
-        card = hidden_zones.take(s, player, "mano", code=code, ordered=False)
+        (engine.hidden.take_at_end); from an empty hand it appears (check() has flagged it)."""
+        card = take_at_end(s, player, "mano", code=code, ordered=False)
         return card if card is not None else s.new_card(player, code)
 
     def _to_ocean_from_hand(self, s, player: str, code: str | None) -> None:
         s.put(player, "oceano", self._from_hand(s, player, code))
 
     def _take(self, s, player: str, zone: str, code: str | None) -> Card:
-        """A card an effect moves: out of a face-down zone as hidden_zones says (which instance
+        """A card an effect moves: out of a face-down zone as engine.hidden.take_at_end says (which instance
         leaves never depends on what the record knew), out of an open zone the card named."""
         if zone in FACE_DOWN:
-            card = hidden_zones.take(s, player, zone, code=code, ordered=zone != "mano")
+            card = take_at_end(s, player, zone, code=code, ordered=zone != "mano")
             return card if card is not None else s.new_card(player, code)
         try:
             return s.take(player, zone, code=code)
@@ -637,7 +637,7 @@ class Op2009Ruleset(Ruleset):
         hand = [c.code for c in s.zone(player, "mano")]
         out = []
         for code in codes:
-            i = hidden_zones.identified(hand, code)
+            i = identified(hand, code)
             if i is not None:
                 hand.pop(i)
                 continue
