@@ -147,6 +147,9 @@ def _report(e: BaseException) -> int:
         # model, cards.db) on a full disk, or a file given as a database that is not one
         _say(f"error: SQLite: {e} (nothing partial was left behind)")
         return EXIT_INPUT
+    if isinstance(e, ValueError) and "embedded null" in str(e):  # os.stat & co. on a path with NUL
+        _say("error: a file name cannot hold a NUL character")
+        return EXIT_INPUT
     if isinstance(e, UnicodeError):
         _say(f"error: not valid UTF-8 text ({e})")
         return EXIT_INPUT

@@ -115,3 +115,66 @@ def test_every_csv_output_neutralises_formulas(tmp_path, monkeypatch):
     # and the formula text is still there to read, behind its quote
     assert "'=HYPERLINK(1)" in _cells(outputs["standings FILE --csv"].output)
     assert any(c.startswith("'@Bob") for c in _cells(outputs["export csv"].output))  # '@Bob =life -3'
+
+
+# --- where -o points at something that is not a new regular file (QA, 2026-11-26) -------------------
+
+def _one_match(tmp_path) -> tuple[str, str]:
+    db = str(tmp_path / "t.db")
+    _old_match(db, "m1")
+    return db, "m1"
+
+
+def test_outputs_get_the_mode_a_plain_open_gives(tmp_path, monkeypatch):
+    """Not the temporary file's private 0600: a report is meant to be shared."""
+    monkeypatch.chdir(tmp_path)
+    db, m = _one_match(tmp_path)
+    old = os.umask(0o022)
+    try:
+        assert invoke(["--db", db, "export", m, "--format", "csv", "-o", "new.csv"]).code == 0
+        assert invoke(["--db", db, "report", m, "-o", "r.html"]).code == 0
+        os.chmod("new.csv", 0o640)  # an existing file keeps its own mode
+        assert invoke(["--db", db, "export", m, "--format", "csv", "-o", "new.csv"]).code == 0
+    finally:
+        os.umask(old)
+    assert oct(os.stat("r.html").st_mode & 0o777) == oct(0o644)
+    assert oct(os.stat("new.csv").st_mode & 0o777) == oct(0o640)
+
+
+def test_a_symbolic_link_is_followed_and_kept(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db, m = _one_match(tmp_path)
+    os.mkdir("real")
+    os.symlink("real/out.csv", "link.csv")  # dangling until written
+    assert invoke(["--db", db, "export", m, "--format", "csv", "-o", "link.csv"]).code == 0
+    assert os.path.islink("link.csv") and "match.created" in open("real/out.csv", encoding="utf-8").read()
+
+
+def test_a_fifo_is_written_through_not_replaced(tmp_path, monkeypatch):
+    import stat
+    import threading
+
+    monkeypatch.chdir(tmp_path)
+    db, m = _one_match(tmp_path)
+    os.mkfifo("pipe")
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(open("pipe", encoding="utf-8").read()))
+    reader.start()
+    out = invoke(["--db", db, "export", m, "--format", "csv", "-o", "pipe"])
+    reader.join(10)
+    assert out.code == 0, out.output
+    assert stat.S_ISFIFO(os.stat("pipe").st_mode)
+    assert got and "match.created" in got[0]
+
+
+def test_a_folder_or_a_nul_in_the_name_is_refused_cleanly(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db, m = _one_match(tmp_path)
+    os.mkdir("dir")
+    out = invoke(["--db", db, "export", m, "--format", "csv", "-o", "dir"])
+    assert out.code == 2 and "is a directory" in out.output and "internal error" not in out.output
+    out = invoke(["--db", db, "export", m, "--format", "csv", "-o", "a\0b"])
+    assert out.code == 2 and "NUL" in out.output, out.output
+    out = invoke(["--db", db, "export", m, "--format", "sqlite", "-o", "a\0b.sqlite"])
+    assert out.code == 2 and "NUL" in out.output, out.output
+    assert sorted(os.listdir(".")) == ["dir", "t.db"]
