@@ -33,6 +33,8 @@ class TimeLimitResult:
     decision: Decision
     recorded: RecordedEvent | None = None
     already_recorded: RecordedEvent | None = None
+    # a different final decision recorded after the same time call: this one is not recorded over it
+    contradicts: RecordedEvent | None = None
     moot: bool = False  # the match was decided before time was called: nothing to record
     # (last event considered, the table's state hash then): recorded with the decision, so
     # `verify` can replay that table again and compare
@@ -59,6 +61,7 @@ class TimeLimitResult:
             "newly_recorded": self.recorded is not None,
             "decided_before_time": self.moot,
             "facts": self.facts,
+            "contradicts_position": self.contradicts.position if self.contradicts else None,
         }
 
 
@@ -101,9 +104,10 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
         raise InputError(str(e)) from None
     except ValueError as e:  # an unknown policy, or a log the procedure cannot read
         raise InputError(str(e), field="policy") from None
-    existing = _existing_decision(events, voided, called, decision)
-    return TimeLimitResult(match.id, match.ruleset.name, called, decision, already_recorded=existing,
-                           basis=(events[-1].position, state.state_hash()))
+    result = TimeLimitResult(match.id, match.ruleset.name, called, decision,
+                             basis=(events[-1].position, state.state_hash()))
+    _against_recorded(result, events, voided)
+    return result
 
 
 def decide_from_facts(match: Match, text: str, policy: str | None = None,
@@ -134,12 +138,16 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     called = find_time_called(events, voided)
     shown_facts = facts_text(facts, list(created.payload["players"]))
     decision.steps.insert(0, f"the judge read the table: {shown_facts}")
+    if clock is not None:
+        check_wall_clock(clock)
     if called is None:  # the judge calls time and reads the table at once: the call is recorded too
-        if clock is not None:
-            check_wall_clock(clock)
         called = RecordedEvent(match.id, 0, "time.called", 1, "", {"clock": clock or _now_hhmm()}, "", "", "", "")
+    elif clock is not None and clock != called.payload.get("clock"):
+        raise InputError(f"time was already called at {called.payload.get('clock')} (event {called.position}); "
+                         "--clock only says when a call this command records was made", field="clock")
     result = TimeLimitResult(match.id, rs.name, called, decision, facts=shown_facts)
-    result.already_recorded = _existing_decision(events, voided, called, decision) if called.position else None
+    if called.position:
+        _against_recorded(result, events, voided)
     return result
 
 
@@ -153,6 +161,16 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
     result = decide_from_facts(match, facts, policy, clock) if facts is not None else decide(match, policy)
     if dry_run or result.moot or result.already_recorded is not None:
         return result
+    if result.contradicts is not None:
+        e = result.contradicts
+        said = e.payload.get("result", "?") + (f", {e.payload['winner']} wins" if e.payload.get("winner") else "")
+        raise InputError(
+            f"a decision is already recorded for this time call: event {e.position} ({said}), and this one "
+            f"differs ({result.decision.result}"
+            + (f", {result.decision.winner} wins" if result.decision.winner else "") + "). Nothing was "
+            f"recorded. If the recorded one is wrong, void it first (tablejudge log {match.id} correction "
+            f"--actor judge:NAME --voids {e.position} --reason \"...\"), then decide again",
+            field="decision")
     actor = judge if judge.startswith(JUDGE_PREFIX) else JUDGE_PREFIX + judge
     d = result.decision
     payload = {"result": d.result, "branch": d.branch, "steps": d.steps, "rule": d.rule,
@@ -176,19 +194,23 @@ def _now_hhmm() -> str:
     return datetime.now(timezone.utc).strftime("%H:%M")
 
 
-def _existing_decision(events: list[RecordedEvent], voided: set[int], called: RecordedEvent,
-                       d: Decision) -> RecordedEvent | None:
-    """The same decision already recorded after this time call, if any (so re-running is harmless)."""
+def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], voided: set[int]) -> None:
+    """Compare the decision with the latest one recorded after the same time call (so re-running is
+    harmless): the same one is `already_recorded`; a different one after a final decision (a win,
+    a draw: not "continue", which the procedure supersedes as the game goes on) `contradicts` it,
+    and is not recorded over it."""
+    called, d = result.time_called, result.decision
     for e in reversed(events):
         if e.position <= called.position:
-            break
+            return
         if e.kind == "time.decision" and e.position not in voided:
             p = e.payload
             if (p.get("result"), p.get("winner"), p.get("branch"), p.get("steps")) == (
                     d.result, d.winner, d.branch, d.steps):
-                return e
-            return None  # the latest decision differs: the new one is recorded
-    return None
+                result.already_recorded = e
+            elif p.get("result") != "continue":
+                result.contradicts = e
+            return
 
 
 def text_report(result: TimeLimitResult, lang: str = "en") -> str:
@@ -213,6 +235,9 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
         lines += ["", f"recorded as event {result.recorded.position} (time.decision)"]
     elif result.already_recorded is not None:
         lines += ["", f"already recorded as event {result.already_recorded.position}; nothing added"]
+    elif result.contradicts is not None:
+        lines += ["", f"differs from the decision recorded as event {result.contradicts.position} "
+                      f"({result.contradicts.payload.get('result')}); nothing added"]
     else:
         lines += ["", "dry run: nothing recorded"]
     return "\n".join(lines)

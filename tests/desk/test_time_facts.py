@@ -192,3 +192,25 @@ def test_the_cli_as_a_judge_types_it(tmp_path):
     assert table.returncode == 0
     none = run_cli("timelimit", "X", "--facts", "turn=1", db=db)
     assert none.returncode == 2 and "no end-of-time procedure" in none.stderr
+
+
+def test_a_different_reading_is_not_recorded_over_a_decision(tmp_path):
+    """QA 2026-11-26: two --facts readings stored two contradictory decisions. The second is refused
+    (nothing stored) until the first is voided; a --clock that contradicts the recorded call is
+    refused instead of ignored."""
+    db = str(tmp_path / "log.db")
+    with EventStore.open(db) as store:
+        m = Match.create(store, "optcg", PLAYERS, recorded_by="desk")
+        first = run(m, facts="turn=3 life=2-3", judge="Kim").recorded
+        with pytest.raises(InputError) as e:
+            run(m, facts="turn=3 life=2-2 deck=20-18", judge="Kim")
+        assert e.value.field == "decision" and f"event {first.position}" in str(e.value)
+        assert "--voids 3" in str(e.value) and m.head_position() == 3
+        preview = run(m, facts="turn=3 life=2-2 deck=20-18", dry_run=True)
+        assert preview.contradicts.position == first.position and preview.recorded is None
+        with pytest.raises(InputError) as e:
+            run(m, facts="turn=3 life=2-3", clock="15:40", judge="Kim")
+        assert e.value.field == "clock" and m.head_position() == 3
+        m.record("correction", {"voids": first.position, "reason": "misread the Life"}, actor="judge:Kim")
+        second = run(m, facts="turn=3 life=2-2 deck=20-18", judge="Kim").recorded
+        assert second.position == 5 and second.payload["winner"] != first.payload["winner"]
