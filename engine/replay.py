@@ -26,6 +26,7 @@ from engine.desk import OFF_TABLE_KINDS, failure_finding, limit_finding
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.rulesets import Ruleset, get_ruleset
+from engine.schema import MAX_NUMBER
 from engine.state import TableState
 from engine.store import EventStore, MatchNotFound
 
@@ -179,7 +180,7 @@ class Replayer:
                  save_snapshots: bool = True) -> TableState:
         """The table right after event `position` (default: the last event)."""
         upto = self._bounded(position) if position is None else position
-        if upto < 1:
+        if upto < 1 or upto > MAX_NUMBER:  # (no log holds a billion events; SQLite's integers end at 2**63)
             self._bounded(upto)  # names the range
         snap = self._snapshot(upto) if use_snapshots else None
         while True:

@@ -113,3 +113,15 @@ def test_a_stored_ken_deck_of_a_billion_copies_is_not_replayed(tmp_path):
         m.record("deck.register", {"player": "Bob", "cards": [
             {"code": "X-1", "name": "x", "type": "Personaggio", "count": 501}]}, actor="Bob")
     store.close()
+
+
+@pytest.mark.parametrize("at", [10**20, -10**20, 2**63, MAX_NUMBER + 1])
+def test_a_position_beyond_any_log_is_out_of_range_not_a_crash(match, tmp_path, at):
+    """QA 2026-11-26: `state --at 100000000000000000000` was an internal error (SQLite's integers end
+    at 2**63)."""
+    from engine.replay import PositionOutOfRange
+
+    with pytest.raises(PositionOutOfRange, match="there is no event"):
+        match.state(at=at)
+    out = invoke(["--db", str(tmp_path / "t.db"), "state", match.id, "--at", str(at)])
+    assert out.code == 2 and f"there is no event {at}" in out.output, out.output
