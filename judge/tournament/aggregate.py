@@ -153,8 +153,12 @@ class Tournament:
                                  "case, spaces or accents); if they are two people, register with "
                                  "--allow-similar", field="player", where=where)
             seen.append(p)
-            drafts.append(self._draft("player.registered",
-                                      {"player": p, "player_id": e.player_id or None, "decklist": e.decklist or None}))
+            try:
+                drafts.append(self._draft("player.registered", {"player": p, "player_id": e.player_id or None,
+                                                                "decklist": e.decklist or None}))
+            except InputError as err:  # the entry's own checks (a name too long): say which entry
+                err.where = err.where or where
+                raise
         return self.store.append(self.id, drafts, expected_position=st.position or 1)
 
     def drop(self, player: str, reason: str | None = None) -> RecordedEvent:

@@ -7,6 +7,7 @@ from engine.events import (
     Correction,
     Note,
 )
+from engine.match import MAX_NAME
 from engine.schema import Payload, PayloadError, event_kind, shown
 
 from judge.tournament.standings import (
@@ -62,6 +63,9 @@ class PlayerRegistered(Payload):
             raise PayloadError("player", "a player name is not empty and has no outer spaces")
         if self.player == "-" or self.player.lower() == "bye":
             raise PayloadError("player", f"{shown(self.player)} is reserved (it means a bye)")
+        if len(self.player) > MAX_NAME:  # a recorded match's seats hold no longer name
+            raise PayloadError("player", f"a player name is at most {MAX_NAME} characters, got "
+                                         f"{len(self.player)}: {shown(self.player)}")
 
 
 @event_kind("player.dropped")
