@@ -231,7 +231,7 @@ class Grammar:
                     break
                 except Mismatch as m:
                     if self._required(verb.kind, name) or not positional and not verb.rest:
-                        raise NotationError(f"expected {m} for {name}, got {t.text}", col=t.col) from None
+                        raise NotationError(f"expected {m} for {name}, got {shown(t.text)}", col=t.col) from None
                     skipped.append((name, m))
             if placed:
                 continue
@@ -240,7 +240,7 @@ class Grammar:
                 continue
             if skipped:  # a value that fit none of the places left: say what the first one wanted
                 name, m = skipped[0]
-                raise NotationError(f"expected {m} for {name}, got {t.text}", col=t.col)
+                raise NotationError(f"expected {m} for {name}, got {shown(t.text)}", col=t.col)
             if not hints:
                 raise NotationError(f"{verb.name} takes no values: expected the end of the action", col=t.col)
             raise NotationError(f"{verb.name} takes no more values here: expected key=value "

@@ -312,9 +312,10 @@ class LiveSession:
         return lines
 
     def _refuse(self, text: str, col: int, message: str, action: int, action_text: str) -> Reply:
-        where = f"action {action} ({action_text}), column {col}" if action else f"column {col}"
+        where = f"action {action} ({_cut(action_text, 40)}), column {col}" if action else f"column {col}"
         col = max(col, 1)
-        lines = [f"  {text}", f"  {' ' * (col - 1)}^", f"  {where}: {message}",
+        shown_text, caret = _window(text, col - 1)
+        lines = [f"  {shown_text}", f"  {' ' * caret}^", f"  {where}: {_cut(message, 300)}",
                  "  nothing of this line was recorded" + (": edit it and press Enter" if self.interactive else "")]
         return Reply(lines, refused=True, edit=(text, col - 1))
 
@@ -555,3 +556,20 @@ def _input_message(e: InputError) -> str:
     if msg.startswith("required"):
         return f"expected a value for {name}"
     return f"{name}: {msg}" if name else msg
+
+
+LINE_WINDOW = 100  # characters of a refused line shown around its error (a pasted 5,000-character line)
+
+
+def _window(text: str, at: int) -> tuple[str, int]:
+    """The part of `text` around index `at` that fits LINE_WINDOW (… where it is cut), and where
+    `at` falls in it (for the caret)."""
+    if len(text) <= LINE_WINDOW:
+        return text, at
+    start = max(0, min(at - LINE_WINDOW // 2, len(text) - LINE_WINDOW))
+    end = start + LINE_WINDOW
+    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else ""), at - start + (1 if start else 0)
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[:most - 1] + f"… ({len(text):,} characters)"

@@ -63,6 +63,19 @@ def test_a_refused_action_stores_nothing_of_the_line_and_says_where(tmp_path):
     assert m.state().active == "Bob"
 
 
+def test_a_huge_refused_line_is_shown_around_its_error(tmp_path):
+    """QA 2026-11-26: a pasted 5,000-character line came back whole, twice (10,000-character lines)."""
+    _, m, s = _session(tmp_path)
+    line = "A: note " + "x" * 3000 + " bogus=1"
+    reply = s.handle(line)
+    assert reply.refused and m.head_position() == 1
+    assert max(len(t) for t in reply.lines) < 450, [len(t) for t in reply.lines]
+    shown_line, caret = reply.lines[0], reply.lines[1]
+    assert shown_line.startswith("  …") and "bogus=1" in shown_line
+    assert shown_line[caret.index("^"):].startswith("bogus")  # the caret under the failing token
+    assert reply.edit == (line, line.index("bogus"))  # the whole line comes back for editing
+
+
 def test_a_missing_value_says_expected_a_value(tmp_path):
     _, _, s = _session(tmp_path)
     reply = s.handle("A: reveal life")
