@@ -46,7 +46,7 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
     """Many OPTCGSim logs: worker processes parse, this process writes (see _optcgsim_bulk)."""
     from judge.io.importers._optcgsim_bulk import import_files
 
-    store = env.store()
+    store = env.store(create=True)
     if as_json or not sys.stderr.isatty():
         result = import_files(store, files, recorded_by=env.recorded_by, workers=workers)
     else:

@@ -52,7 +52,7 @@ def live_cmd(env: Env, target, ruleset, players, event, round_, table, opts, str
     \b
     From a pipe: exit 2 if a line was refused, 3 if the log moved under a line (not stored).
     """
-    store = env.store()
+    store = env.store(create=target == "new")
     if target == "new":
         if not ruleset or len(players) < 2:
             raise InputError("live new needs --ruleset and at least two --player", field="ruleset")

@@ -76,7 +76,7 @@ def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, 
       tablejudge match new --ruleset optcg --player Ann --player Bob --decks-from t-1a2b
     """
     decks = _tournament_decks(env, decks_from, ruleset, list(players)) if decks_from else []
-    m = Match.create(env.store(), ruleset, list(players), event=event, round=round_, table=table,
+    m = Match.create(env.store(create=True), ruleset, list(players), event=event, round=round_, table=table,
                      options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by)
     findings = []
     for player, payload in decks:
@@ -231,7 +231,7 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
 
         bulk_import(env, files, workers=workers, as_json=as_json)
         return
-    store = env.store()
+    store = env.store(create=True)
     if expected is not None:
         if not match_ref or len(files) != 1:
             raise InputError("--expect goes with --match and one file", field="expect")

@@ -185,7 +185,7 @@ def register(cli: click.Group) -> None:
         """
         opts = _options(options)
         _policy(policy, opts)
-        t = Tournament.create(env.store(), name=name, game=game, policy=policy, policy_options=opts or None,
+        t = Tournament.create(env.store(create=True), name=name, game=game, policy=policy, policy_options=opts or None,
                               rounds=rounds, top_cut=top_cut, seed=seed, tournament_id=tid,
                               recorded_by=env.recorded_by, best_of=best_of, top_cut_best_of=top_cut_best_of)
         if as_json:

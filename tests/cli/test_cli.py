@@ -166,3 +166,24 @@ def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path):
     assert "cannot open the event log" in r.stderr and "not a database" in r.stderr
     assert "Traceback" not in r.stderr
     assert path.read_text() == "shopping list\n"  # untouched
+
+
+@pytest.mark.parametrize("args", [("matches",), ("verify", "M"), ("state", "M"), ("events", "M"),
+                                  ("tournament", "list"), ("findings", "M")])
+def test_a_command_that_only_reads_does_not_create_a_log(tmp_path, args):
+    """QA 2026-11-26: `--db typo.db matches` printed "(none)" and left a new empty typo.db behind;
+    a judge could read that as "nothing recorded"."""
+    typo = tmp_path / "typo.db"
+    out = run_cli(*args, db=str(typo))
+    assert out.returncode == 2, out.stderr
+    assert f"no event log at {typo}" in out.stderr and "Traceback" not in out.stderr
+    assert not typo.exists()
+
+
+def test_the_commands_that_start_something_create_the_log(tmp_path):
+    for args in (("match", "new", "--ruleset", "table", "--player", "A", "--player", "B"),
+                 ("tournament", "new", "--name", "Cup", "--game", "optcg"),
+                 ("live", "new", "--ruleset", "table", "--player", "A", "--player", "B")):
+        db = tmp_path / f"{args[0]}.db"
+        out = run_cli(*args, db=str(db), input="")
+        assert out.returncode == 0 and db.exists(), out.stderr
