@@ -115,7 +115,7 @@ class JudgeAppeal(Payload):
     appealed: int
     decision: Literal["upheld", "overturned", "changed"]
     text: str
-    by: str = ""  # who appealed (a player), if the judge notes it
+    by: Player | None = None  # who appealed (a player of the match), if the judge notes it
 
 
 @event_kind("judge.penalty")

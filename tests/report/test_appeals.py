@@ -46,6 +46,9 @@ def judged(db: str, mid: str) -> dict[str, int]:
         assert r.returncode == 0, (name, r.stderr)
         pos[name] = json.loads(r.stdout)["event"]["position"]
     r = run_cli("judge", "appeal", mid, str(pos["ruling"]), "--judge", "Head Judge Rossi", "--decision", "upheld",
+                "--by", "Zed", "--text", "the ruling stands", db=db)
+    assert r.returncode == 2 and "unknown player 'Zed'" in r.stderr  # who appealed is a player of the match
+    r = run_cli("judge", "appeal", mid, str(pos["ruling"]), "--judge", "Head Judge Rossi", "--decision", "upheld",
                 "--by", "Bob", "--text", "the ruling stands", "--json", db=db)
     assert r.returncode == 0, r.stderr
     pos["appeal"] = json.loads(r.stdout)["event"]["position"]
