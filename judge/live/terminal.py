@@ -47,8 +47,11 @@ def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=
         session.acknowledge(reply)  # after it is on the screen: kept for a resume
 
     if not interactive:
-        for raw in sys.stdin:
-            reply = session.handle(raw)
+        for n, raw in enumerate(sys.stdin, start=1):
+            # a file saved by Windows Notepad starts with a byte-order mark: not part of the first line
+            reply = session.handle(raw.removeprefix("\ufeff") if n == 1 else raw)
+            if reply.refused:  # which line of the script: the column alone does not find it
+                reply.lines.insert(0, f"input line {n}:")
             show(reply)
             if reply.quit:
                 break

@@ -187,3 +187,16 @@ def test_the_commands_that_start_something_create_the_log(tmp_path):
         db = tmp_path / f"{args[0]}.db"
         out = run_cli(*args, db=str(db), input="")
         assert out.returncode == 0 and db.exists(), out.stderr
+
+
+def test_lines_from_a_pipe_a_byte_order_mark_and_the_input_line_of_a_refusal(tmp_path):
+    """QA 2026-11-26: a script saved by Windows Notepad (a BOM first) was refused on line 1
+    (`unknown player '\\ufeffA'`), and a refusal said its column but not which line of the script."""
+    db = str(tmp_path / "log.db")
+    assert run_cli("match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob", "--id", "P1",
+                   db=db).returncode == 0
+    out = run_cli("live", "P1", db=db, input="\ufeffA: {bom}\nA: setup deck 40\nA: bogus 3\nB: draw\n")
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "input line 3:" in out.stdout and "unknown action 'bogus'" in out.stdout
+    kinds = [e["kind"] for e in json.loads(run_cli("events", "P1", "--json", db=db).stdout)]
+    assert kinds == ["match.created", "note", "setup", "draw"]
