@@ -491,6 +491,8 @@ def register(cli: click.Group) -> None:
         st = _open(env, tournament_ref).state()
         if round_no is None:
             round_no = st.last_complete_round() or 0  # a round in progress does not count yet
+        elif round_no != 0:  # 0: before the first round
+            _round(st, round_no)  # a round that was never paired has no standings: said, exit 2
         standings = st.standings(round_no)
         if html:
             from judge.tournament.pages import standings_page  # renders: imported only here

@@ -235,6 +235,9 @@ def test_full_six_round_tournament_from_the_cli(tmp_path, capsys):
                              capsys, db)
     assert code == 0 and out.startswith("rank,player,points")
     assert "Lega &lt;Pavia&gt;" in html.read_text(encoding="utf-8")
+    for never in ("10", str(10**20)):  # a round never paired has no standings (QA 2026-11-26)
+        code, out, err = cli_run(["tournament", "standings", tid, "--round", never], capsys, db)
+        assert code == 2 and f"round {never} has not been paired" in err and out == ""
     code, out, _ = cli_run(["tournament", "pairings", tid, "--round", "6", "--by", "name", "--json"], capsys, db)
     by_name = json.loads(out)
     assert [r["player"] for r in by_name] == sorted(r["player"] for r in by_name)
