@@ -10,6 +10,7 @@ from engine.words import plural
 from engine.schema import shown
 
 from judge.io import carddb, cardsnapshot
+from judge.io.text import read_text
 from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
 
 
@@ -197,13 +198,7 @@ def deck_check(env: Env, decklist, leader, cards_path, as_json) -> None:
     Example:
       tablejudge deck check my-deck.txt --leader OP01-001 --json
     """
-    try:
-        with open(decklist, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise InputError(f"cannot read {decklist}: {e.strerror}", where=decklist) from None
-    except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text (byte {e.start})", where=decklist) from None
+    text = read_text(decklist)
     db = card_db(env, cards_path)
     report = carddb.check_decklist(db, text, leader, where=decklist)
     errors = [f for f in report.findings if f["severity"] == "error"]

@@ -3,7 +3,6 @@ shells over judge.tournament (entry, reports, rounds, placings) and judge.web.""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -11,6 +10,7 @@ from engine.events import JUDGE_PREFIX
 from engine.match import InputError
 
 from judge.cli.common import emit_json, pass_env, stderr, table_text
+from judge.io.text import read_text
 from judge.cli.tournament import warn_invalidated
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
@@ -46,7 +46,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament results t-1a2b round3.txt
           tablejudge tournament results t-1a2b fix.txt --overwrite --reason "slips misread"
         """
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        text = sys.stdin.read() if file == "-" else read_text(file)
         t = _open(env, tournament_ref)
         done = entry.record_results(t, entry.parse_entries(text, "<stdin>" if file == "-" else file),
                                     round_no=round_no, overwrite=overwrite, reason=reason,

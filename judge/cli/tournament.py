@@ -2,7 +2,6 @@
 judge.standings, judge.results_io, judge.pairing and judge.tournament."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -30,6 +29,7 @@ from judge.tournament import Tournament, TournamentState
 from judge.tournament.aggregate import Entry
 from judge.tournament.placings import warnings as invalidation_warnings
 from judge.io.files import write_text
+from judge.io.text import read_text
 from judge.cli.common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
 
 
@@ -276,13 +276,13 @@ def register(cli: click.Group) -> None:
             # optcg: the list is read against the card data before anything is stored
             from judge.io import carddb
             _, checked = carddb.decklist_registration(carddb.CardDB.for_log(env.db), players[0],
-                                                      Path(decklist).read_text(encoding="utf-8"), where=decklist)
+                                                      read_text(decklist), where=decklist)
         if csv_file:
             from judge.tournament.registration import import_registrations
-            text = Path(csv_file).read_text(encoding="utf-8")
+            text = read_text(csv_file)
             events = import_registrations(t, text, csv_file, allow_similar=allow_similar)
         else:
-            deck = Path(decklist).read_text(encoding="utf-8") if decklist else None
+            deck = read_text(decklist) if decklist else None
             events = t.register_many([Entry(p, player_id, deck) for p in players],  # one atomic batch
                                      allow_similar=allow_similar)
         for e in events:

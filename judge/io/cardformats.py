@@ -27,6 +27,8 @@ from typing import Any
 from engine.match import InputError
 from engine.schema import PayloadError, read_json, shown
 
+from judge.io.text import decode
+
 CATEGORIES = ("leader", "character", "event", "stage", "don")
 COLORS = ("Red", "Green", "Blue", "Purple", "Black", "Yellow")
 ATTRIBUTES = ("Slash", "Strike", "Ranged", "Special", "Wisdom", "Unknown")
@@ -337,10 +339,10 @@ def read_file(path: str, *, strict: bool = True) -> tuple[str | None, list[dict[
         raise InputError(f"cannot read: {e.strerror}", where=path) from None
     digest = hashlib.sha256(raw).hexdigest()
     try:
-        data = read_json(raw.decode("utf-8-sig"))  # NaN, 4,300+ digit numbers, deep nesting: refused in words
-    except UnicodeDecodeError as e:
+        data = read_json(decode(raw, path))  # NaN, 4,300+ digit numbers, deep nesting: refused in words
+    except InputError:  # not UTF-8
         if strict:
-            raise InputError(f"not UTF-8 text (byte {e.start})", where=path) from None
+            raise
         return None, [], digest
     except PayloadError as e:
         if strict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.events import RecordedEvent
 from engine.match import InputError
@@ -45,9 +45,17 @@ class Entered:
                 "position": None if self.event is None else self.event.position}
 
 
-def parse_entries(text: str, path: str = "<input>") -> list[tuple[int, str]]:
-    """`TABLE W-L[-D]` lines into (table, slip); errors name the line and the column."""
-    out: list[tuple[int, str]] = []
+class Slip(NamedTuple):
+    """One result line: (table, slip), and where it was written (`file:line`), for errors."""
+
+    table: int
+    slip: str
+    where: str = ""
+
+
+def parse_entries(text: str, path: str = "<input>") -> list[Slip]:
+    """`TABLE W-L[-D]` lines into (table, slip, where); errors name the line and the column."""
+    out: list[Slip] = []
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0]
         if not line.strip():
@@ -57,7 +65,7 @@ def parse_entries(text: str, path: str = "<input>") -> list[tuple[int, str]]:
             raise InputError(f"expected `TABLE W-L-D` (e.g. `12 2-1-0`), got {raw.strip()!r}",
                              where=f"{path}:{n}:1")
         parse_slip(m.group(2), where=f"{path}:{n}:{m.start(2) + 1}", field="result")
-        out.append((int(m.group(1)), m.group(2)))
+        out.append(Slip(int(m.group(1)), m.group(2), f"{path}:{n}"))
         if len(out) > MAX_BATCH:
             raise InputError(f"more than {MAX_BATCH} results in one batch", where=f"{path}:{n}")
     if not out:
@@ -65,40 +73,29 @@ def parse_entries(text: str, path: str = "<input>") -> list[tuple[int, str]]:
     return out
 
 
-def record_results(t: Tournament, entries: Sequence[tuple[int, str]], *, round_no: int | None = None,
+def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, round_no: int | None = None,
                    overwrite: bool = False, override_format: bool = False,
                    reason: str | None = None) -> list[Entered]:
     """Record (table, 'W-L-D') results of one round (default: the current one) in one atomic
     batch. A table given twice with different results, an unknown table, an impossible result
-    or (without `overwrite`) a different result already recorded refuses the whole batch."""
+    or (without `overwrite`) a different result already recorded refuses the whole batch; the
+    error says where (a `Slip`'s file and line, else "entry N")."""
     st = t.state()
-    given: dict[int, str] = {}
+    given: dict[int, tuple[str, str]] = {}
     done: list[Entered] = []
     drafts = []
     conflicts = []
-    for n, (table, slip) in enumerate(entries, start=1):
-        w, l, d = parse_slip(slip, field="result", where=f"entry {n}" if len(entries) > 1 else "")
-        new = f"{w}-{l}-{d}"
-        if table in given:
-            if given[table] != new:
-                raise InputError(f"table {table} is given twice ({given[table]} and {new})", field="table")
-            continue
-        given[table] = new
-        rnd, p = t._find_table(st, table, None, round_no)
-        old = rnd.results.get(table)
-        line = Entered(rnd.number, table, p.player1, p.player2, new, "recorded")
-        if old is not None and slip_text(old) == new:
-            line.status = "unchanged"
-            line.event = rnd.result_events.get(table)
-            done.append(line)
-            continue
-        if old is not None:
-            line.status, line.old = "overwritten", slip_text(old)
-            if not overwrite:
-                conflicts.append(overwrite_conflict(rnd, p, new))
-        drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
-                                      reason if old is not None else None))
-        done.append(line)
+    for n, item in enumerate(entries, start=1):
+        table, slip = item[0], item[1]
+        where = (item[2] if len(item) > 2 else "") or (f"entry {n}" if len(entries) > 1 else "")
+        try:
+            entered = _entry(t, st, table, slip, where, given, round_no, overwrite, override_format, reason,
+                             drafts, conflicts)
+        except InputError as e:
+            e.where = e.where or where
+            raise
+        if entered is not None:
+            done.append(entered)
     if conflicts:
         raise OverwriteRefused(conflicts)
     events = iter(t.append(st, drafts))
@@ -106,6 +103,35 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str]], *, round_n
         if line.status != "unchanged":
             line.event = next(events)
     return done
+
+
+def _entry(t: Tournament, st: Any, table: int, slip: str, where: str, given: dict[int, tuple[str, str]],
+           round_no: int | None, overwrite: bool, override_format: bool, reason: str | None,
+           drafts: list, conflicts: list) -> Entered | None:
+    """One line of a batch: its Entered row (None: the same table again), its draft added."""
+    w, l, d = parse_slip(slip, field="result", where=where)
+    new = f"{w}-{l}-{d}"
+    if table in given:
+        if given[table][0] != new:
+            raise InputError(f"table {table} is given twice ({given[table][0]}"
+                             + (f" at {given[table][1]}" if given[table][1] else "") + f" and {new})",
+                             field="table")
+        return None
+    given[table] = (new, where)
+    rnd, p = t._find_table(st, table, None, round_no)
+    old = rnd.results.get(table)
+    line = Entered(rnd.number, table, p.player1, p.player2, new, "recorded")
+    if old is not None and slip_text(old) == new:
+        line.status = "unchanged"
+        line.event = rnd.result_events.get(table)
+        return line
+    if old is not None:
+        line.status, line.old = "overwritten", slip_text(old)
+        if not overwrite:
+            conflicts.append(overwrite_conflict(rnd, p, new))
+    drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
+                                  reason if old is not None else None))
+    return line
 
 
 def current_result_event(rnd: RoundState, table: int) -> RecordedEvent:

@@ -23,6 +23,14 @@ def _column(header: list[str], names: tuple[str, ...]) -> str | None:
     return next((folded[n] for n in names if n in folded), None)
 
 
+def _record_start(lines: list[str], read: int) -> int:
+    """The line the next CSV record begins on, `read` lines having been read (blank lines skipped)."""
+    n = read
+    while n < len(lines) and not lines[n].strip():
+        n += 1
+    return n + 1
+
+
 def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
     """Entries from CSV text, in file order; blank rows skipped."""
     if text.startswith("\ufeff"):
@@ -38,8 +46,14 @@ def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
                          f"one of {', '.join(NAME_COLUMNS)})", field="name", where=f"{path}:1")
     id_col, deck_col = _column(header, ID_COLUMNS), _column(header, DECK_COLUMNS)
     entries: list[Entry] = []
+    lines = text.split("\n")
     try:
-        for row in reader:
+        while True:
+            start = _record_start(lines, reader.line_num)  # where a record that cannot be read began
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
             line = reader.line_num
             if None in row:
                 raise InputError(f"more cells than the header has columns ({len(header)})",
@@ -54,7 +68,7 @@ def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
             if len(entries) > MAX_ROWS:
                 raise InputError(f"more than {MAX_ROWS} registrations", where=f"{path}:{line}")
     except csv.Error as e:
-        raise InputError(f"unreadable CSV: {e}", where=f"{path}:{reader.line_num}") from None
+        raise InputError(f"unreadable CSV ({e}): the row that starts here", where=f"{path}:{start}") from None
     if not entries:
         raise InputError("no player in the file", where=path)
     return entries

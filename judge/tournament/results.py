@@ -26,6 +26,7 @@ from typing import Any
 from engine.match import InputError
 from engine.schema import PayloadError, read_json, shown
 
+from judge.io.text import read_text
 from judge.tournament.standings import MatchResult
 
 ELIMINATION_RE = re.compile(
@@ -75,12 +76,7 @@ def parse_slip(text: str, *, where: str = "", field: str = "result") -> tuple[in
 
 def read_results(path: str | Path) -> ResultsFile:
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except OSError as e:
-        raise InputError(f"cannot read the file: {e.strerror or e}", where=str(p)) from None
-    except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text ({e.reason})", where=str(p)) from None
+    text = read_text(str(p))
     stripped = text.lstrip()
     if p.suffix.lower() == ".json" or stripped.startswith(("{", "[")):
         return parse_melee_json(text, str(p))

@@ -81,6 +81,32 @@ def test_a_name_longer_than_a_seat_holds_is_refused_at_registration(store):
     t.register("Z" * 64)
 
 
+def test_file_errors_name_the_line_where_they_are(store, tmp_path):
+    """QA 2026-11-26: an unclosed quote was reported a line early; a bad byte and a results line
+    naming an unknown or repeated table named no line at all."""
+    from judge.io.text import read_text
+
+    t = event(store, 0)
+    for text, line in (('name\nZed\n"Unclosed\n', 3), ('name\nZed\n\n\n"Unclosed\nmore\n', 5)):
+        with pytest.raises(InputError) as e:
+            read_registrations(text, "b.csv")
+        assert e.value.where == f"b.csv:{line}" and "unreadable CSV" in str(e.value)
+    bad = tmp_path / "b7.csv"
+    bad.write_bytes(b"name\nAnn\nB\xc3\xa9a \xff\n")
+    with pytest.raises(InputError) as e:
+        read_text(str(bad))
+    assert e.value.where == f"{bad}:3:5" and "not UTF-8" in str(e.value)  # the 5th character, not byte
+    t.register_many([f"P{i}" for i in range(6)])
+    t.pair()
+    for text, where, words in (("1 2-0\n2 0-2\n9 2-0\n", "r.txt:3", "no table 9"),
+                               ("1 2-0\n\n1 0-2\n", "r.txt:3", "given twice (2-0-0 at r.txt:1 and 0-2-0)"),
+                               ("1 2-0\n2 5-5\n", "r.txt:2", "impossible")):
+        with pytest.raises(InputError) as e:
+            record_results(t, parse_entries(text, "r.txt"))
+        assert e.value.where == where and words in str(e.value), str(e.value)
+    assert t.state().current.results == {}  # nothing of a refused batch
+
+
 def test_batch_entry_is_one_commit_idempotent_and_asks_before_overwriting(store):
     t = event(store, 300, rounds=1)
     t.pair()

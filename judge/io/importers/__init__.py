@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from engine.match import InputError
-
 from judge.io import plugins
 
 
@@ -50,21 +48,6 @@ def findings_after(store: Any, match_id: str, first_position: int) -> int | None
     except KeyboardInterrupt:
         return None
     return sum(1 for f in validation.active_findings() if f.position >= first_position)
-
-
-def read_text(path: str) -> str:
-    """A file's text, for any importer: InputError naming the file (and the line of a bad byte)
-    when it cannot be read or is not UTF-8. A UTF-8 byte-order mark is accepted."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}", where=path) from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 text (byte {e.start})", where=f"{path}:{line}") from None
 
 
 def formats() -> list[str]:

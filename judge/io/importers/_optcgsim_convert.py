@@ -35,7 +35,6 @@ from judge.io.importers._optcgsim_lines import (
     Line,
     MoveLine,
     OtherLine,
-    PlayerLine,
     TextLine,
 )
 from judge.io.importers._optcgsim_seats import Seats, bind

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from engine.match import InputError
 from engine.schema import shown
 
-from judge.io.importers import read_text
+from judge.io.text import read_text
 
 ZONES = {0: "deck", 1: "hand", 2: "characters", 3: "life", 4: "don_deck", 5: "cost", 6: "trash",
          7: "stage", 8: "leader", 9: "attached"}

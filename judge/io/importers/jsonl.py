@@ -18,7 +18,8 @@ from engine.rulesets import get_ruleset
 from engine.schema import PayloadError, read_json, shown
 from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound
 
-from judge.io.importers import ImportSummary, findings_after, read_text
+from judge.io.importers import ImportSummary, findings_after
+from judge.io.text import read_text
 
 EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
 ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash", "write_id"}

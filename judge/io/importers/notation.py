@@ -15,7 +15,8 @@ from engine.store import EventStore, MatchNotFound
 
 from engine.notation import NotationError, read_game
 from judge.io import carddb
-from judge.io.importers import ImportSummary, findings_after, read_text
+from judge.io.importers import ImportSummary, findings_after
+from judge.io.text import read_text
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from engine.match import InputError
 from engine.store import ConflictError, StoreError
+from judge.io.text import decode
 from judge.report.templating import render
 from judge.tournament.results import OverwriteRefused
 from judge.web.auth import PLAYER, ROOT_TOKEN_ID, Forbidden, Grant, grant_from_claims
@@ -100,11 +101,8 @@ async def read_form(request: Request) -> dict[str, Any]:
     for k, v in form.multi_items():
         if hasattr(v, "read"):
             raw = await v.read()
-            try:
-                out[k] = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                raise InputError("the file is not UTF-8 text", field=k) from None
             out["filename"] = getattr(v, "filename", None) or k
+            out[k] = decode(raw, out["filename"])
         else:
             out[k] = v
     return out
