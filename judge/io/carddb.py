@@ -30,8 +30,8 @@ from judge.io.cardsnapshot import Snapshot, facts_from, match_names, name_key
 DEFAULT_NAME = "cards.db"
 SNAPSHOT_NAME = "optcg-cards.json.gz"
 ENV_SNAPSHOT = "TABLEJUDGE_CARD_SNAPSHOT"
-DECK_LINE = re.compile(r"^\s*(\d{1,9})\s*[xX×]?\s*(\S.*?)\s*$")
-DECK_LINE_AFTER = re.compile(r"^\s*(\S.*?)\s*[xX×]\s*(\d{1,9})\s*$")
+DECK_LINE = re.compile(r"^\s*(\d+)\s*[xX×]?\s*(\S.*?)\s*$")
+DECK_LINE_AFTER = re.compile(r"^\s*(\S.*?)\s*[xX×]\s*(\d+)\s*$")
 MAX_COPIES = 50  # copies of one card on a decklist line: a whole deck (the rulebook allows 4)
 MAX_CANDIDATES = 8
 
@@ -264,17 +264,19 @@ def parse_decklist(text: str, where: str = "decklist", db: CardDB | None = None)
         if not line:
             continue
         m = DECK_LINE.match(line)
-        count, what = (int(m.group(1)), m.group(2)) if m else (None, None)
+        digits, what = (m.group(1), m.group(2)) if m else (None, None)
         if m is None:
             m = DECK_LINE_AFTER.match(line)
             if m is None:
                 problems.append(f"{where}:{n}: cannot read {shown(raw.strip())} (expected e.g. 4xOP01-016)")
                 continue
-            what, count = m.group(1), int(m.group(2))
-        assert what is not None and count is not None
-        if count > MAX_COPIES:  # expanded below: "999999999x" must not build a billion-item list
-            problems.append(f"{where}:{n}: {count:,} copies of {shown(what)}: at most {MAX_COPIES} on one line")
+            what, digits = m.group(1), m.group(2)
+        assert what is not None and digits is not None
+        if len(digits) > 3 or int(digits) > MAX_COPIES:  # expanded below: no billion-item list
+            problems.append(f"{where}:{n}: copies of {shown(what)}: at most {MAX_COPIES} on one line, got "
+                            + (f"{int(digits):,}" if len(digits) <= 12 else f"a {len(digits):,}-digit number"))
             continue
+        count = int(digits)
         first = what.split()[0]
         code = cardformats.card_number(first)
         if code is None:

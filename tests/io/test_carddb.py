@@ -221,3 +221,15 @@ def test_a_main_counter_event_is_a_counter_and_a_dash_power_character_has_0_powe
     assert not [f for f in findings if f.rule == "OPTCG-TERM-6"], findings
     otama = [c for c in state.zone("Ann", "characters") if c.code == "OP01-006"][0]
     assert T.power(state, "Ann", otama) == 0  # known to be 0, not unknown
+
+
+@pytest.mark.parametrize("line, got", [("99999999999999999999 OP01-016", "a 20-digit number"),
+                                       ("60xOP01-013", "got 60"), ("OP01-025 x 100000", "got 100,000"),
+                                       ("9" * 5000 + " OP01-016", "a 5,000-digit number")])
+def test_a_huge_copy_count_is_read_as_a_count(line, got):
+    """QA 2026-11-26: `99999999999999999999 OP01-016` read as 999,999,999 copies of '99999999999 OP01-016'."""
+    from judge.io.carddb import parse_decklist
+
+    cards, problems = parse_decklist(line + "\n4 OP01-016\n", "d.txt")
+    assert cards == ["OP01-016"] * 4
+    assert len(problems) == 1 and problems[0].startswith("d.txt:1: copies of") and got in problems[0]
