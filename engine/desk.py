@@ -327,11 +327,39 @@ def _penalty_outcome(losers: dict[str, tuple[str, int]], players: Sequence[str])
     return LogOutcome("double-loss" if not rest else "win", None, how, "penalty", first)
 
 
+def event_desk_findings(e: Any, known: set[str] | None) -> list[Finding]:
+    """The desk's checks of one event on its own (no other event needed): a judge's act by someone
+    who is not a judge (DESK-4), a penalty's tardiness and deviation from its guide (DESK-11), a
+    ruling citing a rule id the match's ruleset does not have (DESK-8; `known`: the ids it may cite,
+    None skips it). Said when the event is recorded, and again over the whole log."""
+    p = e.payload
+    out: list[Finding] = []
+    if e.kind in JUDGE_ONLY_KINDS and judge_of(e.actor) is None:
+        out.append(_flag("DESK-4", e.position, f"{e.kind} recorded by {shown(e.actor)}, not by a judge "
+                         "(actor judge:NAME)", "warning"))
+    if e.kind == "judge.penalty":
+        out.extend(_check_tardiness(e))
+        if p.get("deviation"):
+            out.append(_flag("DESK-11", e.position, f"{p['penalty']} to {p['player']}: {p['deviation']}",
+                             "warning"))
+    if e.kind == "judge.ruling" and known is not None:
+        cited = p.get("rule", "").strip()
+        if RULE_ID.match(cited) and cited not in known:
+            out.append(_flag("DESK-8", e.position, f"the ruling cites {cited}, which is not a rule id "
+                             "of this match's ruleset (a typo, or another game's rule?)", "warning"))
+    return out
+
+
+def known_rule_ids(rule_ids: Iterable[str]) -> set[str]:
+    """The rule ids a ruling may cite in a match: its ruleset's and the desk's own."""
+    return set(rule_ids) | set(_RULES)
+
+
 def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequence[str],
                   outcome: LogOutcome | None, known_rules: Iterable[str] | None = None) -> list[Finding]:
     """The desk's checks over a whole log (events that still count). Sorted by position.
     `known_rules`: the rule ids a ruling may cite (the ruleset's); None skips that check."""
-    known = None if known_rules is None else set(known_rules) | set(_RULES)
+    known = None if known_rules is None else known_rule_ids(known_rules)
     void = set(voided)
     live = [e for e in events if e.position not in void]
     out: list[Finding] = []
@@ -339,19 +367,7 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
     confirms: dict[int, dict[str, Any]] = {}
     for e in live:
         p = e.payload
-        if e.kind in JUDGE_ONLY_KINDS and judge_of(e.actor) is None:
-            out.append(_flag("DESK-4", e.position, f"{e.kind} recorded by {shown(e.actor)}, not by a judge "
-                             "(actor judge:NAME)", "warning"))
-        if e.kind == "judge.penalty":
-            out.extend(_check_tardiness(e))
-            if p.get("deviation"):
-                out.append(_flag("DESK-11", e.position, f"{p['penalty']} to {p['player']}: {p['deviation']}",
-                                 "warning"))
-        if e.kind == "judge.ruling" and known is not None:
-            cited = p.get("rule", "").strip()
-            if RULE_ID.match(cited) and cited not in known:
-                out.append(_flag("DESK-8", e.position, f"the ruling cites {cited}, which is not a rule id "
-                                 "of this match's ruleset (a typo, or another game's rule?)", "warning"))
+        out.extend(event_desk_findings(e, known))
         if e.kind == "result.slip":
             slips[e.position] = e
         elif e.kind == "result.confirm":

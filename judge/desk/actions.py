@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.desk import (
-    JUDGE_PREFIX,
-)
+from engine.desk import JUDGE_PREFIX, event_desk_findings, known_rule_ids
 from engine.events import default_recorder_name
 from engine.match import InputError, Match, Recorded
 
@@ -25,6 +23,12 @@ def judge_actor(name: str | None) -> str:
 
 def record(match: Match, kind: str, payload: dict[str, Any], *, actor: str,
            recorded_by: str | None = None) -> Recorded:
-    """Record one desk event (validated like any other: malformed input raises InputError)."""
+    """Record one desk event (validated like any other: malformed input raises InputError). Its
+    findings include the desk's own checks of it (a ruling citing a rule the game does not have),
+    said now rather than only when the log is next reviewed."""
     payload = {k: v for k, v in payload.items() if v is not None}
-    return match.record(kind, payload, actor=actor, recorded_by=recorded_by)
+    rec = match.record(kind, payload, actor=actor, recorded_by=recorded_by)
+    desk = event_desk_findings(rec.event, known_rule_ids(r.id for r in match.ruleset.rules))
+    have = {(f.rule, f.message) for f in rec.findings}
+    rec.findings.extend(f for f in desk if (f.rule, f.message) not in have)
+    return rec

@@ -176,3 +176,15 @@ def test_desk8_a_ruling_citing_an_unknown_rule_id(store):
     assert "DESK-8" not in rules_of(m)  # a real rule id, and free text, are fine
     m.record("judge.ruling", {"text": "typo", "rule": "TABLE-99"}, actor="judge:Maria")
     assert rules_of(m).count("DESK-8") == 1
+
+
+def test_desk8_is_said_when_the_ruling_is_recorded(store):
+    """QA 2026-11-26: `judge ruling --rule NOPE-1` was stored without a word; DESK-8 showed only in
+    `findings` later. The desk's checks of one event come back with it (once)."""
+    from judge.desk.actions import record
+
+    m = new(store)
+    rec = record(m, "judge.ruling", {"text": "typo", "rule": "TABLE-99"}, actor="judge:Maria")
+    assert [f.rule for f in rec.findings] == ["DESK-8"] and rec.findings[0].position == rec.event.position
+    assert record(m, "judge.ruling", {"text": "ok", "rule": "TABLE-1"}, actor="judge:Maria").findings == []
+    assert rules_of(m).count("DESK-8") == 1
