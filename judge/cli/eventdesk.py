@@ -42,7 +42,8 @@ def register(cli: click.Group) -> None:
 
         \b
         Examples:
-          printf '1 2-1\\n2 0-2\\n3 1-1-1\\n' | tablejudge tournament results t-1a2b
+          printf '1 2-1\\n2 0-2\\n3 1-1-1\\n' | tablejudge tournament results t-1a2b   # best of three
+          printf '1 1-0\\n2 0-1\\n3 0-0-1\\n' | tablejudge tournament results t-1a2b   # best of one (optcg Swiss)
           tablejudge tournament results t-1a2b round3.txt
           tablejudge tournament results t-1a2b fix.txt --overwrite --reason "slips misread"
         """

@@ -406,7 +406,8 @@ def register(cli: click.Group) -> None:
 
         \b
         Examples:
-          tablejudge tournament result t-1a2b 2-1-0 --table 3
+          tablejudge tournament result t-1a2b 2-1-0 --table 3      # best of three
+          tablejudge tournament result t-1a2b 1-0-0 --table 4      # best of one (optcg Swiss)
           tablejudge tournament result t-1a2b 0-2-0 --player Bob
           tablejudge tournament result t-1a2b --match 7f3e2a9c01 --match 1b2c3d4e5f
           tablejudge tournament result t-1a2b 3-0-0 --table 2 --override-format
