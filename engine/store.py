@@ -42,6 +42,7 @@ from engine.backend import DB_ENV, DEFAULT_DB, BackendError, Target, describe_db
 from engine.canonical import GENESIS_HASH, canonical_bytes, sha256_hex
 from engine.events import TABLE_ACTOR, Draft, RecordedEvent, default_recorder_name, now_iso
 from engine.guard import EVENTS_TABLE, META_TABLE, REPAIR_HINT, SNAPSHOTS_TABLE, GuardStatus
+from engine.schema import shown
 from engine.writer import SQLiteWriter
 
 MATCH_CREATED = "match.created"
@@ -990,7 +991,7 @@ class EventStore:
         if first_break is not None:
             return f"{match}: broken link at position {first_break.position}: {first_break.reason}"
         if prev != hash_:
-            return (f"{match} event {position} has hash {prev[:16]}..., not the anchor's {hash_[:16]}...: "
+            return (f"{match} event {position} has hash {prev}, not the anchor's {shown(hash_)}: "
                     "the events up to it were rewritten (or the anchor is from another log)")
         return None
 
