@@ -301,8 +301,11 @@ def _expand(paths: tuple[str, ...]) -> list[str]:
     files: list[str] = []
     for p in paths:
         if os.path.isdir(p):
-            files.extend(sorted(os.path.join(p, f) for f in os.listdir(p)
-                                if os.path.isfile(os.path.join(p, f)) and not f.startswith(".")))
+            found = sorted(os.path.join(p, f) for f in os.listdir(p)
+                           if os.path.isfile(os.path.join(p, f)) and not f.startswith("."))
+            if not found:
+                raise InputError(f"the folder {p} holds no file to import", where=p)
+            files.extend(found)
         else:
             files.append(p)
     return files
