@@ -195,9 +195,11 @@ class EventValidator:
         if position is None:
             return
         found = kind_at(position) if 1 <= position <= head else None
+        if found is None:
+            raise InputError(f"there is no event {position}: the log holds events 1..{head}",
+                             field=f"payload.{name}")
         if found not in kinds:
-            what = f"is a {found}" if found else f"does not exist (the log holds events 1..{head})"
-            raise InputError(f"event {position} {what}, not a {' or '.join(kinds)}",
+            raise InputError(f"event {position} is a {found}, not a {' or '.join(kinds)}",
                              field=f"payload.{name}")
 
     @staticmethod

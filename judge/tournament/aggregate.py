@@ -311,7 +311,8 @@ class Tournament:
         st = self.state()
         events = self.events()
         if not 2 <= position <= len(events):
-            raise InputError(f"the tournament's events are 1..{len(events)}; event 1 cannot be voided",
+            raise InputError(f"there is no event {position} to void: the tournament's events are 1..{len(events)}"
+                             if position != 1 else "event 1 creates the tournament and cannot be voided",
                              field="position")
         target = events[position - 1]
         if target.kind in ("correction", "note", seal.SEALED):

@@ -194,7 +194,7 @@ def test_export_format_sqlite(db, dispute, tmp_path):
 
 @pytest.mark.parametrize("args, field, words", [
     (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "2"), "payload.call", "is a note, not a judge.call"),
-    (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "99"), "payload.call", "does not exist"),
+    (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "99"), "payload.call", "there is no event 99"),
     (("judge", "confirm", "M", "--player", "Ann", "--slip", "2"), "payload.slip", "not a result.slip"),
 ])
 def test_references_to_earlier_events_must_name_the_right_kind(db, args, field, words):
