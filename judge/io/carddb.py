@@ -293,9 +293,10 @@ def parse_decklist(text: str, where: str = "decklist", db: CardDB | None = None)
 
 
 def check_decklist(db: CardDB | None, text: str, leader: str | None = None, *,
-                   where: str = "decklist") -> DeckReport:
+                   where: str = "decklist", owner: str | None = None) -> DeckReport:
     """Parse a decklist and run the deck rules on it. A Leader listed in the text is taken as the
-    Leader (and left out of the 50); `leader` may be a number or a name."""
+    Leader (and left out of the 50); `leader` may be a number or a name. `owner`: whose deck the
+    findings name (default: the file's name)."""
     from engine.rulesets import get_ruleset
     from engine.rulesets.optcg.ruleset import check_deck
 
@@ -314,7 +315,7 @@ def check_decklist(db: CardDB | None, text: str, leader: str | None = None, *,
         cards.remove(leader)
     if db is not None:
         facts = db.facts_for(cards + [leader])
-    findings = check_deck(get_ruleset("optcg")(), os.path.basename(where), leader, cards, facts)
+    findings = check_deck(get_ruleset("optcg")(), owner or os.path.basename(where), leader, cards, facts)
     unknown = sorted({c for c in cards + [leader] if c not in facts})
     names = {c: f["name"] for c, f in facts.items() if f.get("name")}
     return DeckReport(leader, cards, unknown, problems, [f.to_dict() for f in findings], names)
@@ -326,7 +327,7 @@ def decklist_registration(db: CardDB | None, player: str, text: str, *, where: s
     copied in, and the deck check. A line that cannot be read refuses the list (InputError naming it):
     a registered deck is what the player handed in, not a guess."""
     db = db or CardDB()
-    report = check_decklist(db, text, None, where=where)
+    report = check_decklist(db, text, None, where=where, owner=player)
     if report.problems:
         raise InputError("; ".join(report.problems), field="decklist")  # each names its file and line
     return registration_payload(db, player, report.leader, report.cards, source=source), report
