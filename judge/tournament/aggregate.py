@@ -439,8 +439,9 @@ class Tournament:
             where = f"{rnd.name} table {p.table} ({p.player1} vs {p.player2})"
             why = "declared for this tournament" if fmt.declared else f"the default for {st.game}"
             raise InputError(f"{where}: {w}-{l}-{d} is impossible in a {fmt.name} match ({why}): "
-                             f"{problem}; if the table really played this, record it with the format "
-                             "override (`--override-format`)", field="match" if source == "match" else "slip")
+                             f"{problem}; if the table really played this, an organizer records it with "
+                             "the format override (`tablejudge tournament result ... --override-format`; the "
+                             "web desk does not override formats)", field="match" if source == "match" else "slip")
         payload = {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
                    "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches,
                    "format_override": True if problem else None, "reason": reason, "based_on": based_on}
