@@ -275,9 +275,18 @@ def to_csv(rows: Iterable[dict[str, Any]]) -> str:
     w = csvcells.writer(buf)  # text starting = + - @ tab CR is neutralised (OWASP)
     w.writerow(cols)
     for r in rows:
-        w.writerow([json.dumps(r[k], ensure_ascii=False) if isinstance(r.get(k), (dict, list))
-                    else r.get(k) for k in cols])
+        w.writerow([_csv_value(r.get(k)) for k in cols])
     return buf.getvalue()
+
+
+def _csv_value(v: Any) -> Any:
+    """A cell as the JSON output says it: true/false (not Python's True/False), lists and objects
+    as JSON."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, ensure_ascii=False)
+    return v
 
 
 def table_text(rows: list[dict[str, Any]], cols: list[str]) -> str:

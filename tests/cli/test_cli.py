@@ -200,3 +200,11 @@ def test_lines_from_a_pipe_a_byte_order_mark_and_the_input_line_of_a_refusal(tmp
     assert "input line 3:" in out.stdout and "unknown action 'bogus'" in out.stdout
     kinds = [e["kind"] for e in json.loads(run_cli("events", "P1", "--json", db=db).stdout)]
     assert kinds == ["match.created", "note", "setup", "draw"]
+
+
+def test_csv_cells_say_true_and_false_as_the_json_does():
+    """QA 2026-11-26: --csv printed Python's True/False where --json has true/false."""
+    from judge.cli.common import to_csv
+
+    assert to_csv([{"dropped": True, "late": False, "ids": [1, 2]}]).splitlines() == \
+        ["dropped,late,ids", 'true,false,"[1, 2]"']
