@@ -293,10 +293,24 @@ def table_text(rows: list[dict[str, Any]], cols: list[str]) -> str:
     if not rows:
         return "(none)"
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip()]
-    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() for row in cells]
+    widths = [max(_width(c), *(_width(row[i]) for row in cells)) for i, c in enumerate(cols)]
+    lines = ["  ".join(_pad(c, w) for c, w in zip(cols, widths)).rstrip()]
+    lines += ["  ".join(_pad(v, w) for v, w in zip(row, widths)).rstrip() for row in cells]
     return "\n".join(lines)
+
+
+def _width(text: str) -> int:
+    """Columns a terminal gives `text`: wide (CJK) characters take two, combining marks none."""
+    if text.isascii():
+        return len(text)
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - _width(text))
 
 
 def _cell(v: Any) -> str:

@@ -208,3 +208,12 @@ def test_csv_cells_say_true_and_false_as_the_json_does():
 
     assert to_csv([{"dropped": True, "late": False, "ids": [1, 2]}]).splitlines() == \
         ["dropped,late,ids", 'true,false,"[1, 2]"']
+
+
+def test_text_tables_line_up_with_wide_characters():
+    """QA 2026-11-26: a name in CJK characters pushed its row's later columns out of line."""
+    from judge.cli.common import _width, table_text
+
+    lines = table_text([{"player": "Fumiko 山田", "points": 9}, {"player": "Ann", "points": 3}],
+                       ["player", "points"]).splitlines()
+    assert len({_width(line[:line.rindex(" ") + 1]) for line in lines}) == 1  # the points column starts alike
