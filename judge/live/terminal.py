@@ -8,6 +8,36 @@ from __future__ import annotations
 from judge.live.session import LiveSession, Reply
 
 
+# --- a script's header -----------------------------------------------------------------------------
+
+
+def header_problem(session: LiveSession, lines: list[str]) -> str | None:
+    """A notation file fed to `live` (an export, a game typed ahead) may start with its header
+    block: accepted when it describes this match (ruleset, players in seat order, its id if named,
+    its options), else what differs. [Deck] tags are refused: `import` records them, `live` does
+    not (a deck line does)."""
+    from engine.notation.header import parse_header
+    from engine.notation.lexer import NotationError
+
+    m = session.match
+    try:
+        h = parse_header([line.rstrip("\n") for line in lines])
+    except NotationError as e:
+        return f"line {e.line}: {e.message}"
+    created = m.created.payload
+    if h.ruleset != m.ruleset.name:
+        return f"the header's ruleset is {h.ruleset!r}, but match {m.id} is {m.ruleset.name!r}"
+    if h.players != list(m.players):
+        return f"the header seats {', '.join(h.players)}, but match {m.id} seats {', '.join(m.players)}"
+    if h.match is not None and h.match != m.id:
+        return f"the header names match {h.match}, not {m.id}"
+    if h.options and h.options != (created.get("options") or {}):
+        return f"the header's options {h.options} are not match {m.id}'s ({created.get('options') or {}})"
+    if h.decks:
+        return "[Deck] tags are recorded by `tablejudge import`, not by `live` (record a deck line instead)"
+    return None
+
+
 # --- the terminal ----------------------------------------------------------------------------------
 
 
@@ -47,14 +77,31 @@ def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=
         session.acknowledge(reply)  # after it is on the screen: kept for a resume
 
     if not interactive:
+        header: list[str] | None = []  # a notation file's header block, until the first action
         for n, raw in enumerate(sys.stdin, start=1):
             # a file saved by Windows Notepad starts with a byte-order mark: not part of the first line
-            reply = session.handle(raw.removeprefix("\ufeff") if n == 1 else raw)
+            line = raw.removeprefix("\ufeff") if n == 1 else raw
+            if header is not None:
+                if line.lstrip().startswith("[") or (header and not line.strip()):
+                    header.append(line)
+                    continue
+                if header:
+                    problem = header_problem(session, header)
+                    if problem:
+                        show(Reply([f"input lines 1-{len(header)}: {problem}", "  nothing was recorded"],
+                                   refused=True))
+                        return tally
+                header = None
+            reply = session.handle(line)
             if reply.refused:  # which line of the script: the column alone does not find it
                 reply.lines.insert(0, f"input line {n}:")
             show(reply)
             if reply.quit:
                 break
+        if header:  # a header and no action
+            problem = header_problem(session, header)
+            if problem:
+                show(Reply([f"input lines 1-{len(header)}: {problem}", "  nothing was recorded"], refused=True))
         return tally
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion

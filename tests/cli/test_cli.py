@@ -217,3 +217,20 @@ def test_text_tables_line_up_with_wide_characters():
     lines = table_text([{"player": "Fumiko 山田", "points": 9}, {"player": "Ann", "points": 3}],
                        ["player", "points"]).splitlines()
     assert len({_width(line[:line.rindex(" ") + 1]) for line in lines}) == 1  # the points column starts alike
+
+
+def test_a_script_with_a_header_block_is_read_when_the_header_is_this_match(tmp_path):
+    """QA 2026-11-26: a notation file with its header could not be fed to `live` (each tag was
+    refused as an action). The header is checked against the match instead."""
+    db = str(tmp_path / "log.db")
+    assert run_cli("match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob", "--id", "H1",
+                   db=db).returncode == 0
+    head = '[Ruleset "table"]\n[Match "H1"]\n[A "Ann"]\n[B "Bob"]\n\n'
+    assert run_cli("live", "H1", db=db, input=head + "A: setup deck 40\n").returncode == 0
+    for other, words in (('[Ruleset "table"]\n[A "Ann"]\n[B "Zed"]\n\n', "seats Ann, Zed"),
+                         ('[Ruleset "optcg"]\n[A "Ann"]\n[B "Bob"]\n\n', "ruleset is 'optcg'"),
+                         ('[Ruleset "table"]\n[Match "X9"]\n[A "Ann"]\n[B "Bob"]\n\n', "names match X9")):
+        out = run_cli("live", "H1", db=db, input=other + "A: setup deck 40\n")
+        assert out.returncode == 2 and words in out.stdout, out.stdout
+    kinds = [e["kind"] for e in json.loads(run_cli("events", "H1", "--json", db=db).stdout)]
+    assert kinds == ["match.created", "setup"]
