@@ -18,6 +18,7 @@ backup changes which earlier events are backed out, so a touched match is re-der
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,7 +26,7 @@ import sqlite_utils
 
 from engine.desk import judge_of
 from engine.events import RecordedEvent
-from engine.match import Match
+from engine.match import InputError, Match
 from engine.store import MATCH_CREATED, EventStore
 
 from judge import desk
@@ -87,8 +88,11 @@ def build(store: EventStore, path: str, *, rebuild: bool = False,
           only: Iterable[str] | None = None) -> dict[str, Any]:
     """Create or bring up to date the read model at `path`. `only`: restrict to these matches (a
     one-match export). Returns a summary (events pulled, last notification, matches refreshed)."""
-    db = sqlite_utils.Database(path, recreate=rebuild)
-    _ensure_tables(db)
+    try:
+        db = sqlite_utils.Database(path, recreate=rebuild)
+        _ensure_tables(db)
+    except sqlite3.OperationalError as e:  # a folder that cannot be written, a file that is not SQLite
+        raise InputError(f"cannot write the read model {path}: {e}", where=path) from None
     wanted = set(only) if only is not None else None
     start = _last(db) + 1
     touched: list[str] = []
