@@ -57,6 +57,13 @@ def _refuse_constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
+def json_problem(e: json.JSONDecodeError) -> str:
+    """What the JSON parser found, and where, in one phrase: "Unterminated string starting at
+    column 38" (Python's message ends in "at" and keeps the place apart); a line only past the first."""
+    where = f"column {e.colno}" if e.lineno == 1 else f"line {e.lineno}, column {e.colno}"
+    return f"{e.msg} {where}" if e.msg.endswith(" at") else f"{e.msg} at {where}"
+
+
 def read_json(text: str) -> Any:
     """Untrusted JSON text to a value, or PayloadError saying why in words, never a traceback:
     NaN and Infinity are refused, and so are numbers of more than 4,300 digits and nesting deeper
@@ -65,7 +72,7 @@ def read_json(text: str) -> Any:
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as e:
-        err = PayloadError("", f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})")
+        err = PayloadError("", f"not valid JSON: {json_problem(e)}")
         err.line = e.lineno  # so a caller can say file:line
         raise err from None
     except RecursionError:

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.match import InputError, check_match_id
 from engine.notation.lexer import SEATS, NotationError
-from engine.schema import PayloadError, read_json, shown
+from engine.schema import PayloadError, json_problem, read_json, shown
 from engine.notation.values import Ctx, quote
 
 # --- the header block ---------------------------------------------------------------------------
@@ -51,7 +51,7 @@ def parse_tag(line: str, lineno: int) -> tuple[str, list[str]]:
         try:
             value, i = dec.raw_decode(line, i)
         except json.JSONDecodeError as e:
-            raise NotationError(f"expected a closed \"string\" ({e.msg})", line=lineno, col=e.colno) from None
+            raise NotationError(f"expected a closed \"string\" ({json_problem(e)})", line=lineno, col=e.colno) from None
         values.append(value)
     return m.group(1), values
 

@@ -78,7 +78,7 @@ def tokenize(line: str, lineno: int = 0) -> list[Token]:
             try:
                 value, end = dec.raw_decode(line, i)
             except json.JSONDecodeError as e:
-                raise NotationError(f"expected a closed \"string\" ({e.msg})", line=lineno,
+                raise NotationError("expected a closed \"string\"" + _json_reason(e), line=lineno,
                                     col=e.colno) from None
             tok = Token("str", line[i:end], col, value)
             if end < n and line[end] == ":":
@@ -96,7 +96,7 @@ def tokenize(line: str, lineno: int = 0) -> list[Token]:
                 vtype = "str" if line[j] == '"' else "json"
             except json.JSONDecodeError as e:
                 if line[j] != "[":
-                    raise NotationError(f"expected a JSON value after '{key}=' ({e.msg})",
+                    raise NotationError(f"expected a JSON value after '{key}='" + _json_reason(e),
                                         line=lineno, col=e.colno) from None
                 end = line.find("]", j)
                 if end < 0:
@@ -120,3 +120,9 @@ def tokenize(line: str, lineno: int = 0) -> list[Token]:
             toks.append(Token("word", word, col, word))
         i = j
     return toks
+
+
+def _json_reason(e: json.JSONDecodeError) -> str:
+    """The parser's reason beside a column the error already points at: none for a string left
+    open (the column says where it starts), else "(Expecting ',' delimiter)"."""
+    return "" if e.msg.startswith("Unterminated string") else f" ({e.msg})"
