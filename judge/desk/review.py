@@ -138,14 +138,21 @@ def action_rows(match: Match, voided: set[int] | None = None) -> list[dict[str, 
 
 
 def penalty_rows(match: Match, voided: set[int] | None = None) -> list[dict[str, Any]]:
+    """One row per penalty. `infraction`: the guide's name for it when it was given from the penalty
+    guide ("Slow Play"), else what was typed; `category`: what the payload stores ("Event Error")."""
+    from judge.desk.penalties import guide_for
+
     voided = set(match.state().voided) if voided is None else voided
+    guide = guide_for(match.ruleset.name)
     rows = []
     for e in match.events():
         if e.kind != "judge.penalty":
             continue
         p = e.payload
+        inf = guide.lookup(p.get("guide"))
         rows.append({"match": match.id, "position": e.position, "player": p["player"],
-                     "penalty": p["penalty"], "infraction": p["infraction"],
+                     "penalty": p["penalty"], "infraction": inf.name if inf else p["infraction"],
+                     "category": p["infraction"],
                      "policy": p.get("policy", "bandai"), "reason": p.get("reason", ""),
                      "minutes_late": p.get("minutes_late"), "judge": judge_of(e.actor),
                      "recorded_at": e.recorded_at, "recorded_by": e.recorded_by,

@@ -135,3 +135,13 @@ def test_the_cli_shows_the_suggestion_and_records_nothing_until_a_penalty_is_giv
     assert bad.returncode == 2 and LOOK in bad.stderr
     listed = run_cli("judge", "infractions", "--ruleset", "optcg", "--json", db=db)
     assert len(json.loads(listed.stdout)) == 23
+
+
+def test_the_penalties_list_names_the_infraction_not_only_its_category(store):
+    """QA 2026-11-26: `tablejudge penalties` showed "Event Error" for a Slow Play Warning."""
+    from judge.desk import penalty_rows
+
+    m = Match.create(store, "optcg", ["Ann", "Bob"], event="ev")
+    give_penalty(m, player="Bob", infraction="Slow Play", penalty="Warning", actor="judge:Kim")
+    (row,) = penalty_rows(m)
+    assert (row["infraction"], row["category"]) == ("Slow Play", "Event Error")
