@@ -272,8 +272,12 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
             r = rows[0]
             judged = (f"{plural(r['findings'], 'finding')}" if r["findings"] is not None
                       else "not judged (interrupted): run `tablejudge validate " + r["match"] + "`")
-            click.echo(f"{r['file']}: {plural(r['events'], 'event')} into match {r['match']}"
-                       f"{' (new)' if r['created'] else ''}; {judged}")
+            if r["events"] == 0 and not r["created"]:  # the findings are the match's, listed by `findings`
+                click.echo(f"{r['file']}: already in match {r['match']}: nothing new stored "
+                           f"(`tablejudge findings {r['match']}` lists its findings)")
+            else:
+                click.echo(f"{r['file']}: {plural(r['events'], 'event')} into match {r['match']}"
+                           f"{' (new)' if r['created'] else ''}; {judged}")
         elif rows:
             click.echo(table_text(rows, ["file", "match", "events", "findings"]))
         for f in failures:
