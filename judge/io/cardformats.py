@@ -27,7 +27,7 @@ from typing import Any
 from engine.match import InputError
 from engine.schema import PayloadError, read_json, shown
 
-from judge.io.text import decode
+from judge.io.text import decode, read_bytes
 
 CATEGORIES = ("leader", "character", "event", "stage", "don")
 COLORS = ("Red", "Green", "Blue", "Purple", "Black", "Yellow")
@@ -332,11 +332,7 @@ class Printings:
 def read_file(path: str, *, strict: bool = True) -> tuple[str | None, list[dict[str, Any]], str]:
     """(format, printings, sha256). A file that is not a card list: an InputError when `strict`,
     else (None, [], sha) so a folder scan can skip indexes and manifests."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", where=path) from None
+    raw = read_bytes(path)
     digest = hashlib.sha256(raw).hexdigest()
     try:
         data = read_json(decode(raw, path))  # NaN, 4,300+ digit numbers, deep nesting: refused in words

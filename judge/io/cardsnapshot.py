@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.match import InputError
+from judge.io.text import read_bytes
 from judge.io.cardformats import ATTRIBUTES, COLORS, KANA, KEYWORDS, RULE_KEYWORDS, ANY_NUMBER, \
     card_number, gather, own_keywords, package_meta
 
@@ -278,12 +279,7 @@ def match_names(names: Iterable[tuple[str, str]], text: str, name_of) -> list[tu
 
 
 def load(path: str) -> Snapshot:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise InputError(f"cannot read the card snapshot: {e.strerror}", where=path) from None
-    return loads(raw, path)
+    return loads(read_bytes(path, "the card snapshot"), path)
 
 
 def loads(raw: bytes, where: str = "snapshot") -> Snapshot:

@@ -19,11 +19,15 @@ def decode(raw: bytes, where: str) -> str:
                          where=f"{where}:{line}:{column}") from None
 
 
-def read_text(path: str) -> str:
-    """A file's text; InputError naming the file when it cannot be read, or the place of a bad byte."""
+def read_bytes(path: str, what: str = "") -> bytes:
+    """A file's bytes; InputError naming the file (and `what` it was to be) when it cannot be read."""
     try:
         with open(path, "rb") as f:
-            raw = f.read()
+            return f.read()
     except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror or e}", where=path) from None
-    return decode(raw, path)
+        raise InputError(f"cannot read {what or path}: {e.strerror or e}", where=path) from None
+
+
+def read_text(path: str) -> str:
+    """A file's text; InputError naming the file when it cannot be read, or the place of a bad byte."""
+    return decode(read_bytes(path), path)
