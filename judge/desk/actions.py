@@ -27,8 +27,23 @@ def record(match: Match, kind: str, payload: dict[str, Any], *, actor: str,
     findings include the desk's own checks of it (a ruling citing a rule the game does not have),
     said now rather than only when the log is next reviewed."""
     payload = {k: v for k, v in payload.items() if v is not None}
+    if kind == "time.called":
+        _not_called_yet(match)
     rec = match.record(kind, payload, actor=actor, recorded_by=recorded_by)
     desk = event_desk_findings(rec.event, known_rule_ids(r.id for r in match.ruleset.rules))
     have = {(f.rule, f.message) for f in rec.findings}
     rec.findings.extend(f for f in desk if (f.rule, f.message) not in have)
     return rec
+
+
+def _not_called_yet(match: Match) -> None:
+    """Time is called once in a match: a second call (another clock) would leave two times and the
+    end-of-time procedure deciding from the later one. Void the first if it was a mistake."""
+    from judge.desk.timelimit import find_time_called, live_events
+
+    called = find_time_called(*live_events(match))
+    if called is not None:
+        raise InputError(f"time was already called at {called.payload.get('clock')} (event {called.position}); "
+                         f"a second call is not recorded. If the first was a mistake, void it first "
+                         f"(tablejudge log {match.id} correction --actor judge:NAME --voids {called.position} "
+                         "--reason \"...\")", field="clock")

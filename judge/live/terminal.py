@@ -31,6 +31,10 @@ def header_problem(session: LiveSession, lines: list[str]) -> str | None:
         return f"the header seats {', '.join(h.players)}, but match {m.id} seats {', '.join(m.players)}"
     if h.match is not None and h.match != m.id:
         return f"the header names match {h.match}, not {m.id}"
+    for key in ("event", "round", "table"):
+        said, is_ = getattr(h, key), created.get(key)
+        if said is not None and said != is_:
+            return f"the header's {key} is {said!r}, but match {m.id}'s is {is_!r}"
     if h.options and h.options != (created.get("options") or {}):
         return f"the header's options {h.options} are not match {m.id}'s ({created.get('options') or {}})"
     if h.decks:
@@ -79,8 +83,9 @@ def run_terminal(session: LiveSession, *, history_file: str | None = None, echo=
     if not interactive:
         header: list[str] | None = []  # a notation file's header block, until the first action
         for n, raw in enumerate(sys.stdin, start=1):
-            # a file saved by Windows Notepad starts with a byte-order mark: not part of the first line
-            line = raw.removeprefix("\ufeff") if n == 1 else raw
+            # a file saved by Windows Notepad starts with a byte-order mark (files joined with cat: any
+            # line may): not part of the line
+            line = raw.removeprefix("\ufeff")
             if header is not None:
                 if line.lstrip().startswith("[") or (header and not line.strip()):
                     header.append(line)

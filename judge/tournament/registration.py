@@ -4,11 +4,9 @@ cell may span lines). Errors name the file, the line and the column; nothing is 
 file with an error."""
 from __future__ import annotations
 
-import csv
-import io
-
 from engine.match import InputError
 
+from judge.io.csvread import read_rows
 from judge.tournament.aggregate import Entry, Tournament
 from judge.tournament.names import clean_name
 
@@ -23,52 +21,30 @@ def _column(header: list[str], names: tuple[str, ...]) -> str | None:
     return next((folded[n] for n in names if n in folded), None)
 
 
-def _record_start(lines: list[str], read: int) -> int:
-    """The line the next CSV record begins on, `read` lines having been read (blank lines skipped)."""
-    n = read
-    while n < len(lines) and not lines[n].strip():
-        n += 1
-    return n + 1
-
-
 def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
     """Entries from CSV text, in file order; blank rows skipped."""
-    if text.startswith("\ufeff"):
-        text = text[1:]  # a spreadsheet's byte-order mark
-    try:
-        reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
-        header = reader.fieldnames or []
-    except csv.Error as e:
-        raise InputError(f"not a CSV file: {e}", where=f"{path}:1") from None
+    rows = read_rows(text, path)  # a byte-order mark dropped; a row that cannot be read: its line
+    first = next(rows, None)
+    header = [h for h in first[1]] if first else []
     name_col = _column(header, NAME_COLUMNS)
     if name_col is None:
         raise InputError(f"no name column (the header has {', '.join(header) or 'nothing'}; expected "
                          f"one of {', '.join(NAME_COLUMNS)})", field="name", where=f"{path}:1")
     id_col, deck_col = _column(header, ID_COLUMNS), _column(header, DECK_COLUMNS)
     entries: list[Entry] = []
-    lines = text.split("\n")
-    try:
-        while True:
-            start = _record_start(lines, reader.line_num)  # where a record that cannot be read began
-            try:
-                row = next(reader)
-            except StopIteration:
-                break
-            line = reader.line_num
-            if None in row:
-                raise InputError(f"more cells than the header has columns ({len(header)})",
-                                 where=f"{path}:{line}")
-            if not any((v or "").strip() for v in row.values()):
-                continue
-            name = clean_name(row.get(name_col) or "")
-            if not name:
-                raise InputError("the name is empty", field=name_col, where=f"{path}:{line}")
-            entries.append(Entry(name, (row.get(id_col) or "").strip() or None if id_col else None,
-                                 (row.get(deck_col) or "").strip() or None if deck_col else None))
-            if len(entries) > MAX_ROWS:
-                raise InputError(f"more than {MAX_ROWS} registrations", where=f"{path}:{line}")
-    except csv.Error as e:
-        raise InputError(f"unreadable CSV ({e}): the row that starts here", where=f"{path}:{start}") from None
+    for line, cells in rows:
+        if len(cells) > len(header):
+            raise InputError(f"more cells than the header has columns ({len(header)})", where=f"{path}:{line}")
+        row = dict(zip(header, cells))
+        if not any((v or "").strip() for v in row.values()):
+            continue
+        name = clean_name(row.get(name_col) or "")
+        if not name:
+            raise InputError("the name is empty", field=name_col, where=f"{path}:{line}")
+        entries.append(Entry(name, (row.get(id_col) or "").strip() or None if id_col else None,
+                             (row.get(deck_col) or "").strip() or None if deck_col else None))
+        if len(entries) > MAX_ROWS:
+            raise InputError(f"more than {MAX_ROWS} registrations", where=f"{path}:{line}")
     if not entries:
         raise InputError("no player in the file", where=path)
     return entries
@@ -79,7 +55,7 @@ def import_registrations(t: Tournament, text: str, path: str = "<csv>", *,
     """Register every player of a CSV file in one atomic batch (events returned); an error in
     the file, a name already registered or a near-duplicate names its line and registers nobody."""
     entries = read_registrations(text, path)
-    lines = _name_lines(text)
+    lines = _name_lines(text, path)
     try:
         return t.register_many(entries, allow_similar=allow_similar)
     except InputError as e:
@@ -90,10 +66,6 @@ def import_registrations(t: Tournament, text: str, path: str = "<csv>", *,
         raise
 
 
-def _name_lines(text: str) -> list[int]:
-    """The line each non-blank data row ends on (the same walk as read_registrations)."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    next(reader, None)
-    return [reader.line_num for row in reader if any(c.strip() for c in row)]
+def _name_lines(text: str, path: str) -> list[int]:
+    """The line each non-blank data row starts on (the same walk as read_registrations)."""
+    return [line for line, row in list(read_rows(text, path))[1:] if any(c.strip() for c in row)]

@@ -15,7 +15,6 @@ file, the line when known, and the field.
 """
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -26,6 +25,7 @@ from typing import Any
 from engine.match import InputError
 from engine.schema import PayloadError, read_json, shown
 
+from judge.io.csvread import read_rows
 from judge.io.text import read_text
 from judge.tournament.standings import MatchResult
 
@@ -181,31 +181,13 @@ def _small_number(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 6
 
 
-def _rows(reader, path: str):
-    """(line number, row), or InputError naming the line: a field over the csv module's limit
-    (131,072 characters) or a malformed quote is a clear refusal, not a traceback."""
-    lineno = 1
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as e:
-            raise InputError(f"not readable as CSV: {e}", where=f"{path}:{reader.line_num}") from None
-        lineno += 1
-        yield lineno, row
-
-
 def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
-    reader = csv.reader(io.StringIO(text))
-    try:
-        header = next(reader)
-    except csv.Error as e:
-        raise InputError(f"not readable as CSV: {e}", where=f"{path}:1") from None
-    except StopIteration:
+    rows_in = read_rows(text, path)
+    first = next(rows_in, None)
+    if first is None:
         raise InputError("the file is empty (expected the header " + ",".join(CSV_COLUMNS) + ")",
-                         where=f"{path}:1") from None
-    header = [h.strip().lower() for h in header]
+                         where=f"{path}:1")
+    header = [h.strip().lower() for h in first[1]]
     missing = [c for c in CSV_COLUMNS if c not in header]
     if missing:
         raise InputError(f"the header lacks column(s) {', '.join(missing)} (expected "
@@ -216,7 +198,7 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
     players: list[str] = []
     rows: dict[tuple[int, str], tuple[str | None, int, int, int, int]] = {}
     order: list[tuple[int, str]] = []
-    for lineno, raw in _rows(reader, path):
+    for lineno, raw in rows_in:
         if not raw or all(not c.strip() for c in raw):
             continue
         where = f"{path}:{lineno}"

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from engine.store import EventStore
@@ -16,7 +18,7 @@ from judge.web.auth import Signer, organizer_claims
 from judge.web.desk import Desk
 from judge.report.templating import template_dir
 from judge.web.routes import api, matches, player, public, staff
-from judge.web.routes.common import HANDLED, html_error, json_error
+from judge.web.routes.common import HANDLED, LimitBody, html_error, json_error
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -67,6 +69,18 @@ def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
 
     for exc in HANDLED:
         app.add_exception_handler(exc, handled)
+
+    async def invalid(request: Request, exc: RequestValidationError):
+        """FastAPI's own answer echoes the input (a 20 MB body back; a number out of float range
+        made it fail with a 500): say what is wrong and where, and nothing of the value."""
+        errors = [{"field": ".".join(str(p) for p in e.get("loc", ())[1:]) or "body",
+                   "error": str(e.get("msg", "not valid"))[:200]} for e in exc.errors()[:20]]
+        first = errors[0] if errors else {"field": "body", "error": "not valid"}
+        return JSONResponse({"error": f"{first['field']}: {first['error']}", "field": first["field"],
+                             "errors": errors}, status_code=422)
+
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_middleware(LimitBody)  # the body is cut at MAX_FORM_BYTES, announced or chunked
 
     @app.middleware("http")
     async def headers(request: Request, call_next):

@@ -234,3 +234,16 @@ def test_a_script_with_a_header_block_is_read_when_the_header_is_this_match(tmp_
         assert out.returncode == 2 and words in out.stdout, out.stdout
     kinds = [e["kind"] for e in json.loads(run_cli("events", "H1", "--json", db=db).stdout)]
     assert kinds == ["match.created", "setup"]
+
+
+def test_time_is_called_once(tmp_path):
+    """QA 2026-11-26: `judge time --clock 15:40` after a call at 14:35 stored a second call, and the
+    end-of-time procedure then decided from the later one."""
+    db = str(tmp_path / "log.db")
+    assert run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", "--id", "TC",
+                   db=db).returncode == 0
+    assert run_cli("judge", "time", "TC", "--clock", "14:35", "-j", "Kim", db=db).returncode == 0
+    again = run_cli("judge", "time", "TC", "--clock", "15:40", "-j", "Kim", db=db)
+    assert again.returncode == 2 and "already called at 14:35 (event 2)" in again.stderr
+    kinds = [e["kind"] for e in json.loads(run_cli("events", "TC", "--json", db=db).stdout)]
+    assert kinds == ["match.created", "time.called"]

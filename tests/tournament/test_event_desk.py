@@ -246,3 +246,14 @@ def test_recorded_matches_are_created_from_pairings(store):
     assert set(m.players) == {t.state().current.tables()[0].player1, t.state().current.tables()[0].player2}
     assert m.events()[0].payload["event"] == t.id and m.events()[0].payload["table"] == "1"
     assert create_matches(t, ruleset="op2009") == made  # once per table
+
+
+def test_a_results_file_with_a_quote_left_open_is_refused_at_its_row():
+    """QA 2026-11-26: `standings FILE.csv` read an open quote as a player named with the rest of the
+    file (scored 1-0-0 with a bye)."""
+    from judge.tournament.results import parse_results_csv
+
+    text = 'round,player,opponent,wins,losses,draws\n1,Ann,Bob,1,0,0\n1,"Bob,Ann,0,1,0\n2,Ann,Cid,1,0,0\n'
+    with pytest.raises(InputError) as e:
+        parse_results_csv(text, "sr.csv")
+    assert e.value.where == "sr.csv:3" and "unreadable CSV" in str(e.value)

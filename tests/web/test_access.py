@@ -120,3 +120,31 @@ def test_hostile_input_is_refused_with_a_message(api):
     assert len(events(api, tid)) == before
     r = api.http.post(f"/t/{tid}/do/register", content=b"\xff\xfe garbage", headers={"Content-Type": "multipart/form-data; boundary=x"})
     assert r.status_code in (403, 422)
+
+
+def test_a_body_the_api_cannot_read_gets_a_short_refusal_never_a_500(api):
+    """QA 2026-11-26: a number out of float range (`{"table": 1e400}`) made FastAPI's own error
+    answer fail (500, no token needed); a 20 MB body came back whole in the 422."""
+    tid = new_event(api, 4)
+    before = len(events(api, tid))
+    for path, text in ((f"/api/t/{tid}/results", '{"table": 1e400}'),
+                       (f"/api/t/{tid}/report", '{"player": 1e400, "result": "1-0"}'),
+                       (f"/api/t/{tid}/results", '{"table": "' + "9" * 5000 + '"}')):
+        r = api.http.post(path, content=text, headers={"Content-Type": "application/json", **api.headers(None)})
+        assert r.status_code == 422, (path, r.status_code, r.text[:300])
+        assert len(r.content) < 2_000 and "error" in r.json()
+    big = b'{"player": "' + b"x" * 3_000_000 + b'", "result": "1-0"}'
+    r = api.http.post(f"/api/t/{tid}/report", content=big, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and len(r.content) < 2_000
+
+    def chunks():
+        yield b'{"player": "'
+        for _ in range(30):
+            yield b"x" * 100_000
+        yield b'", "result": "1-0"}'
+
+    r = api.http.post(f"/api/t/{tid}/report", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and "larger than" in r.json()["error"]
+    r = api.http.post(f"/t/{tid}/do/register", content=chunks(), headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 413
+    assert len(events(api, tid)) == before

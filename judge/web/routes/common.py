@@ -83,7 +83,7 @@ def check_csrf(request: Request, grant: Grant, form: dict[str, Any]) -> None:
 async def read_form(request: Request) -> dict[str, Any]:
     """A form (urlencoded or multipart; an uploaded file's text under its field name) or JSON."""
     if int(request.headers.get("content-length") or 0) > MAX_FORM_BYTES:
-        raise InputError("the form is too large", field="form")
+        raise BodyTooLarge("the form is too large", field="form")
     ctype = request.headers.get("content-type", "")
     if ctype.startswith("application/json"):
         try:
@@ -95,6 +95,8 @@ async def read_form(request: Request) -> dict[str, Any]:
         return data
     try:
         form = await request.form()
+    except BodyTooLarge:
+        raise
     except Exception:  # a malformed multipart body
         raise InputError("the form could not be read", field="form") from None
     out: dict[str, Any] = {}
@@ -132,7 +134,42 @@ def link(path: str, grant: Grant | None = None, **params: Any) -> str:
     return path + ("?" + urlencode(q) if q else "")
 
 
+class BodyTooLarge(InputError):
+    """A request body over MAX_FORM_BYTES (a form, a JSON body, an upload; chunked or not): 413."""
+
+
+class LimitBody:
+    """ASGI middleware: a request body is read up to MAX_FORM_BYTES and no further, whether its
+    length is announced or it comes in chunks (the JSON API's bodies are read whole by FastAPI
+    before any model limits a field)."""
+
+    def __init__(self, app: Any, limit: int = MAX_FORM_BYTES):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        announced = dict(scope.get("headers") or []).get(b"content-length", b"0")
+        too_large = BodyTooLarge(f"the request body is larger than {self.limit:,} bytes", field="body")
+        if not announced.isdigit() or int(announced) > self.limit:
+            response = JSONResponse(error_body(too_large), status_code=413)
+            return await response(scope, receive, send)
+        seen = 0
+
+        async def limited() -> dict:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise too_large
+            return message
+
+        await self.app(scope, limited, send)
+
+
 def error_status(e: Exception) -> int:
+    if isinstance(e, BodyTooLarge):
+        return 413
     if isinstance(e, Forbidden):
         return 403
     if isinstance(e, (OverwriteRefused, ConflictError)):
