@@ -175,9 +175,12 @@ class Tournament:
         if info.dropped:
             raise InputError(f"{shown(player)} has dropped", field="player")
         nxt = len(st.rounds) + 1
-        round_no = round_no or nxt
+        round_no = nxt if round_no is None else round_no
         if round_no < nxt:
-            raise InputError(f"round {round_no} is already paired; a bye is given before pairing",
+            raise InputError(f"round {round_no} is already paired; a bye is given before pairing"
+                             if round_no >= 1 else f"rounds are numbered from 1, got {round_no}", field="round")
+        if st.rounds_planned and round_no > st.rounds_planned:
+            raise InputError(f"the tournament has {st.rounds_planned} Swiss rounds: there is no round {round_no}",
                              field="round")
         if player in st.granted_byes.get(round_no, {}):
             raise InputError(f"{shown(player)} already has a bye for round {round_no}", field="player")

@@ -44,6 +44,9 @@ def final_placings(st: TournamentState) -> list[Placing]:
     """Every player's final place (raises InputError while the top cut is not over)."""
     elim = st.elimination_rounds
     if not elim:
+        if st.top_cut_size:
+            raise InputError(f"the top cut (top {st.top_cut_size}) has not been paired yet: there are no final "
+                             "placings before it is over", field="round")
         raise InputError("there is no top cut: the Swiss standings are the final placings", field="round")
     final = elim[-1]
     if len(final.tables()) != 1 or not final.complete:

@@ -257,3 +257,16 @@ def test_a_results_file_with_a_quote_left_open_is_refused_at_its_row():
     with pytest.raises(InputError) as e:
         parse_results_csv(text, "sr.csv")
     assert e.value.where == "sr.csv:3" and "unreadable CSV" in str(e.value)
+
+
+def test_a_bye_is_for_a_round_that_can_still_be_paired(store):
+    """QA 2026-11-26: `bye --round 0` gave a bye in round 2; `--round 99999` was stored in a 3-round
+    event. And placings before a declared top cut said there was none."""
+    t = event(store, 6, rounds=3, top_cut=4)
+    t.pair()
+    for bad, words in ((0, "numbered from 1"), (1, "already paired"), (4, "3 Swiss rounds"), (99999, "no round 99999")):
+        with pytest.raises(InputError, match=words):
+            t.grant_bye("Player 00", bad)
+    assert t.grant_bye("Player 00", 3).payload["round"] == 3
+    with pytest.raises(InputError, match="top cut .top 4. has not been paired yet"):
+        final_placings(t.state())
