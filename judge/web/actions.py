@@ -15,6 +15,7 @@ from engine.match import InputError
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
 from judge.tournament.registration import import_registrations
+from judge.tournament.results import parse_slip
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.web.auth import (
     JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims, staff_claims,
@@ -141,10 +142,31 @@ def _record_results(ctx, t, g, f):
         pairs = entry.parse_entries(text(f, "lines", limit=MAX_TEXT), "lines")
     else:
         pairs = [(number(f, "table"), text(f, "result", limit=20))]
-    done = entry.record_results(t, pairs, round_no=number(f, "round", required=False), overwrite=flag(f, "overwrite"),
+    round_no = number(f, "round", required=False)
+    if g.role == SCOREKEEPER:
+        _not_against_a_report(t, pairs, round_no)
+    done = entry.record_results(t, pairs, round_no=round_no, overwrite=flag(f, "overwrite"),
                                 reason=text(f, "reason", required=False))
     return {"message": ", ".join(f"table {d.table}: {d.status}" for d in done[:5])
             + (f" and {len(done) - 5} more" if len(done) > 5 else ""), "entered": [d.to_dict() for d in done]}
+
+
+def _not_against_a_report(t: Tournament, pairs: list, round_no: int | None) -> None:
+    """A scorekeeper enters slips; a table whose players' reports disagree, with each other or with
+    the slip entered, is a dispute, and judges and the organizer decide disputes (`resolve`, with a
+    reason, listed as an override). Refused before anything is stored, naming the reports."""
+    st = t.state()
+    for item in pairs:
+        table, slip = item[0], item[1]
+        rnd, _ = t._find_table(st, table, None, round_no)
+        view = reports.table_status(rnd, table)
+        w, l, d = parse_slip(slip, field="result")
+        entered = f"{w}-{l}-{d}"
+        against = {p: said for p, said in view.reports.items() if said != entered}
+        if view.status == reports.DISPUTED or against:
+            said = "; ".join(f"{p} reported {s}" for p, s in view.reports.items())
+            raise Forbidden(f"table {table} is disputed ({said}; the slip says {entered}): a judge or the "
+                            "organizer decides it (resolve, with a reason)")
 
 
 def _undo_result(ctx, t, g, f):

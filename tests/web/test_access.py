@@ -148,3 +148,27 @@ def test_a_body_the_api_cannot_read_gets_a_short_refusal_never_a_500(api):
     r = api.http.post(f"/t/{tid}/do/register", content=chunks(), headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert r.status_code == 413
     assert len(events(api, tid)) == before
+
+
+def test_a_scorekeeper_does_not_settle_a_disputed_table(api):
+    """QA 2026-11-26: a scorekeeper's result for a table whose players' reports disagreed (or against
+    one player's report) was stored and confirmed the table, out of the judges' queue. Judges and
+    the organizer decide disputes (resolve, with a reason)."""
+    tid = new_event(api, 8)
+    api.do(tid, "pair")
+    tables = api.get(f"/api/t/{tid}/tables").json()
+    links = player_tokens(api, tid)
+    sk = re.search(r"k=(\S+)", api.do(tid, "mint", role="scorekeeper", name="Sam")["link"]).group(1)
+    t1, t2 = tables[0], tables[1]
+    api.post(f"/api/t/{tid}/report", {"player": t1["player1"], "result": "2-0"}, token=links[1])
+    api.post(f"/api/t/{tid}/report", {"player": t1["player2"], "result": "2-0"}, token=links[1])  # both won
+    api.post(f"/api/t/{tid}/report", {"player": t2["player1"], "result": "2-1"}, token=links[2])
+    before = len(events(api, tid))
+    for table, result in ((1, "2-0"), (2, "0-2")):
+        r = api.post(f"/api/t/{tid}/results", {"table": table, "result": result}, token=sk)
+        assert r.status_code == 403 and "disputed" in r.json()["error"], r.text
+    assert len(events(api, tid)) == before
+    r = api.post(f"/api/t/{tid}/results", {"table": 2, "result": "2-1"}, token=sk)  # agrees with the report
+    assert r.status_code == 200, r.text
+    r = api.post(f"/api/t/{tid}/do/resolve", {"table": 1, "result": "2-0", "reason": "slip signed by both"})
+    assert r.status_code == 200, r.text  # the organizer decides it
