@@ -11,7 +11,7 @@ from engine.events import (
     RecordedEvent,
     default_recorder_name,
 )
-from engine.match import InputError, Match
+from engine.match import MAX_NAME, InputError, Match
 from engine.schema import PayloadError, shown
 from engine.store import EventStore, MatchNotFound
 
@@ -145,11 +145,16 @@ class Tournament:
             e = item if isinstance(item, Entry) else Entry(item)
             where = f"entry {n}" if len(players) > 1 else ""
             p = clean_name(e.player) if isinstance(e.player, str) else e.player
+            if isinstance(p, str) and len(p) > MAX_NAME:  # before the payload's generic text limit
+                raise InputError(f"a player name is at most {MAX_NAME} characters, got {len(p):,}: {shown(p)}",
+                                 field="player", where=where)
+            earlier = "given earlier in this list" if n > 1 and (p in seen[len(st.players):] or similar_to(
+                p, seen[len(st.players):]) is not None) else "already registered"
             if p in seen:
-                raise InputError(f"{shown(p)} is already registered", field="player", where=where)
+                raise InputError(f"{shown(p)} is {earlier}", field="player", where=where)
             twin = similar_to(p, seen)
             if twin is not None and not allow_similar:
-                raise InputError(f"{shown(e.player)} looks like {shown(twin)}, already registered (same name but for "
+                raise InputError(f"{shown(e.player)} looks like {shown(twin)}, {earlier} (same name but for "
                                  "case, spaces or accents); if they are two people, register with "
                                  "--allow-similar", field="player", where=where)
             seen.append(p)

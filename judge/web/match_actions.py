@@ -17,6 +17,7 @@ from typing import Any
 from engine.desk import PENALTY_LADDER, describer
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
+from judge.desk.actions import record as desk_record
 from judge.desk.penalties import give_penalty, guide_for
 from judge.tournament import rounds
 from judge.web.actions import Context, number, text
@@ -72,7 +73,7 @@ def recorder(m: Match, g: Grant) -> Recorder:
 
 
 def _line(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
-    seen = number(f, "seen", low=0, high=10**9)
+    seen = number(f, "seen", low=0, high=m.head_position())  # a page never saw past the log's end
     try:
         out: LineOutcome = recorder(m, g).record(f.get("line") if isinstance(f.get("line"), str) else "", seen)
     except PermissionError as e:
@@ -106,16 +107,15 @@ def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
         caller = g.role if g.name in ("", g.role) else f"{g.role} {g.name}"
         actor = g.match_actor
     reason = text(f, "reason", required=False, limit=500)
-    rec = m.record("judge.call", {k: v for k, v in {"caller": caller, "reason": reason, "at": at}.items()
-                                  if v is not None}, actor=actor, recorded_by=g.recorded_by)
+    rec = desk_record(m, "judge.call", {"caller": caller, "reason": reason, "at": at}, actor=actor,
+                      recorded_by=g.recorded_by)
     return {"message": "a judge is called" + (f" (about event {at})" if at else ""), "position": rec.event.position}
 
 
 def _ruling(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     payload = {"text": text(f, "text", limit=2000), "rule": text(f, "rule", required=False, limit=80),
                "call": number(f, "call", required=False, high=10**9)}
-    rec = m.record("judge.ruling", {k: v for k, v in payload.items() if v is not None}, actor=g.match_actor,
-                   recorded_by=g.recorded_by)
+    rec = desk_record(m, "judge.ruling", payload, actor=g.match_actor, recorded_by=g.recorded_by)
     return {"message": f"ruling recorded (#{rec.event.position})", "position": rec.event.position,
             "findings": [x.to_dict() for x in rec.findings]}
 
@@ -131,9 +131,9 @@ def _penalty(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     guide = guide_for(m.ruleset.name)
     inf = guide.lookup(infraction)
     if inf is None:  # a free infraction category, as the CLI takes it: no suggestion to compare
-        rec = m.record("judge.penalty", {k: v for k, v in {"player": player, "penalty": penalty,
-                       "infraction": infraction, "reason": reason, "minutes_late": late}.items() if v is not None},
-                       actor=g.match_actor, recorded_by=g.recorded_by)
+        rec = desk_record(m, "judge.penalty", {"player": player, "penalty": penalty, "infraction": infraction,
+                                               "reason": reason, "minutes_late": late},
+                          actor=g.match_actor, recorded_by=g.recorded_by)
         return {"message": f"{penalty} to {player} recorded (#{rec.event.position})", "position": rec.event.position}
     rec, s = give_penalty(m, player=player, infraction=inf, penalty=penalty, actor=g.match_actor, reason=reason,
                           minutes_late=late, recorded_by=g.recorded_by)
@@ -147,8 +147,8 @@ def _backup(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     to = number(f, "to", high=10**9)
     reason = text(f, "reason", limit=1000)
     rule = text(f, "rule", required=False, limit=80)
-    rec = m.record("backup", {"to": to, "reason": f"{reason} [{rule}]" if rule else reason},
-                   actor=g.match_actor, recorded_by=g.recorded_by)
+    rec = desk_record(m, "backup", {"to": to, "reason": f"{reason} [{rule}]" if rule else reason},
+                      actor=g.match_actor, recorded_by=g.recorded_by)
     return {"message": f"backed up to event {to} (#{rec.event.position}); the events after it stay, struck through",
             "position": rec.event.position}
 
