@@ -172,3 +172,16 @@ def test_a_scorekeeper_does_not_settle_a_disputed_table(api):
     assert r.status_code == 200, r.text
     r = api.post(f"/api/t/{tid}/do/resolve", {"table": 1, "result": "2-0", "reason": "slip signed by both"})
     assert r.status_code == 200, r.text  # the organizer decides it
+
+
+def test_a_link_minted_without_javascript_is_shown(api):
+    """QA 2026-11-26: a plain form POST (no htmx) to mint a staff link redirected to the desk with
+    only "scorekeeper link for Sam2": the link, shown only once, was lost."""
+    tid = new_event(api, 4)
+    page = api.http.get(f"/t/{tid}", params={"k": api.token}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = api.http.post(f"/t/{tid}/do/mint", data={"k": api.token, "csrf": csrf, "role": "scorekeeper", "name": "Sam2"})
+    assert r.status_code == 200, r.text
+    minted = re.search(r'id="minted-link" readonly value="([^"]+)"', r.text).group(1)
+    sk = re.search(r"k=([^&\s\"]+)", minted).group(1).replace("&amp;", "&")
+    assert api.get(f"/api/t/{tid}/tables", token=sk).status_code == 200  # the link works

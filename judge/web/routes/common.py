@@ -139,9 +139,10 @@ class BodyTooLarge(InputError):
 
 
 class LimitBody:
-    """ASGI middleware: a request body is read up to MAX_FORM_BYTES and no further, whether its
-    length is announced or it comes in chunks (the JSON API's bodies are read whole by FastAPI
-    before any model limits a field)."""
+    """ASGI middleware: a request body is read up to MAX_FORM_BYTES and no further. An announced
+    length over it is refused at once (413); a chunked body (no length announced) is read here up
+    to the limit, refused past it, and handed on whole. (The JSON API's bodies are read by FastAPI
+    before any model limits a field, and it reports a failed read as a bare 400.)"""
 
     def __init__(self, app: Any, limit: int = MAX_FORM_BYTES):
         self.app, self.limit = app, limit
@@ -149,22 +150,37 @@ class LimitBody:
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        announced = dict(scope.get("headers") or []).get(b"content-length", b"0")
-        too_large = BodyTooLarge(f"the request body is larger than {self.limit:,} bytes", field="body")
-        if not announced.isdigit() or int(announced) > self.limit:
-            response = JSONResponse(error_body(too_large), status_code=413)
-            return await response(scope, receive, send)
-        seen = 0
-
-        async def limited() -> dict:
-            nonlocal seen
+        headers = dict(scope.get("headers") or [])
+        announced = headers.get(b"content-length")
+        if announced is not None:
+            if not announced.isdigit() or int(announced) > self.limit:
+                return await self._too_large(scope, receive, send)
+            return await self.app(scope, receive, send)
+        if b"chunked" not in headers.get(b"transfer-encoding", b"").lower():
+            return await self.app(scope, receive, send)
+        body, more = b"", True
+        while more:
             message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise too_large
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                return await self._too_large(scope, receive, send)
+        handed = False
 
-        await self.app(scope, limited, send)
+        async def whole() -> dict:
+            nonlocal handed
+            if not handed:
+                handed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, whole, send)
+
+    async def _too_large(self, scope: dict, receive: Any, send: Any) -> None:
+        error = BodyTooLarge(f"the request body is larger than {self.limit:,} bytes", field="body")
+        await JSONResponse(error_body(error), status_code=413)(scope, receive, send)
 
 
 def error_status(e: Exception) -> int:

@@ -111,6 +111,10 @@ async def do(request: Request, tid: str, action: str):
         return _done(request, g, back, e)
     if request.headers.get("hx-request") == "true" and form.get("stay"):
         return page(request, "web/_flash.html", result=result)
+    if result.get("link") and request.headers.get("hx-request") != "true":
+        # a minted link is shown once: a plain form (no JavaScript) gets it on a page of its own,
+        # not a redirect that would lose it
+        return page(request, "web/done.html", 200, title="Done", result=result, back=link(back, g))
     return _done(request, g, back, None, result["message"])
 
 
