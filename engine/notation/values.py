@@ -208,6 +208,8 @@ def expand_cards(tokens: Sequence[Token], ctx: Ctx, *, allow_unknown: bool = Fal
                                     col=t.col)
             out.extend([None] * count)
         elif _INT.fullmatch(code) or code in _WORD_RESERVED:
+            if re.fullmatch(r"-\d+|0+", code):  # `draw -5`, `draw 0`: a count meant, not a card
+                raise NotationError(f"a count is a whole number of 1 or more, got {code}", col=t.col)
             raise NotationError(f"expected a card number, got {shown(code)} (quote a card number that "
                                 "looks like a number)", col=t.col)
         else:
