@@ -26,7 +26,9 @@ those zones. The rules of `take`, in order:
 - by name: a card known as that name; else an unknown card, now identified; else (every card is known
   as something else: the record contradicts itself, and the check reports it) the card at `where`,
   renamed. In an ordered zone a named card found among the unknown ones may have come from anywhere,
-  so the zone's other known cards lose their place and are forgotten;
+  so the zone's other known cards lose their place and are forgotten; so are they when other copies
+  apart from it (or unknown cards) could have been the one taken (a search that takes "an OP01-016"
+  from a deck holding three leaves the rest in an order the record does not say);
 - unnamed and not by position (an effect's choice the recorder did not see): the zone is forgotten,
   then the card at `where` moves.
 
@@ -78,6 +80,8 @@ class FaceDown:
                 i = _topmost(cards, None)
                 if i is not None and zone in self.ordered:
                     forget(cards, keep=i)
+            elif zone in self.ordered and _which_unsure(cards, code):
+                forget(cards, keep=i)  # another card could have been the one taken: the order is not known
             if i is None:
                 i = at
         else:
@@ -183,6 +187,17 @@ def _trade_identity(a: Card, b: Card) -> None:
     """Two instances of an unordered face-down zone swap what is known of them."""
     a.code, b.code = b.code, a.code
     a.props, b.props = b.props, a.props
+
+
+def _which_unsure(cards: list[Card], code: str) -> bool:
+    """Taking a card named `code` out of an ordered zone (a search): could it have been more than
+    one card, leaving the rest in different orders? Not when the candidates (cards known as `code`,
+    and unknown cards, any of which may be it) are copies known as `code` side by side: taking any
+    of them leaves the same zone. Otherwise the table cannot say which went, and does not guess."""
+    spots = [j for j, c in enumerate(cards) if c.code in (code, None)]
+    if len(spots) <= 1:
+        return False
+    return any(cards[j].code is None for j in spots) or spots[-1] - spots[0] + 1 != len(spots)
 
 
 def _topmost(cards: list[Card], code: str | None) -> int | None:

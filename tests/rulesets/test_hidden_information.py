@@ -83,7 +83,7 @@ def test_generated_games_hide_cards_and_raise_findings(name, tmp_path_factory):
     they break rules, so the invariant is tested where findings and hidden cards meet."""
     module = _games_module(name)
     hidden_some, rules = False, set()
-    for seed in range(6):
+    for seed in range(8):
         players, steps = module.game_for_seed(seed)
         hidden = hide_steps(name, steps)
         hidden_some |= any(h != s[2] for (_, _, h), s in zip(hidden, steps))
