@@ -76,6 +76,19 @@ def test_a_huge_refused_line_is_shown_around_its_error(tmp_path):
     assert reply.edit == (line, line.index("bogus"))  # the whole line comes back for editing
 
 
+@pytest.mark.parametrize("line, words", [
+    ("A: draw -5", "column 9: a count is a whole number of 1 or more, got -5"),
+    ('A: "draw" 2', "column 4: expected an action of table (`help` in the live recorder lists them): "
+                    "'\"draw\"' is not an action word"),
+])
+def test_what_a_line_meant_is_said_plainly(tmp_path, line, words):
+    """QA 2026-11-26: `draw -5` said "expected a card number"; a quoted first word said "expected an
+    action (expected an action of ...)"."""
+    _, m, s = _session(tmp_path, "table")
+    reply = s.handle(line)
+    assert reply.refused and words in reply.text and m.head_position() == 1
+
+
 def test_a_missing_value_says_expected_a_value(tmp_path):
     _, _, s = _session(tmp_path)
     reply = s.handle("A: reveal life")
