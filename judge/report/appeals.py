@@ -137,6 +137,11 @@ def appeals_context(m: Match, *, base_url: str = "", appendix: bool = True) -> d
                      for e in ph["events"]}
 
     def describe(e: RecordedEvent) -> str:
+        """An event as the incident page shows it: as a scorekeeper recorded it, like the board
+        beside it (a card drawn into a hand is not named there; the appendix has the full record)."""
+        seen = hide_event(m, e)
+        if seen.payload != e.payload:
+            return rs.describe(seen)
         return describe_rows.get(e.position) or rs.describe(e)
 
     def link(pos: int) -> str:

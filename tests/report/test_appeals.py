@@ -113,6 +113,16 @@ def test_the_board_on_an_appeal_keeps_hidden_cards_hidden(tmp_path):
     board = ctx["incidents"][0]["board"]
     hands = [z for p in board["players"] for z in p["zones"] if z["name"] == "hand"]
     assert hands and all(z["known"] == [] and z["unknown"] == z["count"] for z in hands)  # ...the appeal does not
+    # nor do the event lines beside it (QA 2026-11-26: "draws LK-W05" sat above "hidden cards hidden")
+    with EventStore.open(db) as store:
+        draw = [e for e in Match(store, mid).events() if e.kind == "draw" and e.payload.get("cards")][-1]
+    assert run_cli("judge", "call", mid, "--caller", "Bob", "--reason", "what did Ann draw?", "--at",
+                   str(draw.position), db=db).returncode == 0
+    with EventStore.open(db) as store:
+        ctx = appeals_context(Match(store, mid), appendix=False)
+    page = next(p for p in ctx["incidents"] if p["at"] == draw.position)
+    line = next(r["text"] for r in page["moment"] if r["position"] == draw.position)
+    assert "draw" in line and not any(c in line for c in draw.payload["cards"]), line
 
 
 def pdf_pages(ctx, path: str) -> int:
