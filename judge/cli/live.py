@@ -51,7 +51,8 @@ def live_cmd(env: Env, target, ruleset, players, event, round_, table, opts, str
       tablejudge live 3f2a9c01 --judge Kim --strict < game.txt      # lines from a pipe
     \b
     From a pipe: a notation file's header block is accepted if it describes this match (ruleset,
-    players, id); exit 2 if a line was refused, 3 if the log moved under a line (not stored).
+    players, id; labels it gives that the match lacks are no contradiction); exit 2 if a line was
+    refused, 3 if the log moved under a line (not stored).
     """
     store = env.store(create=target == "new")
     if target == "new":

@@ -31,9 +31,9 @@ def header_problem(session: LiveSession, lines: list[str]) -> str | None:
         return f"the header seats {', '.join(h.players)}, but match {m.id} seats {', '.join(m.players)}"
     if h.match is not None and h.match != m.id:
         return f"the header names match {h.match}, not {m.id}"
-    for key in ("event", "round", "table"):
+    for key in ("event", "round", "table"):  # a label the match lacks is no contradiction
         said, is_ = getattr(h, key), created.get(key)
-        if said is not None and said != is_:
+        if said is not None and is_ is not None and said != is_:
             return f"the header's {key} is {said!r}, but match {m.id}'s is {is_!r}"
     if h.options and h.options != (created.get("options") or {}):
         return f"the header's options {h.options} are not match {m.id}'s ({created.get('options') or {}})"
