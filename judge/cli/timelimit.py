@@ -60,4 +60,4 @@ def register(cli: click.Group) -> None:
         if as_json:
             emit_json(result.to_dict())
         else:
-            click.echo(text_report(result))
+            click.echo(text_report(result, env.lang))

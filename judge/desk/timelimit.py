@@ -9,6 +9,7 @@ nothing here names a game.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,7 +100,7 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
     game = [e for e in events if e.kind != "time.decision"]
     state = match.replayer.decision_basis(events)
     try:
-        decision = match.ruleset.end_of_time(state, game, policy=policy)
+        decision = _cited(match.ruleset, match.ruleset.end_of_time(state, game, policy=policy))
     except NotImplementedError as e:
         raise InputError(str(e)) from None
     except ValueError as e:  # an unknown policy, or a log the procedure cannot read
@@ -128,7 +129,7 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     created = events[0]
     try:
         facts = parse_facts(text, rs.time_facts, list(created.payload["players"]))
-        decision = rs.end_of_time_from_facts(created, facts, policy=policy)
+        decision = _cited(rs, rs.end_of_time_from_facts(created, facts, policy=policy))
     except FactsError as e:
         raise InputError(e.message + (f" (column {e.col})" if e.col else "")
                          + "\nthe facts " + rs.name + " reads:\n" + usage(rs.time_facts, created.payload["players"]),
@@ -189,6 +190,16 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
     return result
 
 
+def _cited(rs: Ruleset, d: Decision) -> Decision:
+    """The decision with its rule's words from the ruleset's catalogue where the procedure gave none:
+    the rulebook's own (`quote`) and the English rendering (`en`) every rule carries."""
+    try:
+        rule = rs.rule(d.rule)
+    except KeyError:  # a policy's rule ("-", a source outside the rulebook): cited as it is
+        return d
+    return dataclasses.replace(d, quote=d.quote or rule.quote, en=d.en or rule.en)
+
+
 def _now_hhmm() -> str:
     from datetime import datetime, timezone
     return datetime.now(timezone.utc).strftime("%H:%M")
@@ -229,6 +240,12 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
             lines.append(f"  in short: {d.en}")
         if d.quote:
             lines.append(f"  «{d.quote}»")
+    elif d.en or d.quote:  # the rulebook's rule the decision rests on (--lang: en, orig or both)
+        lines.append("")
+        if d.en and lang in ("en", "both"):
+            lines.append(f"rule {d.rule}: {d.en}")
+        if d.quote and (lang in ("orig", "both") or not d.en):
+            lines.append(f"  «{d.quote}»" if lang == "both" and d.en else f"rule {d.rule}: «{d.quote}»")
     if result.moot:
         lines += ["", "nothing recorded: the match was decided before time was called"]
     elif result.recorded is not None:

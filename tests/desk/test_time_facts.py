@@ -5,6 +5,7 @@ with the same procedure a recorded match gets, and the decision stores the facts
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -214,3 +215,19 @@ def test_a_different_reading_is_not_recorded_over_a_decision(tmp_path):
         m.record("correction", {"voids": first.position, "reason": "misread the Life"}, actor="judge:Kim")
         second = run(m, facts="turn=3 life=2-2 deck=20-18", judge="Kim").recorded
         assert second.position == 5 and second.payload["winner"] != first.payload["winner"]
+
+
+@pytest.mark.parametrize("ruleset, facts", [("ken", "order=3-1 turn=4"), ("onigashima", "vp=5-3 turn=6"),
+                                            ("op2009", "games=1-0 in_game=no")])
+def test_the_decision_cites_its_rule_in_english_and_in_the_rulebooks_words(tmp_path, ruleset, facts):
+    """QA 2026-11-26: ken, grandline and onigashima printed only the rule id; op2009 only the
+    rulebook's Italian. The rule's `en` comes from the catalogue; --lang both adds its words."""
+    db = str(tmp_path / "log.db")
+    assert run_cli("match", "new", "--ruleset", ruleset, "--player", "Ann", "--player", "Bob", "--id", "X",
+                   db=db).returncode == 0
+    out = run_cli("--lang", "both", "timelimit", "X", "--facts", facts, "--dry-run", db=db)
+    assert out.returncode == 0, out.stderr
+    rule_id = re.search(r"rule: (\S+)", out.stdout).group(1)
+    with EventStore.open(db) as store:
+        rule = Match.open(store, "X").ruleset.rule(rule_id)
+    assert f"rule {rule_id}: {rule.en}" in out.stdout and rule.quote in out.stdout
