@@ -209,15 +209,19 @@ def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], void
     """Compare the decision with the latest one recorded after the same time call (so re-running is
     harmless): the same one is `already_recorded`; a different one after a final decision (a win,
     a draw: not "continue", which the procedure supersedes as the game goes on) `contradicts` it,
-    and is not recorded over it."""
+    and is not recorded over it. A final decision is the same when its result and winner are (its
+    steps' wording may come from another version); a "continue" also by its branch and steps (the
+    play after the call moves it on)."""
     called, d = result.time_called, result.decision
     for e in reversed(events):
         if e.position <= called.position:
             return
         if e.kind == "time.decision" and e.position not in voided:
             p = e.payload
-            if (p.get("result"), p.get("winner"), p.get("branch"), p.get("steps")) == (
-                    d.result, d.winner, d.branch, d.steps):
+            same = (p.get("result"), p.get("winner")) == (d.result, d.winner)
+            if same and d.result == "continue":
+                same = (p.get("branch"), p.get("steps")) == (d.branch, d.steps)
+            if same:
                 result.already_recorded = e
             elif p.get("result") != "continue":
                 result.contradicts = e

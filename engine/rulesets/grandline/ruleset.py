@@ -483,15 +483,21 @@ class GrandlineRuleset(Ruleset):
             return Decision("draw", None, "unfinished", steps + ["an unfinished game is a draw"],
                             rule.id, rule.quote, policy)
         alive = [p for p in s.players if p not in self._x(s)["out"]]
-        for counter in ("vp", "life"):
+        # the rulebook has no time rule: the policy is ours, resting on its race to 10 victory points
+        source = (f"tablejudge's end-of-time policy {policy} (the rulebook has no time rule; GL-VP-10, its "
+                  "race to 10 victory points, is what it extends)")
+        for counter, words in (("vp", "victory points"), ("life", "life")):
             values = {p: s.counters[p][counter] for p in alive}
             steps.append(f"{counter}: " + ", ".join(f"{p} {v}" for p, v in values.items()))
             best = max(values.values())
             top = [p for p, v in values.items() if v == best]
             if len(top) == 1:
-                return Decision("win", top[0], f"more-{counter}", steps, rule.id, rule.quote, policy)
+                return Decision("win", top[0], f"more-{counter}", steps + [f"{top[0]} has the most {words}: "
+                                                                           f"{top[0]} wins"],
+                                rule.id, rule.quote, policy, rule.en, source)
+            steps.append(f"equal {words}" + (": the next criterion decides" if counter == "vp" else ""))
         return Decision("draw", None, "equal", steps + ["equal victory points and life: a draw"],
-                        rule.id, rule.quote, policy)
+                        rule.id, rule.quote, policy, rule.en, source)
 
     def key_counters(self, s: TableState) -> dict[str, dict[str, int]]:
         res = self._resource()
