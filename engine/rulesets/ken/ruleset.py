@@ -631,14 +631,14 @@ class KenRuleset(Ruleset):
         in_combat = bool(s.extra.get("combat")) or s.phase == "combat"
         pairs_l, pairs_a = [], []
         for i, (entry, f) in enumerate(zip(entries, all_facts)):
-            label = f"card {i} ({(f or {}).get('name') or entry.get('code')})"
+            label = f"card {i + 1} ({(f or {}).get('name') or entry.get('code')})"  # as a judge counts
             if f is None:
                 out.append(self.flag("KEN-T-3", e, f"{label}: no facts recorded and no registered deck card "
                                                     f"{entry.get('code')!r}", severity="warning"))
                 continue
             t, dur = f["type"], f.get("duration")
             if t in PROTAGONISTS and not own_presentation and not by_effect:
-                out.append(self.flag("KEN-PROT-1", e, f"{label}: a {t} is played only in its owner's Presentation phase"))
+                out.append(self.flag("KEN-PROT-1", e, f"{label}: {'an' if t[0] in 'aeiou' else 'a'} {t} is played only in its owner's Presentation phase"))
             if t == "location" and not own_presentation and not by_effect:
                 out.append(self.flag("KEN-LUOGO-1" if not f["inhabited"] else "KEN-LUOGO-2", e,
                                      f"{label}: a Location is played only in its owner's Presentation phase"))
@@ -690,7 +690,7 @@ class KenRuleset(Ruleset):
                 hand.remove(None)
             else:
                 known = f": the record says it holds {', '.join(c or '?' for c in hand)}" if hand else ": it is empty"
-                out.append(self.flag("KEN-PRES-1", e, f"card {i} ({code or (f or {}).get('name')}) is not in "
+                out.append(self.flag("KEN-PRES-1", e, f"card {i + 1} ({code or (f or {}).get('name')}) is not in "
                                                       f"{p}'s hand{known}"))
         return out
 
@@ -803,27 +803,27 @@ class KenRuleset(Ruleset):
             for ref in refs:
                 unit = T.resolve_unit(s, ref)
                 if unit is None or unit not in T.units(s, owner):
-                    out.append(self.flag("KEN-T-1", e, f"group {gi}: {ref} is not a Protagonist in {owner}'s forces"))
+                    out.append(self.flag("KEN-T-1", e, f"group {gi + 1}: {ref} is not a Protagonist in {owner}'s forces"))
                     continue
                 f = T.unit_facts(s, unit) or {}
                 if unit in used:
-                    out.append(self.flag("KEN-GRUPPO-6", e, f"group {gi}: {f.get('name', unit)} is already in another group"))
+                    out.append(self.flag("KEN-GRUPPO-6", e, f"group {gi + 1}: {f.get('name', unit)} is already in another group"))
                 used.add(unit)
                 if T.is_engaged(s, unit):
-                    out.append(self.flag("KEN-GRUPPO-1", e, f"group {gi}: {f.get('name', unit)} is Engaged"))
+                    out.append(self.flag("KEN-GRUPPO-1", e, f"group {gi + 1}: {f.get('name', unit)} is Engaged"))
                 if f:
                     members.append((f"{f['name']} ({unit})", f, unit, ref == g.get("commander")))
             for rule, msg in group_problems([(m[0], m[1]) for m in members]):
-                out.append(self.flag(rule, e, f"group {gi}: {msg}"))
+                out.append(self.flag(rule, e, f"group {gi + 1}: {msg}"))
             fighters = [m for m in members if not m[3]]
             for label, f, unit, is_commander in members:
                 if is_commander and f["type"] != "master":
-                    out.append(self.flag("KEN-MAESTRO-2", e, f"group {gi}: {label} commands, but only a Master can"))
+                    out.append(self.flag("KEN-MAESTRO-2", e, f"group {gi + 1}: {label} commands, but only a Master can"))
                 if not is_commander and f["type"] == "master" and len(fighters) > 1:
-                    out.append(self.flag("KEN-MAESTRO-2", e, f"group {gi}: {label} fights, so no other Protagonist can "
+                    out.append(self.flag("KEN-MAESTRO-2", e, f"group {gi + 1}: {label} fights, so no other Protagonist can "
                                                              "be in its group (a Commander goes at the bottom)"))
             if g.get("commander") and not fighters:
-                out.append(self.flag("KEN-MAESTRO-2", e, f"group {gi}: a Commander alone: a Master alone fights"))
+                out.append(self.flag("KEN-MAESTRO-2", e, f"group {gi + 1}: a Commander alone: a Master alone fights"))
         return out
 
     def check_combat_attack(self, s: TableState, e: RecordedEvent) -> list[Finding]:
@@ -842,25 +842,25 @@ class KenRuleset(Ruleset):
                 if t not in territory:
                     unit = T.resolve_unit(s, t)
                     if unit and unit in T.units(s, d):
-                        out.append(self.flag("KEN-COMB-4", e, f"group {gi}: {d} has Locations: their Protagonists "
+                        out.append(self.flag("KEN-COMB-4", e, f"group {gi + 1}: {d} has Locations: their Protagonists "
                                                               "cannot be attacked singly"))
                     else:
-                        out.append(self.flag("KEN-T-1", e, f"group {gi}: {t} is not one of {d}'s Locations"))
+                        out.append(self.flag("KEN-T-1", e, f"group {gi + 1}: {t} is not one of {d}'s Locations"))
                 elif t in targets:
-                    out.append(self.flag("KEN-COMB-2", e, f"group {gi}: Location {t} is already attacked by another group"))
+                    out.append(self.flag("KEN-COMB-2", e, f"group {gi + 1}: Location {t} is already attacked by another group"))
                 else:
                     expected = territory[-(len(targets) + 1)] if len(targets) < len(territory) else None
                     if t != expected:
-                        out.append(self.flag("KEN-COMB-2", e, f"group {gi} attacks {t}, but the next Location in order "
+                        out.append(self.flag("KEN-COMB-2", e, f"group {gi + 1} attacks {t}, but the next Location in order "
                                                               f"is {expected} (from the one {d} played last)"))
                 targets.append(t)
             else:
                 unit = T.resolve_unit(s, t)
                 if unit is None or unit not in T.units(s, d):
-                    out.append(self.flag("KEN-COMB-4", e, f"group {gi}: {d} has no Locations; attack one of their "
+                    out.append(self.flag("KEN-COMB-4", e, f"group {gi + 1}: {d} has no Locations; attack one of their "
                                                           f"Protagonists, not {t}"))
             if not g.get("cards"):
-                out.append(self.flag("KEN-COMB-3", e, f"group {gi}: no Army, Character or Master attacks {t}"))
+                out.append(self.flag("KEN-COMB-3", e, f"group {gi + 1}: no Army, Character or Master attacks {t}"))
         return out + self._group_findings(s, e, p, e.payload["groups"], set())
 
     def check_combat_defend(self, s: TableState, e: RecordedEvent) -> list[Finding]:
@@ -875,13 +875,13 @@ class KenRuleset(Ruleset):
         for gi, g in enumerate(e.payload["groups"]):
             group = by_target.get(g["target"])
             if group is None:
-                out.append(self.flag("KEN-DIFESA-1", e, f"group {gi}: {g['target']} is not under attack"))
+                out.append(self.flag("KEN-DIFESA-1", e, f"group {gi + 1}: {g['target']} is not under attack"))
                 continue
             if group["kind"] == "unit":
-                out.append(self.flag("KEN-COMB-4", e, f"group {gi}: {p} has no Locations and cannot form defence groups"))
+                out.append(self.flag("KEN-COMB-4", e, f"group {gi + 1}: {p} has no Locations and cannot form defence groups"))
                 continue
             if g["target"] in seen or group["defended"]:
-                out.append(self.flag("KEN-DIFESA-1", e, f"group {gi}: {g['target']} already has a defence group"))
+                out.append(self.flag("KEN-DIFESA-1", e, f"group {gi + 1}: {g['target']} already has a defence group"))
             seen.add(g["target"])
             loc = next((T.facts(c) for c in s.zone(p, "territory") if c.uid == g["target"]), None)
             if loc:
@@ -890,7 +890,7 @@ class KenRuleset(Ruleset):
                     f = T.unit_facts(s, unit) if unit else None
                     if f:
                         for rule, msg in defence_problems(loc, f):
-                            out.append(self.flag(rule, e, f"group {gi}: {msg}"))
+                            out.append(self.flag(rule, e, f"group {gi + 1}: {msg}"))
         return out + self._group_findings(s, e, p, e.payload["groups"], used)
 
     def _group_of(self, combat: dict[str, Any], unit: str) -> tuple[dict[str, Any], str] | None:

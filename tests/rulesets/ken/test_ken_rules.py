@@ -1097,3 +1097,12 @@ def test_every_checked_rule_has_a_legal_and_an_illegal_test():
 @pytest.mark.parametrize("rule", [r for r in RULES if r.status != "checked"], ids=lambda r: r.id)
 def test_rules_not_checked_say_why(rule):
     assert rule.why.strip()
+
+
+def test_findings_count_cards_and_groups_from_one():
+    """QA 2026-11-26: "card 0 (Tempio di Hokuto)", "group 0: ...", "a army"."""
+    g = Game().setup().turn("Ann", upto="draw")
+    found = g.play("Ann", KEN)
+    assert "KEN-PROT-1" in found
+    words = [f.message for f in g.last if f.rule == "KEN-PROT-1"][0]
+    assert words.startswith("card 1 (Kenshiro): a ") or words.startswith("card 1 (Kenshiro): an "), words
