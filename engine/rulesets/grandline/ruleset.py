@@ -341,7 +341,10 @@ class GrandlineRuleset(Ruleset):
                                      f"highest ({best}) starts"))
         elif x["round_start"] is not None:
             want = self._next_start(s, x["round_start"])
-            if start != want:
+            if start != want and want == x["round_start"]:  # the others are out of the game
+                out.append(self.flag("GL-START", e, f"only {want} is still in the game (the others are out), "
+                                     f"so {want} starts, not {start}"))
+            elif start != want:
                 out.append(self.flag("GL-START", e, f"the start player passes clockwise: {want} after "
                                      f"{x['round_start']}, not {start}"))
         elif p.get("rolls"):
