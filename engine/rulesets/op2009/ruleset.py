@@ -239,6 +239,7 @@ class Op2009Ruleset(Ruleset):
             g["turns"][p] = g["turns"].get(p, 0) + 1
         s.extra["turn"] = {"player": p, "drew": False, "actions": 0, "battled": [], "abilities": [],
                            "passed": False, "finale": False, "effects": 0}
+        s.extra["battle"] = None  # a Battle never outlives its turn (check_turn_start flags one left open)
 
     def apply_fase_iniziale(self, s, e):
         p = e.payload
@@ -794,6 +795,9 @@ class Op2009Ruleset(Ruleset):
             out.append(self.flag("OP09-FASI-1", e, f"{p} takes the first turn but {g['first']} starts game {g['n']}"))
         elif s.turn > 0 and p == s.active:
             out.append(self.flag("OP09-FASI-1", e, f"{p} takes two turns in a row"))
+        if s.extra.get("battle") is not None:  # said once here, not on every Action after it
+            out.append(self.flag("OP09-BATT-17", e, f"{p}'s turn starts while a Battle of turn {s.turn} was never "
+                                 "closed (record battle.end)"))
         t = s.extra.get("turn")
         if t is not None and not t["finale"]:
             out.append(self.flag("OP09-FIN-1", e, f"{t['player']}'s turn {s.turn} ended without its "

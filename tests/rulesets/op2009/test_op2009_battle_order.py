@@ -34,3 +34,14 @@ def test_an_action_while_a_battle_is_in_progress_cites_the_battle_sequence(T3):
     assert "OP09-BATT-17" in rules and "OP09-BATT-14" not in rules
     quote = RULESET(None).rule("OP09-BATT-17").quote
     assert "Fine della Battaglia" in quote and "la Battaglia è finita" in quote
+
+
+def test_a_battle_never_closed_is_said_once_when_the_next_turn_starts(T3):
+    """QA 2026-11-26: a Battle left open flagged OP09-BATT-17 on every later Action, into the next
+    turns, and the turn change itself said nothing."""
+    T3.ev("battle.start", player=ANN, attacker="capitano", target="marinaio1")
+    T3.ev("pass", player=ANN)
+    T3.finale(ANN)
+    assert "OP09-BATT-17" in T3.rules("turn.start", player=BOB)
+    T3.ev("fase.iniziale", player=BOB)
+    assert "OP09-BATT-17" not in T3.rules("logbook.update", player=BOB)
