@@ -1217,7 +1217,10 @@ def check_deck(rs: Ruleset, player: str, leader: str, deck: list[str], facts: di
         if n > 4:
             out.append(rs.flag("OPTCG-DECK-4", probe, f"{n} copies of {code}; at most 4"))
     unknown = sorted({c for c in deck if c not in facts} | ({leader} if leader and leader not in facts else set()))
-    if unknown:
+    if unknown and not facts:  # nothing was recorded about any card: not the same as a number no one knows
+        out.append(rs.flag("OPTCG-DECK-2", probe, "the registration carries no card facts (recorded without card "
+                           f"data): not checked: {', '.join(unknown)}", severity="warning"))
+    elif unknown:
         out.append(rs.flag("OPTCG-DECK-2", probe, f"unknown card number(s), not checked: {', '.join(unknown)}",
                            severity="warning"))
     colours = {c.lower() for c in lf.get("colors", [])}

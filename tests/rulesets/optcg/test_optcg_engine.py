@@ -230,3 +230,17 @@ def test_cli_cards_and_deck_check(tmp_path, capsys):
     assert {f["rule"] for f in report["findings"]} == {"OPTCG-DECK-2", "OPTCG-DECK-3", "OPTCG-DECK-4"}
     assert report["unknown"] == ["XX01-001"]
     assert run_guarded(cli, ["cards", "show", "NOPE-001", "--cards", cards]) == 2
+
+
+def test_a_deck_registered_without_card_facts_is_not_called_unknown():
+    """QA 2026-11-26: every imported OPTCGSim game said "unknown card number(s): OP14-020" for a
+    Leader the card data knows: the import had recorded no facts, which is not the same thing."""
+    from engine.rulesets.optcg.ruleset import RULESET, check_deck
+
+    rs = RULESET({})
+    (bare,) = [f for f in check_deck(rs, "Ann", "OP14-020", [], {}, deck_size=50) if f.rule == "OPTCG-DECK-2"]
+    assert "carries no card facts" in bare.message and "unknown" not in bare.message
+    facts = {"OP01-001": {"category": "leader", "colors": ["red"], "life": 5}}
+    (unknown,) = [f for f in check_deck(rs, "Ann", "OP01-001", ["ZZ99-001"] * 50, facts) if f.rule == "OPTCG-DECK-2"
+                  and "ZZ99" in f.message]
+    assert "unknown card number" in unknown.message
