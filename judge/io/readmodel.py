@@ -10,7 +10,7 @@ Tables, all openable by Datasette or plain sqlite3:
 - `penalties`: one row per judge.penalty;
 - `matches`: one row per match: labels, players, result as the log shows it, the slip, counts,
   the hash chain's verdict and head hash;
-- `_readmodel`: the last notification id pulled.
+- `_readmodel`: the last notification id pulled, and which log it follows (its first event's hash).
 
 Running it again pulls only new notifications and refreshes the matches they touched (a later
 backup changes which earlier events are backed out, so a touched match is re-derived whole).
@@ -84,6 +84,32 @@ def _last(db: sqlite_utils.Database) -> int:
         return 0
 
 
+def _log_identity(store: EventStore) -> str | None:
+    """What names a log across copies and moves: the hash of its first event (None: empty)."""
+    first = store.notifications(1, 1)
+    return first[0][1].hash if first else None
+
+
+def _same_log(db: sqlite_utils.Database, store: EventStore, path: str) -> None:
+    """A read model follows one log: brought up to date from another, it would mix two logs' events
+    (and positions of one match would go missing). Refused, with what to do."""
+    mine = _log_identity(store)
+    try:
+        theirs = db["_readmodel"].get("log")["value"]
+    except sqlite_utils.db.NotFoundError:
+        theirs = None
+    if theirs is None:
+        if _last(db) and mine is not None:  # an older read model: it says nothing of its log
+            raise InputError(f"{path} was built by an older version that does not say which log it follows: "
+                             "rebuild it (--rebuild) or write to another file", where=path)
+        if mine is not None:
+            db["_readmodel"].upsert({"key": "log", "value": mine}, pk="key")
+        return
+    if mine is not None and theirs != mine:
+        raise InputError(f"{path} is the read model of another event log: rebuild it from this one (--rebuild) "
+                         "or write to another file", where=path)
+
+
 def build(store: EventStore, path: str, *, rebuild: bool = False,
           only: Iterable[str] | None = None) -> dict[str, Any]:
     """Create or bring up to date the read model at `path`. `only`: restrict to these matches (a
@@ -93,6 +119,7 @@ def build(store: EventStore, path: str, *, rebuild: bool = False,
         _ensure_tables(db)
     except sqlite3.OperationalError as e:  # a folder that cannot be written, a file that is not SQLite
         raise InputError(f"cannot write the read model {path}: {e}", where=path) from None
+    _same_log(db, store, path)
     wanted = set(only) if only is not None else None
     start = _last(db) + 1
     touched: list[str] = []

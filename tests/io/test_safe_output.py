@@ -178,3 +178,18 @@ def test_a_folder_or_a_nul_in_the_name_is_refused_cleanly(tmp_path, monkeypatch)
     out = invoke(["--db", db, "export", m, "--format", "sqlite", "-o", "a\0b.sqlite"])
     assert out.code == 2 and "NUL" in out.output, out.output
     assert sorted(os.listdir(".")) == ["dir", "t.db"]
+
+
+def test_a_read_model_follows_one_log(tmp_path, monkeypatch):
+    """QA 2026-11-26: a read model brought up to date from a second log mixed both logs' events,
+    then failed with an internal error half-way."""
+    monkeypatch.chdir(tmp_path)
+    _old_match(str(tmp_path / "a.db"), "m1")
+    _old_match(str(tmp_path / "b.db"), "m2")
+    assert invoke(["--db", "a.db", "readmodel", "-o", "rm.sqlite"]).code == 0
+    before = open("rm.sqlite", "rb").read()
+    out = invoke(["--db", "b.db", "readmodel", "-o", "rm.sqlite"])
+    assert out.code == 2 and "read model of another event log" in out.output, out.output
+    assert open("rm.sqlite", "rb").read() == before
+    assert invoke(["--db", "b.db", "readmodel", "-o", "rm.sqlite", "--rebuild"]).code == 0
+    assert invoke(["--db", "a.db", "readmodel", "-o", "rm.sqlite"]).code == 2
