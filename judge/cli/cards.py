@@ -143,13 +143,16 @@ def cards_import(env: Env, files, cards_path, as_json) -> None:
               "(default: $XDG_DATA_HOME/tablejudge/optcg-cards.json.gz).")
 @click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Add to the snapshot's source (e.g. published=2026-09-26).")
 @click.option("--report", "report_path", metavar="PATH", help="Write the build report (conflicts between printings) here.")
+@click.option("--smaller", is_flag=True, help="Write it even if it holds far fewer cards than the snapshot in use.")
 @json_option
-def cards_update(sources, out, meta, report_path, as_json) -> None:
+def cards_update(sources, out, meta, report_path, smaller, as_json) -> None:
     """Rebuild the card snapshot tablejudge uses from a complete card list (the npm package's folder
     or its en/ and jp/ cards.json, or vegapull output): one record per card number, alt arts and
     reprints collapsed. Written to your user folder (the installed package may be read-only), where
     every later command finds it; `cards info` says which snapshot is in use. Nothing is replaced
-    unless the whole build succeeds.
+    unless the whole build succeeds, nor by a list of fewer than half the cards of the snapshot in
+    use (a partial list: --smaller writes it anyway). To go back to the snapshot shipped with
+    tablejudge, delete the user snapshot (its path: `tablejudge cards info`).
 
     \b
     Examples:
@@ -163,6 +166,12 @@ def cards_update(sources, out, meta, report_path, as_json) -> None:
             raise InputError(f"expected KEY=VALUE, got {shown(kv)}", field="meta")
         extra[key] = value
     data, report = cardsnapshot.build(sources, extra)
+    new = report["summary"]["card_numbers"]
+    current = len(carddb.CardDB().snapshot)
+    if not out and not smaller and new * 2 < current:
+        raise InputError(f"the new list holds {new:,} card numbers, the snapshot in use {current:,}: a partial list "
+                         "would make tablejudge forget the rest. Nothing was written (--smaller writes it anyway; "
+                         "-o PATH writes it elsewhere)", field="sources")
     path = cardsnapshot.write(out or carddb.user_snapshot_path(), data)
     if report_path:
         with open(report_path, "w", encoding="utf-8") as f:

@@ -129,7 +129,11 @@ def test_build_is_deterministic_and_reports_conflicts(tmp_path):
 def test_cards_update_writes_the_user_snapshot_every_command_then_uses(tmp_path, capsys):
     user = carddb.user_snapshot_path()
     assert user.startswith(str(tmp_path / "xdg"))
-    assert run_guarded(cli, ["cards", "update", NPM, "--report", str(tmp_path / "r.json")]) == 0
+    # a 9-card list over the 2,800-card snapshot in use would make tablejudge forget the rest: refused
+    # unless asked for (QA 2026-11-26: the help's own example wiped the shipped snapshot silently)
+    assert run_guarded(cli, ["cards", "update", NPM]) == 2
+    assert "would make tablejudge forget the rest" in capsys.readouterr().err and not os.path.exists(user)
+    assert run_guarded(cli, ["cards", "update", NPM, "--smaller", "--report", str(tmp_path / "r.json")]) == 0
     assert "9 card numbers" in capsys.readouterr().out and os.path.exists(user)
     assert carddb.snapshot_path() == (user, "user")
     assert run_guarded(cli, ["cards", "info", "--json"]) == 0
