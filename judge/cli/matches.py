@@ -301,16 +301,31 @@ def _plain(items):
     return _Ctx()
 
 
+LOG_ENDINGS = (".jsonl", ".ndjson", ".json", ".log", ".txt", ".tjn")  # what a folder's import reads
+EXPORT_ONLY = (".csv", ".sqlite", ".db", ".html")  # written by `export`, read back by nothing
+
+
 def _expand(paths: tuple[str, ...]) -> list[str]:
+    """The files to import: each file named, and a folder's logs (by their ending; anything else in
+    it, a README or a script, is passed over and said so)."""
     files: list[str] = []
     for p in paths:
         if os.path.isdir(p):
-            found = sorted(os.path.join(p, f) for f in os.listdir(p)
-                           if os.path.isfile(os.path.join(p, f)) and not f.startswith("."))
+            names = sorted(f for f in os.listdir(p) if os.path.isfile(os.path.join(p, f)) and not f.startswith("."))
+            found = [os.path.join(p, f) for f in names if f.lower().endswith(LOG_ENDINGS)]
+            passed = [f for f in names if not f.lower().endswith(LOG_ENDINGS)]
             if not found:
-                raise InputError(f"the folder {p} holds no file to import", where=p)
+                raise InputError(f"the folder {p} holds no file to import (logs end in {', '.join(LOG_ENDINGS)})",
+                                 where=p)
+            if passed:
+                stderr(f"{p}: passed over {plural(len(passed), 'file')} that "
+                       + ("is not a log: " if len(passed) == 1 else "are not logs: ")
+                       + ", ".join(passed[:5]) + (" ..." if len(passed) > 5 else ""))
             files.extend(found)
         else:
+            if p.lower().endswith(EXPORT_ONLY):
+                raise InputError(f"{os.path.basename(p)} is an export for people and spreadsheets; import the "
+                                 "JSONL export (tablejudge export MATCH --format jsonl)", where=p)
             files.append(p)
     return files
 

@@ -247,3 +247,21 @@ def test_time_is_called_once(tmp_path):
     assert again.returncode == 2 and "already called at 14:35 (event 2)" in again.stderr
     kinds = [e["kind"] for e in json.loads(run_cli("events", "TC", "--json", db=db).stdout)]
     assert kinds == ["match.created", "time.called"]
+
+
+def test_a_folder_import_reads_its_logs_and_passes_over_the_rest(tmp_path):
+    """QA 2026-11-26: a folder's README.md and build.py were read as JSONL (exit 2); an exported
+    CSV or SQLite file was 'not valid JSON' / 'not UTF-8'."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "README.md").write_text("# where these come from\n", encoding="utf-8")
+    (folder / "game.jsonl").write_text(
+        '{"kind": "match.created", "payload": {"ruleset": "table", "players": ["Ann", "Bob"]}}\n'
+        '{"kind": "note", "payload": {"text": "hi"}}\n', encoding="utf-8")
+    db = str(tmp_path / "log.db")
+    out = run_cli("import", str(folder), db=db)
+    assert out.returncode == 0, out.stderr
+    assert "passed over 1 file that is not a log: README.md" in out.stderr
+    (tmp_path / "x.csv").write_text("match,position\n", encoding="utf-8")
+    out = run_cli("import", str(tmp_path / "x.csv"), db=db)
+    assert out.returncode == 2 and "import the JSONL export" in out.stderr
