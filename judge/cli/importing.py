@@ -21,7 +21,13 @@ def describe_file(r: dict[str, Any]) -> str:
     lines = [f"{r['file']}: OPTCGSim {r['version']} ({r['variant']})"]
     lines += [f"  warning (line {w['line']}): {w['text']}" if w.get("line") else f"  warning: {w['text']}"
               for w in r.get("warnings", [])]
-    lines.append(table_text(game_rows([r], basename=False), GAME_COLUMNS[1:]))
+    lines.append(table_text(game_rows([r], basename=False), GAME_COLUMNS[1:] + ["mismatches"]))
+    for g in r.get("games", []):  # what the table's columns do not say
+        odd = [f"{plural(g[k], 'line')} {what}" for k, what in (
+            ("unparsed_lines", "not understood (kept as annotations)"),
+            ("unknown_kind_lines", "of a kind this version does not know (kept)")) if g.get(k)]
+        if odd:
+            lines.append(f"  game {g['game']}: " + "; ".join(odd))
     if r.get("already_imported") and not r["created"]:
         lines.append("every game of it was already in the log: nothing stored")
     return "\n".join(lines)
