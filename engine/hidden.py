@@ -75,15 +75,13 @@ class FaceDown:
         elif uid is not None and any(c.uid == uid for c in cards):
             i = next(j for j, c in enumerate(cards) if c.uid == uid)
         elif code is not None:
-            i = _topmost(cards, code)
-            if i is None:
-                i = _topmost(cards, None)
-                if i is not None and zone in self.ordered:
-                    forget(cards, keep=i)
-            elif zone in self.ordered and _which_unsure(cards, code):
-                forget(cards, keep=i)  # another card could have been the one taken: the order is not known
+            i = identified([c.code for c in cards], code)
             if i is None:
                 i = at
+            elif zone in self.ordered and (cards[i].code is None or _which_unsure(cards, code)):
+                # found among the unknown cards, or another card could have been the one taken:
+                # the order of the rest is not known
+                forget(cards, keep=i)
         else:
             forget(cards)
             i = at
@@ -198,14 +196,6 @@ def _which_unsure(cards: list[Card], code: str) -> bool:
     if len(spots) <= 1:
         return False
     return any(cards[j].code is None for j in spots) or spots[-1] - spots[0] + 1 != len(spots)
-
-
-def _topmost(cards: list[Card], code: str | None) -> int | None:
-    """The index of the topmost card known as `code` (None: the topmost unknown card), or None."""
-    for j in range(len(cards) - 1, -1, -1):
-        if cards[j].code == code:
-            return j
-    return None
 
 
 def forget(cards: list[Card], keep: int | None = None) -> None:
