@@ -36,6 +36,7 @@ class Target:
     label: str
     read_only: bool = False
     note: str = ""  # why it is read-only, said once by `verify`
+    file: str | None = None  # the SQLite file it names (None: PostgreSQL, :memory:, a file: URI)
 
     @property
     def is_postgres(self) -> bool:
@@ -143,7 +144,7 @@ def _sqlite(path: str) -> Target:
         raise BackendError(f"cannot create {path}: folder {parent} is not writable")
     env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": name,
            "SQLITE_LOCK_TIMEOUT": "10"}
-    return Target(_common(env), path, read_only, note)
+    return Target(_common(env), path, read_only, note, file=path)
 
 
 def _common(env: dict[str, str]) -> dict[str, str]:

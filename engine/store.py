@@ -17,6 +17,7 @@ A database is opened only if it is empty (a new log is made) or already a tablej
 from __future__ import annotations
 
 import json
+import os
 import random
 import secrets
 import sqlite3
@@ -259,11 +260,17 @@ class EventStore:
             raise
 
     @classmethod
-    def open(cls, db: str | None = None) -> "EventStore":
+    def open(cls, db: str | None = None, *, create: bool = True) -> "EventStore":
+        """The log `db` names. Without `create`, a SQLite file that does not exist is an error, not a
+        new empty log (a mistyped --db would otherwise read as "nothing recorded")."""
         try:
-            return cls(backend.resolve(db))
+            target = backend.resolve(db)
         except BackendError as e:
             raise StoreError(str(e)) from None
+        if not create and target.file is not None and not os.path.exists(target.file):
+            raise StoreError(f"no event log at {target.file}: nothing has been recorded there (check --db or "
+                             "$TABLEJUDGE_DB; `match new`, `live new`, `import` or `tournament new` start one)")
+        return cls(target)
 
     def close(self) -> None:
         if self._writer is not None:

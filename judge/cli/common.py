@@ -46,14 +46,8 @@ class Env:
         if self._store is None:
             from engine.store import EventStore, StoreError, describe_db
 
-            if not create:
-                missing = _missing_sqlite_file(self.db)
-                if missing:
-                    raise StoreError(f"no event log at {missing}: nothing has been recorded there (check --db "
-                                     "or $TABLEJUDGE_DB; `match new`, `live new`, `import` or `tournament new` "
-                                     "start one)")
             try:
-                self._store = EventStore.open(self.db)
+                self._store = EventStore.open(self.db, create=create)
             except StoreError:
                 raise
             except (ValueError, UnicodeError, OSError) as e:  # a URL with a bad port, a bad path
@@ -78,20 +72,6 @@ class Env:
         """Card names for what a command prints about match `m` (the log's, then the card data's)."""
         from judge.io.cardnames import CardNames
         return CardNames.for_state(state if state is not None else m.state(), m.ruleset)
-
-
-def _missing_sqlite_file(db: str | None) -> str | None:
-    """The path of the SQLite log `db` names if that file does not exist (None: it does, or `db` is
-    not a SQLite file path: a PostgreSQL URL, :memory:, a file: URI)."""
-    from engine.backend import DB_ENV, DEFAULT_DB, PG_SCHEMES
-
-    target = db or os.environ.get(DB_ENV)
-    if not target and os.environ.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
-        return None
-    target = target or DEFAULT_DB
-    if target.startswith(PG_SCHEMES) or target == ":memory:" or target.startswith("file:") or "\0" in target:
-        return None
-    return None if os.path.exists(target) else target
 
 
 def describe_db_safe(db: str | None, describe: Callable[[str | None], str]) -> str:
