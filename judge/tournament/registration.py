@@ -23,15 +23,20 @@ def _column(header: list[str], names: tuple[str, ...]) -> str | None:
 
 def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
     """Entries from CSV text, in file order; blank rows skipped."""
+    return [entry for _, entry in _read(text, path)]
+
+
+def _read(text: str, path: str) -> list[tuple[int, Entry]]:
+    """(line, entry) for each player row: the line names a row the batch later refuses."""
     rows = read_rows(text, path)  # a byte-order mark dropped; a row that cannot be read: its line
     first = next(rows, None)
-    header = [h for h in first[1]] if first else []
+    header = list(first[1]) if first else []
     name_col = _column(header, NAME_COLUMNS)
     if name_col is None:
         raise InputError(f"no name column (the header has {', '.join(header) or 'nothing'}; expected "
                          f"one of {', '.join(NAME_COLUMNS)})", field="name", where=f"{path}:1")
     id_col, deck_col = _column(header, ID_COLUMNS), _column(header, DECK_COLUMNS)
-    entries: list[Entry] = []
+    entries: list[tuple[int, Entry]] = []
     for line, cells in rows:
         if len(cells) > len(header):
             raise InputError(f"more cells than the header has columns ({len(header)})", where=f"{path}:{line}")
@@ -41,8 +46,8 @@ def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
         name = clean_name(row.get(name_col) or "")
         if not name:
             raise InputError("the name is empty", field=name_col, where=f"{path}:{line}")
-        entries.append(Entry(name, (row.get(id_col) or "").strip() or None if id_col else None,
-                             (row.get(deck_col) or "").strip() or None if deck_col else None))
+        entries.append((line, Entry(name, (row.get(id_col) or "").strip() or None if id_col else None,
+                                    (row.get(deck_col) or "").strip() or None if deck_col else None)))
         if len(entries) > MAX_ROWS:
             raise InputError(f"more than {MAX_ROWS} registrations", where=f"{path}:{line}")
     if not entries:
@@ -54,18 +59,13 @@ def import_registrations(t: Tournament, text: str, path: str = "<csv>", *,
                          allow_similar: bool = False) -> list:
     """Register every player of a CSV file in one atomic batch (events returned); an error in
     the file, a name already registered or a near-duplicate names its line and registers nobody."""
-    entries = read_registrations(text, path)
-    lines = _name_lines(text, path)
+    read = _read(text, path)
+    lines = [line for line, _ in read]
     try:
-        return t.register_many(entries, allow_similar=allow_similar)
+        return t.register_many([entry for _, entry in read], allow_similar=allow_similar)
     except InputError as e:
         # the batch says "entry N": the person wants the file's line
         if e.where.startswith("entry "):
             n = int(e.where.split()[1])
             e.where = f"{path}:{lines[n - 1] if n - 1 < len(lines) else '?'}"
         raise
-
-
-def _name_lines(text: str, path: str) -> list[int]:
-    """The line each non-blank data row starts on (the same walk as read_registrations)."""
-    return [line for line, row in list(read_rows(text, path))[1:] if any(c.strip() for c in row)]
