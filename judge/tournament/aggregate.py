@@ -38,6 +38,11 @@ from judge.tournament.vocab import CREATED, KINDS
 # --- the aggregate: validate, append, replay -------------------------------------------------
 
 
+def _where_seen(name: str, registered: Any) -> str:
+    """Where a name met again was first: registered before, or earlier in the same batch."""
+    return "already registered" if name in registered else "given earlier in this list"
+
+
 class Tournament:
     """`actor`: who acts (`-` for the organizer at the CLI; the web desk passes `organizer`,
     `judge:NAME`, `scorekeeper:NAME` or a player's name). A long-lived instance keeps its state
@@ -148,14 +153,12 @@ class Tournament:
             if isinstance(p, str) and len(p) > MAX_NAME:  # before the payload's generic text limit
                 raise InputError(f"a player name is at most {MAX_NAME} characters, got {len(p):,}: {shown(p)}",
                                  field="player", where=where)
-            earlier = "given earlier in this list" if n > 1 and (p in seen[len(st.players):] or similar_to(
-                p, seen[len(st.players):]) is not None) else "already registered"
             if p in seen:
-                raise InputError(f"{shown(p)} is {earlier}", field="player", where=where)
+                raise InputError(f"{shown(p)} is {_where_seen(p, st.players)}", field="player", where=where)
             twin = similar_to(p, seen)
             if twin is not None and not allow_similar:
-                raise InputError(f"{shown(e.player)} looks like {shown(twin)}, {earlier} (same name but for "
-                                 "case, spaces or accents); if they are two people, register with "
+                raise InputError(f"{shown(e.player)} looks like {shown(twin)}, {_where_seen(twin, st.players)} "
+                                 "(same name but for case, spaces or accents); if they are two people, register with "
                                  "--allow-similar", field="player", where=where)
             seen.append(p)
             try:
