@@ -88,14 +88,34 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     for n, item in enumerate(entries, start=1):
         table, slip = item[0], item[1]
         where = (item[2] if len(item) > 2 else "") or (f"entry {n}" if len(entries) > 1 else "")
-        try:
-            entered = _entry(t, st, table, slip, where, given, round_no, overwrite, override_format, reason,
-                             drafts, conflicts)
+        try:  # every refusal of this line says where it was written
+            w, l, d = parse_slip(slip, field="result", where=where)
+            new = f"{w}-{l}-{d}"
+            if table in given:
+                if given[table][0] != new:
+                    raise InputError(f"table {table} is given twice ({given[table][0]}"
+                                     + (f" at {given[table][1]}" if given[table][1] else "") + f" and {new})",
+                                     field="table")
+                continue
+            given[table] = (new, where)
+            rnd, p = t._find_table(st, table, None, round_no)
+            old = rnd.results.get(table)
+            line = Entered(rnd.number, table, p.player1, p.player2, new, "recorded")
+            if old is not None and slip_text(old) == new:
+                line.status = "unchanged"
+                line.event = rnd.result_events.get(table)
+                done.append(line)
+                continue
+            if old is not None:
+                line.status, line.old = "overwritten", slip_text(old)
+                if not overwrite:
+                    conflicts.append(overwrite_conflict(rnd, p, new))
+            drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
+                                          reason if old is not None else None))
+            done.append(line)
         except InputError as e:
             e.where = e.where or where
             raise
-        if entered is not None:
-            done.append(entered)
     if conflicts:
         raise OverwriteRefused(conflicts)
     events = iter(t.append(st, drafts))
@@ -103,35 +123,6 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
         if line.status != "unchanged":
             line.event = next(events)
     return done
-
-
-def _entry(t: Tournament, st: Any, table: int, slip: str, where: str, given: dict[int, tuple[str, str]],
-           round_no: int | None, overwrite: bool, override_format: bool, reason: str | None,
-           drafts: list, conflicts: list) -> Entered | None:
-    """One line of a batch: its Entered row (None: the same table again), its draft added."""
-    w, l, d = parse_slip(slip, field="result", where=where)
-    new = f"{w}-{l}-{d}"
-    if table in given:
-        if given[table][0] != new:
-            raise InputError(f"table {table} is given twice ({given[table][0]}"
-                             + (f" at {given[table][1]}" if given[table][1] else "") + f" and {new})",
-                             field="table")
-        return None
-    given[table] = (new, where)
-    rnd, p = t._find_table(st, table, None, round_no)
-    old = rnd.results.get(table)
-    line = Entered(rnd.number, table, p.player1, p.player2, new, "recorded")
-    if old is not None and slip_text(old) == new:
-        line.status = "unchanged"
-        line.event = rnd.result_events.get(table)
-        return line
-    if old is not None:
-        line.status, line.old = "overwritten", slip_text(old)
-        if not overwrite:
-            conflicts.append(overwrite_conflict(rnd, p, new))
-    drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
-                                  reason if old is not None else None))
-    return line
 
 
 def current_result_event(rnd: RoundState, table: int) -> RecordedEvent:
