@@ -129,8 +129,10 @@ def appeals_context(m: Match, *, base_url: str = "", appendix: bool = True) -> d
     # the boards as a scorekeeper saw them: the log folded with hidden cards hidden
     fold = Fold(rs, m.created)
     hidden_after = {1: fold.state.copy()}
+    seen_as = {1: events[0]}  # each event as a scorekeeper recorded it (hide() once per event)
     for e in events[1:]:
-        fold.push(hide_event(m, e))
+        seen_as[e.position] = hide_event(m, e)
+        fold.push(seen_as[e.position])
         hidden_after[e.position] = fold.state.copy()
     names = CardNames.for_state(m.state(), rs)
     describe_rows = {e["position"]: e["description"] for seg in ctx["segments"] for ph in seg["phases"]
@@ -139,7 +141,7 @@ def appeals_context(m: Match, *, base_url: str = "", appendix: bool = True) -> d
     def describe(e: RecordedEvent) -> str:
         """An event as the incident page shows it: as a scorekeeper recorded it, like the board
         beside it (a card drawn into a hand is not named there; the appendix has the full record)."""
-        seen = hide_event(m, e)
+        seen = seen_as[e.position]
         if seen.payload != e.payload:
             return rs.describe(seen)
         return describe_rows.get(e.position) or rs.describe(e)
