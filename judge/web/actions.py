@@ -162,8 +162,7 @@ def _not_against_a_report(t: Tournament, pairs: list, round_no: int | None) -> N
         view = reports.table_status(rnd, table)
         w, l, d = parse_slip(slip, field="result")
         entered = f"{w}-{l}-{d}"
-        against = {p: said for p, said in view.reports.items() if said != entered}
-        if view.status == reports.DISPUTED or against:
+        if view.status == reports.DISPUTED or any(said != entered for said in view.reports.values()):
             said = "; ".join(f"{p} reported {s}" for p, s in view.reports.items())
             raise Forbidden(f"table {table} is disputed ({said}; the slip says {entered}): a judge or the "
                             "organizer decides it (resolve, with a reason)")
