@@ -83,25 +83,61 @@ class RecordedEvent(NamedTuple):
     def seal_with_bytes(cls, *, match: str, position: int, kind: str, version: int, actor: str,
                         payload: dict[str, Any], recorded_at: str, recorded_by: str,
                         prev_hash: str, write_id: str | None = None) -> tuple["RecordedEvent", bytes]:
-        """The sealed event and its stored form (canonical JSON of the envelope, hash included),
-        with one encoding pass: the envelope's canonical form is the hashed fields' canonical form
-        with `"hash"` spliced in after `"actor"` (keys are sorted; "hash" sorts right after "actor",
-        and "write_id" sorts last). A hot path of every append and import: no intermediate event."""
-        fields = {"match": match, "position": position, "kind": kind, "version": version,
-                  "actor": actor, "payload": payload, "recorded_at": recorded_at,
-                  "recorded_by": recorded_by, "prev_hash": prev_hash}
-        if write_id is not None:
-            fields["write_id"] = write_id
-        encoded = canonical_json(fields).encode("utf-8")
-        digest = sha256_hex(encoded)
-        cut = len('{"actor":') + len(encode_basestring(actor).encode("utf-8")) + 1
-        data = b"".join((encoded[:cut], b'"hash":"', digest.encode("ascii"), b'",', encoded[cut:]))
+        """The sealed event and its stored form (canonical JSON of the envelope, hash included).
+        A hot path of every append and import: no intermediate event, one encoding pass."""
+        parts = envelope_parts(match=match, position=position, kind=kind, version=version, actor=actor,
+                               payload=payload, recorded_at=recorded_at, recorded_by=recorded_by,
+                               write_id=write_id)
+        digest, data = chain(parts, prev_hash)
         return cls(match, position, kind, version, actor, payload, recorded_at, recorded_by,
                    prev_hash, digest, write_id), data
 
     @property
     def is_judge(self) -> bool:
         return self.actor.startswith(JUDGE_PREFIX)
+
+
+class EnvelopeParts(NamedTuple):
+    """An event's canonical form around its one unknown, the hash of the event before it: what
+    can be worked out away from the chain (a bulk import's worker process does it for many events
+    at once) before `chain` puts the predecessor's hash in, hashes and stores it."""
+
+    position: int
+    head: bytes  # the canonical JSON up to the predecessor's hash: ... ,"prev_hash":"
+    tail: bytes  # and after it: ","recorded_at": ... }
+    cut: int  # where the stored form says "hash": right after the actor, the first key
+
+
+_ENC = encode_basestring  # json's own (C) string encoder: what canonical_json writes for a str
+
+
+def envelope_parts(*, match: str, position: int, kind: str, version: int, actor: str,
+                   payload: dict[str, Any], recorded_at: str, recorded_by: str,
+                   write_id: str | None = None) -> EnvelopeParts:
+    """The canonical JSON of the hashed fields, written key by key in sorted order (actor, kind,
+    match, payload, position, prev_hash, recorded_at, recorded_by, version, write_id): byte for byte
+    `canonical_json(event.hashed_fields())` (tests/engine/test_envelope.py checks it on random
+    events), cut where the predecessor's hash goes."""
+    if type(position) is not int or type(version) is not int:  # what int.__repr__ writes below
+        raise TypeError("position and version must be int")
+    actor_json = _ENC(actor)
+    head = (f'{{"actor":{actor_json},"kind":{_ENC(kind)},"match":{_ENC(match)},'
+            f'"payload":{canonical_json(payload)},"position":{position},"prev_hash":"')
+    tail = (f'","recorded_at":{_ENC(recorded_at)},"recorded_by":{_ENC(recorded_by)},"version":{version}'
+            + (f',"write_id":{_ENC(write_id)}}}' if write_id is not None else "}"))
+    head_bytes = head.encode("utf-8")
+    return EnvelopeParts(position, head_bytes, tail.encode("utf-8"),
+                         len('{"actor":') + len(actor_json.encode("utf-8")) + 1)
+
+
+def chain(parts: EnvelopeParts, prev_hash: str) -> tuple[str, bytes]:
+    """The event's hash once its predecessor's is known, and its stored form: the canonical
+    envelope with `"hash"` spliced in after `"actor"` (keys are sorted; "hash" sorts right after
+    "actor")."""
+    prev = prev_hash.encode("ascii")
+    digest = sha256_hex(parts.head + prev + parts.tail)
+    head, cut = parts.head, parts.cut
+    return digest, b"".join((head[:cut], b'"hash":"', digest.encode("ascii"), b'",', head[cut:], prev, parts.tail))
 
 
 class Draft(NamedTuple):
