@@ -41,7 +41,8 @@ from eventsourcing.persistence import (
 from engine import backend, guard
 from engine.backend import DB_ENV, DEFAULT_DB, BackendError, Target, describe_db  # noqa: F401 (re-exported)
 from engine.canonical import GENESIS_HASH, canonical_bytes, sha256_hex
-from engine.events import TABLE_ACTOR, Draft, RecordedEvent, default_recorder_name, now_iso
+from engine.events import (TABLE_ACTOR, Draft, EnvelopeParts, RecordedEvent, chain, default_recorder_name,
+                           envelope_parts, now_iso)
 from engine.guard import EVENTS_TABLE, META_TABLE, REPAIR_HINT, SNAPSHOTS_TABLE, GuardStatus
 from engine.schema import shown
 from engine.writer import SQLiteWriter
@@ -566,15 +567,17 @@ class EventStore:
         return self._insert(match, head.position, head.hash, drafts, expected_hashes)
 
     def create(self, match: str, drafts: Sequence[Draft], *,
-               expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
+               expected_hashes: Sequence[str | None] | None = None,
+               parts: Sequence[EnvelopeParts | None] | None = None) -> list[RecordedEvent]:
         """Start a stream: its `<thing>.created` event at position 1 (`match.created` for a match,
-        `tournament.created` for a tournament), then any further drafts, atomically."""
+        `tournament.created` for a tournament), then any further drafts, atomically. `parts`: see
+        `_seal`."""
         if not drafts or not drafts[0].kind.endswith(CREATED_SUFFIX):
             raise ValueError("a stream starts with a '.created' event")
         if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts[1:]):
             raise ValueError("a '.created' event can only be event 1")
         try:
-            return self._insert(match, 0, GENESIS_HASH, drafts, expected_hashes)
+            return self._insert(match, 0, GENESIS_HASH, drafts, expected_hashes, parts)
         except ConflictError:
             raise StoreError(f"a match with id {match!r} already exists in {self.describe()}") from None
 
@@ -608,9 +611,10 @@ class EventStore:
         return [events for events, _ in sealed]
 
     def _insert(self, match: str, head_position: int, head_hash: str, drafts: Sequence[Draft],
-                expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
+                expected_hashes: Sequence[str | None] | None = None,
+                parts: Sequence[EnvelopeParts | None] | None = None) -> list[RecordedEvent]:
         self.check_writable()
-        sealed, rows = self._seal(match, head_position, head_hash, drafts, expected_hashes)
+        sealed, rows = self._seal(match, head_position, head_hash, drafts, expected_hashes, parts)
         if self.is_postgres:
             self._write_postgres(match, head_position, sealed, rows)
         else:
@@ -620,9 +624,12 @@ class EventStore:
         return sealed
 
     def _seal(self, match: str, head_position: int, head_hash: str, drafts: Sequence[Draft],
-              expected_hashes: Sequence[str | None] | None = None
+              expected_hashes: Sequence[str | None] | None = None,
+              parts: Sequence[EnvelopeParts | None] | None = None
               ) -> tuple[list[RecordedEvent], list[tuple[str, int, str, bytes]]]:
-        """The drafts as events chained after the head, and their rows."""
+        """The drafts as events chained after the head, and their rows. `parts`: the envelopes
+        of some drafts worked out already (a bulk import's worker: engine/events.py
+        `envelope_parts`, at the position and with the time and write id the draft carries)."""
         sealed: list[RecordedEvent] = []
         rows: list[tuple[str, int, str, bytes]] = []
         prev, position = head_hash, head_position
@@ -632,21 +639,27 @@ class EventStore:
         first_id = drafts[0].write_id
         if first_id is None and not (expected_hashes and expected_hashes[0]):
             first_id = new_write_id()
-        seal = RecordedEvent.seal_with_bytes
         for i, d in enumerate(drafts):
             position += 1
-            event, data = seal(match=match, position=position, kind=d.kind, version=d.version,
-                               actor=d.actor, payload=d.payload, recorded_at=d.recorded_at or fallback_time,
-                               recorded_by=d.recorded_by, prev_hash=prev,
-                               write_id=first_id if i == 0 else d.write_id)
-            if expected_hashes is not None and expected_hashes[i] not in (None, event.hash):
+            recorded_at = d.recorded_at or fallback_time
+            write_id = first_id if i == 0 else d.write_id
+            given = parts[i] if parts is not None else None
+            if given is None:
+                given = envelope_parts(match=match, position=position, kind=d.kind, version=d.version,
+                                       actor=d.actor, payload=d.payload, recorded_at=recorded_at,
+                                       recorded_by=d.recorded_by, write_id=write_id)
+            elif given.position != position or d.recorded_at is None or write_id != d.write_id:
+                raise ValueError(f"event {position}: its envelope was worked out for another place")
+            digest, data = chain(given, prev)
+            if expected_hashes is not None and expected_hashes[i] not in (None, digest):
                 raise HashMismatch(position,
                     f"event {position}: its hash differs from the one given "
-                    f"({str(expected_hashes[i])[:12]}... vs {event.hash[:12]}...): the input was "
+                    f"({str(expected_hashes[i])[:12]}... vs {digest[:12]}...): the input was "
                     "altered after it was exported, or belongs to another chain; nothing was stored")
-            prev = event.hash
-            sealed.append(event)
+            sealed.append(RecordedEvent(match, position, d.kind, d.version, d.actor, d.payload, recorded_at,
+                                        d.recorded_by, prev, digest, write_id))
             rows.append((match, position, d.kind, data))
+            prev = digest
         return sealed, rows
 
     def append_locked(self, match: str,
