@@ -9,48 +9,50 @@ an exported log re-imports into the identical chain or not at all.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from engine.events import TABLE_ACTOR, Draft, default_recorder_name
+from engine.events import TABLE_ACTOR, Draft, EnvelopeParts, default_recorder_name
 from engine.match import EventValidator, InputError, Match, check_match_id, creation_draft, new_match_id
 from engine.rulesets import get_ruleset
 from engine.schema import PayloadError, read_json, shown
 from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound
 
-from judge.io.importers import ImportSummary, findings_after
+from judge.io.importers import ImportSummary, _jsonl_workers, findings_after
 from judge.io.text import read_text
 
 EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
 ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash", "write_id"}
 
 
-def read_lines(path: str) -> list[tuple[int, dict[str, Any]]]:
-    """(line number, object) for every non-blank line; InputError names the line and column."""
-    text = read_text(path)
-    out = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = read_json(line)
-        except PayloadError as e:
-            raise InputError(e.message, where=f"{path}:{n}") from None
-        if not isinstance(obj, dict):
-            raise InputError("each line must be a JSON object", where=f"{path}:{n}")
-        out.append((n, obj))
-    if not out:
-        raise InputError("the file holds no events", where=path)
-    return out
+def numbered_lines(path: str) -> list[tuple[int, str]]:
+    """(line number, text) of every non-blank line: one event each."""
+    return [(n, line) for n, line in enumerate(read_text(path).splitlines(), start=1) if line.strip()]
+
+
+def read_line(line: str, path: str, n: int) -> dict[str, Any]:
+    try:
+        obj = read_json(line)
+    except PayloadError as e:
+        raise InputError(e.message, where=f"{path}:{n}") from None
+    if not isinstance(obj, dict):
+        raise InputError("each line must be a JSON object", where=f"{path}:{n}")
+    return obj
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None, expect: int | None = None,
-                recorded_by: str | None = None, judge: bool = True) -> ImportSummary:
+                recorded_by: str | None = None, judge: bool = True, workers: int | None = None) -> ImportSummary:
     """Import a JSONL file, all or nothing. With `judge`, the imported events are then validated
-    and the summary counts their findings (a full replay of the match)."""
-    lines = read_lines(path)
+    and the summary counts their findings (a full replay of the match). A long file that creates
+    its match is drafted by `workers` processes as well (default: one fewer than the CPUs; 0: none;
+    see _jsonl_workers.py)."""
+    lines = numbered_lines(path)
+    if not lines:
+        raise InputError("the file holds no events", where=path)
     recorded_by = recorded_by or default_recorder_name()  # once, not per line
-    first_line, first = lines[0]
+    first_line = lines[0][0]
+    first = read_line(lines[0][1], path, first_line)
     created = first.get("kind") == "match.created"
     if created and match:
         raise InputError("the file creates its own match (first line is match.created); "
@@ -87,7 +89,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
         expected_hashes.append(first.get("hash"))
         rs = get_ruleset(head_draft.payload["ruleset"])(head_draft.payload.get("options") or {})
         validator = EventValidator(rs, head_draft.payload["players"])
-        head, body = 1, lines[1:]
+        head, rest = 1, lines[1:]
         drafts: list[Draft] = [head_draft]
         known_kinds = {1: "match.created"}
         existing = None
@@ -101,7 +103,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
         head = existing.head_position()
         if expect is not None and head != expect:  # --expect N: the log must still end at N
             raise ConflictError.stale(match_id, expect, head)
-        body = lines
+        rest = lines
         drafts = []
         known_kinds = {}
 
@@ -110,22 +112,22 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
             return known_kinds[position]
         return existing._kind_at(position) if existing is not None else None
 
+    parts: list[EnvelopeParts | None] | None = None
+    pool = _jsonl_workers.pool_size(workers, len(rest)) if created else 0
+    if pool:
+        more, parts, hashes, lines_of = _jsonl_workers.draft_in_workers(
+            path, rest, validator, match_id, recorded_by, pool, read_line, draft_line)
+        drafts += more
+        expected_hashes += hashes
+        line_of.update(lines_of)
+        parts = [None] + parts  # the match.created line: sealed by the writer
+        head += len(more)
+        rest = []
+    body = [(n, read_line(text, path, n)) for n, text in rest]  # every line read before any is judged
     for n, obj in body:
-        where = f"{path}:{n}"
-        _check_keys(obj, path, n)
         position = head + 1
-        _check_envelope(obj, position, path, n, match_id if created or obj.get("match") else None)
-        try:
-            draft = validator.draft(
-                obj.get("kind"), obj.get("payload", {}), actor=obj.get("actor", TABLE_ACTOR),
-                recorded_by=obj.get("recorded_by") or recorded_by,
-                recorded_at=_recorded_at(obj, path, n), head=head, kind_at=kind_at)
-        except InputError as e:
-            raise InputError(e.message, where=where, field=e.field) from None
-        if "version" in obj and obj["version"] != draft.version:
-            raise InputError(f"{draft.kind} version {shown(obj['version'])} is not known (this tablejudge "
-                             f"writes version {draft.version})", where=where, field="version")
-        drafts.append(draft._replace(write_id=obj.get("write_id")) if "write_id" in obj else draft)
+        draft = draft_line(validator, obj, path, n, position, match_id, created, recorded_by, kind_at)
+        drafts.append(draft)
         expected_hashes.append(obj.get("hash"))
         known_kinds[position] = draft.kind
         line_of[position] = n
@@ -133,7 +135,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
 
     try:
         if created:
-            events = store.create(match_id, drafts, expected_hashes=expected_hashes)
+            events = store.create(match_id, drafts, expected_hashes=expected_hashes, parts=parts)
         else:
             events = store.append(match_id, drafts, expected_position=head - len(drafts),
                                   expected_hashes=expected_hashes)
@@ -143,6 +145,27 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
     findings = findings_after(store, match_id, events[0].position) if judge and events else 0
     return ImportSummary(file=path, match=match_id, events=len(events), created=created,
                          findings=findings)
+
+
+def draft_line(validator: EventValidator, obj: dict[str, Any], path: str, n: int, position: int,
+               match_id: str, created: bool, recorded_by: str,
+               kind_at: Callable[[int], str | None]) -> Draft:
+    """One line of the file as the draft of event `position`, checked whole (its keys, its
+    envelope, its payload against the ruleset), or InputError naming the line and field."""
+    where = f"{path}:{n}"
+    _check_keys(obj, path, n)
+    _check_envelope(obj, position, path, n, match_id if created or obj.get("match") else None)
+    try:
+        draft = validator.draft(
+            obj.get("kind"), obj.get("payload", {}), actor=obj.get("actor", TABLE_ACTOR),
+            recorded_by=obj.get("recorded_by") or recorded_by,
+            recorded_at=_recorded_at(obj, path, n), head=position - 1, kind_at=kind_at)
+    except InputError as e:
+        raise InputError(e.message, where=where, field=e.field) from None
+    if "version" in obj and obj["version"] != draft.version:
+        raise InputError(f"{draft.kind} version {shown(obj['version'])} is not known (this tablejudge "
+                         f"writes version {draft.version})", where=where, field="version")
+    return draft._replace(write_id=obj.get("write_id")) if "write_id" in obj else draft
 
 
 def _check_keys(obj: dict[str, Any], path: str, n: int) -> None:

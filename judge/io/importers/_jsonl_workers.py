@@ -1,0 +1,157 @@
+"""A long JSONL file that creates its match, drafted by worker processes as well as the writer.
+
+One job: the parallel half of `jsonl.import_file`. Checking a line (its JSON, its keys, its payload
+against the ruleset) and writing its canonical envelope (engine/events.py `envelope_parts`) need
+nothing from the lines around it, so worker processes do them for chunks of the file while the
+main process does the first chunk itself. What needs the chain (each event's hash follows from the
+one before) stays in the main process, the only writer: `EventStore.create` with the worked-out
+envelopes chains, hashes and stores them in one transaction. All or nothing, as for any import: the
+first refused line in file order is the one reported (a line the main process drafted comes
+first), and nothing is stored.
+
+The workers are forked (they start with the validator and the file's lines already in memory),
+ignore Ctrl-C (the main process stops them) and never touch the log.
+"""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from engine.events import Draft, EnvelopeParts, envelope_parts, now_iso
+from engine.match import EventValidator, InputError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from concurrent.futures import Future
+
+    LineReader = Callable[[str, str, int], dict[str, Any]]  # jsonl.read_line
+    LineDrafter = Callable[..., Draft]  # jsonl.draft_line
+
+CHUNK = 2_000  # lines per task: large enough that a task's overhead is small
+MIN_EVENTS = 5_000  # below this, starting a worker costs more than it saves
+MAX_WORKERS = 8
+
+# The job the pool's workers share, set in each worker by the pool's initializer (inherited by
+# fork, not pickled): (path, numbered lines, validator, match id, recorded_by, time of the write,
+# the importer's own functions that read a line and draft it).
+_job: tuple[str, list[tuple[int, str]], EventValidator, str, str, str, LineReader, LineDrafter] | None = None
+
+
+def pool_size(workers: int | None, events: int) -> int:
+    """Worker processes for a file of `events` lines: none for a short file or where processes
+    cannot be forked; `workers` if given, else one fewer than the CPUs (the main process drafts
+    and writes too)."""
+    if events < MIN_EVENTS:  # (checked first: a short import does not load multiprocessing)
+        return 0
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 0
+    if workers is None:
+        workers = (os.cpu_count() or 1) - 1
+    return max(0, min(workers, MAX_WORKERS, events // CHUNK))
+
+
+def draft_in_workers(path: str, lines: list[tuple[int, str]], validator: EventValidator, match_id: str,
+                     recorded_by: str, workers: int, read_line: LineReader, draft_line: LineDrafter
+                     ) -> tuple[list[Draft], list[EnvelopeParts | None], list[str | None], dict[int, int]]:
+    """Every line of `lines` (the file after its match.created line: events 2, 3, ...) drafted
+    with the importer's `read_line` and `draft_line` (passed in: the importer imports this module):
+    the drafts, their envelopes (None for those the main process drafted: sealing writes them),
+    the hashes the lines carry, and each event's line number. InputError for the first refused
+    line, in file order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    at = now_iso()  # one time for the write, as a sequential import stamps (engine/store.py _seal)
+    own = min(len(lines), CHUNK)  # the main process drafts the first chunk while the workers start
+    ctx = multiprocessing.get_context("fork")
+    drafts: list[Draft] = []
+    parts: list[EnvelopeParts | None] = []
+    hashes: list[str | None] = []
+    line_of: dict[int, int] = {}
+    job = (path, lines, validator, match_id, recorded_by, at, read_line, draft_line)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start, initargs=(job,)) as pool:
+        futures: list[Future] = [pool.submit(_draft_chunk, s, min(s + CHUNK, len(lines)))
+                                 for s in range(own, len(lines), CHUNK)]
+        try:
+            kinds: dict[int, str] = {1: "match.created"}
+            for i in range(own):
+                n, text = lines[i]
+                obj = read_line(text, path, n)
+                d = draft_line(validator, obj, path, n, i + 2, match_id, True, recorded_by, kinds.get)
+                if d.recorded_at is None:
+                    d = d._replace(recorded_at=at)
+                kinds[i + 2] = d.kind
+                drafts.append(d)
+                parts.append(None)
+                hashes.append(obj.get("hash"))
+                line_of[i + 2] = n
+            for future in futures:
+                try:
+                    result = future.result()
+                except BrokenProcessPool as e:  # a worker died (killed, out of memory)
+                    raise InputError(f"a worker process reading the file stopped ({e}); nothing was stored",
+                                     where=path) from None
+                if isinstance(result, dict):  # the chunk's first refused line
+                    raise InputError(result["message"], where=result["where"], field=result["field"])
+                for draft, part, given_hash, n in result:
+                    drafts.append(Draft(*draft))
+                    parts.append(EnvelopeParts(*part))
+                    hashes.append(given_hash)
+                    line_of[part[0]] = n
+        except BaseException:  # a refused line, Ctrl-C: the rest of the work is not wanted
+            for future in futures:
+                future.cancel()
+            raise
+    return drafts, parts, hashes, line_of
+
+
+def _start(job: tuple) -> None:
+    from judge.io.importers._optcgsim_bulk import _ignore_sigint
+
+    global _job
+    _job = job
+    _ignore_sigint()
+
+
+def _draft_chunk(start: int, stop: int) -> list[tuple] | dict[str, str]:
+    """In a worker: lines[start:stop] drafted (plain tuples: cheap to send back), or the first
+    refused line's error."""
+    assert _job is not None
+    path, lines, validator, match_id, recorded_by, at, read_line, draft_line = _job
+    kinds: dict[int, str] = {1: "match.created"}
+
+    def kind_at(position: int) -> str | None:
+        """The kind of an earlier event (a correction names the event it voids): this chunk's
+        own, or read off the line (a line before the chunk is checked by whoever drafts it, and
+        its error comes first)."""
+        if position in kinds:
+            return kinds[position]
+        if 2 <= position < start + 2:
+            n, text = lines[position - 2]
+            try:
+                kind = read_line(text, path, n).get("kind")
+            except InputError:
+                return None
+            return kind if isinstance(kind, str) else None
+        return None
+
+    out: list[tuple[Any, ...]] = []
+    try:
+        for i in range(start, stop):
+            n, text = lines[i]
+            position = i + 2
+            obj = read_line(text, path, n)
+            d = draft_line(validator, obj, path, n, position, match_id, True, recorded_by, kind_at)
+            if d.recorded_at is None:
+                d = d._replace(recorded_at=at)
+            kinds[position] = d.kind
+            p = envelope_parts(match=match_id, position=position, kind=d.kind, version=d.version,
+                               actor=d.actor, payload=d.payload, recorded_at=d.recorded_at,
+                               recorded_by=d.recorded_by, write_id=d.write_id)
+            out.append((tuple(d), tuple(p), obj.get("hash"), n))
+    except InputError as e:
+        return {"message": e.message, "where": e.where, "field": e.field}
+    return out
