@@ -211,14 +211,24 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
     processes and written by one, in batched commits; a game already in the log is recognised
     and skipped, so running an interrupted import again finishes it.
 
+    A JSONL file (an export) whose match the log already holds is compared with it, event by
+    event: if the log holds all of it (or more), it is "already in the log" and nothing is stored
+    (exit 0); if the log holds its first events, only the rest is appended ("resumed": importing
+    the whole file again finishes a transfer cut short, or brings up to date a log that holds an
+    earlier export); if a line differs from the stored event, the file is refused, naming that line
+    and event. The summary (and --json: "status", "already_in_log") says which, per file.
+
     \b
-    Exit codes: 0 all imported; 2 a file was refused (it stored nothing; the others were imported,
-    as listed); 130 interrupted (Ctrl-C): the files listed were imported, the one being read was not.
+    Exit codes: 0 all imported (or already in the log); 2 a file was refused (it stored nothing;
+    the others were imported, as listed); 3 another writer appended to the match during the import
+    (nothing stored; import it again); 130 interrupted (Ctrl-C): the files listed were imported,
+    the one being read was not.
 
     \b
     Examples:
       tablejudge import examples/op2009/best-of-three-fine-tempo.jsonl
       tablejudge import more-events.jsonl --match 3f2a9c01
+      tablejudge import exports/3f2a9c01e4.jsonl     # again, later: only what the log lacks
       tablejudge import game.log --json
       tablejudge import logs/ --format optcgsim --workers 2
     """
@@ -272,7 +282,12 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
             r = rows[0]
             judged = (f"{plural(r['findings'], 'finding')}" if r["findings"] is not None
                       else "not judged (interrupted): run `tablejudge validate " + r["match"] + "`")
-            if r["events"] == 0 and not r["created"]:  # the findings are the match's, listed by `findings`
+            if r.get("status") == "already in the log":
+                click.echo(f"{r['file']}: {import_status(r)}, match {r['match']}: nothing stored")
+            elif r.get("status") == "resumed":
+                click.echo(f"{r['file']}: {import_status(r)}, {r['events']} appended to match {r['match']}; "
+                           f"{judged}")
+            elif r["events"] == 0 and not r["created"]:  # the findings are the match's, listed by `findings`
                 click.echo(f"{r['file']}: already in match {r['match']}: nothing new stored "
                            f"(`tablejudge findings {r['match']}` lists its findings)")
             else:
@@ -289,6 +304,26 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
         raise FindingsExit(130)
     if failures:
         raise FindingsExit(2)
+
+
+def import_status(r: dict) -> str:
+    """What an import did with one file, in words."""
+    status = r.get("status")
+    if status == "resumed":
+        return f"resumed: {plural(r['already_in_log'], 'event')} {'was' if r['already_in_log'] == 1 else 'were'} " \
+               "already in the log"
+    if status == "already in the log":
+        more = r.get("log_holds_more") or 0
+        return "already in the log" + (f" (the log holds {plural(more, 'more event')} than this file)"
+                                       if more else "")
+    if status:
+        return status
+    if "games" in r:  # an OPTCGSim log: its games
+        already = len(r.get("already_imported") or [])
+        if not r["created"]:
+            return "already in the log"
+        return "created" + (f" ({plural(already, 'game')} already in the log)" if already else "")
+    return "created" if r["created"] else "appended"
 
 
 def _plain(items):
