@@ -1,6 +1,6 @@
 """Importing a JSONL file whose match the log already holds: already in the log (all of it, or more),
-resumed (the log holds its first events: the rest is appended), or refused where they differ;
-another writer meanwhile is a conflict (exit 3)."""
+resumed (the log holds its first events: the rest is appended), or refused where they differ; a
+file cut mid-line refused naming its last line; another writer meanwhile is a conflict (exit 3)."""
 from __future__ import annotations
 
 import json
@@ -160,6 +160,27 @@ def test_a_hostile_line_in_the_part_to_append_is_refused_and_nothing_stored(tmp_
     assert r.returncode == 2 and f"{path}:4: field 'payload.text'" in r.stderr
     assert snapshot_of(b) == before
     assert imported(str(tmp_path / "m1.jsonl"), b)[1]["status"] == "resumed"  # the good file still resumes
+
+
+# --- a file cut mid-line ------------------------------------------------------------------------
+
+
+def test_a_file_cut_mid_line_is_refused_naming_its_last_line_then_the_whole_file_resumes(tmp_path):
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    path = tmp_path / "m1.jsonl"
+    lines = export(record_source(a), path)
+    imported(first_lines(lines, 2, tmp_path / "part.jsonl"), b)
+    data = path.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(data[:len("\n".join(lines[:3])) + 1 + len(lines[3]) // 2])  # 3 lines and half the 4th
+    before = snapshot_of(b)
+    r = run_cli("import", str(cut), db=b)
+    assert r.returncode == 2
+    assert f"{cut}:4: not valid JSON" in r.stderr and "the file looks cut short" in r.stderr
+    assert snapshot_of(b) == before  # not even the three whole lines
+    code, out, err = imported(str(path), b)
+    assert code == 0 and out["status"] == "resumed" and out["already_in_log"] == 2, err
+    assert heads(b, "m1") == heads(a, "m1")
 
 
 # --- the laptops' round trip ---------------------------------------------------------------------

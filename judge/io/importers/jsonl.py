@@ -32,19 +32,24 @@ from judge.io.text import read_text
 
 EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
 ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash", "write_id"}
+CUT_SHORT = ("; it is the last line and the file does not end with a line break: the file looks cut "
+             "short (copied or downloaded in part). Import the whole file once you have it: what the "
+             "log already holds of its match is recognised, the rest appended")
 
 
 def read_lines(path: str) -> list[tuple[int, dict[str, Any]]]:
     """(line number, object) for every non-blank line; InputError names the line and column."""
     text = read_text(path)
     out = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    rows = text.splitlines()
+    for n, line in enumerate(rows, start=1):
         if not line.strip():
             continue
         try:
             obj = read_json(line)
         except PayloadError as e:
-            raise InputError(e.message, where=f"{path}:{n}") from None
+            cut = n == len(rows) and not text.endswith(("\n", "\r"))
+            raise InputError(e.message + (CUT_SHORT if cut else ""), where=f"{path}:{n}") from None
         if not isinstance(obj, dict):
             raise InputError("each line must be a JSON object", where=f"{path}:{n}")
         out.append((n, obj))
