@@ -11,7 +11,7 @@ from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 from engine.rulesets import available, get_ruleset
 from engine.schema import PayloadError, read_json, shown
-from engine.store import MatchNotFound
+from engine.store import ConflictError, MatchNotFound
 from engine.words import plural
 
 from judge.io.files import atomic_write, inside, safe_name
@@ -21,7 +21,7 @@ from judge.io.exporters import formats as export_formats
 from judge.cli.expect import confirm_expected, same_event
 from judge.cli.fieldargs import parse_field_args
 from judge.report.text import render_events, render_findings, render_judged, render_state
-from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
+from judge.cli.common import EXIT_CONFLICT, EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
 from judge.cli.common import output_options, pass_env, stderr, table_text
 
 DEFAULT_EXPORT_DIR = "exports"
@@ -220,9 +220,9 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
 
     \b
     Exit codes: 0 all imported (or already in the log); 2 a file was refused (it stored nothing;
-    the others were imported, as listed); 3 another writer appended to the match during the import
-    (nothing stored; import it again); 130 interrupted (Ctrl-C): the files listed were imported,
-    the one being read was not.
+    the others were imported, as listed); 3 another writer appended to a match during its import
+    (that file stored nothing; import it again); 130 interrupted (Ctrl-C): the files listed were
+    imported, the one being read was not.
 
     \b
     Examples:
@@ -249,6 +249,7 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
         match_ref = m.id
         expected = confirm_expected(store, m.id, expected, what="import", describe=m.ruleset.describe)
     summaries, failures = [], []
+    conflicts = 0
     interrupted: str | None = None
     show_bar = len(files) > 1 and not as_json
     with click.progressbar(files, label="importing", file=sys.stderr, show_pos=True) if show_bar \
@@ -258,10 +259,11 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
                 mod = importers.importer(fmt or importers.guess_format(path))
                 summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by,
                                           **({"expect": expected} if expected is not None else {}))
-            except InputError as e:
+            except (InputError, ConflictError) as e:
                 if len(files) == 1:
                     raise
                 failures.append({"file": path, "error": str(e)})
+                conflicts += isinstance(e, ConflictError)
                 continue
             except KeyboardInterrupt:  # before its one transaction committed: nothing of it stored
                 interrupted = path
@@ -294,7 +296,8 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
                 click.echo(f"{r['file']}: {plural(r['events'], 'event')} into match {r['match']}"
                            f"{' (new)' if r['created'] else ''}; {judged}")
         elif rows:
-            click.echo(table_text(rows, ["file", "match", "events", "findings"]))
+            click.echo(table_text([r | {"status": import_status(r)} for r in rows],
+                                  ["file", "match", "events", "findings", "status"]))
         for f in failures:
             stderr(f"failed (nothing of it stored): {f['error']}")
     if interrupted:
@@ -303,11 +306,11 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
     if interrupted or any(not s.judged for s in summaries):
         raise FindingsExit(130)
     if failures:
-        raise FindingsExit(2)
+        raise FindingsExit(EXIT_CONFLICT if conflicts else 2)
 
 
 def import_status(r: dict) -> str:
-    """What an import did with one file, in words."""
+    """What an import did with one file, in words (a row of the folder summary)."""
     status = r.get("status")
     if status == "resumed":
         return f"resumed: {plural(r['already_in_log'], 'event')} {'was' if r['already_in_log'] == 1 else 'were'} " \

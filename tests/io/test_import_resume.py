@@ -201,6 +201,30 @@ def test_export_import_record_more_export_again_import_again_resumes(tmp_path):
     assert Match.open(EventStore.open(b), "m1").state().state_hash() == m.state().state_hash()
 
 
+# --- a folder --------------------------------------------------------------------------------------
+
+
+def test_a_folder_says_per_file_resumed_or_already_in_the_log(tmp_path):
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    folder = tmp_path / "usb"
+    folder.mkdir()
+    lines1 = export(record_source(a, "m1"), folder / "m1.jsonl")
+    export(record_source(a, "m2"), folder / "m2.jsonl")
+    export(record_source(a, "m3"), folder / "m3.jsonl")
+    imported(first_lines(lines1, 2, tmp_path / "m1-part.jsonl"), b)  # m1 cut short before
+    imported(str(folder / "m2.jsonl"), b)  # m2 already whole
+    r = run_cli("import", str(folder), db=b)
+    assert r.returncode == 0, r.stderr
+    rows = {line.split()[0]: line for line in r.stdout.splitlines()[1:]}
+    assert "resumed: 2 events were already in the log" in rows[str(folder / "m1.jsonl")]
+    assert rows[str(folder / "m2.jsonl")].endswith("already in the log")
+    assert rows[str(folder / "m3.jsonl")].endswith("created")
+    out = json.loads(run_cli("import", str(folder), "--json", db=b).stdout)
+    assert [row["status"] for row in out["imported"]] == ["already in the log"] * 3 and out["failed"] == []
+    for match_id in ("m1", "m2", "m3"):
+        assert heads(b, match_id) == heads(a, match_id)
+
+
 # --- another writer meanwhile: exit 3 --------------------------------------------------------------
 
 
@@ -224,6 +248,30 @@ def test_another_writer_appending_during_the_import_is_a_conflict_exit_3(tmp_pat
     assert "conflict on match m1: position 3 was taken by another writer" in err
     monkeypatch.undo()
     assert [e.payload.get("text") for e in EventStore.open(b).read("m1")][2:] == ["another judge, just now"]
+
+
+def test_a_conflict_in_a_folder_import_fails_that_file_only_the_others_are_listed_exit_3(
+        tmp_path, monkeypatch, capsys):
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    folder = tmp_path / "usb"
+    folder.mkdir()
+    lines = export(record_source(a, "m1"), folder / "m1.jsonl")
+    export(record_source(a, "m2"), folder / "m2.jsonl")
+    imported(first_lines(lines, 2, tmp_path / "part.jsonl"), b)
+    real = EventStore.append_after
+
+    def another_writer_first(self, match, head, drafts, **kw):
+        monkeypatch.setattr(EventStore, "append_after", real)
+        Match.open(EventStore.open(b), match).record("note", {"text": "another judge, just now"})
+        return real(self, match, head, drafts, **kw)
+
+    monkeypatch.setattr(EventStore, "append_after", another_writer_first)
+    code = run_guarded(cli, ["--db", b, "import", str(folder), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 3
+    assert [row["match"] for row in out["imported"]] == ["m2"]
+    assert len(out["failed"]) == 1 and "conflict on match m1" in out["failed"][0]["error"]
+    assert heads(b, "m2") == heads(a, "m2")
 
 
 # --- the library, on SQLite and PostgreSQL ----------------------------------------------------------
