@@ -313,8 +313,8 @@ def import_status(r: dict) -> str:
     """What an import did with one file, in words (a row of the folder summary)."""
     status = r.get("status")
     if status == "resumed":
-        return f"resumed: {plural(r['already_in_log'], 'event')} {'was' if r['already_in_log'] == 1 else 'were'} " \
-               "already in the log"
+        held = r["already_in_log"]
+        return f"resumed: {plural(held, 'event')} {'was' if held == 1 else 'were'} already in the log"
     if status == "already in the log":
         more = r.get("log_holds_more") or 0
         return "already in the log" + (f" (the log holds {plural(more, 'more event')} than this file)"
