@@ -91,6 +91,14 @@ class HashMismatch(StoreError):
         self.position = position
 
 
+class StreamExists(StoreError):
+    """`create` of a stream whose id the log already holds (nothing stored)."""
+
+    def __init__(self, message: str, match: str):
+        super().__init__(message)
+        self.match = match
+
+
 class ConflictError(StoreError):
     """Someone else took the position first. Nothing of this batch was stored; retry."""
 
@@ -579,7 +587,7 @@ class EventStore:
         try:
             return self._insert(match, 0, GENESIS_HASH, drafts, expected_hashes, parts)
         except ConflictError:
-            raise StoreError(f"a match with id {match!r} already exists in {self.describe()}") from None
+            raise StreamExists(f"a match with id {match!r} already exists in {self.describe()}", match) from None
 
     def create_many(self, streams: Sequence[tuple[str, Sequence[Draft]]]) -> list[list[RecordedEvent]]:
         """Start several streams in one transaction, all or none: a bulk import's batch (one
@@ -609,6 +617,13 @@ class EventStore:
         for (match, _), (events, _) in zip(streams, sealed):
             self._created[match] = events[0]
         return [events for events, _ in sealed]
+
+    def sealed(self, match: str, drafts: Sequence[Draft], *,
+               expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
+        """The drafts as `create` would store them (a new stream: chained from the genesis hash),
+        without storing anything: an import compares them with the stream the log already holds.
+        HashMismatch if a given hash does not come out."""
+        return self._seal(match, 0, GENESIS_HASH, drafts, expected_hashes)[0] if drafts else []
 
     def _insert(self, match: str, head_position: int, head_hash: str, drafts: Sequence[Draft],
                 expected_hashes: Sequence[str | None] | None = None,

@@ -11,7 +11,7 @@ from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 from engine.rulesets import available, get_ruleset
 from engine.schema import PayloadError, read_json, shown
-from engine.store import MatchNotFound
+from engine.store import ConflictError, MatchNotFound
 from engine.words import plural
 
 from judge.io.files import atomic_write, inside, safe_name
@@ -21,7 +21,7 @@ from judge.io.exporters import formats as export_formats
 from judge.cli.expect import confirm_expected, same_event
 from judge.cli.fieldargs import parse_field_args
 from judge.report.text import render_events, render_findings, render_judged, render_state
-from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
+from judge.cli.common import EXIT_CONFLICT, EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
 from judge.cli.common import output_options, pass_env, stderr, table_text
 
 DEFAULT_EXPORT_DIR = "exports"
@@ -211,14 +211,24 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
     processes and written by one, in batched commits; a game already in the log is recognised
     and skipped, so running an interrupted import again finishes it.
 
+    A JSONL file (an export) whose match the log already holds is compared with it, event by
+    event: if the log holds all of it (or more), it is "already in the log" and nothing is stored
+    (exit 0); if the log holds its first events, only the rest is appended ("resumed": importing
+    the whole file again finishes a transfer cut short, or brings up to date a log that holds an
+    earlier export); if a line differs from the stored event, the file is refused, naming that line
+    and event. The summary (and --json: "status", "already_in_log") says which, per file.
+
     \b
-    Exit codes: 0 all imported; 2 a file was refused (it stored nothing; the others were imported,
-    as listed); 130 interrupted (Ctrl-C): the files listed were imported, the one being read was not.
+    Exit codes: 0 all imported (or already in the log); 2 a file was refused (it stored nothing;
+    the others were imported, as listed); 3 another writer appended to a match during its import
+    (that file stored nothing; import it again); 130 interrupted (Ctrl-C): the files listed were
+    imported, the one being read was not.
 
     \b
     Examples:
       tablejudge import examples/op2009/best-of-three-fine-tempo.jsonl
       tablejudge import more-events.jsonl --match 3f2a9c01
+      tablejudge import exports/3f2a9c01e4.jsonl     # again, later: only what the log lacks
       tablejudge import game.log --json
       tablejudge import logs/ --format optcgsim --workers 2
     """
@@ -239,6 +249,7 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
         match_ref = m.id
         expected = confirm_expected(store, m.id, expected, what="import", describe=m.ruleset.describe)
     summaries, failures = [], []
+    conflicts = 0
     interrupted: str | None = None
     show_bar = len(files) > 1 and not as_json
     with click.progressbar(files, label="importing", file=sys.stderr, show_pos=True) if show_bar \
@@ -248,10 +259,11 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
                 mod = importers.importer(fmt or importers.guess_format(path))
                 summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by,
                                           **({"expect": expected} if expected is not None else {}))
-            except InputError as e:
+            except (InputError, ConflictError) as e:
                 if len(files) == 1:
                     raise
                 failures.append({"file": path, "error": str(e)})
+                conflicts += isinstance(e, ConflictError)
                 continue
             except KeyboardInterrupt:  # before its one transaction committed: nothing of it stored
                 interrupted = path
@@ -272,14 +284,20 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
             r = rows[0]
             judged = (f"{plural(r['findings'], 'finding')}" if r["findings"] is not None
                       else "not judged (interrupted): run `tablejudge validate " + r["match"] + "`")
-            if r["events"] == 0 and not r["created"]:  # the findings are the match's, listed by `findings`
+            if r.get("status") == "already in the log":
+                click.echo(f"{r['file']}: {import_status(r)}, match {r['match']}: nothing stored")
+            elif r.get("status") == "resumed":
+                click.echo(f"{r['file']}: {import_status(r)}, {r['events']} appended to match {r['match']}; "
+                           f"{judged}")
+            elif r["events"] == 0 and not r["created"]:  # the findings are the match's, listed by `findings`
                 click.echo(f"{r['file']}: already in match {r['match']}: nothing new stored "
                            f"(`tablejudge findings {r['match']}` lists its findings)")
             else:
                 click.echo(f"{r['file']}: {plural(r['events'], 'event')} into match {r['match']}"
                            f"{' (new)' if r['created'] else ''}; {judged}")
         elif rows:
-            click.echo(table_text(rows, ["file", "match", "events", "findings"]))
+            click.echo(table_text([r | {"status": import_status(r)} for r in rows],
+                                  ["file", "match", "events", "findings", "status"]))
         for f in failures:
             stderr(f"failed (nothing of it stored): {f['error']}")
     if interrupted:
@@ -288,7 +306,27 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
     if interrupted or any(not s.judged for s in summaries):
         raise FindingsExit(130)
     if failures:
-        raise FindingsExit(2)
+        raise FindingsExit(EXIT_CONFLICT if conflicts else 2)
+
+
+def import_status(r: dict) -> str:
+    """What an import did with one file, in words (a row of the folder summary)."""
+    status = r.get("status")
+    if status == "resumed":
+        held = r["already_in_log"]
+        return f"resumed: {plural(held, 'event')} {'was' if held == 1 else 'were'} already in the log"
+    if status == "already in the log":
+        more = r.get("log_holds_more") or 0
+        return "already in the log" + (f" (the log holds {plural(more, 'more event')} than this file)"
+                                       if more else "")
+    if status:
+        return status
+    if "games" in r:  # an OPTCGSim log: its games
+        already = len(r.get("already_imported") or [])
+        if not r["created"]:
+            return "already in the log"
+        return "created" + (f" ({plural(already, 'game')} already in the log)" if already else "")
+    return "created" if r["created"] else "appended"
 
 
 def _plain(items):

@@ -96,7 +96,7 @@ def run_case(case: Case, folder: str, base_db: str) -> Outcome:
                 "cards": ["cards", "import", path, "--cards", os.path.join(folder, "cards.db")],
             }[case.target]
         outcome = invoke(args)
-        imported = re.search(r"events? into match (\S+)", outcome.output)
+        imported = re.search(r"(?:events? into|appended to) match (\S+)", outcome.output)
         if outcome.code == 0 and imported:
             check = invoke(["--db", db, "validate", imported.group(1), "--json"])
             outcome.ruleset_failures = check.output.count('"rule": "DESK-10"')

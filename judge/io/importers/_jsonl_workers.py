@@ -34,7 +34,7 @@ MAX_WORKERS = 8
 # The job the pool's workers share, set in each worker by the pool's initializer (inherited by
 # fork, not pickled): (path, numbered lines, validator, match id, recorded_by, time of the write,
 # the importer's own functions that read a line and draft it).
-_job: tuple[str, list[tuple[int, str]], EventValidator, str, str, str, LineReader, LineDrafter] | None = None
+_job: tuple[str, list[tuple[int, str, bool]], EventValidator, str, str, str, LineReader, LineDrafter] | None = None
 
 
 def pool_size(workers: int | None, events: int) -> int:
@@ -52,7 +52,7 @@ def pool_size(workers: int | None, events: int) -> int:
     return max(0, min(workers, MAX_WORKERS, events // CHUNK))
 
 
-def draft_in_workers(path: str, lines: list[tuple[int, str]], validator: EventValidator, match_id: str,
+def draft_in_workers(path: str, lines: list[tuple[int, str, bool]], validator: EventValidator, match_id: str,
                      recorded_by: str, workers: int, read_line: LineReader, draft_line: LineDrafter
                      ) -> tuple[list[Draft], list[EnvelopeParts | None], list[str | None], dict[int, int]]:
     """Every line of `lines` (the file after its match.created line: events 2, 3, ...) drafted
@@ -78,8 +78,8 @@ def draft_in_workers(path: str, lines: list[tuple[int, str]], validator: EventVa
         try:
             kinds: dict[int, str] = {1: "match.created"}
             for i in range(own):
-                n, text = lines[i]
-                obj = read_line(text, path, n)
+                n, text, cut = lines[i]
+                obj = read_line(text, path, n, cut)
                 d = draft_line(validator, obj, path, n, i + 2, match_id, True, recorded_by, kinds.get)
                 if d.recorded_at is None:
                     d = d._replace(recorded_at=at)
@@ -130,7 +130,7 @@ def _draft_chunk(start: int, stop: int) -> list[tuple] | dict[str, str]:
         if position in kinds:
             return kinds[position]
         if 2 <= position < start + 2:
-            n, text = lines[position - 2]
+            n, text, _ = lines[position - 2]
             try:
                 kind = read_line(text, path, n).get("kind")
             except InputError:
@@ -141,9 +141,9 @@ def _draft_chunk(start: int, stop: int) -> list[tuple] | dict[str, str]:
     out: list[tuple[Any, ...]] = []
     try:
         for i in range(start, stop):
-            n, text = lines[i]
+            n, text, cut = lines[i]
             position = i + 2
-            obj = read_line(text, path, n)
+            obj = read_line(text, path, n, cut)
             d = draft_line(validator, obj, path, n, position, match_id, True, recorded_by, kind_at)
             if d.recorded_at is None:
                 d = d._replace(recorded_at=at)

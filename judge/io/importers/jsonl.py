@@ -6,6 +6,14 @@ Each line is a JSON object: `{"kind": ..., "actor": ..., "payload": {...}}`, opt
 Lines exported by `tablejudge export --format jsonl` carry their envelope (`match`, `position`,
 `version`, `prev_hash`, `hash`, and `write_id` on the first event of each original write): positions must follow on, and each hash must come out the same, so
 an exported log re-imports into the identical chain or not at all.
+
+A file that creates a match the log already holds (same match id) is compared with it, event by
+event (by the hash a line carries, else by its content: kind, version, actor, payload, and the
+envelope fields it gives): the log holds all of the file, or more (nothing is stored: "already in
+the log"), or the start of it (the rest is appended after the stored head, in one transaction:
+"resumed", so a transfer cut short is finished by importing the whole file again); a line that
+differs is refused, naming it and the stored event it differs from. Another writer appending to
+the match meanwhile makes the append a ConflictError (nothing stored).
 """
 from __future__ import annotations
 
@@ -13,29 +21,41 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from engine.events import TABLE_ACTOR, Draft, EnvelopeParts, default_recorder_name
+from engine.canonical import canonical_json
+from engine.events import TABLE_ACTOR, Draft, EnvelopeParts, RecordedEvent, default_recorder_name
 from engine.match import EventValidator, InputError, Match, check_match_id, creation_draft, new_match_id
 from engine.rulesets import get_ruleset
 from engine.schema import PayloadError, read_json, shown
-from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound
+from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
 
 from judge.io.importers import ImportSummary, _jsonl_workers, findings_after
 from judge.io.text import read_text
 
 EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
 ENVELOPE_KEYS = {"match", "position", "version", "prev_hash", "hash", "write_id"}
+CUT_SHORT = ("; it is the last line and the file does not end with a line break: the file looks cut "
+             "short (copied or downloaded in part). Import the whole file once you have it: what the "
+             "log already holds of its match is recognised, the rest appended")
 
 
-def numbered_lines(path: str) -> list[tuple[int, str]]:
-    """(line number, text) of every non-blank line: one event each."""
-    return [(n, line) for n, line in enumerate(read_text(path).splitlines(), start=1) if line.strip()]
+def numbered_lines(path: str) -> list[tuple[int, str, bool]]:
+    """(line number, text, cut) of every non-blank line: one event each. `cut`: it is the file's
+    last line and the file does not end with a line break (copied or downloaded in part?)."""
+    text = read_text(path)
+    rows = text.splitlines()
+    out = [(n, line, False) for n, line in enumerate(rows, start=1) if line.strip()]
+    if out and out[-1][0] == len(rows) and not text.endswith(("\n", "\r")):
+        out[-1] = (out[-1][0], out[-1][1], True)
+    return out
 
 
-def read_line(line: str, path: str, n: int) -> dict[str, Any]:
+def read_line(line: str, path: str, n: int, cut: bool = False) -> dict[str, Any]:
+    """The line's JSON object; InputError names the line and column (and, for a `cut` last line
+    that is not JSON, says the file looks cut short)."""
     try:
         obj = read_json(line)
     except PayloadError as e:
-        raise InputError(e.message, where=f"{path}:{n}") from None
+        raise InputError(e.message + (CUT_SHORT if cut else ""), where=f"{path}:{n}") from None
     if not isinstance(obj, dict):
         raise InputError("each line must be a JSON object", where=f"{path}:{n}")
     return obj
@@ -52,7 +72,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
         raise InputError("the file holds no events", where=path)
     recorded_by = recorded_by or default_recorder_name()  # once, not per line
     first_line = lines[0][0]
-    first = read_line(lines[0][1], path, first_line)
+    first = read_line(lines[0][1], path, first_line, lines[0][2])
     created = first.get("kind") == "match.created"
     if created and match:
         raise InputError("the file creates its own match (first line is match.created); "
@@ -91,6 +111,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
         validator = EventValidator(rs, head_draft.payload["players"])
         head, rest = 1, lines[1:]
         drafts: list[Draft] = [head_draft]
+        given: list[dict[str, Any]] = [first]  # the line of each draft, as the file gives it
         known_kinds = {1: "match.created"}
         existing = None
     else:
@@ -105,6 +126,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
             raise ConflictError.stale(match_id, expect, head)
         rest = lines
         drafts = []
+        given = []
         known_kinds = {}
 
     def kind_at(position: int) -> str | None:
@@ -113,7 +135,9 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
         return existing._kind_at(position) if existing is not None else None
 
     parts: list[EnvelopeParts | None] | None = None
-    pool = _jsonl_workers.pool_size(workers, len(rest)) if created else 0
+    # worker processes for a long new match (one the log holds is compared line by line: below)
+    stored = store.read(match_id) if created and first.get("match") is not None else []
+    pool = _jsonl_workers.pool_size(workers, len(rest)) if created and not stored else 0
     if pool:
         more, parts, hashes, lines_of = _jsonl_workers.draft_in_workers(
             path, rest, validator, match_id, recorded_by, pool, read_line, draft_line)
@@ -123,16 +147,20 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
         parts = [None] + parts  # the match.created line: sealed by the writer
         head += len(more)
         rest = []
-    body = [(n, read_line(text, path, n)) for n, text in rest]  # every line read before any is judged
+    body = [(n, read_line(text, path, n, cut)) for n, text, cut in rest]  # all read before any is judged
     for n, obj in body:
         position = head + 1
         draft = draft_line(validator, obj, path, n, position, match_id, created, recorded_by, kind_at)
         drafts.append(draft)
         expected_hashes.append(obj.get("hash"))
+        given.append(obj)
         known_kinds[position] = draft.kind
         line_of[position] = n
         head = position
 
+    if stored:
+        return _onto_stored(store, path, match_id, stored, drafts, expected_hashes, given, line_of,
+                            judge=judge)
     try:
         if created:
             events = store.create(match_id, drafts, expected_hashes=expected_hashes, parts=parts)
@@ -142,9 +170,73 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
     except HashMismatch as e:
         line = line_of[e.position]
         raise InputError(str(e), where=f"{path}:{line}", field="hash") from None
+    except StreamExists:  # created by another writer since it was looked for just above
+        raise ConflictError(match_id, 1, "another writer created this match during the import") from None
     findings = findings_after(store, match_id, events[0].position) if judge and events else 0
     return ImportSummary(file=path, match=match_id, events=len(events), created=created,
-                         findings=findings)
+                         findings=findings,
+                         extra={"status": "created" if created else "appended", "already_in_log": 0})
+
+
+def _onto_stored(store: EventStore, path: str, match_id: str, stored: list[RecordedEvent],
+                 drafts: list[Draft], expected_hashes: list[str | None], given: list[dict[str, Any]],
+                 line_of: dict[int, int], *, judge: bool) -> ImportSummary:
+    """The file creates a match the log already holds: the stored events must be the file's first
+    ones (or the file's events the log's first ones). Nothing stored but the file's events after
+    the stored head."""
+    common = min(len(stored), len(drafts))
+    try:  # the file's own hashes must come out, as for a new match (an edited export is refused)
+        store.sealed(match_id, drafts[:common], expected_hashes=expected_hashes[:common])
+    except HashMismatch as e:
+        raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
+    for i in range(common):
+        differs = _differs(drafts[i], given[i], expected_hashes[i], stored[i])
+        if differs:
+            position = i + 1
+            what, detail = differs
+            raise InputError(
+                f"differs from event {position} of match {match_id} in the log ({detail}): the file and "
+                f"the log hold two different histories of this match; nothing was stored",
+                where=f"{path}:{line_of[position]}", field=what)
+    if len(drafts) <= len(stored):
+        more = len(stored) - len(drafts)
+        return ImportSummary(file=path, match=match_id, events=0, created=False, findings=0,
+                             extra={"status": "already in the log", "already_in_log": len(drafts),
+                                    "log_holds_more": more})
+    try:  # after the head just compared: another writer's append since makes this a conflict
+        events = store.append_after(match_id, stored[-1], drafts[len(stored):],
+                                    expected_hashes=expected_hashes[len(stored):])
+    except HashMismatch as e:
+        raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
+    findings = findings_after(store, match_id, events[0].position) if judge else 0
+    return ImportSummary(file=path, match=match_id, events=len(events), created=False, findings=findings,
+                         extra={"status": "resumed", "already_in_log": len(stored)})
+
+
+def _differs(draft: Draft, line: dict[str, Any], given_hash: str | None,
+             event: RecordedEvent) -> tuple[str, str] | None:
+    """None if the stored `event` is the file's line; else (field, what differs, in words).
+    A line with a hash (checked against its own content before) is that event if the hashes
+    agree; a line without is compared by content, and by the envelope fields it gives."""
+    if given_hash is not None and given_hash == event.hash:
+        return None
+    theirs = [("kind", draft.kind, event.kind), ("version", draft.version, event.version),
+              ("actor", draft.actor, event.actor)]
+    for field, a, b in theirs:
+        if a != b:
+            return field, f"{field} {shown(a)} in the file, {shown(b)} in the log"
+    if canonical_json(draft.payload) != canonical_json(event.payload):
+        keys = sorted(k for k in set(draft.payload) | set(event.payload)
+                      if canonical_json(draft.payload.get(k)) != canonical_json(event.payload.get(k)))
+        return "payload", "its payload differs" + (f" in {shown(keys[0])}" if keys else "")
+    envelope = [("recorded_at", draft.recorded_at), ("recorded_by", draft.recorded_by),
+                ("write_id", draft.write_id), ("prev_hash", line.get("prev_hash"))]
+    for field, value in envelope:
+        if line.get(field) and value != getattr(event, field):
+            return field, f"{field} {shown(value)} in the file, {shown(getattr(event, field))} in the log"
+    if given_hash is not None:  # the same content, another chain (e.g. an earlier event differs)
+        return "hash", f"hash {given_hash[:12]}... in the file, {event.hash[:12]}... in the log"
+    return None
 
 
 def draft_line(validator: EventValidator, obj: dict[str, Any], path: str, n: int, position: int,
