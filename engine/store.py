@@ -238,6 +238,9 @@ class EventStore:
             self._probe_postgres()
         try:
             self.factory = InfrastructureFactory.construct(self.env)
+            if target.libpq:  # a URL's libpq settings (sslmode=...): on every connection of the pool,
+                # which opens on first use (the library takes host, port, user, dbname, password only)
+                self.factory.datastore.pool.kwargs.update(target.libpq)
             self.events = self.factory.application_recorder()
             self.snapshots = self.factory.aggregate_recorder("snapshots")
         except (PersistenceError, OSError) as e:
@@ -297,11 +300,7 @@ class EventStore:
             raise StoreError("PostgreSQL support is not installed: pip install 'tablejudge[postgres]'") from None
         env = self.env
         try:
-            psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-                            user=env["POSTGRES_USER"], dbname=env["POSTGRES_DBNAME"],
-                            password=env.get("POSTGRES_PASSWORD") or None,
-                            connect_timeout=max(1, int(float(env.get("POSTGRES_CONNECT_TIMEOUT", "5"))))
-                            ).close()
+            psycopg.connect(**backend.connect_kwargs(env, self.target.libpq)).close()
         except psycopg.Error as e:
             raise StoreError(backend.describe_failure(
                 str(e), host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
@@ -312,7 +311,7 @@ class EventStore:
     def _connection_message(self, e: Exception) -> str:
         text = str(e)
         if self.is_postgres and ("couldn't get a connection" in text or "connection" in text.lower()):
-            return backend.explain_connection_failure(self.env)
+            return backend.explain_connection_failure(self.env, self.target.libpq)
         if not self.is_postgres and "unable to open" in text:
             return f"cannot open {self.describe()} ({text})"
         return text

@@ -81,6 +81,39 @@ def test_a_connection_failure_says_which_part_failed(pg_server, pg_url, change, 
     assert "couldn't get a connection" not in r.stderr
 
 
+def test_libpq_settings_in_the_url_are_honoured(pg_url):
+    """QA 2026-11-27: `?sslmode=require` (and every libpq setting but connect_timeout) was refused
+    as an unknown setting; users had to set PGSSLMODE. They now reach every connection."""
+    r = run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", "--id", "S1", db=pg_url + "?sslmode=disable")
+    assert r.returncode == 0, r.stderr
+    # the suite's server has no TLS: a required one is refused by libpq, so the setting was passed
+    r = run_cli("matches", db=pg_url + "?sslmode=require&connect_timeout=3")
+    assert r.returncode == 2 and "server does not support SSL, but SSL was required" in r.stderr, r.stderr
+    # the pool's connections carry it (seen by the server), next to tablejudge's own ?schema=
+    store = EventStore.open(pg_url + "?application_name=tj-table-47&schema=cup_a")
+    try:
+        Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+        names = RawDB(pg_url).run("SELECT application_name FROM pg_stat_activity WHERE datname = current_database()")
+        assert ("tj-table-47",) in names
+        assert store.schema == "cup_a"
+    finally:
+        store.close()
+    assert RawDB(pg_url).run("SELECT count(*) FROM cup_a.stored_events") == [(1,)]
+
+
+@pytest.mark.parametrize("query, says", [
+    ("?bogus=1&sslmode=disable&also=2", "unknown settings 'also', 'bogus' in the PostgreSQL URL: it takes "
+                                        "schema=NAME and libpq's connection settings"),
+    ("?sslmode=disable&sslmode=require", "gives 'sslmode' more than once"),
+    ("?user=admin", "'user' in the PostgreSQL URL's settings: give host, port, database and user in the URL itself"),
+    ("?connect_timeout=soon", "connect_timeout='soon' in the PostgreSQL URL: a whole number of seconds"),
+])
+def test_an_unknown_or_misplaced_url_setting_is_refused_by_name(pg_url, query, says):
+    r = run_cli("matches", db=pg_url + query)
+    assert r.returncode == 2 and says in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
 @pytest.fixture(scope="module")
 def password_server():
     from tests.pg import PostgresServer, find_pg_bin
