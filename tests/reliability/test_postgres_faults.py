@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import re
+import time
 
 import pytest
 
 from engine.events import Draft
 from engine.match import Match
 from engine.store import ConflictError, EventStore, StoreUnavailable
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 from tests.reliability.conftest import RawDB
 from tests.reliability.proxy import FaultyProxy
 
@@ -161,6 +163,53 @@ def test_a_writer_role_cannot_switch_the_guard_off(pg_url):
         with pytest.raises(Exception, match="append-only|permission denied|must be owner|must be superuser"):
             writer.run(attack)
     assert run_cli("verify", mid, db=writer_url).returncode == 0
+
+
+def _documented_grants() -> list[list[str]]:
+    """The SQL blocks of docs/integrity.md, "PostgreSQL roles and grants", statement by statement."""
+    text = open(os.path.join(ROOT, "docs", "integrity.md"), encoding="utf-8").read()
+    section = text[text.index("## PostgreSQL roles and grants"):text.index("## PostgreSQL faults never lie")]
+    return [[st.strip() for st in block.split(";") if st.strip()]
+            for block in re.findall(r"```sql\n(.*?)```", section, re.S)]
+
+
+def test_the_documented_grants_work_and_a_missing_grant_points_to_them(pg_server):
+    """QA 2026-11-27: a role without CREATE on the schema got PostgreSQL's bare "permission denied
+    for database ..." (its CREATE SCHEMA IF NOT EXISTS public); a role without grants on a log was
+    taken for an empty schema. Each now says what the role may not do and where the grants are."""
+    tag = f"{os.getpid()}_{int(time.time() * 1000) % 100000}"
+    names = {"organizer": f"organizer_{tag}", "judges": f"judges_{tag}", "event": f"event_{tag}"}
+
+    def ours(statement: str) -> str:
+        return re.sub(r"\b(organizer|judges|event)\b", lambda m: names[m.group(1)], statement)
+
+    as_superuser, as_owner = _documented_grants()
+    RawDB(f"postgresql://postgres@127.0.0.1:{pg_server.port}/postgres").run(*map(ours, as_superuser))
+    url = f"postgresql://{{}}@127.0.0.1:{pg_server.port}/{names['event']}"
+    owner, writer = url.format(names["organizer"]), url.format(names["judges"])
+    RawDB(url.format("postgres")).run("REVOKE CREATE ON SCHEMA public FROM PUBLIC")  # as PostgreSQL 15+ has it
+    doc = 'docs/integrity.md, "PostgreSQL roles and grants"'
+
+    r = run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", db=writer)  # no CREATE on public
+    assert r.returncode == 2, r.stderr
+    assert (f"PostgreSQL role '{names['judges']}' may not create a log in schema public of" in r.stderr
+            and "(permission denied for schema public). A log is created once, by its owner" in r.stderr
+            and doc in r.stderr and "Traceback" not in r.stderr), r.stderr
+
+    r = run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", db=owner)
+    assert r.returncode == 0, r.stderr
+    mid = r.stdout.strip()
+    r = run_cli("events", mid, db=writer)  # a log it has no grant on: not an empty schema
+    assert r.returncode == 2 and "may not read the log of" in r.stderr and doc in r.stderr, r.stderr
+
+    RawDB(owner).run(*map(ours, as_owner))
+    assert run_cli("log", mid, "note", "--text", "by a judge", db=writer).returncode == 0
+    assert run_cli("verify", mid, db=writer).returncode == 0
+
+    RawDB(owner).run(f"REVOKE INSERT ON stored_events FROM {names['judges']}")
+    r = run_cli("log", mid, "note", "--text", "again", db=writer)
+    assert r.returncode == 2 and "may not append to the log of" in r.stderr and "; nothing was stored." in r.stderr
+    assert doc in r.stderr, r.stderr
 
 
 def _writer(url: str, mid: str, name: str, n: int, barrier, results) -> None:
