@@ -50,7 +50,8 @@ def test_a_conflict_an_unknown_match_a_strict_refusal_and_a_usage_error(log):
     r = run_cli("log", "M1", "note", "--text", "x", "--expect", "0", "--json", db=log)
     assert r.returncode == 3 and "error: conflict on match M1" in r.stderr
     err = _error(r)
-    assert err["code"] == 3 and err["message"].startswith("conflict on match M1: you expected the log to end at event 0")
+    assert err["code"] == 3
+    assert err["message"].startswith("conflict on match M1: you expected the log to end at event 0")
 
     r = run_cli("state", "nosuch", "--json", db=log)
     assert r.returncode == 2 and "error: no match 'nosuch'" in r.stderr
