@@ -5,7 +5,10 @@ failed PostgreSQL connection explained.
 neither, `PERSISTENCE_MODULE=eventsourcing.postgres` and the library's `POSTGRES_*` variables. The
 password need not be on the command line: libpq's `PGPASSWORD` and `~/.pgpass` (or `PGPASSFILE`)
 are read when the URL has none. `?schema=NAME` puts the log in its own PostgreSQL schema (a shard:
-docs/integrity.md and the README's "Storage" say when and how).
+docs/integrity.md and the README's "Storage" say when and how). Any other query setting is one of
+libpq's connection settings (`?sslmode=verify-full&sslrootcert=ca.pem`, `connect_timeout`,
+`application_name`, ...) and is passed to every connection (`Target.libpq`); an unknown one is
+refused by name.
 
 A SQLite file the process may not write (an evidence copy on a read-only disk, a file owned by
 someone else) is opened read-only: reading and verifying work, recording is refused.
@@ -14,13 +17,17 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import parse_qs, quote, unquote, urlparse
 
 DEFAULT_DB = "tablejudge.db"
 DB_ENV = "TABLEJUDGE_DB"
 PG_SCHEMES = ("postgres://", "postgresql://")
-PG_QUERY_KEYS = ("schema", "connect_timeout")
+PG_QUERY_KEYS = ("schema",)  # tablejudge's own URL settings; the others are libpq's
+# libpq settings that are the URL's own parts, or that would make the connection not a client's
+PG_URL_PARTS = ("host", "hostaddr", "port", "dbname", "user", "password")
+PG_NOT_PASSED = ("replication",)
+LIBPQ_DOCS = "https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-PARAMKEYWORDS"
 IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
@@ -37,6 +44,7 @@ class Target:
     read_only: bool = False
     note: str = ""  # why it is read-only, said once by `verify`
     file: str | None = None  # the SQLite file it names (None: PostgreSQL, :memory:, a file: URI)
+    libpq: dict[str, str] = field(default_factory=dict)  # a URL's libpq settings (sslmode=...), for every connection
 
     @property
     def is_postgres(self) -> bool:
@@ -80,10 +88,7 @@ def _postgres(url: str) -> Target:
     except ValueError:
         raise BackendError(f"the port in {describe_db(url)!r} is not a port number (1-65535)") from None
     query = parse_qs(u.query, keep_blank_values=True)
-    unknown = sorted(set(query) - set(PG_QUERY_KEYS))
-    if unknown:
-        raise BackendError(f"unknown setting {unknown[0]!r} in the PostgreSQL URL "
-                           f"(known: {', '.join(PG_QUERY_KEYS)})")
+    libpq = _libpq_settings(query)
     dbname = unquote(u.path.lstrip("/"))
     if not dbname:
         raise BackendError("the PostgreSQL URL names no database (postgresql://user@host:port/DBNAME)")
@@ -97,7 +102,7 @@ def _postgres(url: str) -> Target:
         # passes an explicit password, which would hide it), ~/.pgpass by libpq itself.
         "POSTGRES_PASSWORD": unquote(u.password) if u.password else os.environ.get("PGPASSWORD", ""),
         # a judge waiting on an unreachable server wants to hear so in seconds, not half a minute
-        "POSTGRES_CONNECT_TIMEOUT": query.get("connect_timeout", [None])[0]
+        "POSTGRES_CONNECT_TIMEOUT": libpq.get("connect_timeout")
         or os.environ.get("POSTGRES_CONNECT_TIMEOUT", "5"),
     }
     schema = query.get("schema", [""])[0]
@@ -107,7 +112,54 @@ def _postgres(url: str) -> Target:
                                "(at most 63, not starting with a digit)")
         env["POSTGRES_SCHEMA"] = schema
     _pg_defaults(env)
-    return Target(_common(env), describe_db(url))
+    return Target(_common(env), describe_db(url), libpq=libpq)
+
+
+def _libpq_settings(query: dict[str, list[str]]) -> dict[str, str]:
+    """The URL's query settings other than tablejudge's own: libpq's connection settings, each
+    once; any other is refused, all of them named."""
+    twice = sorted(k for k, v in query.items() if len(v) > 1)
+    if twice:
+        raise BackendError(f"the PostgreSQL URL gives {_names(twice)} more than once")
+    given = {k: v[0] for k, v in query.items() if k not in PG_QUERY_KEYS}
+    parts = sorted(k for k in given if k in PG_URL_PARTS)
+    if parts:
+        raise BackendError(f"{_names(parts)} in the PostgreSQL URL's settings: give host, port, database and user "
+                           "in the URL itself (postgresql://user@host:port/dbname) and the password in "
+                           "PGPASSWORD or ~/.pgpass")
+    known = libpq_keywords()
+    unknown = sorted(k for k in given if known is not None and k not in known)
+    if unknown:
+        s = "s" if len(unknown) > 1 else ""
+        raise BackendError(f"unknown setting{s} {_names(unknown)} in the PostgreSQL URL: it takes schema=NAME "
+                           f"and libpq's connection settings (sslmode, sslrootcert, connect_timeout, "
+                           f"application_name, ...: {LIBPQ_DOCS})")
+    timeout = given.get("connect_timeout")
+    if timeout is not None and not (timeout.isascii() and timeout.isdigit()):
+        raise BackendError(f"connect_timeout={timeout[:20]!r} in the PostgreSQL URL: a whole number of seconds")
+    return given
+
+
+def _names(keys: list[str]) -> str:
+    return ", ".join(repr(k[:40]) for k in keys[:10]) + (f" and {len(keys) - 10} more" if len(keys) > 10 else "")
+
+
+def libpq_keywords() -> frozenset[str] | None:
+    """The connection settings the installed libpq knows, less the URL's own parts and its debug
+    and replication settings (None: psycopg is not installed, which opening the log then says)."""
+    global _LIBPQ_KEYWORDS
+    if _LIBPQ_KEYWORDS is None:
+        try:
+            from psycopg import pq
+        except ImportError:
+            return None
+        _LIBPQ_KEYWORDS = frozenset(
+            o.keyword.decode() for o in pq.Conninfo.get_defaults()
+            if (o.dispchar or b"") != b"D" and o.keyword.decode() not in PG_URL_PARTS + PG_NOT_PASSED)
+    return _LIBPQ_KEYWORDS
+
+
+_LIBPQ_KEYWORDS: frozenset[str] | None = None
 
 
 def _pg_defaults(env: dict[str, str]) -> None:
@@ -168,7 +220,16 @@ _CAUSES = (
 )
 
 
-def explain_connection_failure(env: dict[str, str]) -> str:
+def connect_kwargs(env: dict[str, str], libpq: dict[str, str] | None = None) -> dict[str, object]:
+    """psycopg.connect's arguments for the library's environment and a URL's libpq settings."""
+    return {"host": env.get("POSTGRES_HOST", "?"), "port": env.get("POSTGRES_PORT", "5432"),
+            "user": env.get("POSTGRES_USER", "?"), "dbname": env.get("POSTGRES_DBNAME", "?"),
+            "password": env.get("POSTGRES_PASSWORD") or None,
+            **(libpq or {}),
+            "connect_timeout": max(1, int(float(env.get("POSTGRES_CONNECT_TIMEOUT", "5"))))}
+
+
+def explain_connection_failure(env: dict[str, str], libpq: dict[str, str] | None = None) -> str:
     """Connect once, directly, to learn why the pool could not: which of host, port, user,
     password or database is wrong, in words, with libpq's own first line."""
     try:
@@ -178,9 +239,7 @@ def explain_connection_failure(env: dict[str, str]) -> str:
     host, port = env.get("POSTGRES_HOST", "?"), env.get("POSTGRES_PORT", "5432")
     user, dbname = env.get("POSTGRES_USER", "?"), env.get("POSTGRES_DBNAME", "?")
     try:
-        conn = psycopg.connect(host=host, port=port, user=user, dbname=dbname,
-                               password=env.get("POSTGRES_PASSWORD") or None,
-                               connect_timeout=int(float(env.get("POSTGRES_CONNECT_TIMEOUT", "5"))))
+        conn = psycopg.connect(**connect_kwargs(env, libpq))
     except psycopg.Error as e:
         return describe_failure(str(e), host=host, port=port, user=user, dbname=dbname)
     except (ValueError, OSError) as e:

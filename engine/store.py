@@ -59,6 +59,10 @@ PG_RETRY_SECONDS = 12.0
 PG_BACKOFF = 0.1  # seconds before the second try; doubles (with jitter) after each
 
 
+PG_INSUFFICIENT_PRIVILEGE = "42501"  # SQLSTATE: permission denied, must be owner
+PG_GRANTS_DOC = 'docs/integrity.md, "PostgreSQL roles and grants"'
+
+
 class StoreError(Exception):
     """Base of the store's errors: each message is meant for the person at the keyboard."""
 
@@ -247,6 +251,9 @@ class EventStore:
             self._probe_postgres()
         try:
             self.factory = InfrastructureFactory.construct(self.env)
+            if target.libpq:  # a URL's libpq settings (sslmode=...): on every connection of the pool,
+                # which opens on first use (the library takes host, port, user, dbname, password only)
+                self.factory.datastore.pool.kwargs.update(target.libpq)
             self.events = self.factory.application_recorder()
             self.snapshots = self.factory.aggregate_recorder("snapshots")
         except (PersistenceError, OSError) as e:
@@ -263,7 +270,8 @@ class EventStore:
             self._open_log()
         except (PersistenceError, sqlite3.Error) as e:
             self.factory.close()
-            raise StoreError(f"cannot open the event log {self.describe()}: {self._connection_message(e)}") from None
+            raise StoreError(self._privilege_refusal(e, f"read the log in schema {self.schema}") or
+                             f"cannot open the event log {self.describe()}: {self._connection_message(e)}") from None
         except StoreError:
             self.factory.close()
             raise
@@ -306,11 +314,7 @@ class EventStore:
             raise StoreError("PostgreSQL support is not installed: pip install 'tablejudge[postgres]'") from None
         env = self.env
         try:
-            psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-                            user=env["POSTGRES_USER"], dbname=env["POSTGRES_DBNAME"],
-                            password=env.get("POSTGRES_PASSWORD") or None,
-                            connect_timeout=max(1, int(float(env.get("POSTGRES_CONNECT_TIMEOUT", "5"))))
-                            ).close()
+            psycopg.connect(**backend.connect_kwargs(env, self.target.libpq)).close()
         except psycopg.Error as e:
             raise StoreError(backend.describe_failure(
                 str(e), host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
@@ -318,10 +322,30 @@ class EventStore:
         except (ValueError, OSError) as e:
             raise StoreError(f"cannot connect to PostgreSQL at {self.describe()}: {e}") from None
 
+    def _privilege_refusal(self, e: BaseException, doing: str, *, then: str = "", owner: bool = False) -> str | None:
+        """PostgreSQL's refusal for want of a grant ("permission denied for schema public"), said
+        as what the role may not do and where the grants are; None for any other error."""
+        if not self.is_postgres:
+            return None
+        chain: list[BaseException] = []
+        cause: BaseException | None = e
+        while cause is not None and len(chain) < 5:
+            chain.append(cause)
+            cause = cause.__cause__ or cause.__context__
+        if not any(getattr(c, "sqlstate", None) == PG_INSUFFICIENT_PRIVILEGE for c in chain) and \
+                "permission denied" not in str(e) and "must be owner" not in str(e):
+            return None
+        role = self.env.get("POSTGRES_USER", "?")
+        why = (f"A log is created once, by its owner: a role with CREATE on schema {self.schema} (the "
+               "database's owner has it; for a new ?schema=, CREATE on the database); judges' machines then "
+               "connect as a role granted only to read and append. " if owner else "")
+        return (f"PostgreSQL role {role!r} may not {doing} of {self.describe()} ({_short(e)})"
+                f"{'; ' + then if then else ''}. {why}The roles and the grants each needs: {PG_GRANTS_DOC}")
+
     def _connection_message(self, e: Exception) -> str:
         text = str(e)
         if self.is_postgres and ("couldn't get a connection" in text or "connection" in text.lower()):
-            return backend.explain_connection_failure(self.env)
+            return backend.explain_connection_failure(self.env, self.target.libpq)
         if not self.is_postgres and "unable to open" in text:
             return f"cannot open {self.describe()} ({text})"
         return text
@@ -374,6 +398,11 @@ class EventStore:
                 if not tries.again():
                     raise StoreUnavailable(f"cannot read the event log {self.describe()} "
                                            f"({tries.said()}): {self._connection_message(e)}") from None
+            except PersistenceError as e:  # a role without the grant to read the log
+                refusal = self._privilege_refusal(e, "read the log")
+                if refusal is None:
+                    raise
+                raise StoreError(refusal) from None
 
     # --- the database: ours, empty, or refused ---------------------------------------------
 
@@ -399,8 +428,10 @@ class EventStore:
     def _catalog(self) -> tuple[set[str], list[Any]]:
         """(table names, triggers) of the database (SQLite) or of the log's schema (PostgreSQL)."""
         if self.is_postgres:
-            rows = self._query("SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
-                               (self.schema,))
+            # pg_class, not information_schema.tables: that one lists only the tables this role has a
+            # grant on, and a log it may not read would look like an empty schema to create one in
+            rows = self._query("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                               "WHERE n.nspname = %s AND c.relkind IN ('r', 'p', 'v', 'f')", (self.schema,))
             return {r[0] for r in rows}, []
         # the version first: a change between the two reads makes the next write look again
         with self._cursor(commit=False) as c:
@@ -428,7 +459,9 @@ class EventStore:
 
     def _create_log(self) -> None:
         try:
-            if self.is_postgres:
+            # the schema only if it is missing: CREATE SCHEMA IF NOT EXISTS asks for CREATE on the
+            # database even when the schema is there (public always is)
+            if self.is_postgres and not self._query("SELECT 1 FROM pg_namespace WHERE nspname = %s", (self.schema,)):
                 with self._cursor(commit=True) as c:
                     c.execute(f"CREATE SCHEMA IF NOT EXISTS {guard._q(self.schema)}")
             self.events.create_table()
@@ -441,7 +474,8 @@ class EventStore:
                 for statement in statements:
                     c.execute(statement)
         except PersistenceError as e:
-            raise StoreError(f"cannot prepare the event log {self.describe()}: {e}") from e
+            raise StoreError(self._privilege_refusal(e, f"create a log in schema {self.schema}", owner=True) or
+                             f"cannot prepare the event log {self.describe()}: {e}") from e
         self.guard = self.inspect_guard()
 
     def _upgrade_guard(self) -> None:
@@ -781,7 +815,8 @@ class EventStore:
             except (OperationalError, InterfaceError) as e:
                 error = e  # the connection broke, or the server went away: look, then retry
             except PersistenceError as e:
-                raise StoreError(f"the event log refused the write ({_short(e)}); nothing was stored") from e
+                raise StoreError(self._privilege_refusal(e, "append to the log", then="nothing was stored") or
+                                 f"the event log refused the write ({_short(e)}); nothing was stored") from e
             if not tries.again():
                 break
             try:

@@ -129,8 +129,8 @@ def verify(store: EventStore, refs: list[str], *, all_streams: bool = False,
            anchors: list[str] | tuple[str, ...] = (), seal_values: list[str] | tuple[str, ...] = (),
            repair: bool = False, recorded_by: str | None = None) -> Verification:
     if not (refs or all_streams or anchors or seal_values or repair):
-        raise InputError("name a match or tournament, or use --all, --anchor, --seal or --repair",
-                         field="matches")
+        raise InputError("nothing to verify: name a match or tournament, or use --all, --anchor, --seal "
+                         "or --repair")
     out = Verification()
     ids = store.all_stream_ids() if all_streams or repair else [resolve_stream(store, r) for r in refs]
     out.streams = [verify_stream(store, s) for s in dict.fromkeys(ids)]

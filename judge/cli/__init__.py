@@ -59,7 +59,8 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--db", envvar="TABLEJUDGE_DB", metavar="PATH|URL",
-              help="Event log: a SQLite file (default ./tablejudge.db) or a postgresql://user:pass@host:port/db URL. "
+              help="Event log: a SQLite file (default ./tablejudge.db) or a postgresql://user@host:port/db URL "
+                   "(libpq settings after it: ?sslmode=require&application_name=t47; ?schema=NAME). "
                    "Also read from $TABLEJUDGE_DB.")
 @click.option("--by", "recorded_by", envvar="TABLEJUDGE_USER", metavar="NAME",
               help="Who is typing (stored as recorded_by). Default: $TABLEJUDGE_USER or the OS user.")

@@ -4,6 +4,7 @@ The boundary (`run_guarded`) is the one place an exception becomes what the user
 message and an exit code, never a traceback. 0 ok; 1 findings or a failed verification; 2 usage,
 input or output-file error; 3 conflict; 130 interrupted; 70 an internal error (a bug: the message
 says so, and TABLEJUDGE_DEBUG=1 shows the traceback).
+With --json, a failure is also one JSON object on stdout (`error_json`; README, "Errors as JSON").
 
 This module stays light (click and the standard library): `tablejudge --version` and `--help` must
 not pay for the engine. The library's exception classes are looked up only in modules already
@@ -97,12 +98,13 @@ def check_arguments(args: list[str]) -> str | None:
 
 
 def run_guarded(group: click.Group, args: list[str] | None = None) -> int:
-    """Run the CLI; turn every error into a clear message and an exit code."""
+    """Run the CLI; turn every error into a clear message and an exit code. With `--json`, the
+    error is also printed on stdout as one JSON object (`error_json`), for a script that reads
+    stdout; stderr says it as it always does."""
     argv = list(sys.argv[1:] if args is None else args)
     bad = check_arguments(argv)
     if bad:
-        _say(f"error: {bad}")
-        return EXIT_INPUT
+        return _fail(Failure(EXIT_INPUT, bad), "--json" in argv)
     try:
         group.main(args=argv, standalone_mode=False, prog_name="tablejudge")
         return EXIT_OK
@@ -111,66 +113,141 @@ def run_guarded(group: click.Group, args: list[str] | None = None) -> int:
     except click.ClickException as e:
         e.message = _quote_short(e.message)
         e.show()
-        return EXIT_INPUT
+        return _fail(Failure(EXIT_INPUT, e.format_message(), shown=True), _asked_json(group, argv))
     except click.Abort:
-        _say("aborted")
-        return EXIT_INPUT
-    except FindingsExit as e:
+        return _fail(Failure(EXIT_INPUT, "aborted", prefix=""), _asked_json(group, argv))
+    except FindingsExit as e:  # the command printed its own output (JSON too, when asked)
         return e.code
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:
-        _say("interrupted")
-        return EXIT_INTERRUPTED
+        return _fail(Failure(EXIT_INTERRUPTED, "interrupted", prefix=""), _asked_json(group, argv))
     except Exception as e:  # noqa: BLE001 - the boundary: nothing past here is a traceback
-        return _report(e)
+        return _fail(_failure(e), _asked_json(group, argv), e)
 
 
-def _report(e: BaseException) -> int:
+@dataclass
+class Failure:
+    """What a failed command tells its user: the exit code, the message (stderr's line without
+    its `error: `), where it is (file, line, column, field, where), and lines said after it."""
+
+    code: int
+    message: str
+    location: dict[str, Any] = field(default_factory=dict)
+    prefix: str = "error: "
+    more: list[str] = field(default_factory=list)  # further stderr lines (a refusal's findings)
+    extra: dict[str, Any] = field(default_factory=dict)  # further JSON keys (the findings)
+    shown: bool = False  # stderr has it already (click's own usage error)
+
+
+def error_json(f: Failure) -> dict[str, Any]:
+    """The JSON a failed command prints on stdout when --json was given (the README's shape)."""
+    return {"error": {"code": f.code, "message": _short(f.message), **f.location, **f.extra}}
+
+
+def _fail(f: Failure, as_json: bool, e: BaseException | None = None) -> int:
+    if not f.shown:
+        _say(f.prefix + f.message)
+        for line in f.more:
+            _say(line)
+    if f.code == EXIT_INTERNAL:
+        if os.environ.get(DEBUG_ENV) and e is not None:
+            import traceback
+
+            traceback.print_exception(e, file=sys.stderr)
+        else:
+            _say(f"(set {DEBUG_ENV}=1 to see where)")
+    if as_json:
+        try:
+            emit_json(error_json(f))
+        except (BrokenPipeError, OSError):  # stdout gone: stderr has said it
+            pass
+    return f.code
+
+
+def _asked_json(group: click.Group, argv: list[str]) -> bool:
+    """Whether the command line asked for --json: parsed again as click parsed it (a `--json`
+    that is the value of another option, `note --text --json`, is not one), without running
+    anything; a line click could not parse is looked at word by word."""
+    try:
+        ctx = group.make_context("tablejudge", list(argv), resilient_parsing=True)
+        cmd: click.Command = group
+        while isinstance(cmd, click.Group):
+            # click 8.2 keeps the subcommand's words in _protected_args (protected_args is deprecated)
+            words = ctx._protected_args if hasattr(ctx, "_protected_args") else ctx.protected_args
+            rest = [*words, *ctx.args]
+            if not rest:
+                break
+            name, sub, rest = cmd.resolve_command(ctx, rest)
+            if sub is None or name is None:
+                break
+            ctx = sub.make_context(name, rest, parent=ctx, resilient_parsing=True)
+            cmd = sub
+        return any(ctx.params.get(p.name or "") is True for p in cmd.params
+                   if isinstance(p, click.Option) and "--json" in p.opts)
+    except Exception:  # noqa: BLE001 - a line that does not parse: the word itself decides
+        return "--json" in argv[:argv.index("--")] if "--" in argv else "--json" in argv
+
+
+def _failure(e: BaseException) -> Failure:
     strict = _class("engine.match", "StrictRefusal")
     if isinstance(e, strict):
-        _say("refused (--strict): nothing was recorded")
-        for f in e.findings:  # type: ignore[attr-defined]
-            _say(f"  {f.rule} [{f.severity}] {_short(f.message, 500)}")
-        return EXIT_FINDINGS
+        findings = e.findings  # type: ignore[attr-defined]
+        return Failure(EXIT_FINDINGS, "refused (--strict): nothing was recorded", prefix="",
+                       more=[f"  {f.rule} [{f.severity}] {_short(f.message, 500)}" for f in findings],
+                       extra={"findings": [{"rule": f.rule, "severity": f.severity, "message": _short(f.message, 500)}
+                                           for f in findings]})
     if isinstance(e, _class("engine.store", "ConflictError")):
-        _say(f"error: {e}")
-        return EXIT_CONFLICT
+        return Failure(EXIT_CONFLICT, str(e))
     if isinstance(e, _class("engine.store", "GuardBroken")):  # the log failed its integrity check
-        _say(f"error: {e}")
-        return EXIT_FINDINGS
+        return Failure(EXIT_FINDINGS, str(e))
     if isinstance(e, _input_errors()):
-        _say(f"error: {e}")
-        return EXIT_INPUT
+        return Failure(EXIT_INPUT, str(e), _location(e))
     if isinstance(e, OSError):  # writing an output file: disk full, no permission, a folder
         where = f" {e.filename}" if e.filename else ""
-        _say(f"error: cannot write or read{where}: {e.strerror or e} (nothing partial was left behind)")
-        return EXIT_INPUT
+        return Failure(EXIT_INPUT, f"cannot write or read{where}: {e.strerror or e} (nothing partial was left behind)",
+                       {"file": str(e.filename)} if e.filename else {})
     if isinstance(e, _class("sqlite3", "Error")):  # a SQLite file to write (an export, a read
         # model, cards.db) on a full disk, or a file given as a database that is not one
-        _say(f"error: SQLite: {e} (nothing partial was left behind)")
-        return EXIT_INPUT
+        return Failure(EXIT_INPUT, f"SQLite: {e} (nothing partial was left behind)")
     if isinstance(e, ValueError) and "embedded null" in str(e):  # os.stat & co. on a path with NUL
-        _say("error: a file name cannot hold a NUL character")
-        return EXIT_INPUT
+        return Failure(EXIT_INPUT, "a file name cannot hold a NUL character")
     if isinstance(e, UnicodeError):
-        _say(f"error: not valid UTF-8 text ({e})")
-        return EXIT_INPUT
+        return Failure(EXIT_INPUT, f"not valid UTF-8 text ({e})")
     if isinstance(e, RecursionError):
-        _say("error: the input is nested too deeply to read")
-        return EXIT_INPUT
+        return Failure(EXIT_INPUT, "the input is nested too deeply to read")
     if isinstance(e, MemoryError):
-        _say("error: the input is too large to read in memory")
-        return EXIT_INPUT
-    _say(f"internal error (a bug in tablejudge; please report it with the command you ran): "
-         f"{type(e).__name__}: {e}")
-    if os.environ.get(DEBUG_ENV):
-        import traceback
+        return Failure(EXIT_INPUT, "the input is too large to read in memory")
+    return Failure(EXIT_INTERNAL, "internal error (a bug in tablejudge; please report it with the command you "
+                                  f"ran): {type(e).__name__}: {e}", prefix="")
 
-        traceback.print_exception(e, file=sys.stderr)
-    else:
-        _say(f"(set {DEBUG_ENV}=1 to see where)")
-    return EXIT_INTERNAL
+
+_FILE_POSITION = re.compile(r"(?s)(?P<file>.+?):(?P<line>\d+)(?::(?P<column>\d+))?")
+
+
+def _location(e: BaseException) -> dict[str, Any]:
+    """Where an input error is, as the error carries it: a notation error its path, line and
+    column; any other its `where` ("FILE:LINE[:COLUMN]", a file, or words such as "Ann's
+    decklist in M1") and its field."""
+    out: dict[str, Any] = {}
+    path, line, col = getattr(e, "path", ""), getattr(e, "line", 0), getattr(e, "col", 0)
+    where = getattr(e, "where", "")
+    m = _FILE_POSITION.fullmatch(where) if isinstance(where, str) and where else None
+    if isinstance(path, str) and path:
+        out["file"] = path
+    elif m:
+        out["file"] = m.group("file")
+        line, col = line or int(m.group("line")), col or int(m.group("column") or 0)
+    elif isinstance(where, str) and where:
+        out["file" if os.path.isfile(where) else "where"] = _short(where, 500)
+    if isinstance(line, int) and line > 0:
+        out["line"] = line
+    if isinstance(col, int) and col > 0:
+        out["column"] = col
+    fld = getattr(e, "field", "")
+    if isinstance(fld, str) and fld:
+        out["field"] = fld
+    return out
 
 
 def _input_errors() -> tuple[type, ...]:

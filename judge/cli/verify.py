@@ -15,7 +15,7 @@ def register(cli: click.Group) -> None:
 
 
 @click.command("verify")
-@click.argument("matches", nargs=-1)
+@click.argument("matches", nargs=-1, metavar="[MATCH|TOURNAMENT]...")
 @click.option("--all", "all_", is_flag=True,
               help="Every stream of the log: matches, tournaments (results and seals), the log's incidents.")
 @click.option("--anchor", "anchors", multiple=True, metavar="HASH|TOKEN|FILE",
@@ -45,6 +45,10 @@ def verify_cmd(env: Env, matches, all_, anchors, seals, repair, as_json) -> None
     """
     from judge.evidence import verify
 
+    if not (matches or all_ or anchors or seals or repair):  # said before any log is opened
+        raise click.UsageError("verify needs something to check: a match or tournament id, --all (every "
+                               "stream of the log), --anchor HASH|TOKEN|FILE, --seal [SEAL|TOURNAMENT|FILE] "
+                               "or --repair", click.get_current_context())
     store = env.store()
     result = verify(store, list(matches), all_streams=all_, anchors=anchors, seal_values=seals,
                     repair=repair, recorded_by=env.recorded_by)

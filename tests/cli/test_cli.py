@@ -265,3 +265,19 @@ def test_a_folder_import_reads_its_logs_and_passes_over_the_rest(tmp_path):
     (tmp_path / "x.csv").write_text("match,position\n", encoding="utf-8")
     out = run_cli("import", str(tmp_path / "x.csv"), db=db)
     assert out.returncode == 2 and "import the JSONL export" in out.stderr
+
+
+def test_verify_without_anything_to_check_says_what_to_give(tmp_path):
+    """QA 2026-11-27: `tablejudge verify` alone said "field 'matches': ...", the name of a Python
+    parameter; with a --db that did not exist it spoke of the missing log instead."""
+    for db in (str(tmp_path / "none.db"), None):
+        if db is None:
+            db = str(tmp_path / "t.db")
+            assert run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", db=db).returncode == 0
+        r = run_cli("verify", db=db)
+        assert r.returncode == 2, r.stderr
+        assert ("verify needs something to check: a match or tournament id, --all (every stream of the log), "
+                "--anchor HASH|TOKEN|FILE, --seal [SEAL|TOURNAMENT|FILE] or --repair") in r.stderr
+        assert "field" not in r.stderr and "no event log" not in r.stderr
+        assert "Usage: tablejudge verify [OPTIONS] [MATCH|TOURNAMENT]..." in r.stderr
+    assert not (tmp_path / "none.db").exists()

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import re
+import time
 
 import pytest
 
 from engine.events import Draft
 from engine.match import Match
 from engine.store import ConflictError, EventStore, StoreUnavailable
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 from tests.reliability.conftest import RawDB
 from tests.reliability.proxy import FaultyProxy
 
@@ -81,6 +83,39 @@ def test_a_connection_failure_says_which_part_failed(pg_server, pg_url, change, 
     assert "couldn't get a connection" not in r.stderr
 
 
+def test_libpq_settings_in_the_url_are_honoured(pg_url):
+    """QA 2026-11-27: `?sslmode=require` (and every libpq setting but connect_timeout) was refused
+    as an unknown setting; users had to set PGSSLMODE. They now reach every connection."""
+    r = run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", "--id", "S1", db=pg_url + "?sslmode=disable")
+    assert r.returncode == 0, r.stderr
+    # the suite's server has no TLS: a required one is refused by libpq, so the setting was passed
+    r = run_cli("matches", db=pg_url + "?sslmode=require&connect_timeout=3")
+    assert r.returncode == 2 and "server does not support SSL, but SSL was required" in r.stderr, r.stderr
+    # the pool's connections carry it (seen by the server), next to tablejudge's own ?schema=
+    store = EventStore.open(pg_url + "?application_name=tj-table-47&schema=cup_a")
+    try:
+        Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+        names = RawDB(pg_url).run("SELECT application_name FROM pg_stat_activity WHERE datname = current_database()")
+        assert ("tj-table-47",) in names
+        assert store.schema == "cup_a"
+    finally:
+        store.close()
+    assert RawDB(pg_url).run("SELECT count(*) FROM cup_a.stored_events") == [(1,)]
+
+
+@pytest.mark.parametrize("query, says", [
+    ("?bogus=1&sslmode=disable&also=2", "unknown settings 'also', 'bogus' in the PostgreSQL URL: it takes "
+                                        "schema=NAME and libpq's connection settings"),
+    ("?sslmode=disable&sslmode=require", "gives 'sslmode' more than once"),
+    ("?user=admin", "'user' in the PostgreSQL URL's settings: give host, port, database and user in the URL itself"),
+    ("?connect_timeout=soon", "connect_timeout='soon' in the PostgreSQL URL: a whole number of seconds"),
+])
+def test_an_unknown_or_misplaced_url_setting_is_refused_by_name(pg_url, query, says):
+    r = run_cli("matches", db=pg_url + query)
+    assert r.returncode == 2 and says in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
 @pytest.fixture(scope="module")
 def password_server():
     from tests.pg import PostgresServer, find_pg_bin
@@ -128,6 +163,53 @@ def test_a_writer_role_cannot_switch_the_guard_off(pg_url):
         with pytest.raises(Exception, match="append-only|permission denied|must be owner|must be superuser"):
             writer.run(attack)
     assert run_cli("verify", mid, db=writer_url).returncode == 0
+
+
+def _documented_grants() -> list[list[str]]:
+    """The SQL blocks of docs/integrity.md, "PostgreSQL roles and grants", statement by statement."""
+    text = open(os.path.join(ROOT, "docs", "integrity.md"), encoding="utf-8").read()
+    section = text[text.index("## PostgreSQL roles and grants"):text.index("## PostgreSQL faults never lie")]
+    return [[st.strip() for st in block.split(";") if st.strip()]
+            for block in re.findall(r"```sql\n(.*?)```", section, re.S)]
+
+
+def test_the_documented_grants_work_and_a_missing_grant_points_to_them(pg_server):
+    """QA 2026-11-27: a role without CREATE on the schema got PostgreSQL's bare "permission denied
+    for database ..." (its CREATE SCHEMA IF NOT EXISTS public); a role without grants on a log was
+    taken for an empty schema. Each now says what the role may not do and where the grants are."""
+    tag = f"{os.getpid()}_{int(time.time() * 1000) % 100000}"
+    names = {"organizer": f"organizer_{tag}", "judges": f"judges_{tag}", "event": f"event_{tag}"}
+
+    def ours(statement: str) -> str:
+        return re.sub(r"\b(organizer|judges|event)\b", lambda m: names[m.group(1)], statement)
+
+    as_superuser, as_owner = _documented_grants()
+    RawDB(f"postgresql://postgres@127.0.0.1:{pg_server.port}/postgres").run(*map(ours, as_superuser))
+    url = f"postgresql://{{}}@127.0.0.1:{pg_server.port}/{names['event']}"
+    owner, writer = url.format(names["organizer"]), url.format(names["judges"])
+    RawDB(url.format("postgres")).run("REVOKE CREATE ON SCHEMA public FROM PUBLIC")  # as PostgreSQL 15+ has it
+    doc = 'docs/integrity.md, "PostgreSQL roles and grants"'
+
+    r = run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", db=writer)  # no CREATE on public
+    assert r.returncode == 2, r.stderr
+    assert (f"PostgreSQL role '{names['judges']}' may not create a log in schema public of" in r.stderr
+            and "(permission denied for schema public). A log is created once, by its owner" in r.stderr
+            and doc in r.stderr and "Traceback" not in r.stderr), r.stderr
+
+    r = run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", db=owner)
+    assert r.returncode == 0, r.stderr
+    mid = r.stdout.strip()
+    r = run_cli("events", mid, db=writer)  # a log it has no grant on: not an empty schema
+    assert r.returncode == 2 and "may not read the log of" in r.stderr and doc in r.stderr, r.stderr
+
+    RawDB(owner).run(*map(ours, as_owner))
+    assert run_cli("log", mid, "note", "--text", "by a judge", db=writer).returncode == 0
+    assert run_cli("verify", mid, db=writer).returncode == 0
+
+    RawDB(owner).run(f"REVOKE INSERT ON stored_events FROM {names['judges']}")
+    r = run_cli("log", mid, "note", "--text", "again", db=writer)
+    assert r.returncode == 2 and "may not append to the log of" in r.stderr and "; nothing was stored." in r.stderr
+    assert doc in r.stderr, r.stderr
 
 
 def _writer(url: str, mid: str, name: str, n: int, barrier, results) -> None:

@@ -1,0 +1,103 @@
+"""QA 2026-11-27: a command given --json that failed said so on stderr only, so a script reading
+stdout got nothing. With --json a failure is also one JSON object on stdout (README, "Exit codes");
+stderr and the exit code are as before."""
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+
+from judge.cli.common import run_guarded
+from tests.conftest import run_cli
+
+
+@pytest.fixture
+def log(tmp_path):
+    db = str(tmp_path / "t.db")
+    assert run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", "--id", "M1", db=db).returncode == 0
+    return db
+
+
+def _error(r) -> dict:
+    out = json.loads(r.stdout)  # the whole of stdout is the one object
+    assert list(out) == ["error"]
+    assert "Traceback" not in r.stderr
+    return out["error"]
+
+
+def test_a_bad_file_import_names_file_line_and_field(log, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"kind": "match.created", "payload": {"ruleset": "table", "players": ["Ann", "Bob"]}}\n'
+                   '{"kind": "note", "payload": {"txt": "hi"}}\n', encoding="utf-8")
+    r = run_cli("import", str(bad), "--json", db=log)
+    assert r.returncode == 2
+    err = _error(r)
+    assert err == {"code": 2, "message": f"{bad}:2: field 'payload.txt': 'note' has no field 'txt' (fields: text)",
+                   "file": str(bad), "line": 2, "field": "payload.txt"}
+    assert f"error: {err['message']}" in r.stderr  # the human line, as before
+
+
+def test_a_notation_file_error_has_its_column(log, tmp_path):
+    bad = tmp_path / "game.txt"
+    bad.write_text('[Ruleset "table"]\n[A "Ann"]\n[B "Bob"]\n\nA: setup deck 40\nA: bogus 3\n', encoding="utf-8")
+    err = _error(run_cli("import", str(bad), "--json", db=log))
+    assert (err["code"], err["file"], err["line"], err["column"]) == (2, str(bad), 6, 4)
+    assert "unknown action 'bogus'" in err["message"]
+
+
+def test_a_conflict_an_unknown_match_a_strict_refusal_and_a_usage_error(log):
+    r = run_cli("log", "M1", "note", "--text", "x", "--expect", "0", "--json", db=log)
+    assert r.returncode == 3 and "error: conflict on match M1" in r.stderr
+    err = _error(r)
+    assert err["code"] == 3
+    assert err["message"].startswith("conflict on match M1: you expected the log to end at event 0")
+
+    r = run_cli("state", "nosuch", "--json", db=log)
+    assert r.returncode == 2 and "error: no match 'nosuch'" in r.stderr
+    assert _error(r) == {"code": 2, "message": f"no match 'nosuch' in {log} (see `tablejudge matches`)"}
+
+    r = run_cli("log", "M1", "turn", "--player", "Ann", "--number", "4", "--strict", "--json", db=log)
+    assert r.returncode == 1 and "refused (--strict)" in r.stderr
+    assert _error(r) == {"code": 1, "message": "refused (--strict): nothing was recorded",
+                         "findings": [{"rule": "TABLE-2", "severity": "error", "message": "turn 4 follows turn 0"}]}
+
+    r = run_cli("state", "--json", db=log)  # click's own usage error
+    assert r.returncode == 2 and "Usage: tablejudge state" in r.stderr
+    assert _error(r) == {"code": 2, "message": "Missing argument 'MATCH'."}
+
+    r = run_cli("state", "nosuch", db=log)  # without --json: stderr only, as before
+    assert r.returncode == 2 and r.stdout == "" and "error: no match 'nosuch'" in r.stderr
+
+
+def _toy() -> click.Group:
+    @click.group()
+    def cli():
+        pass
+
+    @cli.command()
+    @click.option("--text")
+    @click.option("--json", "as_json", is_flag=True)
+    def note(text, as_json):
+        raise RuntimeError("boom")
+
+    @cli.command()
+    @click.option("--text")
+    def plain(text):
+        raise click.BadParameter("no")
+
+    return cli
+
+
+def test_an_internal_error_is_json_too_and_a_json_that_is_a_value_is_not_the_flag(capsys):
+    cli = _toy()
+    assert run_guarded(cli, ["note", "--json"]) == 70
+    out = capsys.readouterr()
+    err = json.loads(out.out)["error"]
+    assert err["code"] == 70 and err["message"].startswith("internal error (a bug in tablejudge")
+    assert "RuntimeError: boom" in out.err and "TABLEJUDGE_DEBUG=1" in out.err
+
+    assert run_guarded(cli, ["note", "--text", "--json"]) == 70  # "--json" is the note's text
+    assert capsys.readouterr().out == ""
+    assert run_guarded(cli, ["plain", "--text", "--json"]) == 2  # a command without --json
+    assert capsys.readouterr().out == ""
