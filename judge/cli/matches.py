@@ -194,7 +194,9 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 @click.option("--format", "fmt", help="File format (default: by extension; .jsonl -> jsonl, .log -> optcgsim).")
 @click.option("--match", "match_ref", help="Append to this existing match (formats that do not create one).")
 @click.option("--workers", type=click.IntRange(1, 64), metavar="N",
-              help="OPTCGSim logs: processes that read the files (default: one per CPU).")
+              help="Worker processes: for OPTCGSim logs, those that read the files (default: one per "
+                   "CPU); for a JSONL file of 5,000 events or more that creates its match, those that "
+                   "check its lines beside the writer (default: one fewer than the CPUs).")
 @click.option("--expect", "expected", type=int, metavar="N",
               help="With --match: the last event you saw of it. If the log has moved since N, what moved "
                    "is shown (who, when) and you are asked (at a terminal) before importing; else exit 3.")
@@ -256,9 +258,11 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
             else _plain(files) as bar:
         for path in bar:
             try:
-                mod = importers.importer(fmt or importers.guess_format(path))
+                name = fmt or importers.guess_format(path)
+                mod = importers.importer(name)
                 summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by,
-                                          **({"expect": expected} if expected is not None else {}))
+                                          **({"expect": expected} if expected is not None else {}),
+                                          **({"workers": workers} if workers and name == "jsonl" else {}))
             except (InputError, ConflictError) as e:
                 if len(files) == 1:
                     raise
