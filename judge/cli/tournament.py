@@ -254,13 +254,16 @@ def register(cli: click.Group) -> None:
     def register_cmd(env, tournament_ref, players, player_id, decklist, csv_file, allow_similar) -> None:
         """Register players (also late entries, after round 1 is paired). A name that looks like a
         registered one (same but for case, spaces or accents: "luca  conte" and "Luca Conte") is
-        refused unless --allow-similar.
+        refused unless --allow-similar. Two people with the very same name cannot share it (players
+        are known by their registered name everywhere): register the second one under a name that
+        tells them apart, e.g. their member id in brackets.
 
         \b
         Example:
           tablejudge tournament register t-1a2b Ann Bob "Cid Rossi"
           tablejudge tournament register t-1a2b Dee --id 1234 --decklist dee.txt
           tablejudge tournament register t-1a2b --csv registrations.csv
+          tablejudge tournament register t-1a2b "Maria Rossi (M99999)" --id M99999   # a second Maria Rossi
 
         \b
         An optcg decklist is read against the card data first (a line it cannot read refuses the
