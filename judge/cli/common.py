@@ -220,7 +220,7 @@ def json_option(f: Callable) -> Callable:
 
 EXCEL = "excel"  # what `as_csv` holds after --excel (a true value: the CSV branch is taken)
 EXCEL_HELP = ("Print CSV for Excel: as --csv, UTF-8 with a byte-order mark, so Excel on Windows shows "
-              "accented and CJK names (e.g. `--excel > standings.csv`).")
+              "accented and CJK names (e.g. `--excel > out.csv`).")
 
 
 def csv_options(f: Callable | None = None, *, help: str = "Print CSV.") -> Callable:
