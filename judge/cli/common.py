@@ -12,6 +12,7 @@ imported: an exception of a module that was never imported cannot have been rais
 """
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -294,10 +295,44 @@ def json_option(f: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
 
 
+EXCEL = "excel"  # what `as_csv` holds after --excel (a true value: the CSV branch is taken)
+EXCEL_HELP = ("Print CSV for Excel: as --csv, UTF-8 with a byte-order mark, so Excel on Windows shows "
+              "accented and CJK names (e.g. `--excel > out.csv`).")
+
+
+def csv_options(f: Callable | None = None, *, help: str = "Print CSV.") -> Callable:
+    """`--csv` and `--excel` on a command: its `as_csv` parameter is False, True (--csv) or EXCEL
+    (--excel, whichever order the two are given in); `echo_csv` prints either. Every CSV a
+    command prints goes through here, so every `--csv` has its `--excel`."""
+    def decorate(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def command(*args: Any, excel: bool = False, **kwargs: Any) -> Any:
+            if excel:
+                kwargs["as_csv"] = EXCEL
+            return f(*args, **kwargs)
+
+        command = click.option("--excel", "excel", is_flag=True, help=EXCEL_HELP)(command)
+        return click.option("--csv", "as_csv", is_flag=True, help=help)(command)
+
+    return decorate(f) if f is not None else decorate
+
+
 def output_options(f: Callable) -> Callable:
-    f = click.option("--csv", "as_csv", is_flag=True, help="Print CSV (one row per item).")(f)
+    f = csv_options(f, help="Print CSV (one row per item).")
     f = click.option("--nl", "as_nl", is_flag=True, help="Print newline-delimited JSON (one object per line).")(f)
     return json_option(f)
+
+
+def echo_csv(rows: Iterable[dict[str, Any]], how: Any = True) -> None:
+    """Print rows as CSV; `how` EXCEL: as UTF-8 bytes after a byte-order mark (Excel reads a CSV
+    without one in the Windows code page, so "Zoë" would show as "ZoÃ«"), whatever the terminal's
+    encoding."""
+    text = to_csv(rows)
+    if how == EXCEL:
+        if text:
+            click.echo(("\ufeff" + text).encode("utf-8"), nl=False)
+    else:
+        click.echo(text, nl=False)
 
 
 def emit_json(value: Any) -> None:
@@ -312,7 +347,7 @@ def emit_rows(rows: list[dict[str, Any]], *, as_json: bool, as_csv: bool, as_nl:
         for r in rows:
             click.echo(json.dumps(r, ensure_ascii=False, default=str))
     elif as_csv:
-        click.echo(to_csv(rows), nl=False)
+        echo_csv(rows, as_csv)
     else:
         click.echo(text(rows))
 

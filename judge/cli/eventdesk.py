@@ -9,7 +9,7 @@ import click
 from engine.events import JUDGE_PREFIX
 from engine.match import InputError
 
-from judge.cli.common import emit_json, pass_env, stderr, table_text
+from judge.cli.common import csv_options, emit_json, emit_rows, pass_env, stderr, table_text
 from judge.io.text import read_text
 from judge.cli.tournament import warn_invalidated
 from judge.tournament import Tournament
@@ -246,20 +246,32 @@ def register(cli: click.Group) -> None:
     @tournament.command("placings")
     @click.argument("tournament_ref", metavar="T")
     @click.option("--json", "as_json", is_flag=True)
+    @csv_options
+    @click.option("--html", "html", type=click.Path(dir_okay=False), default=None,
+                  help="Also write the printable page: every place, the bracket, the round seals.")
     @pass_env
-    def placings_cmd(env, tournament_ref, as_json) -> None:
+    def placings_cmd(env, tournament_ref, as_json, as_csv, html) -> None:
         """Final placings for every player after the top cut: the final's winner and loser, then
-        each elimination round's losers (by Swiss standing), then the Swiss standings.
+        each elimination round's losers (by Swiss standing), then the Swiss standings. Each row:
+        place, player, id (the member id, empty when none), how they went out, Swiss rank. The
+        standings sheet (`standings --html`) shows the top cut's places above the Swiss table.
 
         \b
-        Example:
+        Examples:
           tablejudge tournament placings t-1a2b --json
+          tablejudge tournament placings t-1a2b --csv > placings.csv     # --excel: the same for Excel
+          tablejudge tournament placings t-1a2b --html exports/final.html
         """
-        rows = [p.to_dict() for p in placings.final_placings(_open(env, tournament_ref).state())]
-        if as_json:
-            emit_json(rows)
-        else:
-            click.echo(table_text(rows, ["place", "player", "how", "swiss_rank"]))
+        st = _open(env, tournament_ref).state()
+        rows = [p.to_dict() for p in placings.final_placings(st)]
+        if html:
+            from judge.io.files import write_text
+            from judge.tournament.pages import placings_page  # renders: imported only here
+
+            write_text(html, placings_page(st))  # atomic: whole or not at all
+            stderr(f"wrote {html}")
+        emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=False,
+                  text=lambda rs: table_text(rs, ["place", "player", "id", "how", "swiss_rank"]))
 
     @tournament.command("warnings")
     @click.argument("tournament_ref", metavar="T")

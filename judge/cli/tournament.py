@@ -30,7 +30,7 @@ from judge.tournament.aggregate import Entry
 from judge.tournament.placings import warnings as invalidation_warnings
 from judge.io.files import write_text
 from judge.io.text import read_text
-from judge.cli.common import FindingsExit, emit_json, emit_rows, pass_env, stderr, table_text, to_csv
+from judge.cli.common import FindingsExit, csv_options, echo_csv, emit_json, emit_rows, pass_env, stderr, table_text
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -68,12 +68,26 @@ def standings_text(st: Standings) -> str:
     return out
 
 
-def _emit_standings(st: Standings, as_json: bool, as_csv: bool) -> None:
-    rows = st.to_dicts()
+def standings_export(st: Standings, ids: dict[str, str | None]) -> list[dict[str, Any]]:
+    """Standings rows for --json and --csv with each player's member id beside the name (None,
+    an empty cell, when the player has none)."""
+    out = []
+    for row in st.to_dicts():
+        d: dict[str, Any] = {}
+        for k, v in row.items():
+            d[k] = v
+            if k == "player":
+                d["id"] = ids.get(v)
+        out.append(d)
+    return out
+
+
+def _emit_standings(st: Standings, as_json: bool, as_csv: Any, ids: dict[str, str | None] | None = None) -> None:
+    rows = st.to_dicts() if ids is None else standings_export(st, ids)
     if as_json:
         emit_json(rows)
     elif as_csv:
-        click.echo(to_csv(rows), nl=False)
+        echo_csv(rows, as_csv)
     else:
         click.echo(standings_text(st))
 
@@ -87,7 +101,7 @@ def register(cli: click.Group) -> None:
     @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
                   help="Override a policy parameter, e.g. mw_floor=0.33, drawn_game_points=1, style=digimon.")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON rows (tiebreakers as fractions).")
-    @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
+    @csv_options
     @click.option("--compare", is_flag=True,
                   help="Compare with the file's own published standings; list every differing row and column (exit 1 if any).")
     @click.option("--tolerance", default=1e-6, show_default=True, help="For --compare: allowed difference of a fraction.")
@@ -121,7 +135,7 @@ def register(cli: click.Group) -> None:
                 emit_json({"differences": diffs, "rows": len(st.rows), "published": len(data.published),
                            "not_compared": skipped})
             elif as_csv:
-                click.echo(to_csv(diffs), nl=False)
+                echo_csv(diffs, as_csv)
             elif diffs:
                 click.echo(table_text(diffs, ["player", "column", "ours", "published"]))
                 click.echo(f"{plural(len(diffs), 'difference')} in {plural(len({d['player'] for d in diffs}), 'row')}")
@@ -254,13 +268,16 @@ def register(cli: click.Group) -> None:
     def register_cmd(env, tournament_ref, players, player_id, decklist, csv_file, allow_similar) -> None:
         """Register players (also late entries, after round 1 is paired). A name that looks like a
         registered one (same but for case, spaces or accents: "luca  conte" and "Luca Conte") is
-        refused unless --allow-similar.
+        refused unless --allow-similar. Two people with the very same name cannot share it (players
+        are known by their registered name everywhere): register the second one under a name that
+        tells them apart, e.g. their member id in brackets.
 
         \b
         Example:
           tablejudge tournament register t-1a2b Ann Bob "Cid Rossi"
           tablejudge tournament register t-1a2b Dee --id 1234 --decklist dee.txt
           tablejudge tournament register t-1a2b --csv registrations.csv
+          tablejudge tournament register t-1a2b "Maria Rossi (M99999)" --id M99999   # a second Maria Rossi
 
         \b
         An optcg decklist is read against the card data first (a line it cannot read refuses the
@@ -330,7 +347,7 @@ def register(cli: click.Group) -> None:
     @click.argument("tournament_ref", metavar="T")
     @click.option("--explain", is_flag=True, help="Say why each pair (and the bye) was made.")
     @click.option("--json", "as_json", is_flag=True)
-    @click.option("--csv", "as_csv", is_flag=True)
+    @csv_options
     @pass_env
     def pair_cmd(env, tournament_ref, explain, as_json, as_csv) -> None:
         """Pair the next Swiss round (by match points; no rematches while avoidable; the bye to the
@@ -347,7 +364,7 @@ def register(cli: click.Group) -> None:
     @click.argument("tournament_ref", metavar="T")
     @click.option("--size", type=int, default=None, help="Default: the size set at creation.")
     @click.option("--json", "as_json", is_flag=True)
-    @click.option("--csv", "as_csv", is_flag=True)
+    @csv_options
     @pass_env
     def top_cut_cmd(env, tournament_ref, size, as_json, as_csv) -> None:
         """Pair the next single-elimination round: the first seeded by the Swiss standings
@@ -368,7 +385,7 @@ def register(cli: click.Group) -> None:
         if as_json:
             emit_json(data)
         elif as_csv:
-            click.echo(to_csv(rows), nl=False)
+            echo_csv(rows, as_csv)
         else:
             click.echo(title)
             text_rows = [{"table": r["table"] if r["table"] is not None else "-", "player": r["player1"],
@@ -476,17 +493,19 @@ def register(cli: click.Group) -> None:
     @click.argument("tournament_ref", metavar="T")
     @click.option("--round", "round_no", type=int, default=None, help="As after this round (default: the last round with every result in).")
     @click.option("--json", "as_json", is_flag=True, help="JSON rows (tiebreakers as fractions).")
-    @click.option("--csv", "as_csv", is_flag=True)
+    @csv_options
     @click.option("--html", "html", type=click.Path(dir_okay=False), default=None,
                   help="Also write the printable page (standings, pairings by table and by name).")
     @pass_env
     def t_standings_cmd(env, tournament_ref, round_no, as_json, as_csv, html) -> None:
-        """Standings with the policy's tiebreakers (the top cut never changes them).
+        """Standings with the policy's tiebreakers (the top cut never changes them). --json and
+        --csv carry each player's member id (`id`, empty when none); --excel is the CSV for Excel.
 
         \b
         Examples:
           tablejudge tournament standings t-1a2b
           tablejudge tournament standings t-1a2b --round 3 --csv
+          tablejudge tournament standings t-1a2b --excel > standings.csv   # opens in Excel, accents intact
           tablejudge tournament standings t-1a2b --html exports/round3.html
         """
         st = _open(env, tournament_ref).state()
@@ -500,14 +519,14 @@ def register(cli: click.Group) -> None:
 
             write_text(html, standings_page(st, round_no))  # atomic: whole or not at all
             stderr(f"wrote {html}")
-        _emit_standings(standings, as_json, as_csv)
+        _emit_standings(standings, as_json, as_csv, {p: i.player_id for p, i in st.players.items()})
 
     @tournament.command("pairings")
     @click.argument("tournament_ref", metavar="T")
     @click.option("--round", "round_no", type=int, default=None, help="Default: the current round.")
     @click.option("--by", "by", type=click.Choice(["table", "name"]), default="table", show_default=True)
     @click.option("--json", "as_json", is_flag=True)
-    @click.option("--csv", "as_csv", is_flag=True)
+    @csv_options
     @pass_env
     def pairings_cmd(env, tournament_ref, round_no, by, as_json, as_csv) -> None:
         """A round's pairings, by table or by name (with results so far).

@@ -43,6 +43,22 @@ def _where_seen(name: str, registered: Any) -> str:
     return "already registered" if name in registered else "given earlier in this list"
 
 
+def _same_name(name: str, player_id: str | None, registered: dict[str, PlayerInfo],
+               batch_id: str | None) -> str:
+    """Why a name met again is refused. Players are keyed by their registered name in every event
+    (pairings, results, reports, drops, player links), so a second person of the same name cannot
+    be registered under it: if the member ids differ, say how to register them apart."""
+    where = _where_seen(name, registered)
+    other_id = registered[name].player_id if name in registered else batch_id
+    said = f"{shown(name)} is {where}" + (f" (member id {other_id})" if other_id else "")
+    if not player_id or player_id == other_id:
+        return said
+    return (f"{said}; if {player_id} is another person with the same name, register them under a name "
+            f"that tells the two apart, e.g. {shown(f'{name} ({player_id})')} with member id {player_id} "
+            "(players are known by their registered name in pairings, results and standings, so two "
+            "cannot share one; --allow-similar does not apply to the very same name)")
+
+
 class Tournament:
     """`actor`: who acts (`-` for the organizer at the CLI; the web desk passes `organizer`,
     `judge:NAME`, `scorekeeper:NAME` or a player's name). A long-lived instance keeps its state
@@ -145,6 +161,7 @@ class Tournament:
         if st.elimination_rounds:
             raise InputError("the top cut has started: no more entries", field="player")
         seen = list(st.players)
+        batch_ids: dict[str, str | None] = {}  # member ids of this batch's names (a twin within the file)
         drafts = []
         for n, item in enumerate(players, start=1):
             e = item if isinstance(item, Entry) else Entry(item)
@@ -154,13 +171,15 @@ class Tournament:
                 raise InputError(f"a player name is at most {MAX_NAME} characters, got {len(p):,}: {shown(p)}",
                                  field="player", where=where)
             if p in seen:
-                raise InputError(f"{shown(p)} is {_where_seen(p, st.players)}", field="player", where=where)
+                raise InputError(_same_name(p, e.player_id, st.players, batch_ids.get(p)), field="player",
+                                 where=where)
             twin = similar_to(p, seen)
             if twin is not None and not allow_similar:
                 raise InputError(f"{shown(e.player)} looks like {shown(twin)}, {_where_seen(twin, st.players)} "
                                  "(same name but for case, spaces or accents); if they are two people, register with "
                                  "--allow-similar", field="player", where=where)
             seen.append(p)
+            batch_ids[p] = e.player_id or None
             try:
                 drafts.append(self._draft("player.registered", {"player": p, "player_id": e.player_id or None,
                                                                 "decklist": e.decklist or None}))

@@ -13,6 +13,7 @@ from judge.tournament.standings import (
     format_fraction,
 )
 from judge.report.templating import render
+from judge.tournament.placings import SWISS, bracket, final_placings, placings_or_none
 from judge.tournament.state import RoundState, TournamentState
 
 
@@ -64,7 +65,10 @@ def standing_rows(standings: Any) -> list[dict[str, Any]]:
 
 def standings_page(st: TournamentState, round_no: int | None = None) -> str:
     """The printable sheet: standings (after `round_no`, default the latest Swiss round) and the
-    pairings of that round's successor (or of the current round), by table and by name."""
+    pairings of that round's successor (or of the current round), by table and by name. Once the
+    top cut is paired, its bracket comes first (and stands for its pairings); once its final has a
+    result, the final placings of the players who made the cut above it (the others follow the
+    Swiss standings: `tournament placings` lists every place)."""
     if round_no is None:
         round_no = st.last_complete_round()  # a round in progress (its byes too) is not counted yet
     standings = st.standings(round_no) if round_no is not None else st.standings(0)
@@ -76,8 +80,14 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
         rnd = next((r for r in st.rounds if r.number == round_no + 1), None) or next(
             (r for r in st.rounds if r.number == round_no), None)
     rows = standing_rows(standings)
+    places = placings_or_none(st)
+    cut = [p for p in places if p["how"] != SWISS] if places else []
+    if rnd is not None and rnd.stage == "elimination":
+        rnd = None  # the bracket shows the top cut's tables
     return render(
         "standings.html",
+        placings=cut, placings_rest=(len(cut) + 1, len(places)) if places and len(places) > len(cut) else None,
+        bracket=bracket(st),
         title=f"{st.name} — standings" + (f" after {after}" if after else ""),
         event_name=st.name,
         subtitle=f"{st.game} · {plural(len(st.players), 'player')} · {len(st.swiss_rounds)} of "
@@ -108,3 +118,23 @@ def _halves(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
         return [rows]
     half = (len(rows) + 1) // 2
     return [rows[:half], rows[half:]]
+
+
+def placings_page(st: TournamentState) -> str:
+    """The printable final placings: every player's place (with member id, how they went out and
+    Swiss rank), the bracket and the round seals; InputError while the top cut is not over."""
+    places = [p.to_dict() for p in final_placings(st)]
+    return render(
+        "standings.html",
+        title=f"{st.name} — final placings",
+        event_name=st.name,
+        subtitle=f"{st.game} · {plural(len(st.players), 'player')} · {len(st.swiss_rounds)} Swiss rounds · "
+                 f"top {st.top_cut_size or 2 * len(st.elimination_rounds[0].tables())}",
+        policy_name=st.policy.name,
+        policy_order="points, then " + ", then ".join(TIEBREAKERS[k] for k in st.policy.order),
+        placings=places, placings_all=True, bracket=bracket(st), rows=None,
+        source=st.id,
+        seals=[{"name": next((r.name for r in st.rounds if r.number == n), f"Round {n}"),
+                "token": seal_token(st.id, str(n), st.seals[n]["seal"])} for n in sorted(st.seals)],
+        generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    )

@@ -35,9 +35,18 @@ class Placing:
     player: str
     how: str
     swiss_rank: int | None
+    player_id: str | None = None  # the member id given at registration
+
+    @property
+    def in_top_cut(self) -> bool:
+        return self.how != SWISS
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {"place": self.place, "player": self.player, "id": self.player_id, "how": self.how,
+                "swiss_rank": self.swiss_rank}
+
+
+SWISS = "Swiss standings"  # how the players who did not make the cut are placed
 
 
 def final_placings(st: TournamentState) -> list[Placing]:
@@ -59,7 +68,8 @@ def final_placings(st: TournamentState) -> list[Placing]:
 
     def add(players: list[str], how: str) -> None:
         for p in sorted(players, key=lambda p: swiss_rank.get(p, 10**9)):
-            out.append(Placing(len(out) + 1, p, how, swiss_rank.get(p)))
+            info = st.players.get(p)
+            out.append(Placing(len(out) + 1, p, how, swiss_rank.get(p), info.player_id if info else None))
             placed.add(p)
 
     (p,) = final.tables()
@@ -70,7 +80,30 @@ def final_placings(st: TournamentState) -> list[Placing]:
         losers = [x.player1 if winners.get(x.table) == x.player2 else x.player2 for x in rnd.tables()]
         add([x for x in losers if x not in placed], f"lost in the {rnd.name}")
     rest = [r.player for r in st.standings().rows if r.player not in placed]
-    add(rest, "Swiss standings")
+    add(rest, SWISS)
+    return out
+
+
+def placings_or_none(st: TournamentState) -> list[dict[str, Any]] | None:
+    """Final placings as plain rows (place, player, id, how, swiss_rank) once the top cut is over,
+    else None: what the web desk, the standings sheet and `tournament placings` show."""
+    try:
+        return [p.to_dict() for p in final_placings(st)]
+    except InputError:
+        return None
+
+
+def bracket(st: TournamentState) -> list[dict[str, Any]]:
+    """The top cut round by round: each table's players (with their Swiss seed), result and winner."""
+    seeds = {r.player: r.rank for r in st.standings().rows}
+    out = []
+    for rnd in st.elimination_rounds:
+        winners = rnd.winners()
+        out.append({"number": rnd.number, "name": rnd.name, "tables": [
+            {"table": p.table, "player1": p.player1, "player2": p.player2, "seed1": seeds.get(p.player1),
+             "seed2": seeds.get(p.player2), "result": None if p.table not in rnd.results else
+             f"{rnd.results[p.table].wins1}-{rnd.results[p.table].wins2}-{rnd.results[p.table].draws}",
+             "winner": winners.get(p.table)} for p in rnd.tables()]})
     return out
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from judge.tournament.pages import pairings_by_name, standing_rows
-from judge.tournament.placings import final_placings, warnings
+from judge.tournament import placings
+from judge.tournament.placings import warnings
 from judge.tournament.reports import round_tables
 from judge.tournament.rounds import clock_view
 from judge.tournament.standings import TIEBREAKER_LABELS, TIEBREAKERS
 from judge.tournament.state import RoundState, TournamentState
-from engine.match import InputError
 
 
 def standings_rows(st: TournamentState, round_no: int | None = None) -> dict[str, Any]:
@@ -53,11 +53,11 @@ def round_page(st: TournamentState, rnd: RoundState) -> dict[str, Any]:
             "clock": clock_view(rnd), "matches": rnd.matches}
 
 
-def placings_or_none(st: TournamentState) -> list[dict[str, Any]] | None:
-    try:
-        return [p.to_dict() for p in final_placings(st)]
-    except InputError:
-        return None
+
+
+# the final placings and the bracket: the library's, shared with the printable standings sheet
+placings_or_none = placings.placings_or_none
+bracket = placings.bracket
 
 
 def warning_list(st: TournamentState, include_resolved: bool = False) -> list[dict[str, Any]]:
@@ -78,17 +78,3 @@ def result_choices(best_of: int, max_wins: int) -> list[dict[str, Any]]:
                 out.append({"slip": f"{w}-{l}-{d}", "label": label, "outcome": "win" if w > l else "loss" if l > w else "draw"})
     order = {"win": 0, "draw": 1, "loss": 2}
     return sorted(out, key=lambda c: (order[c["outcome"]], c["slip"]))
-
-
-def bracket(st: TournamentState) -> list[dict[str, Any]]:
-    """The top cut round by round: each table's players (with their Swiss seed), result and winner."""
-    seeds = {r.player: r.rank for r in st.standings().rows}
-    out = []
-    for rnd in st.elimination_rounds:
-        winners = rnd.winners()
-        out.append({"number": rnd.number, "name": rnd.name, "tables": [
-            {"table": p.table, "player1": p.player1, "player2": p.player2, "seed1": seeds.get(p.player1),
-             "seed2": seeds.get(p.player2), "result": None if p.table not in rnd.results else
-             f"{rnd.results[p.table].wins1}-{rnd.results[p.table].wins2}-{rnd.results[p.table].draws}",
-             "winner": winners.get(p.table)} for p in rnd.tables()]})
-    return out

@@ -48,6 +48,28 @@ def test_near_duplicate_names_are_caught_by_case_spaces_and_accents(store):
     assert near_duplicates(["Ann", "ann ", "Bob"]) == [["Ann", "ann "]]
 
 
+def test_two_people_with_the_same_name_are_told_how_to_register_apart(store):
+    """QA 2026-11-26 (300 players): `register "Maria Rossi" --id M99999 --allow-similar` said only
+    "already registered". Players are keyed by name in every event, so the second person is
+    refused with the way to register them: a name that tells the two apart."""
+    t = event(store, 0)
+    t.register("Maria Rossi", player_id="M10007")
+    with pytest.raises(InputError) as e:
+        t.register("Maria Rossi", player_id="M99999", allow_similar=True)
+    msg = str(e.value)
+    assert "'Maria Rossi' is already registered (member id M10007)" in msg
+    assert "'Maria Rossi (M99999)' with member id M99999" in msg and "--allow-similar does not apply" in msg
+    with pytest.raises(InputError) as e:  # the same person twice: no advice to register them again
+        t.register("Maria Rossi", player_id="M10007")
+    assert str(e.value).endswith("already registered (member id M10007)")
+    t.register("Maria Rossi (M99999)", player_id="M99999")  # not a near-duplicate: no flag needed
+    assert {p: i.player_id for p, i in t.state().players.items()} == {
+        "Maria Rossi": "M10007", "Maria Rossi (M99999)": "M99999"}
+    with pytest.raises(InputError) as e:  # within one file: the line of the second one
+        import_registrations(t, "name,member_id\nAnn,1\nAnn,2\n", "reg.csv")
+    assert e.value.where == "reg.csv:3" and "'Ann (2)' with member id 2" in str(e.value)
+
+
 def test_registrations_from_csv_name_the_line_and_store_nothing_on_error(store):
     t = event(store, 0)
     csv_text = 'name,member id,decklist\nAnn Rossi,1001,"4 OP01-001\n4 OP01-002"\n\nBob Verdi,1002,\n'

@@ -55,3 +55,30 @@ def test_150_results_in_one_command_overwrite_asks_and_undo(tmp_path):
     assert r.returncode == 0, r.stderr
     places = json.loads(r.stdout)
     assert len(places) == 300 and places[0]["place"] == 1 and places[0]["how"] == "won the Finals"
+
+
+def test_standings_exports_carry_member_ids_and_excel_gets_a_bom(tmp_path):
+    """QA 2026-11-26 (300 players): `standings --csv`/`--json` had no member id though `show --json`
+    has it; and Excel on Windows showed "Zoë" as "ZoÃ«" in a CSV without a byte-order mark."""
+    db = str(tmp_path / "t.db")
+    assert run_cli("tournament", "new", "--name", "Ids", "--game", "optcg", "--rounds", "1", "--seed", "1",
+                   "--id", "t-ids", db=db).returncode == 0
+    csv = tmp_path / "reg.csv"
+    csv.write_text("name,member_id\nZoë Suzuki,M1\n李 Wei,M2\nAnn,\nBob,M4\n", encoding="utf-8")
+    assert run_cli("tournament", "register", "t-ids", "--csv", str(csv), db=db).returncode == 0
+    assert run_cli("tournament", "pair", "t-ids", db=db).returncode == 0
+    rows = json.loads(run_cli("tournament", "standings", "t-ids", "--json", db=db).stdout)
+    assert {r["player"]: r["id"] for r in rows} == {"Zoë Suzuki": "M1", "李 Wei": "M2", "Ann": None, "Bob": "M4"}
+    assert list(rows[0])[:3] == ["rank", "player", "id"]
+    out = run_cli("tournament", "standings", "t-ids", "--csv", db=db).stdout
+    assert out.startswith("rank,player,id,points") and "\ufeff" not in out
+    assert {line.split(",")[1]: line.split(",")[2] for line in out.splitlines()[1:]}["Ann"] == ""
+    for args in (["--excel"], ["--excel", "--csv"], ["--csv", "--excel"]):
+        r = run_cli("tournament", "standings", "t-ids", *args, db=db)
+        assert r.returncode == 0 and r.stdout == "\ufeff" + out, args
+    # every --csv has its --excel: pairings, and the shared output options (`matches`)
+    r = run_cli("tournament", "pairings", "t-ids", "--excel", db=db)
+    assert r.stdout.startswith("\ufefftable,player1,player2") and "Zoë Suzuki" in r.stdout
+    assert run_cli("match", "new", "--ruleset", "table", "--player", "Zoë", "--player", "Bob", db=db).returncode == 0
+    r = run_cli("matches", "--excel", db=db)
+    assert r.returncode == 0 and r.stdout.startswith("\ufeff") and "Zoë" in r.stdout

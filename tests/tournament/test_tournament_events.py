@@ -233,7 +233,7 @@ def test_full_six_round_tournament_from_the_cli(tmp_path, capsys):
     html = tmp_path / "sheet.html"
     code, out, err = cli_run(["tournament", "standings", tid, "--round", "6", "--html", str(html), "--csv"],
                              capsys, db)
-    assert code == 0 and out.startswith("rank,player,points")
+    assert code == 0 and out.startswith("rank,player,id,points")  # the member id beside the name
     assert "Lega &lt;Pavia&gt;" in html.read_text(encoding="utf-8")
     for never in ("10", str(10**20)):  # a round never paired has no standings (QA 2026-11-26)
         code, out, err = cli_run(["tournament", "standings", tid, "--round", never], capsys, db)

@@ -131,3 +131,100 @@ def test_each_by_name_block_has_its_header_and_the_page_prints_on_a4(tmp_path):
     sizes = {tuple(round(float(v)) for v in m.split()[2:4])
              for m in re.findall(rb"/MediaBox \[([^\]]+)\]", pdf) for m in [m.decode()]}
     assert sizes == {(595, 842)}  # A4 in points
+
+
+def _top_cut_event(tmp_path) -> Tournament:
+    """8 players (member ids, one without), 2 Swiss rounds, a top 4 played to its final."""
+    store = EventStore.open(str(tmp_path / "cut.db"))
+    t = Tournament.create(store, name="Cut cup", game="op2009", rounds=2, top_cut=4, seed="c")
+    for i, name in enumerate(["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Zoë", EVIL]):
+        t.register(name, player_id=None if name == "Bob" else f"M{100 + i}")
+    for _ in range(2):
+        t.pair()
+        for p in t.state().current.tables():
+            t.record_slip("2-0-0", table=p.table)
+    return t
+
+
+def _cut_round(t: Tournament) -> None:
+    t.top_cut()
+    for p in t.state().current.tables():
+        t.record_slip("2-1-0", table=p.table)
+
+
+def test_the_sheet_shows_the_bracket_then_the_final_placings_above_the_swiss_table(tmp_path):
+    """QA 2026-11-26 (300 players): after the final, `standings --html` showed the Swiss table and
+    "Finals: pairings by table", but no places 1-8 and no bracket."""
+    from judge.tournament.placings import final_placings
+
+    t = _top_cut_event(tmp_path)
+    assert 'id="top-cut-section"' not in standings_page(t.state())  # Swiss only: no top cut yet
+    _cut_round(t)
+    html = standings_page(t.state())  # the semifinals played: the bracket, no placings yet
+    assert 'id="bracket"' in html and "Semifinals" in html and 'id="placings"' not in html
+    assert "pairings by table" not in html  # the bracket stands for the top cut's pairings
+    _cut_round(t)
+    html = standings_page(t.state())
+    places = final_placings(t.state())
+    cut = html[html.index('id="top-cut-section"'):html.index('id="standings-section"')]
+    assert cut.index("Final placings") < cut.index('id="bracket"') and "Finals" in cut
+    rows = re.findall(r'<tr><td class="num">(\d+)</td><td class="player">(.*?)</td><td>(.*?)</td><td>(.*?)</td>',
+                      cut)
+    ids = {p: i.player_id for p, i in t.state().players.items()}
+    assert [(int(n), who, pid, how) for n, who, pid, how in rows] == [
+        (p.place, p.player.replace("<", "&lt;").replace(">", "&gt;"), ids[p.player] or "", p.how)
+        for p in places[:4]]
+    assert "Places 5–8: the players who did not make the top cut" in cut
+    assert EVIL not in html and "pairings by table" not in html
+    assert html.index('id="top-cut-section"') < html.index('id="standings-section"')
+
+
+def test_placings_prints_csv_and_writes_the_page(tmp_path, capsys):
+    """`tournament placings` had terminal text and --json only (--csv was a usage error)."""
+    import csv
+    import io
+
+    from judge.cli import cli
+    from judge.cli.common import run_guarded
+
+    t = _top_cut_event(tmp_path)
+    _cut_round(t)
+    _cut_round(t)
+    db = str(tmp_path / "cut.db")
+    page = tmp_path / "final.html"
+    assert run_guarded(cli, ["--db", db, "tournament", "placings", t.id, "--csv", "--html", str(page)]) == 0
+    out = capsys.readouterr()
+    rows = list(csv.DictReader(io.StringIO(out.out)))
+    assert list(rows[0]) == ["place", "player", "id", "how", "swiss_rank"] and len(rows) == 8
+    assert rows[0]["how"] == "won the Finals" and {r["player"]: r["id"] for r in rows}["Bob"] == ""
+    assert f"wrote {page}" in out.err
+    html = page.read_text(encoding="utf-8")
+    assert html.count('<td class="player">') == 8 and "Swiss rank" in html and 'id="bracket"' in html
+    assert 'id="standings-section"' not in html and EVIL not in html
+    assert run_guarded(cli, ["--db", db, "tournament", "placings", t.id, "--excel"]) == 0
+    assert capsys.readouterr().out == "\ufeff" + out.out
+    assert run_guarded(cli, ["--db", db, "tournament", "placings", t.id]) == 0
+    assert capsys.readouterr().out.splitlines()[0].split() == ["place", "player", "id", "how", "swiss_rank"]
+
+
+def test_the_web_desk_and_board_show_the_same_placings_part_with_ids(tmp_path):
+    """The printable sheet reuses the web's placings and bracket (templates/_placings.html)."""
+    from fastapi.testclient import TestClient
+
+    from judge.web.app import create_app
+
+    t = _top_cut_event(tmp_path)
+    _cut_round(t)
+    _cut_round(t)
+    app = create_app(t.store, "s" * 32)
+    with TestClient(app) as client:
+        k = app.state.web.organizer_token()
+        desk = client.get(f"/t/{t.id}", params={"k": k})
+        board = client.get(f"/t/{t.id}/standings")
+    assert desk.status_code == board.status_code == 200
+    for page, swiss_rank in ((desk.text, True), (board.text, False)):
+        part = page[page.index('<table id="placings">'):]
+        part = part[:part.index("</table>")]
+        assert part.count("<tr>") == 9 and "<th>id</th>" in part and ("Swiss rank" in part) == swiss_rank
+        assert '<td class="player">Zoë</td><td>M106</td>' in part
+    assert 'id="bracket"' in desk.text and 'class="winner"' in desk.text
