@@ -22,11 +22,11 @@ import random
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from eventsourcing.persistence import (
@@ -93,6 +93,15 @@ class HashMismatch(StoreError):
     def __init__(self, position: int, message: str):
         super().__init__(message)
         self.position = position
+
+
+class Batch(NamedTuple):
+    """Drafts handed to `create_in_batches`, with the hashes their input gave (None: none given)
+    and their envelopes where worked out already (None: the store writes them)."""
+
+    drafts: Sequence[Draft]
+    expected_hashes: Sequence[str | None]
+    parts: Sequence[EnvelopeParts | None]
 
 
 class StreamExists(StoreError):
@@ -623,6 +632,46 @@ class EventStore:
         except ConflictError:
             raise StreamExists(f"a match with id {match!r} already exists in {self.describe()}", match) from None
 
+    def create_in_batches(self, match: str, batches: Iterable[Batch]) -> list[RecordedEvent]:
+        """`create` for a stream whose drafts come in batches (a bulk import's worker processes
+        hand them over as they finish each chunk): one transaction, each batch sealed and inserted
+        as it comes, so the writer's part overlaps the workers'. An exception from `batches` (a
+        refused line, Ctrl-C) rolls everything back: nothing stored. The write lock is held from
+        the first batch to the commit. On PostgreSQL, whose write is retried whole when a
+        connection breaks, the batches are gathered first and stored as by `create`."""
+        if self.is_postgres:
+            drafts: list[Draft] = []
+            hashes: list[str | None] = []
+            parts: list[EnvelopeParts | None] = []
+            for batch in batches:
+                drafts += batch.drafts
+                hashes += batch.expected_hashes
+                parts += batch.parts
+            return self.create(match, drafts, expected_hashes=hashes, parts=parts)
+        self.check_writable()
+        sealed: list[RecordedEvent] = []
+        try:
+            with self._sqlite_write(match, 0) as c:
+                for batch in batches:
+                    if not batch.drafts:
+                        continue
+                    if not sealed and not batch.drafts[0].kind.endswith(CREATED_SUFFIX):
+                        raise ValueError("a stream starts with a '.created' event")
+                    if any(d.kind.endswith(CREATED_SUFFIX) for d in batch.drafts[0 if sealed else 1:]):
+                        raise ValueError("a '.created' event can only be event 1")
+                    head = sealed[-1] if sealed else None
+                    events, rows = self._seal(match, head.position if head else 0,
+                                              head.hash if head else GENESIS_HASH, batch.drafts,
+                                              batch.expected_hashes, batch.parts, opens_write=head is None)
+                    c.executemany(self._q_insert, rows)
+                    sealed += events
+                if not sealed:
+                    raise ValueError("a stream starts with a '.created' event")
+        except ConflictError:
+            raise StreamExists(f"a match with id {match!r} already exists in {self.describe()}", match) from None
+        self._created[match] = sealed[0]
+        return sealed
+
     def create_many(self, streams: Sequence[tuple[str, Sequence[Draft]]]) -> list[list[RecordedEvent]]:
         """Start several streams in one transaction, all or none: a bulk import's batch (one
         commit for many matches), or one file that holds several games. ConflictError if any of
@@ -674,11 +723,12 @@ class EventStore:
 
     def _seal(self, match: str, head_position: int, head_hash: str, drafts: Sequence[Draft],
               expected_hashes: Sequence[str | None] | None = None,
-              parts: Sequence[EnvelopeParts | None] | None = None
+              parts: Sequence[EnvelopeParts | None] | None = None, *, opens_write: bool = True
               ) -> tuple[list[RecordedEvent], list[tuple[str, int, str, bytes]]]:
         """The drafts as events chained after the head, and their rows. `parts`: the envelopes
         of some drafts worked out already (a bulk import's worker: engine/events.py
-        `envelope_parts`, at the position and with the time and write id the draft carries)."""
+        `envelope_parts`, at the position and with the time and write id the draft carries).
+        `opens_write`: these drafts begin a write (a later batch of one: False)."""
         sealed: list[RecordedEvent] = []
         rows: list[tuple[str, int, str, bytes]] = []
         prev, position = head_hash, head_position
@@ -686,8 +736,8 @@ class EventStore:
         # The write's id: carried by its first event (an imported export brings its own, or its
         # given hash already names it).
         first_id = drafts[0].write_id
-        if first_id is None and not (expected_hashes and expected_hashes[0]):
-            first_id = new_write_id()
+        if first_id is None and opens_write and not (expected_hashes and expected_hashes[0]):
+            first_id = new_write_id()  # (a later batch of the same write carries none of its own)
         for i, d in enumerate(drafts):
             position += 1
             recorded_at = d.recorded_at or fallback_time
@@ -781,9 +831,16 @@ class EventStore:
 
     def _write_sqlite(self, match: str, head_position: int, sealed: list[RecordedEvent],
                       rows: list[tuple[str, int, str, bytes]]) -> None:
+        with self._sqlite_write(match, head_position) as c:
+            c.executemany(self._q_insert, rows)
+
+    @contextmanager
+    def _sqlite_write(self, match: str, head_position: int) -> Iterator[Any]:
+        """A SQLite write transaction whose body inserts after `head_position`; its errors as
+        the store's (a taken position: ConflictError)."""
         try:
             with self._cursor(commit=True) as c:
-                c.executemany(self._q_insert, rows)
+                yield c
                 # after the insert, which took the write lock (a read first would make the
                 # transaction a reader that cannot become a writer once another has committed)
                 self._sqlite_schema_changed(c)

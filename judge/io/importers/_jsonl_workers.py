@@ -4,8 +4,8 @@ One job: the parallel half of `jsonl.import_file`. Checking a line (its JSON, it
 against the ruleset) and writing its canonical envelope (engine/events.py `envelope_parts`) need
 nothing from the lines around it, so worker processes do them for chunks of the file while the
 main process does the first chunk itself. What needs the chain (each event's hash follows from the
-one before) stays in the main process, the only writer: `EventStore.create` with the worked-out
-envelopes chains, hashes and stores them in one transaction. All or nothing, as for any import: the
+one before) stays in the main process, the only writer: `EventStore.create_in_batches` chains,
+hashes and inserts each chunk as it comes back, in one transaction, while the workers go on. All or nothing, as for any import: the
 first refused line in file order is the one reported (a line the main process drafted comes
 first), and nothing is stored.
 
@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from engine.events import Draft, EnvelopeParts, envelope_parts, now_iso
 from engine.match import EventValidator, InputError
+from engine.store import Batch
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from concurrent.futures import Future
 
     LineReader = Callable[[str, str, int], dict[str, Any]]  # jsonl.read_line
@@ -52,30 +53,30 @@ def pool_size(workers: int | None, events: int) -> int:
     return max(0, min(workers, MAX_WORKERS, events // CHUNK))
 
 
-def draft_in_workers(path: str, lines: list[tuple[int, str, bool]], validator: EventValidator, match_id: str,
-                     recorded_by: str, workers: int, read_line: LineReader, draft_line: LineDrafter
-                     ) -> tuple[list[Draft], list[EnvelopeParts | None], list[str | None], dict[int, int]]:
-    """Every line of `lines` (the file after its match.created line: events 2, 3, ...) drafted
-    with the importer's `read_line` and `draft_line` (passed in: the importer imports this module):
-    the drafts, their envelopes (None for those the main process drafted: sealing writes them),
-    the hashes the lines carry, and each event's line number. InputError for the first refused
-    line, in file order."""
+def batches_from_workers(path: str, head: Draft, lines: list[tuple[int, str, bool]], validator: EventValidator,
+                         match_id: str, recorded_by: str, workers: int, read_line: LineReader,
+                         draft_line: LineDrafter, line_of: dict[int, int]) -> Iterator[Batch]:
+    """The match's events in batches for `EventStore.create_in_batches`: `head` (its
+    match.created, event 1) and every line of `lines` (the file after that line: events 2, 3, ...),
+    drafted with the importer's `read_line` and `draft_line` (passed in: the importer imports this
+    module). The main process drafts the first chunk while the workers start on the others; each
+    worker's chunk is handed on as it comes back, in file order. `line_of` is filled with each
+    event's line number as its batch is handed on. InputError for the first refused line, in file
+    order. Close the iterator when done with it (the workers are stopped)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     at = now_iso()  # one time for the write, as a sequential import stamps (engine/store.py _seal)
-    own = min(len(lines), CHUNK)  # the main process drafts the first chunk while the workers start
+    own = min(len(lines), CHUNK)
     ctx = multiprocessing.get_context("fork")
-    drafts: list[Draft] = []
-    parts: list[EnvelopeParts | None] = []
-    hashes: list[str | None] = []
-    line_of: dict[int, int] = {}
     job = (path, lines, validator, match_id, recorded_by, at, read_line, draft_line)
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start, initargs=(job,)) as pool:
         futures: list[Future] = [pool.submit(_draft_chunk, s, min(s + CHUNK, len(lines)))
                                  for s in range(own, len(lines), CHUNK)]
         try:
+            drafts: list[Draft] = [head]
+            hashes: list[str | None] = [None]  # (event 1's: given to the store by the importer below)
             kinds: dict[int, str] = {1: "match.created"}
             for i in range(own):
                 n, text, cut = lines[i]
@@ -85,9 +86,9 @@ def draft_in_workers(path: str, lines: list[tuple[int, str, bool]], validator: E
                     d = d._replace(recorded_at=at)
                 kinds[i + 2] = d.kind
                 drafts.append(d)
-                parts.append(None)
                 hashes.append(obj.get("hash"))
                 line_of[i + 2] = n
+            yield Batch(drafts, hashes, [None] * len(drafts))
             for future in futures:
                 try:
                     result = future.result()
@@ -96,16 +97,14 @@ def draft_in_workers(path: str, lines: list[tuple[int, str, bool]], validator: E
                                      where=path) from None
                 if isinstance(result, dict):  # the chunk's first refused line
                     raise InputError(result["message"], where=result["where"], field=result["field"])
-                for draft, part, given_hash, n in result:
-                    drafts.append(Draft(*draft))
-                    parts.append(EnvelopeParts(*part))
-                    hashes.append(given_hash)
-                    line_of[part[0]] = n
-        except BaseException:  # a refused line, Ctrl-C: the rest of the work is not wanted
+                batch = Batch([Draft(*d) for d, _, _, _ in result], [h for _, _, h, _ in result],
+                              [EnvelopeParts(*p) for _, p, _, _ in result])
+                line_of.update((p[0], n) for _, p, _, n in result)
+                yield batch
+        except BaseException:  # a refused line, Ctrl-C, the consumer gone: the rest is not wanted
             for future in futures:
                 future.cancel()
             raise
-    return drafts, parts, hashes, line_of
 
 
 def _start(job: tuple) -> None:

@@ -17,16 +17,16 @@ the match meanwhile makes the append a ConflictError (nothing stored).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
 from engine.canonical import canonical_json
-from engine.events import TABLE_ACTOR, Draft, EnvelopeParts, RecordedEvent, default_recorder_name
+from engine.events import TABLE_ACTOR, Draft, RecordedEvent, default_recorder_name
 from engine.match import EventValidator, InputError, Match, check_match_id, creation_draft, new_match_id
 from engine.rulesets import get_ruleset
 from engine.schema import PayloadError, read_json, shown
-from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
+from engine.store import Batch, ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
 
 from judge.io.importers import ImportSummary, _jsonl_workers, findings_after
 from judge.io.text import read_text
@@ -134,19 +134,12 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
             return known_kinds[position]
         return existing._kind_at(position) if existing is not None else None
 
-    parts: list[EnvelopeParts | None] | None = None
     # worker processes for a long new match (one the log holds is compared line by line: below)
     stored = store.read(match_id) if created and first.get("match") is not None else []
     pool = _jsonl_workers.pool_size(workers, len(rest)) if created and not stored else 0
     if pool:
-        more, parts, hashes, lines_of = _jsonl_workers.draft_in_workers(
-            path, rest, validator, match_id, recorded_by, pool, read_line, draft_line)
-        drafts += more
-        expected_hashes += hashes
-        line_of.update(lines_of)
-        parts = [None] + parts  # the match.created line: sealed by the writer
-        head += len(more)
-        rest = []
+        return _import_with_workers(store, path, match_id, drafts[0], expected_hashes[0], rest, validator,
+                                    recorded_by, pool, line_of, judge=judge)
     body = [(n, read_line(text, path, n, cut)) for n, text, cut in rest]  # all read before any is judged
     for n, obj in body:
         position = head + 1
@@ -163,7 +156,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
                             judge=judge)
     try:
         if created:
-            events = store.create(match_id, drafts, expected_hashes=expected_hashes, parts=parts)
+            events = store.create(match_id, drafts, expected_hashes=expected_hashes)
         else:
             events = store.append(match_id, drafts, expected_position=head - len(drafts),
                                   expected_hashes=expected_hashes)
@@ -176,6 +169,32 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
     return ImportSummary(file=path, match=match_id, events=len(events), created=created,
                          findings=findings,
                          extra={"status": "created" if created else "appended", "already_in_log": 0})
+
+
+def _import_with_workers(store: EventStore, path: str, match_id: str, head: Draft, head_hash: str | None,
+                         rest: list[tuple[int, str, bool]], validator: EventValidator, recorded_by: str,
+                         workers: int, line_of: dict[int, int], *, judge: bool) -> ImportSummary:
+    """A long file creating a new match: drafted by worker processes beside this one, which
+    stores each chunk as it comes back, in one transaction (see _jsonl_workers.py)."""
+    batches = _jsonl_workers.batches_from_workers(path, head, rest, validator, match_id, recorded_by, workers,
+                                                  read_line, draft_line, line_of)
+
+    def with_head_hash() -> Iterator[Batch]:
+        first = next(batches)
+        yield first._replace(expected_hashes=[head_hash, *first.expected_hashes[1:]])
+        yield from batches
+
+    try:
+        events = store.create_in_batches(match_id, with_head_hash())
+    except HashMismatch as e:
+        raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
+    except StreamExists:  # created by another writer since it was looked for
+        raise ConflictError(match_id, 1, "another writer created this match during the import") from None
+    finally:
+        batches.close()  # stops the workers at once if the import was refused
+    findings = findings_after(store, match_id, 1) if judge else 0
+    return ImportSummary(file=path, match=match_id, events=len(events), created=True, findings=findings,
+                         extra={"status": "created", "already_in_log": 0, "workers": workers})
 
 
 def _onto_stored(store: EventStore, path: str, match_id: str, stored: list[RecordedEvent],
