@@ -16,6 +16,7 @@ from judge.io.importers.jsonl import import_file
 
 from tests.io.test_import_jsonl import GOOD, open_export, snapshot_of, write_jsonl
 
+REAL_MIN_EVENTS = _jsonl_workers.MIN_EVENTS  # (before the fixture below lowers it in this process)
 N = 230  # events after match.created: the main process's chunk and several workers' chunks
 
 
@@ -159,3 +160,37 @@ def test_a_worker_that_dies_stores_nothing(tmp_path, monkeypatch):
         import_file(EventStore.open(db), path, workers=2)
     assert "worker process" in e.value.message and "nothing was stored" in e.value.message
     assert snapshot_of(db) == []
+
+
+def test_on_either_backend_workers_store_the_file_and_a_refusal_stores_nothing(db_url, tmp_path):
+    """PostgreSQL gathers the workers' batches and stores them whole; SQLite inserts each as it comes."""
+    path = write_jsonl(tmp_path / "g.jsonl", game())
+    store = EventStore.open(db_url)
+    try:
+        s = import_file(store, path, recorded_by="bench", workers=2)
+        assert s.events == N + 1 and s.extra["workers"] == 2
+        assert store.verify(s.match).ok
+        objs = game()
+        objs[199] = {"kind": "draw", "actor": "Ann", "payload": {"player": "Zed", "count": 1}}
+        before = store.event_counts()
+        with pytest.raises(InputError) as e:
+            import_file(store, write_jsonl(tmp_path / "bad.jsonl", objs), workers=2)
+        assert e.value.where.endswith(":200")
+        assert store.event_counts() == before
+    finally:
+        store.close()
+
+
+def test_cli_import_with_workers(tmp_path):
+    """`tablejudge import FILE --workers 2` as a user runs it (a file past the real threshold)."""
+    from tests.conftest import run_cli
+
+    objs = [GOOD[0]] + [{"kind": "note", "payload": {"text": f"n{i}"}} for i in range(REAL_MIN_EVENTS + 10)]
+    path = write_jsonl(tmp_path / "long.jsonl", objs)
+    db = str(tmp_path / "log.db")
+    r = run_cli("import", path, "--workers", "2", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["events"] == len(objs) and out["workers"] == 2 and out["findings"] == 0
+    store = EventStore.open(db)
+    assert store.verify(out["match"]).ok
