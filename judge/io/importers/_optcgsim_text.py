@@ -282,7 +282,6 @@ class ReadableLines:
         if num is None:
             self._unparsed(ln)
             return
-        pl = self.P(num)
         if rest.startswith(SILENT) or rest in ("Will select turn order", "Mulligan", "Placing Cards on Bottom of Deck") \
                 or DRAW_DON.fullmatch(rest) or (rest.startswith("Trash ") and card_ids(rest)):
             return
