@@ -367,8 +367,10 @@ def register(cli: click.Group) -> None:
                 r.pop("reason", None)
         if as_json:
             emit_json(data)
-        elif as_csv:
-            click.echo(to_csv(rows), nl=False)
+        elif as_csv:  # with an empty result column: filled in, it is a results file (`tournament results`)
+            click.echo(to_csv([{"table": r["table"], "player1": r["player1"], "player2": r["player2"], "result": "",
+                                **{k: v for k, v in r.items() if k not in ("table", "player1", "player2")}}
+                               for r in rows]), nl=False)
         else:
             click.echo(title)
             text_rows = [{"table": r["table"] if r["table"] is not None else "-", "player": r["player1"],

@@ -158,9 +158,12 @@ def _not_against_a_report(t: Tournament, pairs: list, round_no: int | None) -> N
     st = t.state()
     for item in pairs:
         table, slip = item[0], item[1]
-        rnd, _ = t._find_table(st, table, None, round_no)
+        try:
+            rnd, _ = t._find_table(st, table, None, round_no)
+            w, l, d = parse_slip(slip, field="result")
+        except InputError:
+            continue  # an unknown table, a pending row, a bad result: record_results lists them all
         view = reports.table_status(rnd, table)
-        w, l, d = parse_slip(slip, field="result")
         entered = f"{w}-{l}-{d}"
         if view.status == reports.DISPUTED or any(said != entered for said in view.reports.values()):
             said = "; ".join(f"{p} reported {s}" for p, s in view.reports.items())

@@ -1,0 +1,170 @@
+"""Results entry at the desk: a results CSV (the tool's own `pairings --csv`, filled in), every bad
+line of a batch reported at once, double losses, and names mistyped (judge/tournament/entry.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.match import InputError
+from judge.tournament import Tournament
+from judge.tournament.entry import BatchRefused, OverwriteRefused, parse_entries, record_results
+from tests.conftest import run_cli
+
+
+BACKENDS = ("sqlite",)  # nothing here depends on the backend (tests/conftest.py)
+
+
+def event(store, n=12, game="op2009"):
+    t = Tournament.create(store, name="Entry cup", game=game, seed="7", rounds=3)
+    t.register_many([f"Player {i:02d}" for i in range(n)])
+    t.pair()
+    return t
+
+
+def csv_of(t, results: dict[int, str], *, header="table,player1,player2,result") -> str:
+    rows = [header]
+    for p in t.state().current.pairings:
+        rows.append(f"{p.table or ''},{p.player1},{p.player2 or ''},{results.get(p.table, '') if p.table else ''}")
+    return "\n".join(rows) + "\n"
+
+
+# --- 1. a results CSV ------------------------------------------------------------------------
+
+
+def test_a_results_csv_is_read_by_its_header_and_players_are_checked(store):
+    t = event(store, 13)  # 6 tables and a bye
+    text = csv_of(t, {1: "2-1-0", 2: "0-2", 3: "1-1-1", 4: "2-0-0"})
+    for path in ("r1.csv", "r1.txt", "<stdin>"):  # a .csv, or any file whose first line is the header
+        entries = parse_entries(text, path)
+        assert [(e.table, e.slip, e.line) for e in entries][:4] == [(1, "2-1-0", 2), (2, "0-2", 3), (3, "1-1-1", 4),
+                                                                    (4, "2-0-0", 5)]
+        assert not entries.errors
+    done = record_results(t, parse_entries(text, "r1.csv"))
+    assert [(d.table, d.status) for d in done] == [(1, "recorded"), (2, "recorded"), (3, "recorded"),
+                                                  (4, "recorded"), (5, "pending"), (6, "pending")]
+    assert t.state().current.missing() == [5, 6]
+    # the same file again, the last two filled in: the first four unchanged
+    done = record_results(t, parse_entries(csv_of(t, {1: "2-1-0", 2: "0-2", 3: "1-1-1", 4: "2-0-0", 5: "2-0",
+                                                      6: "0-2-1"}), "r1.csv"))
+    assert [d.status for d in done] == ["unchanged"] * 4 + ["recorded"] * 2 and t.state().current.complete
+
+
+def test_a_csv_player_not_at_that_table_or_swapped_is_refused_naming_line_and_field(store):
+    t = event(store, 8)
+    ps = t.state().current.tables()
+    text = ("table,player1,player2,result\n"
+            f"1,{ps[0].player1},{ps[0].player2},2-0\n"
+            f"2,{ps[1].player2},{ps[1].player1},2-0\n"          # swapped
+            f"3,{ps[2].player1},Nobody,0-2\n"                     # wrong player2
+            f"4,{ps[3].player1.upper()},{ps[3].player2},1-1-1\n")  # case aside, the same name
+    with pytest.raises(BatchRefused) as e:
+        record_results(t, parse_entries(text, "r1.csv"))
+    assert [(x.where, x.field) for x in e.value.errors] == [("r1.csv:3", "player1"), ("r1.csv:4", "player2")]
+    assert "swapped" in e.value.errors[0].message and "'Nobody' as player2" in e.value.errors[1].message
+    assert t.state().current.results == {}  # nothing of it
+
+
+def test_a_csv_without_the_columns_or_by_name_is_refused_and_semicolons_are_read(store):
+    t = event(store, 4)
+    with pytest.raises(InputError) as e:
+        parse_entries("table,player1,player2\n1,a,b\n", "r1.csv")
+    assert e.value.where == "r1.csv:1" and e.value.field == "result"
+    with pytest.raises(InputError, match="pairings by name"):
+        parse_entries("player,table,opponent,result\nA,1,B,2-0\n", "byname.csv")
+    done = record_results(t, parse_entries("table;result\n1;2-0\n2;0-2-1\n", "excel.csv"))
+    assert [d.result for d in done] == ["2-0-0", "0-2-1"]
+
+
+def test_a_csv_result_takes_every_form_the_text_takes_and_the_bye_row_is_skipped(store):
+    t = event(store, 7)
+    forms = {1: "2-1", 2: " 0 - 2 - 1 ", 3: "1-1-1"}
+    text = csv_of(t, forms)
+    assert ",,2-0" not in text and text.splitlines()[-1].startswith(",")  # the bye's row: no table
+    done = record_results(t, parse_entries(text, "r1.csv"))
+    assert [d.result for d in done if d.status == "recorded"] == ["2-1-0", "0-2-1", "1-1-1"]
+    # the text format takes the same forms
+    assert [e.slip for e in parse_entries("1 2-1\n2 0-2-1\n", "r.txt")] == ["2-1", "0-2-1"]
+    with pytest.raises(InputError) as e:
+        record_results(t, parse_entries(",Player 00,,2-0\n", "bye.csv"))
+    assert "header" in str(e.value)
+    with pytest.raises(InputError, match="a bye has no result"):
+        record_results(t, parse_entries("table,player1,player2,result\n,X,,2-0\n", "bye.csv"))
+
+
+def test_pairings_csv_filled_in_round_trips_through_results(tmp_path):
+    db = str(tmp_path / "t.db")
+    assert run_cli("tournament", "new", "--name", "RT", "--game", "optcg", "--seed", "1", "--id", "t-rt",
+                   db=db).returncode == 0
+    assert run_cli("tournament", "register", "t-rt", "Ann", "Bob", "Cid", "=Dee", "Eve", db=db).returncode == 0
+    r = run_cli("tournament", "pair", "t-rt", "--csv", db=db)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == "table,player1,player2,result"
+    lines = r.stdout.splitlines()
+    filled = [lines[0]] + [ln + ("1-0" if ln.split(",")[0] == "1" else "0-1" if ln.split(",")[0] else "")
+                           for ln in lines[1:]]
+    assert "'=Dee" in r.stdout  # the formula guard of the writer: read back as =Dee
+    sheet = tmp_path / "round1.csv"
+    sheet.write_text("\n".join(filled) + "\n", encoding="utf-8")
+    r = run_cli("tournament", "results", "t-rt", str(sheet), db=db)
+    assert r.returncode == 0 and "2 recorded" in r.stdout, r.stderr
+    # `pairings --csv` (a result column, the reasons after it) round-trips as it is
+    r = run_cli("tournament", "pairings", "t-rt", "--csv", db=db)
+    assert r.stdout.splitlines()[0].startswith("table,player1,player2,result")
+    sheet.write_text(r.stdout, encoding="utf-8")
+    r = run_cli("tournament", "results", "t-rt", str(sheet), db=db)
+    assert r.returncode == 0 and "2 unchanged" in r.stdout, r.stderr
+
+
+# --- 2. every bad line at once -------------------------------------------------------------------
+
+
+def test_every_bad_line_is_reported_at_once_and_nothing_is_stored(store):
+    t = event(store, 300)  # 150 tables
+    lines = [f"{n} 2-0" for n in range(1, 151)]
+    lines[9] = "10 2-O-0"          # line 10: a typo
+    lines[20] = "twenty-one 2-0"   # line 21: no table number
+    lines.append("999 2-0-0")      # line 151: no such table
+    lines.append("3 0-2")          # line 152: table 3 again, differently
+    with pytest.raises(BatchRefused) as e:
+        record_results(t, parse_entries("\n".join(lines) + "\n", "r1.txt"))
+    assert [(x.where, x.field) for x in e.value.errors] == [
+        ("r1.txt:10:4", "result"), ("r1.txt:21:1", ""), ("r1.txt:151", "table"), ("r1.txt:152", "table")]
+    assert "no table 999" in str(e.value) and "given twice (2-0-0 at r1.txt:3 and 0-2-0)" in str(e.value)
+    assert str(e.value).startswith("4 lines refused; nothing was stored")
+    assert t.state().current.results == {}
+
+
+def test_a_conflict_with_a_stored_result_names_its_line_too(store):
+    t = event(store, 8)
+    record_results(t, [(2, "2-0")])
+    with pytest.raises(OverwriteRefused) as e:  # conflicts alone: the desk asks to overwrite
+        record_results(t, parse_entries("1 2-0\n2 0-2\n", "r1.txt"))
+    assert e.value.conflicts[0]["where"] == "r1.txt:2" and "r1.txt:2: round 1 table 2 has" in str(e.value)
+    with pytest.raises(BatchRefused) as e:  # with other errors: one line among the others
+        record_results(t, parse_entries("1 2-0\n2 0-2\n9 2-0\n", "r1.txt"))
+    assert [x.where for x in e.value.errors] == ["r1.txt:2", "r1.txt:3"]
+    assert "already has" in e.value.errors[0].message and "--overwrite" in e.value.errors[0].message
+
+
+def test_the_list_is_capped(store):
+    t = event(store, 8)
+    with pytest.raises(BatchRefused) as e:
+        record_results(t, parse_entries("".join(f"{900 + n} 2-0\n" for n in range(70)), "r.txt"))
+    assert len(e.value.errors) == 70
+    shown = e.value.lines()
+    assert len(shown) == 51 and shown[-1] == "... and 20 more"
+
+
+def test_cli_lists_every_bad_line_exit_2(tmp_path):
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "E", "--game", "op2009", "--seed", "1", "--id", "t-e", db=db)
+    run_cli("tournament", "register", "t-e", *[f"P{i}" for i in range(8)], db=db)
+    run_cli("tournament", "pair", "t-e", db=db)
+    f = tmp_path / "r1.txt"
+    f.write_text("1 2-0\n2 2-O-0\n3 2-0\n4 2-0\n\n999 2-0\n", encoding="utf-8")
+    r = run_cli("tournament", "results", "t-e", str(f), db=db)
+    assert r.returncode == 2
+    assert f"error: 2 lines of {f} refused; nothing was stored:" in r.stderr
+    assert f"{f}:2:3: field 'result'" in r.stderr and f"{f}:6: field 'table'" in r.stderr
+    r = run_cli("tournament", "show", "t-e", "--json", db=db)
+    assert json.loads(r.stdout)["current_round"]["missing_results"] == [1, 2, 3, 4]  # nothing stored
