@@ -27,8 +27,9 @@ from judge.tournament.pairing import (
 )
 from judge.tournament.names import clean_name, similar_to
 from judge.tournament import seal
-from judge.tournament.results import OverwriteRefused, parse_slip
+from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
 from judge.tournament.standings import (
+    DOUBLE_LOSS,
     Standings,
 )
 from judge.tournament.state import PlayerInfo, RoundState, TournamentState, advance, replay
@@ -269,16 +270,19 @@ class Tournament:
     def record_slip(self, slip: str, *, table: int | None = None, player: str | None = None,
                     round_no: int | None = None, override_format: bool = False,
                     overwrite: bool = False, reason: str | None = None) -> RecordedEvent:
-        """A result slip `W-L-D`: game wins of the table's first player (or of `player`), losses, draws.
+        """A result slip `W-L-D`: game wins of the table's first player (or of `player`), losses, draws;
+        or `double-loss`: both players get a match loss (docs/tournaments.md, "Double loss").
         Game counts the match format cannot produce are refused unless `override_format`; a
         different result already recorded for the table is refused (OverwriteRefused, showing
         it) unless `overwrite`."""
-        w, l, d = parse_slip(slip, field="slip")
+        double_loss = is_double_loss(slip)
+        w, l, d = (0, 0, 0) if double_loss else parse_slip(slip, field="slip")
         st = self.state()
         rnd, pairing = self._find_table(st, table, player, round_no)
         if player is not None and player == pairing.player2:
             w, l = l, w
-        return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format, overwrite, reason)
+        return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format, overwrite, reason,
+                            double_loss=double_loss)
 
     def record_matches(self, match_refs: Sequence[str], *, round_no: int | None = None,
                        override_format: bool = False, overwrite: bool = False) -> RecordedEvent:
@@ -299,8 +303,9 @@ class Tournament:
             if outcome is None:
                 raise InputError(f"match {m.id} has no outcome yet (the game is not over)", field="match")
             if outcome.result == "double-loss":
-                raise InputError(f"match {m.id} ended in a double loss, which a W-L-D result cannot "
-                                 "express; record the ruling as a slip", field="match")
+                raise InputError(f"match {m.id} ended in a double loss, which a game count cannot "
+                                 "express; if both players lose the match, record it as one: `tablejudge "
+                                 "tournament result T --double-loss --table N`", field="match")
             outcomes.append((m.id, outcome, _basis(m)))
         assert players is not None
         if len(players) != 2:
@@ -424,28 +429,35 @@ class Tournament:
     def _record(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
                 source: str, matches: list[str] | None, override_format: bool = False,
                 overwrite: bool = False, reason: str | None = None, *,
-                based_on: list[dict[str, Any]] | None = None) -> RecordedEvent:
+                based_on: list[dict[str, Any]] | None = None, double_loss: bool = False) -> RecordedEvent:
         draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
-                                   based_on=based_on)
+                                   based_on=based_on, double_loss=double_loss)
         old = rnd.results.get(p.table)
-        if old is not None and slip_text(old) == f"{w}-{l}-{d}" and not reason:
+        new = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
+        if old is not None and slip_text(old) == new and not reason:
             return rnd.result_events[p.table]  # the same result again: nothing new to store
         if old is not None and not overwrite:
-            raise OverwriteRefused([overwrite_conflict(rnd, p, f"{w}-{l}-{d}")])
+            raise OverwriteRefused([overwrite_conflict(rnd, p, new)])
         (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
         return event
 
     def _result_draft(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
                       source: str, matches: list[str] | None, override_format: bool = False,
-                      reason: str | None = None, *, based_on: list[dict[str, Any]] | None = None) -> Draft:
+                      reason: str | None = None, *, based_on: list[dict[str, Any]] | None = None,
+                      double_loss: bool = False) -> Draft:
+        if rnd.stage == "elimination" and double_loss:
+            raise InputError(f"{rnd.name} is single elimination: a double loss would leave nobody to go on: "
+                             "the result needs a winner", field="slip")
         if rnd.stage == "elimination" and w == l:
             raise InputError(f"{rnd.name} is single elimination: the result needs a winner, got "
                              f"{w}-{l}-{d}", field="slip")
-        if w + l + d == 0:
-            raise InputError("a result with no game at all (0-0-0); record the games played",
-                             field="slip")
+        if w + l + d == 0 and not double_loss:
+            raise InputError(f"a result with no game at all (0-0-0); record the games played, or, if both "
+                             f"players got a match loss (a double loss), record that: `{p.table} {DOUBLE_LOSS}` "
+                             f"in a results file, `tablejudge tournament result T --double-loss --table "
+                             f"{p.table}` alone", field="slip")
         fmt = st.match_format(rnd.stage)
-        problem = fmt.problem(w, l, d)
+        problem = None if double_loss else fmt.problem(w, l, d)
         if problem and not override_format:
             where = f"{rnd.name} table {p.table} ({p.player1} vs {p.player2})"
             why = "declared for this tournament" if fmt.declared else f"the default for {st.game}"
@@ -455,7 +467,8 @@ class Tournament:
                              "web desk does not override formats)", field="match" if source == "match" else "slip")
         payload = {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
                    "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches,
-                   "format_override": True if problem else None, "reason": reason, "based_on": based_on}
+                   "format_override": True if problem else None, "reason": reason, "based_on": based_on,
+                   "double_loss": True if double_loss else None}
         return self._draft("result.recorded", payload)
 
 
@@ -476,8 +489,8 @@ class _StreamCache:
 
 
 def slip_text(r: Any) -> str:
-    """A recorded result as `W-L-D` in table order."""
-    return f"{r.wins1}-{r.wins2}-{r.draws}"
+    """A recorded result as `W-L-D` in table order (`double-loss` for a double loss)."""
+    return DOUBLE_LOSS if getattr(r, "double_loss", False) else f"{r.wins1}-{r.wins2}-{r.draws}"
 
 
 def overwrite_conflict(rnd: RoundState, p: Pairing, new: str) -> dict[str, Any]:

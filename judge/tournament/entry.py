@@ -7,7 +7,8 @@ once, an overwrite shown and refused unless asked for, and undo.
 
 A batch is text or CSV (`parse_entries` tells them apart):
 
-- text: one line per table, `TABLE W-L[-D]` (`12 2-1`, `12 2-1-0`, `12,2-1-0`); `#` starts a comment;
+- text: one line per table, `TABLE W-L[-D]` (`12 2-1`, `12 2-1-0`, `12,2-1-0`) or `TABLE double-loss`
+  (both players got a match loss); `#` starts a comment;
 - CSV: a header naming a `table` and a `result` column (`player1`, `player2` optional, any other
   column ignored), as `tablejudge tournament pairings --csv` writes it; a row with an empty
   result is a table still pending, a row without a table (a bye) is skipped.
@@ -30,7 +31,8 @@ from engine.schema import shown
 from judge.io.csvread import read_rows
 from judge.tournament.aggregate import Tournament, overwrite_conflict, slip_text
 from judge.tournament.names import name_key
-from judge.tournament.results import OverwriteRefused, parse_slip
+from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
+from judge.tournament.standings import DOUBLE_LOSS
 from judge.tournament.state import RoundState
 
 LINE_RE = re.compile(r"^\s*(\d+)\s*[ ,;:\t]\s*(\S+)\s*$")
@@ -219,9 +221,16 @@ def _uncell(text: str) -> str:
     return text
 
 
-def parse_result(text: str, *, where: str = "", field: str = "result") -> tuple[int, int, int]:
-    """A batch line's result: `W-L[-D]` as a slip."""
-    return parse_slip(text, where=where, field=field)
+def parse_result(text: str, *, where: str = "", field: str = "result") -> tuple[int, int, int, bool]:
+    """A batch line's result: `W-L[-D]` as a slip -> (wins, losses, draws, False), or
+    `double-loss` -> (0, 0, 0, True): both players got a match loss."""
+    if is_double_loss(text):
+        return 0, 0, 0, True
+    try:
+        return (*parse_slip(text, where=where, field=field), False)
+    except InputError as e:
+        raise InputError(f"a result is written W-L-D (e.g. 2-1-0) or {DOUBLE_LOSS}, got {shown(text)}",
+                         field=e.field, where=e.where) from None
 
 
 def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, round_no: int | None = None,
@@ -252,8 +261,8 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                 if table not in rnd.results:
                     done.append(Entered(rnd.number, table, p.player1, p.player2, "", "pending"))
                 continue
-            w, l, d = parse_result(slip, field="result")
-            new = f"{w}-{l}-{d}"
+            w, l, d, double_loss = parse_result(slip, field="result")
+            new = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
             if table in given:
                 if given[table][0] != new:
                     raise InputError(f"table {table} is given twice ({given[table][0]}"
@@ -273,7 +282,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                 if not overwrite:
                     conflicts.append((order, {**overwrite_conflict(rnd, p, new), "where": where}))
             drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
-                                          reason if old is not None else None))
+                                          reason if old is not None else None, double_loss=double_loss))
             done.append(line)
         except InputError as e:
             e.where = e.where or where

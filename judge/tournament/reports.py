@@ -50,7 +50,7 @@ class TableView:
 
 def _table_order(ev: RecordedEvent) -> str:
     p = ev.payload
-    return f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}"
+    return "double-loss" if p.get("double_loss") else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}"
 
 
 def table_status(rnd: RoundState, table: int) -> TableView:

@@ -27,7 +27,7 @@ from engine.schema import PayloadError, read_json, shown
 
 from judge.io.csvread import read_rows
 from judge.io.text import read_text
-from judge.tournament.standings import MatchResult
+from judge.tournament.standings import DOUBLE_LOSS, MatchResult
 
 ELIMINATION_RE = re.compile(
     r"quarter|semi|final|top\s*\d+|playoff|play-off|elimination|knock.?out|bracket|"
@@ -65,6 +65,11 @@ class OverwriteRefused(InputError):
 
 def is_elimination_round(name: str) -> bool:
     return bool(ELIMINATION_RE.search(name or ""))
+
+
+def is_double_loss(text: str) -> bool:
+    """`double-loss` (any case, outer spaces aside): both players got a match loss."""
+    return str(text).strip().casefold() == DOUBLE_LOSS
 
 
 def parse_slip(text: str, *, where: str = "", field: str = "result") -> tuple[int, int, int]:

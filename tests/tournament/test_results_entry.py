@@ -168,3 +168,82 @@ def test_cli_lists_every_bad_line_exit_2(tmp_path):
     assert f"{f}:2:3: field 'result'" in r.stderr and f"{f}:6: field 'table'" in r.stderr
     r = run_cli("tournament", "show", "t-e", "--json", db=db)
     assert json.loads(r.stdout)["current_round"]["missing_results"] == [1, 2, 3, 4]  # nothing stored
+
+
+# --- 3. a double loss --------------------------------------------------------------------------
+
+
+def test_a_double_loss_is_recorded_from_a_slip_a_file_and_refused_as_0_0_0(store):
+    t = event(store, 8)
+    with pytest.raises(InputError) as e:
+        t.record_slip("0-0-0", table=1)
+    assert "double loss" in str(e.value) and "--double-loss --table 1" in str(e.value) and "`1 double-loss`" in str(e.value)
+    with pytest.raises(InputError, match="`2 double-loss`"):
+        record_results(t, parse_entries("2 0-0-0\n", "r.txt"))
+    ev = t.record_slip("double-loss", table=1, reason="both players 10 minutes late")
+    assert ev.payload["double_loss"] is True and (ev.payload["wins1"], ev.payload["wins2"], ev.payload.get("draws", 0)) == (0, 0, 0)
+    done = record_results(t, parse_entries("2 DOUBLE-LOSS\n3 2-0\n1 double-loss\n", "r.txt"))
+    assert [(d.table, d.result, d.status) for d in done] == [(2, "double-loss", "recorded"), (3, "2-0-0", "recorded"),
+                                                            (1, "double-loss", "unchanged")]
+    done = record_results(t, parse_entries("table,result\n4,double-loss\n", "r.csv"))
+    assert done[0].result == "double-loss"
+    with pytest.raises(OverwriteRefused) as e:  # a different result already there: shown as such
+        record_results(t, [(3, "double-loss")])
+    assert e.value.conflicts[0]["old"] == "2-0-0" and e.value.conflicts[0]["new"] == "double-loss"
+    rnd = t.state().current
+    assert rnd.complete and rnd.winners() == {3: rnd.results[3].player1}
+    from judge.tournament.pages import pairings_by_name, pairings_by_table
+    assert pairings_by_table(rnd)[0]["result"] == "double-loss"
+    assert {r["result"] for r in pairings_by_name(rnd) if r["table"] == 1} == {"double-loss"}
+
+
+def test_a_double_loss_is_a_match_loss_for_both_in_points_and_tiebreakers():
+    from judge.tournament.standings import MatchResult, compute_standings, get_policy
+
+    results = [MatchResult(1, "A", "B", 2, 0, 0), MatchResult(1, "C", "D", 0, 0, 0, double_loss=True),
+               MatchResult(2, "C", "A", 2, 1, 0), MatchResult(2, "B", "D", 2, 0, 0)]
+    rows = compute_standings(results, get_policy("mtg", {"mw_floor": "0", "gw_floor": "0"})).by_player()
+    c, d = rows["C"], rows["D"]
+    assert (c.points, c.wins, c.losses, c.draws) == (3, 1, 1, 0)
+    assert (d.points, d.wins, d.losses, d.draws) == (0, 0, 2, 0)
+    # each is the other's opponent (they were paired): C's OMW% = mean(D 0/6, A 3/6)
+    assert c.tiebreakers["omw"] == pytest.approx(0.25)
+    # no game played: counted as the bye's game record reversed (0-2 under mtg), like a missed round
+    assert c.tiebreakers["gw"] == pytest.approx(6 / 15)      # 2-1 and 0-2: 6 game points of 15
+    assert d.tiebreakers["gw"] == pytest.approx(0.0)
+    # head-to-head (bandai style=digimon): a loss for both, never a draw
+    dig = compute_standings([MatchResult(1, "C", "D", 0, 0, 0, double_loss=True)],
+                            get_policy("bandai", {"style": "digimon"})).by_player()
+    assert dig["C"].tiebreakers["h2h"] == dig["D"].tiebreakers["h2h"] == 0.0
+    assert (dig["C"].losses, dig["D"].losses, dig["C"].draws) == (1, 1, 0)
+
+
+def test_a_double_loss_in_the_tournament_standings_and_never_in_the_top_cut(store):
+    t = Tournament.create(store, name="DL", game="op2009", seed="1", rounds=2, top_cut=2)
+    t.register_many(["Ann", "Bob", "Cid", "Dee"])
+    t.pair()
+    tables = t.state().current.tables()
+    record_results(t, [(tables[0].table, "2-0"), (tables[1].table, "double-loss")])
+    rows = t.state().standings(1).by_player()
+    for p in (tables[1].player1, tables[1].player2):
+        assert (rows[p].points, rows[p].losses, rows[p].played) == (0, 1, True)
+    t.pair()
+    record_results(t, [(p.table, "2-1") for p in t.state().current.tables()])
+    t.top_cut()
+    with pytest.raises(InputError, match="single elimination: a double loss"):
+        t.record_slip("double-loss", table=1)
+
+
+def test_cli_result_double_loss(tmp_path):
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "D", "--game", "optcg", "--seed", "1", "--id", "t-d", db=db)
+    run_cli("tournament", "register", "t-d", "Ann", "Bob", "Cid", "Dee", db=db)
+    run_cli("tournament", "pair", "t-d", db=db)
+    r = run_cli("tournament", "result", "t-d", "0-0-0", "--table", "1", db=db)
+    assert r.returncode == 2 and "--double-loss --table 1" in r.stderr
+    r = run_cli("tournament", "result", "t-d", "--double-loss", "--table", "1", "--reason", "both late", db=db)
+    assert r.returncode == 0 and "double-loss (a match loss for both)" in r.stdout, r.stderr
+    r = run_cli("tournament", "result", "t-d", "1-0", "--double-loss", "--table", "2", db=db)
+    assert r.returncode == 2 and "takes no slip" in r.stderr
+    r = run_cli("tournament", "pairings", "t-d", "--json", db=db)
+    assert json.loads(r.stdout)[0]["result"] == "double-loss"
