@@ -300,7 +300,9 @@ def register(cli: click.Group) -> None:
     @click.option("--reason", default=None)
     @pass_env
     def drop_cmd(env, tournament_ref, player, reason) -> None:
-        """Drop a player: not paired again, still in the standings and still an opponent.
+        """Drop a player: not paired again, still in the standings and still an opponent. A name
+        that is not registered is refused with the registered names it may mean (case, spaces
+        and accents aside) and their tables.
 
         \b
         Example:

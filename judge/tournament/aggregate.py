@@ -25,7 +25,7 @@ from judge.tournament.pairing import (
     pair_swiss,
     pair_top_cut,
 )
-from judge.tournament.names import clean_name, similar_to
+from judge.tournament.names import clean_name, did_you_mean, similar_to
 from judge.tournament import seal
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
 from judge.tournament.standings import (
@@ -389,8 +389,7 @@ class Tournament:
     @staticmethod
     def _player(st: TournamentState, player: str) -> PlayerInfo:
         if player not in st.players:
-            raise InputError(f"{shown(player)} is not registered (players: {', '.join(list(st.players)[:10])}"
-                             f"{', ...' if len(st.players) > 10 else ''})", field="player")
+            raise not_registered(st, player)
         return st.players[player]
 
     @staticmethod
@@ -418,6 +417,8 @@ class Tournament:
                                  field="table")
         elif player is not None:
             hit = next((p for p in rnd.pairings if player in (p.player1, p.player2)), None)
+            if hit is None and player not in st.players:
+                raise not_registered(st, player, rnd)
             if hit is None:
                 raise InputError(f"{shown(player)} is not paired in {rnd.name}", field="player")
             if hit.player2 is None:
@@ -486,6 +487,31 @@ class _StreamCache:
     def __init__(self) -> None:
         self.events: list[RecordedEvent] = []
         self.state: TournamentState | None = None
+
+
+def not_registered(st: TournamentState, player: str, rnd: RoundState | None = None,
+                   field: str = "player") -> InputError:
+    """`'Zzz' is not registered`, with the registered names it may mean (judge/tournament/names.py:
+    case, spaces and accents aside, or a part of a name) and each one's table in `rnd` (default:
+    the current round); with none near it, the players when they are few."""
+    rnd = rnd if rnd is not None else st.current
+    seats = {} if rnd is None else {who: p for p in rnd.pairings for who in (p.player1, p.player2)
+                                    if who is not None}
+
+    def where(name: str) -> str | None:
+        if rnd is None:
+            return None
+        p = seats.get(name)
+        if p is None:  # in the top cut most players are not: nothing worth saying
+            return f"not paired in {rnd.name}" if rnd.stage == "swiss" else None
+        return "a bye" if p.player2 is None else f"table {p.table}"
+
+    hint = did_you_mean(player, st.players, where)
+    if not hint:
+        hint = (f"players: {', '.join(st.players)}" if len(st.players) <= 10 else
+                f"no registered name is near it ({len(st.players)} players; `tablejudge tournament pairings T "
+                "--by name` lists them)")
+    return InputError(f"{shown(player)} is not registered; {hint}", field=field)
 
 
 def slip_text(r: Any) -> str:

@@ -247,3 +247,70 @@ def test_cli_result_double_loss(tmp_path):
     assert r.returncode == 2 and "takes no slip" in r.stderr
     r = run_cli("tournament", "pairings", "t-d", "--json", db=db)
     assert json.loads(r.stdout)[0]["result"] == "double-loss"
+
+
+# --- 4. a name mistyped ------------------------------------------------------------------------
+
+
+def garcia_event(store):
+    t = Tournament.create(store, name="Names", game="op2009", seed="2", rounds=3)
+    t.register_many(["José García", "Ann Rossi", "Bob Verdi", "Cid Neri"] + [f"Player {i:02d}" for i in range(16)])
+    t.pair()
+    return t
+
+
+def test_a_name_not_registered_says_so_with_near_matches_and_their_tables(store):
+    t = garcia_event(store)
+    table = next(p.table for p in t.state().current.pairings if "José García" in (p.player1, p.player2))
+    with pytest.raises(InputError) as e:
+        t.record_slip("2-0-0", player="José Garcia")   # the accent on the wrong letter
+    assert e.value.field == "player"
+    assert e.value.message == f"'José Garcia' is not registered; did you mean 'José García' (table {table})?"
+    with pytest.raises(InputError) as e:
+        t.record_slip("2-0-0", player="Zzz Nobody")
+    assert "'Zzz Nobody' is not registered; no registered name is near it (20 players" in e.value.message
+    assert "not paired" not in e.value.message
+    with pytest.raises(InputError) as e:  # drop: near matches, not the first 10 of the registrations
+        t.drop("jose garcia")
+    assert e.value.message == f"'jose garcia' is not registered; did you mean 'José García' (table {table})?"
+    with pytest.raises(InputError) as e:
+        t.drop("player")
+    assert "'Player 00' (table" in e.value.message and e.value.message.endswith("or another?")
+    assert "Ann Rossi" not in e.value.message
+    # a registered player who is not paired is still "not paired"
+    t.register("Late Comer")
+    with pytest.raises(InputError, match="'Late Comer' is not paired in Round 1"):
+        t.record_slip("2-0-0", player="Late Comer")
+
+
+def test_few_players_and_no_near_match_lists_them(store):
+    t = Tournament.create(store, name="Small", game="op2009", seed="2", rounds=3)
+    t.register_many(["Ann", "Bob", "Cid"])
+    with pytest.raises(InputError) as e:
+        t.drop("Zed")
+    assert e.value.message == "'Zed' is not registered; players: Ann, Bob, Cid"
+
+
+def test_my_table_and_did_you_mean_are_one_function():
+    from judge.tournament.names import did_you_mean, near_matches
+
+    names = ["José García", "Jose Garcia", "Ann Rossi"]
+    assert near_matches("jose  GARCIA", names) == ["José García", "Jose Garcia"]
+    assert near_matches("garc", names, limit=1) == ["José García"]
+    assert near_matches("   ", names) == []
+    assert did_you_mean("jose garcia", names, lambda n: "table 3" if n == "Jose Garcia" else None) == \
+        "did you mean 'José García' or 'Jose Garcia' (table 3)?"
+    import inspect
+    from judge.web.routes import public
+    assert "near_matches(" in inspect.getsource(public.my_table)
+
+
+def test_cli_names_a_typo_with_did_you_mean(tmp_path):
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "N", "--game", "op2009", "--seed", "1", "--id", "t-n", db=db)
+    run_cli("tournament", "register", "t-n", "José García", "Ann", "Bob", "Cid", db=db)
+    run_cli("tournament", "pair", "t-n", db=db)
+    r = run_cli("tournament", "result", "t-n", "2-0-0", "--player", "José Garcia", db=db)
+    assert r.returncode == 2 and "is not registered; did you mean 'José García' (table" in r.stderr, r.stderr
+    r = run_cli("tournament", "drop", "t-n", "jose garcia", db=db)
+    assert r.returncode == 2 and "did you mean 'José García'" in r.stderr
