@@ -61,8 +61,15 @@ def register(cli: click.Group) -> None:
             done = entry.record_results(t, entry.parse_entries(text, "<stdin>" if file == "-" else file),
                                         round_no=round_no, overwrite=overwrite, reason=reason,
                                         override_format=override_format)
-        except entry.BatchRefused as e:  # every bad line, one a line (a message of its own is cut at 2,000 characters)
-            stderr(f"error: {len(e.errors)} lines of {'<stdin>' if file == '-' else file} refused; nothing was stored:")
+        except (entry.BatchRefused, entry.OverwriteRefused) as e:
+            # every bad line, one a line (one message is cut at 2,000 characters)
+            name = "<stdin>" if file == "-" else file
+            if isinstance(e, entry.OverwriteRefused):
+                e = entry.BatchRefused([entry.conflict_error(c) for c in e.conflicts])
+                stderr(f"error: {len(e.errors)} table(s) of {name} already have a different result; nothing "
+                       "was stored (to replace them: --overwrite --reason ...):")
+            else:
+                stderr(f"error: {len(e.errors)} lines of {name} refused; nothing was stored:")
             for line in e.lines():
                 stderr(f"  {line}")
             raise FindingsExit(EXIT_INPUT) from None

@@ -288,7 +288,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
             e.where = e.where or where
             errors.append((order, e))
     if errors:
-        errors += [(order, _conflict_error(c)) for order, c in conflicts]
+        errors += [(order, conflict_error(c)) for order, c in conflicts]
         errors.sort(key=lambda x: x[0])
         refuse([e for _, e in errors])
     if conflicts:
@@ -315,7 +315,8 @@ def _check_players(rnd: RoundState, p: Any, named: dict[str, str]) -> None:
                             "write the row in the pairing's order" if swapped else ""), field=col)
 
 
-def _conflict_error(c: dict[str, Any]) -> InputError:
+def conflict_error(c: dict[str, Any]) -> InputError:
+    """A conflict of OverwriteRefused as one line's error (its file:line, field `table`)."""
     return InputError(f"round {c['round']} table {c['table']} already has {c['player1']} {c['old']} "
                       f"{c['player2']} (recorded by {c['by']}), not {c['new']}; to replace it, --overwrite",
                       field="table", where=c.get("where") or "")

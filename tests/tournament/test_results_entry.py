@@ -168,6 +168,11 @@ def test_cli_lists_every_bad_line_exit_2(tmp_path):
     assert f"{f}:2:3: field 'result'" in r.stderr and f"{f}:6: field 'table'" in r.stderr
     r = run_cli("tournament", "show", "t-e", "--json", db=db)
     assert json.loads(r.stdout)["current_round"]["missing_results"] == [1, 2, 3, 4]  # nothing stored
+    assert run_cli("tournament", "results", "t-e", db=db, input="1 2-0\n2 2-0\n").returncode == 0
+    f.write_text("1 0-2\n2 0-2\n3 2-0\n", encoding="utf-8")  # conflicts alone: each named by its line
+    r = run_cli("tournament", "results", "t-e", str(f), db=db)
+    assert r.returncode == 2 and "2 table(s)" in r.stderr and "--overwrite" in r.stderr
+    assert f"{f}:1: field 'table': round 1 table 1 already has" in r.stderr and f"{f}:2: field 'table'" in r.stderr
 
 
 # --- 3. a double loss --------------------------------------------------------------------------
