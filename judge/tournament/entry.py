@@ -35,7 +35,7 @@ from judge.tournament.results import OverwriteRefused, is_double_loss, parse_sli
 from judge.tournament.standings import DOUBLE_LOSS
 from judge.tournament.state import RoundState
 
-LINE_RE = re.compile(r"^\s*(\d+)\s*[ ,;:\t]\s*(\S+)\s*$")
+LINE_RE = re.compile(r"^\s*(\d+)\s*[ ,;:\t]\s*(\S.*?)\s*$")  # the result: parse_result reads it
 MAX_BATCH = 2000
 SHOWN_ERRORS = 50            # a refused batch lists this many bad lines, then "and N more"
 CSV_TABLE, CSV_RESULT, CSV_PLAYERS = "table", "result", ("player1", "player2")
@@ -144,9 +144,11 @@ def _parse_text(text: str, path: str) -> Entries:
         if not line.strip():
             continue
         m = LINE_RE.match(line)
-        if not m:
+        if not m:  # no table number first, or nothing after it
+            lead = re.match(r"\s*\d+\s*[ ,;:\t]?\s*", line)
             out.errors.append((n, InputError(f"expected `TABLE W-L-D` (e.g. `12 2-1-0`, or `12 double-loss`), "
-                                             f"got {shown(raw.strip())}", where=f"{path}:{n}:1")))
+                                             f"got {shown(raw.strip())}", field="result" if lead else "table",
+                                             where=f"{path}:{n}:{lead.end() + 1 if lead else 1}")))
             continue
         try:
             parse_result(m.group(2), where=f"{path}:{n}:{m.start(2) + 1}", field="result")
@@ -154,7 +156,7 @@ def _parse_text(text: str, path: str) -> Entries:
             out.errors.append((n, e))
             continue
         out.append(Slip(int(m.group(1)), m.group(2), f"{path}:{n}", None, n))
-        if len(out) > MAX_BATCH:
+        if len(out) + len(out.errors) > MAX_BATCH:
             raise InputError(f"more than {MAX_BATCH} results in one batch", where=f"{path}:{n}")
     return out
 
@@ -203,7 +205,7 @@ def _parse_csv(text: str, path: str, delimiter: str = ",") -> Entries:
                     continue
             players = {c: cell[c] for c in CSV_PLAYERS if c in cell}
             out.append(Slip(int(table), result, where, players or None, n))
-            if len(out) > MAX_BATCH:
+            if len(out) + len(out.errors) > MAX_BATCH:
                 raise InputError(f"more than {MAX_BATCH} results in one batch", where=where)
     except InputError as e:
         if not e.where.startswith(f"{path}:") or "unreadable CSV" not in e.message:

@@ -128,7 +128,7 @@ def test_every_bad_line_is_reported_at_once_and_nothing_is_stored(store):
     with pytest.raises(BatchRefused) as e:
         record_results(t, parse_entries("\n".join(lines) + "\n", "r1.txt"))
     assert [(x.where, x.field) for x in e.value.errors] == [
-        ("r1.txt:10:4", "result"), ("r1.txt:21:1", ""), ("r1.txt:151", "table"), ("r1.txt:152", "table")]
+        ("r1.txt:10:4", "result"), ("r1.txt:21:1", "table"), ("r1.txt:151", "table"), ("r1.txt:152", "table")]
     assert "no table 999" in str(e.value) and "given twice (2-0-0 at r1.txt:3 and 0-2-0)" in str(e.value)
     assert str(e.value).startswith("4 lines refused; nothing was stored")
     assert t.state().current.results == {}
