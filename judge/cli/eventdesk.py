@@ -9,7 +9,7 @@ import click
 from engine.events import JUDGE_PREFIX
 from engine.match import InputError
 
-from judge.cli.common import csv_options, emit_json, emit_rows, pass_env, stderr, table_text
+from judge.cli.common import EXIT_INPUT, FindingsExit, csv_options, emit_json, emit_rows, pass_env, stderr, table_text
 from judge.io.text import read_text
 from judge.cli.tournament import warn_invalidated
 from judge.tournament import Tournament
@@ -35,9 +35,15 @@ def register(cli: click.Group) -> None:
     @click.option("--json", "as_json", is_flag=True)
     @pass_env
     def results_cmd(env, tournament_ref, file, round_no, overwrite, reason, override_format, as_json) -> None:
-        """Record many results in one command and one commit: lines `TABLE W-L[-D]` from FILE
-        (or standard input). All or nothing: an unknown table, an impossible result or a table that
-        already has a different result (shown; use --overwrite) stores none of them. The same
+        """Record many results in one command and one commit, from FILE (or standard input):
+        lines `TABLE W-L[-D]`, or a CSV whose header names a `table` and a `result` column
+        (`player1`, `player2` optional and checked against the pairing; other columns ignored):
+        `tournament pairings --csv` with its result column filled in. A CSV row left blank is a
+        table still pending; a bye's row (no table) is skipped.
+
+        All or nothing: every unknown table, unreadable or impossible result, wrong player or
+        table that already has a different result (shown; use --overwrite) is listed at once,
+        each with its file:line and field, and none of the file is stored (exit 2). The same
         result again stores nothing.
 
         \b
@@ -45,21 +51,38 @@ def register(cli: click.Group) -> None:
           printf '1 2-1\\n2 0-2\\n3 1-1-1\\n' | tablejudge tournament results t-1a2b   # best of three
           printf '1 1-0\\n2 0-1\\n3 0-0-1\\n' | tablejudge tournament results t-1a2b   # best of one (optcg Swiss)
           tablejudge tournament results t-1a2b round3.txt
+          tablejudge tournament pairings t-1a2b --csv > round3.csv    # fill in the result column, then:
+          tablejudge tournament results t-1a2b round3.csv
           tablejudge tournament results t-1a2b fix.txt --overwrite --reason "slips misread"
         """
         text = sys.stdin.read() if file == "-" else read_text(file)
         t = _open(env, tournament_ref)
-        done = entry.record_results(t, entry.parse_entries(text, "<stdin>" if file == "-" else file),
-                                    round_no=round_no, overwrite=overwrite, reason=reason,
-                                    override_format=override_format)
+        try:
+            done = entry.record_results(t, entry.parse_entries(text, "<stdin>" if file == "-" else file),
+                                        round_no=round_no, overwrite=overwrite, reason=reason,
+                                        override_format=override_format)
+        except (entry.BatchRefused, entry.OverwriteRefused) as e:
+            # every bad line, one a line (one message is cut at 2,000 characters)
+            name = "<stdin>" if file == "-" else file
+            if isinstance(e, entry.OverwriteRefused):
+                e = entry.BatchRefused([entry.conflict_error(c) for c in e.conflicts])
+                stderr(f"error: {len(e.errors)} table(s) of {name} already have a different result; nothing "
+                       "was stored (to replace them: --overwrite --reason ...):")
+            else:
+                stderr(f"error: {len(e.errors)} lines of {name} refused; nothing was stored:")
+            for line in e.lines():
+                stderr(f"  {line}")
+            raise FindingsExit(EXIT_INPUT) from None
         if as_json:
             emit_json([d.to_dict() for d in done])
         else:
-            counts = {s: sum(d.status == s for d in done) for s in ("recorded", "overwritten", "unchanged")}
+            statuses = ("recorded", "overwritten", "unchanged", "pending")
+            counts = {s: sum(d.status == s for d in done) for s in statuses}
             for d in done:
                 if d.status == "overwritten":
                     click.echo(f"table {d.table}: {d.player1} {d.result} {d.player2} (was {d.old})")
-            click.echo(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f" (round {done[0].round})")
+            said = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "nothing new"
+            click.echo(said + (f" (round {done[0].round})" if done else ""))
         warn_invalidated(t)
 
     @tournament.command("undo")

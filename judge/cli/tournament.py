@@ -15,6 +15,7 @@ from judge.io.cardnames import CARD_DATA_RULESETS, CardNames
 from judge.tournament.results import read_results
 from judge.tournament.seal import token as seal_token
 from judge.tournament.standings import (
+    DOUBLE_LOSS,
     POLICIES,
     PolicyError,
     Standings,
@@ -316,7 +317,9 @@ def register(cli: click.Group) -> None:
     @click.option("--reason", default=None)
     @pass_env
     def drop_cmd(env, tournament_ref, player, reason) -> None:
-        """Drop a player: not paired again, still in the standings and still an opponent.
+        """Drop a player: not paired again, still in the standings and still an opponent. A name
+        that is not registered is refused with the registered names it may mean (case, spaces
+        and accents aside) and their tables.
 
         \b
         Example:
@@ -384,8 +387,10 @@ def register(cli: click.Group) -> None:
                 r.pop("reason", None)
         if as_json:
             emit_json(data)
-        elif as_csv:
-            echo_csv(rows, as_csv)
+        elif as_csv:  # with an empty result column: filled in, it is a results file (`tournament results`)
+            echo_csv([{"table": r["table"], "player1": r["player1"], "player2": r["player2"], "result": "",
+                       **{k: v for k, v in r.items() if k not in ("table", "player1", "player2")}}
+                      for r in rows], as_csv)
         else:
             click.echo(title)
             text_rows = [{"table": r["table"] if r["table"] is not None else "-", "player": r["player1"],
@@ -411,11 +416,16 @@ def register(cli: click.Group) -> None:
                   help="Replace a different result the table already has (without it, the old result is shown "
                        "and nothing is stored).")
     @click.option("--reason", default=None, help="Why (stored with the result; say it when overwriting).")
+    @click.option("--double-loss", "double_loss", is_flag=True,
+                  help="Both players get a match loss (e.g. both late, a penalty for each): no SLIP. "
+                       "tablejudge's policy, docs/tournaments.md \"Double loss\".")
     @pass_env
     def result_cmd(env, tournament_ref, slip, table, player, round_no, matches, override_format, overwrite,
-                   reason) -> None:
-        """Record a result: a slip W-L-D (game wins, losses, drawn games), or the outcome of
-        recorded matches. Recording a table again is a correction (the later result counts).
+                   reason, double_loss) -> None:
+        """Record a result: a slip W-L-D (game wins, losses, drawn games), the outcome of
+        recorded matches, or a double loss (--double-loss: a match loss for both players, 0 match
+        points each, a loss for both in the tiebreakers; Swiss only). Recording a table again is
+        a correction (the later result counts).
         Game counts the match format cannot produce are refused (best of N: a player wins at most
         ceil(N/2) games; at most N games, drawn ones included) unless --override-format. A table
         that already has a different result keeps it unless --overwrite (the same result again
@@ -428,8 +438,13 @@ def register(cli: click.Group) -> None:
           tablejudge tournament result t-1a2b 0-2-0 --player Bob
           tablejudge tournament result t-1a2b --match 7f3e2a9c01 --match 1b2c3d4e5f
           tablejudge tournament result t-1a2b 3-0-0 --table 2 --override-format
+          tablejudge tournament result t-1a2b --double-loss --table 7 --reason "both players 10 minutes late"
         """
         t = _open(env, tournament_ref)
+        if double_loss:
+            if slip or matches:
+                raise InputError("--double-loss takes no slip and no --match", field="slip" if slip else "match")
+            slip = DOUBLE_LOSS
         if matches:
             if slip:
                 raise InputError("give a slip or --match, not both", field="slip")
@@ -441,8 +456,9 @@ def register(cli: click.Group) -> None:
             e = t.record_slip(slip, table=table, player=player, round_no=round_no,
                               override_format=override_format, overwrite=overwrite, reason=reason)
         p = e.payload
-        click.echo(f"round {p['round']} table {p['table']}: {p['player1']} {p['wins1']}-{p['wins2']}-"
-                   f"{p.get('draws', 0)} {p['player2']} (event {e.position})"
+        said = (f"{DOUBLE_LOSS} (a match loss for both)" if p.get("double_loss")
+                else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}")
+        click.echo(f"round {p['round']} table {p['table']}: {p['player1']} {said} {p['player2']} (event {e.position})"
                    + (" — format override" if p.get("format_override") else ""))
         warn_invalidated(t)
         _echo_seal_after(t, e)

@@ -11,12 +11,13 @@ from collections.abc import Iterator
 from engine.match import InputError
 
 
-def read_rows(text: str, path: str) -> Iterator[tuple[int, list[str]]]:
+def read_rows(text: str, path: str, delimiter: str = ",") -> Iterator[tuple[int, list[str]]]:
     """(line, cells) for every row, blank rows included (callers skip them); InputError at
-    `path:line` for a row that cannot be read."""
+    `path:line` for a row that cannot be read. `delimiter`: `;` for a spreadsheet saved where the
+    decimal separator is a comma."""
     text = text.removeprefix("\ufeff")
     lines = text.split("\n")
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=delimiter)
     while True:
         start = _row_start(lines, reader.line_num)
         try:

@@ -25,10 +25,11 @@ from judge.tournament.pairing import (
     pair_swiss,
     pair_top_cut,
 )
-from judge.tournament.names import clean_name, similar_to
+from judge.tournament.names import clean_name, did_you_mean, similar_to
 from judge.tournament import seal
-from judge.tournament.results import OverwriteRefused, parse_slip
+from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
 from judge.tournament.standings import (
+    DOUBLE_LOSS,
     Standings,
 )
 from judge.tournament.state import PlayerInfo, RoundState, TournamentState, advance, replay
@@ -288,16 +289,19 @@ class Tournament:
     def record_slip(self, slip: str, *, table: int | None = None, player: str | None = None,
                     round_no: int | None = None, override_format: bool = False,
                     overwrite: bool = False, reason: str | None = None) -> RecordedEvent:
-        """A result slip `W-L-D`: game wins of the table's first player (or of `player`), losses, draws.
+        """A result slip `W-L-D`: game wins of the table's first player (or of `player`), losses, draws;
+        or `double-loss`: both players get a match loss (docs/tournaments.md, "Double loss").
         Game counts the match format cannot produce are refused unless `override_format`; a
         different result already recorded for the table is refused (OverwriteRefused, showing
         it) unless `overwrite`."""
-        w, l, d = parse_slip(slip, field="slip")
+        double_loss = is_double_loss(slip)
+        w, l, d = (0, 0, 0) if double_loss else parse_slip(slip, field="slip")
         st = self.state()
         rnd, pairing = self._find_table(st, table, player, round_no)
         if player is not None and player == pairing.player2:
             w, l = l, w
-        return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format, overwrite, reason)
+        return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format, overwrite, reason,
+                            double_loss=double_loss)
 
     def record_matches(self, match_refs: Sequence[str], *, round_no: int | None = None,
                        override_format: bool = False, overwrite: bool = False) -> RecordedEvent:
@@ -318,8 +322,9 @@ class Tournament:
             if outcome is None:
                 raise InputError(f"match {m.id} has no outcome yet (the game is not over)", field="match")
             if outcome.result == "double-loss":
-                raise InputError(f"match {m.id} ended in a double loss, which a W-L-D result cannot "
-                                 "express; record the ruling as a slip", field="match")
+                raise InputError(f"match {m.id} ended in a double loss, which a game count cannot "
+                                 "express; if both players lose the match, record it as one: `tablejudge "
+                                 "tournament result T --double-loss --table N`", field="match")
             outcomes.append((m.id, outcome, _basis(m)))
         assert players is not None
         if len(players) != 2:
@@ -403,8 +408,7 @@ class Tournament:
     @staticmethod
     def _player(st: TournamentState, player: str) -> PlayerInfo:
         if player not in st.players:
-            raise InputError(f"{shown(player)} is not registered (players: {', '.join(list(st.players)[:10])}"
-                             f"{', ...' if len(st.players) > 10 else ''})", field="player")
+            raise not_registered(st, player)
         return st.players[player]
 
     @staticmethod
@@ -432,6 +436,8 @@ class Tournament:
                                  field="table")
         elif player is not None:
             hit = next((p for p in rnd.pairings if player in (p.player1, p.player2)), None)
+            if hit is None and player not in st.players:
+                raise not_registered(st, player, rnd)
             if hit is None:
                 raise InputError(f"{shown(player)} is not paired in {rnd.name}", field="player")
             if hit.player2 is None:
@@ -443,28 +449,35 @@ class Tournament:
     def _record(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
                 source: str, matches: list[str] | None, override_format: bool = False,
                 overwrite: bool = False, reason: str | None = None, *,
-                based_on: list[dict[str, Any]] | None = None) -> RecordedEvent:
+                based_on: list[dict[str, Any]] | None = None, double_loss: bool = False) -> RecordedEvent:
         draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
-                                   based_on=based_on)
+                                   based_on=based_on, double_loss=double_loss)
         old = rnd.results.get(p.table)
-        if old is not None and slip_text(old) == f"{w}-{l}-{d}" and not reason:
+        new = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
+        if old is not None and slip_text(old) == new and not reason:
             return rnd.result_events[p.table]  # the same result again: nothing new to store
         if old is not None and not overwrite:
-            raise OverwriteRefused([overwrite_conflict(rnd, p, f"{w}-{l}-{d}")])
+            raise OverwriteRefused([overwrite_conflict(rnd, p, new)])
         (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
         return event
 
     def _result_draft(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
                       source: str, matches: list[str] | None, override_format: bool = False,
-                      reason: str | None = None, *, based_on: list[dict[str, Any]] | None = None) -> Draft:
+                      reason: str | None = None, *, based_on: list[dict[str, Any]] | None = None,
+                      double_loss: bool = False) -> Draft:
+        if rnd.stage == "elimination" and double_loss:
+            raise InputError(f"{rnd.name} is single elimination: a double loss would leave nobody to go on: "
+                             "the result needs a winner", field="slip")
         if rnd.stage == "elimination" and w == l:
             raise InputError(f"{rnd.name} is single elimination: the result needs a winner, got "
                              f"{w}-{l}-{d}", field="slip")
-        if w + l + d == 0:
-            raise InputError("a result with no game at all (0-0-0); record the games played",
-                             field="slip")
+        if w + l + d == 0 and not double_loss:
+            raise InputError(f"a result with no game at all (0-0-0); record the games played, or, if both "
+                             f"players got a match loss (a double loss), record that: `{p.table} {DOUBLE_LOSS}` "
+                             f"in a results file, `tablejudge tournament result T --double-loss --table "
+                             f"{p.table}` alone", field="slip")
         fmt = st.match_format(rnd.stage)
-        problem = fmt.problem(w, l, d)
+        problem = None if double_loss else fmt.problem(w, l, d)
         if problem and not override_format:
             where = f"{rnd.name} table {p.table} ({p.player1} vs {p.player2})"
             why = "declared for this tournament" if fmt.declared else f"the default for {st.game}"
@@ -474,7 +487,8 @@ class Tournament:
                              "web desk does not override formats)", field="match" if source == "match" else "slip")
         payload = {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
                    "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches,
-                   "format_override": True if problem else None, "reason": reason, "based_on": based_on}
+                   "format_override": True if problem else None, "reason": reason, "based_on": based_on,
+                   "double_loss": True if double_loss else None}
         return self._draft("result.recorded", payload)
 
 
@@ -494,9 +508,34 @@ class _StreamCache:
         self.state: TournamentState | None = None
 
 
+def not_registered(st: TournamentState, player: str, rnd: RoundState | None = None,
+                   field: str = "player") -> InputError:
+    """`'Zzz' is not registered`, with the registered names it may mean (judge/tournament/names.py:
+    case, spaces and accents aside, or a part of a name) and each one's table in `rnd` (default:
+    the current round); with none near it, the players when they are few."""
+    rnd = rnd if rnd is not None else st.current
+    seats = {} if rnd is None else {who: p for p in rnd.pairings for who in (p.player1, p.player2)
+                                    if who is not None}
+
+    def where(name: str) -> str | None:
+        if rnd is None:
+            return None
+        p = seats.get(name)
+        if p is None:  # in the top cut most players are not: nothing worth saying
+            return f"not paired in {rnd.name}" if rnd.stage == "swiss" else None
+        return "a bye" if p.player2 is None else f"table {p.table}"
+
+    hint = did_you_mean(player, st.players, where)
+    if not hint:
+        hint = (f"players: {', '.join(st.players)}" if len(st.players) <= 10 else
+                f"no registered name is near it ({len(st.players)} players; `tablejudge tournament pairings T "
+                "--by name` lists them)")
+    return InputError(f"{shown(player)} is not registered; {hint}", field=field)
+
+
 def slip_text(r: Any) -> str:
-    """A recorded result as `W-L-D` in table order."""
-    return f"{r.wins1}-{r.wins2}-{r.draws}"
+    """A recorded result as `W-L-D` in table order (`double-loss` for a double loss)."""
+    return DOUBLE_LOSS if getattr(r, "double_loss", False) else f"{r.wins1}-{r.wins2}-{r.draws}"
 
 
 def overwrite_conflict(rnd: RoundState, p: Pairing, new: str) -> dict[str, Any]:

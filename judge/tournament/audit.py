@@ -14,7 +14,7 @@ OVERRIDE_KINDS = frozenset({"pairing.swapped", "decision.recorded", "correction"
 
 
 def _slip(p: dict[str, Any]) -> str:
-    return f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}"
+    return "double-loss (a match loss for both)" if p.get("double_loss") else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}"
 
 
 def describe(e: RecordedEvent, events: Sequence[RecordedEvent] = ()) -> str:

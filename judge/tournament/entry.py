@@ -5,30 +5,72 @@ once, an overwrite shown and refused unless asked for, and undo.
     record_results(t, [(12, "1-2")], overwrite=True, reason="slip misread")
     undo_result(t, 12, reason="typed on the wrong table")   # the previous result counts again
 
-A batch line is `TABLE W-L[-D]` (`12 2-1`, `12 2-1-0`, `12,2-1-0`); `#` starts a comment.
+A batch is text or CSV (`parse_entries` tells them apart):
+
+- text: one line per table, `TABLE W-L[-D]` (`12 2-1`, `12 2-1-0`, `12,2-1-0`) or `TABLE double-loss`
+  (both players got a match loss); `#` starts a comment;
+- CSV: a header naming a `table` and a `result` column (`player1`, `player2` optional, any other
+  column ignored), as `tablejudge tournament pairings --csv` writes it; a row with an empty
+  result is a table still pending, a row without a table (a bye) is skipped.
+
+Every bad line of a batch is reported at once (`BatchRefused`, each with its file:line and field),
+and nothing of the batch is stored.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any, NamedTuple
 
 from engine.events import RecordedEvent
 from engine.match import InputError
+from engine.schema import shown
 
+from judge.io.csvread import read_rows
 from judge.tournament.aggregate import Tournament, overwrite_conflict, slip_text
-from judge.tournament.results import OverwriteRefused, parse_slip
+from judge.tournament.names import name_key
+from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
+from judge.tournament.standings import DOUBLE_LOSS
 from judge.tournament.state import RoundState
 
-LINE_RE = re.compile(r"^\s*(\d+)\s*[ ,;:\t]\s*(\S+)\s*$")
+LINE_RE = re.compile(r"^\s*(\d+)\s*[ ,;:\t]\s*(\S.*?)\s*$")  # the result: parse_result reads it
 MAX_BATCH = 2000
+SHOWN_ERRORS = 50            # a refused batch lists this many bad lines, then "and N more"
+CSV_TABLE, CSV_RESULT, CSV_PLAYERS = "table", "result", ("player1", "player2")
+
+
+class BatchRefused(InputError):
+    """Two or more lines of a batch are wrong: nothing was stored. `errors`: every one, in line
+    order, each an InputError naming its file:line and field; `lines()` the first SHOWN_ERRORS
+    of them as text, then how many more."""
+
+    def __init__(self, errors: Sequence[InputError]):
+        self.errors = list(errors)
+        super().__init__("\n  ".join([f"{len(self.errors)} lines refused; nothing was stored:", *self.lines()]))
+
+    def lines(self, limit: int = SHOWN_ERRORS) -> list[str]:
+        out = [str(e) for e in self.errors[:limit]]
+        if len(self.errors) > limit:
+            out.append(f"... and {len(self.errors) - limit} more")
+        return out
+
+
+def refuse(errors: Sequence[InputError]) -> None:
+    """Raise what a batch with these errors gets: nothing when none, the error itself when one
+    (its words unchanged), BatchRefused listing them all when several."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise BatchRefused(errors)
 
 
 @dataclass
 class Entered:
     """What one line of a batch did: `recorded` (new), `unchanged` (the same result was already
-    there: nothing stored), `overwritten` (a different result was there: `old`)."""
+    there: nothing stored), `overwritten` (a different result was there: `old`), `pending` (a
+    CSV row whose result cell is empty: nothing stored)."""
 
     round: int
     table: int
@@ -46,51 +88,183 @@ class Entered:
 
 
 class Slip(NamedTuple):
-    """One result line: (table, slip), and where it was written (`file:line`), for errors."""
+    """One result line: (table, slip), where it was written (`file:line`), for errors, and from
+    a CSV the players it names (`players`: {column: name}, checked against the pairing) and
+    the line's number. An empty slip is a table still pending (a CSV row left blank)."""
 
     table: int
     slip: str
     where: str = ""
+    players: dict[str, str] | None = None
+    line: int = 0
 
 
-def parse_entries(text: str, path: str = "<input>") -> list[Slip]:
-    """`TABLE W-L[-D]` lines into (table, slip, where); errors name the line and the column."""
-    out: list[Slip] = []
+class Entries(list):
+    """What `parse_entries` read: the readable lines as Slips, and `errors` for every line it
+    could not read. `record_results` reports those errors with the batch's others, so a file's
+    every mistake is said at once; `check()` raises them alone."""
+
+    def __init__(self, items: Iterable[Slip] = (), errors: Iterable[tuple[int, InputError]] = ()):
+        super().__init__(items)
+        self.errors: list[tuple[int, InputError]] = list(errors)
+
+    def check(self) -> "Entries":
+        refuse([e for _, e in self.errors])
+        return self
+
+
+def parse_entries(text: str, path: str = "<input>") -> Entries:
+    """A batch's lines into Slips. CSV when the file is a `.csv` or its first line is a header
+    naming a `table` and a `result` column; else `TABLE W-L[-D]` lines. A line that cannot be read
+    is kept in `errors` (file:line:column and field), the others are read on."""
+    first = next((ln for ln in text.removeprefix("\ufeff").splitlines() if ln.strip()), "")
+    if PurePath(path).suffix.lower() == ".csv" or _is_results_header(first):
+        out = _parse_csv(text, path, _delimiter(first))
+    else:
+        out = _parse_text(text, path)
+    if not out and not out.errors:
+        raise InputError("no result in the input", where=path)
+    return out
+
+
+def _is_results_header(line: str) -> bool:
+    return any(CSV_TABLE in cells and CSV_RESULT in cells
+               for cells in ({c.strip().strip('"').strip().casefold() for c in line.split(sep)} for sep in ",;"))
+
+
+def _delimiter(line: str) -> str:
+    """`;` for a spreadsheet that saves CSV so (a comma is its decimal separator), else `,`."""
+    return ";" if ";" in line and "," not in line else ","
+
+
+def _parse_text(text: str, path: str) -> Entries:
+    out = Entries()
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0]
         if not line.strip():
             continue
         m = LINE_RE.match(line)
-        if not m:
-            raise InputError(f"expected `TABLE W-L-D` (e.g. `12 2-1-0`), got {raw.strip()!r}",
-                             where=f"{path}:{n}:1")
-        parse_slip(m.group(2), where=f"{path}:{n}:{m.start(2) + 1}", field="result")
-        out.append(Slip(int(m.group(1)), m.group(2), f"{path}:{n}"))
-        if len(out) > MAX_BATCH:
+        if not m:  # no table number first, or nothing after it
+            lead = re.match(r"\s*\d+\s*[ ,;:\t]?\s*", line)
+            out.errors.append((n, InputError(f"expected `TABLE W-L-D` (e.g. `12 2-1-0`, or `12 double-loss`), "
+                                             f"got {shown(raw.strip())}", field="result" if lead else "table",
+                                             where=f"{path}:{n}:{lead.end() + 1 if lead else 1}")))
+            continue
+        try:
+            parse_result(m.group(2), where=f"{path}:{n}:{m.start(2) + 1}", field="result")
+        except InputError as e:
+            out.errors.append((n, e))
+            continue
+        out.append(Slip(int(m.group(1)), m.group(2), f"{path}:{n}", None, n))
+        if len(out) + len(out.errors) > MAX_BATCH:
             raise InputError(f"more than {MAX_BATCH} results in one batch", where=f"{path}:{n}")
-    if not out:
-        raise InputError("no result in the input", where=path)
     return out
+
+
+def _parse_csv(text: str, path: str, delimiter: str = ",") -> Entries:
+    """A results CSV (the strict reader: its line numbers are the lines a person sees)."""
+    out = Entries()
+    rows = read_rows(text, path, delimiter)
+    head = next(rows, None)
+    header = [c.strip().casefold() for c in head[1]] if head else []
+    missing = [c for c in (CSV_TABLE, CSV_RESULT) if c not in header]
+    if missing:
+        raise InputError(f"a results CSV needs a header naming the columns table and result (player1, "
+                         f"player2 optional: `table,player1,player2,result`); the first line "
+                         f"{'has ' + ', '.join(map(shown, header)) if header else 'is empty'}",
+                         field=missing[0], where=f"{path}:{head[0] if head else 1}")
+    if "opponent" in header and "player1" not in header:
+        raise InputError("these are the pairings by name (each player's own result, every table twice); a "
+                         "results file is by table: `tablejudge tournament pairings T --csv` (`--by table`)",
+                         field=CSV_RESULT, where=f"{path}:{head[0]}")
+    twice = next((c for c in (CSV_TABLE, CSV_RESULT, *CSV_PLAYERS) if header.count(c) > 1), None)
+    if twice:
+        raise InputError(f"the header names the column {twice} twice", field=twice, where=f"{path}:{head[0]}")
+    col = {c: header.index(c) for c in (CSV_TABLE, CSV_RESULT, *CSV_PLAYERS) if c in header}
+    try:
+        for n, cells in rows:
+            if not any(c.strip() for c in cells):
+                continue
+            where = f"{path}:{n}"
+            cell = {c: _uncell(cells[i]) if i < len(cells) else "" for c, i in col.items()}
+            table, result = cell[CSV_TABLE], cell[CSV_RESULT]
+            if not table:
+                if result:  # a bye's row has no table; a result needs one
+                    out.errors.append((n, InputError("a result needs its table (a bye has no result to "
+                                                     "record)", field=CSV_TABLE, where=where)))
+                continue
+            if not (table.isascii() and table.isdigit() and len(table) <= 6):
+                out.errors.append((n, InputError(f"a table number is a whole number, got {shown(table)}",
+                                                 field=CSV_TABLE, where=where)))
+                continue
+            if result:
+                try:
+                    parse_result(result, where=where, field=CSV_RESULT)
+                except InputError as e:
+                    out.errors.append((n, e))
+                    continue
+            players = {c: cell[c] for c in CSV_PLAYERS if c in cell}
+            out.append(Slip(int(table), result, where, players or None, n))
+            if len(out) + len(out.errors) > MAX_BATCH:
+                raise InputError(f"more than {MAX_BATCH} results in one batch", where=where)
+    except InputError as e:
+        if not e.where.startswith(f"{path}:") or "unreadable CSV" not in e.message:
+            raise
+        out.errors.append((int(e.where.rsplit(":", 1)[1]), e))  # a quote left open: the rest is unreadable
+    return out
+
+
+def _uncell(text: str) -> str:
+    """A cell as this tool's CSV writer meant it: outer spaces dropped, and the `'` it puts before
+    text a spreadsheet would run as a formula (`'=Bob`: judge/io/csvcells.py) taken off again."""
+    text = text.strip()
+    if text.startswith("'") and text[1:2] in ("=", "+", "-", "@"):
+        return text[1:]
+    return text
+
+
+def parse_result(text: str, *, where: str = "", field: str = "result") -> tuple[int, int, int, bool]:
+    """A batch line's result: `W-L[-D]` as a slip -> (wins, losses, draws, False), or
+    `double-loss` -> (0, 0, 0, True): both players got a match loss."""
+    if is_double_loss(text):
+        return 0, 0, 0, True
+    try:
+        return (*parse_slip(text, where=where, field=field), False)
+    except InputError as e:
+        raise InputError(f"a result is written W-L-D (e.g. 2-1-0) or {DOUBLE_LOSS}, got {shown(text)}",
+                         field=e.field, where=e.where) from None
 
 
 def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, round_no: int | None = None,
                    overwrite: bool = False, override_format: bool = False,
                    reason: str | None = None) -> list[Entered]:
     """Record (table, 'W-L-D') results of one round (default: the current one) in one atomic
-    batch. A table given twice with different results, an unknown table, an impossible result
-    or (without `overwrite`) a different result already recorded refuses the whole batch; the
-    error says where (a `Slip`'s file and line, else "entry N")."""
+    batch. A table given twice with different results, an unknown table, an impossible result,
+    a CSV's player who is not at that table, or (without `overwrite`) a different result already
+    recorded refuses the whole batch. Every such line is reported at once, each naming where it
+    was written (a `Slip`'s file and line, else "entry N"), with the lines `parse_entries` could
+    not read: one error raised as itself, several as BatchRefused; different results already
+    recorded, and nothing else, as OverwriteRefused (each conflict with its `where`)."""
     st = t.state()
     given: dict[int, tuple[str, str]] = {}
     done: list[Entered] = []
     drafts = []
-    conflicts = []
+    conflicts: list[tuple[int, dict[str, Any]]] = []
+    errors: list[tuple[int, InputError]] = list(getattr(entries, "errors", ()))
     for n, item in enumerate(entries, start=1):
         table, slip = item[0], item[1]
         where = (item[2] if len(item) > 2 else "") or (f"entry {n}" if len(entries) > 1 else "")
+        order = (item[4] if len(item) > 4 else 0) or n
         try:  # every refusal of this line says where it was written
-            w, l, d = parse_slip(slip, field="result", where=where)
-            new = f"{w}-{l}-{d}"
+            rnd, p = t._find_table(st, table, None, round_no)
+            if len(item) > 3 and item[3]:
+                _check_players(rnd, p, item[3])
+            if not slip:  # a CSV row left blank: pending (a result recorded since stays as it is)
+                if table not in rnd.results:
+                    done.append(Entered(rnd.number, table, p.player1, p.player2, "", "pending"))
+                continue
+            w, l, d, double_loss = parse_result(slip, field="result")
+            new = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
             if table in given:
                 if given[table][0] != new:
                     raise InputError(f"table {table} is given twice ({given[table][0]}"
@@ -98,7 +272,6 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                                      field="table")
                 continue
             given[table] = (new, where)
-            rnd, p = t._find_table(st, table, None, round_no)
             old = rnd.results.get(table)
             line = Entered(rnd.number, table, p.player1, p.player2, new, "recorded")
             if old is not None and slip_text(old) == new:
@@ -109,20 +282,46 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
             if old is not None:
                 line.status, line.old = "overwritten", slip_text(old)
                 if not overwrite:
-                    conflicts.append(overwrite_conflict(rnd, p, new))
+                    conflicts.append((order, {**overwrite_conflict(rnd, p, new), "where": where}))
             drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
-                                          reason if old is not None else None))
+                                          reason if old is not None else None, double_loss=double_loss))
             done.append(line)
         except InputError as e:
             e.where = e.where or where
-            raise
+            errors.append((order, e))
+    if errors:
+        errors += [(order, conflict_error(c)) for order, c in conflicts]
+        errors.sort(key=lambda x: x[0])
+        refuse([e for _, e in errors])
     if conflicts:
-        raise OverwriteRefused(conflicts)
+        raise OverwriteRefused([c for _, c in conflicts])
     events = iter(t.append(st, drafts))
     for line in done:
-        if line.status != "unchanged":
+        if line.status not in ("unchanged", "pending"):
             line.event = next(events)
     return done
+
+
+def _check_players(rnd: RoundState, p: Any, named: dict[str, str]) -> None:
+    """A CSV's player1/player2 must be the pairing's (case, spaces and accents aside: the same
+    name to judge/tournament/names.py); the result is read in the order the pairing has."""
+    seated = {"player1": p.player1, "player2": p.player2}
+    for col, name in named.items():
+        if not name or name_key(name) == name_key(seated[col]):
+            continue
+        other = "player2" if col == "player1" else "player1"
+        swapped = name_key(name) == name_key(seated[other])
+        raise InputError(f"{rnd.name} table {p.table} is {p.player1} (player1) vs {p.player2} (player2), "
+                         f"not {shown(name)} as {col}"
+                         + ("; player1 and player2 are swapped: the result is player1's games first, so "
+                            "write the row in the pairing's order" if swapped else ""), field=col)
+
+
+def conflict_error(c: dict[str, Any]) -> InputError:
+    """A conflict of OverwriteRefused as one line's error (its file:line, field `table`)."""
+    return InputError(f"round {c['round']} table {c['table']} already has {c['player1']} {c['old']} "
+                      f"{c['player2']} (recorded by {c['by']}), not {c['new']}; to replace it, --overwrite",
+                      field="table", where=c.get("where") or "")
 
 
 def current_result_event(rnd: RoundState, table: int) -> RecordedEvent:

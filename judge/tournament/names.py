@@ -1,10 +1,19 @@
 """Near-duplicate player names: the same person typed twice ("Luca Conte", "luca  conte ",
 "Lùca Conte"). Two names are near-duplicates when they are equal after folding case, collapsing
-runs of spaces and removing accents (Unicode NFKD, combining marks dropped)."""
+runs of spaces and removing accents (Unicode NFKD, combining marks dropped).
+
+A name typed to find someone ("my table" on the web, `--player`, `drop`) is matched the same way:
+`near_matches` gives the names whose folded form contains the typed one's ("jose garcia" finds
+"José García"; "garcia" finds every García), and `did_you_mean` says them."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+from engine.schema import shown
+
+T = TypeVar("T")
 
 
 def name_key(name: str) -> str:
@@ -23,6 +32,35 @@ def similar_to(name: str, existing: Iterable[str]) -> str | None:
     """The registered name `name` is a near-duplicate of (None: none is)."""
     key = name_key(name)
     return next((e for e in existing if name_key(e) == key), None)
+
+
+def near_matches(query: str, items: Iterable[T], *, key: Callable[[T], str] = str,
+                 limit: int | None = 10) -> list[T]:
+    """The items whose name (`key(item)`) may be what `query` means: its folded form (name_key)
+    contains the query's. In the items' order, at most `limit`; none for a blank query. The web's
+    "my table" page and the CLI's suggestions both ask this."""
+    folded = name_key(query)
+    if not folded:
+        return []
+    hits = [i for i in items if folded in name_key(key(i))]
+    return hits if limit is None else hits[:limit]
+
+
+def did_you_mean(query: str, names: Iterable[str], where: Callable[[str], str | None] = lambda n: None,
+                 limit: int = 5) -> str:
+    """`did you mean 'José García' (table 12) or 'Jose Garcia' (table 40)?` for the near matches
+    of a name that is not registered ("" when there is none). `where(name)`: what to say in
+    brackets after a name (its table this round), or None."""
+    hits = near_matches(query, names, limit=limit + 1)
+    if not hits:
+        return ""
+
+    def one(n: str) -> str:
+        said = where(n)
+        return shown(n) + (f" ({said})" if said else "")
+
+    said = [one(n) for n in hits[:limit]] + (["another"] if len(hits) > limit else [])
+    return "did you mean " + (said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]) + "?"
 
 
 def near_duplicates(names: Iterable[str]) -> list[list[str]]:

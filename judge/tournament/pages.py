@@ -8,6 +8,7 @@ from engine.integrity import seal_token
 from engine.words import plural
 
 from judge.tournament.standings import (
+    DOUBLE_LOSS,
     TIEBREAKER_LABELS,
     TIEBREAKERS,
     format_fraction,
@@ -27,11 +28,16 @@ def pairings_by_name(rnd: RoundState) -> list[dict[str, Any]]:
     for p in rnd.pairings:
         r = rnd.results.get(p.table) if p.table is not None and p.player2 is not None else None
         rows.append({"player": p.player1, "table": p.table, "opponent": p.player2,
-                     "result": None if r is None else f"{r.wins1}-{r.wins2}-{r.draws}"})
+                     "result": None if r is None else _result(r.wins1, r.wins2, r)})
         if p.player2 is not None:
             rows.append({"player": p.player2, "table": p.table, "opponent": p.player1,
-                         "result": None if r is None else f"{r.wins2}-{r.wins1}-{r.draws}"})
+                         "result": None if r is None else _result(r.wins2, r.wins1, r)})
     return sorted(rows, key=lambda r: (r["player"].casefold(), r["player"]))
+
+
+def _result(mine: int, theirs: int, r: Any) -> str:
+    """A result in one player's view (their games first), or `double-loss`."""
+    return DOUBLE_LOSS if r.double_loss else f"{mine}-{theirs}-{r.draws}"
 
 
 def record_text(wins: int, losses: int, draws: int, byes: int, missed: int = 0) -> str:
@@ -47,7 +53,7 @@ def pairings_by_table(rnd: RoundState) -> list[dict[str, Any]]:
     for p in rnd.pairings:
         r = rnd.results.get(p.table) if p.table is not None else None
         rows.append({"table": p.table, "player1": p.player1, "player2": p.player2,
-                     "result": None if r is None else f"{r.wins1}-{r.wins2}-{r.draws}",
+                     "result": None if r is None else _result(r.wins1, r.wins2, r),
                      "reason": p.reason})
     return rows
 

@@ -18,7 +18,7 @@ from typing import Any
 from engine.events import RecordedEvent
 from engine.match import InputError
 
-from judge.tournament.aggregate import Tournament
+from judge.tournament.aggregate import Tournament, not_registered
 from judge.tournament.pairing import Pairing
 from judge.tournament.results import parse_slip
 from judge.tournament.state import RoundState, TournamentState
@@ -50,7 +50,7 @@ class TableView:
 
 def _table_order(ev: RecordedEvent) -> str:
     p = ev.payload
-    return f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}"
+    return "double-loss" if p.get("double_loss") else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}"
 
 
 def table_status(rnd: RoundState, table: int) -> TableView:
@@ -85,8 +85,10 @@ def judges_queue(st: TournamentState) -> list[TableView]:
     return [v for rnd in st.rounds for v in round_tables(rnd) if v.status == DISPUTED]
 
 
-def find_player_table(rnd: RoundState, player: str) -> Pairing:
+def find_player_table(rnd: RoundState, player: str, st: TournamentState | None = None) -> Pairing:
     hit = next((p for p in rnd.pairings if player in (p.player1, p.player2)), None)
+    if hit is None and st is not None and player not in st.players:
+        raise not_registered(st, player, rnd)
     if hit is None:
         raise InputError(f"{player!r} is not paired in {rnd.name}", field="player")
     if hit.player2 is None:
@@ -108,7 +110,7 @@ def report_result(t: Tournament, player: str, slip: str, *, round_no: int | None
     if st.is_closed(rnd):
         raise RoundClosedError(f"{rnd.name} is closed: results are no longer reported here; see a judge",
                                field="round")
-    p = find_player_table(rnd, player)
+    p = find_player_table(rnd, player, st)
     if table is not None and p.table != table:
         raise InputError(f"{player!r} does not play at table {table} in {rnd.name}", field="player")
     w1, w2 = (w, l) if player == p.player1 else (l, w)

@@ -27,7 +27,7 @@ from engine.schema import PayloadError, read_json, shown
 
 from judge.io.csvread import read_rows
 from judge.io.text import read_text
-from judge.tournament.standings import MatchResult
+from judge.tournament.standings import DOUBLE_LOSS, MatchResult
 
 ELIMINATION_RE = re.compile(
     r"quarter|semi|final|top\s*\d+|playoff|play-off|elimination|knock.?out|bracket|"
@@ -50,10 +50,12 @@ class ResultsFile:
 
 class OverwriteRefused(InputError):
     """Tables already have a different result: nothing stored; ask, then retry with overwrite.
-    `conflicts`: one dict per table (round, table, player1, player2, old, new, by, at, position)."""
+    `conflicts`: one dict per table (round, table, player1, player2, old, new, by, at, position,
+    and `where` the batch's file:line when it came from one)."""
 
     def __init__(self, conflicts: list[dict[str, Any]]):
-        said = "; ".join(f"round {c['round']} table {c['table']} has {c['player1']} {c['old']} {c['player2']} "
+        said = "; ".join((f"{c['where']}: " if c.get("where") else "")
+                         + f"round {c['round']} table {c['table']} has {c['player1']} {c['old']} {c['player2']} "
                          f"(recorded by {c['by']}), not {c['new']}" for c in conflicts[:5])
         more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
         super().__init__(f"{said}{more}: nothing was stored; to replace it, record again with overwrite "
@@ -63,6 +65,11 @@ class OverwriteRefused(InputError):
 
 def is_elimination_round(name: str) -> bool:
     return bool(ELIMINATION_RE.search(name or ""))
+
+
+def is_double_loss(text: str) -> bool:
+    """`double-loss` (any case, outer spaces aside): both players got a match loss."""
+    return str(text).strip().casefold() == DOUBLE_LOSS
 
 
 def parse_slip(text: str, *, where: str = "", field: str = "result") -> tuple[int, int, int]:

@@ -34,6 +34,7 @@ TIEBREAKERS = {
 TIEBREAKER_LABELS = {"omw": "OMW%", "gw": "GW%", "ogw": "OGW%", "oomw": "OOMW%", "mw": "MW%",
                      "h2h": "H2H"}
 KEY_DIGITS = 12
+DOUBLE_LOSS = "double-loss"  # a result both players lost (a double match loss): how it is written
 
 
 def format_fraction(v: float | None) -> str:
@@ -47,7 +48,8 @@ class MatchResult:
     `player2` None is a bye, or with `missed` a round player1 missed (a late entry: a match loss
     with no opponent, when the policy's `late_entry_losses` says so). `elimination` marks a top-cut
     match (it never counts in Swiss standings). `round` is the round's ordinal (1, 2, ...);
-    `round_name` how the source called it."""
+    `round_name` how the source called it. `double_loss`: both players got a match loss (no game
+    counted, 0-0-0): tablejudge's policy, docs/tournaments.md "Double loss"."""
 
     round: int
     player1: str
@@ -58,13 +60,14 @@ class MatchResult:
     elimination: bool = False
     round_name: str = ""
     missed: bool = False
+    double_loss: bool = False
 
     @property
     def is_bye(self) -> bool:
         return self.player2 is None and not self.missed
 
     def winner(self) -> str | None:
-        if self.missed:
+        if self.missed or self.double_loss:
             return None
         if self.player2 is None or self.wins1 > self.wins2:
             return self.player1
@@ -73,7 +76,7 @@ class MatchResult:
         return None
 
     def slip(self) -> str:
-        return f"{self.wins1}-{self.wins2}-{self.draws}"
+        return DOUBLE_LOSS if self.double_loss else f"{self.wins1}-{self.wins2}-{self.draws}"
 
 
 @dataclass(frozen=True)
@@ -216,6 +219,7 @@ class _Record:
     draws: int = 0
     byes: int = 0
     missed: int = 0      # rounds missed by a late entry, each a match loss (counted in `losses`)
+    double_losses: int = 0  # double losses, each a match loss (counted in `losses`)
     game_points: int = 0
     games: int = 0
     opponents: list[str] = field(default_factory=list)
@@ -335,6 +339,12 @@ def _score(records: dict[str, _Record], r: MatchResult, policy: Policy, warnings
     b.played = True
     a.opponents.append(r.player2)
     b.opponents.append(r.player1)
+    if r.double_loss:  # a match loss for both; still each other's opponent (they were paired)
+        for rec in (a, b):
+            rec.losses += 1
+            rec.points += policy.loss_points
+            rec.double_losses += 1
+        return
     games = r.wins1 + r.wins2 + r.draws
     for rec, won, lost in ((a, r.wins1, r.wins2), (b, r.wins2, r.wins1)):
         rec.games += games
@@ -382,9 +392,10 @@ def _own_rate_without_byes(rec: _Record, policy: Policy) -> float:
 
 def _game_win_rate(rec: _Record, policy: Policy) -> float:
     won, lost = policy.bye_games
-    # a missed round (late entry) counts as the bye's game record reversed: 0-2 under mtg
-    games = rec.games + (rec.byes + rec.missed) * (won + lost)
-    points = rec.game_points + rec.byes * 3 * won + rec.missed * 3 * lost
+    # a missed round (late entry) and a double loss count as the bye's game record reversed: 0-2 under mtg
+    lost_rounds = rec.missed + rec.double_losses
+    games = rec.games + (rec.byes + lost_rounds) * (won + lost)
+    points = rec.game_points + rec.byes * 3 * won + lost_rounds * 3 * lost
     if games <= 0:
         return policy.gw_floor
     return max(policy.gw_floor, points / (3 * games))
@@ -430,8 +441,8 @@ def _rank(records: dict[str, _Record], values: dict[str, dict[str, float | None]
             continue
         w = r.winner()
         for p, q in ((r.player1, r.player2), (r.player2, r.player1)):
-            between[(p, q)] += (policy.win_points if w == p else policy.draw_points if w is None
-                                else policy.loss_points)
+            between[(p, q)] += (policy.win_points if w == p else policy.loss_points if r.double_loss
+                                else policy.draw_points if w is None else policy.loss_points)
     out: list[str] = []
     i = 0
     while i < len(order):

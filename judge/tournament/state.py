@@ -84,7 +84,7 @@ class RoundState:
             elif p.table in self.results:
                 r = self.results[p.table]
                 out.append(MatchResult(self.number, r.player1, r.player2, r.wins1, r.wins2, r.draws,
-                                       self.stage == "elimination", self.name))
+                                       self.stage == "elimination", self.name, double_loss=r.double_loss))
         return out
 
     def winners(self) -> dict[int, str]:

@@ -116,11 +116,15 @@ class ResultRecorded(Payload):
     # from matches: each match's head and final state hash ({match, position, hash, state_hash}),
     # an anchor of the match in the tournament's own chain; `tablejudge verify` rechecks both
     based_on: list[dict[str, Any]] | None = None
+    # both players got a match loss (a double loss: no game counted, wins1 = wins2 = draws = 0)
+    double_loss: bool = False
 
     def validate(self) -> None:
         for f in ("wins1", "wins2", "draws"):
             if getattr(self, f) < 0:
                 raise PayloadError(f, "must be 0 or more")
+        if self.double_loss and (self.wins1 or self.wins2 or self.draws):
+            raise PayloadError("double_loss", "a double loss counts no game: wins1, wins2 and draws are 0")
 
 
 @event_kind("round.sealed")

@@ -15,7 +15,6 @@ from engine.match import InputError
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
 from judge.tournament.registration import import_registrations
-from judge.tournament.results import parse_slip
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.web.auth import (
     JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims, staff_claims,
@@ -158,10 +157,13 @@ def _not_against_a_report(t: Tournament, pairs: list, round_no: int | None) -> N
     st = t.state()
     for item in pairs:
         table, slip = item[0], item[1]
-        rnd, _ = t._find_table(st, table, None, round_no)
+        try:
+            rnd, _ = t._find_table(st, table, None, round_no)
+            w, l, d, double_loss = entry.parse_result(slip, field="result")
+        except InputError:
+            continue  # an unknown table, a pending row, a bad result: record_results lists them all
         view = reports.table_status(rnd, table)
-        w, l, d = parse_slip(slip, field="result")
-        entered = f"{w}-{l}-{d}"
+        entered = "double-loss" if double_loss else f"{w}-{l}-{d}"
         if view.status == reports.DISPUTED or any(said != entered for said in view.reports.values()):
             said = "; ".join(f"{p} reported {s}" for p, s in view.reports.items())
             raise Forbidden(f"table {table} is disputed ({said}; the slip says {entered}): a judge or the "

@@ -158,9 +158,9 @@ def test_batch_entry_is_one_commit_idempotent_and_asks_before_overwriting(store)
     with pytest.raises(InputError, match="has no result to undo"):
         undo_result(t, 12)
     with pytest.raises(InputError, match="expected `TABLE W-L-D`"):
-        parse_entries("12 2-1\nthirteen 2-0\n", "r.txt")
+        parse_entries("12 2-1\nthirteen 2-0\n", "r.txt").check()
     with pytest.raises(InputError) as e:
-        parse_entries("12 2-1\n13 2:0\n", "r.txt")
+        parse_entries("12 2-1\n13 2:0\n", "r.txt").check()
     assert str(e.value).startswith("r.txt:2:4")
     with pytest.raises(InputError, match="given twice"):
         record_results(t, [(12, "2-0"), (12, "0-2")])

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, StreamingResponse
 
 from engine.match import InputError
-from judge.tournament.names import name_key
+from judge.tournament.names import near_matches
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.live import sse_stream
@@ -50,10 +50,9 @@ async def my_table(request: Request, tid: str, name: str = ""):
     found = []
     if len(name) > 200:
         raise InputError("a name has at most 200 characters", field="name")
-    key = name_key(name) if name.strip() else ""
-    if key and st.current:
+    if name.strip() and st.current:
         rows = views.pairings_board(st, st.current)["by_name"]
-        found = [r for r in rows if key in name_key(r["player"])][:10]
+        found = near_matches(name, rows, key=lambda r: r["player"])  # as the CLI's "did you mean"
     return _board(request, tid, "web/me.html", title=f"{st.name} — my table", query=name, found=found,
                   round_name=st.current.name if st.current else "")
 

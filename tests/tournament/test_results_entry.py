@@ -1,0 +1,321 @@
+"""Results entry at the desk: a results CSV (the tool's own `pairings --csv`, filled in), every bad
+line of a batch reported at once, double losses, and names mistyped (judge/tournament/entry.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.match import InputError
+from judge.tournament import Tournament
+from judge.tournament.entry import BatchRefused, OverwriteRefused, parse_entries, record_results
+from tests.conftest import run_cli
+
+
+BACKENDS = ("sqlite",)  # nothing here depends on the backend (tests/conftest.py)
+
+
+def event(store, n=12, game="op2009"):
+    t = Tournament.create(store, name="Entry cup", game=game, seed="7", rounds=3)
+    t.register_many([f"Player {i:02d}" for i in range(n)])
+    t.pair()
+    return t
+
+
+def csv_of(t, results: dict[int, str], *, header="table,player1,player2,result") -> str:
+    rows = [header]
+    for p in t.state().current.pairings:
+        rows.append(f"{p.table or ''},{p.player1},{p.player2 or ''},{results.get(p.table, '') if p.table else ''}")
+    return "\n".join(rows) + "\n"
+
+
+# --- 1. a results CSV ------------------------------------------------------------------------
+
+
+def test_a_results_csv_is_read_by_its_header_and_players_are_checked(store):
+    t = event(store, 13)  # 6 tables and a bye
+    text = csv_of(t, {1: "2-1-0", 2: "0-2", 3: "1-1-1", 4: "2-0-0"})
+    for path in ("r1.csv", "r1.txt", "<stdin>"):  # a .csv, or any file whose first line is the header
+        entries = parse_entries(text, path)
+        assert [(e.table, e.slip, e.line) for e in entries][:4] == [(1, "2-1-0", 2), (2, "0-2", 3), (3, "1-1-1", 4),
+                                                                    (4, "2-0-0", 5)]
+        assert not entries.errors
+    done = record_results(t, parse_entries(text, "r1.csv"))
+    assert [(d.table, d.status) for d in done] == [(1, "recorded"), (2, "recorded"), (3, "recorded"),
+                                                  (4, "recorded"), (5, "pending"), (6, "pending")]
+    assert t.state().current.missing() == [5, 6]
+    # the same file again, the last two filled in: the first four unchanged
+    done = record_results(t, parse_entries(csv_of(t, {1: "2-1-0", 2: "0-2", 3: "1-1-1", 4: "2-0-0", 5: "2-0",
+                                                      6: "0-2-1"}), "r1.csv"))
+    assert [d.status for d in done] == ["unchanged"] * 4 + ["recorded"] * 2 and t.state().current.complete
+
+
+def test_a_csv_player_not_at_that_table_or_swapped_is_refused_naming_line_and_field(store):
+    t = event(store, 8)
+    ps = t.state().current.tables()
+    text = ("table,player1,player2,result\n"
+            f"1,{ps[0].player1},{ps[0].player2},2-0\n"
+            f"2,{ps[1].player2},{ps[1].player1},2-0\n"          # swapped
+            f"3,{ps[2].player1},Nobody,0-2\n"                     # wrong player2
+            f"4,{ps[3].player1.upper()},{ps[3].player2},1-1-1\n")  # case aside, the same name
+    with pytest.raises(BatchRefused) as e:
+        record_results(t, parse_entries(text, "r1.csv"))
+    assert [(x.where, x.field) for x in e.value.errors] == [("r1.csv:3", "player1"), ("r1.csv:4", "player2")]
+    assert "swapped" in e.value.errors[0].message and "'Nobody' as player2" in e.value.errors[1].message
+    assert t.state().current.results == {}  # nothing of it
+
+
+def test_a_csv_without_the_columns_or_by_name_is_refused_and_semicolons_are_read(store):
+    t = event(store, 4)
+    with pytest.raises(InputError) as e:
+        parse_entries("table,player1,player2\n1,a,b\n", "r1.csv")
+    assert e.value.where == "r1.csv:1" and e.value.field == "result"
+    with pytest.raises(InputError, match="pairings by name"):
+        parse_entries("player,table,opponent,result\nA,1,B,2-0\n", "byname.csv")
+    done = record_results(t, parse_entries("table;result\n1;2-0\n2;0-2-1\n", "excel.csv"))
+    assert [d.result for d in done] == ["2-0-0", "0-2-1"]
+
+
+def test_a_csv_result_takes_every_form_the_text_takes_and_the_bye_row_is_skipped(store):
+    t = event(store, 7)
+    forms = {1: "2-1", 2: " 0 - 2 - 1 ", 3: "1-1-1"}
+    text = csv_of(t, forms)
+    assert ",,2-0" not in text and text.splitlines()[-1].startswith(",")  # the bye's row: no table
+    done = record_results(t, parse_entries(text, "r1.csv"))
+    assert [d.result for d in done if d.status == "recorded"] == ["2-1-0", "0-2-1", "1-1-1"]
+    # the text format takes the same forms
+    assert [e.slip for e in parse_entries("1 2-1\n2 0-2-1\n", "r.txt")] == ["2-1", "0-2-1"]
+    with pytest.raises(InputError) as e:
+        record_results(t, parse_entries(",Player 00,,2-0\n", "bye.csv"))
+    assert "header" in str(e.value)
+    with pytest.raises(InputError, match="a bye has no result"):
+        record_results(t, parse_entries("table,player1,player2,result\n,X,,2-0\n", "bye.csv"))
+
+
+def test_pairings_csv_filled_in_round_trips_through_results(tmp_path):
+    db = str(tmp_path / "t.db")
+    assert run_cli("tournament", "new", "--name", "RT", "--game", "optcg", "--seed", "1", "--id", "t-rt",
+                   db=db).returncode == 0
+    assert run_cli("tournament", "register", "t-rt", "Ann", "Bob", "Cid", "=Dee", "Eve", db=db).returncode == 0
+    r = run_cli("tournament", "pair", "t-rt", "--csv", db=db)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == "table,player1,player2,result"
+    lines = r.stdout.splitlines()
+    filled = [lines[0]] + [ln + ("1-0" if ln.split(",")[0] == "1" else "0-1" if ln.split(",")[0] else "")
+                           for ln in lines[1:]]
+    assert "'=Dee" in r.stdout  # the formula guard of the writer: read back as =Dee
+    sheet = tmp_path / "round1.csv"
+    sheet.write_text("\n".join(filled) + "\n", encoding="utf-8")
+    r = run_cli("tournament", "results", "t-rt", str(sheet), db=db)
+    assert r.returncode == 0 and "2 recorded" in r.stdout, r.stderr
+    # `pairings --csv` (a result column, the reasons after it) round-trips as it is
+    r = run_cli("tournament", "pairings", "t-rt", "--csv", db=db)
+    assert r.stdout.splitlines()[0].startswith("table,player1,player2,result")
+    sheet.write_text(r.stdout, encoding="utf-8")
+    r = run_cli("tournament", "results", "t-rt", str(sheet), db=db)
+    assert r.returncode == 0 and "2 unchanged" in r.stdout, r.stderr
+
+
+# --- 2. every bad line at once -------------------------------------------------------------------
+
+
+def test_every_bad_line_is_reported_at_once_and_nothing_is_stored(store):
+    t = event(store, 300)  # 150 tables
+    lines = [f"{n} 2-0" for n in range(1, 151)]
+    lines[9] = "10 2-O-0"          # line 10: a typo
+    lines[20] = "twenty-one 2-0"   # line 21: no table number
+    lines.append("999 2-0-0")      # line 151: no such table
+    lines.append("3 0-2")          # line 152: table 3 again, differently
+    with pytest.raises(BatchRefused) as e:
+        record_results(t, parse_entries("\n".join(lines) + "\n", "r1.txt"))
+    assert [(x.where, x.field) for x in e.value.errors] == [
+        ("r1.txt:10:4", "result"), ("r1.txt:21:1", "table"), ("r1.txt:151", "table"), ("r1.txt:152", "table")]
+    assert "no table 999" in str(e.value) and "given twice (2-0-0 at r1.txt:3 and 0-2-0)" in str(e.value)
+    assert str(e.value).startswith("4 lines refused; nothing was stored")
+    assert t.state().current.results == {}
+
+
+def test_a_conflict_with_a_stored_result_names_its_line_too(store):
+    t = event(store, 8)
+    record_results(t, [(2, "2-0")])
+    with pytest.raises(OverwriteRefused) as e:  # conflicts alone: the desk asks to overwrite
+        record_results(t, parse_entries("1 2-0\n2 0-2\n", "r1.txt"))
+    assert e.value.conflicts[0]["where"] == "r1.txt:2" and "r1.txt:2: round 1 table 2 has" in str(e.value)
+    with pytest.raises(BatchRefused) as e:  # with other errors: one line among the others
+        record_results(t, parse_entries("1 2-0\n2 0-2\n9 2-0\n", "r1.txt"))
+    assert [x.where for x in e.value.errors] == ["r1.txt:2", "r1.txt:3"]
+    assert "already has" in e.value.errors[0].message and "--overwrite" in e.value.errors[0].message
+
+
+def test_the_list_is_capped(store):
+    t = event(store, 8)
+    with pytest.raises(BatchRefused) as e:
+        record_results(t, parse_entries("".join(f"{900 + n} 2-0\n" for n in range(70)), "r.txt"))
+    assert len(e.value.errors) == 70
+    shown = e.value.lines()
+    assert len(shown) == 51 and shown[-1] == "... and 20 more"
+
+
+def test_cli_lists_every_bad_line_exit_2(tmp_path):
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "E", "--game", "op2009", "--seed", "1", "--id", "t-e", db=db)
+    run_cli("tournament", "register", "t-e", *[f"P{i}" for i in range(8)], db=db)
+    run_cli("tournament", "pair", "t-e", db=db)
+    f = tmp_path / "r1.txt"
+    f.write_text("1 2-0\n2 2-O-0\n3 2-0\n4 2-0\n\n999 2-0\n", encoding="utf-8")
+    r = run_cli("tournament", "results", "t-e", str(f), db=db)
+    assert r.returncode == 2
+    assert f"error: 2 lines of {f} refused; nothing was stored:" in r.stderr
+    assert f"{f}:2:3: field 'result'" in r.stderr and f"{f}:6: field 'table'" in r.stderr
+    r = run_cli("tournament", "show", "t-e", "--json", db=db)
+    assert json.loads(r.stdout)["current_round"]["missing_results"] == [1, 2, 3, 4]  # nothing stored
+    assert run_cli("tournament", "results", "t-e", db=db, input="1 2-0\n2 2-0\n").returncode == 0
+    f.write_text("1 0-2\n2 0-2\n3 2-0\n", encoding="utf-8")  # conflicts alone: each named by its line
+    r = run_cli("tournament", "results", "t-e", str(f), db=db)
+    assert r.returncode == 2 and "2 table(s)" in r.stderr and "--overwrite" in r.stderr
+    assert f"{f}:1: field 'table': round 1 table 1 already has" in r.stderr and f"{f}:2: field 'table'" in r.stderr
+
+
+# --- 3. a double loss --------------------------------------------------------------------------
+
+
+def test_a_double_loss_is_recorded_from_a_slip_a_file_and_refused_as_0_0_0(store):
+    t = event(store, 8)
+    with pytest.raises(InputError) as e:
+        t.record_slip("0-0-0", table=1)
+    assert "double loss" in str(e.value) and "--double-loss --table 1" in str(e.value) and "`1 double-loss`" in str(e.value)
+    with pytest.raises(InputError, match="`2 double-loss`"):
+        record_results(t, parse_entries("2 0-0-0\n", "r.txt"))
+    ev = t.record_slip("double-loss", table=1, reason="both players 10 minutes late")
+    assert ev.payload["double_loss"] is True and (ev.payload["wins1"], ev.payload["wins2"], ev.payload.get("draws", 0)) == (0, 0, 0)
+    done = record_results(t, parse_entries("2 DOUBLE-LOSS\n3 2-0\n1 double-loss\n", "r.txt"))
+    assert [(d.table, d.result, d.status) for d in done] == [(2, "double-loss", "recorded"), (3, "2-0-0", "recorded"),
+                                                            (1, "double-loss", "unchanged")]
+    done = record_results(t, parse_entries("table,result\n4,double-loss\n", "r.csv"))
+    assert done[0].result == "double-loss"
+    with pytest.raises(OverwriteRefused) as e:  # a different result already there: shown as such
+        record_results(t, [(3, "double-loss")])
+    assert e.value.conflicts[0]["old"] == "2-0-0" and e.value.conflicts[0]["new"] == "double-loss"
+    rnd = t.state().current
+    assert rnd.complete and rnd.winners() == {3: rnd.results[3].player1}
+    from judge.tournament.pages import pairings_by_name, pairings_by_table
+    assert pairings_by_table(rnd)[0]["result"] == "double-loss"
+    assert {r["result"] for r in pairings_by_name(rnd) if r["table"] == 1} == {"double-loss"}
+
+
+def test_a_double_loss_is_a_match_loss_for_both_in_points_and_tiebreakers():
+    from judge.tournament.standings import MatchResult, compute_standings, get_policy
+
+    results = [MatchResult(1, "A", "B", 2, 0, 0), MatchResult(1, "C", "D", 0, 0, 0, double_loss=True),
+               MatchResult(2, "C", "A", 2, 1, 0), MatchResult(2, "B", "D", 2, 0, 0)]
+    rows = compute_standings(results, get_policy("mtg", {"mw_floor": "0", "gw_floor": "0"})).by_player()
+    c, d = rows["C"], rows["D"]
+    assert (c.points, c.wins, c.losses, c.draws) == (3, 1, 1, 0)
+    assert (d.points, d.wins, d.losses, d.draws) == (0, 0, 2, 0)
+    # each is the other's opponent (they were paired): C's OMW% = mean(D 0/6, A 3/6)
+    assert c.tiebreakers["omw"] == pytest.approx(0.25)
+    # no game played: counted as the bye's game record reversed (0-2 under mtg), like a missed round
+    assert c.tiebreakers["gw"] == pytest.approx(6 / 15)      # 2-1 and 0-2: 6 game points of 15
+    assert d.tiebreakers["gw"] == pytest.approx(0.0)
+    # head-to-head (bandai style=digimon): a loss for both, never a draw
+    dig = compute_standings([MatchResult(1, "C", "D", 0, 0, 0, double_loss=True)],
+                            get_policy("bandai", {"style": "digimon"})).by_player()
+    assert dig["C"].tiebreakers["h2h"] == dig["D"].tiebreakers["h2h"] == 0.0
+    assert (dig["C"].losses, dig["D"].losses, dig["C"].draws) == (1, 1, 0)
+
+
+def test_a_double_loss_in_the_tournament_standings_and_never_in_the_top_cut(store):
+    t = Tournament.create(store, name="DL", game="op2009", seed="1", rounds=2, top_cut=2)
+    t.register_many(["Ann", "Bob", "Cid", "Dee"])
+    t.pair()
+    tables = t.state().current.tables()
+    record_results(t, [(tables[0].table, "2-0"), (tables[1].table, "double-loss")])
+    rows = t.state().standings(1).by_player()
+    for p in (tables[1].player1, tables[1].player2):
+        assert (rows[p].points, rows[p].losses, rows[p].played) == (0, 1, True)
+    t.pair()
+    record_results(t, [(p.table, "2-1") for p in t.state().current.tables()])
+    t.top_cut()
+    with pytest.raises(InputError, match="single elimination: a double loss"):
+        t.record_slip("double-loss", table=1)
+
+
+def test_cli_result_double_loss(tmp_path):
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "D", "--game", "optcg", "--seed", "1", "--id", "t-d", db=db)
+    run_cli("tournament", "register", "t-d", "Ann", "Bob", "Cid", "Dee", db=db)
+    run_cli("tournament", "pair", "t-d", db=db)
+    r = run_cli("tournament", "result", "t-d", "0-0-0", "--table", "1", db=db)
+    assert r.returncode == 2 and "--double-loss --table 1" in r.stderr
+    r = run_cli("tournament", "result", "t-d", "--double-loss", "--table", "1", "--reason", "both late", db=db)
+    assert r.returncode == 0 and "double-loss (a match loss for both)" in r.stdout, r.stderr
+    r = run_cli("tournament", "result", "t-d", "1-0", "--double-loss", "--table", "2", db=db)
+    assert r.returncode == 2 and "takes no slip" in r.stderr
+    r = run_cli("tournament", "pairings", "t-d", "--json", db=db)
+    assert json.loads(r.stdout)[0]["result"] == "double-loss"
+
+
+# --- 4. a name mistyped ------------------------------------------------------------------------
+
+
+def garcia_event(store):
+    t = Tournament.create(store, name="Names", game="op2009", seed="2", rounds=3)
+    t.register_many(["José García", "Ann Rossi", "Bob Verdi", "Cid Neri"] + [f"Player {i:02d}" for i in range(16)])
+    t.pair()
+    return t
+
+
+def test_a_name_not_registered_says_so_with_near_matches_and_their_tables(store):
+    t = garcia_event(store)
+    table = next(p.table for p in t.state().current.pairings if "José García" in (p.player1, p.player2))
+    with pytest.raises(InputError) as e:
+        t.record_slip("2-0-0", player="José Garcia")   # the accent on the wrong letter
+    assert e.value.field == "player"
+    assert e.value.message == f"'José Garcia' is not registered; did you mean 'José García' (table {table})?"
+    with pytest.raises(InputError) as e:
+        t.record_slip("2-0-0", player="Zzz Nobody")
+    assert "'Zzz Nobody' is not registered; no registered name is near it (20 players" in e.value.message
+    assert "not paired" not in e.value.message
+    with pytest.raises(InputError) as e:  # drop: near matches, not the first 10 of the registrations
+        t.drop("jose garcia")
+    assert e.value.message == f"'jose garcia' is not registered; did you mean 'José García' (table {table})?"
+    with pytest.raises(InputError) as e:
+        t.drop("player")
+    assert "'Player 00' (table" in e.value.message and e.value.message.endswith("or another?")
+    assert "Ann Rossi" not in e.value.message
+    # a registered player who is not paired is still "not paired"
+    t.register("Late Comer")
+    with pytest.raises(InputError, match="'Late Comer' is not paired in Round 1"):
+        t.record_slip("2-0-0", player="Late Comer")
+
+
+def test_few_players_and_no_near_match_lists_them(store):
+    t = Tournament.create(store, name="Small", game="op2009", seed="2", rounds=3)
+    t.register_many(["Ann", "Bob", "Cid"])
+    with pytest.raises(InputError) as e:
+        t.drop("Zed")
+    assert e.value.message == "'Zed' is not registered; players: Ann, Bob, Cid"
+
+
+def test_my_table_and_did_you_mean_are_one_function():
+    from judge.tournament.names import did_you_mean, near_matches
+
+    names = ["José García", "Jose Garcia", "Ann Rossi"]
+    assert near_matches("jose  GARCIA", names) == ["José García", "Jose Garcia"]
+    assert near_matches("garc", names, limit=1) == ["José García"]
+    assert near_matches("   ", names) == []
+    assert did_you_mean("jose garcia", names, lambda n: "table 3" if n == "Jose Garcia" else None) == \
+        "did you mean 'José García' or 'Jose Garcia' (table 3)?"
+    import inspect
+    from judge.web.routes import public
+    assert "near_matches(" in inspect.getsource(public.my_table)
+
+
+def test_cli_names_a_typo_with_did_you_mean(tmp_path):
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "N", "--game", "op2009", "--seed", "1", "--id", "t-n", db=db)
+    run_cli("tournament", "register", "t-n", "José García", "Ann", "Bob", "Cid", db=db)
+    run_cli("tournament", "pair", "t-n", db=db)
+    r = run_cli("tournament", "result", "t-n", "2-0-0", "--player", "José Garcia", db=db)
+    assert r.returncode == 2 and "is not registered; did you mean 'José García' (table" in r.stderr, r.stderr
+    r = run_cli("tournament", "drop", "t-n", "jose garcia", db=db)
+    assert r.returncode == 2 and "did you mean 'José García'" in r.stderr
