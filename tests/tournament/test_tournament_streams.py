@@ -1,0 +1,141 @@
+"""A tournament's id given where a match's belongs (and the reverse): refused in words, or, where it
+makes sense (`events`, `export --format jsonl`, `import`), done for the tournament's own stream.
+And round seals that a late correction made stale: said at the correction, by `verify --seal` and
+on the standings page."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from judge.cli import cli
+from judge.cli.common import run_guarded
+
+BACKENDS = ("sqlite",)  # what these tests look at does not depend on the backend (tests/conftest.py)
+
+
+@pytest.fixture
+def run(tmp_path, capsys):
+    db = str(tmp_path / "t.db")
+
+    def run(*args, db_path=db):
+        code = run_guarded(cli, ["--db", db_path, "--by", "t", *args])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run
+
+
+@pytest.fixture
+def event(run):
+    """Tournament t-s (4 players, best of three, 2 rounds) with round 1 played and sealed, and a
+    match m-1 of the table ruleset."""
+    assert run("tournament", "new", "--name", "Streams", "--game", "optcg", "--best-of", "3",
+               "--rounds", "2", "--seed", "1", "--id", "t-s")[0] == 0
+    assert run("tournament", "register", "t-s", "Ann", "Bob", "Cid", "Dee")[0] == 0
+    assert run("tournament", "pair", "t-s")[0] == 0
+    assert run("tournament", "result", "t-s", "2-0-0", "--table", "1")[0] == 0
+    assert run("tournament", "result", "t-s", "2-1-0", "--table", "2")[0] == 0
+    code, out, err = run("tournament", "seal", "t-s", "--round", "1")
+    assert code == 0, err
+    assert run("match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob", "--id", "m-1")[0] == 0
+    return run
+
+
+# --- a tournament's id given to a match command -----------------------------------------------
+
+REFUSED = {  # command -> words its refusal must hold (besides "t-s is a tournament, not a match")
+    ("state", "t-s"): "tablejudge tournament show t-s",
+    ("validate", "t-s"): "tablejudge verify t-s",
+    ("report", "t-s"): "tablejudge tournament standings t-s --html",
+    ("findings", "t-s"): "tablejudge tournament warnings t-s",
+    ("audit", "t-s", "--at", "3"): "tablejudge events t-s",
+    ("replay", "t-s"): "tablejudge events t-s",
+    ("penalties", "t-s"): "penalties are given in its matches",
+    ("appeals", "t-s"): "tablejudge tournament show t-s",
+    ("export", "t-s", "--format", "csv"): "exports only as `--format jsonl`",
+    ("export", "t-s", "--format", "notation"): "exports only as `--format jsonl`",
+    ("timelimit", "t-s"): "tablejudge tournament show t-s",
+    ("log", "t-s", "note", "--text", "x"): "tablejudge tournament result t-s",
+    ("judge", "call", "t-s", "--caller", "Ann", "--reason", "x"): "tablejudge tournament show t-s",
+}
+
+
+@pytest.mark.parametrize("args", list(REFUSED), ids=lambda a: " ".join(a[:1] + a[2:4]))
+def test_a_match_command_given_a_tournament_refuses_in_words(event, args):
+    code, out, err = event(*args)
+    assert code == 2, err
+    assert err.startswith("error: t-s is a tournament, not a match: ") and REFUSED[args] in err
+    assert "internal error" not in err and "KeyError" not in err
+
+
+def test_events_lists_a_tournaments_own_events(event):
+    code, out, err = event("events", "t-s")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "created Streams" in lines[0] and "registered Ann" in lines[1]
+    assert any("round 1 table 1: " in ln for ln in lines)
+    code, out, _ = event("events", "t-s", "--json", "--from", "2", "--to", "3")
+    rows = json.loads(out)
+    assert [r["position"] for r in rows] == [2, 3] and rows[0]["kind"] == "player.registered"
+    assert rows[0]["description"] == "registered Ann" and len(rows[0]["hash"]) == 64
+
+
+def test_export_and_import_of_a_tournament_rebuild_the_identical_chain(event, tmp_path):
+    first = tmp_path / "t-s.jsonl"
+    code, out, err = event("export", "t-s", "-o", str(first))
+    assert code == 0 and "events" in out, err
+    lines = first.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["kind"] == "tournament.created"
+    other = str(tmp_path / "other.db")
+    code, out, err = event("import", str(first), db_path=other)
+    assert code == 0, err
+    assert "into tournament t-s (new)" in out
+    again = tmp_path / "again.jsonl"
+    assert event("export", "t-s", "-o", str(again), db_path=other)[0] == 0
+    assert again.read_bytes() == first.read_bytes()  # byte for byte: the same chain, the same hashes
+    code, out, err = event("verify", "t-s", db_path=other)
+    assert code == 0 and "t-s: ok" in out, err
+    code, out, _ = event("tournament", "show", "t-s", "--json", db_path=other)
+    assert json.loads(out)["players"] == 4
+    # once only; and an altered line is refused, naming it, with nothing stored
+    code, _, err = event("import", str(first), db_path=other)
+    assert code == 2 and "already in" in err
+    bad = tmp_path / "bad.jsonl"
+    rows = [json.loads(x) for x in lines]
+    rows[2]["payload"]["player"] = "Zed"
+    bad.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    third = str(tmp_path / "third.db")
+    code, _, err = event("import", str(bad), db_path=third)
+    assert code == 2 and "bad.jsonl:3" in err and "hash" in err
+    rows = [json.loads(x) for x in lines]
+    rows[1]["payload"] = {"player": ""}
+    bad.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, _, err = event("import", str(bad), db_path=third)
+    assert code == 2 and "bad.jsonl:2" in err and "payload.player" in err
+    assert event("tournament", "list", "--json", db_path=third)[1].strip() in ("[]", "")
+
+
+def test_a_tournament_command_given_a_match_says_it_is_a_match(event):
+    for args in (("tournament", "show", "m-1"), ("tournament", "standings", "m-1"),
+                 ("tournament", "pair", "m-1"), ("tournament", "seal", "m-1")):
+        code, _, err = event(*args)
+        assert code == 2 and "m-1 is a match, not a tournament" in err, args
+    code, _, err = event("tournament", "result", "t-s", "--match", "t-s")
+    assert code == 2 and "t-s' is a tournament, not a match" in err
+
+
+def test_a_web_match_page_given_a_tournament_is_a_404_in_words(event, tmp_path):
+    from tests.web.server import Server
+
+    with Server(str(tmp_path / "t.db")) as s:
+        import httpx
+        with httpx.Client(base_url=s.url, timeout=30, headers={"Authorization": f"Bearer {s.token}"}) as http:
+            for path in ("/m/t-s", "/m/t-s/data.json", "/m/t-s/replay.html", "/m/t-s/appeals",
+                         "/m/t-s/record", "/api/m/t-s"):
+                r = http.get(path, params={"k": s.token})
+                assert r.status_code == 404, (path, r.status_code)
+                assert "t-s" in r.text and "is a tournament, not a match" in r.text.replace("&#39;", "'"), path
+            for path in ("/t/m-1", "/api/t/m-1"):
+                r = http.get(path, params={"k": s.token})
+                assert r.status_code in (404, 422) and "is a match, not a tournament" in r.text.replace("&#39;", "'")
