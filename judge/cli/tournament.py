@@ -548,10 +548,16 @@ def register(cli: click.Group) -> None:
 
 
 def warn_invalidated(t: Tournament) -> None:
-    """After a change: say (on stderr) what it invalidated that is not answered yet."""
-    for w in invalidation_warnings(t.state()):
+    """After a change: say (on stderr) what it invalidated that is not answered yet, and which
+    round seals no longer match their round's results (sealing the round again answers that)."""
+    st = t.state()
+    for w in invalidation_warnings(st):
         stderr(f"warning: {w.message}\n  answer it: tablejudge tournament decide {t.id} {w.id} "
                f"{'|'.join(w.choices)} --reason ...")
+    for n, e in st.stale_seals().items():
+        stderr(f"warning: round {n}'s seal (event {st.sealed_at[n]}) is out of date: its results changed "
+               f"after it (event {e.position}), and so are standings printed with it\n"
+               f"  seal it again: tablejudge tournament seal {t.id} --round {n}")
 
 
 def _round(st: TournamentState, round_no: int | None):

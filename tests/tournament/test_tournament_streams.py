@@ -139,3 +139,56 @@ def test_a_web_match_page_given_a_tournament_is_a_404_in_words(event, tmp_path):
             for path in ("/t/m-1", "/api/t/m-1"):
                 r = http.get(path, params={"k": s.token})
                 assert r.status_code in (404, 422) and "is a match, not a tournament" in r.text.replace("&#39;", "'")
+
+
+# --- a late correction makes a round's seal stale ---------------------------------------------
+
+
+def _seal_token(run, tid: str, round_no: int) -> str:
+    code, out, _ = run("events", tid, "--json")
+    sealed = [r for r in json.loads(out) if r["kind"] == "round.sealed" and r["payload"]["round"] == round_no]
+    return f"tj-seal:{tid}/{round_no}:{sealed[-1]['payload']['seal']}"
+
+
+def test_a_correction_after_a_seal_says_the_seal_is_stale_until_sealed_again(event, tmp_path):
+    run = event
+    old = _seal_token(run, "t-s", 1)
+    assert run("verify", "--seal", "t-s")[0] == 0
+    code, out, err = run("tournament", "result", "t-s", "0-2-0", "--table", "1", "--round", "1",
+                         "--overwrite", "--reason", "slip misread")
+    assert code == 0, err
+    assert "round 1's seal" in err and "out of date" in err and "standings printed with it" in err
+    assert "tablejudge tournament seal t-s --round 1" in err
+    position = json.loads(run("events", "t-s", "--json")[1])[-1]["position"]
+    # verify --seal: stale, exit 1, naming the round and the correcting event
+    for value in ("t-s", old, "all"):
+        code, out, err = run("verify", "--seal", value)
+        assert code == 1, (value, out)
+        assert "round 1" in out and "STALE" in out and f"event {position} (table 1: 0-2-0, 'slip misread')" in out
+        assert "tablejudge tournament seal t-s --round 1" in out
+    code, out, _ = run("verify", "--seal", "t-s", "--json")
+    seal = json.loads(out)["seals"][0]
+    assert seal["ok"] is False and seal["problems"] == [] and f"event {position}" in seal["stale"]
+    code, out, _ = run("verify", "t-s")
+    assert code == 1 and "seal of round 1" in out and "is stale" in out
+    # the standings page does not print the stale seal as if it were current
+    page = tmp_path / "s.html"
+    assert run("tournament", "standings", "t-s", "--round", "1", "--html", str(page))[0] == 0
+    html = page.read_text(encoding="utf-8")
+    assert old not in html and "not current" in html and "tournament seal t-s --round 1" in html
+    # sealed again: the new seal is current; the old one is superseded (history) for the tournament,
+    # and still out of date when asked about itself (a page printed with it)
+    code, out, err = run("tournament", "seal", "t-s", "--round", "1")
+    assert code == 0, err
+    new = _seal_token(run, "t-s", 1)
+    code, out, _ = run("verify", "--seal", "t-s")
+    assert code == 0 and "superseded by the seal at event" in out and f"the current seal of round 1: {new}" in out
+    code, out, _ = run("verify", "--seal", old)
+    assert code == 1 and "STALE, superseded" in out
+    assert run("verify", "--seal", new)[0] == 0 and run("verify", "t-s")[0] == 0
+    assert run("tournament", "standings", "t-s", "--round", "1", "--html", str(page))[0] == 0
+    html = page.read_text(encoding="utf-8")
+    assert new in html and old not in html and "not current" not in html
+    code, out, err = run("tournament", "result", "t-s", "0-2-0", "--table", "2", "--round", "1",
+                         "--overwrite", "--reason", "again")
+    assert "round 1's seal" in err  # a second correction makes the new seal stale in turn
