@@ -59,7 +59,9 @@ def register(cli: click.Group) -> None:
             for d in done:
                 if d.status == "overwritten":
                     click.echo(f"table {d.table}: {d.player1} {d.result} {d.player2} (was {d.old})")
-            click.echo(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f" (round {done[0].round})")
+            rnd = t.state().round(done[0].round)  # a top-cut round by its name: "(Quarterfinals, round 9)"
+            where = f"{rnd.name}, round {rnd.number}" if rnd and rnd.stage != "swiss" else f"round {done[0].round}"
+            click.echo(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f" ({where})")
         warn_invalidated(t)
 
     @tournament.command("undo")

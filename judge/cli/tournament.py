@@ -245,8 +245,10 @@ def register(cli: click.Group) -> None:
         click.echo(f"{st.name} ({st.id}) — {st.game}, policy {st.policy.name}, "
                    f"{st.rounds_planned or 'open'} Swiss rounds, top cut {st.top_cut_size or 'none'}")
         sw, el = st.match_format("swiss"), st.match_format("elimination")
-        click.echo(f"matches: Swiss {sw.name}, top cut {el.name}"
-                   + ("" if sw.declared and el.declared else " (undeclared: the game's default)"))
+        def said(f) -> str:  # each stage for itself, as --json's "declared" and "source" say
+            return f"{f.name} ({f.source})" if f.declared else f"{f.name} (undeclared: {f.source})"
+
+        click.echo(f"matches: Swiss {said(sw)}; top cut {said(el)}")
         click.echo(f"players: {len(st.players)} ({len(st.active_players())} active)")
         cur = st.current
         if cur:
@@ -388,10 +390,11 @@ def register(cli: click.Group) -> None:
             echo_csv(rows, as_csv)
         else:
             click.echo(title)
-            text_rows = [{"table": r["table"] if r["table"] is not None else "-", "player": r["player1"],
-                          "opponent": r["player2"] or "BYE", **({"why": r["reason"]} if explain else {})}
+            # the columns of `tournament pairings` (and of --json/--csv): table, player1, player2
+            text_rows = [{"table": r["table"] if r["table"] is not None else "-", "player1": r["player1"],
+                          "player2": r["player2"] or "BYE", **({"why": r["reason"]} if explain else {})}
                          for r in rows]
-            click.echo(table_text(text_rows, ["table", "player", "opponent"] + (["why"] if explain else [])))
+            click.echo(table_text(text_rows, ["table", "player1", "player2"] + (["why"] if explain else [])))
             for n in data.get("notes") or []:
                 if n != title:
                     click.echo(f"note: {n}")
@@ -441,7 +444,9 @@ def register(cli: click.Group) -> None:
             e = t.record_slip(slip, table=table, player=player, round_no=round_no,
                               override_format=override_format, overwrite=overwrite, reason=reason)
         p = e.payload
-        click.echo(f"round {p['round']} table {p['table']}: {p['player1']} {p['wins1']}-{p['wins2']}-"
+        rnd = t.state().round(p["round"])
+        click.echo(f"{rnd.label if rnd else 'round ' + str(p['round'])} table {p['table']}: "
+                   f"{p['player1']} {p['wins1']}-{p['wins2']}-"
                    f"{p.get('draws', 0)} {p['player2']} (event {e.position})"
                    + (" — format override" if p.get("format_override") else ""))
         warn_invalidated(t)

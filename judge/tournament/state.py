@@ -68,6 +68,12 @@ class RoundState:
     def tables(self) -> list[Pairing]:
         return [p for p in self.pairings if p.player2 is not None]
 
+    @property
+    def label(self) -> str:
+        """The round in a sentence: `round 4` (Swiss), `Quarterfinals (round 9)` (a top-cut round
+        by its name, with the number --round takes)."""
+        return f"round {self.number}" if self.stage == "swiss" else f"{self.name} (round {self.number})"
+
     def missing(self) -> list[int]:
         return [p.table for p in self.tables() if p.table not in self.results]
 

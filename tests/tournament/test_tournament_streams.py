@@ -128,6 +128,10 @@ def test_a_tournament_command_given_a_match_says_it_is_a_match(event):
 def test_a_web_match_page_given_a_tournament_is_a_404_in_words(event, tmp_path):
     from tests.web.server import Server
 
+    # (and the desk page counts one table as one table)
+    assert event("tournament", "new", "--name", "Two", "--game", "optcg", "--id", "t-two")[0] == 0
+    event("tournament", "register", "t-two", "Ann", "Bob")
+    event("tournament", "pair", "t-two")
     with Server(str(tmp_path / "t.db")) as s:
         import httpx
         with httpx.Client(base_url=s.url, timeout=30, headers={"Authorization": f"Bearer {s.token}"}) as http:
@@ -136,6 +140,8 @@ def test_a_web_match_page_given_a_tournament_is_a_404_in_words(event, tmp_path):
                 r = http.get(path, params={"k": s.token})
                 assert r.status_code == 404, (path, r.status_code)
                 assert "t-s" in r.text and "is a tournament, not a match" in r.text.replace("&#39;", "'"), path
+            desk = http.get("/t/t-two", params={"k": s.token}).text
+            assert "1 table;" in desk and "1 tables" not in desk
             for path in ("/t/m-1", "/api/t/m-1"):
                 r = http.get(path, params={"k": s.token})
                 assert r.status_code in (404, 422) and "is a match, not a tournament" in r.text.replace("&#39;", "'")
@@ -192,3 +198,53 @@ def test_a_correction_after_a_seal_says_the_seal_is_stale_until_sealed_again(eve
     code, out, err = run("tournament", "result", "t-s", "0-2-0", "--table", "2", "--round", "1",
                          "--overwrite", "--reason", "again")
     assert "round 1's seal" in err  # a second correction makes the new seal stale in turn
+
+
+# --- words: match formats, top-cut rounds, pair's columns, the desk's table count ---------------
+
+
+def test_show_says_each_stage_declared_or_not_as_the_json_does(event):
+    code, out, _ = event("tournament", "show", "t-s")
+    line = next(ln for ln in out.splitlines() if ln.startswith("matches:"))
+    assert line.startswith("matches: Swiss best of three (declared by the organizer); top cut best of three "
+                           "(undeclared: default for optcg")
+    fmt = json.loads(event("tournament", "show", "t-s", "--json")[1])["match_format"]
+    assert fmt["swiss"]["declared"] is True and fmt["elimination"]["declared"] is False
+
+
+def test_pair_prints_the_columns_pairings_prints_and_top_cut_rounds_by_name(run):
+    assert run("tournament", "new", "--name", "Cut", "--game", "optcg", "--rounds", "1", "--top-cut", "4",
+               "--seed", "3", "--id", "t-c")[0] == 0
+    run("tournament", "register", "t-c", "Ann", "Bob", "Cid", "Dee")
+    code, out, _ = run("tournament", "pair", "t-c")
+    header = out.splitlines()[1].split()
+    assert header == ["table", "player1", "player2"]
+    assert run("tournament", "pairings", "t-c")[1].splitlines()[1].split()[:3] == header  # (+ result)
+    for table in (1, 2):
+        assert run("tournament", "result", "t-c", "1-0-0", "--table", str(table))[0] == 0
+    assert run("tournament", "top-cut", "t-c")[0] == 0
+    code, out, err = run("tournament", "result", "t-c", "2-0-0", "--table", "1")
+    assert code == 0, err
+    assert out.startswith("Semifinals (round 2) table 1: "), out
+    assert "round 1 table" not in out
+
+
+def test_results_names_a_top_cut_round(tmp_path, capsys, monkeypatch):
+    import io
+    db = str(tmp_path / "r.db")
+
+    def run(*args, stdin=""):
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        code = run_guarded(cli, ["--db", db, "--by", "t", *args])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    run("tournament", "new", "--name", "Cut", "--game", "optcg", "--rounds", "1", "--top-cut", "4",
+        "--seed", "3", "--id", "t-c")
+    run("tournament", "register", "t-c", "Ann", "Bob", "Cid", "Dee")
+    run("tournament", "pair", "t-c")
+    code, out, err = run("tournament", "results", "t-c", stdin="1 1-0\n2 1-0\n")
+    assert code == 0 and out.strip().endswith("2 recorded (round 1)"), (out, err)
+    run("tournament", "top-cut", "t-c")
+    code, out, err = run("tournament", "results", "t-c", stdin="1 2-0\n2 2-1\n")
+    assert code == 0 and out.strip().endswith("2 recorded (Semifinals, round 2)"), (out, err)
