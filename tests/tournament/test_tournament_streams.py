@@ -75,6 +75,7 @@ def test_events_lists_a_tournaments_own_events(event):
     lines = out.splitlines()
     assert "created Streams" in lines[0] and "registered Ann" in lines[1]
     assert any("round 1 table 1: " in ln for ln in lines)
+    assert any("sealed round 1 (1 stream): tj-seal:t-s/1:" in ln for ln in lines)
     code, out, _ = event("events", "t-s", "--json", "--from", "2", "--to", "3")
     rows = json.loads(out)
     assert [r["position"] for r in rows] == [2, 3] and rows[0]["kind"] == "player.registered"
@@ -227,6 +228,8 @@ def test_pair_prints_the_columns_pairings_prints_and_top_cut_rounds_by_name(run)
     assert code == 0, err
     assert out.startswith("Semifinals (round 2) table 1: "), out
     assert "round 1 table" not in out
+    events = run("events", "t-c")[1]
+    assert "Semifinals (round 2) table 1: " in events and "round 1 table 1: " in events
 
 
 def test_results_names_a_top_cut_round(tmp_path, capsys, monkeypatch):
