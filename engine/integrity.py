@@ -248,10 +248,23 @@ class SealResult:
     ok: bool
     problems: list[str] = field(default_factory=list)
     heads: int = 0
+    # Stale: what it covers is all still in the log, but what it sealed was changed after it (a
+    # late correction): the words say what changed. A later seal that covers the change supersedes
+    # it (`superseded_by`: that seal's event position and token).
+    stale: str = ""
+    superseded_by: int | None = None
+    superseded_token: str = ""
+    position: int | None = None  # the seal's own event
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seal": seal_token(self.stream, self.label, self.seal), "stream": self.stream,
-                "round": self.label, "ok": self.ok, "heads": self.heads, "problems": self.problems}
+        d = {"seal": seal_token(self.stream, self.label, self.seal), "stream": self.stream,
+             "round": self.label, "ok": self.ok, "heads": self.heads, "problems": self.problems,
+             "stale": self.stale or None}
+        if self.position is not None:
+            d["event"] = self.position
+        if self.superseded_by is not None:
+            d["superseded_by"] = {"event": self.superseded_by, "seal": self.superseded_token}
+        return d
 
 
 def check_seal(store: EventStore, stream: str, label: str, scope: str, heads: list[dict[str, Any]],

@@ -168,7 +168,7 @@ class Replayer:
     def __init__(self, store: EventStore, match: str, ruleset: Ruleset | None = None):
         self.store = store
         self.match = match
-        self.created = store.created(match)
+        self.created = store.match_created(match)  # NotAMatch for a tournament's id
         payload = self.created.payload
         self.ruleset = ruleset or get_ruleset(payload["ruleset"])(payload.get("options") or {})
         self.key = self.ruleset.snapshot_key()

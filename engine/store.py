@@ -71,6 +71,26 @@ class MatchNotFound(StoreError):
     pass
 
 
+class NotAMatch(MatchNotFound):
+    """The id names a stream that is not a match (a tournament, the log's own): it has no table
+    to replay. `thing` says what it is ("tournament"); the CLI adds, per command, where to look
+    instead (judge/cli/streams.py)."""
+
+    def __init__(self, stream: str, created_kind: str, message: str | None = None):
+        self.stream = stream
+        self.created_kind = created_kind
+        self.thing = stream_thing(stream, created_kind)
+        super().__init__(message or f"{shown(stream)} is {self.thing}, not a match")
+
+
+def stream_thing(stream: str, created_kind: str) -> str:
+    """What a stream is, in words with its article: "a tournament", "the log's own stream"."""
+    if stream == LOG_STREAM:
+        return "the log's own stream (guard incidents)"
+    thing = created_kind[:-len(CREATED_SUFFIX)] if created_kind.endswith(CREATED_SUFFIX) else ""
+    return f"a {thing}" if thing else f"a stream that starts with {shown(created_kind)}"
+
+
 class NotALog(StoreError):
     """The database holds something else: tablejudge leaves other applications' data alone."""
 
@@ -962,6 +982,15 @@ class EventStore:
                 raise MatchNotFound(f"no match {match!r} in {self.describe()}")
             self._created[match] = event
         return self._created[match]
+
+    def match_created(self, match: str) -> RecordedEvent:
+        """The `match.created` event of match `match`: MatchNotFound if there is no such stream,
+        NotAMatch if the stream is something else (a tournament). Every reader of a match's table
+        (engine.replay.Replayer, so engine.match.Match) comes through here."""
+        created = self.created(match)
+        if created.kind != MATCH_CREATED:
+            raise NotAMatch(match, created.kind)
+        return created
 
     def match_ids(self) -> list[str]:
         """Every match, in creation order, by pulling the notification log for match.created."""

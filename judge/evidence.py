@@ -67,14 +67,47 @@ def verify_stream(store: EventStore, stream: str) -> VerifyReport:
                                   "matches: each match still holds the head it was based on, and "
                                   "replays to the same table")
         sealed = [e for e in events if e.kind == seals.SEALED]
+        fresh = _Freshness(store)
         for e in sealed:
-            result = seals.check(store, e)
+            result = fresh.mark(seals.check(store, e), e, explicit=False)
             for p in result.problems:
                 report.fail(f"seal of round {result.label} (event {e.position}): {p}")
+            if result.stale and not result.ok and not result.problems:
+                report.fail(f"seal of round {result.label} (event {e.position}) is stale: {result.stale}; "
+                            f"seal it again: tablejudge tournament seal {stream} --round {result.label}")
         if sealed:
             report.checked.append(f"{len(sealed)} round seal{'s' if len(sealed) != 1 else ''}: recomputed, "
-                                  "and every head each covers is still in the log")
+                                  "every head each covers is still in the log, and each round's latest "
+                                  "seal still matches its results")
     return report
+
+
+class _Freshness:
+    """Marks seals stale whose round's results changed after them (each tournament folded once)."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+        self._folded: dict[str, tuple[Any, list[Any]]] = {}
+
+    def mark(self, result: SealResult, event: Any, *, explicit: bool) -> SealResult:
+        """`explicit`: this very seal was asked about (a token, a hash, a file: a printed page), so
+        a stale one fails even when a later seal supersedes it (the page is out of date). Asked
+        for a whole tournament, a superseded seal is history: reported, not failed."""
+        if event.match not in self._folded:
+            from judge.tournament.state import replay
+            events = self.store.read(event.match)
+            self._folded[event.match] = (replay(events), events)
+        st, events = self._folded[event.match]
+        result.position = event.position
+        words, resealed = seals.staleness(st, event, events)
+        if words:
+            result.stale = words
+            if resealed is not None:
+                result.superseded_by = resealed
+                result.superseded_token = seals.token(event.match, st.seals[event.payload["round"]])
+            if resealed is None or explicit:
+                result.ok = False
+        return result
 
 
 def resolve_stream(store: EventStore, ref: str) -> str:
@@ -93,8 +126,9 @@ def resolve_stream(store: EventStore, ref: str) -> str:
 def seals_for(store: EventStore, value: str) -> list[SealResult]:
     """`--seal VALUE`: all (no value), a seal token or bare seal hash (from a printed page), a
     tournament id, or a file holding seal tokens (a standings page, a round report)."""
+    fresh = _Freshness(store)
     if value == "all":
-        return [seals.check(store, e) for e in seals.seal_events(store)]
+        return [fresh.mark(seals.check(store, e), e, explicit=False) for e in seals.seal_events(store)]
     tokens = parse_seal_tokens(value) if SEAL_RE.fullmatch(value.strip()) else []
     wanted: list[tuple[str | None, str | None, str]] = [(t, r, h) for t, r, h in tokens]
     if not wanted and HASH_RE.match(value.strip().lower()):
@@ -110,14 +144,14 @@ def seals_for(store: EventStore, value: str) -> list[SealResult]:
             found = seals.seal_events(store, tournament)
             if not found:
                 raise InputError(f"tournament {tournament} has no sealed round yet", field="seal")
-            return [seals.check(store, e) for e in found]
+            return [fresh.mark(seals.check(store, e), e, explicit=False) for e in found]
         raise InputError(f"{value[:80]!r} is neither a seal (tj-seal:...), a seal hash, a tournament, "
                          "nor a file", field="seal")
     out: list[SealResult] = []
     for tournament, label, hash_ in dict.fromkeys(wanted):
         hits = seals.find(store, hash_)
         if hits:
-            out.extend(seals.check(store, e) for e in hits)
+            out.extend(fresh.mark(seals.check(store, e), e, explicit=True) for e in hits)
         else:
             out.append(SealResult(tournament or "?", label or "?", hash_, False, [
                 "no seal with this hash is in the log: the seal event (or the tournament's events "

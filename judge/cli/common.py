@@ -66,9 +66,16 @@ class Env:
                 pass
 
     def match(self, ref: str) -> "Match":
+        """The match a command works on; a tournament's id is refused (exit 2) in words that say
+        where to look instead (judge/cli/streams.py)."""
         from engine.match import Match
+        from engine.store import NotAMatch
 
-        return Match.open(self.store(), ref)
+        try:
+            return Match.open(self.store(), ref)
+        except NotAMatch as e:
+            from judge.cli.streams import command_name, refusal
+            raise refusal(e, command_name()) from None
 
     def names(self, m: "Match", state: Any = None) -> Any:
         """Card names for what a command prints about match `m` (the log's, then the card data's)."""

@@ -471,9 +471,10 @@ def findings_cmd(env: Env, match, as_json, as_csv, as_nl) -> None:
 
 
 def _matches(env: Env, refs: tuple[str, ...]) -> list[Match]:
+    if refs:
+        return [env.match(x) for x in refs]
     store = env.store()
-    ids = [store.resolve(x) for x in refs] if refs else store.match_ids()
-    return [Match(store, i) for i in ids]
+    return [Match(store, i) for i in store.match_ids()]
 
 
 @click.command("penalties")

@@ -82,7 +82,11 @@ def register(cli: click.Group) -> None:
                 if d.status == "overwritten":
                     click.echo(f"table {d.table}: {d.player1} {d.result} {d.player2} (was {d.old})")
             said = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "nothing new"
-            click.echo(said + (f" (round {done[0].round})" if done else ""))
+            if done:  # a top-cut round by its name: "(Quarterfinals, round 9)"
+                rnd = t.state().round(done[0].round)
+                said += (f" ({rnd.name}, round {rnd.number})" if rnd and rnd.stage != "swiss"
+                         else f" (round {done[0].round})")
+            click.echo(said)
         warn_invalidated(t)
 
     @tournament.command("undo")

@@ -11,7 +11,7 @@ from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 from engine.rulesets import available, get_ruleset
 from engine.schema import PayloadError, read_json, shown
-from engine.store import ConflictError, MatchNotFound
+from engine.store import ConflictError, MatchNotFound, NotAMatch
 from engine.words import plural
 
 from judge.io.files import atomic_write, inside, safe_name
@@ -20,6 +20,7 @@ from judge.io.exporters import exporter
 from judge.io.exporters import formats as export_formats
 from judge.cli.expect import confirm_expected, same_event
 from judge.cli.fieldargs import parse_field_args
+from judge.cli.streams import TournamentStream, is_tournament, tournament_event_rows, tournament_events_text
 from judge.report.text import render_events, render_findings, render_judged, render_state
 from judge.cli.common import EXIT_CONFLICT, EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
 from judge.cli.common import output_options, pass_env, stderr, table_text
@@ -204,7 +205,9 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 @pass_env
 def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> None:
     """Import files of events, each all or nothing: a malformed line is reported with its file,
-    line and field, and nothing from that file is stored. A folder imports every file in it, with
+    line and field, and nothing from that file is stored. A tournament's JSONL export
+    (`export TOURNAMENT`) re-creates the tournament's stream, hash for hash; its matches are
+    imported from their own exports. A folder imports every file in it, with
     a progress bar and a summary table. The summary counts each import's findings (exit 0: the
     import succeeded; `tablejudge validate` exits 1 on findings).
 
@@ -288,7 +291,11 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
             r = rows[0]
             judged = (f"{plural(r['findings'], 'finding')}" if r["findings"] is not None
                       else "not judged (interrupted): run `tablejudge validate " + r["match"] + "`")
-            if r.get("status") == "already in the log":
+            if r.get("stream") == "tournament":  # a tournament's own stream: no moves to judge
+                click.echo(f"{r['file']}: {plural(r['events'], 'event')} into tournament {r['match']} (new); "
+                           f"`tablejudge verify {r['match']}` checks it, `tablejudge tournament show {r['match']}` "
+                           "shows it")
+            elif r.get("status") == "already in the log":
                 click.echo(f"{r['file']}: {import_status(r)}, match {r['match']}: nothing stored")
             elif r.get("status") == "resumed":
                 click.echo(f"{r['file']}: {import_status(r)}, {r['events']} appended to match {r['match']}; "
@@ -379,13 +386,25 @@ def _expand(paths: tuple[str, ...]) -> list[str]:
 @output_options
 @pass_env
 def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
-    """List a match's events (envelopes with hashes in --json/--csv).
+    """List a match's events (envelopes with hashes in --json/--csv). A tournament's id lists
+    the tournament's own events (registrations, pairings, results, seals) in words.
 
     \b
-    Example:
+    Examples:
       tablejudge events MATCH --from 10 --to 20
+      tablejudge events TOURNAMENT --json
     """
-    m = env.match(match)
+    try:
+        m = env.match(match)
+    except NotAMatch as e:  # a tournament's own events: the audit trail's words beside each
+        if not is_tournament(e):
+            raise
+        rows = tournament_event_rows(env.store(), e.stream, start, stop)
+        if as_json or as_csv or as_nl:
+            emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl, text=lambda r: "")
+        else:
+            click.echo(tournament_events_text(rows))
+        return
     voided = set(m.state().voided)
     events = [e for e in m.events(upto=stop) if e.position >= start]
     if as_json or as_csv or as_nl:
@@ -461,15 +480,23 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
               help="Output file ('-' for stdout). Default: exports/MATCH.EXT")
 @pass_env
 def export_cmd(env: Env, match, fmt, out) -> None:
-    """Write a match's events to a file (default folder: exports/).
+    """Write a match's events to a file (default folder: exports/). A tournament's id with
+    `--format jsonl` writes the tournament's own event stream (hashes included; `import` rebuilds
+    the identical chain).
 
     \b
     Examples:
       tablejudge export MATCH                 # exports/MATCH.jsonl
       tablejudge export MATCH --format csv -o -
+      tablejudge export TOURNAMENT            # exports/TOURNAMENT.jsonl: the event's archive
     """
-    m = env.match(match)
     mod = exporter(fmt)
+    try:
+        m = env.match(match)
+    except NotAMatch as e:  # a tournament: its event stream, as JSONL only (the archive of an event)
+        if not (is_tournament(e) and fmt == "jsonl"):
+            raise
+        m = TournamentStream(env.store(), e.stream)
     if out == "-":
         mod.export_match(m, sys.stdout)
         return

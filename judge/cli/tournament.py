@@ -246,8 +246,10 @@ def register(cli: click.Group) -> None:
         click.echo(f"{st.name} ({st.id}) — {st.game}, policy {st.policy.name}, "
                    f"{st.rounds_planned or 'open'} Swiss rounds, top cut {st.top_cut_size or 'none'}")
         sw, el = st.match_format("swiss"), st.match_format("elimination")
-        click.echo(f"matches: Swiss {sw.name}, top cut {el.name}"
-                   + ("" if sw.declared and el.declared else " (undeclared: the game's default)"))
+        def said(f) -> str:  # each stage for itself, as --json's "declared" and "source" say
+            return f"{f.name} ({f.source})" if f.declared else f"{f.name} (undeclared: {f.source})"
+
+        click.echo(f"matches: Swiss {said(sw)}; top cut {said(el)}")
         click.echo(f"players: {len(st.players)} ({len(st.active_players())} active)")
         cur = st.current
         if cur:
@@ -393,10 +395,11 @@ def register(cli: click.Group) -> None:
                       for r in rows], as_csv)
         else:
             click.echo(title)
-            text_rows = [{"table": r["table"] if r["table"] is not None else "-", "player": r["player1"],
-                          "opponent": r["player2"] or "BYE", **({"why": r["reason"]} if explain else {})}
+            # the columns of `tournament pairings` (and of --json/--csv): table, player1, player2
+            text_rows = [{"table": r["table"] if r["table"] is not None else "-", "player1": r["player1"],
+                          "player2": r["player2"] or "BYE", **({"why": r["reason"]} if explain else {})}
                          for r in rows]
-            click.echo(table_text(text_rows, ["table", "player", "opponent"] + (["why"] if explain else [])))
+            click.echo(table_text(text_rows, ["table", "player1", "player2"] + (["why"] if explain else [])))
             for n in data.get("notes") or []:
                 if n != title:
                     click.echo(f"note: {n}")
@@ -458,7 +461,9 @@ def register(cli: click.Group) -> None:
         p = e.payload
         said = (f"{DOUBLE_LOSS} (a match loss for both)" if p.get("double_loss")
                 else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}")
-        click.echo(f"round {p['round']} table {p['table']}: {p['player1']} {said} {p['player2']} (event {e.position})"
+        rnd = t.state().round(p["round"])
+        click.echo(f"{rnd.label if rnd else 'round ' + str(p['round'])} table {p['table']}: "
+                   f"{p['player1']} {said} {p['player2']} (event {e.position})"
                    + (" — format override" if p.get("format_override") else ""))
         warn_invalidated(t)
         _echo_seal_after(t, e)
@@ -564,10 +569,16 @@ def register(cli: click.Group) -> None:
 
 
 def warn_invalidated(t: Tournament) -> None:
-    """After a change: say (on stderr) what it invalidated that is not answered yet."""
-    for w in invalidation_warnings(t.state()):
+    """After a change: say (on stderr) what it invalidated that is not answered yet, and which
+    round seals no longer match their round's results (sealing the round again answers that)."""
+    st = t.state()
+    for w in invalidation_warnings(st):
         stderr(f"warning: {w.message}\n  answer it: tablejudge tournament decide {t.id} {w.id} "
                f"{'|'.join(w.choices)} --reason ...")
+    for n, e in st.stale_seals().items():
+        stderr(f"warning: round {n}'s seal (event {st.sealed_at[n]}) is out of date: its results changed "
+               f"after it (event {e.position}), and so are standings printed with it\n"
+               f"  seal it again: tablejudge tournament seal {t.id} --round {n}")
 
 
 def _round(st: TournamentState, round_no: int | None):

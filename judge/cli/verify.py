@@ -23,8 +23,9 @@ def register(cli: click.Group) -> None:
                    "hash, or a file holding anchors (a report, a slip, a JSONL or CSV export). Repeatable.")
 @click.option("--seal", "seals", multiple=True, is_flag=False, flag_value="all",
               metavar="[SEAL|TOURNAMENT|FILE]",
-              help="Prove nothing a round seal covers was changed or removed: a tj-seal token or hash (from "
-                   "a printed standings page or round report), a tournament, a file; alone: every seal.")
+              help="Prove nothing a round seal covers was changed or removed, and that no result of its round "
+                   "changed after it (else STALE): a tj-seal token or hash (from a printed standings page or "
+                   "round report), a tournament, a file; alone: every seal.")
 @click.option("--repair", is_flag=True,
               help="After checking everything: restore a missing or altered append-only guard and record "
                    "the incident as an event (writes are refused until then).")
@@ -76,10 +77,25 @@ def _print(result) -> None:
         click.echo(f"anchor {a.anchor.token() if a.anchor.stream else a.anchor.hash}: "
                    f"{'ok' if a.ok else 'FAILED'}: {a.message}")
     for s in result.seals:
-        state = f"ok ({plural(s.heads, 'head')} hold)" if s.ok else "FAILED"
-        click.echo(f"seal of {s.stream} round {s.label} ({s.seal[:16]}...): {state}")
+        if s.problems:
+            state = "FAILED"
+        elif s.stale and s.superseded_by is not None:
+            state = ("STALE, " if not s.ok else "") + f"superseded by the seal at event {s.superseded_by}"
+        elif s.stale:
+            state = "STALE"
+        else:
+            state = f"ok ({plural(s.heads, 'head')} hold)"
+        at = f", event {s.position}" if s.position is not None else ""
+        click.echo(f"seal of {s.stream} round {s.label} ({s.seal[:16]}...{at}): {state}")
         for p in s.problems:
             click.echo(f"  {p}")
+        if s.stale:
+            click.echo(f"  {s.stale}")
+            if s.superseded_by is not None:
+                click.echo(f"  the current seal of round {s.label}: {s.superseded_token}")
+            else:
+                click.echo(f"  standings printed with this seal are out of date; seal the round again: "
+                           f"tablejudge tournament seal {s.stream} --round {s.label}")
     if result.repair is not None:
         if result.repair.get("event") is None:
             click.echo("guard: intact, nothing to repair")

@@ -13,7 +13,7 @@ from engine.events import (
 )
 from engine.match import MAX_NAME, InputError, Match
 from engine.schema import PayloadError, shown
-from engine.store import EventStore, MatchNotFound
+from engine.store import MATCH_CREATED, EventStore, MatchNotFound
 
 from judge.tournament.pairing import (
     Pairing,
@@ -109,6 +109,10 @@ class Tournament:
             return cls(store, hits[0], recorded_by, actor)
         if len(hits) > 1:
             raise MatchNotFound(f"{shown(ref)} is ambiguous: {', '.join(hits[:5])}")
+        first = store.event_at(ref, 1)
+        if first is not None and first.kind == MATCH_CREATED:  # a match's id where a tournament's belongs
+            raise MatchNotFound(f"{ref} is a match, not a tournament: see `tablejudge state {ref}` "
+                                "(`tablejudge tournament list` lists the tournaments)")
         raise MatchNotFound(f"no tournament {shown(ref)} in {store.describe()} (see `tablejudge tournament list`)")
 
     @staticmethod

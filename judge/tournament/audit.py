@@ -17,6 +17,18 @@ def _slip(p: dict[str, Any]) -> str:
     return "double-loss (a match loss for both)" if p.get("double_loss") else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}"
 
 
+def _round_words(round_no: int, position: int, events: Sequence[RecordedEvent]) -> str:
+    """`round 4`, or a top-cut round by its name: `Quarterfinals (round 9)` (from the pairing the
+    result follows, looked for backwards from the result)."""
+    for i in range(min(position, len(events)) - 2, -1, -1):
+        x = events[i]
+        if x.kind == "round.paired" and x.payload.get("round") == round_no:
+            if x.payload.get("stage") == "elimination":
+                return f"{x.payload.get('name')} (round {round_no})"
+            break
+    return f"round {round_no}"
+
+
 def describe(e: RecordedEvent, events: Sequence[RecordedEvent] = ()) -> str:
     """One event in a sentence."""
     p = e.payload
@@ -35,11 +47,16 @@ def describe(e: RecordedEvent, events: Sequence[RecordedEvent] = ()) -> str:
     if k == "result.recorded":
         how = {"slip": "", "match": " from recorded matches", "players": " (both players agreed)",
                "judge": " (a judge's decision)"}.get(p.get("source", "slip"), "")
-        return (f"round {p['round']} table {p['table']}: {p['player1']} {_slip(p)} {p['player2']}{how}"
+        return (f"{_round_words(p['round'], e.position, events)} table {p['table']}: "
+                f"{p['player1']} {_slip(p)} {p['player2']}{how}"
                 + (" — format override" if p.get("format_override") else "")
                 + (f" — {p['reason']}" if p.get("reason") else ""))
     if k == "pairing.swapped":
         return f"round {p['round']}: {p['players'][0]} and {p['players'][1]} swapped seats — {p['reason']}"
+    if k == "round.sealed":
+        heads = p.get("heads") or []
+        return (f"sealed round {p['round']} ({len(heads)} stream{'s' if len(heads) != 1 else ''}): "
+                f"tj-seal:{e.match}/{p['round']}:{str(p.get('seal'))[:16]}...")
     if k == "round.matches":
         return f"round {p['round']}: created {len(p['matches'])} recorded matches ({p['ruleset']})"
     if k == "correction":

@@ -110,11 +110,29 @@ def standings_page(st: TournamentState, round_no: int | None = None) -> str:
         any_byes=any(r.byes for r in standings.rows),
         any_missed=any(r.missed for r in standings.rows),
         source=st.id,
-        seals=[{"name": next((r.name for r in st.rounds if r.number == n), f"Round {n}"),
-                "token": seal_token(st.id, str(n), st.seals[n]["seal"])}
-               for n in sorted(st.seals) if round_no is not None and n <= round_no],
+        seals=_seals(st, round_no),
         generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     )
+
+
+def _seals(st: TournamentState, round_no: int | None) -> list[dict[str, Any]]:
+    """The seals of the rounds the standings count. A round whose results changed after its latest
+    seal (a late correction) has no current seal: it is said, with the command that seals it
+    again, and the stale token is left off (the page must not vouch for results it does not show)."""
+    stale = st.stale_seals()
+    out = []
+    for n in sorted(st.seals):
+        if round_no is None or n > round_no:
+            continue
+        name = next((r.name for r in st.rounds if r.number == n), f"Round {n}")
+        if n in stale:
+            e = stale[n]
+            out.append({"name": name, "token": "", "stale": (
+                f"not current: its results changed after it was sealed (event {e.position}); "
+                f"seal it again: tablejudge tournament seal {st.id} --round {n}")})
+        else:
+            out.append({"name": name, "token": seal_token(st.id, str(n), st.seals[n]["seal"]), "stale": ""})
+    return out
 
 
 def _halves(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

@@ -70,6 +70,36 @@ def check(store: EventStore, event: RecordedEvent) -> SealResult:
                       list(p.get("heads") or []), str(p.get("seal")))
 
 
+def change_words(e: RecordedEvent, events: list[RecordedEvent]) -> str:
+    """An event that changed a round's results, in words: `event 910 (table 10: 0-2-0, "slip misread")`."""
+    p = e.payload
+    if e.kind == "correction":
+        target = events[p["voids"] - 1] if 0 < p.get("voids", 0) <= len(events) else None
+        table = target.payload.get("table") if target is not None else None
+        return (f"event {e.position} (voided the result of table {table}" if table is not None
+                else f"event {e.position} (voided a result") + (f", {p['reason']!r})" if p.get("reason") else ")")
+    return (f"event {e.position} (table {p.get('table')}: {p.get('wins1')}-{p.get('wins2')}-{p.get('draws', 0)}"
+            + (f", {p['reason']!r})" if p.get("reason") else ")"))
+
+
+def staleness(st: TournamentState, event: RecordedEvent,
+              events: list[RecordedEvent]) -> tuple[str | None, int | None]:
+    """Whether seal `event` still matches its round's results as they stand now (`st`, folded from
+    `events`): (None, None) if it does; else (what changed, in words, and the position of a later
+    seal of the round that covers the change, if any: the stale seal is superseded, not current)."""
+    round_no = event.payload.get("round")
+    if not isinstance(round_no, int):
+        return None, None
+    later = st.changes_after(round_no, event.position)
+    if not later:
+        return None, None
+    words = (f"round {round_no}'s results changed after it: "
+             + "; ".join(change_words(e, events) for e in later[:5])
+             + (f"; and {len(later) - 5} more" if len(later) > 5 else ""))
+    resealed = st.sealed_at.get(round_no)
+    return words, (resealed if resealed is not None and resealed > later[-1].position else None)
+
+
 def find(store: EventStore, seal: str) -> list[RecordedEvent]:
     return [e for e in seal_events(store) if e.payload.get("seal") == seal]
 

@@ -68,6 +68,12 @@ class RoundState:
     def tables(self) -> list[Pairing]:
         return [p for p in self.pairings if p.player2 is not None]
 
+    @property
+    def label(self) -> str:
+        """The round in a sentence: `round 4` (Swiss), `Quarterfinals (round 9)` (a top-cut round
+        by its name, with the number --round takes)."""
+        return f"round {self.number}" if self.stage == "swiss" else f"{self.name} (round {self.number})"
+
     def missing(self) -> list[int]:
         return [p.table for p in self.tables() if p.table not in self.results]
 
@@ -112,6 +118,10 @@ class TournamentState:
     best_of: int | None = None
     top_cut_best_of: int | None = None
     seals: dict[int, dict[str, Any]] = field(default_factory=dict)  # round -> its latest seal
+    sealed_at: dict[int, int] = field(default_factory=dict)         # round -> its latest seal's position
+    # round -> the events that changed its results (a result recorded, a result voided), in log order:
+    # one after a seal of the round makes that seal stale (stale_seals, judge/tournament/seal.py)
+    result_changes: dict[int, list[RecordedEvent]] = field(default_factory=dict)
     # the organizer's answers to warnings (warning id -> decision.recorded event)
     decisions: dict[str, RecordedEvent] = field(default_factory=dict)
     # results changed (recorded again or voided) after a later round was paired: (event, round)
@@ -121,6 +131,20 @@ class TournamentState:
 
     def round(self, number: int) -> RoundState | None:
         return next((r for r in self.rounds if r.number == number), None)
+
+    def changes_after(self, round_no: int, position: int) -> list[RecordedEvent]:
+        """The events after `position` that changed round `round_no`'s results."""
+        return [e for e in self.result_changes.get(round_no, ()) if e.position > position]
+
+    def stale_seals(self) -> dict[int, RecordedEvent]:
+        """Rounds whose latest seal no longer matches their results (a late correction, and no seal
+        since): round -> the first event that changed them after the seal."""
+        out = {}
+        for r, at in sorted(self.sealed_at.items()):
+            later = self.changes_after(r, at)
+            if later:
+                out[r] = later[0]
+        return out
 
     def is_closed(self, rnd: RoundState) -> bool:
         """Closed by the organizer, or implicitly by pairing a later round."""
@@ -223,6 +247,7 @@ def advance(st: TournamentState, e: RecordedEvent, events: Sequence[RecordedEven
         target = events[e.payload["voids"] - 1] if 0 < e.payload["voids"] <= len(events) else None
         if target is not None and target.kind == "result.recorded":
             r = target.payload["round"]
+            st.result_changes.setdefault(r, []).append(e)
             if any(x.number > r for x in st.rounds):
                 st.late_changes.append((e, r))
         return
@@ -246,8 +271,10 @@ def _apply(st: TournamentState, e: RecordedEvent) -> None:
              for x in p["pairings"]], p.get("seed"), list(p.get("notes") or []), paired_at=e.position))
     elif e.kind == "round.sealed":
         st.seals[p["round"]] = p
+        st.sealed_at[p["round"]] = e.position
     elif e.kind == "result.recorded":
         rnd = st.round(p["round"])
+        st.result_changes.setdefault(p["round"], []).append(e)
         if rnd is not None:
             if p["table"] in rnd.results:
                 rnd.corrections[p["table"]] = rnd.corrections.get(p["table"], 0) + 1

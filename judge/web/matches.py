@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.events import RecordedEvent
 from engine.match import Match
-from engine.store import EventStore, MatchNotFound
+from engine.store import EventStore, MatchNotFound, NotAMatch
 from judge.desk.calls import CALL_KINDS, call_queue
 from judge.replay.timeline import Timeline, walk
 
@@ -67,11 +67,14 @@ class MatchIndex:
         m = self._matches.get(mid)
         if m is None:
             try:
-                if self.store.created(mid).kind != MATCH_CREATED:
-                    raise KeyError(mid)
-                m = Match(self.store, mid)
+                created = self.store.created(mid)
             except MatchNotFound:
                 raise KeyError(mid) from None
+            if created.kind != MATCH_CREATED:  # a tournament's id: say so, and where its pages are
+                thing = NotAMatch(mid, created.kind)
+                raise NotAMatch(mid, created.kind, f"{thing}" + (
+                    f": its pages are under /t/{mid}" if created.kind == "tournament.created" else ""))
+            m = Match(self.store, mid)
             self._matches[mid] = m
         return m
 

@@ -73,6 +73,12 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
     recorded_by = recorded_by or default_recorder_name()  # once, not per line
     first_line = lines[0][0]
     first = read_line(lines[0][1], path, first_line, lines[0][2])
+    if first.get("kind") == "tournament.created":  # a tournament's own stream (export TOURNAMENT)
+        from judge.io.importers import _tournament
+        return _tournament.import_lines(
+            store, path, [(n, read_line(text, path, n, cut)) for n, text, cut in lines],
+            match=match, recorded_by=recorded_by, recorded_at=_recorded_at,
+            check_line=lambda obj, pos, p, n: (_check_keys(obj, p, n), _check_envelope(obj, pos, p, n)))
     created = first.get("kind") == "match.created"
     if created and match:
         raise InputError("the file creates its own match (first line is match.created); "

@@ -9,7 +9,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from engine.match import InputError
-from engine.store import ConflictError, StoreError
+from engine.store import ConflictError, NotAMatch, StoreError
 from judge.io.text import decode
 from judge.report.templating import render
 from judge.tournament.results import OverwriteRefused
@@ -190,7 +190,7 @@ def error_status(e: Exception) -> int:
         return 403
     if isinstance(e, (OverwriteRefused, ConflictError)):
         return 409
-    if isinstance(e, KeyError):
+    if isinstance(e, (KeyError, NotAMatch)):  # NotAMatch: /m/ given a tournament's id
         return 404
     return 422
 
