@@ -430,3 +430,30 @@ def test_moves_only_after_a_result_are_no_game(tmp_path):
                                         "RZ1|1|1|OP01-003|0|49|1|0|1|1|0|0|0", ""])
     error = refused(tmp_path, path)
     assert "late.log" in error and "no game in the file has a move" in error
+
+
+def test_a_file_holding_the_same_game_twice_stores_it_once(tmp_path):
+    """A damaged AutoSaved file can repeat a game line for line (hypothesis found one: two games,
+    one match id, and `create_many` refused the batch as an internal error). The game is stored
+    once; the repeat is said to be the same game."""
+    lines = lines_of("v1_hdr_140a_real.log")
+    store, d = imported(tmp_path, write(tmp_path, "twice.log", lines + lines))
+    assert len(d["games"]) == 2 and d["games"][0]["match"] == d["games"][1]["match"]
+    assert d["games"][0]["stored"] and not d["games"][1]["stored"]
+    assert d["games"][1]["same_as_game"] == d["games"][0]["game"]
+    assert store.match_ids() == [d["games"][0]["match"]] and store.verify(d["match"]).ok
+
+
+def test_a_folder_with_a_file_holding_the_same_game_twice_stores_it_once(tmp_path):
+    from judge.io.importers._optcgsim_bulk import import_files
+
+    lines = lines_of("v1_hdr_140a_real.log")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    path = write(folder, "twice.log", lines + lines)
+    store = store_for(tmp_path)
+    result = import_files(store, [path], workers=1)
+    assert not result.failed, result.failed
+    games = result.imported[0].extra["games"]
+    assert [g["stored"] for g in games] == [True, False] and games[1]["same_as_game"] == games[0]["game"]
+    assert len(store.match_ids()) == 1

@@ -180,7 +180,12 @@ class _Writer:
     def _commit(self, batch: list[tuple[Any, set[str]]]) -> None:
         from judge.io.importers.optcgsim import summary
 
-        streams = [(g.match, g.drafts) for fr, new in batch for g in fr.games if g.match in new]
+        first_copy: dict[str, Any] = {}  # a game once, however often a file holds it
+        for fr, new in batch:
+            for g in fr.games:
+                if g.match in new:
+                    first_copy.setdefault(g.match, g.drafts)
+        streams = list(first_copy.items())
         if streams:
             started = time.perf_counter()
             try:

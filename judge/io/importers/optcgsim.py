@@ -122,7 +122,11 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     if match:
         raise InputError("an OPTCGSim log creates its own matches: drop --match", where=path, field="match")
     fr = read_file(path, recorded_by=recorded_by, cards_db=find_cards_db(path))
-    new = [g for g in fr.games if store.head(g.match) is None]
+    # a game stored once, however often the file holds it (a damaged file can repeat one)
+    new: list[GameResult] = []
+    for g in fr.games:
+        if all(g.match != n.match for n in new) and store.head(g.match) is None:
+            new.append(g)
     if new:
         store.create_many([(g.match, g.drafts) for g in new])
     return summary(fr, {g.match for g in new})
@@ -131,8 +135,13 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
 def summary(fr: FileResult, stored: set[str]) -> ImportSummary:
     """The import summary of a file whose games in `stored` were just stored (the others were
     there already)."""
-    games = [g.to_dict() | {"stored": g.match in stored} for g in fr.games]
-    new = [g for g in fr.games if g.match in stored]
+    first_of: dict[str, int] = {}  # match id -> the game of the file that holds it first
+    games = []
+    for g in fr.games:
+        first = first_of.setdefault(g.match, g.index)
+        games.append(g.to_dict() | {"stored": g.match in stored and first == g.index}
+                     | ({"same_as_game": first} if first != g.index else {}))
+    new = [g for g in fr.games if g.match in stored and first_of[g.match] == g.index]
     totals = {k: sum(g.stats[k] for g in fr.games)
               for k in ("moves", "chk_checked", "chk_mismatches", "summaries_checked", "summary_mismatches",
                         "unparsed_lines", "unknown_kind_lines", "lines_not_replayed")}
