@@ -168,7 +168,7 @@ def test_the_sheet_shows_the_bracket_then_the_final_placings_above_the_swiss_tab
     places = final_placings(t.state())
     cut = html[html.index('id="top-cut-section"'):html.index('id="standings-section"')]
     assert cut.index("Final placings") < cut.index('id="bracket"') and "Finals" in cut
-    rows = re.findall(r'<tr><td class="num">(\d+)</td><td class="player">(.*?)</td><td>(.*?)</td><td>(.*?)</td>',
+    rows = re.findall(r'<tr><td class="num">(\d+)</td><td class="player[^"]*">(.*?)</td><td>(.*?)</td><td>(.*?)</td>',
                       cut)
     ids = {p: i.player_id for p, i in t.state().players.items()}
     assert [(int(n), who, pid, how) for n, who, pid, how in rows] == [
@@ -199,7 +199,7 @@ def test_placings_prints_csv_and_writes_the_page(tmp_path, capsys):
     assert rows[0]["how"] == "won the Finals" and {r["player"]: r["id"] for r in rows}["Bob"] == ""
     assert f"wrote {page}" in out.err
     html = page.read_text(encoding="utf-8")
-    assert html.count('<td class="player">') == 8 and "Swiss rank" in html and 'id="bracket"' in html
+    assert html.count('<td class="player name">') == 8 and "Swiss rank" in html and 'id="bracket"' in html
     assert 'id="standings-section"' not in html and EVIL not in html
     assert run_guarded(cli, ["--db", db, "tournament", "placings", t.id, "--excel"]) == 0
     assert capsys.readouterr().out == "\ufeff" + out.out
@@ -226,5 +226,5 @@ def test_the_web_desk_and_board_show_the_same_placings_part_with_ids(tmp_path):
         part = page[page.index('<table id="placings">'):]
         part = part[:part.index("</table>")]
         assert part.count("<tr>") == 9 and "<th>id</th>" in part and ("Swiss rank" in part) == swiss_rank
-        assert '<td class="player">Zoë</td><td>M106</td>' in part
+        assert '<td class="player name">Zoë</td><td>M106</td>' in part
     assert 'id="bracket"' in desk.text and 'class="winner"' in desk.text
