@@ -133,4 +133,8 @@ def test_the_live_badge_says_live_in_green_after_the_table_is_updated(tmp_path):
         assert badge(phone) == ("live", "live on")
         assert phone.locator("#live-status").count() == 1
         hall.shot(phone, "badge-after-update")
-    assert hall.errors == []
+        assert hall.errors == []
+        # the server shuts down with the page open: it exits at once and the page says so
+        os.killpg(server.proc.pid, signal.SIGTERM)
+        server.proc.wait(5)
+        phone.locator("#live-status.off", has_text="reconnecting…").wait_for(timeout=WAIT)
