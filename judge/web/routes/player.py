@@ -122,4 +122,8 @@ async def call_judge(request: Request, tid: str):
         result = run_match_action(ctx, g, "call", table_match(ctx, g, tid), form)
     except HANDLED as e:
         return _refusal(request, tid, e, form)
-    return _view(request, tid, g, me, notice=result["message"] + ": stay at your table")
+    # in a player's words: where the judge comes and what the call says (the call also records the
+    # moment of the game's log it was made at: the judge sees it, the player need not)
+    reason = form.get("reason").strip() if isinstance(form.get("reason"), str) else ""
+    return _view(request, tid, g, me, notice=f"A judge is called to table {g.table}"
+                 + (f" (“{reason}”)" if reason else "") + ": stay at your table")
