@@ -115,7 +115,8 @@ def test_a_tap_while_the_server_is_down_says_not_sent_and_the_badge_stops_saying
             phone.locator(".choices button").first.click()
             phone.locator("#status.reported").wait_for(timeout=WAIT)
             assert phone.locator("[role=alert]").count() == 0
-            phone.close(), grid.close()
+            phone.close()
+            grid.close()
     assert hall.errors == []
 
 

@@ -119,7 +119,7 @@ async def call_judge(request: Request, tid: str):
         check_csrf(request, g, form)
         g.require("call_judge", tid, g.round, g.table)
         ctx = context(request)
-        result = run_match_action(ctx, g, "call", table_match(ctx, g, tid), form)
+        run_match_action(ctx, g, "call", table_match(ctx, g, tid), form)
     except HANDLED as e:
         return _refusal(request, tid, e, form)
     # in a player's words: where the judge comes and what the call says (the call also records the
