@@ -84,10 +84,8 @@ def register(cli: click.Group) -> None:
           tablejudge serve --demo                  # a seeded event to look around
           tablejudge --db postgresql://.../event serve --secret "$SHARED" --port 8766   # one of several
         """
-        import uvicorn
-
         from engine.store import EventStore
-        from judge.web.app import create_app
+        from judge.web.app import create_app, run
 
         if demo and not env.db and not os.environ.get(DB_ENV):
             os.makedirs("exports", exist_ok=True)
@@ -117,4 +115,4 @@ def register(cli: click.Group) -> None:
         click.echo("The organizer's link (anyone with it runs the event; keep it to yourself):")
         click.echo(f"    http://{shown}:{port}/?k={token}")
         sys.stdout.flush()
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+        run(app, host, port)

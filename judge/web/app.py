@@ -45,6 +45,7 @@ def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
         try:
             yield
         finally:
+            web.desk.broker.close()
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -96,3 +97,22 @@ def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
         return response
 
     return app
+
+
+GRACEFUL_SECONDS = 5.0
+
+
+def run(app: FastAPI, host: str, port: int) -> None:
+    """Serve `app` with uvicorn until SIGINT or SIGTERM. A shutdown is prompt: new connections are
+    refused, every open page's live stream ends at once (pages say "reconnecting…"), and a request
+    still running after GRACEFUL_SECONDS is cancelled; then the follower stops."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            app.state.web.desk.broker.close()  # before uvicorn waits for the connections to end
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=GRACEFUL_SECONDS)
+    Server(config).run()

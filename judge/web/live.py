@@ -57,10 +57,21 @@ def match_topics(events: Sequence[Any]) -> list[str]:
 
 
 class Broker:
-    """In-process publish/subscribe: one queue per open page."""
+    """In-process publish/subscribe: one queue per open page. `close()` (the server shutting down)
+    ends every page's stream at once: a browser connected to a server that is going away must not
+    keep it alive (its pages say "reconnecting…" and come back with the next server)."""
 
     def __init__(self) -> None:
         self._subscribers: dict[str, set[asyncio.Queue]] = {}
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+        for subscribers in self._subscribers.values():
+            for q in list(subscribers):
+                if q.full():
+                    q.get_nowait()
+                q.put_nowait(None)  # the end of the stream
 
     def subscribe(self, stream: str) -> asyncio.Queue:
         q: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
@@ -84,7 +95,10 @@ class Broker:
 
 async def sse_stream(broker: Broker, stream: str, position: int, disconnected) -> AsyncIterator[str]:
     """The text/event-stream of one page: a `hello` with the position it was rendered at, then a
-    `changed` message per publication, comments as keep-alives."""
+    `changed` message per publication, comments as keep-alives; it ends when the broker closes
+    (the server shutting down)."""
+    if broker.closed:
+        return
     q = broker.subscribe(stream)
     try:
         yield f"retry: 2000\nevent: hello\ndata: {json.dumps({'position': position})}\n\n"
@@ -96,6 +110,8 @@ async def sse_stream(broker: Broker, stream: str, position: int, disconnected) -
                     return
                 yield ": keep-alive\n\n"
                 continue
+            if msg is None:
+                return
             yield f"event: changed\ndata: {json.dumps(msg)}\n\n"
     finally:
         broker.unsubscribe(stream, q)

@@ -4,7 +4,7 @@ reporting the same result; a different one sends the table to the judges' queue.
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from judge.tournament.reports import table_status
 from judge.tournament.rounds import clock_view
@@ -14,6 +14,7 @@ from judge.web.match_actions import run_match_action, table_match
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, page, read_form, refused,
 )
+from judge.web.auth import Forbidden
 from judge.web.routes.staff import context
 
 router = APIRouter(include_in_schema=False)
@@ -47,23 +48,63 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, **ex
                 topic=f"table:{g.round}:{g.table}", match_id=rnd.matches.get(g.table), **extra)
 
 
+def _next_step(e: Exception, closed: bool) -> str:
+    """What a player does after a refusal (the refusal says what was wrong)."""
+    if closed:
+        return "Find your table in the current round below, or see the pairings and standings."
+    if isinstance(e, Forbidden) and "CSRF" not in str(e):
+        return "Scan the slip's QR code again; if this happens again, ask a judge."
+    return "Check your result and tap again; if this happens again, ask a judge."
+
+
+def _refusal(request: Request, tid: str, e: Exception, form: dict | None = None) -> Response:
+    """A refused request from a table's page, answered with the page itself: the table as it is
+    now (a closed round's link still shows it) with the refusal, "nothing was stored", and what
+    to do next; a link that shows no table here gets the refusal and the event's links alone.
+    (htmx swaps the page's table part, `#table`: an answer without it would blank the screen.)"""
+    me = (form or {}).get("player") or request.query_params.get("me")
+    me = me if isinstance(me, str) else None
+    error = error_body(e)
+    try:
+        g = grant_of(request, tid, form, expired_ok=True)
+        g.require("play_view", tid, g.round, g.table)
+    except HANDLED:
+        g = None
+    if g is not None:
+        st = app_state(request).desk.tournament(tid).state()
+        error["next"] = _next_step(e, st.is_closed(st.round(g.round)))
+        response = _view(request, tid, g, me, error=error)
+    else:
+        error["next"] = _next_step(e, False)
+        try:
+            event_name = app_state(request).desk.tournament(tid).state().name
+        except HANDLED:
+            event_name = ""
+        response = page(request, "web/play.html", title="Not done", tid=tid, event_name=event_name, table=None,
+                        error=error, clock={})
+    return refused(request, response, error_status(e))
+
+
 @router.get("/t/{tid}/play", response_class=HTMLResponse)
 async def play(request: Request, tid: str, me: str | None = None):
-    g = grant_of(request, tid, expired_ok=True)  # a closed round's page still shows its result
-    g.require("play_view", tid, g.round, g.table)
+    try:
+        g = grant_of(request, tid, expired_ok=True)  # a closed round's page still shows its result
+        g.require("play_view", tid, g.round, g.table)
+    except HANDLED as e:  # a round paired again, an altered link: said on the page, with the event's links
+        return _refusal(request, tid, e)
     return _view(request, tid, g, me)
 
 
 @router.post("/t/{tid}/play", response_class=HTMLResponse)
 async def report(request: Request, tid: str):
     form = await read_form(request)
-    g = grant_of(request, tid, form)
-    check_csrf(request, g, form)
     me = form.get("player") if isinstance(form.get("player"), str) else None
     try:
+        g = grant_of(request, tid, form)
+        check_csrf(request, g, form)
         result = run_action(context(request), g, "report", tid, form)
     except HANDLED as e:
-        return refused(request, _view(request, tid, g, me, error=error_body(e)), error_status(e))
+        return _refusal(request, tid, e, form)
     return _view(request, tid, g, me, notice=result["message"])
 
 
@@ -72,13 +113,17 @@ async def call_judge(request: Request, tid: str):
     """A player calls a judge to their own table: a `judge.call` in the table's recorded match
     (created for it if the round has none yet), at the moment the log has reached."""
     form = await read_form(request)
-    g = grant_of(request, tid, form)
-    check_csrf(request, g, form)
     me = form.get("player") if isinstance(form.get("player"), str) else None
     try:
+        g = grant_of(request, tid, form)
+        check_csrf(request, g, form)
         g.require("call_judge", tid, g.round, g.table)
         ctx = context(request)
-        result = run_match_action(ctx, g, "call", table_match(ctx, g, tid), form)
+        run_match_action(ctx, g, "call", table_match(ctx, g, tid), form)
     except HANDLED as e:
-        return refused(request, _view(request, tid, g, me, error=error_body(e)), error_status(e))
-    return _view(request, tid, g, me, notice=result["message"] + ": stay at your table")
+        return _refusal(request, tid, e, form)
+    # in a player's words: where the judge comes and what the call says (the call also records the
+    # moment of the game's log it was made at: the judge sees it, the player need not)
+    reason = form.get("reason").strip() if isinstance(form.get("reason"), str) else ""
+    return _view(request, tid, g, me, notice=f"A judge is called to table {g.table}"
+                 + (f" (“{reason}”)" if reason else "") + ": stay at your table")

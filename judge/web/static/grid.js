@@ -70,7 +70,7 @@
         row.setAttribute("data-status", "confirmed"); row.setAttribute("data-result", e.result); row.className = "confirmed";
       }
       focusNext(table);
-    }).catch(function () { tell("not sent: the server cannot be reached", "bad"); });
+    }).catch(function () { TJLive.unreachable(function (t) { tell(t, "bad"); }); });  // live.js: the one "not sent"
   }
   function undo() {
     var table = done.pop();
@@ -80,7 +80,7 @@
       tell(r.status === 200 ? r.body.message : (r.body.error || "refused"), r.status === 200 ? "ok" : "bad");
       box.value = table + " ";
       box.focus();
-    });
+    }).catch(function () { done.push(table); undoButton.disabled = false; TJLive.unreachable(function (t) { tell(t, "bad"); }); });
   }
   box.addEventListener("keydown", function (ev) {
     if (!ask.hidden) {

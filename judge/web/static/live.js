@@ -4,19 +4,86 @@
 // update touches one of its topics. A hidden tab closes its stream (a browser opens only six
 // connections to one server, and an organizer keeps many tabs); shown again, it reconnects and,
 // if the log moved meanwhile, fetches everything live again.
+//
+// The "live" badge (#live-status) is painted from one state kept here, text and colour together,
+// again after every htmx swap (a swapped part may bring the server's own copy of it).
+// When an answer lacks the part its hx-select swaps in (a refusal, a server error), the page is
+// kept and a refusal's message (its role=alert text) is shown by the form or the part; a request that cannot reach the server
+// says so there too ("not sent …"), and the badge stops saying "live". TJLive.unreachable is that
+// one piece of code, for htmx forms and the scripts that post by fetch (the results grid).
 (function () {
   "use strict";
   var body = document.body;
+  var NOT_SENT = "not sent: the server cannot be reached — tap again when it is back";
+  var badge = { text: "connecting…", cls: "off" };
+  var source = null;
+
+  function paint() {
+    var els = document.querySelectorAll("#live-status");
+    for (var i = 0; i < els.length; i++) { els[i].textContent = badge.text; els[i].className = "live " + badge.cls; }
+  }
+  function say(text, cls) { badge = { text: text, cls: cls }; paint(); }
+
+  // a message by what was tapped (before its form), one at a time, scrolled into view
+  function note(elt, text) {
+    var old = document.querySelectorAll(".tj-note");
+    for (var i = 0; i < old.length; i++) old[i].remove();
+    var anchor = (elt && elt.closest && elt.closest("form")) || elt;
+    var p = document.createElement("p");
+    p.className = "flash error tj-note";
+    p.setAttribute("role", "alert");
+    p.textContent = text;
+    if (anchor && anchor.parentNode && anchor !== body) anchor.parentNode.insertBefore(p, anchor);
+    else (document.querySelector("main") || body).prepend(p);
+    p.scrollIntoView({ block: "nearest" });
+    return p;
+  }
+  // the server cannot be reached: the badge says so, `show` tells the user, the stream starts over
+  function unreachable(show) {
+    say("not live", "off");
+    if (show) show(NOT_SENT);
+    if (source) { source.close(); source = null; open(); }
+  }
+  window.TJLive = { NOT_SENT: NOT_SENT, unreachable: unreachable, note: note };
+
+  function origin(detail) { return (detail.requestConfig && detail.requestConfig.elt) || detail.elt; }  // what was tapped
+  function verb(detail) { return ((detail.requestConfig && detail.requestConfig.verb) || "get").toLowerCase(); }
+  body.addEventListener("htmx:sendError", function (ev) {
+    var d = ev.detail;
+    unreachable(verb(d) === "get" ? null : function (t) { note(origin(d), t); });
+  });
+  body.addEventListener("htmx:responseError", function (ev) {
+    var d = ev.detail, s = d.xhr ? d.xhr.status : 0;
+    if (s === 0 || s >= 502) unreachable(verb(d) === "get" ? null : function (t) { note(origin(d), t); });
+  });
+  // an answer without the part the element swaps in (hx-select) would blank that part: keep the
+  // page, and show a form's refusal (the answer's role=alert text) by the form
+  body.addEventListener("htmx:beforeSwap", function (ev) {
+    var d = ev.detail, xhr = d.xhr;
+    var elt = origin(d);
+    var holder = elt && elt.closest ? elt.closest("[hx-select]") : null;
+    var sel = d.select || (holder && holder.getAttribute("hx-select"));
+    if (!sel || !xhr || (xhr.status < 400 && !xhr.getResponseHeader("X-Tablejudge-Refused"))) return;
+    var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+    if (doc.querySelector(sel)) return;
+    d.shouldSwap = false;
+    if (xhr.status >= 502) { unreachable(verb(d) === "get" ? null : function (t) { note(elt, t); }); return; }
+    if (verb(d) === "get" && !xhr.getResponseHeader("X-Tablejudge-Refused")) return;  // a refresh that failed: keep it
+    var alert = doc.querySelector("[role=alert]");
+    note(elt, alert ? alert.textContent.trim() + (/stored/i.test(alert.textContent) ? "" : " Nothing was stored.")
+      : "the server answered " + xhr.status + ": reload the page to see what it has");
+  });
+  body.addEventListener("htmx:afterSettle", function (ev) {
+    paint();
+    var d = ev.detail || {};
+    if (verb(d) === "get" || !d.target || !d.target.querySelector) return;
+    var shown = d.target.matches("[role=alert]") ? d.target : d.target.querySelector("[role=alert]");
+    if (shown) shown.scrollIntoView({ block: "nearest" });
+  });
+
   var tid = body.getAttribute("data-tid");
   // a page of one recorded match follows that match's stream (data-live); the others their tournament's
   var url = body.getAttribute("data-live") || (tid ? "/t/" + encodeURIComponent(tid) + "/live" : null);
-  if (!url || !window.EventSource) return;
-  var status = document.getElementById("live-status");
-  var source = null;
-  function say(text, cls) {
-    status = document.getElementById("live-status") || status;
-    if (status) { status.textContent = text; status.className = "live " + cls; }
-  }
   function refresh(topics) {
     var els = document.querySelectorAll("[data-topics]");
     for (var i = 0; i < els.length; i++) {
@@ -27,7 +94,7 @@
     }
   }
   function open() {
-    if (source) return;
+    if (source || !url || !window.EventSource) return;
     source = new EventSource(url);
     source.addEventListener("hello", function (ev) {
       var at = JSON.parse(ev.data).position;
@@ -44,8 +111,9 @@
     source.onerror = function () { say("reconnecting…", "off"); };
   }
   function close() { if (source) { source.close(); source = null; say("paused", "off"); } }
+  paint();
+  if (!url || !window.EventSource) return;
   document.addEventListener("visibilitychange", function () { if (document.hidden) close(); else open(); });
   window.addEventListener("pagehide", close);
-  body.addEventListener("htmx:afterSwap", function () { if (source && source.readyState === 1) say("live", "on"); });
   if (!document.hidden) open();
 })();

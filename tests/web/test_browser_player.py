@@ -1,0 +1,141 @@
+"""A player's table page on a phone-sized headless Chromium, where things go wrong: the server
+refuses a report (the round closed meanwhile, a tampered link), the server cannot be reached when
+a result is tapped, and the "live" badge after the table's part of the page is updated. The page
+stays, says what happened and what to do next; no console error. Screenshots in
+test-artifacts/serve-player/."""
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from tests.browser import browser, needs_chromium
+from tests.conftest import ROOT
+from tests.web.conftest import Api, new_event, player_tokens
+from tests.web.hall import PHONE, WAIT, Hall
+from tests.web.server import Server
+
+pytestmark = [*needs_chromium, pytest.mark.slow]
+ARTIFACTS = os.path.join(ROOT, "test-artifacts", "serve-player")
+NOT_SENT = "not sent: the server cannot be reached — tap again when it is back"
+
+
+def event_with_round(server: Server) -> tuple[Api, str, dict, str]:
+    """An 8-player event with round 1 paired: the API, its id, table 1 and table 1's player link."""
+    api = Api(server.url, server.token)
+    tid = new_event(api, 8)
+    api.do(tid, "pair")
+    t1 = api.get(f"/api/t/{tid}/tables").json()[0]
+    return api, tid, t1, f"{server.url}/t/{tid}/play?k={player_tokens(api, tid)[1]}"
+
+
+def open_as(page, link: str, name: str) -> None:
+    page.goto(link)
+    page.get_by_role("button", name=f"I am {name}").click()
+    page.locator("#live-status.on", has_text="live").wait_for(timeout=WAIT)
+
+
+def badge(page) -> tuple[str, str]:
+    el = page.locator("#live-status")
+    return el.inner_text().strip(), el.get_attribute("class")
+
+
+def test_a_refused_report_keeps_the_page_and_says_why_and_what_next(tmp_path):
+    hall = Hall(ARTIFACTS)
+    with Server(str(tmp_path / "event.db")) as server, browser() as b:
+        api, tid, t1, link = event_with_round(server)
+        phone = hall.page(b.new_context(**PHONE))
+        open_as(phone, link, t1["player1"])
+
+        # a tampered link in the form: 403, nothing stored, the page stays and says so
+        phone.evaluate("""() => document.querySelectorAll('input[name=k]').forEach(
+            i => { i.value = i.value.slice(0, -3) + (i.value.endsWith('AAA') ? 'BBB' : 'AAA'); })""")
+        phone.locator(".choices button").first.click()
+        alert = phone.locator("[role=alert]")
+        alert.wait_for(timeout=WAIT)
+        assert "Nothing was stored" in alert.inner_text()
+        assert "Scan the slip's QR code again" in alert.inner_text()
+        assert alert.evaluate("e => e.nextElementSibling.matches('form')")  # by the buttons tapped
+        assert phone.locator("h1", has_text="Table 1").is_visible()
+        hall.shot(phone, "tampered")
+        assert api.get(f"/api/t/{tid}/tables").json()[0]["reports"] == {}
+
+        # the round closes while the page is open, before its live update arrives (the page is
+        # told to wait for none): a tap is refused; the page shows the refusal and where to go next
+        phone.reload()
+        phone.locator("#live-status.on").wait_for(timeout=WAIT)
+        phone.evaluate("() => document.getElementById('table').removeAttribute('data-topics')")
+        for t in api.get(f"/api/t/{tid}/tables").json():
+            api.post(f"/api/t/{tid}/results", {"table": t["table"], "result": "2-1"})
+        api.do(tid, "close")
+        phone.locator(".choices button").first.click()
+        alert = phone.locator("#table [role=alert]")
+        alert.wait_for(timeout=WAIT)
+        text = phone.locator("#table").inner_text()
+        assert "is closed" in text and "Nothing was stored" in text
+        for href in (f"/t/{tid}/pairings", f"/t/{tid}/standings", f"/t/{tid}/me"):
+            assert phone.locator(f'#table a[href^="{href}"]').count() == 1, href
+        hall.shot(phone, "closed")
+        assert api.get(f"/api/t/{tid}/tables").json()[0]["reports"] == {}
+    assert hall.errors == []
+
+
+def test_a_tap_while_the_server_is_down_says_not_sent_and_the_badge_stops_saying_live(tmp_path):
+    hall = Hall(ARTIFACTS)
+    db = str(tmp_path / "event.db")
+    with Server(db) as server, browser() as b:
+        api, tid, t1, link = event_with_round(server)
+        phone = hall.page(b.new_context(**PHONE))
+        open_as(phone, link, t1["player1"])
+        grid = hall.page(b.new_context(viewport={"width": 1280, "height": 900}))
+        grid.goto(f"{server.url}/t/{tid}/grid?k={server.token}")
+        grid.locator("#live-status.on").wait_for(timeout=WAIT)
+
+        os.killpg(server.proc.pid, signal.SIGKILL)  # the server's machine is gone, not shut down
+        server.proc.wait(10)
+        phone.locator(".choices button").first.click()
+        note = phone.locator("[role=alert]", has_text=NOT_SENT)
+        note.wait_for(timeout=WAIT)
+        assert note.evaluate("e => e.nextElementSibling.matches('form')")  # by the buttons tapped
+        phone.wait_for_function("() => document.querySelector('#live-status').textContent !== 'live'", timeout=WAIT)
+        text, cls = badge(phone)
+        assert "off" in cls.split() and text != "live", (text, cls)
+        hall.shot(phone, "not-sent")
+        # the results grid says the same, with the same code
+        grid.locator("#entry").fill("1 2-0")
+        grid.locator("#entry").press("Enter")
+        grid.locator("#entry-said.bad", has_text=NOT_SENT).wait_for(timeout=WAIT)
+        assert "off" in badge(grid)[1].split()
+
+        with Server(db, port=server.port):  # back: the badge says live again and a tap is stored
+            phone.locator("#live-status.on", has_text="live").wait_for(timeout=WAIT)
+            grid.locator("#live-status.on", has_text="live").wait_for(timeout=WAIT)
+            hall.errors.clear()  # the browser's own log of the refused and broken connections meanwhile
+            phone.locator(".choices button").first.click()
+            phone.locator("#status.reported").wait_for(timeout=WAIT)
+            assert phone.locator("[role=alert]").count() == 0
+            phone.close()
+            grid.close()
+    assert hall.errors == []
+
+
+def test_the_live_badge_says_live_in_green_after_the_table_is_updated(tmp_path):
+    hall = Hall(ARTIFACTS)
+    with Server(str(tmp_path / "event.db")) as server, browser() as b:
+        api, tid, t1, link = event_with_round(server)
+        phone = hall.page(b.new_context(**PHONE))
+        open_as(phone, link, t1["player1"])
+        token = link.split("k=")[1]
+        r = api.post(f"/api/t/{tid}/report", {"player": t1["player2"], "result": "2-0"}, token=token)
+        assert r.status_code == 200, r.text
+        phone.locator("#status.reported").wait_for(timeout=WAIT)  # the table's part was swapped
+        phone.wait_for_timeout(500)  # htmx settles the swapped part (its attributes) after 20 ms
+        assert badge(phone) == ("live", "live on")
+        assert phone.locator("#live-status").count() == 1
+        hall.shot(phone, "badge-after-update")
+        assert hall.errors == []
+        # the server shuts down with the page open: it exits at once and the page says so
+        os.killpg(server.proc.pid, signal.SIGTERM)
+        server.proc.wait(5)
+        phone.locator("#live-status.off", has_text="reconnecting…").wait_for(timeout=WAIT)
