@@ -10,7 +10,7 @@ A batch line is `TABLE W-L[-D]` (`12 2-1`, `12 2-1-0`, `12,2-1-0`); `#` starts a
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -75,11 +75,13 @@ def parse_entries(text: str, path: str = "<input>") -> list[Slip]:
 
 def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, round_no: int | None = None,
                    overwrite: bool = False, override_format: bool = False,
-                   reason: str | None = None) -> list[Entered]:
+                   reason: str | None = None, reason_tables: Collection[int] = ()) -> list[Entered]:
     """Record (table, 'W-L-D') results of one round (default: the current one) in one atomic
     batch. A table given twice with different results, an unknown table, an impossible result
     or (without `overwrite`) a different result already recorded refuses the whole batch; the
-    error says where (a `Slip`'s file and line, else "entry N")."""
+    error says where (a `Slip`'s file and line, else "entry N"). `reason` is kept in the event of
+    each table overwritten, and of each table in `reason_tables` (an entry that differs from a
+    player's report, or settles a dispute: the web desk asks for its reason)."""
     st = t.state()
     given: dict[int, tuple[str, str]] = {}
     done: list[Entered] = []
@@ -111,7 +113,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                 if not overwrite:
                     conflicts.append(overwrite_conflict(rnd, p, new))
             drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
-                                          reason if old is not None else None))
+                                          reason if old is not None or table in reason_tables else None))
             done.append(line)
         except InputError as e:
             e.where = e.where or where
