@@ -151,8 +151,8 @@ class Tournament:
             where = f"entry {n}" if len(players) > 1 else ""
             p = clean_name(e.player) if isinstance(e.player, str) else e.player
             if isinstance(p, str) and len(p) > MAX_NAME:  # before the payload's generic text limit
-                raise InputError(f"a player name is at most {MAX_NAME} characters, got {len(p):,}: {shown(p)}",
-                                 field="player", where=where)
+                raise InputError(f"a player name is at most {MAX_NAME} characters; this one has {len(p):,}: "
+                                 f"{shown(p[:MAX_NAME])}...", field="player", where=where)
             if p in seen:
                 raise InputError(f"{shown(p)} is {_where_seen(p, st.players)}", field="player", where=where)
             twin = similar_to(p, seen)
