@@ -42,8 +42,8 @@ QUOTE_CHARS = 80          # how much of a bad value a message quotes
 def shown(value: Any, limit: int = QUOTE_CHARS) -> str:
     """A value as a message quotes it: its repr, cut to about `limit` characters (a 10 MB field
     must not make a 20 MB message)."""
-    if isinstance(value, str) and len(value) > limit:
-        return repr(value[:limit]) + f"... ({len(value):,} characters)"
+    if isinstance(value, str):  # counted in the value's own characters, never its repr's quotes
+        return repr(value) if len(value) <= limit else repr(value[:limit]) + f"... ({len(value):,} characters)"
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
         return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
     text = repr(value)

@@ -368,18 +368,21 @@ def register(cli: click.Group) -> None:
     @tournament.command("top-cut")
     @click.argument("tournament_ref", metavar="T")
     @click.option("--size", type=int, default=None, help="Default: the size set at creation.")
+    @click.option("--end-swiss-early", "end_swiss_early", is_flag=True,
+                  help="Start the top cut although declared Swiss rounds remain (recorded in the round's notes).")
     @click.option("--json", "as_json", is_flag=True)
     @csv_options
     @pass_env
-    def top_cut_cmd(env, tournament_ref, size, as_json, as_csv) -> None:
+    def top_cut_cmd(env, tournament_ref, size, end_swiss_early, as_json, as_csv) -> None:
         """Pair the next single-elimination round: the first seeded by the Swiss standings
-        (1 v 8, 4 v 5, 2 v 7, 3 v 6), then the winners.
+        (1 v 8, 4 v 5, 2 v 7, 3 v 6), then the winners. The first is refused while declared
+        Swiss rounds remain, unless --end-swiss-early (the web desk asks the same).
 
         \b
         Example:
           tablejudge tournament top-cut t-1a2b          # quarterfinals, then semifinals, then finals
         """
-        rp = _open(env, tournament_ref).top_cut(size)
+        rp = _open(env, tournament_ref).top_cut(size, end_swiss_early=end_swiss_early)
         _emit_pairings(rp.to_dict(), rp.pairings, as_json, as_csv, True, rp.notes[0])
 
     def _emit_pairings(data, pairings, as_json, as_csv, explain, title) -> None:

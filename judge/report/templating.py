@@ -15,10 +15,20 @@ from engine.words import plural
 if TYPE_CHECKING:
     import jinja2
 
-REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+REPO_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"  # judge/report/ -> the repo
+
+
+def _is_checkout(folder: Path) -> bool:
+    """The repo's own templates folder beside this code (a checkout or a git worktree)."""
+    marker = folder / "__init__.py"
+    return marker.is_file() and "tablejudge" in marker.read_text(encoding="utf-8", errors="replace")
 
 
 def template_dir() -> Path:
+    # a checkout renders with the templates beside its own code: an editable install made from
+    # another checkout (or worktree) of the repo would otherwise serve that one's templates
+    if _is_checkout(REPO_TEMPLATES):
+        return REPO_TEMPLATES
     try:
         folder = Path(str(importlib.resources.files("tablejudge_templates")))
         if folder.is_dir():

@@ -173,8 +173,8 @@ class Tournament:
             where = f"entry {n}" if len(players) > 1 else ""
             p = clean_name(e.player) if isinstance(e.player, str) else e.player
             if isinstance(p, str) and len(p) > MAX_NAME:  # before the payload's generic text limit
-                raise InputError(f"a player name is at most {MAX_NAME} characters, got {len(p):,}: {shown(p)}",
-                                 field="player", where=where)
+                raise InputError(f"a player name is at most {MAX_NAME} characters; this one has {len(p):,}: "
+                                 f"{shown(p[:MAX_NAME])}...", field="player", where=where)
             if p in seen:
                 raise InputError(_same_name(p, e.player_id, st.players, batch_ids.get(p)), field="player",
                                  where=where)
@@ -252,25 +252,36 @@ class Tournament:
             "notes": rp.notes or None})
         return rp, draft
 
-    def top_cut(self, size: int | None = None) -> RoundPairing:
+    def top_cut(self, size: int | None = None, *, end_swiss_early: bool = False) -> RoundPairing:
         """Pair the next single-elimination round: the first one seeded by the Swiss standings
-        (dropped players are not seeded), the next ones from the winners."""
-        st = self._sealed_before_next(self.state())
-        rp, draft = self.elimination_round_draft(st, size)
+        (dropped players are not seeded), the next ones from the winners. The first is refused
+        while declared Swiss rounds remain, unless the organizer ends Swiss early
+        (`end_swiss_early`; the round's notes record it)."""
+        st = self.state()
+        if not st.elimination_rounds:  # refused before anything is stored (the round's seal included)
+            self._swiss_over(st, end_swiss_early)
+        st = self._sealed_before_next(st)
+        rp, draft = self.elimination_round_draft(st, size, end_swiss_early=end_swiss_early)
         self.store.append(self.id, [draft], expected_position=st.position or 1)
         return rp
 
-    def elimination_round_draft(self, st: TournamentState, size: int | None = None) -> tuple[RoundPairing, Draft]:
-        """The next elimination round of `st` and its round.paired draft (not appended)."""
+    def elimination_round_draft(self, st: TournamentState, size: int | None = None, *,
+                                end_swiss_early: bool = False) -> tuple[RoundPairing, Draft]:
+        """The next elimination round of `st` and its round.paired draft (not appended). The
+        first one needs every declared Swiss round played, or `end_swiss_early` (`_swiss_over`)."""
         self._previous_complete(st)
         elim = st.elimination_rounds
         round_no = len(st.rounds) + 1
+        notes = None
         if not elim:
             size = size or st.top_cut_size
             if not size:
                 raise InputError("this tournament has no top cut (give --size)", field="size")
             if not st.swiss_rounds:
                 raise InputError("no Swiss round has been played", field="round")
+            if self._swiss_over(st, end_swiss_early):
+                notes = [f"Swiss ended early by the organizer: {len(st.swiss_rounds)} of the "
+                         f"{st.rounds_planned} Swiss rounds declared were played"]
             try:
                 pairings = pair_top_cut(top_cut_seeds(st), size)
             except PairingError as e:
@@ -287,8 +298,8 @@ class Tournament:
         name = elimination_round_name(left)
         draft = self._draft("round.paired", {
             "round": round_no, "stage": "elimination", "name": name,
-            "pairings": [_pairing_dict(p) for p in pairings]})
-        return RoundPairing(round_no, pairings, "", [], [name]), draft
+            "pairings": [_pairing_dict(p) for p in pairings], "notes": notes})
+        return RoundPairing(round_no, pairings, "", [], [name, *(notes or [])]), draft
 
     def record_slip(self, slip: str, *, table: int | None = None, player: str | None = None,
                     round_no: int | None = None, override_format: bool = False,
@@ -384,6 +395,19 @@ class Tournament:
                              f"{', '.join(map(str, rnd.missing()))}: a round is sealed once closed",
                              field="round")
         return self._append(st, seal.SEALED, seal.seal_payload(self.store, st, round_no))
+
+    @staticmethod
+    def _swiss_over(st: TournamentState, end_swiss_early: bool) -> bool:
+        """Before the top cut's first round: every declared Swiss round played, or InputError
+        unless `end_swiss_early`. True: Swiss ends early (rounds remain)."""
+        left = swiss_rounds_left(st)
+        if left and not end_swiss_early:
+            played = len(st.swiss_rounds)
+            raise InputError(f"{played} of the {st.rounds_planned} Swiss rounds declared "
+                             f"{'has' if played == 1 else 'have'} been played: pair the next Swiss round, or end "
+                             "Swiss early on purpose (`top-cut --end-swiss-early`; on the desk: \"End Swiss "
+                             "early\")", field="round")
+        return bool(left)
 
     def _sealed_before_next(self, st: TournamentState) -> TournamentState:
         """Before the next round is paired: seal the current one if it is complete and was never
@@ -547,7 +571,27 @@ def overwrite_conflict(rnd: RoundState, p: Pairing, new: str) -> dict[str, Any]:
     ev = rnd.result_events[p.table]
     return {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
             "old": slip_text(rnd.results[p.table]), "new": new, "by": ev.recorded_by, "at": ev.recorded_at,
-            "position": ev.position}
+            "position": ev.position, "who": who_entered(ev)}
+
+
+def who_entered(ev: RecordedEvent) -> str:
+    """Who a recorded result is by, in words: "both players", "judge Kim", "scorekeeper Sam",
+    "organizer" (the actor, with its role's colon as a space), "recorded matches"."""
+    source = ev.payload.get("source", "slip")
+    if source == "players":
+        return "both players"
+    if source == "match":
+        return "recorded matches"
+    return ev.actor.replace(":", " ", 1)
+
+
+def swiss_rounds_left(st: TournamentState) -> int:
+    """Declared Swiss rounds not paired yet (0: all played, none declared, or the top cut has
+    started). The one rule for the CLI's `top-cut` and the web desk: the top cut starts when this
+    is 0, or when the organizer ends Swiss early on purpose."""
+    if not st.rounds_planned or st.elimination_rounds:
+        return 0
+    return max(0, st.rounds_planned - len(st.swiss_rounds))
 
 
 def top_cut_seeds(st: TournamentState) -> list[str]:

@@ -68,10 +68,21 @@ def describe(e: RecordedEvent, events: Sequence[RecordedEvent] = ()) -> str:
 
 def audit_rows(events: Sequence[RecordedEvent], *, round_no: int | None = None) -> list[dict[str, Any]]:
     """Every event as a row (newest last): position, when, actor, recorded_by, words, voided,
-    override. `round_no`: only the events about that round."""
+    override. `round_no`: only the events about that round.
+
+    An override: a manual swap, a decision, a voided event, a judge's decision, a format override,
+    a result recorded with a reason (an overwrite), and a result entered at the desk that differs
+    from a player's report standing then (it overrides what a player said, or settles a dispute)."""
     voided = {e.payload["voids"] for e in events if e.kind == "correction"}
+    said: dict[tuple[int, int], dict[str, str]] = {}  # (round, table) -> player -> report, table order
     rows = []
     for e in events:
+        against: list[str] = []
+        if e.kind == "result.reported" and e.position not in voided:
+            said.setdefault((e.payload["round"], e.payload["table"]), {})[e.payload["player"]] = _slip(e.payload)
+        elif e.kind == "result.recorded" and e.payload.get("source", "slip") == "slip":
+            reported = said.get((e.payload["round"], e.payload["table"]), {})
+            against = [f"{who} reported {s}" for who, s in reported.items() if s != _slip(e.payload)]
         if round_no is not None:
             r = e.payload.get("round")
             if e.kind == "correction":
@@ -79,9 +90,10 @@ def audit_rows(events: Sequence[RecordedEvent], *, round_no: int | None = None) 
                 r = t.payload.get("round") if t is not None else None
             if r != round_no:
                 continue
+        text = describe(e, events) + (f" — not as reported ({'; '.join(against)})" if against else "")
         rows.append({"position": e.position, "at": e.recorded_at, "kind": e.kind, "actor": e.actor,
-                     "by": e.recorded_by, "text": describe(e, events), "voided": e.position in voided,
-                     "override": e.kind in OVERRIDE_KINDS or (e.kind == "result.recorded" and (
+                     "by": e.recorded_by, "text": text, "voided": e.position in voided,
+                     "override": e.kind in OVERRIDE_KINDS or bool(against) or (e.kind == "result.recorded" and (
                          e.payload.get("source") == "judge" or e.payload.get("format_override")
                          or bool(e.payload.get("reason"))))})
     return rows

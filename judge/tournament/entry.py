@@ -19,7 +19,7 @@ and nothing of the batch is stored.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, NamedTuple
@@ -237,14 +237,16 @@ def parse_result(text: str, *, where: str = "", field: str = "result") -> tuple[
 
 def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, round_no: int | None = None,
                    overwrite: bool = False, override_format: bool = False,
-                   reason: str | None = None) -> list[Entered]:
+                   reason: str | None = None, reason_tables: Collection[int] = ()) -> list[Entered]:
     """Record (table, 'W-L-D') results of one round (default: the current one) in one atomic
     batch. A table given twice with different results, an unknown table, an impossible result,
     a CSV's player who is not at that table, or (without `overwrite`) a different result already
     recorded refuses the whole batch. Every such line is reported at once, each naming where it
     was written (a `Slip`'s file and line, else "entry N"), with the lines `parse_entries` could
     not read: one error raised as itself, several as BatchRefused; different results already
-    recorded, and nothing else, as OverwriteRefused (each conflict with its `where`)."""
+    recorded, and nothing else, as OverwriteRefused (each conflict with its `where`). `reason` is
+    kept in the event of each table overwritten, and of each table in `reason_tables` (an entry
+    that differs from a player's report, or settles a dispute: the web desk asks for its reason)."""
     st = t.state()
     given: dict[int, tuple[str, str]] = {}
     done: list[Entered] = []
@@ -284,7 +286,8 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                 if not overwrite:
                     conflicts.append((order, {**overwrite_conflict(rnd, p, new), "where": where}))
             drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
-                                          reason if old is not None else None, double_loss=double_loss))
+                                          reason if old is not None or table in reason_tables else None,
+                                          double_loss=double_loss))
             done.append(line)
         except InputError as e:
             e.where = e.where or where

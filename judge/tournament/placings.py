@@ -186,5 +186,5 @@ def decide(t: Tournament, warning_id: str, choice: str, reason: str) -> list[Rec
     # reseed: void the top cut (pairings, results, reports, clock), then pair its first round again
     size = 2 * len(st.elimination_rounds[0].tables())
     voids = round_voids(t, st, st.elimination_rounds, f"re-seeded: {reason}")
-    _, pairing = t.elimination_round_draft(state_without(t, st, voids), size)
+    _, pairing = t.elimination_round_draft(state_without(t, st, voids), size, end_swiss_early=True)
     return t.append(st, [decision] + voids + [pairing])

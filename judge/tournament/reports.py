@@ -18,7 +18,7 @@ from typing import Any
 from engine.events import RecordedEvent
 from engine.match import InputError
 
-from judge.tournament.aggregate import Tournament, not_registered
+from judge.tournament.aggregate import Tournament, not_registered, who_entered
 from judge.tournament.pairing import Pairing
 from judge.tournament.results import parse_slip
 from judge.tournament.state import RoundState, TournamentState
@@ -43,6 +43,7 @@ class TableView:
     result_by: str | None
     reports: dict[str, str]            # player -> their report, table order (wins1-wins2-draws)
     result_position: int | None = None
+    result_who: str | None = None      # who entered the result, in words ("scorekeeper Sam", "both players")
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -73,7 +74,8 @@ def table_status(rnd: RoundState, table: int) -> TableView:
         status = PENDING
     return TableView(rnd.number, table, p.player1, p.player2, status, result,
                      None if res_ev is None else res_ev.recorded_by, said,
-                     None if res_ev is None else res_ev.position)
+                     None if res_ev is None else res_ev.position, None if res_ev is None else who_entered(res_ev))
+
 
 
 def round_tables(rnd: RoundState) -> list[TableView]:

@@ -80,7 +80,8 @@ def repair_drafts(t: Tournament, st: TournamentState, reason: str) -> tuple[Roun
     if rnd.stage == "swiss":
         rp, draft = t.swiss_round_draft(without)
     else:
-        rp, draft = t.elimination_round_draft(without)
+        # the top cut was started already: re-pairing it keeps Swiss ended where it ended
+        rp, draft = t.elimination_round_draft(without, end_swiss_early=True)
     return rp, drafts + [draft]
 
 

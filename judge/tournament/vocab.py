@@ -64,8 +64,8 @@ class PlayerRegistered(Payload):
         if self.player == "-" or self.player.lower() == "bye":
             raise PayloadError("player", f"{shown(self.player)} is reserved (it means a bye)")
         if len(self.player) > MAX_NAME:  # a recorded match's seats hold no longer name
-            raise PayloadError("player", f"a player name is at most {MAX_NAME} characters, got "
-                                         f"{len(self.player)}: {shown(self.player)}")
+            raise PayloadError("player", f"a player name is at most {MAX_NAME} characters; this one has "
+                                         f"{len(self.player):,}: {shown(self.player[:MAX_NAME])}...")
 
 
 @event_kind("player.dropped")

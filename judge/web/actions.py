@@ -6,6 +6,7 @@ values) with clear errors, and calls the same library function as the CLI.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from engine.match import InputError
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
 from judge.tournament.registration import import_registrations
+from judge.tournament.results import OverwriteRefused, parse_slip
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.web.auth import (
     JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims, staff_claims,
@@ -127,8 +129,11 @@ def _close(ctx, t, g, f):
 
 
 def _top_cut(ctx, t, g, f):
-    rp = t.top_cut(number(f, "size", required=False, low=2, high=1024))
-    return {"message": f"{rp.notes[0]} paired", "pairing": rp.to_dict()}
+    # the library's rule, as the CLI's: refused while declared Swiss rounds remain, unless the
+    # organizer ends Swiss early on purpose (the desk's confirmation sends end_swiss_early)
+    rp = t.top_cut(number(f, "size", required=False, low=2, high=1024), end_swiss_early=flag(f, "end_swiss_early"))
+    return {"message": f"{rp.notes[0]} paired" + (f" ({rp.notes[1]})" if len(rp.notes) > 1 else ""),
+            "pairing": rp.to_dict()}
 
 
 def _decide(ctx, t, g, f):
@@ -136,16 +141,39 @@ def _decide(ctx, t, g, f):
     return {"message": f"{f.get('choice')}: recorded", "positions": [e.position for e in events]}
 
 
+GRID_ENTRY = re.compile(r"^\s*(\d+)\D+(\d+)\D+(\d+)(?:\D+(\d+))?\s*$")
+
+
+def grid_entry(line: str) -> tuple[int, str]:
+    """The results grid's one line: the table, then the games, any separators (`12 2-1`, `12.2.1`
+    from a phone's number pad, `12 2-1-0`): (table, 'W-L-D'). grid.js reads it the same way."""
+    m = GRID_ENTRY.match(line)
+    if not m:
+        raise InputError(f"type the table and the result: 12 2-1 (or 12.2.1), got {line[:40]!r}", field="entry")
+    return int(m.group(1)), f"{m.group(2)}-{m.group(3)}-{m.group(4) or 0}"
+
+
 def _record_results(ctx, t, g, f):
-    if f.get("lines") is not None:
+    if f.get("entry") is not None:  # the grid's form without JavaScript
+        pairs = [grid_entry(text(f, "entry", limit=40))]
+    elif f.get("lines") is not None:
         pairs = entry.parse_entries(text(f, "lines", limit=MAX_TEXT), "lines")
     else:
         pairs = [(number(f, "table"), text(f, "result", limit=20))]
     round_no = number(f, "round", required=False)
+    reason = text(f, "reason", required=False)
     if g.role == SCOREKEEPER:
         _not_against_a_report(t, pairs, round_no)
-    done = entry.record_results(t, pairs, round_no=round_no, overwrite=flag(f, "overwrite"),
-                                reason=text(f, "reason", required=False))
+        against = []
+    else:
+        against = _against_reports(t, pairs, round_no)
+        if against and not flag(f, "overwrite"):
+            raise ReportsDiffer(against)
+        if against and not reason:
+            raise InputError("; ".join(c["said"] for c in against[:5]) + ": recording this needs a reason "
+                             "(it differs from a player's report, or settles a dispute)", field="reason")
+    done = entry.record_results(t, pairs, round_no=round_no, overwrite=flag(f, "overwrite"), reason=reason,
+                                reason_tables={c["table"] for c in against})
     return {"message": ", ".join(f"table {d.table}: {d.status}" for d in done[:5])
             + (f" and {len(done) - 5} more" if len(done) > 5 else ""), "entered": [d.to_dict() for d in done]}
 
@@ -168,6 +196,43 @@ def _not_against_a_report(t: Tournament, pairs: list, round_no: int | None) -> N
             said = "; ".join(f"{p} reported {s}" for p, s in view.reports.items())
             raise Forbidden(f"table {table} is disputed ({said}; the slip says {entered}): a judge or the "
                             "organizer decides it (resolve, with a reason)")
+
+
+class ReportsDiffer(OverwriteRefused):
+    """An organizer's or a judge's entry differs from a player's report, or settles a disputed
+    table: nothing stored; the grid asks "replace?" and a reason (409 with `conflicts`, each
+    with `said` and `needs_reason`)."""
+
+    def __init__(self, conflicts: list[dict[str, Any]]):
+        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+        InputError.__init__(self, "; ".join(c["said"] for c in conflicts[:5]) + more + ": nothing was stored; "
+                            "to record it anyway, send it again with overwrite and a reason", field="table")
+        self.conflicts = conflicts
+
+
+def _against_reports(t: Tournament, pairs: list, round_no: int | None) -> list[dict[str, Any]]:
+    """The tables of `pairs` whose entry differs from a player's report or settles a dispute (an
+    entry equal to the result the table already has changes nothing and is left alone)."""
+    st = t.state()
+    out = []
+    for item in pairs:
+        table, slip = item[0], item[1]
+        rnd, p = t._find_table(st, table, None, round_no)
+        view = reports.table_status(rnd, table)
+        w, l, d = parse_slip(slip, field="result")
+        entered = f"{w}-{l}-{d}"
+        if view.result == entered:
+            continue
+        differ = {who: s for who, s in view.reports.items() if s != entered}
+        if not differ and view.status != reports.DISPUTED:
+            continue
+        said = ", ".join(f"{who} reported {s}" for who, s in view.reports.items())
+        what = "is disputed" if view.status == reports.DISPUTED else "has a different report"
+        out.append({"round": rnd.number, "table": table, "player1": p.player1, "player2": p.player2,
+                    "old": view.result, "new": entered, "by": view.result_by, "reports": view.reports,
+                    "disputed": view.status == reports.DISPUTED, "needs_reason": True,
+                    "said": f"table {table} {what} ({said}; the entry says {entered})"})
+    return out
 
 
 def _undo_result(ctx, t, g, f):
@@ -211,6 +276,15 @@ def _mint(ctx, t, g, f):
             raise InputError(f"{mid!r} is not a recorded match of this tournament (create the round's matches "
                              "first)", field="match")
         grant["match"] = mid
+    st = t.state()
+    same = [e for e in st.access.values() if e.payload["token_id"] not in st.revoked
+            and e.payload["role"] == role and e.payload["name"].casefold() == name.casefold()]
+    if same and role != RECORDER and not flag(f, "again"):  # the desk asks; a recorder's link is per match
+        old = same[-1]
+        raise LinkExists(f"{old.payload['name']} already has a {role} link (id {old.payload['token_id']}, made "
+                         f"{old.recorded_at[11:16]} UTC) that still works. A link is shown only once: if it was "
+                         "lost, revoke it and make a new one; to make a second link as well, send the form again "
+                         "with `again`", field="again", existing=old.payload["token_id"])
     (e,) = t.append(t.state(), [t._draft("access.granted", grant)])
     if role == RECORDER:
         token = ctx.signer.sign(recorder_claims(t.id, grant["match"], tid, name))
@@ -220,6 +294,14 @@ def _mint(ctx, t, g, f):
         link = f"{ctx.base_url()}/t/{t.id}?k={token}"
     return {"message": f"{role} link for {name}", "token_id": tid, "role": role, "name": name,
             "link": link, "position": e.position, **({"match": grant["match"]} if role == RECORDER else {})}
+
+
+class LinkExists(InputError):
+    """The same role and name already hold a working link: made again only when confirmed."""
+
+    def __init__(self, message: str, *, field: str, existing: str):
+        super().__init__(message, field=field)
+        self.existing = existing
 
 
 def _create_matches(ctx, t, g, f):

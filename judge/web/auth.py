@@ -130,7 +130,8 @@ class Grant:
     def recorded_by(self) -> str:
         if self.role == PLAYER:
             return f"player link, round {self.round} table {self.table}"
-        return f"{self.role} {self.name} (link {self.token_id})"
+        who = self.role if self.name in ("", self.role) else f"{self.role} {self.name}"
+        return f"{who} (link {self.token_id})"
 
     @property
     def full_view(self) -> bool:

@@ -2,7 +2,10 @@
 library): boards, the results grid, the round page, slips, the player's table."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
+
+from judge.desk.clock import parse_time
 
 from judge.tournament.pages import pairings_by_name, standing_rows
 from judge.tournament import placings
@@ -45,12 +48,28 @@ def grid(st: TournamentState, rnd: RoundState) -> list[dict[str, Any]]:
     return [v.to_dict() for v in round_tables(rnd)]
 
 
+def local_time(iso: str | None, now: datetime | None = None) -> str | None:
+    """A UTC time from the log as people at the event read it: the server's local time (its TZ)
+    with the zone's name, the day only when it is not today: "23:21 CET", "Fri 27 Nov 00:10 CET"."""
+    if not iso:
+        return None
+    t = parse_time(iso).astimezone()
+    today = (now or datetime.now(timezone.utc)).astimezone().date()
+    day = "" if t.date() == today else t.strftime("%a %d %b ")
+    return f"{day}{t.strftime('%H:%M')} {t.tzname() or t.strftime('UTC%z')}"
+
+
 def round_page(st: TournamentState, rnd: RoundState) -> dict[str, Any]:
+    clock = clock_view(rnd)
+    if clock.get("running"):
+        clock["ends_local"] = local_time(clock["ends_at"])
+        for x in clock["tables"]:
+            x["ends_local"] = local_time(x["ends_at"])
     return {"number": rnd.number, "name": rnd.name, "stage": rnd.stage, "closed": st.is_closed(rnd),
             "closed_explicitly": rnd.closed_at is not None, "notes": rnd.notes, "seed": rnd.seed,
             "tables": grid(st, rnd), "byes": [p.player1 for p in rnd.pairings if p.player2 is None],
             "pairings": pairings_board(st, rnd)["by_table"], "missing": rnd.missing(),
-            "clock": clock_view(rnd), "matches": rnd.matches}
+            "clock": clock, "matches": rnd.matches}
 
 
 

@@ -151,7 +151,7 @@ async def act(request: Request, tid: str, action: ActionName,
                                       examples=[{"player": "Ann", "reason": "left early"}])) -> dict[str, Any]:
     """Any other action by name, fields as on its form: register (`names`), import_csv (`csv`),
     drop/bye (`player`, `reason`), pair, unpair (`reason`, `again`), swap (`player_a`, `player_b`,
-    `reason`), close, top_cut (`size`), decide (`warning`, `choice`, `reason`), undo_result
+    `reason`), close, top_cut (`size`, `end_swiss_early`), decide (`warning`, `choice`, `reason`), undo_result
     (`table`), resolve (`table`, `result`, `reason`), clock_start (`minutes`), clock_extend
     (`table`, `minutes`, `reason`), clock_call, mint (`role`, `name`; a recorder's link for one
     recorded match: role `recorder` and `match`), revoke (`token_id`), create_matches (`round`: a

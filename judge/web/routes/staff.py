@@ -7,6 +7,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from engine.match import InputError
 from judge.tournament import Tournament
+from judge.tournament.aggregate import swiss_rounds_left
 from judge.tournament.audit import audit_rows
 from judge.tournament.reports import judges_queue
 from judge.tournament.rounds import clock_view
@@ -105,6 +106,8 @@ async def do(request: Request, tid: str, action: str):
     g = grant_of(request, tid, form)
     check_csrf(request, g, form)
     back = form.get("back") if isinstance(form.get("back"), str) and form["back"].startswith(f"/t/{tid}") else f"/t/{tid}"
+    if action == "mint" and form.get("part") == "staff":
+        return _staff_links(request, g, tid, form, back)
     try:
         result = run_action(context(request), g, action, tid, form)
     except HANDLED as e:
@@ -116,6 +119,36 @@ async def do(request: Request, tid: str, action: str):
         # not a redirect that would lose it
         return page(request, "web/done.html", 200, title="Done", result=result, back=link(back, g))
     return _done(request, g, back, None, result["message"])
+
+
+def staff_rows(st) -> list[dict]:
+    return [{"token_id": e.payload["token_id"], "role": e.payload["role"], "name": e.payload["name"],
+             "revoked": e.payload["token_id"] in st.revoked, "at": e.recorded_at,
+             "made": views.local_time(e.recorded_at)} for e in st.access.values()]
+
+
+def _staff_links(request: Request, g, tid: str, form: dict, back: str) -> Response:
+    """The desk's "Make a link" form: its answer is the staff-links section again, the new link
+    shown where the form is (focused), the form empty, the table with the new row; a refusal or
+    the question "a second link for the same person?" in the same place. Without JavaScript the
+    same section on a page of its own."""
+    web = app_state(request)
+    minted = error = existing = None
+    status = 200
+    try:
+        minted = run_action(context(request), g, "mint", tid, form)
+    except HANDLED as e:
+        error, status, existing = error_body(e), error_status(e), getattr(e, "existing", None)
+    st = web.desk.tournament(tid).state()
+    asked = {"role": form.get("role"), "name": form.get("name")}
+    rows = staff_rows(st)
+    data = dict(tid=tid, k=g.token, csrf=web.signer.csrf(g.token), staff=rows, minted=minted, error=error,
+                asked=asked, existing=next((r for r in rows if r["token_id"] == existing), None))
+    if request.headers.get("hx-request") == "true":
+        return refused(request, page(request, "web/_staff_links.html", **data), status) if error else \
+            page(request, "web/_staff_links.html", **data)
+    return page(request, "web/done.html", status, title="Staff link", back=link(back, g), role=g.role,
+                staff_section=True, who_name=g.name, **data)
 
 
 @router.get("/t/{tid}", response_class=HTMLResponse)
@@ -133,10 +166,9 @@ async def home(request: Request, tid: str):
                       warnings=views.warning_list(st), placings=views.placings_or_none(st),
                       bracket=views.bracket(st),
                       standings=views.standings_rows(st),
-                      staff=[{"token_id": e.payload["token_id"], "role": e.payload["role"], "name": e.payload["name"],
-                              "revoked": e.payload["token_id"] in st.revoked, "at": e.recorded_at}
-                             for e in st.access.values()],
-                      queue=len(judges_queue(st)))
+                      staff=staff_rows(st),
+                      queue=len(judges_queue(st)), swiss_left=swiss_rounds_left(st),
+                      swiss_played=len(st.swiss_rounds))
 
 
 @router.get("/t/{tid}/round/{number}", response_class=HTMLResponse)
@@ -198,8 +230,10 @@ async def slips(request: Request, tid: str):
     for p in rnd.tables():
         token = web.signer.sign(player_claims(tid, rnd.number, p.table, rnd.paired_at))
         url = f"{base_url(request)}/t/{tid}/play?k={token}"
+        x = ext.get(p.table, {})
         cards.append({"table": p.table, "player1": p.player1, "player2": p.player2, "url": url, "qr": qr.svg(url),
-                      "extension": ext.get(p.table, {}).get("extra_minutes", 0), "ends_at": ext.get(p.table, {}).get("ends_at")})
+                      "extension": x.get("extra_minutes", 0), "ends_at": x.get("ends_at"),
+                      "ends_local": views.local_time(x.get("ends_at"))})
     return staff_page(request, tid, "web/slips.html", title=f"{st.name} — {rnd.name} slips", round={
         "number": rnd.number, "name": rnd.name, "closed": st.is_closed(rnd)}, cards=cards, fmt=fmt.name,
         byes=[p.player1 for p in rnd.pairings if p.player2 is None], event_name=st.name)

@@ -35,6 +35,7 @@
     var i = find(data.infractions, inf.value), s = suggestion();
     if (i) cite(infBox, i.description, i.quote, i.source + (i.confidence !== "published" ? " (" + i.confidence + ")" : ""));
     box.textContent = "";
+    if (!player.value) { box.className = "suggest"; box.appendChild(el("span", "muted", "Choose the player: the guide's suggestion for them shows here.")); return; }
     if (!s) return;
     if (pick && s.penalty !== "None") pen.value = s.penalty;
     box.appendChild(el("strong", null, "The guide suggests " + (s.penalty === "None" ? "no penalty" : s.penalty)

@@ -1,6 +1,9 @@
-// The scorekeeper's results grid, keyboard first: type "12 2-1" and Enter; the next pending table
-// is focused (its number typed for you). A table that already has another result shows it and asks
-// (Enter replaces, Escape keeps). Ctrl+Z (or the Undo button) undoes this page's last entry.
+// The results grid, for a laptop's keyboard and a phone's thumb: type "12 2-1" (or "12.2.1" on a
+// phone's number pad) and Enter or the Record button; the next pending table is focused (its number
+// typed for you). A table that already has another result, or whose players reported something else
+// or disagree, shows what is there and asks "replace?" (with a reason, required when a player's
+// report is overridden or a dispute settled); Enter or Replace replaces, Escape or Keep keeps.
+// Ctrl+Z (or the Undo button) undoes this page's last entry. Without JavaScript the form posts.
 (function () {
   "use strict";
   var box = document.getElementById("entry");
@@ -8,11 +11,14 @@
   var body = document.body;
   var tid = body.getAttribute("data-tid");
   var token = body.getAttribute("data-k");
+  var form = document.getElementById("entry-form");
   var say = document.getElementById("entry-said");
   var ask = document.getElementById("entry-ask");
+  var why = ask.querySelector(".why");
   var undoButton = document.getElementById("undo");
   var done = [];          // tables this page entered, newest last
-  var pending = null;     // an entry waiting for "replace?"
+  var pending = null;     // {line, needsReason}: an entry waiting for "replace?"
+  undoButton.hidden = false;
 
   function post(path, data) {
     return fetch("/api/t/" + encodeURIComponent(tid) + path, {
@@ -38,36 +44,80 @@
     } else { box.value = ""; }
     box.focus();
   }
-  function askReplace(line, c) {
-    pending = line;
-    ask.hidden = false;
-    ask.querySelector(".old").textContent = c.player1 + " " + c.old + " " + c.player2 + (c.by ? " (by " + c.by + ")" : "");
-    ask.querySelector(".new").textContent = c.new;
-    tell("table " + line.trim().split(/\s+/)[0] + " already has a result", "warn");
+  // "12 2-1", "12 2-1-0", "12.2.1", "12,2,1": the table, then the games (the server reads the same)
+  function parse(line) {
+    var m = /^\s*(\d+)\D+(\d+)\D+(\d+)(?:\D+(\d+))?\s*$/.exec(line);
+    if (!m) return null;
+    return { table: parseInt(m[1], 10), slip: m[2] + "-" + m[3] + "-" + (m[4] || "0") };
   }
-  function send(line, overwrite) {
-    var m = /^\s*(\d+)\s+(\d+-\d+(?:-\d+)?)\s*$/.exec(line);
-    if (!m) { tell("type TABLE W-L (e.g. 12 2-1)", "bad"); return; }
-    var table = parseInt(m[1], 10);
-    var slip = m[2].split("-").length === 2 ? m[2] + "-0" : m[2];
+  function askReplace(line, c) {
+    var needs = !!c.needs_reason;
+    pending = { line: line, needsReason: needs };
+    var what = needs ? c.said.charAt(0).toUpperCase() + c.said.slice(1) + "."
+      : "Table " + c.table + " already has " + c.player1 + " " + c.old + " " + c.player2
+        + (c.who || c.by ? " (entered by " + (c.who || c.by) + ")" : "") + ".";
+    ask.querySelector(".what").textContent = what;
+    ask.querySelector(".new").textContent = c.new;
+    ask.querySelector(".why-need").textContent = needs ? "(required: it is recorded and listed under the round's overrides)" : "(optional)";
+    why.required = needs;
+    why.value = "";
+    ask.hidden = false;
+    tell("table " + c.table + ": not recorded yet — replace or keep?", "warn");
+    if (needs) why.focus();
+    else ask.querySelector(".yes").focus();
+  }
+  // as the server asks (actions._against_reports): the entry differs from a player's report, or
+  // the table is disputed; the question needs a reason
+  function reportsAgainst(row, slip) {
+    var reports = {};
+    try { reports = JSON.parse(row.getAttribute("data-reports") || "{}"); } catch (e) { reports = {}; }
+    var said = [], differs = false, table = row.getAttribute("data-table");
+    Object.keys(reports).forEach(function (who) {
+      said.push(who + " reported " + reports[who]);
+      if (reports[who] !== slip) differs = true;
+    });
+    var disputed = row.getAttribute("data-status") === "disputed";
+    if (!differs && !disputed) return null;
+    return { table: table, new: slip, needs_reason: true,
+             said: "table " + table + " " + (disputed ? "is disputed" : "has a different report") + " ("
+                   + said.join(", ") + "; the entry says " + slip + ")" };
+  }
+  function keep() {
+    ask.hidden = true; pending = null; tell("kept what was there: nothing recorded", ""); box.focus();
+  }
+  function replace() {
+    if (!pending) return;
+    var reason = why.value.trim();
+    if (pending.needsReason && !reason) { tell("say why before replacing", "bad"); why.focus(); return; }
+    ask.hidden = true;
+    var line = pending.line;
+    pending = null;
+    send(line, reason || "replaced at the results grid");
+  }
+  function send(line, overwriteReason) {
+    var e = parse(line);
+    if (!e) { tell("type the table and the result: 12 2-1 (or 12.2.1)", "bad"); return; }
+    var table = e.table, slip = e.slip;
     var row = document.querySelector('#grid tr[data-table="' + table + '"]');
     var old = row ? row.getAttribute("data-result") : "";
-    if (!overwrite && old && old !== slip) {  // ask first: the grid already shows the old result
+    var against = row && !overwriteReason && old !== slip ? reportsAgainst(row, slip) : null;
+    if (against) { askReplace(line, against); return; }  // the server's rule, asked before sending
+    if (!overwriteReason && old && old !== slip) {  // ask first: the grid already shows the old result
       var names = row.getAttribute("data-players").split("|");
-      askReplace(line, { player1: names[0], player2: names[1], old: old, new: slip, by: row.getAttribute("data-by") });
+      askReplace(line, { table: table, player1: names[0], player2: names[1], old: old, new: slip, who: row.getAttribute("data-by") });
       return;
     }
-    var data = { table: table, result: m[2] };
-    if (overwrite) { data.overwrite = true; data.reason = "replaced at the results grid"; }
+    var data = { table: table, result: slip };
+    if (overwriteReason) { data.overwrite = true; data.reason = overwriteReason; }
     post("/results", data).then(function (r) {
-      if (r.status === 409 && r.body.conflicts) { askReplace(line, r.body.conflicts[0]); return; }  // changed meanwhile
+      if (r.status === 409 && r.body.conflicts) { askReplace(line, r.body.conflicts[0]); return; }
       if (r.status !== 200) { tell(r.body.error || "refused", "bad"); return; }
-      var e = r.body.entered[0];
-      if (e.status !== "unchanged") { done.push(table); undoButton.disabled = false; }
-      tell("table " + table + ": " + e.player1 + " " + e.result + " " + e.player2 +
-           (e.status === "unchanged" ? " (already so)" : e.status === "overwritten" ? " (was " + e.old + ")" : ""), "ok");
+      var en = r.body.entered[0];
+      if (en.status !== "unchanged") { done.push(table); undoButton.disabled = false; }
+      tell("Table " + table + ": " + en.player1 + " " + en.result + " " + en.player2 +
+           (en.status === "unchanged" ? " (already so)" : en.status === "overwritten" ? " (was " + en.old + ")" : ""), "ok");
       if (row) {
-        row.setAttribute("data-status", "confirmed"); row.setAttribute("data-result", e.result); row.className = "confirmed";
+        row.setAttribute("data-status", "confirmed"); row.setAttribute("data-result", en.result); row.className = "confirmed";
       }
       focusNext(table);
     }).catch(function () { TJLive.unreachable(function (t) { tell(t, "bad"); }); });  // live.js: the one "not sent"
@@ -82,17 +132,25 @@
       box.focus();
     }).catch(function () { done.push(table); undoButton.disabled = false; TJLive.unreachable(function (t) { tell(t, "bad"); }); });
   }
+  form.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    if (!ask.hidden) { replace(); return; }
+    send(box.value, null);
+  });
   box.addEventListener("keydown", function (ev) {
     if (!ask.hidden) {
-      if (ev.key === "Enter") { ev.preventDefault(); ask.hidden = true; send(pending, true); pending = null; }
-      else if (ev.key === "Escape") { ev.preventDefault(); ask.hidden = true; pending = null; tell("kept the old result", ""); }
+      if (ev.key === "Enter") { ev.preventDefault(); replace(); }
+      else if (ev.key === "Escape") { ev.preventDefault(); keep(); }
       return;
     }
-    if (ev.key === "Enter") { ev.preventDefault(); send(box.value, false); }
-    else if (ev.key === "z" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); undo(); }
+    if (ev.key === "z" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); undo(); }
   });
-  ask.querySelector(".yes").addEventListener("click", function () { ask.hidden = true; send(pending, true); pending = null; });
-  ask.querySelector(".no").addEventListener("click", function () { ask.hidden = true; pending = null; tell("kept the old result", ""); box.focus(); });
+  ask.addEventListener("keydown", function (ev) {
+    if (ev.key === "Enter" && ev.target.tagName !== "BUTTON") { ev.preventDefault(); replace(); }
+    else if (ev.key === "Escape") { ev.preventDefault(); keep(); }
+  });
+  ask.querySelector(".yes").addEventListener("click", replace);
+  ask.querySelector(".no").addEventListener("click", keep);
   undoButton.addEventListener("click", undo);
   document.getElementById("grid-wrap").addEventListener("click", function (ev) {
     var row = ev.target.closest("tr[data-table]");
