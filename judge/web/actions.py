@@ -16,7 +16,7 @@ from engine.match import InputError
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
 from judge.tournament.registration import import_registrations
-from judge.tournament.results import OverwriteRefused, parse_slip
+from judge.tournament.results import OverwriteRefused
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.web.auth import (
     JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims, staff_claims,
@@ -217,10 +217,13 @@ def _against_reports(t: Tournament, pairs: list, round_no: int | None) -> list[d
     out = []
     for item in pairs:
         table, slip = item[0], item[1]
-        rnd, p = t._find_table(st, table, None, round_no)
+        try:
+            rnd, p = t._find_table(st, table, None, round_no)
+            w, l, d, double_loss = entry.parse_result(slip, field="result")
+        except InputError:
+            continue  # an unknown table, a pending row, a bad result: record_results lists them all
         view = reports.table_status(rnd, table)
-        w, l, d = parse_slip(slip, field="result")
-        entered = f"{w}-{l}-{d}"
+        entered = "double-loss" if double_loss else f"{w}-{l}-{d}"
         if view.result == entered:
             continue
         differ = {who: s for who, s in view.reports.items() if s != entered}
