@@ -14,6 +14,7 @@ ignore Ctrl-C (the main process stops them) and never touch the log.
 """
 from __future__ import annotations
 
+import gc
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -71,40 +72,41 @@ def batches_from_workers(path: str, head: Draft, lines: list[tuple[int, str, boo
     own = min(len(lines), CHUNK)
     ctx = multiprocessing.get_context("fork")
     job = (path, lines, validator, match_id, recorded_by, at, read_line, draft_line)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start, initargs=(job,)) as pool:
-        futures: list[Future] = [pool.submit(_draft_chunk, s, min(s + CHUNK, len(lines)))
-                                 for s in range(own, len(lines), CHUNK)]
-        try:
-            drafts: list[Draft] = [head]
-            hashes: list[str | None] = [None]  # (event 1's: given to the store by the importer below)
-            kinds: dict[int, str] = {1: "match.created"}
-            for i in range(own):
-                n, text, cut = lines[i]
-                obj = read_line(text, path, n, cut)
-                d = draft_line(validator, obj, path, n, i + 2, match_id, True, recorded_by, kinds.get)
-                if d.recorded_at is None:
-                    d = d._replace(recorded_at=at)
-                kinds[i + 2] = d.kind
-                drafts.append(d)
-                hashes.append(obj.get("hash"))
-                line_of[i + 2] = n
-            yield Batch(drafts, hashes, [None] * len(drafts))
-            for future in futures:
-                try:
+    futures: list[Future] = []
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start, initargs=(job,)) as pool:
+            try:
+                futures += [pool.submit(_draft_chunk, s, min(s + CHUNK, len(lines)))
+                            for s in range(own, len(lines), CHUNK)]
+                drafts: list[Draft] = [head]
+                hashes: list[str | None] = [None]  # (event 1's: given to the store by the importer below)
+                kinds: dict[int, str] = {1: "match.created"}
+                for i in range(own):
+                    n, text, cut = lines[i]
+                    obj = read_line(text, path, n, cut)
+                    d = draft_line(validator, obj, path, n, i + 2, match_id, True, recorded_by, kinds.get)
+                    if d.recorded_at is None:
+                        d = d._replace(recorded_at=at)
+                    kinds[i + 2] = d.kind
+                    drafts.append(d)
+                    hashes.append(obj.get("hash"))
+                    line_of[i + 2] = n
+                yield Batch(drafts, hashes, [None] * len(drafts))
+                for future in futures:
                     result = future.result()
-                except BrokenProcessPool as e:  # a worker died (killed, out of memory)
-                    raise InputError(f"a worker process reading the file stopped ({e}); nothing was stored",
-                                     where=path) from None
-                if isinstance(result, dict):  # the chunk's first refused line
-                    raise InputError(result["message"], where=result["where"], field=result["field"])
-                batch = Batch([Draft(*d) for d, _, _, _ in result], [h for _, _, h, _ in result],
-                              [EnvelopeParts(*p) for _, p, _, _ in result])
-                line_of.update((p[0], n) for _, p, _, n in result)
-                yield batch
-        except BaseException:  # a refused line, Ctrl-C, the consumer gone: the rest is not wanted
-            for future in futures:
-                future.cancel()
-            raise
+                    if isinstance(result, dict):  # the chunk's first refused line
+                        raise InputError(result["message"], where=result["where"], field=result["field"])
+                    batch = Batch([Draft(*d) for d, _, _, _ in result], [h for _, _, h, _ in result],
+                                  [EnvelopeParts(*p) for _, p, _, _ in result])
+                    line_of.update((p[0], n) for _, p, _, n in result)
+                    yield batch
+            except BaseException:  # a refused line, Ctrl-C, the consumer gone: the rest is not wanted
+                for future in futures:  # (before the pool's exit, which waits for what is still queued)
+                    future.cancel()
+                raise
+    except BrokenProcessPool as e:  # a worker died (killed, out of memory), even before its first task
+        raise InputError(f"a worker process reading the file stopped ({e}); nothing was stored",
+                         where=path) from None
 
 
 def _start(job: tuple) -> None:
@@ -113,6 +115,7 @@ def _start(job: tuple) -> None:
     global _job
     _job = job
     _ignore_sigint()
+    gc.disable()  # a worker's objects live until its chunk is sent: see jsonl.gc_paused
 
 
 def _draft_chunk(start: int, stop: int) -> list[tuple] | dict[str, str]:
