@@ -7,7 +7,7 @@ values) with clear errors, and calls the same library function as the CLI.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,20 +182,26 @@ def _not_against_a_report(t: Tournament, pairs: list, round_no: int | None) -> N
     """A scorekeeper enters slips; a table whose players' reports disagree, with each other or with
     the slip entered, is a dispute, and judges and the organizer decide disputes (`resolve`, with a
     reason, listed as an override). Refused before anything is stored, naming the reports."""
-    st = t.state()
-    for item in pairs:
-        table, slip = item[0], item[1]
-        try:
-            rnd, _ = t._find_table(st, table, None, round_no)
-            w, l, d, double_loss = entry.parse_result(slip, field="result")
-        except InputError:
-            continue  # an unknown table, a pending row, a bad result: record_results lists them all
-        view = reports.table_status(rnd, table)
-        entered = "double-loss" if double_loss else f"{w}-{l}-{d}"
+    for table, _, _, view, entered in _entries_and_reports(t, pairs, round_no):
         if view.status == reports.DISPUTED or any(said != entered for said in view.reports.values()):
             said = "; ".join(f"{p} reported {s}" for p, s in view.reports.items())
             raise Forbidden(f"table {table} is disputed ({said}; the slip says {entered}): a judge or the "
                             "organizer decides it (resolve, with a reason)")
+
+
+def _entries_and_reports(t: Tournament, pairs: list, round_no: int | None) -> Iterator[tuple[int, Any, Any, Any, str]]:
+    """(table, round, pairing, the table's reports, the result entered in words) for each entry
+    that names a table of the round and a readable result; the others are passed over here:
+    `record_results` lists them all."""
+    st = t.state()
+    for item in pairs:
+        table, slip = item[0], item[1]
+        try:
+            rnd, p = t._find_table(st, table, None, round_no)
+            w, l, d, double_loss = entry.parse_result(slip, field="result")
+        except InputError:
+            continue
+        yield table, rnd, p, reports.table_status(rnd, table), "double-loss" if double_loss else f"{w}-{l}-{d}"
 
 
 class ReportsDiffer(OverwriteRefused):
@@ -213,17 +219,8 @@ class ReportsDiffer(OverwriteRefused):
 def _against_reports(t: Tournament, pairs: list, round_no: int | None) -> list[dict[str, Any]]:
     """The tables of `pairs` whose entry differs from a player's report or settles a dispute (an
     entry equal to the result the table already has changes nothing and is left alone)."""
-    st = t.state()
     out = []
-    for item in pairs:
-        table, slip = item[0], item[1]
-        try:
-            rnd, p = t._find_table(st, table, None, round_no)
-            w, l, d, double_loss = entry.parse_result(slip, field="result")
-        except InputError:
-            continue  # an unknown table, a pending row, a bad result: record_results lists them all
-        view = reports.table_status(rnd, table)
-        entered = "double-loss" if double_loss else f"{w}-{l}-{d}"
+    for table, rnd, p, view, entered in _entries_and_reports(t, pairs, round_no):
         if view.result == entered:
             continue
         differ = {who: s for who, s in view.reports.items() if s != entered}
