@@ -167,22 +167,27 @@ def test_fuzz_corpus_imports_or_fails_cleanly(tmp_path, name):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def corrupted(raw: bytes, data, *, times: int, dup: int) -> bytearray:
+    """`raw` damaged 1 to `times` times, each a byte flipped, the rest cut off (a byte always
+    left) or up to `dup` bytes repeated, as hypothesis draws them."""
+    out = bytearray(raw)
+    for _ in range(data.draw(st.integers(1, times))):
+        op = data.draw(st.sampled_from(["flip", "cut", "dup"]))
+        i = data.draw(st.integers(0, len(out) - 1))
+        if op == "flip":
+            out[i] = data.draw(st.integers(0, 255))
+        elif op == "cut":
+            del out[max(i, 1):]
+        else:
+            out[i:i] = out[i:i + data.draw(st.integers(1, dup))]
+    return out
+
+
 @given(data=st.data())
 def test_random_corruption_never_crashes_or_stores_part(tmp_path_factory, data):
     tmp = tmp_path_factory.mktemp("prop")
     text = "\n".join(json.dumps(o) for o in GOOD) + "\n"
-    raw = bytearray(text.encode())
-    for _ in range(data.draw(st.integers(1, 4))):
-        op = data.draw(st.sampled_from(["flip", "cut", "dup"]))
-        i = data.draw(st.integers(0, len(raw) - 1))
-        if op == "flip":
-            raw[i] = data.draw(st.integers(0, 255))
-        elif op == "cut":
-            del raw[i:]
-            if not raw:
-                raw = bytearray(b"x")
-        else:
-            raw[i:i] = raw[i:i + data.draw(st.integers(1, 20))]
+    raw = corrupted(text.encode(), data, times=4, dup=20)
     path = tmp / "c.jsonl"
     path.write_bytes(bytes(raw))
     db = str(tmp / "c.db")

@@ -17,7 +17,7 @@ from judge.io.exporters import exporter
 from judge.io.importers.jsonl import import_file
 
 from tests.conftest import run_cli
-from tests.io.test_import_jsonl import snapshot_of, write_jsonl
+from tests.io.test_import_jsonl import corrupted, snapshot_of, write_jsonl
 
 
 def record_source(db: str, match_id: str = "m1", notes: int = 2) -> Match:
@@ -54,6 +54,21 @@ def heads(db: str, match_id: str) -> tuple[int, str]:
 def imported(path: str, db: str) -> tuple[int, dict, str]:
     r = run_cli("import", path, "--json", db=db)
     return r.returncode, (json.loads(r.stdout) if r.stdout.strip() else {}), r.stderr
+
+
+def another_writer_first(monkeypatch, db: str, text: str) -> None:
+    """The next append (the import's, after it compared the log) finds that another writer on
+    `db` recorded a note just before it."""
+    real = EventStore.append_after
+
+    def first(self, match, head, drafts, **kw):
+        monkeypatch.setattr(EventStore, "append_after", real)  # once (recording uses it too)
+        other = EventStore.open(db)
+        Match.open(other, match).record("note", {"text": text})
+        other.close()
+        return real(self, match, head, drafts, **kw)
+
+    monkeypatch.setattr(EventStore, "append_after", first)
 
 
 # --- the four cases, through the CLI ---------------------------------------------------------------
@@ -232,16 +247,7 @@ def test_another_writer_appending_during_the_import_is_a_conflict_exit_3(tmp_pat
     a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
     lines = export(record_source(a), tmp_path / "m1.jsonl")
     imported(first_lines(lines, 2, tmp_path / "part.jsonl"), b)
-    real = EventStore.append_after
-
-    def another_writer_first(self, match, head, drafts, **kw):  # after the import compared the log
-        monkeypatch.setattr(EventStore, "append_after", real)  # once (recording uses it too)
-        other = EventStore.open(b)
-        Match.open(other, match).record("note", {"text": "another judge, just now"})
-        other.close()
-        return real(self, match, head, drafts, **kw)
-
-    monkeypatch.setattr(EventStore, "append_after", another_writer_first)
+    another_writer_first(monkeypatch, b, "another judge, just now")
     code = run_guarded(cli, ["--db", b, "import", str(tmp_path / "m1.jsonl")])
     err = capsys.readouterr().err
     assert code == 3, err
@@ -288,16 +294,7 @@ def test_resume_already_diverge_and_conflict_on_each_backend(tmp_path, db_url, m
     assert import_file(store, str(tmp_path / "m1.jsonl")).extra["status"] == "already in the log"
     source.record("note", {"text": "more"})
     export(source, tmp_path / "m1.jsonl")
-    real = EventStore.append_after
-
-    def another_writer_first(self, match, head, drafts, **kw):
-        monkeypatch.setattr(EventStore, "append_after", real)  # once (recording uses it too)
-        other = EventStore.open(db_url)
-        Match.open(other, match).record("note", {"text": "a writer on this log, just now"})
-        other.close()
-        return real(self, match, head, drafts, **kw)
-
-    monkeypatch.setattr(EventStore, "append_after", another_writer_first)
+    another_writer_first(monkeypatch, db_url, "a writer on this log, just now")
     with pytest.raises(ConflictError, match="position 6 was taken by another writer"):
         import_file(store, str(tmp_path / "m1.jsonl"))
     monkeypatch.undo()
@@ -321,16 +318,7 @@ def test_a_corrupted_export_onto_a_stored_prefix_is_refused_or_continues_the_cha
     store = EventStore.open(db)
     held = data.draw(st.integers(1, len(lines)))
     import_file(store, first_lines(lines, held, tmp / "part.jsonl"))
-    raw = bytearray(("\n".join(lines) + "\n").encode())
-    for _ in range(data.draw(st.integers(1, 3))):
-        op = data.draw(st.sampled_from(["flip", "cut", "dup"]))
-        i = data.draw(st.integers(0, len(raw) - 1))
-        if op == "flip":
-            raw[i] = data.draw(st.integers(0, 255))
-        elif op == "cut":
-            del raw[max(i, 1):]
-        else:
-            raw[i:i] = raw[i:i + data.draw(st.integers(1, 40))]
+    raw = corrupted(("\n".join(lines) + "\n").encode(), data, times=3, dup=40)
     path = tmp / "c.jsonl"
     path.write_bytes(bytes(raw))
     before = snapshot_of(db)
