@@ -239,11 +239,18 @@ def test_a_double_loss_in_the_tournament_standings_and_never_in_the_top_cut(stor
         t.record_slip("double-loss", table=1)
 
 
-def test_cli_result_double_loss(tmp_path):
+def paired_by_cli(tmp_path, tid: str, game: str, *players: str) -> str:
+    """A new log with tournament `tid` of `game`, `players` registered and round 1 paired, as an
+    organizer does it at the terminal; the log's path."""
     db = str(tmp_path / "t.db")
-    run_cli("tournament", "new", "--name", "D", "--game", "optcg", "--seed", "1", "--id", "t-d", db=db)
-    run_cli("tournament", "register", "t-d", "Ann", "Bob", "Cid", "Dee", db=db)
-    run_cli("tournament", "pair", "t-d", db=db)
+    run_cli("tournament", "new", "--name", tid.upper(), "--game", game, "--seed", "1", "--id", tid, db=db)
+    run_cli("tournament", "register", tid, *players, db=db)
+    run_cli("tournament", "pair", tid, db=db)
+    return db
+
+
+def test_cli_result_double_loss(tmp_path):
+    db = paired_by_cli(tmp_path, "t-d", "optcg", "Ann", "Bob", "Cid", "Dee")
     r = run_cli("tournament", "result", "t-d", "0-0-0", "--table", "1", db=db)
     assert r.returncode == 2 and "--double-loss --table 1" in r.stderr
     r = run_cli("tournament", "result", "t-d", "--double-loss", "--table", "1", "--reason", "both late", db=db)
@@ -311,10 +318,7 @@ def test_my_table_and_did_you_mean_are_one_function():
 
 
 def test_cli_names_a_typo_with_did_you_mean(tmp_path):
-    db = str(tmp_path / "t.db")
-    run_cli("tournament", "new", "--name", "N", "--game", "op2009", "--seed", "1", "--id", "t-n", db=db)
-    run_cli("tournament", "register", "t-n", "José García", "Ann", "Bob", "Cid", db=db)
-    run_cli("tournament", "pair", "t-n", db=db)
+    db = paired_by_cli(tmp_path, "t-n", "op2009", "José García", "Ann", "Bob", "Cid")
     r = run_cli("tournament", "result", "t-n", "2-0-0", "--player", "José Garcia", db=db)
     assert r.returncode == 2 and "is not registered; did you mean 'José García' (table" in r.stderr, r.stderr
     r = run_cli("tournament", "drop", "t-n", "jose garcia", db=db)
