@@ -194,3 +194,39 @@ def test_cli_import_with_workers(tmp_path):
     assert out["events"] == len(objs) and out["workers"] == 2 and out["findings"] == 0
     store = EventStore.open(db)
     assert store.verify(out["match"]).ok
+
+
+def test_ctrl_c_and_kill_during_an_import_with_workers_leave_no_worker_and_nothing_stored(tmp_path):
+    """A user's Ctrl-C (SIGINT to the process group, as a terminal sends it) and a kill -9 of the
+    importing process: the log holds the match whole or not at all, and no worker outlives it."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import ROOT
+
+    objs = [GOOD[0]] + [{"kind": "note", "payload": {"text": f"n{i} " + "x" * 200}} for i in range(60_000)]
+    path = write_jsonl(tmp_path / "long.jsonl", objs)
+    for how, delay in (("int", 0.8), ("kill", 0.8), ("int", 1.5)):
+        db = str(tmp_path / f"{how}{delay}.db")
+        EventStore.open(db).close()
+        proc = subprocess.Popen([sys.executable, "-m", "judge", "--db", db, "import", path, "--workers", "2"],
+                                cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT), start_new_session=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT) if how == "int" else proc.kill()
+        out, err = proc.communicate(timeout=60)
+        counts = EventStore.open(db).event_counts()
+        assert all(c == len(objs) for c in counts.values()), counts  # whole, or not at all
+        if how == "int" and not counts:
+            assert proc.returncode == 130 and "Traceback" not in err, err
+        deadline = time.time() + 10
+        while time.time() < deadline:  # the process group: the importer and its workers
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail(f"a worker outlived the import ({how} after {delay} s)")

@@ -10,7 +10,8 @@ first refused line in file order is the one reported (a line the main process dr
 first), and nothing is stored.
 
 The workers are forked (they start with the validator and the file's lines already in memory),
-ignore Ctrl-C (the main process stops them) and never touch the log.
+ignore Ctrl-C (the main process stops them), leave if it dies (_worker_life.py) and never touch
+the log.
 """
 from __future__ import annotations
 
@@ -110,11 +111,11 @@ def batches_from_workers(path: str, head: Draft, lines: list[tuple[int, str, boo
 
 
 def _start(job: tuple) -> None:
-    from judge.io.importers._optcgsim_bulk import _ignore_sigint
+    from judge.io.importers._worker_life import start_worker
 
     global _job
     _job = job
-    _ignore_sigint()
+    start_worker()
     gc.disable()  # a worker's objects live until its chunk is sent: see jsonl.gc_paused
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -29,6 +28,7 @@ from engine.match import InputError
 from engine.store import EventStore, StoreError
 
 from judge.io.importers import ImportSummary
+from judge.io.importers._worker_life import start_worker
 
 BATCH_EVENTS = 20_000   # events per commit: large enough that commits cost little, small enough
                         # that a refused batch is cheap to redo file by file
@@ -94,7 +94,7 @@ def import_files(store: EventStore, paths: Sequence[str], *, recorded_by: str | 
     tasks = deque((p, recorded_by, find_cards_db(p)) for p in paths)
     pending: deque[tuple[str, Future]] = deque()
     ctx = multiprocessing.get_context(START_METHOD)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=start_worker) as pool:
         try:
             while tasks or pending:
                 while tasks and len(pending) < workers * IN_FLIGHT_PER_WORKER:
@@ -138,8 +138,6 @@ def read_one(path: str, recorded_by: str | None, cards_db: str | None) -> tuple[
         return None, f"{path}: not read: too large to read in memory"
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _Writer:
