@@ -22,8 +22,8 @@ import random
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -654,39 +654,33 @@ class EventStore:
 
     def create_in_batches(self, match: str, batches: Iterable[Batch]) -> list[RecordedEvent]:
         """`create` for a stream whose drafts come in batches (a bulk import's worker processes
-        hand them over as they finish each chunk): one transaction, each batch sealed and inserted
-        as it comes, so the writer's part overlaps the workers'. An exception from `batches` (a
-        refused line, Ctrl-C) rolls everything back: nothing stored. The write lock is held from
-        the first batch to the commit. On PostgreSQL, whose write is retried whole when a
-        connection breaks, the batches are gathered first and stored as by `create`."""
-        if self.is_postgres:
-            drafts: list[Draft] = []
-            hashes: list[str | None] = []
-            parts: list[EnvelopeParts | None] = []
-            for batch in batches:
-                drafts += batch.drafts
-                hashes += batch.expected_hashes
-                parts += batch.parts
-            return self.create(match, drafts, expected_hashes=hashes, parts=parts)
-        self.check_writable()
+        hand them over as they finish each chunk): each batch is sealed as it comes, chained on the
+        one before, so that work overlaps the workers'; then everything is written in one
+        transaction, as by `create`. The write lock is taken only for that write (a judge recording
+        on the same log meanwhile waits for the insert, not for the workers). An exception from
+        `batches` (a refused line, Ctrl-C) stores nothing."""
         sealed: list[RecordedEvent] = []
+        rows: list[tuple[str, int, str, bytes]] = []
+        for batch in batches:
+            if not batch.drafts:
+                continue
+            if not sealed and not batch.drafts[0].kind.endswith(CREATED_SUFFIX):
+                raise ValueError("a stream starts with a '.created' event")
+            if any(d.kind.endswith(CREATED_SUFFIX) for d in batch.drafts[0 if sealed else 1:]):
+                raise ValueError("a '.created' event can only be event 1")
+            head = sealed[-1] if sealed else None
+            events, batch_rows = self._seal(match, head.position if head else 0, head.hash if head else GENESIS_HASH,
+                                            batch.drafts, batch.expected_hashes, batch.parts, opens_write=head is None)
+            sealed += events
+            rows += batch_rows
+        if not sealed:
+            raise ValueError("a stream starts with a '.created' event")
+        self.check_writable()
         try:
-            with self._sqlite_write(match, 0) as c:
-                for batch in batches:
-                    if not batch.drafts:
-                        continue
-                    if not sealed and not batch.drafts[0].kind.endswith(CREATED_SUFFIX):
-                        raise ValueError("a stream starts with a '.created' event")
-                    if any(d.kind.endswith(CREATED_SUFFIX) for d in batch.drafts[0 if sealed else 1:]):
-                        raise ValueError("a '.created' event can only be event 1")
-                    head = sealed[-1] if sealed else None
-                    events, rows = self._seal(match, head.position if head else 0,
-                                              head.hash if head else GENESIS_HASH, batch.drafts,
-                                              batch.expected_hashes, batch.parts, opens_write=head is None)
-                    c.executemany(self._q_insert, rows)
-                    sealed += events
-                if not sealed:
-                    raise ValueError("a stream starts with a '.created' event")
+            if self.is_postgres:
+                self._write_postgres(match, 0, sealed, rows)
+            else:
+                self._write_sqlite(match, 0, sealed, rows)
         except ConflictError:
             raise StreamExists(f"a match with id {match!r} already exists in {self.describe()}", match) from None
         self._created[match] = sealed[0]
@@ -851,16 +845,9 @@ class EventStore:
 
     def _write_sqlite(self, match: str, head_position: int, sealed: list[RecordedEvent],
                       rows: list[tuple[str, int, str, bytes]]) -> None:
-        with self._sqlite_write(match, head_position) as c:
-            c.executemany(self._q_insert, rows)
-
-    @contextmanager
-    def _sqlite_write(self, match: str, head_position: int) -> Iterator[Any]:
-        """A SQLite write transaction whose body inserts after `head_position`; its errors as
-        the store's (a taken position: ConflictError)."""
         try:
             with self._cursor(commit=True) as c:
-                yield c
+                c.executemany(self._q_insert, rows)
                 # after the insert, which took the write lock (a read first would make the
                 # transaction a reader that cannot become a writer once another has committed)
                 self._sqlite_schema_changed(c)
