@@ -4,9 +4,9 @@ One job: the parallel half of `jsonl.import_file`. Checking a line (its JSON, it
 against the ruleset) and writing its canonical envelope (engine/events.py `envelope_parts`) need
 nothing from the lines around it, so worker processes do them for chunks of the file while the
 main process does the first chunk itself. What needs the chain (each event's hash follows from the
-one before) stays in the main process, the only writer: `EventStore.create_in_batches` chains,
-hashes and inserts each chunk as it comes back, in one transaction, while the workers go on. All or nothing, as for any import: the
-first refused line in file order is the one reported (a line the main process drafted comes
+one before) stays in the main process, the only writer: `EventStore.create_in_batches` chains and
+hashes each chunk as it comes back, while the workers go on, then stores them all in one
+transaction. All or nothing, as for any import: the first refused line in file order is the one reported (a line the main process drafted comes
 first), and nothing is stored.
 
 The workers are forked (they start with the validator and the file's lines already in memory),

@@ -204,7 +204,8 @@ def _import_with_workers(store: EventStore, path: str, match_id: str, head: Draf
                          rest: list[tuple[int, str, bool]], validator: EventValidator, recorded_by: str,
                          workers: int, line_of: dict[int, int], *, judge: bool) -> ImportSummary:
     """A long file creating a new match: drafted by worker processes beside this one, which
-    stores each chunk as it comes back, in one transaction (see _jsonl_workers.py)."""
+    chains each chunk as it comes back and stores them all in one transaction (see
+    _jsonl_workers.py)."""
     batches = _jsonl_workers.batches_from_workers(path, head, rest, validator, match_id, recorded_by, workers,
                                                   read_line, draft_line, line_of)
 
