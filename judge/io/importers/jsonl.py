@@ -13,7 +13,8 @@ envelope fields it gives): the log holds all of the file, or more (nothing is st
 the log"), or the start of it (the rest is appended after the stored head, in one transaction:
 "resumed", so a transfer cut short is finished by importing the whole file again); a line that
 differs is refused, naming it and the stored event it differs from. Another writer appending to
-the match meanwhile makes the append a ConflictError (nothing stored).
+the match meanwhile makes the append a ConflictError (nothing stored). The comparison is _resume.py's
+(a tournament's export is compared the same way: _tournament.py).
 """
 from __future__ import annotations
 
@@ -23,14 +24,14 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from engine.canonical import canonical_json
-from engine.events import TABLE_ACTOR, Draft, RecordedEvent, default_recorder_name
+from engine.events import TABLE_ACTOR, Draft, default_recorder_name
 from engine.match import EventValidator, InputError, Match, check_match_id, creation_draft, new_match_id
 from engine.rulesets import get_ruleset
 from engine.schema import PayloadError, read_json, shown
 from engine.store import Batch, ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
 
 from judge.io.importers import ImportSummary, _jsonl_workers, findings_after
+from judge.io.importers._resume import onto_stored
 from judge.io.text import read_text
 
 EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
@@ -181,8 +182,8 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
         head = position
 
     if stored:
-        return _onto_stored(store, path, match_id, stored, drafts, expected_hashes, given, line_of,
-                            judge=judge)
+        return onto_stored(store, path, match_id, stored, drafts, expected_hashes, given, line_of,
+                           judge=judge)
     try:
         if created:
             events = store.create(match_id, drafts, expected_hashes=expected_hashes)
@@ -225,67 +226,6 @@ def _import_with_workers(store: EventStore, path: str, match_id: str, head: Draf
     findings = findings_after(store, match_id, 1) if judge else 0
     return ImportSummary(file=path, match=match_id, events=len(events), created=True, findings=findings,
                          extra={"status": "created", "already_in_log": 0, "workers": workers})
-
-
-def _onto_stored(store: EventStore, path: str, match_id: str, stored: list[RecordedEvent],
-                 drafts: list[Draft], expected_hashes: list[str | None], given: list[dict[str, Any]],
-                 line_of: dict[int, int], *, judge: bool) -> ImportSummary:
-    """The file creates a match the log already holds: the stored events must be the file's first
-    ones (or the file's events the log's first ones). Nothing stored but the file's events after
-    the stored head."""
-    common = min(len(stored), len(drafts))
-    try:  # the file's own hashes must come out, as for a new match (an edited export is refused)
-        store.sealed(match_id, drafts[:common], expected_hashes=expected_hashes[:common])
-    except HashMismatch as e:
-        raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
-    for i in range(common):
-        differs = _differs(drafts[i], given[i], expected_hashes[i], stored[i])
-        if differs:
-            position = i + 1
-            what, detail = differs
-            raise InputError(
-                f"differs from event {position} of match {match_id} in the log ({detail}): the file and "
-                f"the log hold two different histories of this match; nothing was stored",
-                where=f"{path}:{line_of[position]}", field=what)
-    if len(drafts) <= len(stored):
-        more = len(stored) - len(drafts)
-        return ImportSummary(file=path, match=match_id, events=0, created=False, findings=0,
-                             extra={"status": "already in the log", "already_in_log": len(drafts),
-                                    "log_holds_more": more})
-    try:  # after the head just compared: another writer's append since makes this a conflict
-        events = store.append_after(match_id, stored[-1], drafts[len(stored):],
-                                    expected_hashes=expected_hashes[len(stored):])
-    except HashMismatch as e:
-        raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
-    findings = findings_after(store, match_id, events[0].position) if judge else 0
-    return ImportSummary(file=path, match=match_id, events=len(events), created=False, findings=findings,
-                         extra={"status": "resumed", "already_in_log": len(stored)})
-
-
-def _differs(draft: Draft, line: dict[str, Any], given_hash: str | None,
-             event: RecordedEvent) -> tuple[str, str] | None:
-    """None if the stored `event` is the file's line; else (field, what differs, in words).
-    A line with a hash (checked against its own content before) is that event if the hashes
-    agree; a line without is compared by content, and by the envelope fields it gives."""
-    if given_hash is not None and given_hash == event.hash:
-        return None
-    theirs = [("kind", draft.kind, event.kind), ("version", draft.version, event.version),
-              ("actor", draft.actor, event.actor)]
-    for field, a, b in theirs:
-        if a != b:
-            return field, f"{field} {shown(a)} in the file, {shown(b)} in the log"
-    if canonical_json(draft.payload) != canonical_json(event.payload):
-        keys = sorted(k for k in set(draft.payload) | set(event.payload)
-                      if canonical_json(draft.payload.get(k)) != canonical_json(event.payload.get(k)))
-        return "payload", "its payload differs" + (f" in {shown(keys[0])}" if keys else "")
-    envelope = [("recorded_at", draft.recorded_at), ("recorded_by", draft.recorded_by),
-                ("write_id", draft.write_id), ("prev_hash", line.get("prev_hash"))]
-    for field, value in envelope:
-        if line.get(field) and value != getattr(event, field):
-            return field, f"{field} {shown(value)} in the file, {shown(getattr(event, field))} in the log"
-    if given_hash is not None:  # the same content, another chain (e.g. an earlier event differs)
-        return "hash", f"hash {given_hash[:12]}... in the file, {event.hash[:12]}... in the log"
-    return None
 
 
 def draft_line(validator: EventValidator, obj: dict[str, Any], path: str, n: int, position: int,
