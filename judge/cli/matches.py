@@ -291,12 +291,16 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
             r = rows[0]
             judged = (f"{plural(r['findings'], 'finding')}" if r["findings"] is not None
                       else "not judged (interrupted): run `tablejudge validate " + r["match"] + "`")
-            if r.get("stream") == "tournament":  # a tournament's own stream: no moves to judge
-                click.echo(f"{r['file']}: {plural(r['events'], 'event')} into tournament {r['match']} (new); "
-                           f"`tablejudge verify {r['match']}` checks it, `tablejudge tournament show {r['match']}` "
-                           "shows it")
-            elif r.get("status") == "already in the log":
-                click.echo(f"{r['file']}: {import_status(r)}, match {r['match']}: nothing stored")
+            thing = "tournament" if r.get("stream") == "tournament" else "match"
+            if r.get("status") == "already in the log":
+                click.echo(f"{r['file']}: {import_status(r)}, {thing} {r['match']}: nothing stored")
+            elif r.get("stream") == "tournament":  # a tournament's own stream: no moves to judge
+                click.echo(f"{r['file']}: " + (
+                    f"{import_status(r)}, {r['events']} appended to tournament {r['match']}; "
+                    if r.get("status") == "resumed" else
+                    f"{plural(r['events'], 'event')} into tournament {r['match']} (new); ")
+                    + f"`tablejudge verify {r['match']}` checks it, `tablejudge tournament show {r['match']}` "
+                    "shows it")
             elif r.get("status") == "resumed":
                 click.echo(f"{r['file']}: {import_status(r)}, {r['events']} appended to match {r['match']}; "
                            f"{judged}")

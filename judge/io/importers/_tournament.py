@@ -1,7 +1,10 @@
 """JSONL import of a tournament's own stream (`tablejudge export TOURNAMENT --format jsonl`): the
 file's first line is `tournament.created`. Each line's payload is checked against the tournament's
 event schemas (judge/tournament/vocab.py), the stream is folded as `tournament show` would fold it,
-and every hash must come out the same: the identical chain, or nothing stored.
+and every hash must come out the same: the identical chain, or nothing stored. A tournament the log
+already holds is compared with the file event by event, as a match is (_resume.py): "already in
+the log" (nothing stored), "resumed" (the file's later events appended), or refused naming the line
+that differs.
 
 The tournament's matches are separate streams: export and import each of them too (a round's
 seal covers its matches' heads, and a result recorded from matches names them).
@@ -17,9 +20,10 @@ from typing import Any
 from engine.events import TABLE_ACTOR, Draft, RecordedEvent
 from engine.match import InputError, check_match_id, check_name
 from engine.schema import PayloadError, shown
-from engine.store import EventStore, HashMismatch
+from engine.store import EventStore, HashMismatch, stream_thing
 
 from judge.io.importers import ImportSummary
+from judge.io.importers._resume import onto_stored
 
 # (the object, its event position, where) -> None, or InputError; (the object, where) -> recorded_at
 LineCheck = Callable[[dict[str, Any], int, str, int], None]
@@ -40,9 +44,11 @@ def import_lines(store: EventStore, path: str, lines: list[tuple[int, dict[str, 
                          "written by `tablejudge export TOURNAMENT --format jsonl`",
                          where=f"{path}:{first_line}", field="match")
     stream = check_match_id(first["match"], where=f"{path}:{first_line}")
-    if store.event_at(stream, 1) is not None:
-        raise InputError(f"{stream} is already in {store.describe()}: a tournament is imported once",
-                         where=f"{path}:{first_line}", field="match")
+    stored = store.read(stream)  # a tournament the log holds: compared below (_resume.py)
+    if stored and stored[0].kind != CREATED:
+        raise InputError(f"{stream} is {stream_thing(stream, stored[0].kind)} in {store.describe()}, "
+                         "not a tournament: the file cannot be imported into it",
+                         where=f"{path}:{first_line}", field="tournament")
     drafts: list[Draft] = []
     expected: list[str | None] = []
     line_of: dict[int, int] = {}
@@ -78,12 +84,15 @@ def import_lines(store: EventStore, path: str, lines: list[tuple[int, dict[str, 
         line_of[position] = n
         kinds[position] = kind
     _folds(stream, drafts, path)
+    if stored:
+        return onto_stored(store, path, stream, stored, drafts, expected, [obj for _, obj in lines], line_of,
+                           judge=False, thing="tournament", extra={"stream": "tournament"})
     try:
         events = store.create(stream, drafts, expected_hashes=expected)
     except HashMismatch as e:
         raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
     return ImportSummary(file=path, match=stream, events=len(events), created=True, findings=0,
-                         extra={"stream": "tournament"})
+                         extra={"stream": "tournament", "status": "created", "already_in_log": 0})
 
 
 def _folds(stream: str, drafts: list[Draft], path: str) -> None:

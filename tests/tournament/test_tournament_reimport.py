@@ -1,0 +1,98 @@
+"""A tournament's JSONL export imported again, as a match's is: into the log that holds it
+("already in the log"), into a log holding an earlier export ("resumed"), or refused naming the
+line that differs."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from judge.cli import cli
+from judge.cli.common import run_guarded
+
+BACKENDS = ("sqlite",)  # nothing here depends on the backend (tests/conftest.py)
+
+
+@pytest.fixture
+def run(tmp_path, capsys):
+    db = str(tmp_path / "t.db")
+
+    def run(*args, db_path=db):
+        code = run_guarded(cli, ["--db", db_path, "--by", "t", *args])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run
+
+
+def new_tournament(run, tid, *, db_path=None, players=("Ann", "Bob", "Cid", "Dee")):
+    kw = {"db_path": db_path} if db_path else {}
+    assert run("tournament", "new", "--name", "Again", "--game", "optcg", "--best-of", "3",
+               "--rounds", "2", "--seed", "1", "--id", tid, **kw)[0] == 0
+    assert run("tournament", "register", tid, *players, **kw)[0] == 0
+
+
+def export(run, tid, path, **kw):
+    code, _, err = run("export", tid, "-o", str(path), **kw)
+    assert code == 0, err
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def test_a_tournaments_export_imported_into_its_own_log_is_already_there(run, tmp_path):
+    new_tournament(run, "t-s")
+    lines = export(run, "t-s", tmp_path / "t.jsonl")
+    code, out, err = run("import", str(tmp_path / "t.jsonl"))
+    assert code == 0, err
+    assert "already in the log" in out and "tournament t-s" in out and "nothing stored" in out
+    code, out, err = run("import", str(tmp_path / "t.jsonl"), "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["status"] == "already in the log" and r["events"] == 0 and r["already_in_log"] == len(lines)
+    assert r["stream"] == "tournament"
+    assert export(run, "t-s", tmp_path / "after.jsonl") == lines  # nothing stored
+
+
+def test_a_later_export_resumes_a_log_holding_the_earlier_one(run, tmp_path):
+    other = str(tmp_path / "other.db")
+    new_tournament(run, "t-s")
+    early = export(run, "t-s", tmp_path / "early.jsonl")
+    code, out, err = run("import", str(tmp_path / "early.jsonl"), db_path=other)
+    assert code == 0 and "(new)" in out, err
+    assert run("tournament", "pair", "t-s")[0] == 0  # events after the first export
+    late = export(run, "t-s", tmp_path / "late.jsonl")
+    added = len(late) - len(early)
+    assert added >= 1
+    code, out, err = run("import", str(tmp_path / "late.jsonl"), db_path=other)
+    assert code == 0, err
+    assert f"resumed: {len(early)} events were already in the log, {added} appended to tournament t-s" in out
+    assert export(run, "t-s", tmp_path / "again.jsonl", db_path=other) == late  # the same chain
+    code, out, err = run("verify", "t-s", db_path=other)
+    assert code == 0 and "t-s: ok" in out, err
+    # the earlier export, into the log that now holds more: nothing stored
+    code, out, err = run("import", str(tmp_path / "early.jsonl"), "--json", db_path=other)
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["status"] == "already in the log" and r["log_holds_more"] == added
+
+
+def test_another_history_of_the_same_tournament_id_is_refused_naming_the_line(run, tmp_path):
+    other = str(tmp_path / "other.db")
+    new_tournament(run, "t-s")
+    new_tournament(run, "t-s", db_path=other, players=("Ann", "Zed", "Cid", "Dee"))
+    theirs = export(run, "t-s", tmp_path / "theirs.jsonl", db_path=other)
+    # the same events without their envelope times and hashes: compared by content, line 3 differs
+    rows = [json.loads(x) for x in theirs]
+    for r in rows:
+        for key in ("hash", "prev_hash", "recorded_at", "write_id"):
+            r.pop(key, None)
+    (tmp_path / "bare.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    before = export(run, "t-s", tmp_path / "before.jsonl")
+    code, _, err = run("import", str(tmp_path / "bare.jsonl"))
+    assert code == 2
+    assert "bare.jsonl:3: field 'payload'" in err and "differs from event 3 of tournament t-s" in err, err
+    assert "field 'match'" not in err and "imported once" not in err
+    # with hashes: refused at its first line (another chain), nothing stored
+    code, _, err = run("import", str(tmp_path / "theirs.jsonl"))
+    assert code == 2 and "theirs.jsonl:1:" in err and "of tournament t-s" in err, err
+    assert export(run, "t-s", tmp_path / "after.jsonl") == before
+
