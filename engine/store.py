@@ -49,6 +49,10 @@ from engine.writer import SQLiteWriter
 
 MATCH_CREATED = "match.created"
 CREATED_SUFFIX = ".created"  # every stream (match, tournament) starts with one
+# Streams other than matches that a prefix given for a match may name: the id comes back, and
+# reading it as a match says what it is (NotAMatch: "... is a tournament, not a match"), not "no match".
+PREFIXED_STREAMS = ("tournament.created",)
+MIN_TOURNAMENT_PREFIX = 3  # as `tournament show` (judge/tournament/aggregate.py) takes one
 LOG_STREAM = "tablejudge:log"  # the log's own stream: guard incidents (no match id has a colon)
 LOG_FORMAT = "tablejudge log 1"
 SNAPSHOT_FORMAT = "s2"  # snapshots carry the hash of the event they stand at
@@ -1013,19 +1017,23 @@ class EventStore:
         return {str(r[0]): int(r[1]) for r in rows}
 
     def resolve(self, ref: str) -> str:
-        """A match id from a full id or an unambiguous prefix (at least 4 characters)."""
+        """A match id from a full id or an unambiguous prefix (at least 4 characters). A prefix of
+        a tournament's id (at least 3) gives that id too, so that reading it as a match refuses
+        in words (NotAMatch); a prefix of several streams, matches or tournaments, is ambiguous."""
         if ref in self._created:
             return ref
         first = self.event_at(ref, 1)
         if first is not None:
             self._created[ref] = first  # the stream's first event never changes
             return ref
-        if len(ref) >= 4:
-            hits = [m for m in self.match_ids() if m.startswith(ref)]
-            if len(hits) == 1:
-                return hits[0]
-            if len(hits) > 1:
-                raise MatchNotFound(f"{ref!r} is ambiguous: {', '.join(hits[:5])}")
+        hits = [m for m in self.match_ids() if m.startswith(ref)] if len(ref) >= 4 else []
+        if len(ref) >= MIN_TOURNAMENT_PREFIX:
+            hits += [s for kind in PREFIXED_STREAMS for s in self.stream_ids(kind) if s.startswith(ref)]
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise MatchNotFound(f"{ref!r} is ambiguous: {', '.join(hits[:5])}"
+                                + (f" and {len(hits) - 5} more" if len(hits) > 5 else ""))
         raise MatchNotFound(f"no match {ref[:80]!r} in {self.describe()} (see `tablejudge matches`)")
 
     def notifications(self, start: int = 1, limit: int = 1000,

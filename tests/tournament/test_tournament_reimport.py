@@ -1,6 +1,6 @@
 """A tournament's JSONL export imported again, as a match's is: into the log that holds it
 ("already in the log"), into a log holding an earlier export ("resumed"), or refused naming the
-line that differs."""
+line that differs. And a tournament id's prefix given to a match command: "is a tournament"."""
 from __future__ import annotations
 
 import json
@@ -96,3 +96,21 @@ def test_another_history_of_the_same_tournament_id_is_refused_naming_the_line(ru
     assert code == 2 and "theirs.jsonl:1:" in err and "of tournament t-s" in err, err
     assert export(run, "t-s", tmp_path / "after.jsonl") == before
 
+
+# --- a tournament id's prefix given to a match command ------------------------------------------
+
+def test_a_tournament_ids_prefix_given_to_a_match_command_says_it_is_a_tournament(run):
+    new_tournament(run, "t-abc1")
+    new_tournament(run, "t-abd2")
+    assert run("match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob", "--id", "m-100")[0] == 0
+    code, _, err = run("state", "t-abc")
+    assert code == 2
+    assert err.startswith("error: t-abc1 is a tournament, not a match: ") and "tournament show t-abc1" in err, err
+    code, _, err = run("validate", "t-abd")
+    assert code == 2 and "t-abd2 is a tournament, not a match" in err, err
+    code, _, err = run("state", "t-ab")
+    assert code == 2 and "ambiguous" in err and "t-abc1" in err and "t-abd2" in err, err
+    code, _, err = run("state", "m-10")  # a match's prefix as before
+    assert code == 0, err
+    code, _, err = run("state", "zz-nothing")
+    assert code == 2 and "no match 'zz-nothing'" in err, err
