@@ -216,8 +216,8 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
     processes and written by one, in batched commits; a game already in the log is recognised
     and skipped, so running an interrupted import again finishes it.
 
-    A JSONL file (an export) whose match the log already holds is compared with it, event by
-    event: if the log holds all of it (or more), it is "already in the log" and nothing is stored
+    A JSONL file (an export) whose match or tournament the log already holds is compared with
+    it, event by event: if the log holds all of it (or more), it is "already in the log" and nothing is stored
     (exit 0); if the log holds its first events, only the rest is appended ("resumed": importing
     the whole file again finishes a transfer cut short, or brings up to date a log that holds an
     earlier export); if a line differs from the stored event, the file is refused, naming that line
