@@ -435,7 +435,8 @@ def register(cli: click.Group) -> None:
         Game counts the match format cannot produce are refused (best of N: a player wins at most
         ceil(N/2) games; at most N games, drawn ones included) unless --override-format. A table
         that already has a different result keeps it unless --overwrite (the same result again
-        stores nothing). Many tables at once: `tournament results`.
+        stores nothing, whatever --reason says, and says it was unchanged). Many tables at once:
+        `tournament results`.
 
         \b
         Examples:
@@ -447,6 +448,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament result t-1a2b --double-loss --table 7 --reason "both players 10 minutes late"
         """
         t = _open(env, tournament_ref)
+        head = t.state().position  # an event at or before it: the table had this result already
         if double_loss:
             if slip or matches:
                 raise InputError("--double-loss takes no slip and no --match", field="slip" if slip else "match")
@@ -465,9 +467,11 @@ def register(cli: click.Group) -> None:
         said = (f"{DOUBLE_LOSS} (a match loss for both)" if p.get("double_loss")
                 else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}")
         rnd = t.state().round(p["round"])
+        unchanged = e.position <= (head or 0)
         click.echo(f"{rnd.label if rnd else 'round ' + str(p['round'])} table {p['table']}: "
                    f"{p['player1']} {said} {p['player2']} (event {e.position})"
-                   + (" — format override" if p.get("format_override") else ""))
+                   + (" — format override" if p.get("format_override") else "")
+                   + (" — unchanged: the table already had this result, nothing was stored" if unchanged else ""))
         warn_invalidated(t)
         _echo_seal_after(t, e)
 

@@ -308,7 +308,8 @@ class Tournament:
         or `double-loss`: both players get a match loss (docs/tournaments.md, "Double loss").
         Game counts the match format cannot produce are refused unless `override_format`; a
         different result already recorded for the table is refused (OverwriteRefused, showing
-        it) unless `overwrite`."""
+        it) unless `overwrite`; the same result again stores nothing, whatever the `reason` (the
+        event that recorded it is returned)."""
         double_loss = is_double_loss(slip)
         w, l, d = (0, 0, 0) if double_loss else parse_slip(slip, field="slip")
         st = self.state()
@@ -478,12 +479,14 @@ class Tournament:
                 source: str, matches: list[str] | None, override_format: bool = False,
                 overwrite: bool = False, reason: str | None = None, *,
                 based_on: list[dict[str, Any]] | None = None, double_loss: bool = False) -> RecordedEvent:
-        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
-                                   based_on=based_on, double_loss=double_loss)
         old = rnd.results.get(p.table)
         new = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
-        if old is not None and slip_text(old) == new and not reason:
-            return rnd.result_events[p.table]  # the same result again: nothing new to store
+        if old is not None and slip_text(old) == new:
+            # the same result again, whatever the reason given: nothing new to store (as a batch,
+            # judge/tournament/entry.py); the event returned is the one that recorded it
+            return rnd.result_events[p.table]
+        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
+                                   based_on=based_on, double_loss=double_loss)
         if old is not None and not overwrite:
             raise OverwriteRefused([overwrite_conflict(rnd, p, new)])
         (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)

@@ -323,3 +323,27 @@ def test_cli_names_a_typo_with_did_you_mean(tmp_path):
     assert r.returncode == 2 and "is not registered; did you mean 'José García' (table" in r.stderr, r.stderr
     r = run_cli("tournament", "drop", "t-n", "jose garcia", db=db)
     assert r.returncode == 2 and "did you mean 'José García'" in r.stderr
+
+
+# --- 5. QA round 9 -----------------------------------------------------------------------------
+
+
+def test_the_same_result_again_with_a_reason_is_unchanged_not_an_overwrite(store, tmp_path):
+    t = event(store, 8)
+    first = t.record_slip("double-loss", table=1, reason="both late")
+    again = t.record_slip("double-loss", table=1, reason="both late")
+    assert again.position == first.position
+    t.record_slip("0-2", table=4)
+    before = len(t.events())
+    assert t.record_slip("0-2-0", table=4, reason="slip").payload.get("reason") is None  # the old event
+    assert len(t.events()) == before
+    db = paired_by_cli(tmp_path, "t-u", "optcg", "Ann", "Bob", "Cid", "Dee")
+    for _ in range(2):
+        r = run_cli("tournament", "result", "t-u", "--double-loss", "--table", "1", "--reason", "both late", db=db)
+        assert r.returncode == 0, r.stderr
+    assert "unchanged" in r.stdout and "nothing was stored" in r.stdout and "not double-loss" not in r.stderr
+    run_cli("tournament", "result", "t-u", "0-1", "--table", "2", db=db)
+    r = run_cli("tournament", "result", "t-u", "0-1", "--table", "2", "--reason", "slip", db=db)
+    assert r.returncode == 0 and "unchanged" in r.stdout, r.stderr
+    r = run_cli("tournament", "result", "t-u", "1-0", "--table", "2", "--reason", "slip", db=db)
+    assert r.returncode == 2 and "--overwrite" in r.stderr  # a different result still asks
