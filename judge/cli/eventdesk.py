@@ -9,7 +9,8 @@ import click
 from engine.events import JUDGE_PREFIX
 from engine.match import InputError
 
-from judge.cli.common import EXIT_INPUT, FindingsExit, csv_options, emit_json, emit_rows, pass_env, stderr, table_text
+from judge.cli.common import (EXIT_INPUT, FindingsExit, csv_options, emit_json, emit_rows, pass_env, refusal_json,
+                              stderr, table_text)
 from judge.io.text import read_text
 from judge.cli.tournament import warn_invalidated
 from judge.tournament import Tournament
@@ -43,8 +44,9 @@ def register(cli: click.Group) -> None:
 
         All or nothing: every unknown table, unreadable or impossible result, wrong player or
         table that already has a different result (shown; use --overwrite) is listed at once,
-        each with its file:line and field, and none of the file is stored (exit 2). The same
-        result again stores nothing.
+        each with its file:line and field, and none of the file is stored (exit 2; with --json,
+        also `{"error": {..., "errors": [...]}}` on stdout, one object a line). The same result
+        again stores nothing.
 
         \b
         Examples:
@@ -66,12 +68,15 @@ def register(cli: click.Group) -> None:
             name = "<stdin>" if file == "-" else file
             if isinstance(e, entry.OverwriteRefused):
                 e = entry.BatchRefused([entry.conflict_error(c) for c in e.conflicts])
-                stderr(f"error: {len(e.errors)} table(s) of {name} already have a different result; nothing "
-                       "was stored (to replace them: --overwrite --reason ...):")
+                said = (f"{len(e.errors)} table(s) of {name} already have a different result; nothing "
+                        "was stored (to replace them: --overwrite --reason ...)")
             else:
-                stderr(f"error: {len(e.errors)} lines of {name} refused; nothing was stored:")
+                said = f"{len(e.errors)} lines of {name} refused; nothing was stored"
+            stderr(f"error: {said}:")
             for line in e.lines():
                 stderr(f"  {line}")
+            if as_json:  # README "Errors as JSON": the shared shape, each bad line in `errors`
+                emit_json(refusal_json(said, e.errors))
             raise FindingsExit(EXIT_INPUT) from None
         if as_json:
             emit_json([d.to_dict() for d in done])
