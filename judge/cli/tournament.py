@@ -273,7 +273,8 @@ def register(cli: click.Group) -> None:
         registered one (same but for case, spaces or accents: "luca  conte" and "Luca Conte") is
         refused unless --allow-similar. Two people with the very same name cannot share it (players
         are known by their registered name everywhere): register the second one under a name that
-        tells them apart, e.g. their member id in brackets.
+        tells them apart, e.g. their member id in brackets. A member id another player holds is
+        refused, naming them.
 
         \b
         Example:

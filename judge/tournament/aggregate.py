@@ -161,12 +161,14 @@ class Tournament:
 
     def register_many(self, players: Sequence["str | Entry"], *, allow_similar: bool = False) -> list[RecordedEvent]:
         """Register several players in one atomic batch (all or none). A name that differs from a
-        registered one only by case, spaces or accents is refused unless `allow_similar`."""
+        registered one only by case, spaces or accents is refused unless `allow_similar`; a member
+        id another player holds (registered, or earlier in the batch) is refused, naming them."""
         st = self.state()
         if st.elimination_rounds:
             raise InputError("the top cut has started: no more entries", field="player")
         seen = list(st.players)
         batch_ids: dict[str, str | None] = {}  # member ids of this batch's names (a twin within the file)
+        holders = {i.player_id.strip(): name for name, i in st.players.items() if i.player_id and i.player_id.strip()}
         drafts = []
         for n, item in enumerate(players, start=1):
             e = item if isinstance(item, Entry) else Entry(item)
@@ -183,8 +185,16 @@ class Tournament:
                 raise InputError(f"{shown(e.player)} looks like {shown(twin)}, {_where_seen(twin, st.players)} "
                                  "(same name but for case, spaces or accents); if they are two people, register with "
                                  "--allow-similar", field="player", where=where)
+            pid = e.player_id.strip() if isinstance(e.player_id, str) else e.player_id
+            holder = holders.get(pid) if pid else None
+            if holder is not None:  # exports would show the id twice, for two people
+                raise InputError(f"member id {shown(pid)} is held by {shown(holder)}, "
+                                 f"{_where_seen(holder, st.players)}: a member id is one player's; check the id "
+                                 f"given for {shown(p)}", field="player_id", where=where)
             seen.append(p)
             batch_ids[p] = e.player_id or None
+            if pid:
+                holders[pid] = p
             try:
                 drafts.append(self._draft("player.registered", {"player": p, "player_id": e.player_id or None,
                                                                 "decklist": e.decklist or None}))
