@@ -15,6 +15,7 @@ from judge.io.text import read_text
 from judge.cli.tournament import warn_invalidated
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
+from judge.tournament.aggregate import resolve_player
 
 
 def _open(env, ref: str, actor: str | None = None) -> Tournament:
@@ -127,8 +128,9 @@ def register(cli: click.Group) -> None:
         Example:
           tablejudge tournament report t-1a2b Ann 2-1
         """
-        t = _open(env, tournament_ref, actor=player)
-        events, view = reports.report_result(t, player, slip)
+        t = _open(env, tournament_ref)
+        player = resolve_player(t.state(), player)  # the registered name is who acts
+        events, view = reports.report_result(t.with_actor(player), player, slip)
         click.echo(f"table {view.table}: {view.status}" + ("" if events else " (already reported: nothing new)"))
 
     @tournament.command("queue")
@@ -209,7 +211,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament swap t-1a2b Ann Cid --reason "siblings: not in round 1"
         """
         ev = rounds.swap_players(_open(env, tournament_ref), player_a, player_b, reason=reason)
-        click.echo(f"{player_a} and {player_b} swapped seats (event {ev.position})")
+        click.echo("{} and {} swapped seats".format(*ev.payload["players"]) + f" (event {ev.position})")
 
     @tournament.command("close")
     @click.argument("tournament_ref", metavar="T")

@@ -321,8 +321,10 @@ def register(cli: click.Group) -> None:
     @pass_env
     def drop_cmd(env, tournament_ref, player, reason) -> None:
         """Drop a player: not paired again, still in the standings and still an opponent. A name
-        that is not registered is refused with the registered names it may mean (case, spaces
-        and accents aside) and their tables.
+        that equals one registered name but for case, spaces or accents ("gül  öztürk") is that
+        player (as everywhere a player is named: result --player, bye, swap, report); one that
+        equals several so is refused as ambiguous, listing them; one that is not registered is
+        refused with the registered names it may mean and their tables.
 
         \b
         Example:
@@ -330,7 +332,7 @@ def register(cli: click.Group) -> None:
         """
         t = _open(env, tournament_ref)
         e = t.drop(player, reason)
-        click.echo(f"{player} dropped (event {e.position})")
+        click.echo(f"{e.payload['player']} dropped (event {e.position})")
         warn_invalidated(t)
 
     @tournament.command("bye")
@@ -347,7 +349,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament bye t-1a2b Ann --round 1 --reason "invitation bye"
         """
         e = _open(env, tournament_ref).grant_bye(player, round_no, reason)
-        click.echo(f"{player} has a bye in round {e.payload['round']} (event {e.position})")
+        click.echo(f"{e.payload['player']} has a bye in round {e.payload['round']} (event {e.position})")
 
     @tournament.command("pair")
     @click.argument("tournament_ref", metavar="T")
@@ -412,7 +414,7 @@ def register(cli: click.Group) -> None:
     @click.argument("tournament_ref", metavar="T")
     @click.argument("slip", required=False)
     @click.option("--table", type=int, default=None, help="The table (SLIP is its first player's W-L-D).")
-    @click.option("--player", default=None, help="The player (SLIP is this player's W-L-D).")
+    @click.option("--player", default=None, help="The player (SLIP is this player's W-L-D); case, spaces and accents aside.")
     @click.option("--round", "round_no", type=int, default=None, help="Default: the current round "
                   "(give an earlier round to correct it: the new result supersedes the old).")
     @click.option("--match", "matches", multiple=True, help="A recorded match (one game); repeat for each game.")

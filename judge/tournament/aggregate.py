@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from engine.events import (
@@ -25,7 +25,7 @@ from judge.tournament.pairing import (
     pair_swiss,
     pair_top_cut,
 )
-from judge.tournament.names import clean_name, did_you_mean, similar_to
+from judge.tournament.names import clean_name, did_you_mean, name_key, similar_to
 from judge.tournament import seal
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
 from judge.tournament.standings import (
@@ -205,7 +205,8 @@ class Tournament:
 
     def drop(self, player: str, reason: str | None = None) -> RecordedEvent:
         st = self.state()
-        info = self._player(st, player)
+        player = resolve_player(st, player)
+        info = st.players[player]
         if info.dropped:
             raise InputError(f"{shown(player)} already dropped (after round {info.dropped_after_round})",
                              field="player")
@@ -213,7 +214,8 @@ class Tournament:
 
     def grant_bye(self, player: str, round_no: int | None = None, reason: str | None = None) -> RecordedEvent:
         st = self.state()
-        info = self._player(st, player)
+        player = resolve_player(st, player)
+        info = st.players[player]
         if info.dropped:
             raise InputError(f"{shown(player)} has dropped", field="player")
         nxt = len(st.rounds) + 1
@@ -323,6 +325,8 @@ class Tournament:
         double_loss = is_double_loss(slip)
         w, l, d = (0, 0, 0) if double_loss else parse_slip(slip, field="slip")
         st = self.state()
+        if player is not None:  # a name typed: the registered one it means
+            player = resolve_player(st, player, st.round(round_no) if round_no else None)
         rnd, pairing = self._find_table(st, table, player, round_no)
         if player is not None and player == pairing.player2:
             w, l = l, w
@@ -445,12 +449,6 @@ class Tournament:
         return self.store.append(self.id, list(drafts), expected_position=st.position or 1)
 
     @staticmethod
-    def _player(st: TournamentState, player: str) -> PlayerInfo:
-        if player not in st.players:
-            raise not_registered(st, player)
-        return st.players[player]
-
-    @staticmethod
     def _previous_complete(st: TournamentState) -> None:
         cur = st.current
         if cur is not None and not cur.complete:
@@ -549,11 +547,29 @@ class _StreamCache:
         self.state: TournamentState | None = None
 
 
-def not_registered(st: TournamentState, player: str, rnd: RoundState | None = None,
-                   field: str = "player") -> InputError:
-    """`'Zzz' is not registered`, with the registered names it may mean (judge/tournament/names.py:
-    case, spaces and accents aside, or a part of a name) and each one's table in `rnd` (default:
-    the current round); with none near it, the players when they are few."""
+def resolve_player(st: TournamentState, player: str, rnd: RoundState | None = None,
+                   field: str = "player") -> str:
+    """The registered name a typed one means, wherever a player is named (`result --player`,
+    `drop`, `bye`, `swap`, `report`): the name itself, else the one registered name it equals
+    case, spaces and accents aside (name_key, as registration folds: "gül  öztürk" is "Gül
+    Öztürk", as a results CSV's player columns are read). Two or more such names: ambiguous,
+    listed with their tables; none: `not_registered`."""
+    if player in st.players:
+        return player
+    key = name_key(player)
+    hits = [n for n in st.players if name_key(n) == key] if key else []
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        where = _seat_words(st, rnd)
+        said = [shown(n) + (f" ({where(n)})" if where(n) else "") for n in hits]
+        raise InputError(f"{shown(player)} is ambiguous: it is {', '.join(said[:-1])} or {said[-1]} but for case, "
+                         "spaces or accents; give the name exactly as registered", field=field)
+    raise not_registered(st, player, rnd, field)
+
+
+def _seat_words(st: TournamentState, rnd: RoundState | None) -> Callable[[str], str | None]:
+    """What to say after a player's name: their table in `rnd` (default: the current round)."""
     rnd = rnd if rnd is not None else st.current
     seats = {} if rnd is None else {who: p for p in rnd.pairings for who in (p.player1, p.player2)
                                     if who is not None}
@@ -566,7 +582,15 @@ def not_registered(st: TournamentState, player: str, rnd: RoundState | None = No
             return f"not paired in {rnd.name}" if rnd.stage == "swiss" else None
         return "a bye" if p.player2 is None else f"table {p.table}"
 
-    hint = did_you_mean(player, st.players, where)
+    return where
+
+
+def not_registered(st: TournamentState, player: str, rnd: RoundState | None = None,
+                   field: str = "player") -> InputError:
+    """`'Zzz' is not registered`, with the registered names it may mean (judge/tournament/names.py:
+    case, spaces and accents aside, or a part of a name) and each one's table in `rnd` (default:
+    the current round); with none near it, the players when they are few."""
+    hint = did_you_mean(player, st.players, _seat_words(st, rnd))
     if not hint:
         hint = (f"players: {', '.join(st.players)}" if len(st.players) <= 10 else
                 f"no registered name is near it ({len(st.players)} players; `tablejudge tournament pairings T "
