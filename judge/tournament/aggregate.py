@@ -417,11 +417,18 @@ class Tournament:
         unless `end_swiss_early`. True: Swiss ends early (rounds remain)."""
         left = swiss_rounds_left(st)
         if left and not end_swiss_early:
-            played = len(st.swiss_rounds)
-            raise InputError(f"{played} of the {st.rounds_planned} Swiss rounds declared "
-                             f"{'has' if played == 1 else 'have'} been played: pair the next Swiss round, or end "
-                             "Swiss early on purpose (`top-cut --end-swiss-early`; on the desk: \"End Swiss "
-                             "early\")", field="round")
+            paired = len(st.swiss_rounds)
+            played = sum(1 for r in st.swiss_rounds if r.complete)
+            how = ("pair the next Swiss round, or end Swiss early on purpose (`top-cut --end-swiss-early`; on "
+                   "the desk: \"End Swiss early\")")
+            if played == paired:
+                said = f"{played} of the {st.rounds_planned} Swiss rounds declared {'has' if played == 1 else 'have'} "
+                said += f"been played: {how}"
+            else:  # the current round is paired, its results are not all in
+                said = (f"{paired} of the {st.rounds_planned} Swiss rounds declared {'has' if paired == 1 else 'have'} "
+                        f"been paired and {played or 'none'} played ({st.swiss_rounds[-1].name} still misses "
+                        f"results): finish it, then {how}")
+            raise InputError(said, field="round")
         return bool(left)
 
     def _sealed_before_next(self, st: TournamentState) -> TournamentState:
@@ -503,27 +510,36 @@ class Tournament:
     def _result_draft(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
                       source: str, matches: list[str] | None, override_format: bool = False,
                       reason: str | None = None, *, based_on: list[dict[str, Any]] | None = None,
-                      double_loss: bool = False) -> Draft:
+                      double_loss: bool = False, field: str | None = None) -> Draft:
+        """`field`: what a refusal names (default: `match` for recorded matches, else `slip`, the
+        CLI's argument; a results batch and a player's report say `result`, their column)."""
+        field = field or ("match" if source == "match" else "slip")
         if rnd.stage == "elimination" and double_loss:
             raise InputError(f"{rnd.name} is single elimination: a double loss would leave nobody to go on: "
-                             "the result needs a winner", field="slip")
+                             "the result needs a winner", field=field)
         if rnd.stage == "elimination" and w == l:
             raise InputError(f"{rnd.name} is single elimination: the result needs a winner, got "
-                             f"{w}-{l}-{d}", field="slip")
+                             f"{w}-{l}-{d}", field=field)
+        if w + l + d == 0 and not double_loss and source == "players":
+            raise InputError("a result with no game at all (0-0-0); report the games played, or, if both "
+                             "players got a match loss (a double loss), ask a judge: a judge or the organizer "
+                             "records it", field=field)
         if w + l + d == 0 and not double_loss:
             raise InputError(f"a result with no game at all (0-0-0); record the games played, or, if both "
                              f"players got a match loss (a double loss), record that: `{p.table} {DOUBLE_LOSS}` "
                              f"in a results file, `tablejudge tournament result T --double-loss --table "
-                             f"{p.table}` alone", field="slip")
+                             f"{p.table}` alone", field=field)
         fmt = st.match_format(rnd.stage)
         problem = None if double_loss else fmt.problem(w, l, d)
         if problem and not override_format:
             where = f"{rnd.name} table {p.table} ({p.player1} vs {p.player2})"
             why = "declared for this tournament" if fmt.declared else f"the default for {st.game}"
+            # a player reports on their phone: no command line there, the staff can record it
+            how = ("ask a judge: a judge or the organizer can record it" if source == "players" else
+                   "an organizer records it with the format override (`tablejudge tournament result ... "
+                   "--override-format`; the web desk does not override formats)")
             raise InputError(f"{where}: {w}-{l}-{d} is impossible in a {fmt.name} match ({why}): "
-                             f"{problem}; if the table really played this, an organizer records it with "
-                             "the format override (`tablejudge tournament result ... --override-format`; the "
-                             "web desk does not override formats)", field="match" if source == "match" else "slip")
+                             f"{problem}; if the table really played this, {how}", field=field)
         payload = {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
                    "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches,
                    "format_override": True if problem else None, "reason": reason, "based_on": based_on,

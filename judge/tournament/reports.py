@@ -122,7 +122,7 @@ def report_result(t: Tournament, player: str, slip: str, *, round_no: int | None
     if before.reports.get(player) == mine:
         return [], before  # the same report again (a double-submitted form): nothing new
     # the format check is the recorded result's: build that draft whatever happens to it
-    result_draft = t._result_draft(st, rnd, p, w1, w2, d, "players", None)
+    result_draft = t._result_draft(st, rnd, p, w1, w2, d, "players", None, field="result")
     drafts = [t._draft("result.reported", {"round": rnd.number, "table": p.table, "player": player,
                                            "wins1": w1, "wins2": w2, "draws": d})]
     opponent = p.player2 if player == p.player1 else p.player1

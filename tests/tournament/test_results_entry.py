@@ -388,3 +388,37 @@ def test_a_name_that_folds_to_one_player_is_that_player_everywhere(store, tmp_pa
     assert r.returncode == 0, r.stderr
     r = run_cli("tournament", "drop", "t-f", "GÜL ÖZTÜRK", db=db)
     assert r.returncode == 0 and r.stdout.startswith("Gül Öztürk dropped"), r.stderr
+
+
+def test_qa9_wording_result_field_top_cut_counts_and_a_players_impossible_report(store):
+    from judge.tournament.reports import report_result
+
+    t = event(store, 4, game="optcg")  # optcg Swiss: best of one
+    with pytest.raises(InputError) as e:  # a CSV's impossible result names its column, as every other one
+        record_results(t, parse_entries("table,result\n1,3-0\n", "r.csv"))
+    assert (e.value.where, e.value.field) == ("r.csv:2", "result") and "impossible in a best of one" in e.value.message
+    with pytest.raises(BatchRefused) as e:
+        record_results(t, parse_entries("1 3-0\n2 0-0\n", "r.txt"))
+    assert [x.field for x in e.value.errors] == ["result", "result"]
+    with pytest.raises(InputError) as e:  # the CLI's slip stays the slip
+        t.record_slip("3-0", table=1)
+    assert e.value.field == "slip" and "--override-format" in e.value.message
+    # a player's own report (their phone): no command line, the staff can record it
+    p = t.state().current.tables()[0]
+    for slip in ("3-0", "0-0"):
+        with pytest.raises(InputError) as e:
+            report_result(t.with_actor(p.player1), p.player1, slip)
+        assert e.value.field == "result" and "tablejudge" not in e.value.message and "--" not in e.value.message
+        assert "a judge or the organizer" in e.value.message
+    # top-cut before round 1 has a result: paired, not played
+    c = Tournament.create(store, name="Cut", game="optcg", seed="1", rounds=2, top_cut=2)
+    c.register_many(["Ann", "Bob", "Cid", "Dee"])
+    c.pair()
+    with pytest.raises(InputError) as e:
+        c.top_cut()
+    assert e.value.message.startswith("1 of the 2 Swiss rounds declared has been paired and none played "
+                                      "(Round 1 still misses results): finish it, then pair the next Swiss round")
+    record_results(c, [(1, "1-0"), (2, "0-1")])
+    with pytest.raises(InputError) as e:
+        c.top_cut()
+    assert e.value.message.startswith("1 of the 2 Swiss rounds declared has been played: pair the next")
