@@ -153,6 +153,15 @@ def error_json(f: Failure) -> dict[str, Any]:
     return {"error": {"code": f.code, "message": _short(f.message), **f.location, **f.extra}}
 
 
+def refusal_json(message: str, errors: Iterable[BaseException], code: int = EXIT_INPUT) -> dict[str, Any]:
+    """The JSON of a command that refused several bad lines of its input at once and printed them
+    itself (`tournament results`): the shape of `error_json`, with `errors`, one object per line,
+    each with the keys known of it (`file`, `line`, `column`, `field`) and its `message` (the line
+    stderr says for it)."""
+    return error_json(Failure(code, message, extra={
+        "errors": [{**_location(e), "message": _short(str(e), 500)} for e in errors]}))
+
+
 def _fail(f: Failure, as_json: bool, e: BaseException | None = None) -> int:
     if not f.shown:
         _say(f.prefix + f.message)

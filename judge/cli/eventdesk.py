@@ -9,11 +9,13 @@ import click
 from engine.events import JUDGE_PREFIX
 from engine.match import InputError
 
-from judge.cli.common import EXIT_INPUT, FindingsExit, csv_options, emit_json, emit_rows, pass_env, stderr, table_text
+from judge.cli.common import (EXIT_INPUT, FindingsExit, csv_options, emit_json, emit_rows, pass_env, refusal_json,
+                              stderr, table_text)
 from judge.io.text import read_text
 from judge.cli.tournament import warn_invalidated
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
+from judge.tournament.aggregate import resolve_player
 
 
 def _open(env, ref: str, actor: str | None = None) -> Tournament:
@@ -43,8 +45,9 @@ def register(cli: click.Group) -> None:
 
         All or nothing: every unknown table, unreadable or impossible result, wrong player or
         table that already has a different result (shown; use --overwrite) is listed at once,
-        each with its file:line and field, and none of the file is stored (exit 2). The same
-        result again stores nothing.
+        each with its file:line and field, and none of the file is stored (exit 2; with --json,
+        also `{"error": {..., "errors": [...]}}` on stdout, one object a line). The same result
+        again stores nothing.
 
         \b
         Examples:
@@ -66,12 +69,15 @@ def register(cli: click.Group) -> None:
             name = "<stdin>" if file == "-" else file
             if isinstance(e, entry.OverwriteRefused):
                 e = entry.BatchRefused([entry.conflict_error(c) for c in e.conflicts])
-                stderr(f"error: {len(e.errors)} table(s) of {name} already have a different result; nothing "
-                       "was stored (to replace them: --overwrite --reason ...):")
+                said = (f"{len(e.errors)} table(s) of {name} already have a different result; nothing "
+                        "was stored (to replace them: --overwrite --reason ...)")
             else:
-                stderr(f"error: {len(e.errors)} lines of {name} refused; nothing was stored:")
+                said = f"{len(e.errors)} lines of {name} refused; nothing was stored"
+            stderr(f"error: {said}:")
             for line in e.lines():
                 stderr(f"  {line}")
+            if as_json:  # README "Errors as JSON": the shared shape, each bad line in `errors`
+                emit_json(refusal_json(said, e.errors))
             raise FindingsExit(EXIT_INPUT) from None
         if as_json:
             emit_json([d.to_dict() for d in done])
@@ -122,8 +128,9 @@ def register(cli: click.Group) -> None:
         Example:
           tablejudge tournament report t-1a2b Ann 2-1
         """
-        t = _open(env, tournament_ref, actor=player)
-        events, view = reports.report_result(t, player, slip)
+        t = _open(env, tournament_ref)
+        player = resolve_player(t.state(), player)  # the registered name is who acts
+        events, view = reports.report_result(t.with_actor(player), player, slip)
         click.echo(f"table {view.table}: {view.status}" + ("" if events else " (already reported: nothing new)"))
 
     @tournament.command("queue")
@@ -204,7 +211,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament swap t-1a2b Ann Cid --reason "siblings: not in round 1"
         """
         ev = rounds.swap_players(_open(env, tournament_ref), player_a, player_b, reason=reason)
-        click.echo(f"{player_a} and {player_b} swapped seats (event {ev.position})")
+        click.echo("{} and {} swapped seats".format(*ev.payload["players"]) + f" (event {ev.position})")
 
     @tournament.command("close")
     @click.argument("tournament_ref", metavar="T")

@@ -273,7 +273,8 @@ def register(cli: click.Group) -> None:
         registered one (same but for case, spaces or accents: "luca  conte" and "Luca Conte") is
         refused unless --allow-similar. Two people with the very same name cannot share it (players
         are known by their registered name everywhere): register the second one under a name that
-        tells them apart, e.g. their member id in brackets.
+        tells them apart, e.g. their member id in brackets. A member id another player holds is
+        refused, naming them.
 
         \b
         Example:
@@ -320,8 +321,10 @@ def register(cli: click.Group) -> None:
     @pass_env
     def drop_cmd(env, tournament_ref, player, reason) -> None:
         """Drop a player: not paired again, still in the standings and still an opponent. A name
-        that is not registered is refused with the registered names it may mean (case, spaces
-        and accents aside) and their tables.
+        that equals one registered name but for case, spaces or accents ("gül  öztürk") is that
+        player (as everywhere a player is named: result --player, bye, swap, report); one that
+        equals several so is refused as ambiguous, listing them; one that is not registered is
+        refused with the registered names it may mean and their tables.
 
         \b
         Example:
@@ -329,7 +332,7 @@ def register(cli: click.Group) -> None:
         """
         t = _open(env, tournament_ref)
         e = t.drop(player, reason)
-        click.echo(f"{player} dropped (event {e.position})")
+        click.echo(f"{e.payload['player']} dropped (event {e.position})")
         warn_invalidated(t)
 
     @tournament.command("bye")
@@ -346,7 +349,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament bye t-1a2b Ann --round 1 --reason "invitation bye"
         """
         e = _open(env, tournament_ref).grant_bye(player, round_no, reason)
-        click.echo(f"{player} has a bye in round {e.payload['round']} (event {e.position})")
+        click.echo(f"{e.payload['player']} has a bye in round {e.payload['round']} (event {e.position})")
 
     @tournament.command("pair")
     @click.argument("tournament_ref", metavar="T")
@@ -411,7 +414,7 @@ def register(cli: click.Group) -> None:
     @click.argument("tournament_ref", metavar="T")
     @click.argument("slip", required=False)
     @click.option("--table", type=int, default=None, help="The table (SLIP is its first player's W-L-D).")
-    @click.option("--player", default=None, help="The player (SLIP is this player's W-L-D).")
+    @click.option("--player", default=None, help="The player (SLIP is this player's W-L-D); case, spaces and accents aside.")
     @click.option("--round", "round_no", type=int, default=None, help="Default: the current round "
                   "(give an earlier round to correct it: the new result supersedes the old).")
     @click.option("--match", "matches", multiple=True, help="A recorded match (one game); repeat for each game.")
@@ -435,7 +438,8 @@ def register(cli: click.Group) -> None:
         Game counts the match format cannot produce are refused (best of N: a player wins at most
         ceil(N/2) games; at most N games, drawn ones included) unless --override-format. A table
         that already has a different result keeps it unless --overwrite (the same result again
-        stores nothing). Many tables at once: `tournament results`.
+        stores nothing, whatever --reason says, and says it was unchanged). Many tables at once:
+        `tournament results`.
 
         \b
         Examples:
@@ -447,6 +451,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament result t-1a2b --double-loss --table 7 --reason "both players 10 minutes late"
         """
         t = _open(env, tournament_ref)
+        head = t.state().position  # an event at or before it: the table had this result already
         if double_loss:
             if slip or matches:
                 raise InputError("--double-loss takes no slip and no --match", field="slip" if slip else "match")
@@ -465,9 +470,11 @@ def register(cli: click.Group) -> None:
         said = (f"{DOUBLE_LOSS} (a match loss for both)" if p.get("double_loss")
                 else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}")
         rnd = t.state().round(p["round"])
+        unchanged = e.position <= (head or 0)
         click.echo(f"{rnd.label if rnd else 'round ' + str(p['round'])} table {p['table']}: "
                    f"{p['player1']} {said} {p['player2']} (event {e.position})"
-                   + (" — format override" if p.get("format_override") else ""))
+                   + (" — format override" if p.get("format_override") else "")
+                   + (" — unchanged: the table already had this result, nothing was stored" if unchanged else ""))
         warn_invalidated(t)
         _echo_seal_after(t, e)
 

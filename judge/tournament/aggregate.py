@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from engine.events import (
@@ -25,7 +25,7 @@ from judge.tournament.pairing import (
     pair_swiss,
     pair_top_cut,
 )
-from judge.tournament.names import clean_name, did_you_mean, similar_to
+from judge.tournament.names import clean_name, did_you_mean, name_key, similar_to
 from judge.tournament import seal
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
 from judge.tournament.standings import (
@@ -161,12 +161,14 @@ class Tournament:
 
     def register_many(self, players: Sequence["str | Entry"], *, allow_similar: bool = False) -> list[RecordedEvent]:
         """Register several players in one atomic batch (all or none). A name that differs from a
-        registered one only by case, spaces or accents is refused unless `allow_similar`."""
+        registered one only by case, spaces or accents is refused unless `allow_similar`; a member
+        id another player holds (registered, or earlier in the batch) is refused, naming them."""
         st = self.state()
         if st.elimination_rounds:
             raise InputError("the top cut has started: no more entries", field="player")
         seen = list(st.players)
         batch_ids: dict[str, str | None] = {}  # member ids of this batch's names (a twin within the file)
+        holders = {i.player_id.strip(): name for name, i in st.players.items() if i.player_id and i.player_id.strip()}
         drafts = []
         for n, item in enumerate(players, start=1):
             e = item if isinstance(item, Entry) else Entry(item)
@@ -183,8 +185,16 @@ class Tournament:
                 raise InputError(f"{shown(e.player)} looks like {shown(twin)}, {_where_seen(twin, st.players)} "
                                  "(same name but for case, spaces or accents); if they are two people, register with "
                                  "--allow-similar", field="player", where=where)
+            pid = e.player_id.strip() if isinstance(e.player_id, str) else e.player_id
+            holder = holders.get(pid) if pid else None
+            if holder is not None:  # exports would show the id twice, for two people
+                raise InputError(f"member id {shown(pid)} is held by {shown(holder)}, "
+                                 f"{_where_seen(holder, st.players)}: a member id is one player's; check the id "
+                                 f"given for {shown(p)}", field="player_id", where=where)
             seen.append(p)
             batch_ids[p] = e.player_id or None
+            if pid:
+                holders[pid] = p
             try:
                 drafts.append(self._draft("player.registered", {"player": p, "player_id": e.player_id or None,
                                                                 "decklist": e.decklist or None}))
@@ -195,7 +205,8 @@ class Tournament:
 
     def drop(self, player: str, reason: str | None = None) -> RecordedEvent:
         st = self.state()
-        info = self._player(st, player)
+        player = resolve_player(st, player)
+        info = st.players[player]
         if info.dropped:
             raise InputError(f"{shown(player)} already dropped (after round {info.dropped_after_round})",
                              field="player")
@@ -203,7 +214,8 @@ class Tournament:
 
     def grant_bye(self, player: str, round_no: int | None = None, reason: str | None = None) -> RecordedEvent:
         st = self.state()
-        info = self._player(st, player)
+        player = resolve_player(st, player)
+        info = st.players[player]
         if info.dropped:
             raise InputError(f"{shown(player)} has dropped", field="player")
         nxt = len(st.rounds) + 1
@@ -308,10 +320,13 @@ class Tournament:
         or `double-loss`: both players get a match loss (docs/tournaments.md, "Double loss").
         Game counts the match format cannot produce are refused unless `override_format`; a
         different result already recorded for the table is refused (OverwriteRefused, showing
-        it) unless `overwrite`."""
+        it) unless `overwrite`; the same result again stores nothing, whatever the `reason` (the
+        event that recorded it is returned)."""
         double_loss = is_double_loss(slip)
         w, l, d = (0, 0, 0) if double_loss else parse_slip(slip, field="slip")
         st = self.state()
+        if player is not None:  # a name typed: the registered one it means
+            player = resolve_player(st, player, st.round(round_no) if round_no else None)
         rnd, pairing = self._find_table(st, table, player, round_no)
         if player is not None and player == pairing.player2:
             w, l = l, w
@@ -402,11 +417,18 @@ class Tournament:
         unless `end_swiss_early`. True: Swiss ends early (rounds remain)."""
         left = swiss_rounds_left(st)
         if left and not end_swiss_early:
-            played = len(st.swiss_rounds)
-            raise InputError(f"{played} of the {st.rounds_planned} Swiss rounds declared "
-                             f"{'has' if played == 1 else 'have'} been played: pair the next Swiss round, or end "
-                             "Swiss early on purpose (`top-cut --end-swiss-early`; on the desk: \"End Swiss "
-                             "early\")", field="round")
+            paired = len(st.swiss_rounds)
+            played = sum(1 for r in st.swiss_rounds if r.complete)
+            how = ("pair the next Swiss round, or end Swiss early on purpose (`top-cut --end-swiss-early`; on "
+                   "the desk: \"End Swiss early\")")
+            if played == paired:
+                said = f"{played} of the {st.rounds_planned} Swiss rounds declared {'has' if played == 1 else 'have'} "
+                said += f"been played: {how}"
+            else:  # the current round is paired, its results are not all in
+                said = (f"{paired} of the {st.rounds_planned} Swiss rounds declared {'has' if paired == 1 else 'have'} "
+                        f"been paired and {played or 'none'} played ({st.swiss_rounds[-1].name} still misses "
+                        f"results): finish it, then {how}")
+            raise InputError(said, field="round")
         return bool(left)
 
     def _sealed_before_next(self, st: TournamentState) -> TournamentState:
@@ -432,12 +454,6 @@ class Tournament:
         """Append drafts made against `st` as one atomic batch: if anyone wrote since `st` was
         read, ConflictError and nothing stored."""
         return self.store.append(self.id, list(drafts), expected_position=st.position or 1)
-
-    @staticmethod
-    def _player(st: TournamentState, player: str) -> PlayerInfo:
-        if player not in st.players:
-            raise not_registered(st, player)
-        return st.players[player]
 
     @staticmethod
     def _previous_complete(st: TournamentState) -> None:
@@ -478,12 +494,14 @@ class Tournament:
                 source: str, matches: list[str] | None, override_format: bool = False,
                 overwrite: bool = False, reason: str | None = None, *,
                 based_on: list[dict[str, Any]] | None = None, double_loss: bool = False) -> RecordedEvent:
-        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
-                                   based_on=based_on, double_loss=double_loss)
         old = rnd.results.get(p.table)
         new = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
-        if old is not None and slip_text(old) == new and not reason:
-            return rnd.result_events[p.table]  # the same result again: nothing new to store
+        if old is not None and slip_text(old) == new:
+            # the same result again, whatever the reason given: nothing new to store (as a batch,
+            # judge/tournament/entry.py); the event returned is the one that recorded it
+            return rnd.result_events[p.table]
+        draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
+                                   based_on=based_on, double_loss=double_loss)
         if old is not None and not overwrite:
             raise OverwriteRefused([overwrite_conflict(rnd, p, new)])
         (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
@@ -492,27 +510,36 @@ class Tournament:
     def _result_draft(self, st: TournamentState, rnd: RoundState, p: Pairing, w: int, l: int, d: int,
                       source: str, matches: list[str] | None, override_format: bool = False,
                       reason: str | None = None, *, based_on: list[dict[str, Any]] | None = None,
-                      double_loss: bool = False) -> Draft:
+                      double_loss: bool = False, field: str | None = None) -> Draft:
+        """`field`: what a refusal names (default: `match` for recorded matches, else `slip`, the
+        CLI's argument; a results batch and a player's report say `result`, their column)."""
+        field = field or ("match" if source == "match" else "slip")
         if rnd.stage == "elimination" and double_loss:
             raise InputError(f"{rnd.name} is single elimination: a double loss would leave nobody to go on: "
-                             "the result needs a winner", field="slip")
+                             "the result needs a winner", field=field)
         if rnd.stage == "elimination" and w == l:
             raise InputError(f"{rnd.name} is single elimination: the result needs a winner, got "
-                             f"{w}-{l}-{d}", field="slip")
+                             f"{w}-{l}-{d}", field=field)
+        if w + l + d == 0 and not double_loss and source == "players":
+            raise InputError("a result with no game at all (0-0-0); report the games played, or, if both "
+                             "players got a match loss (a double loss), ask a judge: a judge or the organizer "
+                             "records it", field=field)
         if w + l + d == 0 and not double_loss:
             raise InputError(f"a result with no game at all (0-0-0); record the games played, or, if both "
                              f"players got a match loss (a double loss), record that: `{p.table} {DOUBLE_LOSS}` "
                              f"in a results file, `tablejudge tournament result T --double-loss --table "
-                             f"{p.table}` alone", field="slip")
+                             f"{p.table}` alone", field=field)
         fmt = st.match_format(rnd.stage)
         problem = None if double_loss else fmt.problem(w, l, d)
         if problem and not override_format:
             where = f"{rnd.name} table {p.table} ({p.player1} vs {p.player2})"
             why = "declared for this tournament" if fmt.declared else f"the default for {st.game}"
+            # a player reports on their phone: no command line there, the staff can record it
+            how = ("ask a judge: a judge or the organizer can record it" if source == "players" else
+                   "an organizer records it with the format override (`tablejudge tournament result ... "
+                   "--override-format`; the web desk does not override formats)")
             raise InputError(f"{where}: {w}-{l}-{d} is impossible in a {fmt.name} match ({why}): "
-                             f"{problem}; if the table really played this, an organizer records it with "
-                             "the format override (`tablejudge tournament result ... --override-format`; the "
-                             "web desk does not override formats)", field="match" if source == "match" else "slip")
+                             f"{problem}; if the table really played this, {how}", field=field)
         payload = {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
                    "wins1": w, "wins2": l, "draws": d, "source": source, "matches": matches,
                    "format_override": True if problem else None, "reason": reason, "based_on": based_on,
@@ -536,11 +563,29 @@ class _StreamCache:
         self.state: TournamentState | None = None
 
 
-def not_registered(st: TournamentState, player: str, rnd: RoundState | None = None,
-                   field: str = "player") -> InputError:
-    """`'Zzz' is not registered`, with the registered names it may mean (judge/tournament/names.py:
-    case, spaces and accents aside, or a part of a name) and each one's table in `rnd` (default:
-    the current round); with none near it, the players when they are few."""
+def resolve_player(st: TournamentState, player: str, rnd: RoundState | None = None,
+                   field: str = "player") -> str:
+    """The registered name a typed one means, wherever a player is named (`result --player`,
+    `drop`, `bye`, `swap`, `report`): the name itself, else the one registered name it equals
+    case, spaces and accents aside (name_key, as registration folds: "gül  öztürk" is "Gül
+    Öztürk", as a results CSV's player columns are read). Two or more such names: ambiguous,
+    listed with their tables; none: `not_registered`."""
+    if player in st.players:
+        return player
+    key = name_key(player)
+    hits = [n for n in st.players if name_key(n) == key] if key else []
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        where = _seat_words(st, rnd)
+        said = [shown(n) + (f" ({where(n)})" if where(n) else "") for n in hits]
+        raise InputError(f"{shown(player)} is ambiguous: it is {', '.join(said[:-1])} or {said[-1]} but for case, "
+                         "spaces or accents; give the name exactly as registered", field=field)
+    raise not_registered(st, player, rnd, field)
+
+
+def _seat_words(st: TournamentState, rnd: RoundState | None) -> Callable[[str], str | None]:
+    """What to say after a player's name: their table in `rnd` (default: the current round)."""
     rnd = rnd if rnd is not None else st.current
     seats = {} if rnd is None else {who: p for p in rnd.pairings for who in (p.player1, p.player2)
                                     if who is not None}
@@ -553,7 +598,15 @@ def not_registered(st: TournamentState, player: str, rnd: RoundState | None = No
             return f"not paired in {rnd.name}" if rnd.stage == "swiss" else None
         return "a bye" if p.player2 is None else f"table {p.table}"
 
-    hint = did_you_mean(player, st.players, where)
+    return where
+
+
+def not_registered(st: TournamentState, player: str, rnd: RoundState | None = None,
+                   field: str = "player") -> InputError:
+    """`'Zzz' is not registered`, with the registered names it may mean (judge/tournament/names.py:
+    case, spaces and accents aside, or a part of a name) and each one's table in `rnd` (default:
+    the current round); with none near it, the players when they are few."""
+    hint = did_you_mean(player, st.players, _seat_words(st, rnd))
     if not hint:
         hint = (f"players: {', '.join(st.players)}" if len(st.players) <= 10 else
                 f"no registered name is near it ({len(st.players)} players; `tablejudge tournament pairings T "

@@ -287,7 +287,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                     conflicts.append((order, {**overwrite_conflict(rnd, p, new), "where": where}))
             drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
                                           reason if old is not None or table in reason_tables else None,
-                                          double_loss=double_loss))
+                                          double_loss=double_loss, field=CSV_RESULT))
             done.append(line)
         except InputError as e:
             e.where = e.where or where

@@ -58,14 +58,20 @@ def _read(text: str, path: str) -> list[tuple[int, Entry]]:
 def import_registrations(t: Tournament, text: str, path: str = "<csv>", *,
                          allow_similar: bool = False) -> list:
     """Register every player of a CSV file in one atomic batch (events returned); an error in
-    the file, a name already registered or a near-duplicate names its line and registers nobody."""
+    the file, a name already registered or a near-duplicate, or a member id another player holds
+    names its line (and the id's column) and registers nobody."""
     read = _read(text, path)
     lines = [line for line, _ in read]
     try:
         return t.register_many([entry for _, entry in read], allow_similar=allow_similar)
     except InputError as e:
-        # the batch says "entry N": the person wants the file's line
+        # the batch says "entry N" (nothing, for one row): the person wants the file's line
         if e.where.startswith("entry "):
             n = int(e.where.split()[1])
             e.where = f"{path}:{lines[n - 1] if n - 1 < len(lines) else '?'}"
+        elif not e.where and len(lines) == 1:
+            e.where = f"{path}:{lines[0]}"
+        if e.field == "player_id":  # a member id held by another player: the file's own column
+            first = next(read_rows(text, path), None)
+            e.field = _column(list(first[1]) if first else [], ID_COLUMNS) or e.field
         raise

@@ -18,7 +18,7 @@ from typing import Any
 from engine.events import RecordedEvent
 from engine.match import InputError
 
-from judge.tournament.aggregate import Tournament, not_registered, who_entered
+from judge.tournament.aggregate import Tournament, not_registered, resolve_player, who_entered
 from judge.tournament.pairing import Pairing
 from judge.tournament.results import parse_slip
 from judge.tournament.state import RoundState, TournamentState
@@ -112,6 +112,7 @@ def report_result(t: Tournament, player: str, slip: str, *, round_no: int | None
     if st.is_closed(rnd):
         raise RoundClosedError(f"{rnd.name} is closed: results are no longer reported here; see a judge",
                                field="round")
+    player = resolve_player(st, player, rnd)  # a name typed: the registered one it means
     p = find_player_table(rnd, player, st)
     if table is not None and p.table != table:
         raise InputError(f"{player!r} does not play at table {table} in {rnd.name}", field="player")
@@ -121,7 +122,7 @@ def report_result(t: Tournament, player: str, slip: str, *, round_no: int | None
     if before.reports.get(player) == mine:
         return [], before  # the same report again (a double-submitted form): nothing new
     # the format check is the recorded result's: build that draft whatever happens to it
-    result_draft = t._result_draft(st, rnd, p, w1, w2, d, "players", None)
+    result_draft = t._result_draft(st, rnd, p, w1, w2, d, "players", None, field="result")
     drafts = [t._draft("result.reported", {"round": rnd.number, "table": p.table, "player": player,
                                            "wins1": w1, "wins2": w2, "draws": d})]
     opponent = p.player2 if player == p.player1 else p.player1

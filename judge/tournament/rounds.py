@@ -19,7 +19,7 @@ from engine.match import InputError, creation_draft, new_match_id
 from engine.store import ConflictError
 
 from judge.desk.clock import format_left, parse_time
-from judge.tournament.aggregate import Tournament, not_registered
+from judge.tournament.aggregate import Tournament, not_registered, resolve_player
 from judge.tournament.pairing import RoundPairing
 from judge.tournament.reports import DISPUTED, round_tables
 from judge.tournament.state import RoundState, TournamentState, replay
@@ -101,6 +101,7 @@ def swap_players(t: Tournament, a: str, b: str, *, reason: str, round_no: int | 
     rnd = _current(st, round_no)
     if st.is_closed(rnd):
         raise InputError(f"{rnd.name} is closed", field="round")
+    a, b = (resolve_player(st, who, rnd, field="players") for who in (a, b))  # as registered
     seats = {}
     for p in rnd.pairings:
         for who in (p.player1, p.player2):

@@ -101,3 +101,33 @@ def test_an_internal_error_is_json_too_and_a_json_that_is_a_value_is_not_the_fla
     assert capsys.readouterr().out == ""
     assert run_guarded(cli, ["plain", "--text", "--json"]) == 2  # a command without --json
     assert capsys.readouterr().out == ""
+
+
+def test_a_refused_results_file_lists_every_bad_line_in_the_json(tmp_path):
+    """QA 9: `tournament results T bad.csv --json` printed its bad lines on stderr and nothing on
+    stdout. Now the shared shape, each bad line in `errors` with its file, line, column, field."""
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "E", "--game", "op2009", "--seed", "1", "--id", "t-e", db=db)
+    run_cli("tournament", "register", "t-e", "P1", "P2", "P3", "P4", db=db)
+    run_cli("tournament", "pair", "t-e", db=db)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("table,result\n1,2-O\n9,2-0\n", encoding="utf-8")
+    r = run_cli("tournament", "results", "t-e", str(bad), "--json", db=db)
+    assert r.returncode == 2 and f"error: 2 lines of {bad} refused; nothing was stored:" in r.stderr
+    err = _error(r)
+    assert err["code"] == 2 and err["message"] == f"2 lines of {bad} refused; nothing was stored"
+    assert [{k: v for k, v in e.items() if k != "message"} for e in err["errors"]] == [
+        {"file": str(bad), "line": 2, "field": "result"}, {"file": str(bad), "line": 3, "field": "table"}]
+    assert all(f"  {e['message']}" in r.stderr for e in err["errors"])  # each as stderr says it
+    txt = tmp_path / "r.txt"
+    txt.write_text("1 2-0\n2 2-0\n", encoding="utf-8")
+    assert run_cli("tournament", "results", "t-e", str(txt), db=db).returncode == 0
+    txt.write_text("1 0-2\n2 0-2\n", encoding="utf-8")  # different results already there: the same shape
+    err = _error(run_cli("tournament", "results", "t-e", str(txt), "--json", db=db))
+    assert "already have a different result" in err["message"] and len(err["errors"]) == 2
+    assert err["errors"][0]["line"] == 1 and err["errors"][0]["field"] == "table"
+    txt.write_text("1 2-O-0\n9 2-0\n", encoding="utf-8")  # text: the column too
+    err = _error(run_cli("tournament", "results", "t-e", str(txt), "--json", db=db))
+    assert err["errors"][0] == {"file": str(txt), "line": 1, "column": 3, "field": "result",
+                                "message": f"{txt}:1:3: field 'result': a result is written W-L-D (e.g. 2-1-0) "
+                                           "or double-loss, got '2-O-0'"}

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import run_cli
+
 from engine.match import InputError, Match
 from judge.tournament import Tournament
+from judge.tournament.aggregate import Entry
 from judge.tournament.entry import OverwriteRefused, parse_entries, record_results, undo_result
 from judge.tournament.names import name_key, near_duplicates
 from judge.tournament.placings import decide, final_placings, warnings
@@ -68,6 +71,33 @@ def test_two_people_with_the_same_name_are_told_how_to_register_apart(store):
     with pytest.raises(InputError) as e:  # within one file: the line of the second one
         import_registrations(t, "name,member_id\nAnn,1\nAnn,2\n", "reg.csv")
     assert e.value.where == "reg.csv:3" and "'Ann (2)' with member id 2" in str(e.value)
+
+
+def test_a_member_id_another_player_holds_is_refused_naming_them(store, tmp_path):
+    """QA 9: `register T "Maria Rossi" --id M1` then `register T Luca --id M1` registered both, and
+    the exports showed M1 twice. The CLI, a registrations CSV (the web desk's import too) refuse it."""
+    t = event(store, 0)
+    t.register("Maria Rossi", player_id="M1")
+    with pytest.raises(InputError) as e:
+        t.register("Luca", player_id=" M1")
+    assert e.value.field == "player_id"
+    assert e.value.message.startswith("member id 'M1' is held by 'Maria Rossi', already registered")
+    with pytest.raises(InputError) as e:  # within one batch: who was given it earlier
+        t.register_many([Entry("Ann", "M2"), Entry("Bob"), Entry("Cid", "M2")])
+    assert e.value.where == "entry 3" and "'M2' is held by 'Ann', given earlier in this list" in e.value.message
+    with pytest.raises(InputError) as e:  # a CSV: its line and its column, one row or several
+        import_registrations(t, "name,member_id\nZed,M1\n", "reg.csv")
+    assert str(e.value).startswith("reg.csv:2: field 'member_id': member id 'M1' is held by 'Maria Rossi'")
+    with pytest.raises(InputError) as e:
+        import_registrations(t, "name,id\nZed,M3\nYan,M3\n", "reg.csv")
+    assert str(e.value).startswith("reg.csv:3: field 'id': member id 'M3' is held by 'Zed'")
+    assert list(t.state().players) == ["Maria Rossi"]  # nothing of any of them
+    t.register_many([Entry("Ann", "M2"), Entry("Bob"), Entry("Cid")])  # no id: nothing to hold
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "Ids", "--game", "op2009", "--id", "t-i", db=db)
+    assert run_cli("tournament", "register", "t-i", "Maria Rossi", "--id", "M1", db=db).returncode == 0
+    r = run_cli("tournament", "register", "t-i", "Luca", "--id", "M1", db=db)
+    assert r.returncode == 2 and "member id 'M1' is held by 'Maria Rossi'" in r.stderr
 
 
 def test_registrations_from_csv_name_the_line_and_store_nothing_on_error(store):

@@ -214,3 +214,21 @@ def test_a_long_name_is_refused_with_counts_that_agree(api, length):
     error = r.json()["error"]
     assert f"at most 64 characters; this one has {length}: '{'Z' * 64}'..." in error
     assert "characters)" not in error
+
+
+def test_a_players_impossible_report_is_said_in_web_words_and_a_taken_member_id_is_refused(api):
+    """QA 9: the phone page answered an impossible result with a CLI command (`tablejudge
+    tournament result ... --override-format`); the desk's CSV import took a member id twice."""
+    tid = new_event(api, 4, game="optcg")  # optcg Swiss: best of one
+    api.do(tid, "pair")
+    t1 = api.get(f"/api/t/{tid}/tables").json()[0]
+    k = player_tokens(api, tid)[1]
+    page = api.http.get(f"/t/{tid}/play", params={"k": k, "me": t1["player1"]}).text
+    r = api.http.post(f"/t/{tid}/play", data={"k": k, "csrf": re.search(r'name="csrf" value="([^"]+)"', page).group(1),
+                                              "player": t1["player1"], "result": "3-0"})
+    assert r.status_code == 422 and "impossible in a best of one match" in r.text
+    assert "a judge or the organizer can record it" in r.text
+    assert "tablejudge" not in r.text.split("impossible", 1)[1].split("</")[0] and "override-format" not in r.text
+    api.do(tid, "import_csv", csv="name,member_id\nMaria Rossi,M1\n")
+    r = api.post(f"/api/t/{tid}/do/import_csv", {"csv": "name,member_id\nLuca,M1\n"})
+    assert r.status_code == 422 and "member id 'M1' is held by 'Maria Rossi'" in r.json()["error"]
