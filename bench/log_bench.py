@@ -12,7 +12,7 @@ the eventsourcing recorder's). Medians of repeated runs; ratios are what to read
 - import_ratio: importing a 20,000-event JSONL file (parse, validate every line against the
   schema, hash, one transaction) vs raw: read lines + json.loads + executemany in one transaction.
   Bar >= 0.5. As `tablejudge import` runs it: a file this long is checked by worker processes
-  beside the writer (judge/io/importers/_jsonl_workers.py; one fewer than the CPUs, so one on 2
+  beside the writer (judge/io/importers/_jsonl_workers.py; one per CPU, so two on 2
   cores); import_ratio_one_process is the same import in one process (`workers=0`), in the same
   rounds. The CLI then also judges what it imported (a full replay with checks), reported apart
   as import_then_validate_events_per_s.

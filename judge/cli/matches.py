@@ -197,7 +197,7 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 @click.option("--workers", type=click.IntRange(1, 64), metavar="N",
               help="Worker processes: for OPTCGSim logs, those that read the files (default: one per "
                    "CPU); for a JSONL file of 5,000 events or more that creates its match, those that "
-                   "check its lines beside the writer (default: one fewer than the CPUs).")
+                   "check its lines beside the writer (default: one per CPU).")
 @click.option("--expect", "expected", type=int, metavar="N",
               help="With --match: the last event you saw of it. If the log has moved since N, what moved "
                    "is shown (who, when) and you are asked (at a terminal) before importing; else exit 3.")

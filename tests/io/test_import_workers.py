@@ -55,7 +55,8 @@ def test_pool_size():
     assert _jsonl_workers.pool_size(0, 10_000) == 0
     assert _jsonl_workers.pool_size(3, 10_000) == 3
     assert _jsonl_workers.pool_size(64, 10_000) == _jsonl_workers.MAX_WORKERS
-    assert _jsonl_workers.pool_size(None, 10_000) == min(_jsonl_workers.MAX_WORKERS, (os.cpu_count() or 1) - 1)
+    cpus = os.cpu_count() or 1
+    assert _jsonl_workers.pool_size(None, 10_000) == (min(_jsonl_workers.MAX_WORKERS, cpus) if cpus > 1 else 0)
 
 
 @pytest.mark.parametrize("workers", [1, 3])

@@ -68,7 +68,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None, expec
                 recorded_by: str | None = None, judge: bool = True, workers: int | None = None) -> ImportSummary:
     """Import a JSONL file, all or nothing. With `judge`, the imported events are then validated
     and the summary counts their findings (a full replay of the match). A long file that creates
-    its match is drafted by `workers` processes as well (default: one fewer than the CPUs; 0: none;
+    its match is drafted by `workers` processes as well (default: one per CPU; 0: none;
     see _jsonl_workers.py)."""
     with gc_paused():
         return _import(store, path, match, expect, recorded_by, judge, workers)
