@@ -5,24 +5,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from judge.cli import cli
-from judge.cli.common import run_guarded
-
 BACKENDS = ("sqlite",)  # nothing here depends on the backend (tests/conftest.py)
-
-
-@pytest.fixture
-def run(tmp_path, capsys):
-    db = str(tmp_path / "t.db")
-
-    def run(*args, db_path=db):
-        code = run_guarded(cli, ["--db", db_path, "--by", "t", *args])
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return run
 
 
 def new_tournament(run, tid, *, db_path=None, players=("Ann", "Bob", "Cid", "Dee")):

@@ -15,18 +15,6 @@ BACKENDS = ("sqlite",)  # what these tests look at does not depend on the backen
 
 
 @pytest.fixture
-def run(tmp_path, capsys):
-    db = str(tmp_path / "t.db")
-
-    def run(*args, db_path=db):
-        code = run_guarded(cli, ["--db", db_path, "--by", "t", *args])
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return run
-
-
-@pytest.fixture
 def event(run):
     """Tournament t-s (4 players, best of three, 2 rounds) with round 1 played and sealed, and a
     match m-1 of the table ruleset."""
