@@ -654,7 +654,7 @@ class EventStore:
         try:
             return self._insert(match, 0, GENESIS_HASH, drafts, expected_hashes, parts)
         except ConflictError:
-            raise StreamExists(f"a match with id {match!r} already exists in {self.describe()}", match) from None
+            raise self._exists(match, drafts[0].kind) from None
 
     def create_in_batches(self, match: str, batches: Iterable[Batch]) -> list[RecordedEvent]:
         """`create` for a stream whose drafts come in batches (a bulk import's worker processes
@@ -686,9 +686,13 @@ class EventStore:
             else:
                 self._write_sqlite(match, 0, sealed, rows)
         except ConflictError:
-            raise StreamExists(f"a match with id {match!r} already exists in {self.describe()}", match) from None
+            raise self._exists(match, sealed[0].kind) from None
         self._created[match] = sealed[0]
         return sealed
+
+    def _exists(self, stream: str, created_kind: str) -> StreamExists:
+        thing = stream_thing(stream, created_kind)  # "a match", "a tournament"
+        return StreamExists(f"{thing} with id {stream!r} already exists in {self.describe()}", stream)
 
     def create_many(self, streams: Sequence[tuple[str, Sequence[Draft]]]) -> list[list[RecordedEvent]]:
         """Start several streams in one transaction, all or none: a bulk import's batch (one

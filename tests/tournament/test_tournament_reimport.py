@@ -97,3 +97,26 @@ def test_a_tournament_ids_prefix_given_to_a_match_command_says_it_is_a_tournamen
     assert code == 0, err
     code, _, err = run("state", "zz-nothing")
     assert code == 2 and "no match 'zz-nothing'" in err, err
+
+
+def test_a_tournament_created_by_another_writer_during_the_import_is_a_conflict(run, tmp_path, monkeypatch):
+    """The log had no such tournament when the file was read; another writer stores it before the
+    import's own write: exit 3 (look and import again, which then compares), nothing doubled."""
+    from engine.store import EventStore
+
+    new_tournament(run, "t-s")
+    export(run, "t-s", tmp_path / "t.jsonl")
+    other = str(tmp_path / "other.db")
+    real_create = EventStore.create
+
+    def another_writer_first(self, stream, drafts, **kw):
+        monkeypatch.setattr(EventStore, "create", real_create)
+        real_create(self, stream, drafts, **kw)  # the other writer, with the same events
+        return real_create(self, stream, drafts, **kw)
+
+    monkeypatch.setattr(EventStore, "create", another_writer_first)
+    code, out, err = run("import", str(tmp_path / "t.jsonl"), db_path=other)
+    assert code == 3, (code, out, err)
+    assert "another writer created this tournament during the import" in err
+    code, out, err = run("import", str(tmp_path / "t.jsonl"), db_path=other)
+    assert code == 0 and "already in the log" in out, err

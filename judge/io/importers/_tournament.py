@@ -20,7 +20,7 @@ from typing import Any
 from engine.events import TABLE_ACTOR, Draft, RecordedEvent
 from engine.match import InputError, check_match_id, check_name
 from engine.schema import PayloadError, shown
-from engine.store import EventStore, HashMismatch, stream_thing
+from engine.store import ConflictError, EventStore, HashMismatch, StreamExists, stream_thing
 
 from judge.io.importers import ImportSummary
 from judge.io.importers._resume import onto_stored
@@ -91,6 +91,8 @@ def import_lines(store: EventStore, path: str, lines: list[tuple[int, dict[str, 
         events = store.create(stream, drafts, expected_hashes=expected)
     except HashMismatch as e:
         raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
+    except StreamExists:  # created by another writer since it was looked for above
+        raise ConflictError(stream, 1, "another writer created this tournament during the import") from None
     return ImportSummary(file=path, match=stream, events=len(events), created=True, findings=0,
                          extra={"stream": "tournament", "status": "created", "already_in_log": 0})
 
