@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -33,7 +34,19 @@ KIND_TOPICS: dict[str, tuple[str, ...]] = {
     "round.matches": ("round",),
 }
 QUEUE_SIZE = 100
-KEEPALIVE_SECONDS = 15.0
+# A `ping` event this often when nothing else is said: a page that hears nothing for a few of them
+# knows its connection hung without an error (a phone's Wi-Fi gone quiet) and says so and
+# reconnects (static/live.js). A named event, not an SSE comment: pages cannot see comments.
+# TABLEJUDGE_LIVE_PING_SECONDS sets it (a proxy that cuts idle connections sooner; the tests).
+PING_ENV = "TABLEJUDGE_LIVE_PING_SECONDS"
+
+
+def ping_seconds() -> float:
+    try:
+        value = float(os.environ.get(PING_ENV, "15"))
+    except ValueError:
+        return 15.0
+    return min(max(value, 0.2), 300.0) if value == value else 15.0  # (NaN: the default)
 
 
 def topics_of(events: Sequence[Any], created: bool = False) -> list[str]:
@@ -95,20 +108,21 @@ class Broker:
 
 async def sse_stream(broker: Broker, stream: str, position: int, disconnected) -> AsyncIterator[str]:
     """The text/event-stream of one page: a `hello` with the position it was rendered at, then a
-    `changed` message per publication, comments as keep-alives; it ends when the broker closes
+    `changed` message per publication, a `ping` when quiet (ping_seconds); it ends when the broker closes
     (the server shutting down)."""
     if broker.closed:
         return
     q = broker.subscribe(stream)
+    ping = ping_seconds()
     try:
-        yield f"retry: 2000\nevent: hello\ndata: {json.dumps({'position': position})}\n\n"
+        yield f"retry: 2000\nevent: hello\ndata: {json.dumps({'position': position, 'ping': ping})}\n\n"
         while True:
             try:
-                msg = await asyncio.wait_for(q.get(), KEEPALIVE_SECONDS)
+                msg = await asyncio.wait_for(q.get(), ping)
             except asyncio.TimeoutError:
                 if await disconnected():
                     return
-                yield ": keep-alive\n\n"
+                yield "event: ping\ndata: 1\n\n"
                 continue
             if msg is None:
                 return

@@ -139,3 +139,28 @@ def test_the_live_badge_says_live_in_green_after_the_table_is_updated(tmp_path):
         os.killpg(server.proc.pid, signal.SIGTERM)
         server.proc.wait(5)
         phone.locator("#live-status.off", has_text="reconnecting…").wait_for(timeout=WAIT)
+
+
+def test_a_connection_that_goes_quiet_without_an_error_is_noticed_and_picked_up_again(tmp_path):
+    """A phone whose connection hangs without an error (here: the server frozen with SIGSTOP, its
+    socket open) hears no `ping` for three pings: the badge stops saying live and the page
+    reconnects; the server back, it says live again and updates."""
+    hall = Hall(ARTIFACTS)
+    with Server(str(tmp_path / "event.db"), env={"TABLEJUDGE_LIVE_PING_SECONDS": "1"}) as server, browser() as b:
+        api, tid, t1, link = event_with_round(server)
+        phone = hall.page(b.new_context(**PHONE))
+        open_as(phone, link, t1["player1"])
+        phone.wait_for_timeout(3500)  # quiet, but pinged: still live
+        assert badge(phone) == ("live", "live on")
+        os.killpg(server.proc.pid, signal.SIGSTOP)
+        try:
+            phone.locator("#live-status.off", has_text="reconnecting…").wait_for(timeout=WAIT)
+            hall.shot(phone, "quiet-connection")
+        finally:
+            os.killpg(server.proc.pid, signal.SIGCONT)
+        phone.locator("#live-status.on", has_text="live").wait_for(timeout=WAIT)
+        token = link.split("k=")[1]
+        r = api.post(f"/api/t/{tid}/report", {"player": t1["player2"], "result": "2-0"}, token=token)
+        assert r.status_code == 200, r.text
+        phone.locator("#status.reported").wait_for(timeout=WAIT)  # live updates flow again
+    assert hall.errors == []

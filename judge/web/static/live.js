@@ -93,16 +93,31 @@
       }
     }
   }
+  // Silence: the server pings every `ping` seconds when it has nothing to say; a stream quiet for
+  // three of them hung without an error (Wi-Fi gone quiet), so the badge says so and it starts over.
+  var heard = 0, quietMs = 0, watch = null;
+  function hear() { heard = Date.now(); }
+  function watchSilence() {
+    if (watch) return;
+    watch = setInterval(function () {
+      if (source && quietMs && Date.now() - heard > quietMs) { say("reconnecting…", "off"); source.close(); source = null; open(); }
+    }, 1000);
+  }
   function open() {
     if (source || !url || !window.EventSource) return;
     source = new EventSource(url);
+    hear();
     source.addEventListener("hello", function (ev) {
-      var at = JSON.parse(ev.data).position;
+      var hello = JSON.parse(ev.data), at = hello.position;
       var shown = parseInt(body.getAttribute("data-position") || "0", 10);
+      hear();
+      if (hello.ping) { quietMs = hello.ping * 3000; watchSilence(); }
       say("live", "on");
       if (at !== shown) { body.setAttribute("data-position", at); refresh(null); }
     });
+    source.addEventListener("ping", hear);
     source.addEventListener("changed", function (ev) {
+      hear();
       var msg = JSON.parse(ev.data);
       body.setAttribute("data-position", msg.position);
       refresh(msg.topics);
