@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.desk import PENALTY_LADDER, describer
+from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER, describer
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.desk.actions import record as desk_record
@@ -90,14 +90,33 @@ def _line(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
 
 
 def _undo(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
-    rec, target = recorder(m, g).undo(text(f, "reason", required=False))
+    voids = number(f, "voids", required=False, low=1, high=m.head_position())
+    rec, target = recorder(m, g).undo(text(f, "reason", required=False), voids=voids)
     return {"message": f"event {target.position} is void (correction #{rec.event.position}); it stays in the log",
             "position": rec.event.position, "voids": target.position}
 
 
+def last_game_event(m: Match) -> int:
+    """The position a call is about by default: the last event of the game itself (not a judge
+    call, a ruling, a correction or a note), else the head."""
+    for e in reversed(m.store.read(m.id, after=1)):
+        if e.kind not in OFF_TABLE_KINDS:
+            return e.position
+    return m.head_position()
+
+
 def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    """A judge call about event `at` (by default the last game event). With `seen` (the head the
+    page showed) a second tap of the same page stores nothing: this link's call after `seen`
+    already stands (the move buttons' `seen`, the same idea)."""
     head = m.head_position()
-    at = number(f, "at", required=False, high=head) or head
+    seen = number(f, "seen", required=False, low=0, high=head)
+    if seen is not None and seen < head:
+        for e in m.store.read(m.id, after=max(seen, 1), upto=head):
+            if e.kind == "judge.call" and e.recorded_by == g.recorded_by:
+                return {"message": f"a judge is already called (#{e.position}, sent from this page); "
+                                   "nothing more stored", "position": e.position, "repeat": True}
+    at = number(f, "at", required=False, high=head) or last_game_event(m)
     if g.role == PLAYER:
         caller = text(f, "player", limit=64)
         if caller not in m.players:

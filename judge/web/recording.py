@@ -58,6 +58,14 @@ class LineOutcome:
                            "at": e.recorded_at, "repeat": e.position in self.repeats} for e in self.moved]}
 
 
+class UndoRefused(InputError):
+    """The event an undo names is no longer this link's to void (already void, another's, a judge
+    call): nothing stored; the page shows its current undo button again (409)."""
+
+    def __init__(self, message: str):
+        super().__init__(message, field="voids")
+
+
 @dataclass
 class Recorder:
     """Who records (the link's actor for its own acts, whether it may act as a judge) and the
@@ -135,13 +143,31 @@ class Recorder:
 
     # --- undo --------------------------------------------------------------------------------
 
-    def undo(self, reason: str | None = None) -> tuple[Recorded, RecordedEvent]:
-        """A correction voiding this link's own last event that still counts (never another
-        recorder's), recorded as this link's own act; the original stays in the log."""
-        target = last_own_event(self.match, self.recorded_by)
-        if target is None:
-            raise InputError("nothing of yours to undo (a judge voids another's event with a correction)",
-                             field="undo")
+    def undo(self, reason: str | None = None, voids: int | None = None) -> tuple[Recorded, RecordedEvent]:
+        """A correction voiding event `voids` (the number the page's undo button showed), recorded
+        as this link's own act; the original stays in the log. Refused (UndoRefused, 409, nothing
+        stored) unless that event is still this link's own, undoable and not void: a page that
+        showed an older number never voids a different event. Without `voids` (the JSON API's
+        older form): this link's last undoable event. A judge call is not undoable here: a judge
+        answers it (a ruling says it needed nothing)."""
+        if voids is None:
+            target = last_own_event(self.match, self.recorded_by)
+            if target is None:
+                raise InputError("nothing of yours to undo (a judge voids another's event with a correction)",
+                                 field="undo")
+        else:
+            found = self.match.store.read(self.match.id, after=voids - 1, upto=voids) if voids >= 1 else []
+            target = found[0] if found and found[0].position == voids else None
+            if target is None:
+                raise InputError(f"match {self.match.id} has no event {voids}", field="voids")
+            if target.recorded_by != self.recorded_by:
+                raise UndoRefused(f"not undone: event {voids} is not yours (a judge voids another's event "
+                                    "with a correction); nothing stored")
+            if not undoable(target):
+                what = "a judge call (a judge answers it)" if target.kind == "judge.call" else f"a {target.kind}"
+                raise UndoRefused(f"not undone: event {voids} is {what}, not undoable here; nothing stored")
+            if voids in set(self.match.state().voided):
+                raise UndoRefused(f"not undone: event {voids} is already void; nothing stored")
         rec = self.match.record("correction", {"voids": target.position,
                                                "reason": reason or "undone on the recorder page"},
                                 actor=self.own_actor, recorded_by=self.recorded_by)
@@ -160,10 +186,18 @@ class Recorder:
         return found, notes
 
 
+NOT_UNDOABLE = frozenset(VOIDING_KINDS) | {"judge.call"}  # a call is answered by a judge, not undone
+
+
+def undoable(e: RecordedEvent) -> bool:
+    return e.kind not in NOT_UNDOABLE
+
+
 def last_own_event(match: Match, recorded_by: str) -> RecordedEvent | None:
-    """The last event this link recorded that still counts."""
+    """The last event this link recorded that still counts and that its undo may void (not a
+    correction or backup, not a judge call)."""
     voided = set(match.state().voided)
     for e in reversed(match.store.read(match.id, after=1)):
-        if e.recorded_by == recorded_by and e.position not in voided and e.kind not in VOIDING_KINDS:
+        if e.recorded_by == recorded_by and e.position not in voided and undoable(e):
             return e
     return None

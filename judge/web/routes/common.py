@@ -13,6 +13,7 @@ from engine.store import ConflictError, NotAMatch, StoreError
 from judge.io.text import decode
 from judge.report.templating import render
 from judge.tournament.results import OverwriteRefused
+from judge.web.recording import UndoRefused
 from judge.web.auth import PLAYER, ROOT_TOKEN_ID, Forbidden, Grant, grant_from_claims
 
 MAX_FORM_BYTES = 2_000_000
@@ -188,7 +189,7 @@ def error_status(e: Exception) -> int:
         return 413
     if isinstance(e, Forbidden):
         return 403
-    if isinstance(e, (OverwriteRefused, ConflictError)):
+    if isinstance(e, (OverwriteRefused, ConflictError, UndoRefused)):
         return 409
     if isinstance(e, (KeyError, NotAMatch)):  # NotAMatch: /m/ given a tournament's id
         return 404

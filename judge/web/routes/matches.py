@@ -192,12 +192,21 @@ async def match_do(request: Request, mid: str, action: str):
     back = form.get("back") if isinstance(form.get("back"), str) and form["back"].startswith(("/m/", "/t/")) \
         else f"/m/{mid}"
     is_htmx = request.headers.get("hx-request") == "true"
+    # the recorder page's undo and call: the whole recorder comes back (the undo button's number,
+    # `seen`, an emptied reason box), not only a message
+    on_recorder = is_htmx and form.get("page") == "record" and action in ("undo", "call")
     try:
         result = run_match_action(context(request), g, action, scope, form)
     except HANDLED as e:
+        if on_recorder and allowed(g, "record_event", scope):
+            kept = form.get("reason") if action == "call" and isinstance(form.get("reason"), str) else ""
+            return refused(request, _recorder(request, scope, g, act_error=error_body(e)["error"], call_reason=kept),
+                           error_status(e))
         if is_htmx:
             return refused(request, page(request, "web/_flash.html", error=error_body(e)), error_status(e))
         return page(request, "web/error.html", error_status(e), title="Not done", error=error_body(e))
+    if on_recorder:
+        return _recorder(request, scope, g, done=dict(result, recorded=[]))
     if is_htmx:
         return page(request, "web/_flash.html", result=result)
     return RedirectResponse(link(back, g, msg=result["message"]), status_code=303)
