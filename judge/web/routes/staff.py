@@ -108,6 +108,8 @@ async def do(request: Request, tid: str, action: str):
     back = form.get("back") if isinstance(form.get("back"), str) and form["back"].startswith(f"/t/{tid}") else f"/t/{tid}"
     if action == "mint" and form.get("part") == "staff":
         return _staff_links(request, g, tid, form, back)
+    if action == "mint" and form.get("part") == "recorder" and request.headers.get("hx-request") == "true":
+        return _recorder_link(request, g, tid, form, back)
     try:
         result = run_action(context(request), g, action, tid, form)
     except HANDLED as e:
@@ -149,6 +151,22 @@ def _staff_links(request: Request, g, tid: str, form: dict, back: str) -> Respon
             page(request, "web/_staff_links.html", **data)
     return page(request, "web/done.html", status, title="Staff link", back=link(back, g), role=g.role,
                 staff_section=True, who_name=g.name, **data)
+
+
+def _recorder_link(request: Request, g, tid: str, form: dict, back: str) -> Response:
+    """The round page's "recorder link" form (htmx): its answer is the table's form again with the
+    link just made under it (focused, a Copy button), swapped into that table's #mint-tN. A refusal
+    is the message fragment (static/live.js shows it by the form); without JavaScript the link
+    comes on a page of its own (`do`)."""
+    web = app_state(request)
+    try:
+        minted = run_action(context(request), g, "mint", tid, form)
+    except HANDLED as e:
+        return _done(request, g, back, e)
+    st = web.desk.tournament(tid).state()
+    where = next((r.number, table) for r in st.rounds for table, m in r.matches.items() if m == minted["match"])
+    return page(request, "web/_recorder_mint.html", tid=tid, k=g.token, csrf=web.signer.csrf(g.token),
+                mid=minted["match"], round_no=where[0], table=where[1], minted=minted)
 
 
 @router.get("/t/{tid}", response_class=HTMLResponse)
