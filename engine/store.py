@@ -119,6 +119,14 @@ class HashMismatch(StoreError):
         self.position = position
 
 
+def _check_created(drafts: Sequence[Draft], *, opens: bool = True) -> None:
+    """Drafts that open a stream (`opens`) start with its one `.created` event; any others hold none."""
+    if opens and (not drafts or not drafts[0].kind.endswith(CREATED_SUFFIX)):
+        raise ValueError("a stream starts with a '.created' event")
+    if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts[1 if opens else 0:]):
+        raise ValueError("a '.created' event can only be event 1")
+
+
 class Batch(NamedTuple):
     """Drafts handed to `create_in_batches`, with the hashes their input gave (None: none given)
     and their envelopes where worked out already (None: the store writes them)."""
@@ -637,22 +645,16 @@ class EventStore:
         """Append after `head`, an event the caller read earlier. If another writer has appended
         since, the store's unique key refuses the batch: ConflictError, nothing stored. The batch
         API for bulk writers: one transaction, one executemany, however many drafts."""
-        if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts):
-            raise ValueError("a '.created' event can only be event 1")
+        _check_created(drafts, opens=False)
         return self._insert(match, head.position, head.hash, drafts, expected_hashes)
 
     def create(self, match: str, drafts: Sequence[Draft], *,
-               expected_hashes: Sequence[str | None] | None = None,
-               parts: Sequence[EnvelopeParts | None] | None = None) -> list[RecordedEvent]:
+               expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
         """Start a stream: its `<thing>.created` event at position 1 (`match.created` for a match,
-        `tournament.created` for a tournament), then any further drafts, atomically. `parts`: see
-        `_seal`."""
-        if not drafts or not drafts[0].kind.endswith(CREATED_SUFFIX):
-            raise ValueError("a stream starts with a '.created' event")
-        if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts[1:]):
-            raise ValueError("a '.created' event can only be event 1")
+        `tournament.created` for a tournament), then any further drafts, atomically."""
+        _check_created(drafts)
         try:
-            return self._insert(match, 0, GENESIS_HASH, drafts, expected_hashes, parts)
+            return self._insert(match, 0, GENESIS_HASH, drafts, expected_hashes)
         except ConflictError:
             raise self._exists(match, drafts[0].kind) from None
 
@@ -668,23 +670,17 @@ class EventStore:
         for batch in batches:
             if not batch.drafts:
                 continue
-            if not sealed and not batch.drafts[0].kind.endswith(CREATED_SUFFIX):
-                raise ValueError("a stream starts with a '.created' event")
-            if any(d.kind.endswith(CREATED_SUFFIX) for d in batch.drafts[0 if sealed else 1:]):
-                raise ValueError("a '.created' event can only be event 1")
+            _check_created(batch.drafts, opens=not sealed)
             head = sealed[-1] if sealed else None
             events, batch_rows = self._seal(match, head.position if head else 0, head.hash if head else GENESIS_HASH,
                                             batch.drafts, batch.expected_hashes, batch.parts, opens_write=head is None)
             sealed += events
             rows += batch_rows
         if not sealed:
-            raise ValueError("a stream starts with a '.created' event")
+            _check_created([])  # (a stream of nothing: refused as create refuses it)
         self.check_writable()
         try:
-            if self.is_postgres:
-                self._write_postgres(match, 0, sealed, rows)
-            else:
-                self._write_sqlite(match, 0, sealed, rows)
+            self._write(match, 0, sealed, rows)
         except ConflictError:
             raise self._exists(match, sealed[0].kind) from None
         self._created[match] = sealed[0]
@@ -699,10 +695,7 @@ class EventStore:
         commit for many matches), or one file that holds several games. ConflictError if any of
         the ids is taken (nothing stored). The batch's write id is on its first event."""
         for _, drafts in streams:
-            if not drafts or not drafts[0].kind.endswith(CREATED_SUFFIX):
-                raise ValueError("a stream starts with a '.created' event")
-            if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts[1:]):
-                raise ValueError("a '.created' event can only be event 1")
+            _check_created(drafts)
         if len({m for m, _ in streams}) != len(streams):
             raise ValueError("create_many: the same id twice")
         if not streams:
@@ -712,10 +705,7 @@ class EventStore:
         rows = [row for _, stream_rows in sealed for row in stream_rows]
         first = sealed[0][0]
         try:
-            if self.is_postgres:
-                self._write_postgres(first[0].match, 0, first, rows)
-            else:
-                self._write_sqlite(first[0].match, 0, first, rows)
+            self._write(first[0].match, 0, first, rows)
         except ConflictError as e:
             raise ConflictError(streams[0][0] if len(streams) == 1 else "(one of the batch)", 1,
                                 "a stream with one of these ids already exists") from e
@@ -731,14 +721,10 @@ class EventStore:
         return self._seal(match, 0, GENESIS_HASH, drafts, expected_hashes)[0] if drafts else []
 
     def _insert(self, match: str, head_position: int, head_hash: str, drafts: Sequence[Draft],
-                expected_hashes: Sequence[str | None] | None = None,
-                parts: Sequence[EnvelopeParts | None] | None = None) -> list[RecordedEvent]:
+                expected_hashes: Sequence[str | None] | None = None) -> list[RecordedEvent]:
         self.check_writable()
-        sealed, rows = self._seal(match, head_position, head_hash, drafts, expected_hashes, parts)
-        if self.is_postgres:
-            self._write_postgres(match, head_position, sealed, rows)
-        else:
-            self._write_sqlite(match, head_position, sealed, rows)
+        sealed, rows = self._seal(match, head_position, head_hash, drafts, expected_hashes)
+        self._write(match, head_position, sealed, rows)
         if head_position == 0:
             self._created[match] = sealed[0]
         return sealed
@@ -815,8 +801,7 @@ class EventStore:
             if head is None:
                 raise MatchNotFound(f"no match {match!r} in {self.describe()}")
             drafts = list(prepare(head))
-            if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts):
-                raise ValueError("a '.created' event can only be event 1")
+            _check_created(drafts, opens=False)
             return self._seal(match, head.position, head.hash, drafts)
         finally:
             self._locked = False
@@ -850,6 +835,14 @@ class EventStore:
             f"cannot write to {self.describe()}: the connection broke ({tries.said()}: "
             f"{self._connection_message(error)}); whether the event was stored is not known: look (`tablejudge events {match}`) before "
             "recording it again")
+
+    def _write(self, match: str, head_position: int, sealed: list[RecordedEvent],
+               rows: list[tuple[str, int, str, bytes]]) -> None:
+        """One transaction inserting `rows` (sealed after `head_position`), on the log's backend."""
+        if self.is_postgres:
+            self._write_postgres(match, head_position, sealed, rows)
+        else:
+            self._write_sqlite(match, head_position, sealed, rows)
 
     def _write_sqlite(self, match: str, head_position: int, sealed: list[RecordedEvent],
                       rows: list[tuple[str, int, str, bytes]]) -> None:
