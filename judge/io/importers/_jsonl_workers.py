@@ -56,16 +56,17 @@ def pool_size(workers: int | None, events: int) -> int:
     return max(0, min(workers, MAX_WORKERS, events // CHUNK))
 
 
-def batches_from_workers(path: str, head: Draft, lines: list[tuple[int, str, bool]], validator: EventValidator,
-                         match_id: str, recorded_by: str, workers: int, read_line: LineReader,
-                         draft_line: LineDrafter, line_of: dict[int, int]) -> Iterator[Batch]:
+def batches_from_workers(path: str, head: Draft, head_hash: str | None, lines: list[tuple[int, str, bool]],
+                         validator: EventValidator, match_id: str, recorded_by: str, workers: int,
+                         read_line: LineReader, draft_line: LineDrafter, line_of: dict[int, int]) -> Iterator[Batch]:
     """The match's events in batches for `EventStore.create_in_batches`: `head` (its
-    match.created, event 1) and every line of `lines` (the file after that line: events 2, 3, ...),
-    drafted with the importer's `read_line` and `draft_line` (passed in: the importer imports this
-    module). The main process drafts the first chunk while the workers start on the others; each
-    worker's chunk is handed on as it comes back, in file order. `line_of` is filled with each
-    event's line number as its batch is handed on. InputError for the first refused line, in file
-    order. Close the iterator when done with it (the workers are stopped)."""
+    match.created, event 1, with the hash its line gave) and every line of `lines` (the file after
+    that line: events 2, 3, ...), drafted with the importer's `read_line` and `draft_line` (passed
+    in: the importer imports this module). The main process drafts the first chunk while the
+    workers start on the others; each worker's chunk is handed on as it comes back, in file order.
+    `line_of` is filled with each event's line number as its batch is handed on. InputError for
+    the first refused line, in file order. Close the iterator when done with it (the workers are
+    stopped)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -80,28 +81,10 @@ def batches_from_workers(path: str, head: Draft, lines: list[tuple[int, str, boo
             try:
                 futures += [pool.submit(_draft_chunk, s, min(s + CHUNK, len(lines)))
                             for s in range(own, len(lines), CHUNK)]
-                drafts: list[Draft] = [head]
-                hashes: list[str | None] = [None]  # (event 1's: given to the store by the importer below)
-                kinds: dict[int, str] = {1: "match.created"}
-                for i in range(own):
-                    n, text, cut = lines[i]
-                    obj = read_line(text, path, n, cut)
-                    d = draft_line(validator, obj, path, n, i + 2, match_id, True, recorded_by, kinds.get)
-                    if d.recorded_at is None:
-                        d = d._replace(recorded_at=at)
-                    kinds[i + 2] = d.kind
-                    drafts.append(d)
-                    hashes.append(obj.get("hash"))
-                    line_of[i + 2] = n
-                yield Batch(drafts, hashes, [None] * len(drafts))
+                first = _batch(path, _draft_range(job, 0, own), line_of)  # the main process's own chunk
+                yield Batch([head, *first.drafts], [head_hash, *first.expected_hashes], [None, *first.parts])
                 for future in futures:
-                    result = future.result()
-                    if isinstance(result, dict):  # the chunk's first refused line
-                        raise InputError(result["message"], where=result["where"], field=result["field"])
-                    batch = Batch([Draft(*d) for d, _, _, _ in result], [h for _, _, h, _ in result],
-                                  [EnvelopeParts(*p) for _, p, _, _ in result])
-                    line_of.update((p[0], n) for _, p, _, n in result)
-                    yield batch
+                    yield _batch(path, future.result(), line_of)
             except BaseException:  # a refused line, Ctrl-C, the consumer gone: the rest is not wanted
                 for future in futures:  # (before the pool's exit, which waits for what is still queued)
                     future.cancel()
@@ -109,6 +92,15 @@ def batches_from_workers(path: str, head: Draft, lines: list[tuple[int, str, boo
     except BrokenProcessPool as e:  # a worker died (killed, out of memory), even before its first task
         raise InputError(f"a worker process reading the file stopped ({e}); nothing was stored",
                          where=path) from None
+
+
+def _batch(path: str, result: list[tuple] | dict[str, str], line_of: dict[int, int]) -> Batch:
+    """A chunk's drafts as a Batch (its lines noted in `line_of`), or its refused line raised."""
+    if isinstance(result, dict):
+        raise InputError(result["message"], where=result["where"], field=result["field"])
+    line_of.update((p[0], n) for _, p, _, n in result)
+    return Batch([Draft(*d) for d, _, _, _ in result], [h for _, _, h, _ in result],
+                 [EnvelopeParts(*p) for _, p, _, _ in result])
 
 
 def _start(job: tuple) -> None:
@@ -121,10 +113,15 @@ def _start(job: tuple) -> None:
 
 
 def _draft_chunk(start: int, stop: int) -> list[tuple] | dict[str, str]:
-    """In a worker: lines[start:stop] drafted (plain tuples: cheap to send back), or the first
-    refused line's error."""
+    """A worker's task: its share of the pool's job."""
     assert _job is not None
-    path, lines, validator, match_id, recorded_by, at, read_line, draft_line = _job
+    return _draft_range(_job, start, stop)
+
+
+def _draft_range(job: tuple, start: int, stop: int) -> list[tuple] | dict[str, str]:
+    """lines[start:stop] of `job` drafted, each with its envelope (plain tuples: cheap to send
+    back from a worker), or the first refused line's error."""
+    path, lines, validator, match_id, recorded_by, at, read_line, draft_line = job
     kinds: dict[int, str] = {1: "match.created"}
 
     def kind_at(position: int) -> str | None:

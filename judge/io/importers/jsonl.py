@@ -28,7 +28,7 @@ from engine.events import TABLE_ACTOR, Draft, default_recorder_name
 from engine.match import EventValidator, InputError, Match, check_match_id, creation_draft, new_match_id
 from engine.rulesets import get_ruleset
 from engine.schema import PayloadError, read_json, shown
-from engine.store import Batch, ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
+from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
 
 from judge.io.importers import ImportSummary, _jsonl_workers, findings_after
 from judge.io.importers._resume import onto_stored
@@ -207,16 +207,10 @@ def _import_with_workers(store: EventStore, path: str, match_id: str, head: Draf
     """A long file creating a new match: drafted by worker processes beside this one, which
     chains each chunk as it comes back and stores them all in one transaction (see
     _jsonl_workers.py)."""
-    batches = _jsonl_workers.batches_from_workers(path, head, rest, validator, match_id, recorded_by, workers,
-                                                  read_line, draft_line, line_of)
-
-    def with_head_hash() -> Iterator[Batch]:
-        first = next(batches)
-        yield first._replace(expected_hashes=[head_hash, *first.expected_hashes[1:]])
-        yield from batches
-
+    batches = _jsonl_workers.batches_from_workers(path, head, head_hash, rest, validator, match_id, recorded_by,
+                                                  workers, read_line, draft_line, line_of)
     try:
-        events = store.create_in_batches(match_id, with_head_hash())
+        events = store.create_in_batches(match_id, batches)
     except HashMismatch as e:
         raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
     except StreamExists:  # created by another writer since it was looked for
