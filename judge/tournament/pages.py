@@ -158,7 +158,6 @@ def placings_page(st: TournamentState) -> str:
         policy_order="points, then " + ", then ".join(TIEBREAKERS[k] for k in st.policy.order),
         placings=places, placings_all=True, bracket=bracket(st), rows=None,
         source=st.id,
-        seals=[{"name": next((r.name for r in st.rounds if r.number == n), f"Round {n}"),
-                "token": seal_token(st.id, str(n), st.seals[n]["seal"])} for n in sorted(st.seals)],
+        seals=_seals(st, max(st.seals, default=0)),  # every round's, a stale one said as such
         generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     )

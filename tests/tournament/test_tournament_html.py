@@ -228,3 +228,20 @@ def test_the_web_desk_and_board_show_the_same_placings_part_with_ids(tmp_path):
         assert part.count("<tr>") == 9 and "<th>id</th>" in part and ("Swiss rank" in part) == swiss_rank
         assert '<td class="player name">Zoë</td><td>M106</td>' in part
     assert 'id="bracket"' in desk.text and 'class="winner"' in desk.text
+
+
+def test_the_placings_page_does_not_print_a_stale_seal_as_current(tmp_path):
+    """The final placings page printed every round's latest seal token, a stale one too (the
+    standings sheet had stopped: a late correction makes the seal not current until sealed again)."""
+    from judge.tournament.pages import placings_page
+    from judge.tournament.seal import seal_token
+
+    t = _top_cut_event(tmp_path)
+    _cut_round(t)
+    _cut_round(t)
+    sealed = t.seal_round(1)
+    old = seal_token(t.id, "1", sealed.payload["seal"])
+    assert old in placings_page(t.state())
+    t.record_slip("0-2-0", table=1, round_no=1, overwrite=True, reason="slip misread")
+    html = placings_page(t.state())
+    assert old not in html and "not current" in html and f"tournament seal {t.id} --round 1" in html
