@@ -67,7 +67,7 @@
     var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
     if (doc.querySelector(sel)) return;
     d.shouldSwap = false;
-    if (xhr.status >= 502) { unreachable(verb(d) === "get" ? null : function (t) { note(elt, t); }); return; }
+    if (xhr.status >= 502) return;  // the server is not there: htmx:responseError says so (once)
     if (verb(d) === "get" && !xhr.getResponseHeader("X-Tablejudge-Refused")) return;  // a refresh that failed: keep it
     var alert = doc.querySelector("[role=alert]");
     note(elt, alert ? alert.textContent.trim() + (/stored/i.test(alert.textContent) ? "" : " Nothing was stored.")
