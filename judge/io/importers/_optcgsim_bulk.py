@@ -176,14 +176,10 @@ class _Writer:
                     self.out.files.append(FileOutcome(one[0].path, error=f"{one[0].path}: not stored: {e}"))
 
     def _commit(self, batch: list[tuple[Any, set[str]]]) -> None:
-        from judge.io.importers.optcgsim import summary
+        from judge.io.importers.optcgsim import first_copies, summary
 
-        first_copy: dict[str, Any] = {}  # a game once, however often a file holds it
-        for fr, new in batch:
-            for g in fr.games:
-                if g.match in new:
-                    first_copy.setdefault(g.match, g.drafts)
-        streams = list(first_copy.items())
+        games = first_copies([g for fr, new in batch for g in fr.games if g.match in new])
+        streams = [(m, g.drafts) for m, g in games.items()]
         if streams:
             started = time.perf_counter()
             try:

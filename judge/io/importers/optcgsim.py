@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 from engine.events import Draft
@@ -122,26 +123,28 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     if match:
         raise InputError("an OPTCGSim log creates its own matches: drop --match", where=path, field="match")
     fr = read_file(path, recorded_by=recorded_by, cards_db=find_cards_db(path))
-    # a game stored once, however often the file holds it (a damaged file can repeat one)
-    new: list[GameResult] = []
-    for g in fr.games:
-        if all(g.match != n.match for n in new) and store.head(g.match) is None:
-            new.append(g)
+    new = [g for m, g in first_copies(fr.games).items() if store.head(m) is None]
     if new:
         store.create_many([(g.match, g.drafts) for g in new])
     return summary(fr, {g.match for g in new})
 
 
+def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
+    """Match id -> the first game holding it: a game is stored once, however often a file (or a
+    batch of files) holds it (a damaged AutoSaved file can repeat one)."""
+    out: dict[str, GameResult] = {}
+    for g in games:
+        out.setdefault(g.match, g)
+    return out
+
+
 def summary(fr: FileResult, stored: set[str]) -> ImportSummary:
     """The import summary of a file whose games in `stored` were just stored (the others were
     there already)."""
-    first_of: dict[str, int] = {}  # match id -> the game of the file that holds it first
-    games = []
-    for g in fr.games:
-        first = first_of.setdefault(g.match, g.index)
-        games.append(g.to_dict() | {"stored": g.match in stored and first == g.index}
-                     | ({"same_as_game": first} if first != g.index else {}))
-    new = [g for g in fr.games if g.match in stored and first_of[g.match] == g.index]
+    first = first_copies(fr.games)
+    games = [g.to_dict() | {"stored": g.match in stored and first[g.match] is g}
+             | ({"same_as_game": first[g.match].index} if first[g.match] is not g else {}) for g in fr.games]
+    new = [g for g in first.values() if g.match in stored]
     totals = {k: sum(g.stats[k] for g in fr.games)
               for k in ("moves", "chk_checked", "chk_mismatches", "summaries_checked", "summary_mismatches",
                         "unparsed_lines", "unknown_kind_lines", "lines_not_replayed")}
