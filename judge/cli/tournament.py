@@ -20,6 +20,7 @@ from judge.tournament.standings import (
     PolicyError,
     Standings,
     compare,
+    payload_slip,
     compute_standings,
     get_policy,
     uncompared_columns,
@@ -467,8 +468,7 @@ def register(cli: click.Group) -> None:
             e = t.record_slip(slip, table=table, player=player, round_no=round_no,
                               override_format=override_format, overwrite=overwrite, reason=reason)
         p = e.payload
-        said = (f"{DOUBLE_LOSS} (a match loss for both)" if p.get("double_loss")
-                else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}")
+        said = payload_slip(p) + (" (a match loss for both)" if p.get("double_loss") else "")
         rnd = t.state().round(p["round"])
         unchanged = e.position <= (head or 0)
         click.echo(f"{rnd.label if rnd else 'round ' + str(p['round'])} table {p['table']}: "

@@ -23,7 +23,7 @@ from typing import Any
 from engine.events import RecordedEvent
 from engine.match import InputError
 
-from judge.tournament.aggregate import Tournament, top_cut_seeds
+from judge.tournament.aggregate import Tournament, slip_text, top_cut_seeds
 from judge.tournament.pairing import PairingError, pair_top_cut
 from judge.tournament.rounds import repair_drafts, round_voids, state_without
 from judge.tournament.state import TournamentState
@@ -102,7 +102,7 @@ def bracket(st: TournamentState) -> list[dict[str, Any]]:
         out.append({"number": rnd.number, "name": rnd.name, "tables": [
             {"table": p.table, "player1": p.player1, "player2": p.player2, "seed1": seeds.get(p.player1),
              "seed2": seeds.get(p.player2), "result": None if p.table not in rnd.results else
-             f"{rnd.results[p.table].wins1}-{rnd.results[p.table].wins2}-{rnd.results[p.table].draws}",
+             slip_text(rnd.results[p.table]),
              "winner": winners.get(p.table)} for p in rnd.tables()]})
     return out
 

@@ -21,6 +21,7 @@ from engine.match import InputError
 from judge.tournament.aggregate import Tournament, not_registered, resolve_player, who_entered
 from judge.tournament.pairing import Pairing
 from judge.tournament.results import parse_slip
+from judge.tournament.standings import payload_slip
 from judge.tournament.state import RoundState, TournamentState
 
 PENDING, REPORTED, DISPUTED, CONFIRMED = "pending", "reported", "disputed", "confirmed"
@@ -50,8 +51,7 @@ class TableView:
 
 
 def _table_order(ev: RecordedEvent) -> str:
-    p = ev.payload
-    return "double-loss" if p.get("double_loss") else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}"
+    return payload_slip(ev.payload)
 
 
 def table_status(rnd: RoundState, table: int) -> TableView:

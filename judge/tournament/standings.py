@@ -79,6 +79,11 @@ class MatchResult:
         return DOUBLE_LOSS if self.double_loss else f"{self.wins1}-{self.wins2}-{self.draws}"
 
 
+def payload_slip(p: dict[str, Any]) -> str:
+    """A result event's payload as a slip says it: `2-1-0`, or `double-loss`."""
+    return DOUBLE_LOSS if p.get("double_loss") else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}"
+
+
 @dataclass(frozen=True)
 class Policy:
     """A standings policy: how points are scored and which tiebreakers order equal points.

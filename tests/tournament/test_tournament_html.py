@@ -245,3 +245,14 @@ def test_the_placings_page_does_not_print_a_stale_seal_as_current(tmp_path):
     t.record_slip("0-2-0", table=1, round_no=1, overwrite=True, reason="slip misread")
     html = placings_page(t.state())
     assert old not in html and "not current" in html and f"tournament seal {t.id} --round 1" in html
+
+
+def test_a_late_double_loss_is_named_as_one_where_it_makes_a_seal_stale(tmp_path):
+    """The stale seal's words read the correcting event's games: a double loss said `0-0-0`."""
+    from judge.tournament.seal import change_words
+
+    t = _top_cut_event(tmp_path)
+    t.seal_round(1)
+    e = t.record_slip("double-loss", table=1, round_no=1, overwrite=True, reason="both late")
+    events = t.store.read(t.id)
+    assert change_words(e, events) == f"event {e.position} (table 1: double-loss, 'both late')"
