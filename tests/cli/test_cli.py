@@ -236,6 +236,27 @@ def test_a_script_with_a_header_block_is_read_when_the_header_is_this_match(tmp_
     assert kinds == ["match.created", "setup"]
 
 
+def test_import_match_checks_the_header_as_live_does(tmp_path):
+    """`import FILE --match M` checked only the ruleset and the players; a header naming another
+    match, another table or other options was appended to M. One check now serves it and `live`."""
+    db = str(tmp_path / "log.db")
+    assert run_cli("match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob", "--id", "H2",
+                   "--table", "7", db=db).returncode == 0
+    body = '[A "Ann"]\n[B "Bob"]\n\nA: setup deck 40\n'
+    for head, words in (('[Ruleset "table"]\n[Match "X9"]\n', "the header names match X9, not H2"),
+                        ('[Ruleset "table"]\n[Table "8"]\n', "the header's table is '8', but match H2's is '7'"),
+                        ('[Ruleset "table"]\n', None)):
+        path = tmp_path / "more.txt"
+        path.write_text(head + body, encoding="utf-8")
+        out = run_cli("import", str(path), "--match", "H2", db=db)
+        if words is None:
+            assert out.returncode == 0, out.stderr
+        else:
+            assert out.returncode == 2 and words in out.stderr and "more.txt:1:1" in out.stderr, out.stderr
+    kinds = [e["kind"] for e in json.loads(run_cli("events", "H2", "--json", db=db).stdout)]
+    assert kinds == ["match.created", "setup"]
+
+
 def test_time_is_called_once(tmp_path):
     """QA 2026-11-26: `judge time --clock 15:40` after a call at 14:35 stored a second call, and the
     end-of-time procedure then decided from the later one."""
