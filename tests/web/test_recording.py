@@ -110,3 +110,16 @@ def test_the_buttons_are_the_suggestions_the_rules_accept(match):
     found, notes = buttons(match, match.state())
     assert any("unseen" in n for n in notes)  # Bob's hand was drawn face down: no play is proposed
     assert not any(b.group == "plays" for b in found)
+
+
+def test_a_line_says_the_desks_checks_and_calls_time_once(match):
+    """The recorder's lines (Match.judge_batch) said no DESK-n and stored a second time call."""
+    out = line(match, 'judge Kim: ruling "the attack stands" OPTCG-BATLE-2', judge=True)  # a typo'd rule id
+    assert [f.rule for f in out.recorded[0].findings] == ["DESK-8"]
+    assert out.to_dict(str)["recorded"][0]["findings"][0]["rule"] == "DESK-8"  # the page is told
+    called = line(match, "judge Kim: time 14:35", judge=True).recorded[0].event.position
+    n = match.head_position()
+    with pytest.raises(LineRefused) as e:
+        line(match, "judge Kim: time 14:40", judge=True)
+    assert f"already called at 14:35 (event {called})" in str(e.value) and e.value.col >= 1
+    assert match.head_position() == n
