@@ -134,7 +134,10 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
     for f in tl.findings:
         by_pos.setdefault(f["p"], []).append(f)
     recent = [dict(e, findings=by_pos.get(e["p"], [])) for e in tl.events[-RECENT:]][::-1]
-    found, notes = recorder_of(m, g).buttons(tl.state) if tl.state is not None and tl.state.result is None else ([], [])
+    # the buttons: from the table as this link knows it (a judge's: all of it; a scorekeeper's:
+    # hidden cards hidden, but those its own lines named, so a hand it saw drawn offers its plays)
+    table = tl.state if g.full_view else web.desk.matches.table_known_to(scope.match, g.recorded_by)
+    found, notes = recorder_of(m, g).buttons(table) if table is not None and table.result is None else ([], [])
     groups: dict[str, list[Any]] = {}
     for b in found:
         groups.setdefault(b.group, []).append(b)
