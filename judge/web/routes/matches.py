@@ -25,7 +25,7 @@ from judge.replay.names import names_in
 from judge.web.auth import Forbidden, Grant
 from judge.web.live import sse_stream
 from judge.web.match_actions import MatchScope, match_scope, recorder as recorder_of, require, run_match_action
-from judge.web.recording import LineRefused, last_own_event
+from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form, refused,
 )
@@ -152,7 +152,7 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
                 k=g.token, csrf=app_state(request).signer.csrf(g.token), role=g.role, who_name=g.name,
                 match=tl.match, head=tl.head, board={"board": tl.boards[-1], "names": tl.names}, recent=recent,
                 groups=groups, notes=notes, seats=[(seats[p], p) for p in m.players], position=tl.head,
-                mine={"position": mine.position, "text": names.text(mine_text)} if mine else None, named=names.text, may_judge=g.full_view, live=f"/m/{scope.match}/live",
+                mine={"position": mine.position, "text": names.text(mine_text)} if mine else None, named=names.text, max_line=MAX_LINE, may_judge=g.full_view, live=f"/m/{scope.match}/live",
                 replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
 
 
