@@ -65,3 +65,42 @@ def test_a_pasted_line_cut_to_the_limit_is_said_and_not_sent(tmp_path):
         box.press("x")
         note.filter(has_text="3,951 / 4,000").wait_for(timeout=WAIT)
     assert hall.errors == []
+
+
+NAME_AND_BADGE = """w => {
+  const badge = w.querySelector('#live-status');
+  const r = document.createRange();
+  r.selectNodeContents(w);
+  r.setEndBefore(badge);
+  const box = x => [x.left, x.top, x.right, x.bottom];
+  return {name: Array.from(r.getClientRects()).filter(x => x.width > 0).map(box),
+          badge: box(badge.getBoundingClientRect())};
+}"""
+
+
+def apart(a: list[float], b: list[float], gap: float = 4) -> bool:
+    """Two boxes (left, top, right, bottom) with at least `gap` px between them, side by side, or
+    on different lines."""
+    return a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+@pytest.mark.parametrize("name", ["Sam", "Samantha Okonkwo-Lindqvist"])
+def test_the_live_badge_keeps_clear_of_the_recorders_name(tmp_path, name):
+    hall = Hall(ARTIFACTS)
+    with Server(str(tmp_path / "event.db")) as server, browser() as b:
+        api = Api(server.url, server.token)
+        tid = new_event(api, 4, game="optcg")
+        api.do(tid, "pair")
+        mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
+        token = mint(api, tid, "recorder", name, match=mid)
+        for width, phone in PHONES.items():
+            page = hall.page(b.new_context(**phone))
+            page.goto(f"{server.url}/m/{mid}/record?k={token}")
+            page.locator("#live-status.on").wait_for(timeout=WAIT)
+            boxes = page.locator("header.bar .who").evaluate(NAME_AND_BADGE)
+            assert boxes["name"], boxes
+            for part in boxes["name"]:
+                assert apart(part, boxes["badge"]), (width, boxes)
+            assert boxes["badge"][2] <= width, (width, boxes)  # on the screen
+            hall.shot(page, f"header-{len(name)}-{width}")
+    assert hall.errors == []
