@@ -152,7 +152,8 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
                 k=g.token, csrf=app_state(request).signer.csrf(g.token), role=g.role, who_name=g.name,
                 match=tl.match, head=tl.head, board={"board": tl.boards[-1], "names": tl.names}, recent=recent,
                 groups=groups, notes=notes, seats=[(seats[p], p) for p in m.players], position=tl.head,
-                mine={"position": mine.position, "text": names.text(mine_text)} if mine else None, named=names.text, max_line=MAX_LINE, may_judge=g.full_view, live=f"/m/{scope.match}/live",
+                mine={"position": mine.position, "text": names.text(mine_text)} if mine else None,
+                named=names.text, max_line=MAX_LINE, may_judge=g.full_view, live=f"/m/{scope.match}/live",
                 replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
 
 
