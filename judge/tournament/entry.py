@@ -44,11 +44,24 @@ CSV_TABLE, CSV_RESULT, CSV_PLAYERS = "table", "result", ("player1", "player2")
 class BatchRefused(InputError):
     """Two or more lines of a batch are wrong: nothing was stored. `errors`: every one, in line
     order, each an InputError naming its file:line and field; `lines()` the first SHOWN_ERRORS
-    of them as text, then how many more."""
+    of them as text, then how many more. `summary`: the refusal in one sentence, naming the
+    batch's `source` (its file) when known: what the CLI's error boundary says before the lines
+    (judge/cli/common.py), the same for every command that refuses a batch."""
 
-    def __init__(self, errors: Sequence[InputError]):
+    def __init__(self, errors: Sequence[InputError], source: str = "", summary: str = ""):
         self.errors = list(errors)
+        of = f" of {source}" if source else ""
+        self.summary = summary or f"{len(self.errors)} lines{of} refused; nothing was stored"
         super().__init__("\n  ".join([f"{len(self.errors)} lines refused; nothing was stored:", *self.lines()]))
+
+    @classmethod
+    def overwrites(cls, conflicts: Sequence[dict[str, Any]], source: str = "") -> "BatchRefused":
+        """OverwriteRefused's conflicts as a refused batch, one line each (its file:line, field
+        `table`), for a command that names the option replacing them."""
+        of = f" of {source}" if source else ""
+        return cls([conflict_error(c) for c in conflicts],
+                   summary=f"{len(conflicts)} table(s){of} already have a different result; nothing was stored "
+                           "(to replace them: --overwrite --reason ...)")
 
     def lines(self, limit: int = SHOWN_ERRORS) -> list[str]:
         out = [str(e) for e in self.errors[:limit]]
@@ -57,13 +70,13 @@ class BatchRefused(InputError):
         return out
 
 
-def refuse(errors: Sequence[InputError]) -> None:
+def refuse(errors: Sequence[InputError], source: str = "") -> None:
     """Raise what a batch with these errors gets: nothing when none, the error itself when one
-    (its words unchanged), BatchRefused listing them all when several."""
+    (its words unchanged), BatchRefused listing them all when several (`source`: the batch's file)."""
     if len(errors) == 1:
         raise errors[0]
     if errors:
-        raise BatchRefused(errors)
+        raise BatchRefused(errors, source)
 
 
 @dataclass
@@ -104,12 +117,13 @@ class Entries(list):
     could not read. `record_results` reports those errors with the batch's others, so a file's
     every mistake is said at once; `check()` raises them alone."""
 
-    def __init__(self, items: Iterable[Slip] = (), errors: Iterable[tuple[int, InputError]] = ()):
+    def __init__(self, items: Iterable[Slip] = (), errors: Iterable[tuple[int, InputError]] = (), path: str = ""):
         super().__init__(items)
         self.errors: list[tuple[int, InputError]] = list(errors)
+        self.path = path  # the file read, named by a refusal of the batch
 
     def check(self) -> "Entries":
-        refuse([e for _, e in self.errors])
+        refuse([e for _, e in self.errors], self.path)
         return self
 
 
@@ -122,6 +136,7 @@ def parse_entries(text: str, path: str = "<input>") -> Entries:
         out = _parse_csv(text, path, _delimiter(first))
     else:
         out = _parse_text(text, path)
+    out.path = path
     if not out and not out.errors:
         raise InputError("no result in the input", where=path)
     return out
@@ -295,7 +310,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     if errors:
         errors += [(order, conflict_error(c)) for order, c in conflicts]
         errors.sort(key=lambda x: x[0])
-        refuse([e for _, e in errors])
+        refuse([e for _, e in errors], getattr(entries, "path", ""))
     if conflicts:
         raise OverwriteRefused([c for _, c in conflicts])
     events = iter(t.append(st, drafts))
