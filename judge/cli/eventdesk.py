@@ -47,7 +47,9 @@ def register(cli: click.Group) -> None:
         table that already has a different result (shown; use --overwrite) is listed at once,
         each with its file:line and field, and none of the file is stored (exit 2; with --json,
         also `{"error": {..., "errors": [...]}}` on stdout, one object a line). The same result
-        again stores nothing.
+        again stores nothing. A result that differs from a player's own report (`tournament
+        report`, the player's link), or settles a disputed table, is refused the same way: it
+        goes in only with --overwrite and a --reason.
 
         \b
         Examples:
@@ -65,7 +67,7 @@ def register(cli: click.Group) -> None:
             done = entry.record_results(t, entry.parse_entries(text, name), round_no=round_no, overwrite=overwrite,
                                         reason=reason, override_format=override_format)
         except entry.OverwriteRefused as e:  # said as a refused batch: each table on its own line
-            raise entry.BatchRefused.overwrites(e.conflicts, name) from None
+            raise entry.BatchRefused.overwrites(e, name) from None
         if as_json:
             emit_json([d.to_dict() for d in done])
         else:
