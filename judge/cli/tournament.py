@@ -112,8 +112,9 @@ def register(cli: click.Group) -> None:
         """Standings straight from a results file, to check another tool's numbers.
 
         FILE is a melee.gg / MTGODecklistCache JSON file (Rounds, Matches with Player1, Player2 ("-"
-        for a bye), Result "W-L-D", Standings) or a CSV with the columns
-        round,player,opponent,wins,losses,draws. Top-cut rounds (Quarterfinals, Top 8, ...) do not count.
+        for a bye), Result "W-L-D" or "double-loss", Standings) or a CSV with the columns
+        round,player,opponent,wins,losses,draws (and optionally double_loss: true for a match loss
+        for both). Top-cut rounds (Quarterfinals, Top 8, ...) do not count.
 
         \b
         Examples:
