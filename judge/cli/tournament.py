@@ -440,8 +440,9 @@ def register(cli: click.Group) -> None:
         Game counts the match format cannot produce are refused (best of N: a player wins at most
         ceil(N/2) games; at most N games, drawn ones included) unless --override-format. A table
         that already has a different result keeps it unless --overwrite (the same result again
-        stores nothing, whatever --reason says, and says it was unchanged). Many tables at once:
-        `tournament results`.
+        stores nothing, whatever --reason says, and says it was unchanged). A slip that differs
+        from a player's own report, or settles a disputed table, goes in only with --overwrite
+        and a --reason. Many tables at once: `tournament results`.
 
         \b
         Examples:

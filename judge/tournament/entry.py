@@ -105,6 +105,18 @@ def against_reports(rnd: RoundState, p: Any, new: str) -> dict[str, Any] | None:
             "said": f"table {p.table} {what} ({said}; the entry says {new})"}
 
 
+def check_reports(against: Sequence[dict[str, Any]], *, overwrite: bool, reason: str | None,
+                  override_reports: bool = True) -> None:
+    """The rule for entries overriding a player's report (`against_reports`' conflicts), one place
+    for a batch (`record_results`) and one slip (`Tournament.record_slip`): refused as
+    ReportsDiffer unless `overwrite` (and `override_reports`), and with it only with a reason."""
+    if against and (not overwrite or not override_reports):
+        raise ReportsDiffer(list(against))
+    if against and not (reason or "").strip():
+        raise InputError("; ".join(c["said"] for c in against[:5]) + ": recording this needs a reason "
+                         "(it differs from a player's report, or settles a dispute)", field="reason")
+
+
 def refuse(errors: Sequence[InputError], source: str = "") -> None:
     """Raise what a batch with these errors gets: nothing when none, the error itself when one
     (its words unchanged), BatchRefused listing them all when several (`source`: the batch's file)."""
@@ -353,11 +365,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
         errors += [(order, conflict_error(c)) for order, c in conflicts]
         errors.sort(key=lambda x: x[0])
         refuse([e for _, e in errors], getattr(entries, "path", ""))
-    if against and (not overwrite or not override_reports):
-        raise ReportsDiffer([c for _, c in against])
-    if against and not reason:
-        raise InputError("; ".join(c["said"] for _, c in against[:5]) + ": recording this needs a reason "
-                         "(it differs from a player's report, or settles a dispute)", field="reason")
+    check_reports([c for _, c in against], overwrite=overwrite, reason=reason, override_reports=override_reports)
     if conflicts:
         raise OverwriteRefused([c for _, c in conflicts])
     events = iter(t.append(st, drafts))

@@ -210,8 +210,9 @@ def test_cli_results_against_a_players_report_is_refused_until_overwrite_and_rea
 
     db = paired_by_cli(tmp_path, "t-r", "op2009", "Ann", "Bob", "Cid", "Dee")
     t = Tournament.open(EventStore.open(db), "t-r")
-    p = t.state().current.tables()[0]
+    p, q = t.state().current.tables()[:2]
     report_result(t.with_actor(p.player1, "x"), p.player1, "2-0")
+    report_result(t.with_actor(q.player2, "x"), q.player2, "2-0")  # q.player2 says they won
     t.store.close()
     f = tmp_path / "r.txt"
     f.write_text(f"{p.table} 0-2\n", encoding="utf-8")
@@ -224,6 +225,15 @@ def test_cli_results_against_a_players_report_is_refused_until_overwrite_and_rea
     assert r.returncode == 2 and "needs a reason" in r.stderr
     r = run_cli("tournament", "results", "t-r", str(f), "--overwrite", "--reason", "signed slip", db=db)
     assert r.returncode == 0 and "1 recorded" in r.stdout, r.stderr
+    # one slip (`tournament result`) follows the same rule
+    r = run_cli("tournament", "result", "t-r", "2-0", "--table", str(q.table), db=db)
+    assert r.returncode == 2 and f"{q.player2} reported 0-2-0" in r.stderr and "--overwrite" in r.stderr
+    r = run_cli("tournament", "result", "t-r", "2-0", "--table", str(q.table), "--overwrite", db=db)
+    assert r.returncode == 2 and "needs a reason" in r.stderr
+    r = run_cli("tournament", "result", "t-r", "2-0", "--table", str(q.table), "--overwrite", "--reason", "slip",
+                db=db)
+    assert r.returncode == 0, r.stderr
+    assert run_cli("tournament", "result", "t-r", "0-2", "--table", "1", db=db).returncode == 0  # unchanged
 
 
 # --- 3. a double loss --------------------------------------------------------------------------
