@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.desk import JUDGE_PREFIX
+from engine.desk import JUDGE_PREFIX, OFF_TABLE_KINDS
 from engine.events import default_recorder_name
 from engine.match import InputError, Match, Recorded
 
@@ -19,6 +19,16 @@ def judge_actor(name: str | None) -> str:
     if not name:
         raise InputError("a judge needs a name", field="judge")
     return JUDGE_PREFIX + name
+
+
+def last_game_event(match: Match) -> int:
+    """The event a judge call is about unless it says: the last event of the game itself (not a
+    judge call, a ruling, a correction or a note: a call is about play), else the head. The CLI's
+    `judge call` and the web's call button both ask here."""
+    for e in reversed(match.store.read(match.id, after=1)):
+        if e.kind not in OFF_TABLE_KINDS:
+            return e.position
+    return match.head_position()
 
 
 def record(match: Match, kind: str, payload: dict[str, Any], *, actor: str,
