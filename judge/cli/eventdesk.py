@@ -14,7 +14,7 @@ from judge.cli.common import (csv_options, emit_json, emit_rows, pass_env,
 from judge.io.text import read_text
 from judge.cli.tournament import warn_invalidated
 from judge.tournament import Tournament
-from judge.tournament import entry, placings, reports, rounds
+from judge.tournament import entry, placings, reports, rounds, tables
 from judge.tournament.aggregate import resolve_player
 
 
@@ -133,7 +133,7 @@ def register(cli: click.Group) -> None:
         Example:
           tablejudge tournament queue t-1a2b
         """
-        q = reports.judges_queue(_open(env, tournament_ref).state())
+        q = tables.judges_queue(_open(env, tournament_ref).state())
         if as_json:
             emit_json([v.to_dict() for v in q])
             return

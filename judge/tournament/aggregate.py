@@ -33,6 +33,7 @@ from judge.tournament.standings import (
     Standings,
 )
 from judge.tournament.state import PlayerInfo, RoundState, TournamentState, advance, replay
+from judge.tournament.tables import against_reports, check_reports, who_entered
 from judge.tournament.vocab import CREATED, KINDS
 
 
@@ -331,8 +332,7 @@ class Tournament:
         if player is not None and player == pairing.player2:
             w, l = l, w
         # the rule a results batch follows too: overriding a player's report takes --overwrite and
-        # a reason (entry.py imports this module, hence here)
-        from judge.tournament.entry import against_reports, check_reports
+        # a reason
         against = against_reports(rnd, pairing, DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}")
         check_reports([against] if against else [], overwrite=overwrite, reason=reason)
         return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format, overwrite, reason,
@@ -630,17 +630,6 @@ def overwrite_conflict(rnd: RoundState, p: Pairing, new: str) -> dict[str, Any]:
     return {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
             "old": slip_text(rnd.results[p.table]), "new": new, "by": ev.recorded_by, "at": ev.recorded_at,
             "position": ev.position, "who": who_entered(ev)}
-
-
-def who_entered(ev: RecordedEvent) -> str:
-    """Who a recorded result is by, in words: "both players", "judge Kim", "scorekeeper Sam",
-    "organizer" (the actor, with its role's colon as a space), "recorded matches"."""
-    source = ev.payload.get("source", "slip")
-    if source == "players":
-        return "both players"
-    if source == "match":
-        return "recorded matches"
-    return ev.actor.replace(":", " ", 1)
 
 
 def swiss_rounds_left(st: TournamentState) -> int:

@@ -31,7 +31,7 @@ from engine.schema import shown
 from judge.io.csvread import read_rows
 from judge.tournament.aggregate import Tournament, overwrite_conflict, slip_text
 from judge.tournament.names import name_key
-from judge.tournament.reports import DISPUTED, TableView, table_status
+from judge.tournament.tables import ReportsDiffer, against_reports, check_reports
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
 from judge.tournament.standings import DOUBLE_LOSS
 from judge.tournament.state import RoundState
@@ -71,50 +71,6 @@ class BatchRefused(InputError):
         if len(self.errors) > limit:
             out.append(f"... and {len(self.errors) - limit} more")
         return out
-
-
-class ReportsDiffer(OverwriteRefused):
-    """Entries that differ from a player's own report, or settle a disputed table: nothing was
-    stored. Recording them anyway takes `overwrite` and a reason (the reason is kept in the event,
-    and the round lists it under its overrides). `conflicts`: one dict per table, as
-    OverwriteRefused's, with `reports` (player -> their report), `disputed`, `needs_reason` and
-    `said` (the table in words); the web desk answers 409 with them and the grid asks for the
-    reason, the CLI lists them as a refused batch."""
-
-    def __init__(self, conflicts: list[dict[str, Any]]):
-        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
-        InputError.__init__(self, "; ".join(c["said"] for c in conflicts[:5]) + more + ": nothing was stored; "
-                            "to record it anyway, record it again with overwrite and a reason "
-                            "(--overwrite --reason ...)", field="table")
-        self.conflicts = conflicts
-
-
-def against_reports(rnd: RoundState, p: Any, new: str) -> dict[str, Any] | None:
-    """The conflict of entering `new` (table order, or double-loss) at pairing `p`'s table, when
-    it differs from a player's report or the table is disputed: it overrides what a player said,
-    so it needs a reason. None when no report stands against it, or the table has `new` already."""
-    view: TableView = table_status(rnd, p.table)
-    disputed = view.status == DISPUTED
-    if view.result == new or (not disputed and all(s == new for s in view.reports.values())):
-        return None
-    said = ", ".join(f"{who} reported {s}" for who, s in view.reports.items())
-    what = "is disputed" if disputed else "has a different report"
-    return {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
-            "old": view.result, "new": new, "by": view.result_by, "reports": view.reports,
-            "disputed": disputed, "needs_reason": True,
-            "said": f"table {p.table} {what} ({said}; the entry says {new})"}
-
-
-def check_reports(against: Sequence[dict[str, Any]], *, overwrite: bool, reason: str | None,
-                  override_reports: bool = True) -> None:
-    """The rule for entries overriding a player's report (`against_reports`' conflicts), one place
-    for a batch (`record_results`) and one slip (`Tournament.record_slip`): refused as
-    ReportsDiffer unless `overwrite` (and `override_reports`), and with it only with a reason."""
-    if against and (not overwrite or not override_reports):
-        raise ReportsDiffer(list(against))
-    if against and not (reason or "").strip():
-        raise InputError("; ".join(c["said"] for c in against[:5]) + ": recording this needs a reason "
-                         "(it differs from a player's report, or settles a dispute)", field="reason")
 
 
 def refuse(errors: Sequence[InputError], source: str = "") -> None:

@@ -3,88 +3,26 @@ judges' queue. Nothing is overwritten: every report is an event and stays one.
 
     report_result(t, "Ann", "2-1")      # Ann's own view: her game wins first
     report_result(t, "Bob", "1-2")      # Bob agrees: the result is recorded (source "players")
-    table_status(rnd, 3)                # pending / reported / disputed / confirmed
-    judges_queue(st)                    # every disputed table, both reports, who said what
 
-A table's status: `pending` (nothing yet), `reported` (one player's report, waiting for the
-other's), `disputed` (the two latest reports differ, or a report differs from the recorded
-result: a judge decides), `confirmed` (a result is recorded and no later report disputes it).
+A table's status (pending / reported / disputed / confirmed) and the judges' queue (every
+disputed table, both reports, who said what): judge/tournament/tables.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
 
 from engine.events import RecordedEvent
 from engine.match import InputError
 
-from judge.tournament.aggregate import Tournament, not_registered, resolve_player, who_entered
+from judge.tournament.aggregate import Tournament, not_registered, resolve_player
 from judge.tournament.pairing import Pairing
 from judge.tournament.results import parse_slip
-from judge.tournament.standings import payload_slip
 from judge.tournament.state import RoundState, TournamentState
+from judge.tournament.tables import TableView, table_status
 
-PENDING, REPORTED, DISPUTED, CONFIRMED = "pending", "reported", "disputed", "confirmed"
 
 
 class RoundClosedError(InputError):
     """The round is closed: players cannot report for it any more."""
-
-
-@dataclass
-class TableView:
-    """One table of a round as the desk sees it."""
-
-    round: int
-    table: int
-    player1: str
-    player2: str
-    status: str
-    result: str | None                 # the recorded result, table order
-    result_by: str | None
-    reports: dict[str, str]            # player -> their report, table order (wins1-wins2-draws)
-    result_position: int | None = None
-    result_who: str | None = None      # who entered the result, in words ("scorekeeper Sam", "both players")
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-def _table_order(ev: RecordedEvent) -> str:
-    return payload_slip(ev.payload)
-
-
-def table_status(rnd: RoundState, table: int) -> TableView:
-    p = next((x for x in rnd.tables() if x.table == table), None)
-    if p is None:
-        raise InputError(f"{rnd.name} has no table {table}", field="table")
-    reports = rnd.reports.get(table, {})
-    said = {player: _table_order(ev) for player, ev in reports.items()}
-    res_ev = rnd.result_events.get(table)
-    result = None if res_ev is None else _table_order(res_ev)
-    res_at = 0 if res_ev is None else res_ev.position
-    later = {v for pl, v in said.items() if reports[pl].position > res_at}
-    if result is not None:
-        status = DISPUTED if any(v != result for v in later) else CONFIRMED
-    elif len(set(said.values())) > 1:
-        status = DISPUTED
-    elif said:
-        status = REPORTED
-    else:
-        status = PENDING
-    return TableView(rnd.number, table, p.player1, p.player2, status, result,
-                     None if res_ev is None else res_ev.recorded_by, said,
-                     None if res_ev is None else res_ev.position, None if res_ev is None else who_entered(res_ev))
-
-
-
-def round_tables(rnd: RoundState) -> list[TableView]:
-    return [table_status(rnd, p.table) for p in rnd.tables()]
-
-
-def judges_queue(st: TournamentState) -> list[TableView]:
-    """Every disputed table, in round and table order (a dispute is never forgotten by moving on)."""
-    return [v for rnd in st.rounds for v in round_tables(rnd) if v.status == DISPUTED]
 
 
 def find_player_table(rnd: RoundState, player: str, st: TournamentState | None = None) -> Pairing:

@@ -21,7 +21,7 @@ from engine.store import ConflictError
 from judge.desk.clock import format_left, parse_time
 from judge.tournament.aggregate import Tournament, not_registered, resolve_player
 from judge.tournament.pairing import RoundPairing
-from judge.tournament.reports import DISPUTED, round_tables
+from judge.tournament.tables import DISPUTED, round_tables
 from judge.tournament.state import RoundState, TournamentState, replay
 
 

@@ -10,7 +10,7 @@ from judge.desk.clock import parse_time
 from judge.tournament.pages import pairings_by_name, standing_rows
 from judge.tournament import placings
 from judge.tournament.placings import warnings
-from judge.tournament.reports import round_tables
+from judge.tournament.tables import round_tables
 from judge.tournament.rounds import clock_view
 from judge.tournament.standings import TIEBREAKER_LABELS, TIEBREAKERS
 from judge.tournament.state import RoundState, TournamentState

@@ -13,10 +13,8 @@ from judge.tournament.entry import OverwriteRefused, parse_entries, record_resul
 from judge.tournament.names import name_key, near_duplicates
 from judge.tournament.placings import decide, final_placings, warnings
 from judge.tournament.registration import import_registrations, read_registrations
-from judge.tournament.reports import (
-    CONFIRMED, DISPUTED, PENDING, REPORTED, RoundClosedError, judges_queue, report_result, resolve_dispute,
-    table_status,
-)
+from judge.tournament.reports import RoundClosedError, report_result, resolve_dispute
+from judge.tournament.tables import CONFIRMED, DISPUTED, PENDING, REPORTED, judges_queue, table_status
 from judge.tournament.rounds import (
     call_time, clock_view, close_round, create_matches, extend, repair, start_clock, swap_players, unpair,
 )

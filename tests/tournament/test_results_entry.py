@@ -179,7 +179,7 @@ def test_an_entry_against_a_players_report_needs_overwrite_and_a_reason_in_the_l
     """Review: the rule "this overrides a player's report: a reason is needed" lived in the web
     layer (and again in grid.js); `record_results`, so the CLI, recorded such an entry silently.
     Now record_results decides it for every caller."""
-    from judge.tournament.entry import ReportsDiffer
+    from judge.tournament.tables import ReportsDiffer
     from judge.tournament.reports import report_result
 
     t = event(store, 8)

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, Field
 
 from judge.tournament.audit import audit_rows
-from judge.tournament.reports import judges_queue
+from judge.tournament.tables import judges_queue
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.actions import ACTIONS, run_action

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from judge.tournament.reports import table_status
+from judge.tournament.tables import table_status
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.actions import run_action

@@ -9,7 +9,7 @@ from engine.match import InputError
 from judge.tournament import Tournament
 from judge.tournament.aggregate import swiss_rounds_left
 from judge.tournament.audit import audit_rows
-from judge.tournament.reports import judges_queue
+from judge.tournament.tables import judges_queue
 from judge.tournament.rounds import clock_view
 from judge.web import qr, views
 from judge.web.actions import Context, run_action

@@ -1,0 +1,134 @@
+"""A table of a round as the desk sees it (the players' reports against the recorded result), and
+the rule for an entry that overrides what a player reported: one module that the tournament
+(`Tournament.record_slip`), a results batch (entry.py) and the players' reports (reports.py) share,
+below all three (it imports none of them).
+
+A table's status: `pending` (nothing yet), `reported` (one player's report, waiting for the
+other's), `disputed` (the two latest reports differ, or a report differs from the recorded
+result: a judge decides), `confirmed` (a result is recorded and no later report disputes it).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.events import RecordedEvent
+from engine.match import InputError
+
+from judge.tournament.results import OverwriteRefused
+from judge.tournament.standings import payload_slip
+from judge.tournament.state import RoundState, TournamentState
+
+PENDING, REPORTED, DISPUTED, CONFIRMED = "pending", "reported", "disputed", "confirmed"
+
+
+def who_entered(ev: RecordedEvent) -> str:
+    """Who a recorded result is by, in words: "both players", "judge Kim", "scorekeeper Sam",
+    "organizer" (the actor, with its role's colon as a space), "recorded matches"."""
+    source = ev.payload.get("source", "slip")
+    if source == "players":
+        return "both players"
+    if source == "match":
+        return "recorded matches"
+    return ev.actor.replace(":", " ", 1)
+
+
+@dataclass
+class TableView:
+    """One table of a round as the desk sees it."""
+
+    round: int
+    table: int
+    player1: str
+    player2: str
+    status: str
+    result: str | None                 # the recorded result, table order
+    result_by: str | None
+    reports: dict[str, str]            # player -> their report, table order (wins1-wins2-draws)
+    result_position: int | None = None
+    result_who: str | None = None      # who entered the result, in words ("scorekeeper Sam", "both players")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _table_order(ev: RecordedEvent) -> str:
+    return payload_slip(ev.payload)
+
+
+def table_status(rnd: RoundState, table: int) -> TableView:
+    p = next((x for x in rnd.tables() if x.table == table), None)
+    if p is None:
+        raise InputError(f"{rnd.name} has no table {table}", field="table")
+    reports = rnd.reports.get(table, {})
+    said = {player: _table_order(ev) for player, ev in reports.items()}
+    res_ev = rnd.result_events.get(table)
+    result = None if res_ev is None else _table_order(res_ev)
+    res_at = 0 if res_ev is None else res_ev.position
+    later = {v for pl, v in said.items() if reports[pl].position > res_at}
+    if result is not None:
+        status = DISPUTED if any(v != result for v in later) else CONFIRMED
+    elif len(set(said.values())) > 1:
+        status = DISPUTED
+    elif said:
+        status = REPORTED
+    else:
+        status = PENDING
+    return TableView(rnd.number, table, p.player1, p.player2, status, result,
+                     None if res_ev is None else res_ev.recorded_by, said,
+                     None if res_ev is None else res_ev.position, None if res_ev is None else who_entered(res_ev))
+
+
+
+def round_tables(rnd: RoundState) -> list[TableView]:
+    return [table_status(rnd, p.table) for p in rnd.tables()]
+
+
+def judges_queue(st: TournamentState) -> list[TableView]:
+    """Every disputed table, in round and table order (a dispute is never forgotten by moving on)."""
+    return [v for rnd in st.rounds for v in round_tables(rnd) if v.status == DISPUTED]
+
+
+class ReportsDiffer(OverwriteRefused):
+    """Entries that differ from a player's own report, or settle a disputed table: nothing was
+    stored. Recording them anyway takes `overwrite` and a reason (the reason is kept in the event,
+    and the round lists it under its overrides). `conflicts`: one dict per table, as
+    OverwriteRefused's, with `reports` (player -> their report), `disputed`, `needs_reason` and
+    `said` (the table in words); the web desk answers 409 with them and the grid asks for the
+    reason, the CLI lists them as a refused batch."""
+
+    def __init__(self, conflicts: list[dict[str, Any]]):
+        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+        InputError.__init__(self, "; ".join(c["said"] for c in conflicts[:5]) + more + ": nothing was stored; "
+                            "to record it anyway, record it again with overwrite and a reason "
+                            "(--overwrite --reason ...)", field="table")
+        self.conflicts = conflicts
+
+
+def against_reports(rnd: RoundState, p: Any, new: str) -> dict[str, Any] | None:
+    """The conflict of entering `new` (table order, or double-loss) at pairing `p`'s table, when
+    it differs from a player's report or the table is disputed: it overrides what a player said,
+    so it needs a reason. None when no report stands against it, or the table has `new` already."""
+    view: TableView = table_status(rnd, p.table)
+    disputed = view.status == DISPUTED
+    if view.result == new or (not disputed and all(s == new for s in view.reports.values())):
+        return None
+    said = ", ".join(f"{who} reported {s}" for who, s in view.reports.items())
+    what = "is disputed" if disputed else "has a different report"
+    return {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
+            "old": view.result, "new": new, "by": view.result_by, "reports": view.reports,
+            "disputed": disputed, "needs_reason": True,
+            "said": f"table {p.table} {what} ({said}; the entry says {new})"}
+
+
+def check_reports(against: Sequence[dict[str, Any]], *, overwrite: bool, reason: str | None,
+                  override_reports: bool = True) -> None:
+    """The rule for entries overriding a player's report (`against_reports`' conflicts), one place
+    for a batch (`record_results`) and one slip (`Tournament.record_slip`): refused as
+    ReportsDiffer unless `overwrite` (and `override_reports`), and with it only with a reason."""
+    if against and (not overwrite or not override_reports):
+        raise ReportsDiffer(list(against))
+    if against and not (reason or "").strip():
+        raise InputError("; ".join(c["said"] for c in against[:5]) + ": recording this needs a reason "
+                         "(it differs from a player's report, or settles a dispute)", field="reason")
