@@ -353,10 +353,16 @@ def event_desk_findings(e: Any, known: set[str] | None) -> list[Finding]:
     return out
 
 
+def ends_extra_minutes(e: Any) -> bool:
+    """A `time.called` saying a policy's extra minutes ran out, not calling time itself."""
+    return e.kind == "time.called" and e.payload.get("extra_minutes_over") is True
+
+
 def find_time_called(events: Iterable[Any], voided: Iterable[int]) -> Any | None:
-    """The last `time.called` among `events` that still counts (`voided`: the positions that do not)."""
+    """The last time call among `events` that still counts (`voided`: the positions that do not);
+    the end of a policy's extra minutes is not a time call."""
     void = set(voided)
-    found = [e for e in events if e.kind == "time.called" and e.position not in void]
+    found = [e for e in events if e.kind == "time.called" and e.position not in void and not ends_extra_minutes(e)]
     return found[-1] if found else None
 
 
@@ -364,32 +370,58 @@ def _already_called(called: Any) -> str:
     return f"time was already called at {called.payload.get('clock')} (event {called.position})"
 
 
-def time_call_refusal(called: Any, match_id: str, *, stored: bool = True) -> str:
-    """Why a live `time.called` is refused when `called` (find_time_called) still counts (DESK-12):
-    a second call would leave two times and the end-of-time procedure deciding from the later one.
-    `stored` False: `called` is an earlier action of the same line, not stored either."""
-    if not stored:
-        return (f"this line already calls time (at {called.payload.get('clock')}); time is called once in "
+def time_call_problem(calls: Sequence[Any], probe: Any, match_id: str, head: int) -> str | None:
+    """Why a live `time.called` (`probe`) is refused after `calls`, the time.called events before it
+    that still count (stored ones have positions <= `head`; the others are earlier actions of the
+    same line, not stored either), or None. Time is called once in a match (DESK-12): a second call
+    would leave two times and the end-of-time procedure deciding from the later one. Under a policy
+    with extra minutes their end is recorded once, after the call (`extra_minutes_over`)."""
+    first = next((e for e in calls if not ends_extra_minutes(e)), None)
+    if ends_extra_minutes(probe):
+        if first is None:
+            return ("the extra minutes cannot run out before time is called: call time first "
+                    f"(tablejudge judge time {match_id} --clock HH:MM)")
+        over = next((e for e in calls if ends_extra_minutes(e)), None)
+        if over is None:
+            return None
+        where = f"(event {over.position})" if over.position <= head else "(earlier on this line)"
+        return (f"the extra minutes already ran out at {over.payload.get('clock')} {where}; it is "
+                "recorded once")
+    if first is None:
+        return None
+    if first.position > head:
+        return (f"this line already calls time (at {first.payload.get('clock')}); time is called once in "
                 "a match: a second call is not recorded")
-    return (f"{_already_called(called)}; a second call is not recorded. If the first was a mistake, void "
-            f"it first (tablejudge log {match_id} correction --actor judge:NAME --voids {called.position} "
-            "--reason \"...\")")
+    return (f"{_already_called(first)}; a second call is not recorded. If the first was a mistake, void "
+            f"it first (tablejudge log {match_id} correction --actor judge:NAME --voids {first.position} "
+            "--reason \"...\"). If the extra minutes of a policy that gives them (optcg regional) ran out, "
+            f"say that: tablejudge judge time {match_id} --clock HH:MM --extra-minutes-over")
 
 
 def _time_call_findings(live: Sequence[Any]) -> list[Finding]:
-    """DESK-12 over a log (events that still count): every `time.called` after the first. Live input
-    refuses it (Match.record, Match.judge_batch); an imported log is a fact, stored and flagged here."""
+    """DESK-12 over a log (events that still count): every time call after the first, and every end
+    of the extra minutes but one after it. Live input refuses them (Match.record,
+    Match.judge_batch); an imported log is a fact, stored and flagged here."""
     out: list[Finding] = []
-    first = None
+    first = over = None
     for e in live:
         if e.kind != "time.called":
             continue
-        if first is None:
+        if ends_extra_minutes(e) and first is not None and over is None:
+            over = e
+            continue
+        if first is None and not ends_extra_minutes(e):
             first = e
             continue
-        out.append(_flag("DESK-12", e.position, f"{_already_called(first)}: time is called once in a match, "
-                         "and the end-of-time procedure may decide from the later call; void the call that "
-                         "is a mistake with a correction", "warning"))
+        if first is None:
+            said = "the extra minutes ran out before time was called (their end comes after the call)"
+        elif ends_extra_minutes(e):
+            said = f"the extra minutes already ran out (event {over.position}): their end is recorded once"
+        else:
+            said = (f"{_already_called(first)}: time is called once in a match, and the end-of-time "
+                    "procedure may decide from the later call")
+        out.append(_flag("DESK-12", e.position, f"{said}; void the one that is a mistake with a correction",
+                         "warning"))
     return out
 
 
@@ -483,6 +515,9 @@ def describe_desk_event(kind: str, payload: dict[str, Any], actor: str) -> str |
     """Plain words for a desk kind (None: not a desk kind). Rulesets' describe() falls back to a
     generic `kind field=value`; reports call this first."""
     judge = judge_of(actor)
+    if kind == "time.called" and payload.get("extra_minutes_over") is True:  # not a call: its own words
+        note = f": {payload['note']}" if payload.get("note") else ""
+        return f"the extra minutes ran out at {payload.get('clock')}{note}"
     words = say("engine", kind, payload, _DESK_KIND.get(kind), {"judge": judge})
     if words is not None:
         return words

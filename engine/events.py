@@ -222,10 +222,13 @@ class Backup(Payload):
 
 @event_kind("time.called")
 class TimeCalled(Payload):
-    """The round's time is over. `clock` is the wall-clock time the judge called it (e.g. "14:35")."""
+    """The round's time is over. `clock` is the wall-clock time the judge called it (e.g. "14:35").
+    `extra_minutes_over`: not the call itself but, under a policy that gives extra minutes after
+    it (optcg `regional`), the judge saying they ran out; recorded once, after the call."""
 
     clock: str
     note: str | None = None
+    extra_minutes_over: bool | None = None
 
 
 @event_kind("time.decision")

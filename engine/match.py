@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.desk import event_desk_findings, failure_finding, find_time_called, known_rule_ids, time_call_refusal
+from engine.desk import ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids, time_call_problem
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.replay import VOIDING_KINDS, Replayer, Validation
@@ -355,14 +355,17 @@ class Match:
     def _check_time_call(self, probe: RecordedEvent, voided: Iterable[int], head: int,
                          earlier: Sequence[RecordedEvent] = ()) -> None:
         """Time is called once in a match (DESK-12): a `time.called` after one that still counts at
-        `head` (or among `earlier`, the batch's items before it) is refused, nothing stored. Part of
-        judging against the head, so a writer retrying under the lock checks it again."""
+        `head` (or among `earlier`, the batch's items before it) is refused, nothing stored; so is
+        a second end of a policy's extra minutes, or one before the call. Part of judging against
+        the head, so a writer retrying under the lock checks it again."""
         if probe.kind != "time.called":
             return
-        calls = [e for e in self.store.read(self.id, after=1, upto=head) if e.kind == "time.called"]
-        called = find_time_called(calls + list(earlier), voided)
-        if called is not None:
-            raise InputError(time_call_refusal(called, self.id, stored=called.position <= head), field="clock")
+        void = set(voided)
+        calls = [e for e in [*self.store.read(self.id, after=1, upto=head), *earlier]
+                 if e.kind == "time.called" and e.position not in void]
+        problem = time_call_problem(calls, probe, self.id, head)
+        if problem:
+            raise InputError(problem, field="extra_minutes_over" if ends_extra_minutes(probe) else "clock")
 
     def _recorded(self, event: RecordedEvent, before: TableState, findings: list[Finding]) -> Recorded:
         self._head = event

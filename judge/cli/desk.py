@@ -305,20 +305,25 @@ def start_cmd(env: Env, match, minutes, started_at, wall, judge_name, as_json) -
 @click.argument("match")
 @click.option("--clock", "wall", metavar="HH:MM", help="The wall clock when time was called (default: now, UTC).")
 @click.option("--note", help="Anything to note.")
+@click.option("--extra-minutes-over", "extra_over", is_flag=True,
+              help="Not the call: the extra minutes a policy gives after it ran out (optcg regional). "
+                   "Once, after time was called.")
 @judge_option
 @json_option
 @pass_env
-def time_cmd(env: Env, match, wall, note, judge_name, as_json) -> None:
-    """Call time: records time.called. The end-of-time procedure itself is `tablejudge timelimit
-    MATCH`, which reads this event and records its decision (time.decision).
+def time_cmd(env: Env, match, wall, note, extra_over, judge_name, as_json) -> None:
+    """Call time: records time.called, once per match. The end-of-time procedure itself is
+    `tablejudge timelimit MATCH`, which reads this event and records its decision (time.decision).
 
     \b
     Example:
       tablejudge judge time MATCH --clock 14:35
+      tablejudge judge time MATCH --clock 14:40 --extra-minutes-over   # optcg regional: 5 minutes later
       tablejudge timelimit MATCH
     """
     wall = check_wall_clock(wall) if wall else datetime.now(timezone.utc).strftime("%H:%M")
-    m, rec = _record(env, match, "time.called", {"clock": wall, "note": note},
+    m, rec = _record(env, match, "time.called", {"clock": wall, "note": note,
+                                                 "extra_minutes_over": True if extra_over else None},
                      _actor(env, judge_name), as_json)
     if not as_json:
         if importlib.util.find_spec("judge.desk.timelimit") is not None:

@@ -144,3 +144,45 @@ def test_an_imported_second_call_is_stored_and_flagged_once(store, tmp_path):
     r = review(Match(store, summary.match))
     assert [(f.rule, f.position) for f in r.findings] == [("DESK-8", 3), ("DESK-12", 4)]
     assert "time was already called at 14:35 (event 2)" in r.findings[1].message
+
+
+def test_the_end_of_a_policys_extra_minutes_is_its_own_mark_recorded_once_after_the_call(store):
+    """optcg `regional`: the judge says the 5 extra minutes ran out. Before the mark, the only way was
+    a second `time.called`, which is refused (DESK-12); the mark is recorded once, after the call."""
+    m = Match.create(store, "optcg", ["Ann", "Bob"])
+    over = {"clock": "14:40", "extra_minutes_over": True}
+    with pytest.raises(InputError, match="cannot run out before time is called") as e:
+        m.record("time.called", over, actor="judge:Kim")
+    assert e.value.field == "extra_minutes_over" and m.head_position() == 1
+    m.record("time.called", {"clock": "14:35"}, actor="judge:Kim")
+    with pytest.raises(InputError, match="--extra-minutes-over"):  # the refusal of a second call says how
+        m.record("time.called", {"clock": "14:40"}, actor="judge:Kim")
+    assert m.record("time.called", over, actor="judge:Kim").event.position == 3
+    with pytest.raises(InputError, match=r"already ran out at 14:40 \(event 3\)"):
+        m.record("time.called", dict(over, clock="14:41"), actor="judge:Kim")
+    with pytest.raises(InputError, match="already called at 14:35"):  # the mark is not a call
+        m.record("time.called", {"clock": "14:42"}, actor="judge:Kim")
+    after = store.head(m.id)
+    with pytest.raises(BatchInputError, match="earlier on this line"):
+        n = Match.create(store, "optcg", ["Ann", "Bob"])
+        head = store.head(n.id)
+        n.judge_batch([("time.called", {"clock": "14:35"}, "judge:Kim"), ("time.called", over, "judge:Kim"),
+                       ("time.called", over, "judge:Kim")], after=head)
+    assert store.head(m.id) == after
+    assert review(m).findings == []  # one call and one mark: nothing to flag
+    from judge.desk.timelimit import decide
+    assert decide(m, "regional").time_called.position == 2  # the call, not the mark
+
+
+def test_an_imported_mark_before_the_call_or_twice_is_flagged(store, tmp_path):
+    over = {"clock": "14:40", "extra_minutes_over": True}
+    lines = [{"kind": "match.created", "payload": {"ruleset": "optcg", "players": ["Ann", "Bob"]}},
+             {"kind": "time.called", "payload": over, "actor": "judge:Kim"},
+             {"kind": "time.called", "payload": {"clock": "14:35"}, "actor": "judge:Kim"},
+             {"kind": "time.called", "payload": over, "actor": "judge:Kim"},
+             {"kind": "time.called", "payload": over, "actor": "judge:Kim"}]
+    path = tmp_path / "marks.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    summary = jsonl.import_file(store, str(path))
+    flagged = [(f.rule, f.position) for f in review(Match(store, summary.match)).findings if f.rule == "DESK-12"]
+    assert flagged == [("DESK-12", 2), ("DESK-12", 5)]

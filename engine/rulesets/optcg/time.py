@@ -9,7 +9,8 @@ Events differ, so each practice is a named policy (`tablejudge timelimit MATCH -
 - `store`: the same, but the fourth criterion reads the other way (the player who took the last
   Life card wins), as one store publishes it.
 - `regional`: the extra turns end after 3 turns or when the 5 extra minutes run out, whichever comes
-  first; the judge records the end of the minutes as a second `time.called`.
+  first; the judge records the end of the minutes as a `time.called` marked `extra_minutes_over`
+  (`tablejudge judge time MATCH --extra-minutes-over`; older logs: a second `time.called`).
 - `asia`: no extra turns: when time runs out (and the effect in progress has resolved), a double loss.
 
 Each decision carries the policy's quote and its reference (`Decision.quote`, `Decision.source`).
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from engine.desk import ends_extra_minutes
 from engine.events import RecordedEvent
 from engine.state import TableState
 from engine.rulesets.base import Decision, Ruleset
@@ -95,10 +97,12 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     voided = set(s.voided)  # corrected away or backed out: as if it had not happened
     events = [e for e in events if e.position not in voided]
     called = [e for e in events if e.kind == "time.called"]
-    if not called:
+    calls = [e for e in called if not ends_extra_minutes(e)]
+    if not calls:
         return decision("continue", None, "time-not-called", ["time has not been called (no time.called event)"])
-    # the time call; under a turns-or-call policy a later call ends the extra minutes instead
-    at = (called[0] if pol.overtime_ends == "turns-or-call" else called[-1]).position
+    # the time call; under a turns-or-call policy the end of the extra minutes comes after it,
+    # recorded as such (extra_minutes_over) or, in logs from before that field, as a later call
+    at = (calls[0] if pol.overtime_ends == "turns-or-call" else calls[-1]).position
     turn0 = sum(1 for e in events if e.kind == "turn" and e.position < at)
     steps = [f"time was called at event {at}, during turn {turn0} (turn 0 of the procedure)"
              if turn0 else f"time was called at event {at}, before the first turn (turn 0 is the first turn)"]
@@ -107,13 +111,12 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     else:
         last = turn0 + pol.turns if turn0 else pol.turns + 1
         done_last = s.turn > last or (s.turn == last and s.phase == "end")
-        ended = [e for e in called[1:] if pol.overtime_ends == "turns-or-call"]
+        ended = [e for e in called if e.position > at and pol.overtime_ends == "turns-or-call"]
         if ended and not done_last:
-            steps.append(f"the extra minutes ran out at event {ended[0].position} (a second time call), "
-                         f"before turn {last} ended")
+            steps.append(f"the extra minutes ran out at event {ended[0].position}, before turn {last} ended")
         elif not done_last:
-            more = " or until the extra minutes run out (record a second time call)" \
-                if pol.overtime_ends == "turns-or-call" else ""
+            more = (" or until the extra minutes run out (record it: tablejudge judge time MATCH --clock HH:MM "
+                    "--extra-minutes-over)") if pol.overtime_ends == "turns-or-call" else ""
             steps.append(f"{pol.turns} more turns are played after turn 0: play on until turn {last} ends{more} "
                          f"(now turn {s.turn}, {s.phase} phase)")
             return decision("continue", None, "extra-turns", steps)

@@ -17,15 +17,17 @@ def _turn(player: str, *, draw: bool = True, damage_to: str | None = None) -> li
     return out + [ev("turn.end", {"player": player})]
 
 
-def game(*, second_call: bool = False, upto_turn: int = 6) -> list:
+def game(*, second_call: str | None = None, upto_turn: int = 6) -> list:
     """Time is called in turn 3 (turn 0). Ann takes a damage in turn 4, Bob the last one in turn 5;
     after turn 6 Life (4-4), deck (38-38) and Characters (1-1) are equal."""
     out = opening() + [ev("time.called", {"clock": "14:35"}, "judge:Zoe"), ev("turn.end", {"player": "Ann"})]
     out += _turn("Bob", damage_to="Ann")
     if upto_turn >= 5:
         out += _turn("Ann", damage_to="Bob")
-    if second_call:
+    if second_call == "plain":  # an older log: the end of the minutes as a second call
         out.append(ev("time.called", {"clock": "14:40"}, "judge:Zoe"))
+    elif second_call == "mark":
+        out.append(ev("time.called", {"clock": "14:40", "extra_minutes_over": True}, "judge:Zoe"))
     if upto_turn >= 6:
         out += _turn("Bob", draw=False)
     return out
@@ -58,14 +60,18 @@ def test_store_reads_the_last_life_card_the_other_way():
     assert "Rising Sun Game Store" in d.source
 
 
-def test_regional_ends_the_extra_turns_when_the_minutes_run_out():
-    early = game(second_call=True, upto_turn=4)
-    assert decide(early, "bandai").result == "continue"  # bandai plays turn 6 whatever the clock says
+@pytest.mark.parametrize("second_call", ["mark", "plain"])
+def test_regional_ends_the_extra_turns_when_the_minutes_run_out(second_call):
+    early = game(second_call=second_call, upto_turn=4)
+    bandai = decide(early, "bandai")
+    assert bandai.result == "continue"  # bandai plays turn 6 whatever the clock says
+    if second_call == "mark":  # the end of the minutes (in turn 5) is not a call: time was called in turn 3
+        assert "during turn 3 (turn 0 of the procedure)" in bandai.steps[0], bandai.steps
     d = decide(early, "regional")
     assert (d.result, d.winner) == ("win", "Bob")  # Life 4 against 5 when the minutes ran out
     assert any("the extra minutes ran out" in s for s in d.steps)
     waiting = decide(game(upto_turn=5), "regional")
-    assert waiting.result == "continue" and "second time call" in waiting.steps[-1]
+    assert waiting.result == "continue" and "--extra-minutes-over" in waiting.steps[-1]
 
 
 def test_asia_plays_no_extra_turn_and_rules_a_double_loss():
