@@ -293,6 +293,13 @@ class OptcgRuleset(Ruleset):
             s.extra["mods"].append({"uid": card.uid, "amount": p["amount"], "duration": p.get("duration", "turn"),
                                     "by": p.get("by"), "position": e.position})
 
+    def apply_keyword_gain(self, s: TableState, e: RecordedEvent) -> None:
+        p = e.payload
+        card = self._field_card(s, p["player"], p.get("uid"), p.get("card"))
+        if card is not None:
+            # for the rest of this turn: T.card_has_keyword compares the turn
+            card.props["gained"] = {**card.props.get("gained", {}), p["keyword"]: s.turn}
+
     def apply_attack(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
         player = p["player"]
@@ -368,7 +375,7 @@ class OptcgRuleset(Ruleset):
             b["result"] = "fails"
         elif hits_leader:
             b["result"] = "hit"
-            b["damage"] = 2 if T.has_keyword(s, b.get("attacker_code"), "double attack") else 1
+            b["damage"] = 2 if T.battle_attacker_has(s, b, "double attack") else 1
             if not s.zone(b["defender"], "life"):
                 # 若對手的領航卡的生命值卡 0 張…進行攻擊的玩家即遊戲獲勝: a battle won against a Leader
                 # with 0 Life. (With Life left, each point of damage is its own step: life.taken.)
@@ -916,7 +923,7 @@ class OptcgRuleset(Ruleset):
         else:
             if T.is_rested(attacker):
                 out.append(self.flag("OPTCG-BATTLE-1", e, f"{name} is rested; the attacker must be active"))
-            if attacker.props.get("played_turn") == s.turn and T.has_keyword(s, attacker.code, "rush") is False:
+            if attacker.props.get("played_turn") == s.turn and T.card_has_keyword(s, attacker, "rush") is False:
                 out.append(self.flag("OPTCG-TERM-12", e, f"{name} was played this turn and has no [Rush]"))
         defender = T.opponent(s, player)
         target = self._target(s, defender, p.get("target_uid"), p.get("target"))
@@ -948,7 +955,7 @@ class OptcgRuleset(Ruleset):
         else:
             if T.is_rested(blocker):
                 out.append(self.flag("OPTCG-STATE-1", e, f"{name} is rested; a blocker rests to block"))
-            if T.has_keyword(s, blocker.code, "blocker") is False:
+            if T.card_has_keyword(s, blocker, "blocker") is False:
                 out.append(self.flag("OPTCG-TERM-11", e, f"{name} has no [Blocker]"))
         return out
 
@@ -1036,7 +1043,7 @@ class OptcgRuleset(Ruleset):
             elif b.get("result") == "hit" and b.get("taken", 0) >= b.get("damage", 1):
                 out.append(self.flag("OPTCG-BATTLE-12", e, f"{b.get('taken')} point(s) of damage already dealt "
                                      f"of {b.get('damage', 1)}"))
-            banish = b and T.has_keyword(s, b.get("attacker_code"), "banish")
+            banish = b and T.battle_attacker_has(s, b, "banish")
             if banish and p.get("to", "hand") != "trash":
                 out.append(self.flag("OPTCG-TERM-14", e, "the attacker has [Banish]: the Life card goes to the trash"))
             if not banish and p.get("to") == "trash":

@@ -45,6 +45,24 @@ def has_keyword(s: TableState, code: str | None, word: str) -> bool | None:
     return word in [k.lower() for k in f.get("keywords", [])]
 
 
+def card_has_keyword(s: TableState, card: Card | None, word: str) -> bool | None:
+    """Like `has_keyword`, for one card on the table: a keyword an effect gave it this turn
+    (`keyword.gain`) counts; True/False/None as `has_keyword`."""
+    if card is None:
+        return None
+    if s.turn is not None and card.props.get("gained", {}).get(word) == s.turn:
+        return True
+    return has_keyword(s, card.code, word)
+
+
+def battle_attacker_has(s: TableState, b: dict[str, Any] | None, word: str) -> bool | None:
+    """The keyword of the attacker of battle `b` (its card if still on the table, else its number)."""
+    if not b:
+        return None
+    hit = where_is(s, b["attacker"]) if b.get("attacker") else None
+    return card_has_keyword(s, hit[2], word) if hit else has_keyword(s, b.get("attacker_code"), word)
+
+
 def pinfo(s: TableState, player: str) -> dict[str, Any]:
     return s.extra.setdefault("players", {}).setdefault(player, {})
 

@@ -17,6 +17,7 @@ Timing = Literal["main", "activate_main", "on_play", "when_attacking", "on_block
                  "on_ko", "end_of_turn", "during_turn", "opponent_turn", "battle_end", "other"]
 Duration = Literal["battle", "turn", "permanent"]
 Area = Literal["character", "stage", "event"]
+Keyword = Literal["blocker", "rush", "double attack", "banish"]  # table.KEYWORDS
 
 
 def _card_or_uid(obj: Any, card: str = "card", uid: str = "uid") -> None:
@@ -250,6 +251,22 @@ class PowerMod(Payload):
         _card_or_uid(self)
 
 
+@event_kind("keyword.gain")
+class KeywordGain(Payload):
+    """A Leader / Character gains a keyword ([Rush], [Blocker], [Double Attack], [Banish]) from an
+    effect (`by`), for the rest of this turn: the [Rush], [Blocker], [Double Attack] and [Banish] checks
+    count it."""
+
+    player: Player
+    keyword: Keyword
+    uid: str | None = None
+    card: str | None = None
+    by: str | None = None
+
+    def validate(self) -> None:
+        _card_or_uid(self)
+
+
 @event_kind("attack")
 class Attack(Payload):
     """Attack declaration: the attacker (Leader or Character, rested now) and the target (the
@@ -386,5 +403,5 @@ class Annotation(Payload):
 
 KINDS = (DeckRegistered, TurnOrder, Draw, Mulligan, LifePlaced, Turn, Refresh, Phase, Don, Play,
          DonRest, DonActivate, DonAttach, DonDetach, DonMinus, Effect, Rest, SetActive, PowerMod,
-         Attack, Block, Counter, DamageStep, LifeTaken, KO, Trash, Move, Reveal, Shuffle, BattleEnd,
+         KeywordGain, Attack, Block, Counter, DamageStep, LifeTaken, KO, Trash, Move, Reveal, Shuffle, BattleEnd,
          TurnEnd, Concede, GameEnd, Annotation)

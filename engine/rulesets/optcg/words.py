@@ -87,6 +87,8 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         lasting = {"battle": "during this battle", "turn": "this turn",
                    "permanent": "while on the field"}[p.get("duration", "turn")]
         return f"{who}'s {card(p)} gets {p['amount']:+d} power {lasting}{by(p)}"
+    if kind == "keyword.gain":
+        return f"{who}'s {card(p)} gains [{p['keyword'].title()}] this turn{by(p)}"
     if kind == "attack":
         return (f"{who} attacks {p.get('target') or p.get('target_uid')} "
                 f"with {p.get('attacker') or p.get('attacker_uid')}")

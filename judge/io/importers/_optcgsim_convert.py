@@ -236,8 +236,9 @@ class Converter(ReadableLines):
             return
         if not self.started and mv.src == 4:
             self._start_game(line)
+        replacing = self._replaced_by_play(i, mv) if mv.src in (2, 7) and mv.dst == 6 else None
         if not (mv.src == 9 and mv.dst == 5 and self.pending_refresh is not None):
-            if not (mv.src == 1 and mv.dst in (2, 6, 7)):
+            if not (mv.src == 1 and mv.dst in (2, 6, 7)) and not replacing:
                 self._flush_rests(p, line=line)
             if self.started and not (mv.src == 9 and mv.dst == 5):
                 self._flush_refresh(line)
@@ -285,6 +286,13 @@ class Converter(ReadableLines):
             if self.pending_refresh is None and not mv.rested:
                 payload["by"] = self._by_near(line)
             self.emit("don.detach", payload, p, line=line)
+        elif replacing:
+            # trashed to make room for the play that follows (a rule, not an effect: no `by`)
+            uid = self._mirror_uid(p, mv.src_idx, mv.card) if mv.src == 2 else None
+            self.emit("trash", {"player": pl, "card": mv.card, "from_zone": ZONES[mv.src]}
+                      | ({"uid": uid} if uid else {}), p, line=line)
+            if mv.src == 2:
+                self._mirror_pop(p, mv.src_idx, uid)
         elif mv.src == 2 and mv.dst == 6:
             if battle and battle.get("defender") == pl and battle.get("step") != "damage" and \
                     battle.get("target_code") == mv.card and self._destroyed_follows(i, mv.card):

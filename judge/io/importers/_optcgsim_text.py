@@ -24,6 +24,7 @@ HIT = re.compile(r"(?P<who>.+) hit for (?P<n>\d{1,3}) damage")
 REST_EFFECT = re.compile(rf"Rest [^\[]+{CARD_REF_PATTERN}")
 ACTIVE_EFFECT = re.compile(rf"Set [^\[]+{CARD_REF_PATTERN} to Active")
 ATTACH = re.compile(r"Attach (\d{1,3}) Don to ")
+GIVE_KEYWORD = re.compile(rf"Give [^\[]+{CARD_REF_PATTERN} (?P<kw>Rush|Blocker|Double Attack|Banish)")
 DRAW_CARDS = re.compile(r"Draw \d+ Cards?")
 DRAW_DON = re.compile(r"Draw \d+ Don")
 COUNTER = re.compile(r"Discard (.+) for Counter (\d{1,6})")
@@ -112,6 +113,17 @@ class ReadableLines:
                 payload["uid"] = uid
         self.emit(kind, payload, num, line=line)
 
+    def _give_keyword(self, num: int, source: str, target: str, keyword: str, line: int) -> bool:
+        """`X: Give Y Rush`: Y (the player's own card on the field, the one played last if two)
+        gains the keyword this turn. False when there is no such card (then kept as an effect)."""
+        pl = self.P(num)
+        cards = [c for c in self.state.zone(pl, "characters") + self.state.zone(pl, "leader") if c.code == target]
+        if not cards:
+            return False
+        self.emit("keyword.gain", {"player": pl, "uid": cards[-1].uid, "card": target, "keyword": keyword,
+                                   "by": f"{source}: Give {target} {keyword.title()}"}, num, line=line)
+        return True
+
     def _attacked_uid_later(self, i: int, defender: int, code: str) -> str | None:
         for k in range(i + 1, min(len(self.lines), i + 1 + LOOKAHEAD)):
             ln = self.lines[k]
@@ -148,14 +160,56 @@ class ReadableLines:
         return any(isinstance(ln, TextLine) and needle in ln.text for ln in self.lines[lo:hi])
 
     def _deploy_marker(self, i: int, card: str) -> bool:
-        """A bare `[X] Deploy Name [card]` just before: played from the hand by its owner."""
+        """A bare `[X] Deploy Name [card]` next to the move: played from the hand by its owner, paying
+        its cost. 1.43 writes the line before the move; 1.40a before it or right after it (and then
+        the line after may be an effect that did not play it: `Sanji: Give Rockstar Rush`), so the
+        first readable line after the move is read first."""
+        for ln in self._ahead(i, 6):
+            if isinstance(ln, MoveLine):
+                break
+            if isinstance(ln, TextLine) and ln.who is not None:
+                if self._is_deploy(ln, card):
+                    return True
+                break
         for ln in reversed(self.lines[max(0, i - 6):i]):
             if isinstance(ln, TextLine) and ln.who is not None:
-                if ln.rest.startswith("Deploy ") and card in card_ids(ln.rest):
+                if self._is_deploy(ln, card):
                     return True
                 if ":" in strip_refs(ln.rest):
                     return False
         return False
+
+    @staticmethod
+    def _is_deploy(ln: TextLine, card: str) -> bool:
+        return ln.rest.startswith("Deploy ") and card in card_ids(ln.rest)
+
+    def _replaced_by_play(self, i: int, mv: MoveLine) -> str | None:
+        """A Character or Stage trashed to make room for a card played from the hand: the next move
+        plays B from the hand into the same area, a bare `[X] Deploy B` is among the readable lines
+        around the two moves (with `[X] Trash A` for a Character; none for a Stage) and no effect line
+        is. Then B's number, else None. The DON!! rested before belong to B's play, not to an effect."""
+        around: list[TextLine] = []
+        for ln in reversed(self.lines[max(0, i - 6):i]):
+            if isinstance(ln, MoveLine):
+                break
+            if isinstance(ln, TextLine):
+                around.append(ln)
+        play = None
+        for ln in self._ahead(i, 6):
+            if isinstance(ln, MoveLine):
+                play = ln
+                break
+            if isinstance(ln, TextLine):
+                around.append(ln)
+        if play is None or not (play.player == mv.player and play.src == 1 and play.dst == mv.src):
+            return None
+        mine = [ln for ln in around if ln.who is not None and self.seats.who(ln.who) == mv.player]
+        if any(ln.who is not None and ":" in strip_refs(ln.rest) for ln in around) \
+                or not any(self._is_deploy(ln, play.card) for ln in mine):
+            return None
+        if mv.src == 2 and not any(ln.rest.startswith("Trash ") and card_ids(ln.rest) == [mv.card] for ln in mine):
+            return None
+        return play.card
 
     def _by_near(self, line: int) -> str:
         """The effect a move belongs to: the nearest `[X] Card [id]: action` line around it."""
@@ -351,6 +405,9 @@ class ReadableLines:
         if action == "Activate Counter":
             self.event_counter_marker[num] = code
         target = card_ids(raw)
+        g = GIVE_KEYWORD.fullmatch(raw.replace("<b>", "").replace("</b>", "").strip())
+        if g and self._give_keyword(num, code, g.group("id") or g.group("id2"), g.group("kw").lower(), n):
+            return
         is_rest = REST_EFFECT.fullmatch(raw)
         if len(target) == 1 and target[0] != "Don" and (is_rest or ACTIVE_EFFECT.fullmatch(raw)):
             self._rest_effect(i, num, code, target[0], "rest" if is_rest else "active", n)
