@@ -37,10 +37,6 @@ class Placing:
     swiss_rank: int | None
     player_id: str | None = None  # the member id given at registration
 
-    @property
-    def in_top_cut(self) -> bool:
-        return self.how != SWISS
-
     def to_dict(self) -> dict[str, Any]:
         return {"place": self.place, "player": self.player, "id": self.player_id, "how": self.how,
                 "swiss_rank": self.swiss_rank}
