@@ -13,10 +13,10 @@ from __future__ import annotations
 from engine.events import RecordedEvent
 from engine.match import InputError
 
-from judge.tournament.aggregate import Tournament, not_registered, resolve_player
+from judge.tournament.aggregate import Tournament, resolve_player
 from judge.tournament.pairing import Pairing
 from judge.tournament.results import parse_slip
-from judge.tournament.state import RoundState, TournamentState
+from judge.tournament.state import RoundState
 from judge.tournament.tables import TableView, table_status
 
 
@@ -25,10 +25,9 @@ class RoundClosedError(InputError):
     """The round is closed: players cannot report for it any more."""
 
 
-def find_player_table(rnd: RoundState, player: str, st: TournamentState | None = None) -> Pairing:
+def find_player_table(rnd: RoundState, player: str) -> Pairing:
+    """The table of `player` (a registered name: resolve_player first) in `rnd`."""
     hit = next((p for p in rnd.pairings if player in (p.player1, p.player2)), None)
-    if hit is None and st is not None and player not in st.players:
-        raise not_registered(st, player, rnd)
     if hit is None:
         raise InputError(f"{player!r} is not paired in {rnd.name}", field="player")
     if hit.player2 is None:
@@ -51,7 +50,7 @@ def report_result(t: Tournament, player: str, slip: str, *, round_no: int | None
         raise RoundClosedError(f"{rnd.name} is closed: results are no longer reported here; see a judge",
                                field="round")
     player = resolve_player(st, player, rnd)  # a name typed: the registered one it means
-    p = find_player_table(rnd, player, st)
+    p = find_player_table(rnd, player)
     if table is not None and p.table != table:
         raise InputError(f"{player!r} does not play at table {table} in {rnd.name}", field="player")
     w1, w2 = (w, l) if player == p.player1 else (l, w)
