@@ -457,3 +457,50 @@ def test_a_folder_with_a_file_holding_the_same_game_twice_stores_it_once(tmp_pat
     games = result.imported[0].extra["games"]
     assert [g["stored"] for g in games] == [True, False] and games[1]["same_as_game"] == games[0]["game"]
     assert len(store.match_ids()) == 1
+
+
+# --- a copy of a stored game cut short, or differing (issue #17) ----------------------------------
+
+
+def _cut_at_a_turn(tmp_path, name="cut.log"):
+    """esempio.log cut after the CHK line of a move at a turn's end (a crash): a real file's start."""
+    lines = open(SIM_LOG, encoding="utf-8").read().split("\n")
+    return write(tmp_path, name, lines[:741] + [""]), lines
+
+
+def test_a_cut_copy_of_a_stored_game_is_already_in_the_log(tmp_path):
+    store = store_for(tmp_path)
+    whole = optcgsim.import_file(store, SIM_LOG).to_dict()
+    cut, _ = _cut_at_a_turn(tmp_path)
+    again = optcgsim.import_file(store, cut).to_dict()
+    assert not again["created"] and again["events"] == 0
+    assert again["games"][0]["status"].startswith("already in the log (this copy is shorter: ")
+    assert again["games"][0]["in_match"] == whole["match"] and store.match_ids() == [whole["match"]]
+
+
+def test_the_whole_game_resumes_a_stored_cut_copy(tmp_path):
+    store = store_for(tmp_path)
+    cut, _ = _cut_at_a_turn(tmp_path)
+    first = optcgsim.import_file(store, cut).to_dict()
+    held = store.head(first["match"]).position
+    whole = optcgsim.import_file(store, SIM_LOG).to_dict()
+    game = whole["games"][0]
+    assert game["status"] == f"resumed: {held} already there, {game['events'] - held} appended"
+    assert store.match_ids() == [first["match"]] and store.verify(first["match"]).ok
+    assert store.head(first["match"]).position == game["events"]
+
+
+def test_a_copy_differing_at_a_move_is_refused_naming_line_and_event(tmp_path, capsys):
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", SIM_LOG]) == 0
+    _, lines = _cut_at_a_turn(tmp_path)
+    i = next(k for k in range(420, len(lines)) if lines[k].startswith("RZ1|") and "|CHK|" not in lines[k]
+             and lines[k].split("|")[3] != "Don")
+    parts = lines[i].split("|")
+    parts[3] = "OP01-001" if parts[3] != "OP01-001" else "OP01-002"
+    altered = write(tmp_path, "altered.log", lines[:i] + ["|".join(parts)] + lines[i + 1:741] + [""])
+    capsys.readouterr()
+    assert run_guarded(cli, ["--db", db, "import", altered]) == 2
+    err = capsys.readouterr().err
+    assert f"altered.log:{i + 1}" in err and "of match " in err and "nothing of it was stored" in err
+    assert len(EventStore.open(db).match_ids()) == 1

@@ -14,9 +14,10 @@ The plug-in face of the importer; the work is in modules with one job each:
 | `_optcgsim_checks` | the log's `RZ1|CHK` lines and summaries against the replayed table |
 | `_optcgsim_bulk` | a folder: parsing in worker processes, one writer, batched commits |
 
-A game's match id is the start of its content's fingerprint: a game already in the log (imported
-before, or repeated by a later AutoSaved file of the same session) is recognised and not stored
-twice. Card facts: if a local card database is found (`$TABLEJUDGE_CARDS`, or `cards.db` beside the log),
+A game's match id is its opening's fingerprint then its whole content's: a game already in the log
+(imported before, or repeated by a later AutoSaved file of the same session) is recognised and not
+stored twice, and a copy cut short (the simulator crashed) is compared with the stored game that
+opens alike (`_optcgsim_copies`: already in the log, resumed, or refused). Card facts: if a local card database is found (`$TABLEJUDGE_CARDS`, or `cards.db` beside the log),
 the Leaders' and seen cards' facts are copied into `deck.registered` (from it and the card snapshot);
 otherwise the checks that need facts stay silent. Not from the snapshot alone: the log does not say
 which plays and power changes came from effects, so with every card's facts known the checks would
@@ -35,7 +36,9 @@ from engine.match import InputError
 from engine.store import EventStore
 
 from judge.io.importers import ImportSummary
+from judge.io.importers._resume import onto_stored
 from judge.io.importers._optcgsim_convert import Converter
+from judge.io.importers._optcgsim_copies import OPENING_HEX, by_opening, comparable, relate
 from judge.io.importers._optcgsim_games import Game, split
 from judge.io.importers._optcgsim_lines import MoveLine, PlayerLine, TextLine, card_ids, read
 from judge.io.importers._optcgsim_version import Variant, detect
@@ -57,10 +60,15 @@ class GameResult:
     findings: int
     result: dict[str, Any]
     warnings: list[dict[str, Any]] = field(default_factory=list)
+    event_lines: list[int] = field(default_factory=list)  # the file's line each event was made at
 
     @property
     def events(self) -> int:
         return len(self.drafts)
+
+    def line_of(self, position: int) -> int:
+        lines = self.event_lines or [self.first_line]
+        return lines[min(position, len(lines)) - 1]
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.index, "match": self.match, "lines": [self.first_line, self.last_line],
@@ -123,10 +131,24 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     if match:
         raise InputError("an OPTCGSim log creates its own matches: drop --match", where=path, field="match")
     fr = read_file(path, recorded_by=recorded_by, cards_db=find_cards_db(path))
-    new = [g for m, g in first_copies(fr.games).items() if store.head(m) is None]
+    openings = by_opening(store.match_ids())
+    copies = {m: relate(store, g, path, openings) for m, g in first_copies(fr.games).items()}  # refuses first
+    new = [g for m, g in first_copies(fr.games).items() if copies[m].how == "new"]
     if new:
         store.create_many([(g.match, g.drafts) for g in new])
-    return summary(fr, {g.match for g in new})
+    for m, g in first_copies(fr.games).items():  # each its own transaction, after the file's new games
+        if copies[m].how == "resume":
+            resume(store, path, g, copies[m].match)
+    return summary(fr, {g.match for g in new}, copies)
+
+
+def resume(store: EventStore, path: str, g: GameResult, match: str) -> None:
+    """The stored game is the start of `g`: the rest appended after it (_resume.onto_stored)."""
+    stored = store.read(match)
+    drafts = comparable(g.drafts, stored)
+    n = len(drafts)
+    onto_stored(store, path, match, stored, drafts, [None] * n, [{}] * n,
+                {p: g.line_of(p) for p in range(1, n + 1)}, judge=False)
 
 
 def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
@@ -138,12 +160,15 @@ def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
     return out
 
 
-def summary(fr: FileResult, stored: set[str]) -> ImportSummary:
+def summary(fr: FileResult, stored: set[str], copies: dict[str, Any] | None = None) -> ImportSummary:
     """The import summary of a file whose games in `stored` were just stored (the others were
-    there already)."""
+    there already, whole or in part: `copies`, match id -> _optcgsim_copies.Copy)."""
     first = first_copies(fr.games)
+    copies = copies or {}
     games = [g.to_dict() | {"stored": g.match in stored and first[g.match] is g}
-             | ({"same_as_game": first[g.match].index} if first[g.match] is not g else {}) for g in fr.games]
+             | ({"same_as_game": first[g.match].index} if first[g.match] is not g else {})
+             | (copy_words(copies[g.match]) if g.match in copies and first[g.match] is g else {})
+             for g in fr.games]
     new = [g for g in first.values() if g.match in stored]
     totals = {k: sum(g.stats[k] for g in fr.games)
               for k in ("moves", "chk_checked", "chk_mismatches", "summaries_checked", "summary_mismatches",
@@ -160,6 +185,18 @@ def summary(fr: FileResult, stored: set[str]) -> ImportSummary:
     first = (new or fr.games)[0]
     return ImportSummary(file=fr.path, match=first.match, events=sum(g.events for g in new),
                          created=bool(new), findings=sum(g.findings for g in new), extra=extra)
+
+
+def copy_words(copy: Any) -> dict[str, Any]:
+    """A game the log held a copy of, in words (its "status") and which match that is."""
+    d = copy.detail
+    if copy.how == "shorter":
+        return {"status": f"already in the log (this copy is shorter: {d['events']} of {d['log_events']} "
+                          f"events, {d['moves']} moves)", "in_match": copy.match}
+    if copy.how == "resume":
+        return {"status": f"resumed: {d['log_events']} already there, {d['events'] - d['log_events']} appended",
+                "in_match": copy.match, "events_appended": d["events"] - d["log_events"]}
+    return {"status": "already in the log", "in_match": copy.match} if copy.how == "same" else {}
 
 
 def result_text(result: dict[str, Any]) -> str:
@@ -191,8 +228,19 @@ def _result(game: Game, conv: Converter) -> GameResult:
         warnings.append({"line": game.tail[0].n, "text": "turns were played after the game's end line; "
                                                          "they were not replayed"})
     fp = game_fingerprint(game, conv)
-    return GameResult(game.index, fp[:MATCH_ID_LENGTH], fp, game.first_line, game.last_line, conv.drafts,
-                      stats, len(conv.findings), result, warnings)
+    match = game.opening[:OPENING_HEX] + fp[:MATCH_ID_LENGTH - OPENING_HEX]
+    return GameResult(game.index, match, fp, game.first_line, game.last_line, conv.drafts,
+                      stats, len(conv.findings), result, warnings, _event_lines(conv))
+
+
+def _event_lines(conv: Converter) -> list[int]:
+    """The file's line each draft was made at (a difference from a stored copy names it)."""
+    out: list[int] = []
+    at = conv.game.first_line  # the set-up's events (match, decks, turn order): the game's first line
+    for n, before in sorted(conv.position_at_line.items()):
+        out += [at] * (before - len(out))
+        at = n
+    return out + [at] * (len(conv.drafts) - len(out))
 
 
 def game_fingerprint(game: Game, conv: Converter) -> str:
