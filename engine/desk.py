@@ -8,9 +8,11 @@ of the clock. This module only imports engine.schema and engine.findings, so eve
 The judge of a judge action is the event's actor (`judge:NAME`): the envelope already says who
 acted, so the payloads do not repeat it. `judge_of(event)` reads it back.
 
-The desk's own checks (DESK-n) run over the whole log, not one event at a time, because they
-compare things far apart (a result slip with the game's outcome, a penalty with the slip):
-`desk_findings(...)` below; `judge.desk` calls it with the replayed outcome.
+The desk's own checks (DESK-n) run over the whole log, because most compare things far apart (a
+result slip with the game's outcome, a penalty with the slip): `desk_findings(...)` below;
+`judge.desk` calls it with the replayed outcome. The checks of one event on its own
+(`event_desk_findings`) and the one time call (DESK-12) are also said when an event is recorded, on
+every path (engine.match.Match judges each event with them).
 """
 from __future__ import annotations
 
@@ -331,7 +333,8 @@ def event_desk_findings(e: Any, known: set[str] | None) -> list[Finding]:
     """The desk's checks of one event on its own (no other event needed): a judge's act by someone
     who is not a judge (DESK-4), a penalty's tardiness and deviation from its guide (DESK-11), a
     ruling citing a rule id the match's ruleset does not have (DESK-8; `known`: the ids it may cite,
-    None skips it). Said when the event is recorded, and again over the whole log."""
+    None skips it). Said when the event is recorded (Match._judge, Match.judge_batch), and again
+    over the whole log (desk_findings), never by replay's Validation, so no report says them twice."""
     p = e.payload
     out: list[Finding] = []
     if e.kind in JUDGE_ONLY_KINDS and judge_of(e.actor) is None:
@@ -347,6 +350,46 @@ def event_desk_findings(e: Any, known: set[str] | None) -> list[Finding]:
         if RULE_ID.match(cited) and cited not in known:
             out.append(_flag("DESK-8", e.position, f"the ruling cites {cited}, which is not a rule id "
                              "of this match's ruleset (a typo, or another game's rule?)", "warning"))
+    return out
+
+
+def find_time_called(events: Iterable[Any], voided: Iterable[int]) -> Any | None:
+    """The last `time.called` among `events` that still counts (`voided`: the positions that do not)."""
+    void = set(voided)
+    found = [e for e in events if e.kind == "time.called" and e.position not in void]
+    return found[-1] if found else None
+
+
+def _already_called(called: Any) -> str:
+    return f"time was already called at {called.payload.get('clock')} (event {called.position})"
+
+
+def time_call_refusal(called: Any, match_id: str, *, stored: bool = True) -> str:
+    """Why a live `time.called` is refused when `called` (find_time_called) still counts (DESK-12):
+    a second call would leave two times and the end-of-time procedure deciding from the later one.
+    `stored` False: `called` is an earlier action of the same line, not stored either."""
+    if not stored:
+        return (f"this line already calls time (at {called.payload.get('clock')}); time is called once in "
+                "a match: a second call is not recorded")
+    return (f"{_already_called(called)}; a second call is not recorded. If the first was a mistake, void "
+            f"it first (tablejudge log {match_id} correction --actor judge:NAME --voids {called.position} "
+            "--reason \"...\")")
+
+
+def _time_call_findings(live: Sequence[Any]) -> list[Finding]:
+    """DESK-12 over a log (events that still count): every `time.called` after the first. Live input
+    refuses it (Match.record, Match.judge_batch); an imported log is a fact, stored and flagged here."""
+    out: list[Finding] = []
+    first = None
+    for e in live:
+        if e.kind != "time.called":
+            continue
+        if first is None:
+            first = e
+            continue
+        out.append(_flag("DESK-12", e.position, f"{_already_called(first)}: time is called once in a match, "
+                         "and the end-of-time procedure may decide from the later call; void the call that "
+                         "is a mistake with a correction", "warning"))
     return out
 
 
@@ -379,6 +422,7 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
                                  "warning"))
                 continue
             confirms.setdefault(target, {})[p["player"]] = e
+    out.extend(_time_call_findings(live))
     if slips:
         last = slips[max(slips)]
         out.extend(_check_slip(last, confirms.get(last.position, {}), players, outcome, live))

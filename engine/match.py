@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.desk import failure_finding
+from engine.desk import event_desk_findings, failure_finding, find_time_called, known_rule_ids, time_call_refusal
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.replay import VOIDING_KINDS, Replayer, Validation
@@ -239,6 +239,7 @@ class Match:
         self._live: TableState | None = None
         self._head: RecordedEvent | None = None
         self._validator: EventValidator | None = None
+        self._known_rules: set[str] | None = None
 
     @classmethod
     def open(cls, store: EventStore, ref: str) -> "Match":
@@ -293,13 +294,14 @@ class Match:
         try:
             draft = self.draft(kind, payload, actor=actor, recorded_by=recorded_by,
                                head=head_event.position)
+            before, findings = self._judge(head_event, draft, strict)
         except InputError:
             if expected_position is not None:
                 raise
             # judged against the end of the log this object remembers: another writer may have
-            # added the event it names (a correction's target, a ruling's call). Look again.
+            # added the event it names (a correction's target, a ruling's call) or voided the
+            # time call a second one would repeat. Look again, under the lock.
             return self._record_locked(kind, payload, actor, recorded_by, strict)
-        before, findings = self._judge(head_event, draft, strict)
         try:
             # Judged against the log as it ends at `head`: the store's unique key lets this land
             # only if nobody else took the next position meanwhile.
@@ -327,18 +329,40 @@ class Match:
 
     def _judge(self, head_event: RecordedEvent, draft: Draft,
                strict: bool) -> tuple[TableState, list[Finding]]:
-        """The table at the head, and what the judge says of the draft as the next event."""
+        """The table at the head, and what the judge says of the draft as the next event.
+        InputError: a second time call (DESK-12), refused against this head."""
         before = self._table_at(head_event)
         probe = RecordedEvent(self.id, head_event.position + 1, draft.kind, draft.version, draft.actor,
                               draft.payload, "", draft.recorded_by, head_event.hash, "")
+        self._check_time_call(probe, before.voided, head_event.position)
         try:
             findings = self.ruleset.check(before, probe)
         except Exception as err:  # noqa: BLE001 - a ruleset bug: recorded and flagged (DESK-10)
             findings = [failure_finding(head_event.position + 1, f"the ruleset could not judge this "
                                         f"{draft.kind}: {type(err).__name__}: {str(err)[:120]}")]
+        findings = findings + self._desk_findings(probe)
         if strict and any(f.severity == "error" for f in findings):
             raise StrictRefusal(findings)
         return before, findings
+
+    def _desk_findings(self, probe: RecordedEvent) -> list[Finding]:
+        """The desk's checks of one event on its own (DESK-4, -5, -8, -11), said as it is recorded
+        on every path; replay's desk_findings says them again over the whole log, not Validation."""
+        if self._known_rules is None:
+            self._known_rules = known_rule_ids(r.id for r in self.ruleset.rules)
+        return event_desk_findings(probe, self._known_rules)
+
+    def _check_time_call(self, probe: RecordedEvent, voided: Iterable[int], head: int,
+                         earlier: Sequence[RecordedEvent] = ()) -> None:
+        """Time is called once in a match (DESK-12): a `time.called` after one that still counts at
+        `head` (or among `earlier`, the batch's items before it) is refused, nothing stored. Part of
+        judging against the head, so a writer retrying under the lock checks it again."""
+        if probe.kind != "time.called":
+            return
+        calls = [e for e in self.store.read(self.id, after=1, upto=head) if e.kind == "time.called"]
+        called = find_time_called(calls + list(earlier), voided)
+        if called is not None:
+            raise InputError(time_call_refusal(called, self.id, stored=called.position <= head), field="clock")
 
     def _recorded(self, event: RecordedEvent, before: TableState, findings: list[Finding]) -> Recorded:
         self._head = event
@@ -419,20 +443,31 @@ class Match:
             fold = Fold(self.ruleset, self.created)
             for e in self.store.read(self.id, after=1, upto=head):
                 fold.push(e)
-            for e in probes:
+            for k, e in enumerate(probes):
+                self._check_batch_time_call(probes, k, fold.state.voided, head)
                 before = fold.state.turn
-                findings.append([_at(f, e.position) for f in fold.push(e, check=True)])
+                found = fold.push(e, check=True) + self._desk_findings(e)
+                findings.append([_at(f, e.position) for f in found])
                 turns.append((before, fold.state.turn))
             return Batch(drafts, findings, turns, fold.state, cacheable=False)
         live = table if table is not None and table.position == head else self._live
         table = live.copy() if live is not None and live.position == head else self.state(at=head)
-        for e in probes:
+        for k, e in enumerate(probes):
+            self._check_batch_time_call(probes, k, table.voided, head)
             before = table.turn
-            findings.append([_at(f, e.position) for f in self.ruleset.check(table, e)])
+            found = self.ruleset.check(table, e) + self._desk_findings(e)
+            findings.append([_at(f, e.position) for f in found])
             self.ruleset.apply(table, e)
             table.position = e.position
             turns.append((before, table.turn))
         return Batch(drafts, findings, turns, table, cacheable=True)
+
+    def _check_batch_time_call(self, probes: list[RecordedEvent], k: int, voided: Iterable[int],
+                               head: int) -> None:
+        try:
+            self._check_time_call(probes[k], voided, head, probes[:k])
+        except InputError as e:
+            raise BatchInputError(e, k) from None
 
     def store_batch(self, batch: "Batch", *, after: RecordedEvent) -> list[Recorded]:
         """Append a judged batch right after event `after`, in one transaction: every event of it

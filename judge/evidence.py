@@ -67,7 +67,7 @@ def verify_stream(store: EventStore, stream: str) -> VerifyReport:
                                   "matches: each match still holds the head it was based on, and "
                                   "replays to the same table")
         sealed = [e for e in events if e.kind == seals.SEALED]
-        fresh = _Freshness(store)
+        fresh = _Freshness(store, {stream: events})
         for e in sealed:
             result = fresh.mark(seals.check(store, e), e, explicit=False)
             for p in result.problems:
@@ -85,8 +85,10 @@ def verify_stream(store: EventStore, stream: str) -> VerifyReport:
 class _Freshness:
     """Marks seals stale whose round's results changed after them (each tournament folded once)."""
 
-    def __init__(self, store: EventStore):
+    def __init__(self, store: EventStore, read: dict[str, list[Any]] | None = None):
+        """`read`: tournaments' events the caller has read already (not read again)."""
         self.store = store
+        self._read = read or {}
         self._folded: dict[str, tuple[Any, list[Any]]] = {}
 
     def mark(self, result: SealResult, event: Any, *, explicit: bool) -> SealResult:
@@ -95,7 +97,7 @@ class _Freshness:
         for a whole tournament, a superseded seal is history: reported, not failed."""
         if event.match not in self._folded:
             from judge.tournament.state import replay
-            events = self.store.read(event.match)
+            events = self._read.get(event.match) or self.store.read(event.match)
             self._folded[event.match] = (replay(events), events)
         st, events = self._folded[event.match]
         result.position = event.position

@@ -111,6 +111,27 @@ def parse_header(lines: list[str]) -> Header:
     return h
 
 
+def contradiction(h: Header, match: Any) -> str | None:
+    """What a header says that `match` (an open Match) is not: its ruleset, its players in seat
+    order, its id if named, its event/round/table if both give one (a label the match lacks is no
+    contradiction), its options if the header gives any. None when the header describes it. One
+    check for a script fed to `live` and a file imported with `--match`."""
+    created = match.created.payload
+    if h.ruleset != match.ruleset.name:
+        return f"the header's ruleset is {h.ruleset!r}, but match {match.id} is {match.ruleset.name!r}"
+    if h.players != list(match.players):
+        return f"the header seats {', '.join(h.players)}, but match {match.id} seats {', '.join(match.players)}"
+    if h.match is not None and h.match != match.id:
+        return f"the header names match {h.match}, not {match.id}"
+    for key in ("event", "round", "table"):
+        said, is_ = getattr(h, key), created.get(key)
+        if said is not None and is_ is not None and said != is_:
+            return f"the header's {key} is {said!r}, but match {match.id}'s is {is_!r}"
+    if h.options and h.options != (created.get("options") or {}):
+        return f"the header's options {h.options} are not match {match.id}'s ({created.get('options') or {}})"
+    return None
+
+
 def format_header(created: dict[str, Any], match_id: str | None, decks: list[tuple[str, str]],
                   ctx: Ctx) -> list[str]:
     out = [f"[Ruleset {quote(created['ruleset'])}]"]

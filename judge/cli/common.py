@@ -146,6 +146,7 @@ class Failure:
     more: list[str] = field(default_factory=list)  # further stderr lines (a refusal's findings)
     extra: dict[str, Any] = field(default_factory=dict)  # further JSON keys (the findings)
     shown: bool = False  # stderr has it already (click's own usage error)
+    said: str = ""  # stderr's line when it is not `message` (a refused batch's, ending in ":")
 
 
 def error_json(f: Failure) -> dict[str, Any]:
@@ -153,18 +154,9 @@ def error_json(f: Failure) -> dict[str, Any]:
     return {"error": {"code": f.code, "message": _short(f.message), **f.location, **f.extra}}
 
 
-def refusal_json(message: str, errors: Iterable[BaseException], code: int = EXIT_INPUT) -> dict[str, Any]:
-    """The JSON of a command that refused several bad lines of its input at once and printed them
-    itself (`tournament results`): the shape of `error_json`, with `errors`, one object per line,
-    each with the keys known of it (`file`, `line`, `column`, `field`) and its `message` (the line
-    stderr says for it)."""
-    return error_json(Failure(code, message, extra={
-        "errors": [{**_location(e), "message": _short(str(e), 500)} for e in errors]}))
-
-
 def _fail(f: Failure, as_json: bool, e: BaseException | None = None) -> int:
     if not f.shown:
-        _say(f.prefix + f.message)
+        _say(f.prefix + (f.said or f.message))
         for line in f.more:
             _say(line)
     if f.code == EXIT_INTERNAL:
@@ -214,6 +206,14 @@ def _failure(e: BaseException) -> Failure:
                        more=[f"  {f.rule} [{f.severity}] {_short(f.message, 500)}" for f in findings],
                        extra={"findings": [{"rule": f.rule, "severity": f.severity, "message": _short(f.message, 500)}
                                            for f in findings]})
+    if isinstance(e, _class("judge.tournament.entry", "BatchRefused")):
+        # several bad lines of one input, refused together: the sentence, then one line each on
+        # stderr; in JSON `errors`, one object a line with the keys known of it (file, line,
+        # column, field) and its message as stderr says it (README, "Errors as JSON")
+        errors = e.errors  # type: ignore[attr-defined]
+        return Failure(EXIT_INPUT, e.summary, said=e.summary + ":",  # type: ignore[attr-defined]
+                       more=[f"  {line}" for line in e.lines()],  # type: ignore[attr-defined]
+                       extra={"errors": [{**_location(x), "message": _short(str(x), 500)} for x in errors]})
     if isinstance(e, _class("engine.store", "ConflictError")):
         return Failure(EXIT_CONFLICT, str(e))
     if isinstance(e, _class("engine.store", "GuardBroken")):  # the log failed its integrity check

@@ -76,7 +76,9 @@ def judge_group() -> None:
 @click.argument("match")
 @click.option("--caller", required=True, help="Who called the judge (a player, or who else).")
 @click.option("--reason", default="", help="What the call is about, in the caller's words.")
-@click.option("--at", type=int, metavar="N", help="The event the call is about (default: the last one).")
+@click.option("--at", type=int, metavar="N",
+              help="The event the call is about (default: the last game event, not a judge action, "
+                   "a correction or a note).")
 @json_option
 @pass_env
 def call_cmd(env: Env, match, caller, reason, at, as_json) -> None:
@@ -89,7 +91,7 @@ def call_cmd(env: Env, match, caller, reason, at, as_json) -> None:
     m = env.match(match)
     actor = caller if caller in m.players else TABLE_ACTOR
     _record(env, m.id, "judge.call", {"caller": caller, "reason": reason or None,
-                                      "at": at if at is not None else m.head_position()}, actor, as_json)
+                                      "at": at if at is not None else lib.last_game_event(m)}, actor, as_json)
 
 
 @judge_group.command("ruling")

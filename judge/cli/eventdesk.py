@@ -9,7 +9,7 @@ import click
 from engine.events import JUDGE_PREFIX
 from engine.match import InputError
 
-from judge.cli.common import (EXIT_INPUT, FindingsExit, csv_options, emit_json, emit_rows, pass_env, refusal_json,
+from judge.cli.common import (csv_options, emit_json, emit_rows, pass_env,
                               stderr, table_text)
 from judge.io.text import read_text
 from judge.cli.tournament import warn_invalidated
@@ -47,7 +47,9 @@ def register(cli: click.Group) -> None:
         table that already has a different result (shown; use --overwrite) is listed at once,
         each with its file:line and field, and none of the file is stored (exit 2; with --json,
         also `{"error": {..., "errors": [...]}}` on stdout, one object a line). The same result
-        again stores nothing.
+        again stores nothing. A result that differs from a player's own report (`tournament
+        report`, the player's link), or settles a disputed table, is refused the same way: it
+        goes in only with --overwrite and a --reason.
 
         \b
         Examples:
@@ -58,27 +60,14 @@ def register(cli: click.Group) -> None:
           tablejudge tournament results t-1a2b round3.csv
           tablejudge tournament results t-1a2b fix.txt --overwrite --reason "slips misread"
         """
+        name = "<stdin>" if file == "-" else file
         text = sys.stdin.read() if file == "-" else read_text(file)
         t = _open(env, tournament_ref)
         try:
-            done = entry.record_results(t, entry.parse_entries(text, "<stdin>" if file == "-" else file),
-                                        round_no=round_no, overwrite=overwrite, reason=reason,
-                                        override_format=override_format)
-        except (entry.BatchRefused, entry.OverwriteRefused) as e:
-            # every bad line, one a line (one message is cut at 2,000 characters)
-            name = "<stdin>" if file == "-" else file
-            if isinstance(e, entry.OverwriteRefused):
-                e = entry.BatchRefused([entry.conflict_error(c) for c in e.conflicts])
-                said = (f"{len(e.errors)} table(s) of {name} already have a different result; nothing "
-                        "was stored (to replace them: --overwrite --reason ...)")
-            else:
-                said = f"{len(e.errors)} lines of {name} refused; nothing was stored"
-            stderr(f"error: {said}:")
-            for line in e.lines():
-                stderr(f"  {line}")
-            if as_json:  # README "Errors as JSON": the shared shape, each bad line in `errors`
-                emit_json(refusal_json(said, e.errors))
-            raise FindingsExit(EXIT_INPUT) from None
+            done = entry.record_results(t, entry.parse_entries(text, name), round_no=round_no, overwrite=overwrite,
+                                        reason=reason, override_format=override_format)
+        except entry.OverwriteRefused as e:  # said as a refused batch: each table on its own line
+            raise entry.BatchRefused.overwrites(e, name) from None
         if as_json:
             emit_json([d.to_dict() for d in done])
         else:

@@ -112,8 +112,9 @@ def register(cli: click.Group) -> None:
         """Standings straight from a results file, to check another tool's numbers.
 
         FILE is a melee.gg / MTGODecklistCache JSON file (Rounds, Matches with Player1, Player2 ("-"
-        for a bye), Result "W-L-D", Standings) or a CSV with the columns
-        round,player,opponent,wins,losses,draws. Top-cut rounds (Quarterfinals, Top 8, ...) do not count.
+        for a bye), Result "W-L-D" or "double-loss", Standings) or a CSV with the columns
+        round,player,opponent,wins,losses,draws (and optionally double_loss: true for a match loss
+        for both). Top-cut rounds (Quarterfinals, Top 8, ...) do not count.
 
         \b
         Examples:
@@ -439,8 +440,9 @@ def register(cli: click.Group) -> None:
         Game counts the match format cannot produce are refused (best of N: a player wins at most
         ceil(N/2) games; at most N games, drawn ones included) unless --override-format. A table
         that already has a different result keeps it unless --overwrite (the same result again
-        stores nothing, whatever --reason says, and says it was unchanged). Many tables at once:
-        `tournament results`.
+        stores nothing, whatever --reason says, and says it was unchanged). A slip that differs
+        from a player's own report, or settles a disputed table, goes in only with --overwrite
+        and a --reason. Many tables at once: `tournament results`.
 
         \b
         Examples:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.desk import JUDGE_PREFIX, event_desk_findings, known_rule_ids
+from engine.desk import JUDGE_PREFIX, OFF_TABLE_KINDS
 from engine.events import default_recorder_name
 from engine.match import InputError, Match, Recorded
 
@@ -21,29 +21,21 @@ def judge_actor(name: str | None) -> str:
     return JUDGE_PREFIX + name
 
 
+def last_game_event(match: Match) -> int:
+    """The event a judge call is about unless it says: the last event of the game itself (not a
+    judge call, a ruling, a correction or a note: a call is about play), else the head. The CLI's
+    `judge call` and the web's call button both ask here."""
+    for e in reversed(match.store.read(match.id, after=1)):
+        if e.kind not in OFF_TABLE_KINDS:
+            return e.position
+    return match.head_position()
+
+
 def record(match: Match, kind: str, payload: dict[str, Any], *, actor: str,
            recorded_by: str | None = None) -> Recorded:
-    """Record one desk event (validated like any other: malformed input raises InputError). Its
-    findings include the desk's own checks of it (a ruling citing a rule the game does not have),
-    said now rather than only when the log is next reviewed."""
+    """Record one desk event (validated like any other: malformed input raises InputError, a second
+    time call too). Its findings include the desk's own checks of it (Match.record says them on
+    every path: a ruling citing a rule the game does not have), said now rather than only when the
+    log is next reviewed."""
     payload = {k: v for k, v in payload.items() if v is not None}
-    if kind == "time.called":
-        _not_called_yet(match)
-    rec = match.record(kind, payload, actor=actor, recorded_by=recorded_by)
-    desk = event_desk_findings(rec.event, known_rule_ids(r.id for r in match.ruleset.rules))
-    have = {(f.rule, f.message) for f in rec.findings}
-    rec.findings.extend(f for f in desk if (f.rule, f.message) not in have)
-    return rec
-
-
-def _not_called_yet(match: Match) -> None:
-    """Time is called once in a match: a second call (another clock) would leave two times and the
-    end-of-time procedure deciding from the later one. Void the first if it was a mistake."""
-    from judge.desk.timelimit import find_time_called, live_events
-
-    called = find_time_called(*live_events(match))
-    if called is not None:
-        raise InputError(f"time was already called at {called.payload.get('clock')} (event {called.position}); "
-                         f"a second call is not recorded. If the first was a mistake, void it first "
-                         f"(tablejudge log {match.id} correction --actor judge:NAME --voids {called.position} "
-                         "--reason \"...\")", field="clock")
+    return match.record(kind, payload, actor=actor, recorded_by=recorded_by)

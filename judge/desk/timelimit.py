@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from engine.desk import find_time_called
 from engine.events import JUDGE_PREFIX, RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets.base import Decision, Ruleset
@@ -70,12 +71,6 @@ def live_events(match: Match) -> tuple[list[RecordedEvent], set[int]]:
     """All events, and the positions that no longer count (corrected away or backed out)."""
     state = match.state()
     return match.events(), set(state.voided)
-
-
-def find_time_called(events: list[RecordedEvent], voided: set[int]) -> RecordedEvent | None:
-    """The last `time.called` that still counts."""
-    found = [e for e in events if e.kind == "time.called" and e.position not in voided]
-    return found[-1] if found else None
 
 
 def decide(match: Match, policy: str | None = None) -> TimeLimitResult:

@@ -16,7 +16,7 @@ def header_problem(session: LiveSession, lines: list[str]) -> str | None:
     block: accepted when it describes this match (ruleset, players in seat order, its id if named,
     its options), else what differs. [Deck] tags are refused: `import` records them, `live` does
     not (a deck line does)."""
-    from engine.notation.header import parse_header
+    from engine.notation.header import contradiction, parse_header
     from engine.notation.lexer import NotationError
 
     m = session.match
@@ -24,19 +24,9 @@ def header_problem(session: LiveSession, lines: list[str]) -> str | None:
         h = parse_header([line.rstrip("\n") for line in lines])
     except NotationError as e:
         return f"line {e.line}: {e.message}"
-    created = m.created.payload
-    if h.ruleset != m.ruleset.name:
-        return f"the header's ruleset is {h.ruleset!r}, but match {m.id} is {m.ruleset.name!r}"
-    if h.players != list(m.players):
-        return f"the header seats {', '.join(h.players)}, but match {m.id} seats {', '.join(m.players)}"
-    if h.match is not None and h.match != m.id:
-        return f"the header names match {h.match}, not {m.id}"
-    for key in ("event", "round", "table"):  # a label the match lacks is no contradiction
-        said, is_ = getattr(h, key), created.get(key)
-        if said is not None and is_ is not None and said != is_:
-            return f"the header's {key} is {said!r}, but match {m.id}'s is {is_!r}"
-    if h.options and h.options != (created.get("options") or {}):
-        return f"the header's options {h.options} are not match {m.id}'s ({created.get('options') or {}})"
+    problem = contradiction(h, m)
+    if problem:
+        return problem
     if h.decks:
         return "[Deck] tags are recorded by `tablejudge import`, not by `live` (record a deck line instead)"
     return None

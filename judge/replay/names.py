@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.state import TableState
-from judge.io.cardnames import CARD_DATA_RULESETS, CardNames
+from judge.io.cardnames import CARD_DATA_RULESETS, NUMBER_IN_TEXT, CardNames
 
 
 def card_names(codes: Iterable[str], state: TableState | None, ruleset: Any,
@@ -20,3 +20,12 @@ def card_names(codes: Iterable[str], state: TableState | None, ruleset: Any,
         db = CardDB.for_log(event_db)
     names = CardNames.for_state(state, ruleset, db=db)
     return {c: n for c in sorted({c for c in codes if isinstance(c, str) and c}) if (n := names.name(c))}
+
+
+def names_in(texts: Iterable[str], state: TableState | None, ruleset: Any, event_db: str | None = None,
+             known: dict[str, str] | None = None) -> CardNames:
+    """Names for the card numbers written in `texts` (an event list, the recorder's buttons), looked
+    up as the board's are (`card_names`), beside the ones `known` already (the board's): its
+    `text(words)` writes each number with its name."""
+    codes = {c for t in texts if t for c in NUMBER_IN_TEXT.findall(t)} - set(known or {})
+    return CardNames({**(known or {}), **card_names(codes, state, ruleset, event_db)})

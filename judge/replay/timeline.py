@@ -68,6 +68,13 @@ def hide_event(match: Match, e: RecordedEvent) -> RecordedEvent:
         return e._replace(payload={k: v for k, v in e.payload.items() if k in ("player",)})
 
 
+def as_known_to(match: Match, recorded_by: str, log: list[RecordedEvent]) -> list[RecordedEvent]:
+    """The log as one recorder's link knows it: hidden cards hidden (hide_event), except in the
+    events that link recorded itself: it typed the cards they name (a draw it saw), so it may see
+    them again. What others recorded of hidden cards never comes through."""
+    return [e if e.recorded_by == recorded_by else hide_event(match, e) for e in log]
+
+
 def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | None = None,
          events: list[RecordedEvent] | None = None) -> Timeline:
     rs = match.ruleset

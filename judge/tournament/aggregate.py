@@ -330,6 +330,11 @@ class Tournament:
         rnd, pairing = self._find_table(st, table, player, round_no)
         if player is not None and player == pairing.player2:
             w, l = l, w
+        # the rule a results batch follows too: overriding a player's report takes --overwrite and
+        # a reason (entry.py imports this module, hence here)
+        from judge.tournament.entry import against_reports, check_reports
+        against = against_reports(rnd, pairing, DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}")
+        check_reports([against] if against else [], overwrite=overwrite, reason=reason)
         return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format, overwrite, reason,
                             double_loss=double_loss)
 

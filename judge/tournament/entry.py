@@ -19,7 +19,7 @@ and nothing of the batch is stored.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, NamedTuple
@@ -31,6 +31,7 @@ from engine.schema import shown
 from judge.io.csvread import read_rows
 from judge.tournament.aggregate import Tournament, overwrite_conflict, slip_text
 from judge.tournament.names import name_key
+from judge.tournament.reports import DISPUTED, TableView, table_status
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
 from judge.tournament.standings import DOUBLE_LOSS
 from judge.tournament.state import RoundState
@@ -44,11 +45,26 @@ CSV_TABLE, CSV_RESULT, CSV_PLAYERS = "table", "result", ("player1", "player2")
 class BatchRefused(InputError):
     """Two or more lines of a batch are wrong: nothing was stored. `errors`: every one, in line
     order, each an InputError naming its file:line and field; `lines()` the first SHOWN_ERRORS
-    of them as text, then how many more."""
+    of them as text, then how many more. `summary`: the refusal in one sentence, naming the
+    batch's `source` (its file) when known: what the CLI's error boundary says before the lines
+    (judge/cli/common.py), the same for every command that refuses a batch."""
 
-    def __init__(self, errors: Sequence[InputError]):
+    def __init__(self, errors: Sequence[InputError], source: str = "", summary: str = ""):
         self.errors = list(errors)
+        of = f" of {source}" if source else ""
+        self.summary = summary or f"{len(self.errors)} lines{of} refused; nothing was stored"
         super().__init__("\n  ".join([f"{len(self.errors)} lines refused; nothing was stored:", *self.lines()]))
+
+    @classmethod
+    def overwrites(cls, e: OverwriteRefused, source: str = "") -> "BatchRefused":
+        """OverwriteRefused's conflicts (ReportsDiffer's too) as a refused batch, one line each (its
+        file:line, field `table`), for a command that names the options replacing them."""
+        of, n = (f" of {source}" if source else ""), len(e.conflicts)
+        what = (f"{n} table(s){of} differ from a player's report or are disputed; nothing was stored (to "
+                "record them anyway: --overwrite --reason ...)" if isinstance(e, ReportsDiffer) else
+                f"{n} table(s){of} already have a different result; nothing was stored (to replace them: "
+                "--overwrite --reason ...)")
+        return cls([conflict_error(c) for c in e.conflicts], summary=what)
 
     def lines(self, limit: int = SHOWN_ERRORS) -> list[str]:
         out = [str(e) for e in self.errors[:limit]]
@@ -57,13 +73,57 @@ class BatchRefused(InputError):
         return out
 
 
-def refuse(errors: Sequence[InputError]) -> None:
+class ReportsDiffer(OverwriteRefused):
+    """Entries that differ from a player's own report, or settle a disputed table: nothing was
+    stored. Recording them anyway takes `overwrite` and a reason (the reason is kept in the event,
+    and the round lists it under its overrides). `conflicts`: one dict per table, as
+    OverwriteRefused's, with `reports` (player -> their report), `disputed`, `needs_reason` and
+    `said` (the table in words); the web desk answers 409 with them and the grid asks for the
+    reason, the CLI lists them as a refused batch."""
+
+    def __init__(self, conflicts: list[dict[str, Any]]):
+        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+        InputError.__init__(self, "; ".join(c["said"] for c in conflicts[:5]) + more + ": nothing was stored; "
+                            "to record it anyway, record it again with overwrite and a reason "
+                            "(--overwrite --reason ...)", field="table")
+        self.conflicts = conflicts
+
+
+def against_reports(rnd: RoundState, p: Any, new: str) -> dict[str, Any] | None:
+    """The conflict of entering `new` (table order, or double-loss) at pairing `p`'s table, when
+    it differs from a player's report or the table is disputed: it overrides what a player said,
+    so it needs a reason. None when no report stands against it, or the table has `new` already."""
+    view: TableView = table_status(rnd, p.table)
+    disputed = view.status == DISPUTED
+    if view.result == new or (not disputed and all(s == new for s in view.reports.values())):
+        return None
+    said = ", ".join(f"{who} reported {s}" for who, s in view.reports.items())
+    what = "is disputed" if disputed else "has a different report"
+    return {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
+            "old": view.result, "new": new, "by": view.result_by, "reports": view.reports,
+            "disputed": disputed, "needs_reason": True,
+            "said": f"table {p.table} {what} ({said}; the entry says {new})"}
+
+
+def check_reports(against: Sequence[dict[str, Any]], *, overwrite: bool, reason: str | None,
+                  override_reports: bool = True) -> None:
+    """The rule for entries overriding a player's report (`against_reports`' conflicts), one place
+    for a batch (`record_results`) and one slip (`Tournament.record_slip`): refused as
+    ReportsDiffer unless `overwrite` (and `override_reports`), and with it only with a reason."""
+    if against and (not overwrite or not override_reports):
+        raise ReportsDiffer(list(against))
+    if against and not (reason or "").strip():
+        raise InputError("; ".join(c["said"] for c in against[:5]) + ": recording this needs a reason "
+                         "(it differs from a player's report, or settles a dispute)", field="reason")
+
+
+def refuse(errors: Sequence[InputError], source: str = "") -> None:
     """Raise what a batch with these errors gets: nothing when none, the error itself when one
-    (its words unchanged), BatchRefused listing them all when several."""
+    (its words unchanged), BatchRefused listing them all when several (`source`: the batch's file)."""
     if len(errors) == 1:
         raise errors[0]
     if errors:
-        raise BatchRefused(errors)
+        raise BatchRefused(errors, source)
 
 
 @dataclass
@@ -104,12 +164,13 @@ class Entries(list):
     could not read. `record_results` reports those errors with the batch's others, so a file's
     every mistake is said at once; `check()` raises them alone."""
 
-    def __init__(self, items: Iterable[Slip] = (), errors: Iterable[tuple[int, InputError]] = ()):
+    def __init__(self, items: Iterable[Slip] = (), errors: Iterable[tuple[int, InputError]] = (), path: str = ""):
         super().__init__(items)
         self.errors: list[tuple[int, InputError]] = list(errors)
+        self.path = path  # the file read, named by a refusal of the batch
 
     def check(self) -> "Entries":
-        refuse([e for _, e in self.errors])
+        refuse([e for _, e in self.errors], self.path)
         return self
 
 
@@ -122,6 +183,7 @@ def parse_entries(text: str, path: str = "<input>") -> Entries:
         out = _parse_csv(text, path, _delimiter(first))
     else:
         out = _parse_text(text, path)
+    out.path = path
     if not out and not out.errors:
         raise InputError("no result in the input", where=path)
     return out
@@ -237,21 +299,25 @@ def parse_result(text: str, *, where: str = "", field: str = "result") -> tuple[
 
 def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, round_no: int | None = None,
                    overwrite: bool = False, override_format: bool = False,
-                   reason: str | None = None, reason_tables: Collection[int] = ()) -> list[Entered]:
+                   reason: str | None = None, override_reports: bool = True) -> list[Entered]:
     """Record (table, 'W-L-D') results of one round (default: the current one) in one atomic
     batch. A table given twice with different results, an unknown table, an impossible result,
     a CSV's player who is not at that table, or (without `overwrite`) a different result already
     recorded refuses the whole batch. Every such line is reported at once, each naming where it
     was written (a `Slip`'s file and line, else "entry N"), with the lines `parse_entries` could
     not read: one error raised as itself, several as BatchRefused; different results already
-    recorded, and nothing else, as OverwriteRefused (each conflict with its `where`). `reason` is
-    kept in the event of each table overwritten, and of each table in `reason_tables` (an entry
-    that differs from a player's report, or settles a dispute: the web desk asks for its reason)."""
+    recorded, and nothing else, as OverwriteRefused (each conflict with its `where`). An entry
+    that differs from a player's own report, or settles a disputed table, overrides what a player
+    said: refused as ReportsDiffer unless `overwrite`, and with `overwrite` it needs a `reason`
+    (InputError, field `reason`); `override_reports` False refuses it even so (a scorekeeper
+    enters slips, judges decide disputes). `reason` is kept in the event of each table
+    overwritten or overriding a report."""
     st = t.state()
     given: dict[int, tuple[str, str]] = {}
     done: list[Entered] = []
     drafts = []
     conflicts: list[tuple[int, dict[str, Any]]] = []
+    against: list[tuple[int, dict[str, Any]]] = []  # entries overriding a player's report
     errors: list[tuple[int, InputError]] = list(getattr(entries, "errors", ()))
     for n, item in enumerate(entries, start=1):
         table, slip = item[0], item[1]
@@ -285,8 +351,11 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                 line.status, line.old = "overwritten", slip_text(old)
                 if not overwrite:
                     conflicts.append((order, {**overwrite_conflict(rnd, p, new), "where": where}))
+            reported = against_reports(rnd, p, new)
+            if reported is not None:
+                against.append((order, {**reported, "where": where}))
             drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
-                                          reason if old is not None or table in reason_tables else None,
+                                          reason if old is not None or reported is not None else None,
                                           double_loss=double_loss, field=CSV_RESULT))
             done.append(line)
         except InputError as e:
@@ -295,7 +364,8 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     if errors:
         errors += [(order, conflict_error(c)) for order, c in conflicts]
         errors.sort(key=lambda x: x[0])
-        refuse([e for _, e in errors])
+        refuse([e for _, e in errors], getattr(entries, "path", ""))
+    check_reports([c for _, c in against], overwrite=overwrite, reason=reason, override_reports=override_reports)
     if conflicts:
         raise OverwriteRefused([c for _, c in conflicts])
     events = iter(t.append(st, drafts))
@@ -321,7 +391,11 @@ def _check_players(rnd: RoundState, p: Any, named: dict[str, str]) -> None:
 
 
 def conflict_error(c: dict[str, Any]) -> InputError:
-    """A conflict of OverwriteRefused as one line's error (its file:line, field `table`)."""
+    """A conflict of OverwriteRefused as one line's error (its file:line, field `table`); one of
+    ReportsDiffer says the reports."""
+    if c.get("needs_reason"):
+        return InputError(f"{c['said']}; to record it anyway, --overwrite --reason ...", field="table",
+                          where=c.get("where") or "")
     return InputError(f"round {c['round']} table {c['table']} already has {c['player1']} {c['old']} "
                       f"{c['player2']} (recorded by {c['by']}), not {c['new']}; to replace it, --overwrite",
                       field="table", where=c.get("where") or "")

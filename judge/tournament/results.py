@@ -3,11 +3,12 @@
     results = read_results("event.json")      # -> ResultsFile(results, players, published, ...)
 
 (a) JSON: {"Tournament": {...}, "Rounds": [{"RoundName": "Round 1", "Matches": [{"Player1": ...,
-    "Player2": ... or "-" for a bye, "Result": "W-L-D"}]}], "Standings": [{"Rank", "Player",
-    "Points", "OMWP", "GWP", "OGWP", ...}], "Decks": [{"Player": ...}]}
-(b) CSV with the header `round,player,opponent,wins,losses,draws`: one row per player per round
-    (`opponent` empty for a bye). The opponent's mirror row may be present (it must then agree) or
-    left out. A row with an empty `round` registers a player who never played.
+    "Player2": ... or "-" for a bye, "Result": "W-L-D" or "double-loss"}]}], "Standings": [{"Rank",
+    "Player", "Points", "OMWP", "GWP", "OGWP", ...}], "Decks": [{"Player": ...}]}
+(b) CSV with the header `round,player,opponent,wins,losses,draws` (and optionally `double_loss`):
+    one row per player per round (`opponent` empty for a bye). The opponent's mirror row may be
+    present (it must then agree) or left out. A row with an empty `round` registers a player who
+    never played. `double_loss` true (`true`/`yes`/`1`): both players got a match loss, no games.
 
 Round names that say elimination (Quarterfinals, Semifinals, Finals, Top 8, Playoff, ...) mark
 top-cut matches, which never count in Swiss standings. Every error is an InputError that names the
@@ -35,6 +36,8 @@ ELIMINATION_RE = re.compile(
 SLIP_RE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)(?:\s*-\s*(\d+))?\s*$")
 BYE_NAMES = {"-", "", "bye", "BYE", "Bye"}
 CSV_COLUMNS = ("round", "player", "opponent", "wins", "losses", "draws")
+CSV_DOUBLE_LOSS = "double_loss"  # optional column: true when both players got a match loss
+TRUE_WORDS, FALSE_WORDS = ("true", "yes", "1"), ("", "false", "no", "0")
 
 
 @dataclass
@@ -135,10 +138,15 @@ def parse_melee_json(text: str, path: str = "<json>") -> ResultsFile:
                 raise InputError(f"{shown(p1)} is paired against themselves", field=f"{mpath}.Player2",
                                  where=locate(p1))
             res = m.get("Result")
-            w, l, d = parse_slip(res if isinstance(res, str) else repr(res),
-                                 where=locate(res if isinstance(res, str) else p1),
-                                 field=f"{mpath}.Result")
-            results.append(MatchResult(i + 1, p1.strip(), opp, w, l, d, elimination, name))
+            double_loss = isinstance(res, str) and is_double_loss(res)
+            if double_loss and opp is None:
+                raise InputError(f"a bye is not a double loss (no opponent), got {shown(res)}",
+                                 field=f"{mpath}.Result", where=locate(res))
+            w, l, d = (0, 0, 0) if double_loss else parse_slip(res if isinstance(res, str) else repr(res),
+                                                               where=locate(res if isinstance(res, str) else p1),
+                                                               field=f"{mpath}.Result")
+            results.append(MatchResult(i + 1, p1.strip(), opp, w, l, d, elimination, name,
+                                       double_loss=double_loss))
             for p in (p1.strip(), opp):
                 if p and p not in seen:
                     seen.append(p)
@@ -199,11 +207,11 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
     if missing:
         raise InputError(f"the header lacks column(s) {', '.join(missing)} (expected "
                          f"{','.join(CSV_COLUMNS)})", field=missing[0], where=f"{path}:1")
-    col = {c: header.index(c) for c in CSV_COLUMNS}
+    col = {c: header.index(c) for c in (*CSV_COLUMNS, CSV_DOUBLE_LOSS) if c in header}
     round_ids: dict[str, int] = {}
     round_names: dict[int, str] = {}
     players: list[str] = []
-    rows: dict[tuple[int, str], tuple[str | None, int, int, int, int]] = {}
+    rows: dict[tuple[int, str], tuple[str | None, int, int, int, int, bool]] = {}
     order: list[tuple[int, str]] = []
     for lineno, raw in rows_in:
         if not raw or all(not c.strip() for c in raw):
@@ -211,14 +219,15 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
         where = f"{path}:{lineno}"
         if len(raw) < len(header):
             raw = raw + [""] * (len(header) - len(raw))
-        cell = {c: raw[col[c]].strip() for c in CSV_COLUMNS}
+        cell = {c: raw[i].strip() for c, i in col.items()}
         player = cell["player"]
         if not player:
             raise InputError("a player name is required", field="player", where=where)
         if player not in players:
             players.append(player)
+        double_loss = _double_loss(cell.get(CSV_DOUBLE_LOSS, ""), where)
         if not cell["round"]:
-            if cell["opponent"] or cell["wins"] or cell["losses"] or cell["draws"]:
+            if cell["opponent"] or cell["wins"] or cell["losses"] or cell["draws"] or double_loss:
                 raise InputError("a result needs its round", field="round", where=where)
             continue  # a registration: listed, never averaged in
         rname = cell["round"]
@@ -238,10 +247,13 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
             opp = None
         if opp == player:
             raise InputError(f"{shown(player)} is paired against themselves", field="opponent", where=where)
+        if double_loss and (opp is None or any(nums)):
+            raise InputError("a double loss is a match loss for both players, with no games: it needs its opponent "
+                             "and wins, losses and draws empty (or 0)", field=CSV_DOUBLE_LOSS, where=where)
         if (rno, player) in rows:
             raise InputError(f"{shown(player)} already has a row for round {rname} (line "
                              f"{rows[(rno, player)][4]})", field="player", where=where)
-        rows[(rno, player)] = (opp, nums[0], nums[1], nums[2], lineno)
+        rows[(rno, player)] = (opp, nums[0], nums[1], nums[2], lineno, double_loss)
         order.append((rno, player))
         if opp is not None and opp not in players:
             players.append(opp)
@@ -257,7 +269,7 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
     for rno, player in order:
         if (rno, player) in done:
             continue
-        opp, w, l, d, lineno = rows[(rno, player)]
+        opp, w, l, d, lineno, double_loss = rows[(rno, player)]
         name = round_names[rno]
         elim = is_elimination_round(name)
         done.add((rno, player))
@@ -266,27 +278,40 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
             continue
         mirror = rows.get((rno, opp))
         if mirror is not None:
-            m_opp, mw, ml, md, mline = mirror
-            if m_opp != player or (mw, ml, md) != (l, w, d):
+            m_opp, mw, ml, md, mline, m_double = mirror
+            if m_opp != player or (mw, ml, md, m_double) != (l, w, d, double_loss):
+                said = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
+                m_said = DOUBLE_LOSS if m_double else f"{mw}-{ml}-{md}"
                 raise InputError(
-                    f"round {name}: {player} vs {opp} is {w}-{l}-{d} on line {lineno}, but line {mline} "
-                    f"says {opp} vs {m_opp or 'a bye'} {mw}-{ml}-{md}", field="opponent",
+                    f"round {name}: {player} vs {opp} is {said} on line {lineno}, but line {mline} "
+                    f"says {opp} vs {m_opp or 'a bye'} {m_said}", field="opponent",
                     where=f"{path}:{mline}")
             done.add((rno, opp))
-        results.append(MatchResult(rno, player, opp, w, l, d, elim, name))
+        results.append(MatchResult(rno, player, opp, w, l, d, elim, name, double_loss=double_loss))
     return ResultsFile(path, "csv", results, players, None, "", round_names)
 
 
+def _double_loss(text: str, where: str) -> bool:
+    word = text.strip().casefold()
+    if word not in TRUE_WORDS + FALSE_WORDS:
+        raise InputError(f"true (both players got a match loss) or empty, got {shown(text)}",
+                         field=CSV_DOUBLE_LOSS, where=where)
+    return word in TRUE_WORDS
+
+
 def results_to_csv(results: list[MatchResult]) -> str:
-    """Write results in the CSV format above (both players' rows)."""
+    """Write results in the CSV format above (both players' rows); the `double_loss` column only
+    when a result is one."""
     from judge.io import csvcells
 
     buf = io.StringIO()
     w = csvcells.writer(buf)  # a player named "=HYPERLINK(...)" stays text in a spreadsheet
-    w.writerow(CSV_COLUMNS)
+    any_double = any(r.double_loss for r in results)
+    w.writerow(CSV_COLUMNS + ((CSV_DOUBLE_LOSS,) if any_double else ()))
     for r in results:
         rname = r.round_name or str(r.round)
-        w.writerow([rname, r.player1, r.player2 or "", r.wins1, r.wins2, r.draws])
+        more = ["true" if r.double_loss else ""] if any_double else []
+        w.writerow([rname, r.player1, r.player2 or "", r.wins1, r.wins2, r.draws, *more])
         if r.player2:
-            w.writerow([rname, r.player2, r.player1, r.wins2, r.wins1, r.draws])
+            w.writerow([rname, r.player2, r.player1, r.wins2, r.wins1, r.draws, *more])
     return buf.getvalue()

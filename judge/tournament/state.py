@@ -128,6 +128,9 @@ class TournamentState:
     late_changes: list[tuple[RecordedEvent, int]] = field(default_factory=list)
     access: dict[str, RecordedEvent] = field(default_factory=dict)   # token id -> access.granted
     revoked: set[str] = field(default_factory=set)
+    # (position, upto_round) -> the standings of this state: one page asks for them several times
+    # (the bracket's seeds, the placings, the warnings' seeding); an event folded in moves `position`
+    _standings: dict[tuple[int, int | None], Standings] = field(default_factory=dict, repr=False, compare=False)
 
     def round(self, number: int) -> RoundState | None:
         return next((r for r in self.rounds if r.number == number), None)
@@ -179,13 +182,22 @@ class TournamentState:
         return [p for p, info in self.players.items() if not info.dropped]
 
     def standings(self, upto_round: int | None = None) -> Standings:
-        """Swiss standings (elimination rounds never count). `upto_round`: as after that round."""
-        players = [p for p, i in self.players.items()
-                   if upto_round is None or i.registered_after_round <= upto_round]
-        dropped = [p for p, i in self.players.items() if i.dropped and (
-            upto_round is None or i.dropped_after_round <= upto_round)]
-        return compute_standings(self.results(), self.policy, players=players, dropped=dropped,
-                                 upto_round=upto_round)
+        """Swiss standings (elimination rounds never count). `upto_round`: as after that round.
+        Computed once per state and round (every later event moves `position`): read them, do not
+        change them."""
+        if upto_round is not None and upto_round >= max([len(self.rounds), *(r.number for r in self.rounds)]):
+            upto_round = None  # as after the last round paired: the same standings, computed once
+        key = (self.position, upto_round)
+        if key not in self._standings:
+            players = [p for p, i in self.players.items()
+                       if upto_round is None or i.registered_after_round <= upto_round]
+            dropped = [p for p, i in self.players.items() if i.dropped and (
+                upto_round is None or i.dropped_after_round <= upto_round)]
+            if any(k[0] != self.position for k in self._standings):
+                self._standings.clear()  # an older state's: never asked for again
+            self._standings[key] = compute_standings(self.results(), self.policy, players=players, dropped=dropped,
+                                                     upto_round=upto_round)
+        return self._standings[key]
 
     def last_complete_round(self) -> int | None:
         """The number of the last round with every result in (None before any)."""

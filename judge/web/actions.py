@@ -7,7 +7,7 @@ values) with clear errors, and calls the same library function as the CLI.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,6 @@ from engine.match import InputError
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
 from judge.tournament.registration import import_registrations
-from judge.tournament.results import OverwriteRefused
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.web.auth import (
     JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims, staff_claims,
@@ -160,79 +159,19 @@ def _record_results(ctx, t, g, f):
         pairs = entry.parse_entries(text(f, "lines", limit=MAX_TEXT), "lines")
     else:
         pairs = [(number(f, "table"), text(f, "result", limit=20))]
-    round_no = number(f, "round", required=False)
-    reason = text(f, "reason", required=False)
-    if g.role == SCOREKEEPER:
-        _not_against_a_report(t, pairs, round_no)
-        against = []
-    else:
-        against = _against_reports(t, pairs, round_no)
-        if against and not flag(f, "overwrite"):
-            raise ReportsDiffer(against)
-        if against and not reason:
-            raise InputError("; ".join(c["said"] for c in against[:5]) + ": recording this needs a reason "
-                             "(it differs from a player's report, or settles a dispute)", field="reason")
-    done = entry.record_results(t, pairs, round_no=round_no, overwrite=flag(f, "overwrite"), reason=reason,
-                                reason_tables={c["table"] for c in against})
+    try:
+        done = entry.record_results(t, pairs, round_no=number(f, "round", required=False),
+                                    overwrite=flag(f, "overwrite"), reason=text(f, "reason", required=False),
+                                    override_reports=g.role != SCOREKEEPER)
+    except entry.ReportsDiffer as e:
+        if g.role == SCOREKEEPER:  # a scorekeeper enters slips; judges and the organizer decide disputes
+            c = e.conflicts[0]
+            said = "; ".join(f"{p} reported {s}" for p, s in c["reports"].items())
+            raise Forbidden(f"table {c['table']} is disputed ({said}; the slip says {c['new']}): a judge or the "
+                            "organizer decides it (resolve, with a reason)") from None
+        raise  # 409 with its conflicts (`said`, `needs_reason`): the grid asks for the reason
     return {"message": ", ".join(f"table {d.table}: {d.status}" for d in done[:5])
             + (f" and {len(done) - 5} more" if len(done) > 5 else ""), "entered": [d.to_dict() for d in done]}
-
-
-def _not_against_a_report(t: Tournament, pairs: list, round_no: int | None) -> None:
-    """A scorekeeper enters slips; a table whose players' reports disagree, with each other or with
-    the slip entered, is a dispute, and judges and the organizer decide disputes (`resolve`, with a
-    reason, listed as an override). Refused before anything is stored, naming the reports."""
-    for table, _, _, view, entered in _entries_and_reports(t, pairs, round_no):
-        if view.status == reports.DISPUTED or any(said != entered for said in view.reports.values()):
-            said = "; ".join(f"{p} reported {s}" for p, s in view.reports.items())
-            raise Forbidden(f"table {table} is disputed ({said}; the slip says {entered}): a judge or the "
-                            "organizer decides it (resolve, with a reason)")
-
-
-def _entries_and_reports(t: Tournament, pairs: list, round_no: int | None) -> Iterator[tuple[int, Any, Any, Any, str]]:
-    """(table, round, pairing, the table's reports, the result entered in words) for each entry
-    that names a table of the round and a readable result; the others are passed over here:
-    `record_results` lists them all."""
-    st = t.state()
-    for item in pairs:
-        table, slip = item[0], item[1]
-        try:
-            rnd, p = t._find_table(st, table, None, round_no)
-            w, l, d, double_loss = entry.parse_result(slip, field="result")
-        except InputError:
-            continue
-        yield table, rnd, p, reports.table_status(rnd, table), "double-loss" if double_loss else f"{w}-{l}-{d}"
-
-
-class ReportsDiffer(OverwriteRefused):
-    """An organizer's or a judge's entry differs from a player's report, or settles a disputed
-    table: nothing stored; the grid asks "replace?" and a reason (409 with `conflicts`, each
-    with `said` and `needs_reason`)."""
-
-    def __init__(self, conflicts: list[dict[str, Any]]):
-        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
-        InputError.__init__(self, "; ".join(c["said"] for c in conflicts[:5]) + more + ": nothing was stored; "
-                            "to record it anyway, send it again with overwrite and a reason", field="table")
-        self.conflicts = conflicts
-
-
-def _against_reports(t: Tournament, pairs: list, round_no: int | None) -> list[dict[str, Any]]:
-    """The tables of `pairs` whose entry differs from a player's report or settles a dispute (an
-    entry equal to the result the table already has changes nothing and is left alone)."""
-    out = []
-    for table, rnd, p, view, entered in _entries_and_reports(t, pairs, round_no):
-        if view.result == entered:
-            continue
-        differ = {who: s for who, s in view.reports.items() if s != entered}
-        if not differ and view.status != reports.DISPUTED:
-            continue
-        said = ", ".join(f"{who} reported {s}" for who, s in view.reports.items())
-        what = "is disputed" if view.status == reports.DISPUTED else "has a different report"
-        out.append({"round": rnd.number, "table": table, "player1": p.player1, "player2": p.player2,
-                    "old": view.result, "new": entered, "by": view.result_by, "reports": view.reports,
-                    "disputed": view.status == reports.DISPUTED, "needs_reason": True,
-                    "said": f"table {table} {what} ({said}; the entry says {entered})"})
-    return out
 
 
 def _undo_result(ctx, t, g, f):

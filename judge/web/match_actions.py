@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER, describer
+from engine.desk import PENALTY_LADDER, describer
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
-from judge.desk.actions import record as desk_record
+from judge.desk.actions import last_game_event, record as desk_record
 from judge.desk.penalties import give_penalty, guide_for
 from judge.tournament import rounds
 from judge.web.actions import Context, number, text
@@ -94,15 +94,6 @@ def _undo(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     rec, target = recorder(m, g).undo(text(f, "reason", required=False), voids=voids)
     return {"message": f"event {target.position} is void (correction #{rec.event.position}); it stays in the log",
             "position": rec.event.position, "voids": target.position}
-
-
-def last_game_event(m: Match) -> int:
-    """The position a call is about by default: the last event of the game itself (not a judge
-    call, a ruling, a correction or a note), else the head."""
-    for e in reversed(m.store.read(m.id, after=1)):
-        if e.kind not in OFF_TABLE_KINDS:
-            return e.position
-    return m.head_position()
 
 
 def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:

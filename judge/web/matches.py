@@ -12,9 +12,10 @@ from typing import Any
 
 from engine.events import RecordedEvent
 from engine.match import Match
+from engine.state import TableState
 from engine.store import EventStore, MatchNotFound, NotAMatch
 from judge.desk.calls import CALL_KINDS, call_queue
-from judge.replay.timeline import Timeline, walk
+from judge.replay.timeline import Timeline, as_known_to, walk
 
 MATCH_CREATED = "match.created"
 TIMELINES_KEPT = 64
@@ -27,6 +28,7 @@ class MatchIndex:
         self.desk_events: dict[str, list[RecordedEvent]] = {}
         self._matches: dict[str, Match] = {}
         self._timelines: OrderedDict[tuple[str, bool], Timeline] = OrderedDict()
+        self._known: OrderedDict[tuple[str, str], tuple[int, TableState]] = OrderedDict()
         self.event_db = store.describe()  # where cards.db is looked for (beside a SQLite log)
 
     def load(self, upto: int) -> None:
@@ -91,6 +93,26 @@ class MatchIndex:
         while len(self._timelines) > TIMELINES_KEPT:
             self._timelines.popitem(last=False)
         return tl
+
+    def table_known_to(self, mid: str, recorded_by: str) -> TableState:
+        """The table now as one recorder's link knows it (hidden cards hidden, but those its own
+        lines named), for its buttons; cached until the log moves. A link that recorded nothing
+        knows what any viewer does: the hidden timeline's table."""
+        m = self.match(mid)
+        head = m.head_position()
+        key = (mid, recorded_by)
+        hit = self._known.get(key)
+        if hit is None or hit[0] != head:
+            log = m.events()
+            if any(e.recorded_by == recorded_by for e in log[1:]):
+                state = m.replayer.fold(None, 1, as_known_to(m, recorded_by, log)[1:])[0]
+            else:
+                state = self.timeline(mid, hidden=True).state
+            hit = self._known[key] = (head, state)
+        self._known.move_to_end(key)
+        while len(self._known) > TIMELINES_KEPT:
+            self._known.popitem(last=False)
+        return hit[1]
 
     def calls(self, match_ids: list[str]) -> list[dict[str, Any]]:
         """The judges' queue for these matches (a tournament's), open calls first."""

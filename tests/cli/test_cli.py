@@ -236,6 +236,27 @@ def test_a_script_with_a_header_block_is_read_when_the_header_is_this_match(tmp_
     assert kinds == ["match.created", "setup"]
 
 
+def test_import_match_checks_the_header_as_live_does(tmp_path):
+    """`import FILE --match M` checked only the ruleset and the players; a header naming another
+    match, another table or other options was appended to M. One check now serves it and `live`."""
+    db = str(tmp_path / "log.db")
+    assert run_cli("match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob", "--id", "H2",
+                   "--table", "7", db=db).returncode == 0
+    body = '[A "Ann"]\n[B "Bob"]\n\nA: setup deck 40\n'
+    for head, words in (('[Ruleset "table"]\n[Match "X9"]\n', "the header names match X9, not H2"),
+                        ('[Ruleset "table"]\n[Table "8"]\n', "the header's table is '8', but match H2's is '7'"),
+                        ('[Ruleset "table"]\n', None)):
+        path = tmp_path / "more.txt"
+        path.write_text(head + body, encoding="utf-8")
+        out = run_cli("import", str(path), "--match", "H2", db=db)
+        if words is None:
+            assert out.returncode == 0, out.stderr
+        else:
+            assert out.returncode == 2 and words in out.stderr and "more.txt:1:1" in out.stderr, out.stderr
+    kinds = [e["kind"] for e in json.loads(run_cli("events", "H2", "--json", db=db).stdout)]
+    assert kinds == ["match.created", "setup"]
+
+
 def test_time_is_called_once(tmp_path):
     """QA 2026-11-26: `judge time --clock 15:40` after a call at 14:35 stored a second call, and the
     end-of-time procedure then decided from the later one."""
@@ -247,6 +268,30 @@ def test_time_is_called_once(tmp_path):
     assert again.returncode == 2 and "already called at 14:35 (event 2)" in again.stderr
     kinds = [e["kind"] for e in json.loads(run_cli("events", "TC", "--json", db=db).stdout)]
     assert kinds == ["match.created", "time.called"]
+
+
+def test_log_and_live_say_the_desks_checks_and_call_time_once(tmp_path):
+    """`log` and `live` said neither a ruling's DESK-4/DESK-8 nor refused a second time call (only
+    the `judge` commands did); a live line with two calls stored both."""
+    db = str(tmp_path / "log.db")
+    assert run_cli("match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob", "--id", "TC",
+                   db=db).returncode == 0
+    r = run_cli("log", "TC", "judge.ruling", "--text", "no", "--rule", "OPTCG-BATTLE-2", "--actor", "Ann", db=db)
+    assert r.returncode == 0 and "DESK-4 [warning]" in r.stdout and "DESK-8 [warning]" in r.stdout, r.stdout
+    assert run_cli("log", "TC", "time.called", "--clock", "14:35", "--actor", "judge:Kim", db=db).returncode == 0
+    again = run_cli("log", "TC", "time.called", "--clock", "15:40", "--actor", "judge:Kim", db=db)
+    assert again.returncode == 2 and "already called at 14:35 (event 3)" in again.stderr
+    head = '[Ruleset "table"]\n[Match "TC"]\n[A "Ann"]\n[B "Bob"]\n\n'
+    live = run_cli("live", "TC", db=db, input=head + "judge Kim: time 15:41\n")
+    assert live.returncode == 2 and "already called at 14:35 (event 3)" in live.stdout, live.stdout
+    assert run_cli("match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob", "--id", "T2",
+                   db=db).returncode == 0
+    one_line = run_cli("live", "T2", db=db, input=head.replace("TC", "T2")
+                       + "judge Kim: time 14:50 · judge Kim: time 14:55\nA: ruling \"x\" OPTCG-BATTLE-2\n")
+    assert "this line already calls time (at 14:50)" in one_line.stdout, one_line.stdout
+    assert "DESK-8 [warning]" in one_line.stdout
+    kinds = {m: [e["kind"] for e in json.loads(run_cli("events", m, "--json", db=db).stdout)] for m in ("TC", "T2")}
+    assert kinds == {"TC": ["match.created", "judge.ruling", "time.called"], "T2": ["match.created", "judge.ruling"]}
 
 
 def test_a_folder_import_reads_its_logs_and_passes_over_the_rest(tmp_path):

@@ -131,3 +131,32 @@ def test_a_refused_results_file_lists_every_bad_line_in_the_json(tmp_path):
     assert err["errors"][0] == {"file": str(txt), "line": 1, "column": 3, "field": "result",
                                 "message": f"{txt}:1:3: field 'result': a result is written W-L-D (e.g. 2-1-0) "
                                            "or double-loss, got '2-O-0'"}
+
+
+def test_any_command_refusing_a_batch_is_said_by_the_error_boundary(capsys):
+    """Review: `tournament results` printed its own refused batch (stderr and JSON) and exited
+    through FindingsExit; now BatchRefused is the boundary's (`run_guarded`), so any command that
+    lets one through says it the same way: the sentence, one line each, and `errors` in JSON."""
+    from engine.match import InputError
+    from judge.tournament.entry import BatchRefused
+
+    @click.group()
+    def cli():
+        pass
+
+    @cli.command()
+    @click.option("--json", "as_json", is_flag=True)
+    def batch(as_json):
+        raise BatchRefused([InputError("bad result", field="result", where="r.txt:2:3"),
+                            InputError("no table 9", field="table", where="r.txt:3")], "r.txt")
+
+    assert run_guarded(cli, ["batch", "--json"]) == 2
+    out = capsys.readouterr()
+    assert out.err == ("error: 2 lines of r.txt refused; nothing was stored:\n"
+                       "  r.txt:2:3: field 'result': bad result\n  r.txt:3: field 'table': no table 9\n")
+    assert json.loads(out.out) == {"error": {"code": 2, "message": "2 lines of r.txt refused; nothing was stored",
+                                             "errors": [{"file": "r.txt", "line": 2, "column": 3, "field": "result",
+                                                         "message": "r.txt:2:3: field 'result': bad result"},
+                                                        {"file": "r.txt", "line": 3, "field": "table",
+                                                         "message": "r.txt:3: field 'table': no table 9"}]}}
+    assert run_guarded(cli, ["batch"]) == 2 and capsys.readouterr().out == ""

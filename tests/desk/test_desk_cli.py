@@ -228,3 +228,26 @@ def test_datasette_opens_the_read_model(db, dispute, tmp_path):
     assert {"events", "findings", "penalties", "matches"} <= {t["name"] for t in tables.json()["tables"]}
     assert penalties.json() == [{"player": BAD, "penalty": "Warning", "judge": "Maria"}]
     assert [e["position"] for e in events.json()] == [16]
+
+
+def test_a_call_without_at_is_about_the_last_game_event_as_on_the_web(db):
+    """Review: `judge call` without --at was about the head (the last event of any kind: an earlier
+    call, a ruling, a note), the web's call button about the last game event. One function now."""
+    from judge.web import match_actions
+
+    code, mid, _ = run(db, "match", "new", "-r", "table", "-p", "Ann", "-p", "Bob")
+    mid = mid.strip()
+    code, out, err = run(db, "log", mid, "turn", "--player", "Ann", "--number", "1", "--json")
+    assert code == 0, err
+    with EventStore.open(str(db)) as store:
+        turn = store.head(mid).position
+    assert run(db, "judge", "call", mid, "--caller", "Bob", "--reason", "first")[0] == 0
+    assert run(db, "log", mid, "note", "--text", "judge on the way")[0] == 0
+    code, out, err = run(db, "judge", "call", mid, "--caller", "Ann", "--reason", "again", "--json")
+    assert code == 0, err
+    assert json.loads(out)["event"]["payload"]["at"] == turn
+    with EventStore.open(str(db)) as store:
+        calls = [e for e in Match(store, mid).events() if e.kind == "judge.call"]
+        assert [e.payload["at"] for e in calls] == [turn, turn]
+        assert desk.last_game_event(Match(store, mid)) == turn
+    assert match_actions.last_game_event is desk.last_game_event  # the web's call button asks the same

@@ -175,6 +175,67 @@ def test_cli_lists_every_bad_line_exit_2(tmp_path):
     assert f"{f}:1: field 'table': round 1 table 1 already has" in r.stderr and f"{f}:2: field 'table'" in r.stderr
 
 
+def test_an_entry_against_a_players_report_needs_overwrite_and_a_reason_in_the_library(store):
+    """Review: the rule "this overrides a player's report: a reason is needed" lived in the web
+    layer (and again in grid.js); `record_results`, so the CLI, recorded such an entry silently.
+    Now record_results decides it for every caller."""
+    from judge.tournament.entry import ReportsDiffer
+    from judge.tournament.reports import report_result
+
+    t = event(store, 8)
+    p1, p2 = t.state().current.tables()[:2]
+    report_result(t.with_actor(p1.player1, "x"), p1.player1, "2-0")
+    for who in (p2.player1, p2.player2):  # both claim the win: disputed
+        report_result(t.with_actor(who, "x"), who, "2-0")
+    before = len(t.events())
+    with pytest.raises(ReportsDiffer) as e:
+        record_results(t, [(p1.table, "0-2"), (p2.table, "2-0"), (3, "2-0")])
+    assert [(c["table"], c["needs_reason"], c["disputed"]) for c in e.value.conflicts] == [
+        (p1.table, True, False), (p2.table, True, True)]
+    assert f"{p1.player1} reported 2-0-0; the entry says 0-2-0" in e.value.conflicts[0]["said"]
+    with pytest.raises(InputError) as e2:
+        record_results(t, [(p1.table, "0-2")], overwrite=True)
+    assert e2.value.field == "reason" and "needs a reason" in str(e2.value)
+    with pytest.raises(ReportsDiffer):  # a scorekeeper's desk: never, whatever the reason
+        record_results(t, [(p1.table, "0-2")], overwrite=True, reason="slip", override_reports=False)
+    assert len(t.events()) == before
+    assert [d.status for d in record_results(t, [(p1.table, "2-0")])] == ["recorded"]  # as reported: no question
+    done = record_results(t, [(p2.table, "0-2")], overwrite=True, reason="the judge saw it")
+    assert done[0].event.payload["reason"] == "the judge saw it"
+
+
+def test_cli_results_against_a_players_report_is_refused_until_overwrite_and_reason(tmp_path):
+    from engine.store import EventStore
+    from judge.tournament.reports import report_result
+
+    db = paired_by_cli(tmp_path, "t-r", "op2009", "Ann", "Bob", "Cid", "Dee")
+    t = Tournament.open(EventStore.open(db), "t-r")
+    p, q = t.state().current.tables()[:2]
+    report_result(t.with_actor(p.player1, "x"), p.player1, "2-0")
+    report_result(t.with_actor(q.player2, "x"), q.player2, "2-0")  # q.player2 says they won
+    t.store.close()
+    f = tmp_path / "r.txt"
+    f.write_text(f"{p.table} 0-2\n", encoding="utf-8")
+    r = run_cli("tournament", "results", "t-r", str(f), "--json", db=db)
+    assert r.returncode == 2, r.stderr
+    assert f"error: 1 table(s) of {f} differ from a player's report or are disputed; nothing was stored" in r.stderr
+    err = json.loads(r.stdout)["error"]
+    assert err["errors"][0]["line"] == 1 and f"{p.player1} reported 2-0-0" in err["errors"][0]["message"]
+    r = run_cli("tournament", "results", "t-r", str(f), "--overwrite", db=db)
+    assert r.returncode == 2 and "needs a reason" in r.stderr
+    r = run_cli("tournament", "results", "t-r", str(f), "--overwrite", "--reason", "signed slip", db=db)
+    assert r.returncode == 0 and "1 recorded" in r.stdout, r.stderr
+    # one slip (`tournament result`) follows the same rule
+    r = run_cli("tournament", "result", "t-r", "2-0", "--table", str(q.table), db=db)
+    assert r.returncode == 2 and f"{q.player2} reported 0-2-0" in r.stderr and "--overwrite" in r.stderr
+    r = run_cli("tournament", "result", "t-r", "2-0", "--table", str(q.table), "--overwrite", db=db)
+    assert r.returncode == 2 and "needs a reason" in r.stderr
+    r = run_cli("tournament", "result", "t-r", "2-0", "--table", str(q.table), "--overwrite", "--reason", "slip",
+                db=db)
+    assert r.returncode == 0, r.stderr
+    assert run_cli("tournament", "result", "t-r", "0-2", "--table", "1", db=db).returncode == 0  # unchanged
+
+
 # --- 3. a double loss --------------------------------------------------------------------------
 
 

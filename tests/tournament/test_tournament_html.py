@@ -256,3 +256,44 @@ def test_a_late_double_loss_is_named_as_one_where_it_makes_a_seal_stale(tmp_path
     e = t.record_slip("double-loss", table=1, round_no=1, overwrite=True, reason="both late")
     events = t.store.read(t.id)
     assert change_words(e, events) == f"event {e.position} (table 1: double-loss, 'both late')"
+
+
+def test_one_page_computes_the_standings_once(tmp_path, monkeypatch):
+    """Review: the placings, the bracket's seeds and the sheet's own table each computed the Swiss
+    standings again (3 or 4 times a page, and the web desk more). Now once per state: counted."""
+    from fastapi.testclient import TestClient
+
+    import judge.tournament.state as state_mod
+    from judge.tournament.pages import placings_page
+    from judge.web.app import create_app
+
+    t = _top_cut_event(tmp_path)
+    _cut_round(t)
+    _cut_round(t)
+    calls = []
+    real = state_mod.compute_standings
+    monkeypatch.setattr(state_mod, "compute_standings", lambda *a, **k: calls.append(1) or real(*a, **k))
+    placings_page(t.state())
+    assert len(calls) == 1
+    placings_page(t.state())  # the same state again: nothing computed
+    assert len(calls) == 1
+    calls.clear()
+    standings_page(state_mod.replay(t.events()))  # the table after the last round, the placings, the
+    assert len(calls) == 1                         # bracket: one computation
+    t.record_slip("0-2-0", table=1, round_no=1, overwrite=True, reason="slip misread")
+    calls.clear()
+    placings_page(t.state())  # a new event: computed again, once
+    assert len(calls) == 1
+    app = create_app(t.store, "s" * 32)
+    with TestClient(app) as client:
+        k = app.state.web.organizer_token()
+        calls.clear()
+        assert client.get(f"/t/{t.id}", params={"k": k}).status_code == 200  # the desk's home page
+        desk = len(calls)
+        calls.clear()
+        assert client.get(f"/t/{t.id}/standings").status_code == 200  # the same state: none again
+        board_same = len(calls)
+        t.record_slip("2-0-0", table=1, round_no=1, overwrite=True, reason="misread after all")
+        calls.clear()
+        assert client.get(f"/t/{t.id}/standings").status_code == 200
+    assert (desk, board_same, len(calls)) == (1, 0, 1)

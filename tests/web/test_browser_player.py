@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+from contextlib import contextmanager
 
 import pytest
 
@@ -30,6 +31,18 @@ def event_with_round(server: Server) -> tuple[Api, str, dict, str]:
     return api, tid, t1, f"{server.url}/t/{tid}/play?k={player_tokens(api, tid)[1]}"
 
 
+@contextmanager
+def phone_at_table_1(db: str, **server_args):
+    """A server on `db` with round 1 paired, a browser, and a phone-sized page on table 1's player
+    link, live, as its first player: (hall, server, browser, api, tid, table 1, link, phone)."""
+    hall = Hall(ARTIFACTS)
+    with Server(db, **server_args) as server, browser() as b:
+        api, tid, t1, link = event_with_round(server)
+        phone = hall.page(b.new_context(**PHONE))
+        open_as(phone, link, t1["player1"])
+        yield hall, server, b, api, tid, t1, link, phone
+
+
 def open_as(page, link: str, name: str) -> None:
     page.goto(link)
     page.get_by_role("button", name=f"I am {name}").click()
@@ -42,12 +55,7 @@ def badge(page) -> tuple[str, str]:
 
 
 def test_a_refused_report_keeps_the_page_and_says_why_and_what_next(tmp_path):
-    hall = Hall(ARTIFACTS)
-    with Server(str(tmp_path / "event.db")) as server, browser() as b:
-        api, tid, t1, link = event_with_round(server)
-        phone = hall.page(b.new_context(**PHONE))
-        open_as(phone, link, t1["player1"])
-
+    with phone_at_table_1(str(tmp_path / "event.db")) as (hall, server, b, api, tid, t1, link, phone):
         # a tampered link in the form: 403, nothing stored, the page stays and says so
         phone.evaluate("""() => document.querySelectorAll('input[name=k]').forEach(
             i => { i.value = i.value.slice(0, -3) + (i.value.endsWith('AAA') ? 'BBB' : 'AAA'); })""")
@@ -82,12 +90,8 @@ def test_a_refused_report_keeps_the_page_and_says_why_and_what_next(tmp_path):
 
 
 def test_a_tap_while_the_server_is_down_says_not_sent_and_the_badge_stops_saying_live(tmp_path):
-    hall = Hall(ARTIFACTS)
     db = str(tmp_path / "event.db")
-    with Server(db) as server, browser() as b:
-        api, tid, t1, link = event_with_round(server)
-        phone = hall.page(b.new_context(**PHONE))
-        open_as(phone, link, t1["player1"])
+    with phone_at_table_1(db) as (hall, server, b, api, tid, t1, link, phone):
         grid = hall.page(b.new_context(viewport={"width": 1280, "height": 900}))
         grid.goto(f"{server.url}/t/{tid}/grid?k={server.token}")
         grid.locator("#live-status.on").wait_for(timeout=WAIT)
@@ -121,11 +125,7 @@ def test_a_tap_while_the_server_is_down_says_not_sent_and_the_badge_stops_saying
 
 
 def test_the_live_badge_says_live_in_green_after_the_table_is_updated(tmp_path):
-    hall = Hall(ARTIFACTS)
-    with Server(str(tmp_path / "event.db")) as server, browser() as b:
-        api, tid, t1, link = event_with_round(server)
-        phone = hall.page(b.new_context(**PHONE))
-        open_as(phone, link, t1["player1"])
+    with phone_at_table_1(str(tmp_path / "event.db")) as (hall, server, b, api, tid, t1, link, phone):
         token = link.split("k=")[1]
         r = api.post(f"/api/t/{tid}/report", {"player": t1["player2"], "result": "2-0"}, token=token)
         assert r.status_code == 200, r.text
@@ -145,11 +145,8 @@ def test_a_connection_that_goes_quiet_without_an_error_is_noticed_and_picked_up_
     """A phone whose connection hangs without an error (here: the server frozen with SIGSTOP, its
     socket open) hears no `ping` for three pings: the badge stops saying live and the page
     reconnects; the server back, it says live again and updates."""
-    hall = Hall(ARTIFACTS)
-    with Server(str(tmp_path / "event.db"), env={"TABLEJUDGE_LIVE_PING_SECONDS": "1"}) as server, browser() as b:
-        api, tid, t1, link = event_with_round(server)
-        phone = hall.page(b.new_context(**PHONE))
-        open_as(phone, link, t1["player1"])
+    with phone_at_table_1(str(tmp_path / "event.db"), env={"TABLEJUDGE_LIVE_PING_SECONDS": "1"}) as (
+            hall, server, b, api, tid, t1, link, phone):
         phone.wait_for_timeout(3500)  # quiet, but pinged: still live
         assert badge(phone) == ("live", "live on")
         os.killpg(server.proc.pid, signal.SIGSTOP)

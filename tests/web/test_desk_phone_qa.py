@@ -110,16 +110,16 @@ def test_an_entry_against_a_report_or_settling_a_dispute_asks_for_a_reason(api):
 
 def test_an_entry_against_a_report_recorded_before_the_question_is_still_an_override(store):
     """The round page lists an organizer's entry that differs from a report even when it carries no
-    reason (an older log, or the CLI)."""
+    reason (an older log: the CLI and the web now both ask for one, judge/tournament/entry.py)."""
     from judge.tournament import Tournament
     from judge.tournament.audit import audit_rows
-    from judge.tournament.entry import record_results
     from judge.tournament.reports import report_result
     t = Tournament.create(store, name="Old", game="op2009", rounds=3, seed="1")
     t.register_many(["Ann", "Bob", "Cid", "Dee"])
     p = t.pair().pairings[0]
     report_result(t.with_actor(p.player1, "x"), p.player1, "2-0")
-    record_results(t, [(p.table, "0-2")])
+    st = t.state()  # as an older version stored it: against the report, no reason (now refused)
+    t.append(st, [t._result_draft(st, st.current, p, 0, 2, 0, "slip", None)])
     rows = [r for r in audit_rows(t.events(), round_no=1) if r["override"]]
     assert len(rows) == 1 and f"not as reported ({p.player1} reported 2-0-0)" in rows[0]["text"]
 

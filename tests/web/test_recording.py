@@ -110,3 +110,41 @@ def test_the_buttons_are_the_suggestions_the_rules_accept(match):
     found, notes = buttons(match, match.state())
     assert any("unseen" in n for n in notes)  # Bob's hand was drawn face down: no play is proposed
     assert not any(b.group == "plays" for b in found)
+
+
+def test_a_line_says_the_desks_checks_and_calls_time_once(match):
+    """The recorder's lines (Match.judge_batch) said no DESK-n and stored a second time call."""
+    out = line(match, 'judge Kim: ruling "the attack stands" OPTCG-BATLE-2', judge=True)  # a typo'd rule id
+    assert [f.rule for f in out.recorded[0].findings] == ["DESK-8"]
+    assert out.to_dict(str)["recorded"][0]["findings"][0]["rule"] == "DESK-8"  # the page is told
+    called = line(match, "judge Kim: time 14:35", judge=True).recorded[0].event.position
+    n = match.head_position()
+    with pytest.raises(LineRefused) as e:
+        line(match, "judge Kim: time 14:40", judge=True)
+    assert f"already called at 14:35 (event {called})" in str(e.value) and e.value.col >= 1
+    assert match.head_position() == n
+
+
+def test_the_buttons_offer_the_setup_still_to_record(tmp_path):
+    """QA 2026-11-27: before the first turn the only button was "T1 A:"; the preparation had to be
+    typed. Now the steps still open, in the rule manual's order, each judged as any button."""
+    with EventStore.open(str(tmp_path / "log.db")) as store:
+        m = Match.create(store, "optcg", ["Ann", "Bob"])
+        for p in ("Ann", "Bob"):
+            m.record("deck.registered", registration(p), actor=p)
+
+        def lines():
+            return [b.line for b in buttons(m, m.state())[0] if b.group == "setup"]
+
+        assert lines() == ["order A", "order B"]
+        line(m, "order B")
+        assert lines() == ["B: draw 5", "A: draw 5"]  # the first player first
+        line(m, "B: draw 5 · A: draw 5")
+        assert lines() == ["B: mulligan keep", "B: mulligan mulligan"]  # the first player decides first
+        line(m, "B: mulligan mulligan")
+        assert lines() == ["B: draw 5", "A: mulligan keep", "A: mulligan mulligan"]  # B's hand went back
+        line(m, "B: draw 5 · A: mulligan keep")
+        assert lines() == ["B: life 5", "A: life 5"]
+        line(m, "B: life 5 · A: life 5")
+        assert lines() == [] and [b.line for b in buttons(m, m.state())[0]] == ["T1 B:"]
+        assert not m.validate().findings

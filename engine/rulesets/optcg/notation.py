@@ -127,14 +127,15 @@ class OptcgGrammar(Grammar):
     # --- `?`: what is open now, from what the table knows ------------------------------------
 
     def suggestions(self, state, ctx):
-        """The flow's next steps, the plays affordable from the known cards in hand, the DON!!
+        """Before the first turn, the preparation still to record, then the first turn; in a
+        turn, the flow's next steps, the plays affordable from the known cards in hand, the DON!!
         attachments, the legal attacks (an active attacker, not played this turn unless [Rush];
         the opposing Leader or a rested Character), and in a battle the blocks and counters open in
         its current step, then the damage and its consequences."""
         players = ctx.players
         if not state.turn:
-            return [Suggestion(f"T1 {ctx.seat_of[state.extra.get('first') or players[0]]}:", "the first turn",
-                               "turn")]
+            return self._setup_options(state, ctx) + [
+                Suggestion(f"T1 {ctx.seat_of[state.extra.get('first') or players[0]]}:", "the first turn", "turn")]
         active = state.active or players[0]
         a = ctx.seat_of[active]
         foe = T.opponent(state, active)
@@ -189,6 +190,30 @@ class OptcgGrammar(Grammar):
                                               f"power {power}" if power is not None else "", "attacks"))
         out.append(Suggestion(f"{a}: pass", "end the turn", "turn"))
         out.append(next_turn)
+        return out
+
+    def _setup_options(self, state, ctx):
+        """The game's preparation still to record (rule manual, 遊戲的準備): who goes first, then
+        per player, the first player first, the opening draw of 5, the mulligan decision, and the
+        Life cards once the hand is final. A deck is registered at the desk (its list is not a
+        button)."""
+        first = state.extra.get("first")
+        if not first:
+            return [Suggestion(f"order {ctx.seat_of[p]}", f"{p} goes first", "setup") for p in ctx.players]
+        out: list[Suggestion] = []
+        for p in sorted(ctx.players, key=lambda q: q != first):
+            s, info = ctx.seat_of[p], T.pinfo(state, p)
+            hand, life = len(state.zone(p, "hand")), len(state.zone(p, "life"))
+            if life:
+                continue
+            if hand < 5:
+                out.append(Suggestion(f"{s}: draw {5 - hand}", "the opening hand: 5 cards", "setup"))
+            elif not info.get("mulligan"):
+                out.append(Suggestion(f"{s}: mulligan keep", "keep the opening hand", "setup"))
+                out.append(Suggestion(f"{s}: mulligan mulligan", "a new hand of 5 (once)", "setup"))
+            else:
+                n = T.leader_life(state, p) or 5
+                out.append(Suggestion(f"{s}: life {n}", "the Leader's Life, from the top of the deck", "setup"))
         return out
 
     def _battle_options(self, state, ctx, b):

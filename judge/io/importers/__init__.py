@@ -37,17 +37,20 @@ class ImportSummary:
 
 
 def findings_after(store: Any, match_id: str, first_position: int) -> int | None:
-    """How many findings (on events that still count) the events from `first_position` on raise.
+    """How many findings (on events that still count) the events from `first_position` on raise:
+    the ruleset's and the desk's (a ruling citing an unknown rule, a second time call: DESK-n), as
+    `findings` shows them; an imported log is recorded whole, then judged whole.
 
     Called after an import was stored: a Ctrl-C here must not read as "the import failed", since it
     did not; None says "stored, not judged" and the CLI says so."""
     from engine.match import Match
+    from judge.desk.review import review
 
     try:
-        validation = Match(store, match_id).validate()
+        found = review(Match(store, match_id)).active_findings()
     except KeyboardInterrupt:
         return None
-    return sum(1 for f in validation.active_findings() if f.position >= first_position)
+    return sum(1 for f in found if f.position >= first_position)
 
 
 def formats() -> list[str]:

@@ -14,6 +14,7 @@ from engine.match import InputError, Match, new_match_id
 from engine.store import EventStore, MatchNotFound
 
 from engine.notation import NotationError, read_game
+from engine.notation.header import contradiction
 from judge.io import carddb
 from judge.io.importers import ImportSummary, findings_after
 from judge.io.text import read_text
@@ -29,11 +30,9 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
             existing = Match.open(store, match)
         except MatchNotFound as e:
             raise InputError(str(e), where=path, field="match") from None
-        if existing.ruleset.name != game.header.ruleset or existing.players != game.created.payload["players"]:
-            raise NotationError(f"the header names {game.header.ruleset} with "
-                                f"{', '.join(game.created.payload['players'])}; match {existing.id} is "
-                                f"{existing.ruleset.name} with {', '.join(existing.players)}",
-                                line=1, col=1, path=path)
+        problem = contradiction(game.header, existing)
+        if problem:
+            raise NotationError(f"{problem}: this file is not that match's", line=1, col=1, path=path)
         if any(d.kind in ("correction", "backup") for d in game.drafts):
             raise NotationError("a file with void/backup lines names positions of its own log: import it "
                                 "as a new match, not with --match", line=1, col=1, path=path)

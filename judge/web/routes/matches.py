@@ -21,10 +21,11 @@ from judge.desk.audit import audit
 from judge.desk.penalties import earlier_penalties, guide_for, suggest
 from judge.io.files import safe_name
 from judge.replay.export import replay_html
+from judge.replay.names import names_in
 from judge.web.auth import Forbidden, Grant
 from judge.web.live import sse_stream
 from judge.web.match_actions import MatchScope, match_scope, recorder as recorder_of, require, run_match_action
-from judge.web.recording import LineRefused, last_own_event
+from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form, refused,
 )
@@ -134,18 +135,25 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
     for f in tl.findings:
         by_pos.setdefault(f["p"], []).append(f)
     recent = [dict(e, findings=by_pos.get(e["p"], [])) for e in tl.events[-RECENT:]][::-1]
-    found, notes = recorder_of(m, g).buttons(tl.state) if tl.state is not None and tl.state.result is None else ([], [])
+    # the buttons: from the table as this link knows it (a judge's: all of it; a scorekeeper's:
+    # hidden cards hidden, but those its own lines named, so a hand it saw drawn offers its plays)
+    table = tl.state if g.full_view else web.desk.matches.table_known_to(scope.match, g.recorded_by)
+    found, notes = recorder_of(m, g).buttons(table) if table is not None and table.result is None else ([], [])
     groups: dict[str, list[Any]] = {}
     for b in found:
         groups.setdefault(b.group, []).append(b)
     mine = last_own_event(m, g.recorded_by)
     seats = tl.match["seats"]
+    # the event list and the buttons name their cards as the board does (a button still sends the number)
+    mine_text = next(e["text"] for e in tl.events if e["p"] == mine.position) if mine else ""
+    names = names_in([e["text"] for e in recent] + [b.line for b in found] + [mine_text], table, m.ruleset,
+                     web.desk.matches.event_db, known=tl.names)
     return page(request, "web/record.html", status, title=f"Record: {' vs '.join(m.players)}", mid=scope.match,
                 k=g.token, csrf=app_state(request).signer.csrf(g.token), role=g.role, who_name=g.name,
                 match=tl.match, head=tl.head, board={"board": tl.boards[-1], "names": tl.names}, recent=recent,
                 groups=groups, notes=notes, seats=[(seats[p], p) for p in m.players], position=tl.head,
-                mine={"position": mine.position, "text": next(e["text"] for e in tl.events if e["p"] == mine.position)}
-                if mine else None, may_judge=g.full_view, live=f"/m/{scope.match}/live",
+                mine={"position": mine.position, "text": names.text(mine_text)} if mine else None,
+                named=names.text, max_line=MAX_LINE, may_judge=g.full_view, live=f"/m/{scope.match}/live",
                 replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
 
 

@@ -2,7 +2,8 @@
 // phone's number pad) and Enter or the Record button; the next pending table is focused (its number
 // typed for you). A table that already has another result, or whose players reported something else
 // or disagree, shows what is there and asks "replace?" (with a reason, required when a player's
-// report is overridden or a dispute settled); Enter or Replace replaces, Escape or Keep keeps.
+// report is overridden or a dispute settled: the server's 409 says so); Enter or Replace replaces,
+// Escape or Keep keeps.
 // Ctrl+Z (or the Undo button) undoes this page's last entry. Without JavaScript the form posts.
 (function () {
   "use strict";
@@ -66,22 +67,6 @@
     if (needs) why.focus();
     else ask.querySelector(".yes").focus();
   }
-  // as the server asks (actions._against_reports): the entry differs from a player's report, or
-  // the table is disputed; the question needs a reason
-  function reportsAgainst(row, slip) {
-    var reports = {};
-    try { reports = JSON.parse(row.getAttribute("data-reports") || "{}"); } catch (e) { reports = {}; }
-    var said = [], differs = false, table = row.getAttribute("data-table");
-    Object.keys(reports).forEach(function (who) {
-      said.push(who + " reported " + reports[who]);
-      if (reports[who] !== slip) differs = true;
-    });
-    var disputed = row.getAttribute("data-status") === "disputed";
-    if (!differs && !disputed) return null;
-    return { table: table, new: slip, needs_reason: true,
-             said: "table " + table + " " + (disputed ? "is disputed" : "has a different report") + " ("
-                   + said.join(", ") + "; the entry says " + slip + ")" };
-  }
   function keep() {
     ask.hidden = true; pending = null; tell("kept what was there: nothing recorded", ""); box.focus();
   }
@@ -99,17 +84,11 @@
     if (!e) { tell("type the table and the result: 12 2-1 (or 12.2.1)", "bad"); return; }
     var table = e.table, slip = e.slip;
     var row = document.querySelector('#grid tr[data-table="' + table + '"]');
-    var old = row ? row.getAttribute("data-result") : "";
-    var against = row && !overwriteReason && old !== slip ? reportsAgainst(row, slip) : null;
-    if (against) { askReplace(line, against); return; }  // the server's rule, asked before sending
-    if (!overwriteReason && old && old !== slip) {  // ask first: the grid already shows the old result
-      var names = row.getAttribute("data-players").split("|");
-      askReplace(line, { table: table, player1: names[0], player2: names[1], old: old, new: slip, who: row.getAttribute("data-by") });
-      return;
-    }
     var data = { table: table, result: slip };
     if (overwriteReason) { data.overwrite = true; data.reason = overwriteReason; }
     post("/results", data).then(function (r) {
+      // the server decides what needs asking (judge/tournament/entry.py): a different result already
+      // there, or an entry against a player's report or settling a dispute (`needs_reason`)
       if (r.status === 409 && r.body.conflicts) { askReplace(line, r.body.conflicts[0]); return; }
       if (r.status !== 200) { tell(r.body.error || "refused", "bad"); return; }
       var en = r.body.entered[0];

@@ -1,0 +1,146 @@
+"""The desk's checks of one event (DESK-4, -5, -8, -11) and "time is called once" (DESK-12) are said
+as an event is recorded, on every path, by the engine (Match.record, Match.judge_batch), judged
+against the head the event is written after: a writer that lost a race checks again under the lock."""
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+
+import pytest
+
+from engine.match import BatchInputError, InputError, Match
+from engine.store import EventStore
+from judge.desk.review import review
+from judge.io.importers import jsonl
+
+BACKENDS = ("sqlite",)  # the SQLite write lock is what the race tests look at; the rest is backend-free
+
+RULING = {"text": "the attack stands", "rule": "OPTCG-BATTLE-2"}  # not a rule of `table`
+LATE = {"player": "Ann", "penalty": "Warning", "infraction": "Tardiness", "minutes_late": 7}  # ladder: Game Loss
+
+
+def new(store) -> Match:
+    return Match.create(store, "table", ["Ann", "Bob"])
+
+
+def rules(findings) -> list[str]:
+    return sorted(f.rule for f in findings)
+
+
+def test_record_says_the_desks_checks_of_the_event(store):
+    m = new(store)
+    rec = m.record("judge.ruling", RULING, actor="Ann")
+    assert rules(rec.findings) == ["DESK-4", "DESK-8"]
+    assert all(f.position == rec.event.position for f in rec.findings)
+    assert rules(m.record("judge.penalty", LATE, actor="judge:Kim").findings) == ["DESK-5"]
+    deviation = dict(LATE, minutes_late=None, infraction="Slow play", deviation="below the guide's Warning")
+    assert rules(m.record("judge.penalty", deviation, actor="judge:Kim").findings) == ["DESK-11"]
+    assert m.record("judge.ruling", dict(RULING, rule="DESK-4"), actor="judge:Kim").findings == []
+
+
+def test_a_batch_says_them_too_and_they_are_not_said_twice_by_the_review(store):
+    m = new(store)
+    after = store.head(m.id)
+    batch = m.judge_batch([("note", {"text": "hi"}, "-"), ("judge.ruling", RULING, "Ann"),
+                           ("correction", {"voids": 2, "reason": "typo"}, "judge:Kim")], after=after)
+    assert [rules(fs) for fs in batch.findings] == [[], ["DESK-4", "DESK-8"], []]
+    m.store_batch(batch, after=after)
+    assert rules(m.judge_batch([("judge.ruling", RULING, "Ann")], after=store.head(m.id)).findings[0]) \
+        == ["DESK-4", "DESK-8"]  # the plain (no void) path
+    r = review(m)
+    assert rules(r.findings) == ["DESK-4", "DESK-8"]  # replay's Validation does not add them again
+
+
+def test_time_is_called_once_on_record(store):
+    m = new(store)
+    m.record("time.called", {"clock": "14:35"}, actor="judge:Kim")
+    with pytest.raises(InputError) as e:
+        m.record("time.called", {"clock": "15:40"}, actor="judge:Kim")
+    assert e.value.field == "clock"
+    assert str(e.value).startswith("field 'clock': time was already called at 14:35 (event 2); a second call is "
+                                   f"not recorded. If the first was a mistake, void it first (tablejudge log {m.id} "
+                                   "correction --actor judge:NAME --voids 2")
+    assert m.head_position() == 2
+    with pytest.raises(InputError):
+        m.record("time.called", {"clock": "15:40"}, actor="judge:Kim", expected_position=2)
+    m.record("correction", {"voids": 2, "reason": "wrong table"}, actor="judge:Kim")
+    assert m.record("time.called", {"clock": "15:40"}, actor="judge:Kim").event.position == 4
+
+
+def test_time_is_called_once_in_a_batch_and_in_one_line(store):
+    m = new(store)
+    after = store.head(m.id)
+    with pytest.raises(BatchInputError) as e:
+        m.judge_batch([("time.called", {"clock": "14:35"}, "judge:Kim"), ("note", {"text": "x"}, "-"),
+                       ("time.called", {"clock": "14:36"}, "judge:Kim")], after=after)
+    assert e.value.item == 2 and "this line already calls time (at 14:35)" in str(e.value)
+    m.record("time.called", {"clock": "14:35"}, actor="judge:Kim")
+    with pytest.raises(BatchInputError) as e:
+        m.judge_batch([("time.called", {"clock": "14:40"}, "judge:Kim")], after=store.head(m.id))
+    assert e.value.item == 0 and "already called at 14:35 (event 2)" in str(e.value)
+    # a void earlier in the same line lets the call through (judged on the table after the void)
+    head = store.head(m.id)
+    ok = m.judge_batch([("correction", {"voids": 2, "reason": "wrong table"}, "judge:Kim"),
+                        ("time.called", {"clock": "14:40"}, "judge:Kim")], after=head)
+    assert [r.event.kind for r in m.store_batch(ok, after=head)] == ["correction", "time.called"]
+
+
+def test_a_writer_that_lost_the_race_checks_again_under_the_lock(sqlite_path):
+    """Both objects last saw event 2; the second's call is judged against its stale head (no call),
+    loses the append, and is judged again under the lock against the head with the first's call."""
+    one, two = EventStore.open(sqlite_path), EventStore.open(sqlite_path)
+    m1 = new(one)
+    m1.record("note", {"text": "seen by both"})
+    m2 = Match.open(two, m1.id)
+    m2.record("note", {"text": "m2 knows the head now"})
+    m1.record("note", {"text": "m1 catches up"})
+    m2.record("note", {"text": "and so does m2"})
+    m1.record("time.called", {"clock": "14:35"}, actor="judge:Kim")
+    with pytest.raises(InputError, match=r"already called at 14:35 \(event 6\)"):
+        m2.record("time.called", {"clock": "14:36"}, actor="judge:Lia")
+    assert [e.kind for e in one.read(m1.id)].count("time.called") == 1
+
+
+def _caller(db: str, match: str, clock: str, barrier, results) -> None:
+    store = EventStore.open(db)
+    m = Match.open(store, match)
+    m.head_position()
+    barrier.wait()
+    try:
+        m.record("time.called", {"clock": clock}, actor="judge:Kim")
+        results.put("called")
+    except InputError as e:
+        results.put(f"refused: {e}")
+    store.close()
+
+
+def test_two_judges_calling_time_at_once_store_one_call(sqlite_path):
+    store = EventStore.open(sqlite_path)
+    m = new(store)
+    ctx = mp.get_context("spawn")
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    procs = [ctx.Process(target=_caller, args=(sqlite_path, m.id, clock, barrier, results))
+             for clock in ("14:35", "14:36")]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    outcomes = sorted(results.get(timeout=10) for _ in range(2))
+    assert outcomes[0] == "called" and outcomes[1].startswith("refused: field 'clock': time was already called")
+    assert [e.kind for e in store.read(m.id)] == ["match.created", "time.called"]
+
+
+def test_an_imported_second_call_is_stored_and_flagged_once(store, tmp_path):
+    """Record, then judge: an imported log is a fact. Its second call is kept and flagged (DESK-12);
+    the import's count and the review say it once, with the ruling's DESK-8."""
+    lines = [{"kind": "match.created", "payload": {"ruleset": "table", "players": ["Ann", "Bob"]}},
+             {"kind": "time.called", "payload": {"clock": "14:35"}, "actor": "judge:Kim"},
+             {"kind": "judge.ruling", "payload": RULING, "actor": "judge:Kim"},
+             {"kind": "time.called", "payload": {"clock": "14:40"}, "actor": "judge:Kim"}]
+    path = tmp_path / "two-calls.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    summary = jsonl.import_file(store, str(path))
+    assert summary.events == 4 and summary.findings == 2
+    r = review(Match(store, summary.match))
+    assert [(f.rule, f.position) for f in r.findings] == [("DESK-8", 3), ("DESK-12", 4)]
+    assert "time was already called at 14:35 (event 2)" in r.findings[1].message

@@ -1,0 +1,70 @@
+"""The recorder page's answers (QA 2026-11-27): the quick buttons offer plays of the cards this
+link recorded into a hand itself (and only to this link: another recorder, who saw none of them,
+gets none), and the setup actions while the match has none."""
+from __future__ import annotations
+
+import html
+import re
+
+from engine.match import Match
+from engine.store import EventStore
+from tests.rulesets.optcg.support import registration
+from tests.web.matchsetup import mint, optcg_event
+
+
+def buttons(api, mid: str, token: str) -> list[str]:
+    """The lines of the recorder page's quick buttons, as this link gets them."""
+    r = api.http.get(f"/m/{mid}/record", params={"k": token})
+    assert r.status_code == 200, r.text
+    return [html.unescape(v) for v in re.findall(r'<button class="act" name="line" value="([^"]*)"', r.text)]
+
+
+def head(api, mid: str) -> int:
+    return api.get(f"/api/m/{mid}").json()["match"]["head"]
+
+
+def test_plays_of_cards_this_recorder_drew_are_offered_to_it_alone(api, server):
+    tid, matches = optcg_event(api)
+    mid = matches[1]
+    with EventStore.open(server.db) as store:
+        m = Match(store, mid)
+        a, b = m.players
+        for p in (a, b):
+            m.record("deck.registered", registration(p), actor=p, recorded_by="desk")
+        m.record("turn.order", {"first": a, "chosen_by": a}, actor=a, recorded_by="desk")
+    sam = mint(api, tid, "recorder", "Sam", match=mid)
+    lia = mint(api, tid, "recorder", "Lia", match=mid)
+    for text in ("A: draw OP01-016 OP01-013 ? ? ?", "B: draw 5", "A: life 5 · B: life 5", "T1 A: refresh · don 1"):
+        r = api.post(f"/api/m/{mid}/lines", {"line": text, "seen": head(api, mid)}, token=sam)
+        assert r.status_code == 200 and r.json()["status"] == "stored", r.text
+    mine = buttons(api, mid, sam)
+    assert "A: play OP01-016" in mine, mine      # Sam named it as it was drawn: cost 1, 1 DON!! active
+    assert "A: play OP01-013" not in mine        # cost 2: not affordable
+    theirs = buttons(api, mid, lia)
+    assert not any("play" in line for line in theirs), theirs  # Lia never saw the hand
+
+
+def test_the_buttons_and_the_event_list_name_the_cards_beside_their_numbers(api, server):
+    """QA 2026-11-27: the board said `OP01-016 Red Character B`, the buttons and the event list
+    only `OP01-016`. Now both name it as the board does (the card names of the deck registrations,
+    then the card data); the line a button sends stays the number."""
+    tid, matches = optcg_event(api)
+    mid = matches[1]
+    with EventStore.open(server.db) as store:
+        m = Match(store, mid)
+        a, b = m.players
+        for p in (a, b):
+            m.record("deck.registered", registration(p), actor=p, recorded_by="desk")
+        m.record("turn.order", {"first": a, "chosen_by": a}, actor=a, recorded_by="desk")
+    sam = mint(api, tid, "recorder", "Sam", match=mid)
+    for text in ("A: draw OP01-016 OP01-013 ? ? ?", "B: draw 5", "A: life 5 · B: life 5", "T1 A: refresh · don 1"):
+        r = api.post(f"/api/m/{mid}/lines", {"line": text, "seen": head(api, mid)}, token=sam)
+        assert r.status_code == 200, r.text
+    page = api.http.get(f"/m/{mid}/record", params={"k": sam}).text
+    button = re.search(r'<button class="act" name="line" value="A: play OP01-016"[^>]*>(.*?)</button>', page, re.S)
+    assert button and "OP01-016 Red Character B" in html.unescape(button.group(1)), button
+    r = api.post(f"/api/m/{mid}/lines", {"line": "A: play OP01-016", "seen": head(api, mid)}, token=sam)
+    assert r.status_code == 200, r.text
+    page = api.http.get(f"/m/{mid}/record", params={"k": sam}).text
+    recent = re.search(r'<ol class="recent".*?</ol>', page, re.S).group(0)
+    assert "OP01-016 Red Character B" in html.unescape(recent), recent[:600]
