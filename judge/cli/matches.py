@@ -292,7 +292,11 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
             judged = (f"{plural(r['findings'], 'finding')}" if r["findings"] is not None
                       else "not judged (interrupted): run `tablejudge validate " + r["match"] + "`")
             thing = "tournament" if r.get("stream") == "tournament" else "match"
-            if r.get("status") == "already in the log":
+            if "games" in r:  # an OPTCGSim log: every match it stored, resumed or found
+                from judge.cli.importing import outcome_line
+
+                click.echo(outcome_line(r, judged))
+            elif r.get("status") == "already in the log":
                 click.echo(f"{r['file']}: {import_status(r)}, {thing} {r['match']}: nothing stored")
             elif r.get("stream") == "tournament":  # a tournament's own stream: no moves to judge
                 click.echo(f"{r['file']}: " + (

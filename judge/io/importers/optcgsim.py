@@ -38,7 +38,7 @@ from engine.store import EventStore
 from judge.io.importers import ImportSummary
 from judge.io.importers._resume import onto_stored
 from judge.io.importers._optcgsim_convert import Converter
-from judge.io.importers._optcgsim_copies import OPENING_HEX, by_opening, comparable, relate
+from judge.io.importers._optcgsim_copies import OPENING_HEX, Copies, Copy, comparable
 from judge.io.importers._optcgsim_games import Game, split
 from judge.io.importers._optcgsim_lines import MoveLine, PlayerLine, TextLine, card_ids, read
 from judge.io.importers._optcgsim_version import Variant, detect
@@ -126,25 +126,41 @@ def convert(path: str, *, cards_db: str | None = None, game: int = 1) -> Convert
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,
                 recorded_by: str | None = None) -> ImportSummary:
-    """One file: each of its games becomes a match, all in one transaction; games already in the
-    log are recognised by their match id and left as they are."""
+    """One file: each of its new games becomes a match, all in one transaction; a game the log
+    already holds (whole, or cut short) is related to it (`_optcgsim_copies`): left as it is,
+    resumed after that transaction, or the file refused before anything is stored."""
     if match:
         raise InputError("an OPTCGSim log creates its own matches: drop --match", where=path, field="match")
     fr = read_file(path, recorded_by=recorded_by, cards_db=find_cards_db(path))
-    openings = by_opening(store.match_ids())
-    copies = {m: relate(store, g, path, openings) for m, g in first_copies(fr.games).items()}  # refuses first
-    new = [g for m, g in first_copies(fr.games).items() if copies[m].how == "new"]
+    related = relate_file(Copies(store), fr)  # refuses before anything is stored
+    new = [g for m, g in first_copies(fr.games).items() if related[m].how == "new"]
     if new:
         store.create_many([(g.match, g.drafts) for g in new])
-    for m, g in first_copies(fr.games).items():  # each its own transaction, after the file's new games
-        if copies[m].how == "resume":
-            resume(store, path, g, copies[m].match)
-    return summary(fr, {g.match for g in new}, copies)
+    resume_file(store, fr, related)
+    return summary(fr, related)
+
+
+def relate_file(copies: Copies, fr: FileResult) -> dict[str, Copy]:
+    """Match id -> what the log (or this import, before it) holds of each game of the file: the one
+    relation of a file's games to the log, for the one-file and the folder import alike."""
+    return copies.relate_all(first_copies(fr.games), fr.path)
+
+
+def resume_file(store: EventStore, fr: FileResult, related: dict[str, Copy]) -> None:
+    """The file's games that continue a stored match: the rest appended, each in its own transaction,
+    after the file's new games are committed (a cut copy and the whole game in one file: the cut one
+    was just stored)."""
+    for m, g in first_copies(fr.games).items():
+        if related[m].how == "resume":
+            resume(store, fr.path, g, related[m].match)
 
 
 def resume(store: EventStore, path: str, g: GameResult, match: str) -> None:
     """The stored game is the start of `g`: the rest appended after it (_resume.onto_stored)."""
     stored = store.read(match)
+    if not stored:  # the file holding its start was refused in the same folder import
+        raise InputError(f"game {g.index} continues match {match}, which was not stored: nothing of the "
+                         "game was stored", where=f"{path}:{g.first_line}")
     drafts = comparable(g.drafts, stored)
     n = len(drafts)
     onto_stored(store, path, match, stored, drafts, [None] * n, [{}] * n,
@@ -160,43 +176,53 @@ def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
     return out
 
 
-def summary(fr: FileResult, stored: set[str], copies: dict[str, Any] | None = None) -> ImportSummary:
-    """The import summary of a file whose games in `stored` were just stored (the others were
-    there already, whole or in part: `copies`, match id -> _optcgsim_copies.Copy)."""
+def summary(fr: FileResult, related: dict[str, Copy]) -> ImportSummary:
+    """The import summary of a file whose games were related to the log (`relate_file`): the "new"
+    ones were just stored, the "resume" ones appended to, the others were there already."""
     first = first_copies(fr.games)
-    copies = copies or {}
-    games = [g.to_dict() | {"stored": g.match in stored and first[g.match] is g}
-             | ({"same_as_game": first[g.match].index} if first[g.match] is not g else {})
-             | (copy_words(copies[g.match]) if g.match in copies and first[g.match] is g else {})
+    games = [g.to_dict() | {"stored": related[g.match].how == "new" and first[g.match] is g}
+             | ({"same_as_game": first[g.match].index} if first[g.match] is not g else copy_words(related[g.match]))
              for g in fr.games]
-    new = [g for g in first.values() if g.match in stored]
+    new = [g for m, g in first.items() if related[m].how == "new"]
+    appended = sum(g.get("events_appended", 0) for g in games)
     totals = {k: sum(g.stats[k] for g in fr.games)
               for k in ("moves", "chk_checked", "chk_mismatches", "summaries_checked", "summary_mismatches",
                         "unparsed_lines", "unknown_kind_lines", "lines_not_replayed")}
+    named = [{"game": g["game"], "text": g["names_warning"], "kind": "names"} for g in games if g.get("names_warning")]
     extra: dict[str, Any] = {"version": fr.variant.version, "variant": fr.variant.label(),
                              "variant_details": fr.variant.to_dict(), **totals,
-                             "games": games, "matches": [g.match for g in fr.games],
-                             "warnings": fr.warnings}
-    already = [g.match for g in fr.games if g.match not in stored]
+                             "games": games, "matches": [g.get("in_match", g["match"]) for g in games],
+                             "warnings": fr.warnings + named}
+    already = [g["match"] for g in games if not g["stored"]]
     if already:
         extra["already_imported"] = already
     if fr.not_played:
         extra["not_played"] = [{"lines": list(span)} for span in fr.not_played]
-    first = (new or fr.games)[0]
-    return ImportSummary(file=fr.path, match=first.match, events=sum(g.events for g in new),
+    shown = (new or fr.games)[0]
+    return ImportSummary(file=fr.path, match=related[shown.match].match,
+                         events=sum(g.events for g in new) + appended,
                          created=bool(new), findings=sum(g.findings for g in new), extra=extra)
 
 
-def copy_words(copy: Any) -> dict[str, Any]:
-    """A game the log held a copy of, in words (its "status") and which match that is."""
+def copy_words(copy: Copy) -> dict[str, Any]:
+    """A game the log held a copy of, in words (its "status"), which match that is, and a warning
+    when this copy names other players than the stored one."""
     d = copy.detail
+    if copy.how == "new":
+        return {}
+    out: dict[str, Any] = {"in_match": copy.match}
     if copy.how == "shorter":
-        return {"status": f"already in the log (this copy is shorter: {d['events']} of {d['log_events']} "
-                          f"events, {d['moves']} moves)", "in_match": copy.match}
-    if copy.how == "resume":
-        return {"status": f"resumed: {d['log_events']} already there, {d['events'] - d['log_events']} appended",
-                "in_match": copy.match, "events_appended": d["events"] - d["log_events"]}
-    return {"status": "already in the log", "in_match": copy.match} if copy.how == "same" else {}
+        out["status"] = (f"already in the log (this copy is shorter: {d['events']} of {d['log_events']} "
+                         f"events, {d['moves']} moves)")
+    elif copy.how == "resume":
+        out |= {"status": f"resumed: {d['log_events']} already there, {d['events'] - d['log_events']} appended",
+                "events_appended": d["events"] - d["log_events"]}
+    else:
+        out["status"] = "already in the log"
+    if d.get("names"):
+        out["names_warning"] = (f"match {copy.match} in the log is between {' and '.join(d['log_names'])}: "
+                                f"this copy names {' and '.join(d['names'])} (a re-used or renamed log?); the match keeps its names")
+    return out
 
 
 def result_text(result: dict[str, Any]) -> str:
