@@ -214,7 +214,9 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
     An OPTCGSim log becomes one match per game (an AutoSaved file holds every rematch); the summary
     says which simulator version and log variant each file is. Many logs are read by worker
     processes and written by one, in batched commits; a game already in the log is recognised
-    and skipped, so running an interrupted import again finishes it.
+    and skipped, so running an interrupted import again finishes it; a copy of a game cut short
+    (a crash) is related to the stored one, file or folder alike: already in the log, resumed, or
+    refused naming the line and event where it differs.
 
     A JSONL file (an export) whose match or tournament the log already holds is compared with
     it, event by event: if the log holds all of it (or more), it is "already in the log" and nothing is stored

@@ -270,9 +270,10 @@ def _event_lines(conv: Converter) -> list[int]:
 
 
 def game_fingerprint(game: Game, conv: Converter) -> str:
-    """The game's move stream and how it ended (who won or left, how, by seat number): a file cut
-    before its result line and the whole file are two imports, not one; the same game saved as a
-    downloaded log and as an AutoSaved one (or in two AutoSaved files) is one."""
+    """The game's move stream and how it ended (who won or left, how, by seat number): the same
+    game saved as a downloaded log and as an AutoSaved one (or in two AutoSaved files) has one. A
+    copy cut before its result line has another: it shares only the opening (`Game.opening`, the
+    match id's first digits), by which _optcgsim_copies relates it to the whole game."""
     r = conv.state.result or conv.outcome or {}
     seat = {name: str(num) for num, name in conv.name.items()}
     ending = "|".join(str(seat.get(r.get(k), r.get(k))) for k in ("winner", "left")) + f"|{r.get('how')}"
