@@ -28,9 +28,27 @@ def describe_file(r: dict[str, Any]) -> str:
             ("unknown_kind_lines", "of a kind this version does not know (kept)")) if g.get(k)]
         if odd:
             lines.append(f"  game {g['game']}: " + "; ".join(odd))
-    if r.get("already_imported") and not r["created"]:
+    if r.get("already_imported") and not r["created"] and not r["events"]:
         lines.append("every game of it was already in the log: nothing stored")
     return "\n".join(lines)
+
+
+def outcome_line(r: dict[str, Any], judged: str) -> str:
+    """The last line of a single OPTCGSim file's import: every match it stored, resumed or found."""
+    games = [g for g in r["games"] if "same_as_game" not in g]
+    new = [f"match {g['match']} ({plural(g['events'], 'event')})" for g in games if g["stored"]]
+    resumed = [f"match {g['in_match']} ({plural(g['events_appended'], 'event')} appended)"
+               for g in games if g.get("events_appended")]
+    held = [g["in_match"] for g in games if not g["stored"] and not g.get("events_appended")]
+    parts = ([f"new {', '.join(new)}"] if new else []) + ([f"resumed {', '.join(resumed)}"] if resumed else []) \
+        + ([f"already in the log: match {', '.join(held)}"] if held else [])
+    tail = judged if new else "nothing new stored" if not resumed else "the appended events are judged by " \
+        f"`tablejudge validate {resumed_match(games)}`"
+    return f"{r['file']}: " + "; ".join(parts) + f"; {tail}"
+
+
+def resumed_match(games: list[dict[str, Any]]) -> str:
+    return next(g["in_match"] for g in games if g.get("events_appended"))
 
 
 def game_rows(summaries: list[dict[str, Any]], *, basename: bool = True) -> list[dict[str, Any]]:
@@ -43,7 +61,8 @@ def game_rows(summaries: list[dict[str, Any]], *, basename: bool = True) -> list
                       else f"{g['summary_mismatches']} of {g['summaries_checked']} summaries")
             rows.append({"file": os.path.basename(s["file"]) if basename else s["file"], "game": g["game"],
                          "version": s["version"], "result": result_text(g["result"]),
-                         "match": g["match"] + ("" if g["stored"] else " (already)"),
+                         "match": g.get("in_match", g["match"]) + (
+                             "" if g["stored"] else " (resumed)" if g.get("events_appended") else " (already)"),
                          "events": g["events"], "findings": g["findings"], "mismatches": checks})
     return rows
 
@@ -70,10 +89,16 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
         if rows:
             click.echo(table_text(game_rows(rows), GAME_COLUMNS + ["mismatches"]))
         t = result.totals()
-        click.echo(f"{plural(t['imported_files'], 'file')} imported: {plural(t['games_stored'], 'game')} stored "
-                   f"({plural(t['games'] - t['games_stored'], 'game')} already in the log), "
+        resumed = f", {t['games_resumed']} resumed" if t["games_resumed"] else ""
+        click.echo(f"{plural(t['imported_files'], 'file')} imported: {plural(t['games_stored'], 'game')} stored"
+                   f"{resumed} ({plural(t['games'] - t['games_stored'] - t['games_resumed'], 'game')} already in "
+                   "the log), "
                    f"{plural(t['events'], 'event')} in {t['seconds']:.1f} s "
                    f"({plural(t['workers'], 'worker')}, {plural(t['commits'], 'commit')})")
+        for s in rows:  # a copy naming other players than the stored game's
+            for w in s.get("warnings", []):
+                if w.get("kind") == "names":
+                    stderr(f"warning: {os.path.basename(s['file'])} game {w.get('game')}: {w['text']}")
         for f in failures:
             stderr(f"failed (nothing of it stored): {f['error']}")
     if result.interrupted:

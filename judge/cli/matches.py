@@ -214,7 +214,9 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
     An OPTCGSim log becomes one match per game (an AutoSaved file holds every rematch); the summary
     says which simulator version and log variant each file is. Many logs are read by worker
     processes and written by one, in batched commits; a game already in the log is recognised
-    and skipped, so running an interrupted import again finishes it.
+    and skipped, so running an interrupted import again finishes it; a copy of a game cut short
+    (a crash) is related to the stored one, file or folder alike: already in the log, resumed, or
+    refused naming the line and event where it differs.
 
     A JSONL file (an export) whose match or tournament the log already holds is compared with
     it, event by event: if the log holds all of it (or more), it is "already in the log" and nothing is stored
@@ -292,7 +294,11 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
             judged = (f"{plural(r['findings'], 'finding')}" if r["findings"] is not None
                       else "not judged (interrupted): run `tablejudge validate " + r["match"] + "`")
             thing = "tournament" if r.get("stream") == "tournament" else "match"
-            if r.get("status") == "already in the log":
+            if "games" in r:  # an OPTCGSim log: every match it stored, resumed or found
+                from judge.cli.importing import outcome_line
+
+                click.echo(outcome_line(r, judged))
+            elif r.get("status") == "already in the log":
                 click.echo(f"{r['file']}: {import_status(r)}, {thing} {r['match']}: nothing stored")
             elif r.get("stream") == "tournament":  # a tournament's own stream: no moves to judge
                 click.echo(f"{r['file']}: " + (

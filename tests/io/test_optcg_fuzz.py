@@ -104,3 +104,71 @@ def test_damaged_logs_import_whole_or_not_at_all(tmp_path, name):
         import_checked(tmp_path, text)
 
     run()
+
+
+# --- a copy cut at any line end, imported before or after the whole file (issue #17) -------------
+#
+# The property, exactly: cut one of the real fixtures after a line, past its set-up and its opening
+# (FIRST_TURN: the first line after which the cut copy holds a turn and 40 move lines; a copy cut in the set-up, where a mulligan's
+# moves read otherwise without the lines after them, before both players are named, or inside the
+# first 40 move and check lines, is a game of its own, said in docs/rulesets/optcg.md). A cut between a move and its RZ1|CHK line is refused as truncated, the
+# cut copy alone or after the whole file (the log unchanged). Otherwise
+# - whole file, then the cut copy: one match, the whole game's events; the cut copy is "already in
+#   the log" (its unfinished last turn is not compared);
+# - the cut copy, then the whole file: either one match holding exactly the whole game's events
+#   (resumed), or, when the cut copy's last turn was read otherwise without the lines after the cut
+#   (about half the cuts of esempio.log), a refusal that says the log holds this game cut short, and
+#   the log left as the cut copy made it; or, a copy cut after the game's ending line (the same
+#   moves and ending: the same match id), "already in the log", the lines after the ending (chat)
+#   not appended. Never two matches, never a mixed history.
+
+FIRST_TURN = {"esempio.log": 369, os.path.join("variants", "v1_hdr_140a_real.log"): 116}  # v1: its 40th move
+COPY_FIXTURES = list(FIRST_TURN)
+
+
+def _game(store: EventStore, match: str) -> list[tuple[str, str, str]]:
+    import json
+
+    keep = lambda p: {k: v for k, v in p.items() if k not in ("line", "source")}  # noqa: E731  where it was read
+    return [(e.kind, e.actor, json.dumps(keep(e.payload), sort_keys=True)) for e in store.read(match)]
+
+
+@pytest.mark.parametrize("name", COPY_FIXTURES, ids=[os.path.basename(v) for v in COPY_FIXTURES])
+def test_a_cut_copy_and_the_whole_file_make_one_match(tmp_path, name):
+    whole = os.path.join(FIXTURES, name)
+    alone = EventStore.open(str(tmp_path / "alone.db"))
+    optcgsim.import_file(alone, whole)
+    expected = _game(alone, alone.match_ids()[0])
+    lines = TEXT[name].split("\n")[:-1]
+
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(k=st.integers(FIRST_TURN[name], len(lines) - 1))
+    def run(k):
+        cut = tmp_path / f"cut{uuid.uuid4().hex}.log"
+        cut.write_text("\n".join(lines[:k]) + "\n", encoding="utf-8")
+        after = EventStore.open(str(tmp_path / f"a{uuid.uuid4().hex}.db"))
+        optcgsim.import_file(after, whole)
+        try:
+            d = optcgsim.import_file(after, str(cut)).to_dict()
+        except InputError as e:  # a move cut from its RZ1|CHK line: refused as truncated, alone or not
+            assert "has no matching RZ1|CHK line" in str(e)
+            assert len(after.match_ids()) == 1 and _game(after, after.match_ids()[0]) == expected
+            return
+        assert len(after.match_ids()) == 1 and _game(after, after.match_ids()[0]) == expected
+        assert d["games"][0]["status"].startswith("already in the log") and d["events"] == 0
+        before = EventStore.open(str(tmp_path / f"b{uuid.uuid4().hex}.db"))
+        optcgsim.import_file(before, str(cut))
+        held = _game(before, before.match_ids()[0])
+        try:
+            d = optcgsim.import_file(before, whole).to_dict()
+        except InputError as e:
+            assert "holds a copy of this game cut short (no result)" in str(e) and "--db" in str(e)
+            assert len(before.match_ids()) == 1 and _game(before, before.match_ids()[0]) == held
+            return
+        assert len(before.match_ids()) == 1 and before.verify(before.match_ids()[0]).ok
+        if d["games"][0]["status"] == "already in the log":  # cut after the ending line: the same match id
+            assert held == expected[:len(held)]  # the chat after the ending is not appended (documented)
+            return
+        assert _game(before, before.match_ids()[0]) == expected
+
+    run()

@@ -457,3 +457,139 @@ def test_a_folder_with_a_file_holding_the_same_game_twice_stores_it_once(tmp_pat
     games = result.imported[0].extra["games"]
     assert [g["stored"] for g in games] == [True, False] and games[1]["same_as_game"] == games[0]["game"]
     assert len(store.match_ids()) == 1
+
+
+# --- a copy of a stored game cut short, or differing (issue #17) ----------------------------------
+
+
+def _cut_at_a_turn(tmp_path, name="cut.log"):
+    """esempio.log cut after the CHK line of a move at a turn's end (a crash): a real file's start."""
+    lines = open(SIM_LOG, encoding="utf-8").read().split("\n")
+    return write(tmp_path, name, lines[:741] + [""]), lines
+
+
+def test_a_cut_copy_of_a_stored_game_is_already_in_the_log(tmp_path):
+    store = store_for(tmp_path)
+    whole = optcgsim.import_file(store, SIM_LOG).to_dict()
+    cut, _ = _cut_at_a_turn(tmp_path)
+    again = optcgsim.import_file(store, cut).to_dict()
+    assert not again["created"] and again["events"] == 0
+    assert again["games"][0]["status"].startswith("already in the log (this copy is shorter: ")
+    assert again["games"][0]["in_match"] == whole["match"] and store.match_ids() == [whole["match"]]
+
+
+def test_the_whole_game_resumes_a_stored_cut_copy(tmp_path):
+    store = store_for(tmp_path)
+    cut, _ = _cut_at_a_turn(tmp_path)
+    first = optcgsim.import_file(store, cut).to_dict()
+    held = store.head(first["match"]).position
+    whole = optcgsim.import_file(store, SIM_LOG).to_dict()
+    game = whole["games"][0]
+    assert game["status"] == f"resumed: {held} already there, {game['events'] - held} appended"
+    assert store.match_ids() == [first["match"]] and store.verify(first["match"]).ok
+    assert store.head(first["match"]).position == game["events"]
+
+
+def test_a_copy_differing_at_a_move_is_refused_naming_line_and_event(tmp_path, capsys):
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", SIM_LOG]) == 0
+    _, lines = _cut_at_a_turn(tmp_path)
+    i = next(k for k in range(420, len(lines)) if lines[k].startswith("RZ1|") and "|CHK|" not in lines[k]
+             and lines[k].split("|")[3] != "Don")
+    parts = lines[i].split("|")
+    parts[3] = "OP01-001" if parts[3] != "OP01-001" else "OP01-002"
+    altered = write(tmp_path, "altered.log", lines[:i] + ["|".join(parts)] + lines[i + 1:741] + [""])
+    capsys.readouterr()
+    assert run_guarded(cli, ["--db", db, "import", altered]) == 2
+    err = capsys.readouterr().err
+    assert f"altered.log:{i + 1}" in err and "of match " in err and "nothing of it was stored" in err
+    assert len(EventStore.open(db).match_ids()) == 1
+
+
+def _held(store: EventStore, match: str) -> list[tuple[str, str]]:
+    """A match's events as the game says them (not where they were read: file, line)."""
+    keep = lambda p: {k: v for k, v in p.items() if k not in ("line", "source")}  # noqa: E731
+    return [(e.kind, json.dumps(keep(e.payload), sort_keys=True)) for e in store.read(match)]
+
+
+def test_a_folder_with_a_cut_copy_and_the_whole_game_stores_it_once_resumed(tmp_path):
+    """Before, the folder import related no copies: two matches for one game (QA 6's files in a folder)."""
+    from judge.io.importers._optcgsim_bulk import import_files
+
+    cut, _ = _cut_at_a_turn(tmp_path, "a_cut.log")
+    whole = write(tmp_path, "b_whole.log", open(SIM_LOG, encoding="utf-8").read().split("\n"))
+    store = store_for(tmp_path)
+    result = import_files(store, [cut, whole], workers=1)
+    assert not result.failed and len(store.match_ids()) == 1
+    match = store.match_ids()[0]
+    game = result.imported[1].extra["games"][0]
+    assert game["in_match"] == match and game["status"].startswith("resumed: ")
+    assert result.totals()["games_resumed"] == 1 and store.verify(match).ok
+    alone = store_for(tmp_path, "alone.db")
+    optcgsim.import_file(alone, SIM_LOG)
+    assert _held(store, match) == _held(alone, alone.match_ids()[0])
+
+
+def test_a_folder_refuses_a_differing_copy_and_imports_the_other_files(tmp_path):
+    from judge.io.importers._optcgsim_bulk import import_files
+
+    _, lines = _cut_at_a_turn(tmp_path)
+    i = next(k for k in range(420, len(lines)) if lines[k].startswith("RZ1|") and "|CHK|" not in lines[k]
+             and lines[k].split("|")[3] != "Don")
+    parts = lines[i].split("|")
+    parts[3] = "OP01-001" if parts[3] != "OP01-001" else "OP01-002"
+    altered = write(tmp_path, "b_altered.log", lines[:i] + ["|".join(parts)] + lines[i + 1:741] + [""])
+    store = store_for(tmp_path)
+    result = import_files(store, [SIM_LOG, altered, fixture("v1_hdr_140a_real.log")], workers=1)
+    assert [os.path.basename(f.path) for f in result.failed] == ["b_altered.log"]
+    assert f"b_altered.log:{i + 1}" in result.failed[0].error and "of match " in result.failed[0].error
+    assert len(store.match_ids()) == 2 and len(result.imported) == 2
+
+
+def test_a_file_holding_a_cut_copy_then_the_whole_game_stores_it_once(tmp_path):
+    """Not written by the simulator (a crash ends its file; an AutoSaved file's rematch is a new
+    shuffle), but two files pasted into one: before, two matches."""
+    _, lines = _cut_at_a_turn(tmp_path)
+    both = write(tmp_path, "both.log", lines[:741] + open(SIM_LOG, encoding="utf-8").read().split("\n"))
+    store = store_for(tmp_path)
+    d = optcgsim.import_file(store, both).to_dict()
+    assert len(store.match_ids()) == 1 and d["games"][1]["status"].startswith("resumed: ")
+    alone = store_for(tmp_path, "alone.db")
+    optcgsim.import_file(alone, SIM_LOG)
+    assert _held(store, store.match_ids()[0]) == _held(alone, alone.match_ids()[0])
+
+
+def test_a_copy_naming_other_players_is_said(tmp_path, capsys):
+    """QA 5: a renamed copy was 'already' with no word, its result naming players the match has not."""
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", fixture("v3_ply_143a_autosaved.log")]) == 0
+    text = open(fixture("v3_ply_143a_autosaved.log"), encoding="utf-8").read()
+    renamed = write(tmp_path, "renamed.log", text.replace("LeoIlPirata", "Judge097").split("\n"))
+    capsys.readouterr()
+    assert run_guarded(cli, ["--db", db, "import", renamed]) == 0
+    out = capsys.readouterr().out
+    assert "this copy names Judge097#3980 and Theshyopop#27381 (a re-used or renamed log?)" in out
+    assert "is between LeoIlPirata#3980 and Theshyopop#27381" in out
+    assert run_guarded(cli, ["--db", db, "import", renamed, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert [w["kind"] for w in d["warnings"] if w.get("kind")] == ["names"]
+
+
+def test_a_file_with_two_new_games_names_both_matches(tmp_path, capsys):
+    """QA 9: the last line named only the first game's match."""
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", fixture("v2c_autosaved_143a_two_games.log")]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert all(f"match {m}" in last for m in EventStore.open(db).match_ids()) and "new match" in last
+
+
+def test_the_whole_game_after_a_cut_copy_says_it_resumed_that_match(tmp_path, capsys):
+    """QA 6: after the resume the last line said 'already in match <the whole game's id>', a match
+    the log does not hold."""
+    db = str(tmp_path / "t.db")
+    cut, _ = _cut_at_a_turn(tmp_path)
+    assert run_guarded(cli, ["--db", db, "import", cut]) == 0
+    assert run_guarded(cli, ["--db", db, "import", SIM_LOG]) == 0
+    out = capsys.readouterr().out
+    match = EventStore.open(db).match_ids()[0]
+    assert f"resumed match {match} (" in out.strip().splitlines()[-1] and f"{match} (resumed)" in out

@@ -3,8 +3,10 @@
 One job: the bulk path of `tablejudge import FOLDER`. Each file is read, split into games, converted
 and judged in a worker process (`optcgsim.read_file`); the main process is the only writer. It
 takes the results in the order of the files (so the first file that holds a game is the one that
-imports it), drops games already in the log or already seen in this run (a game's match id is its
-content's fingerprint), and stores the rest in batches: one transaction for several files' matches
+imports it) and relates each game to the log and to the games of this run's earlier files, as the
+one-file import does (`_optcgsim_copies.Copies`: already in the log, a copy cut shorter, a copy
+that resumes a cut one after its batch commits, or a file refused for a copy that differs, while the
+other files import), and stores the new games in batches: one transaction for several files' matches
 (`EventStore.create_many`), a file never split across two batches, so each file is stored all or
 nothing. If a batch is refused, its files are tried one by one, so one bad file costs only itself.
 
@@ -74,6 +76,7 @@ class BulkImport:
         games = [g for s in self.imported for g in s.extra["games"]]
         return {"files": len(self.files), "imported_files": len(self.imported), "failed_files": len(self.failed),
                 "games": len(games), "games_stored": sum(1 for g in games if g["stored"]),
+                "games_resumed": sum(1 for g in games if g.get("events_appended")),
                 "events": self.events, "seconds": round(self.seconds, 2),
                 "write_seconds": round(self.write_seconds, 2),
                 "events_per_s": round(self.events / self.seconds) if self.seconds else None,
@@ -141,24 +144,33 @@ def read_one(path: str, recorded_by: str | None, cards_db: str | None) -> tuple[
 
 
 class _Writer:
-    """The one writer: dedupes games, fills a batch, commits it."""
+    """The one writer: relates each file's games to the log and to this run's earlier files
+    (`_optcgsim_copies.Copies`, the one-file import's relation), fills a batch, commits it, then
+    appends the resumed games."""
 
     def __init__(self, store: EventStore, out: BulkImport, batch_events: int):
+        from judge.io.importers._optcgsim_copies import Copies
+
         self.store = store
         self.out = out
         self.batch_events = batch_events
-        self.batch: list[tuple[Any, set[str]]] = []  # (FileResult, ids of its games to store)
+        self.batch: list[tuple[Any, dict[str, Any]]] = []  # (FileResult, match id -> Copy)
         self.events = 0
-        self.seen: set[str] = set()  # match ids stored or queued in this run
+        self.copies = Copies(store)
 
     def take(self, path: str, fr: Any, error: str | None) -> None:
+        from judge.io.importers.optcgsim import first_copies, relate_file
+
         if fr is None:
             self.out.files.append(FileOutcome(path, error=error or f"{path}: not read"))
             return
-        new = {g.match for g in fr.games if g.match not in self.seen and self.store.head(g.match) is None}
-        self.seen |= {g.match for g in fr.games}
-        self.batch.append((fr, new))
-        self.events += sum(g.events for g in fr.games if g.match in new)
+        try:
+            related = relate_file(self.copies, fr)
+        except InputError as e:  # a copy that differs from a stored game: this file only
+            self.out.files.append(FileOutcome(path, error=str(e)))
+            return
+        self.batch.append((fr, related))
+        self.events += sum(g.events for m, g in first_copies(fr.games).items() if related[m].how != "same")
         if self.events >= self.batch_events:
             self.flush()
 
@@ -174,18 +186,24 @@ class _Writer:
                     self._commit([one])
                 except (StoreError, ValueError) as e:
                     self.out.files.append(FileOutcome(one[0].path, error=f"{one[0].path}: not stored: {e}"))
+        self.copies.committed()
 
-    def _commit(self, batch: list[tuple[Any, set[str]]]) -> None:
-        from judge.io.importers.optcgsim import first_copies, summary
+    def _commit(self, batch: list[tuple[Any, dict[str, Any]]]) -> None:
+        from judge.io.importers.optcgsim import first_copies, resume_file, summary
 
-        games = first_copies([g for fr, new in batch for g in fr.games if g.match in new])
-        streams = [(m, g.drafts) for m, g in games.items()]
-        if streams:
-            started = time.perf_counter()
-            try:
+        streams = [(m, g.drafts) for fr, related in batch for m, g in first_copies(fr.games).items()
+                   if related[m].how == "new"]
+        started = time.perf_counter()
+        try:
+            if streams:
                 self.store.create_many(streams)
-            finally:
-                self.out.write_seconds += time.perf_counter() - started
-            self.out.batches += 1
-        for fr, new in batch:
-            self.out.files.append(FileOutcome(fr.path, summary=summary(fr, new)))
+                self.out.batches += 1
+            for fr, related in batch:  # after the commit: a game may continue one it just stored
+                try:
+                    resume_file(self.store, fr, related)
+                except (InputError, StoreError) as e:  # its start's file was refused, or another writer appended
+                    self.out.files.append(FileOutcome(fr.path, error=f"{e} (its new games were stored)"))
+                    continue
+                self.out.files.append(FileOutcome(fr.path, summary=summary(fr, related)))
+        finally:
+            self.out.write_seconds += time.perf_counter() - started

@@ -39,6 +39,7 @@ from judge.io.importers._optcgsim_lines import (
 )
 
 PLAYED = re.compile(r"Draw \d+ (Cards?|Don)|End Turn")
+OPENING_KEYS = 40  # move and check lines: the set-up names every card as it leaves the shuffled deck
 HEADER_TEXT = ("Version is", "Waiting for a Connection", "Attempting to connect")
 
 
@@ -50,6 +51,7 @@ class Game:
     ending: Ending | None = None    # what its first ending line says, if it has one
     ending_line: int | None = None
     fingerprint: str = ""
+    opening: str = ""               # sha256 of its first moves: shared by every copy, cut or whole
 
     @property
     def first_line(self) -> int:
@@ -92,6 +94,7 @@ def split(lines: list[Line], path: str) -> Split:
             continue
         check_sequence(game, path)
         game.fingerprint = fingerprint(game)
+        game.opening = fingerprint(game, OPENING_KEYS)
         games.append(game)
     if not games:
         raise InputError("no game in the file has a move before its end (every RZ1 move line comes "
@@ -163,15 +166,19 @@ def check_sequence(game: Game, path: str) -> None:
             raise InputError(f"check line {ln.seq} follows no move", where=f"{path}:{ln.n}")
 
 
-def fingerprint(game: Game) -> str:
+def fingerprint(game: Game, keys: int | None = None) -> str:
     """sha256 of the game's move stream (its RZ1 move and check lines without their line and
     sequence numbers: a rematch that skipped the stream reset numbers its moves on from the last game).
     The same game saved twice (a later AutoSaved file repeats the session's earlier games; a
     downloaded log and an AutoSaved one of the same game differ only in their readable lines) has
-    the same stream; two different games never do (every card drawn is named, in order)."""
+    the same stream; two different games never do (every card drawn is named, in order).
+    With `keys`, of the stream's first `keys` lines only: the game's opening, the same in a copy
+    cut short (a crash) and in the whole game."""
     h = hashlib.sha256()
-    for ln in game.lines:
-        if isinstance(ln, (MoveLine, CheckLine)):
-            h.update(ln.key.encode("ascii", "replace"))
-            h.update(b"\n")
+    stream = (ln for ln in game.lines if isinstance(ln, (MoveLine, CheckLine)))
+    for k, ln in enumerate(stream):
+        if keys is not None and k >= keys:
+            break
+        h.update(ln.key.encode("ascii", "replace"))
+        h.update(b"\n")
     return h.hexdigest()

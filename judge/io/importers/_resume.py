@@ -31,15 +31,13 @@ def onto_stored(store: EventStore, path: str, stream: str, stored: list[Recorded
         store.sealed(stream, drafts[:common], expected_hashes=expected_hashes[:common])
     except HashMismatch as e:
         raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
-    for i in range(common):
-        differs = _differs(drafts[i], given[i], expected_hashes[i], stored[i])
-        if differs:
-            position = i + 1
-            what, detail = differs
-            raise InputError(
-                f"differs from event {position} of {thing} {stream} in the log ({detail}): the file and "
-                f"the log hold two different histories of this {thing}; nothing was stored",
-                where=f"{path}:{line_of[position]}", field=what)
+    difference = first_difference(stored, drafts, given, expected_hashes)
+    if difference:
+        position, what, detail = difference
+        raise InputError(
+            f"differs from event {position} of {thing} {stream} in the log ({detail}): the file and "
+            f"the log hold two different histories of this {thing}; nothing was stored",
+            where=f"{path}:{line_of[position]}", field=what)
     if len(drafts) <= len(stored):
         more = len(stored) - len(drafts)
         return ImportSummary(file=path, match=stream, events=0, created=False, findings=0,
@@ -53,6 +51,18 @@ def onto_stored(store: EventStore, path: str, stream: str, stored: list[Recorded
     findings = findings_after(store, stream, events[0].position) if judge else 0
     return ImportSummary(file=path, match=stream, events=len(events), created=False, findings=findings,
                          extra={**extra, "status": "resumed", "already_in_log": len(stored)})
+
+
+def first_difference(stored: list[RecordedEvent], drafts: list[Draft], given: list[dict[str, Any]],
+                     expected_hashes: list[str | None]) -> tuple[int, str, str] | None:
+    """(position, field, what differs in words) of the first of the common events where the file
+    and the log differ, or None if one is the start of the other. Also used by the OPTCGSim
+    importer (_optcgsim_copies.py), which decides what a difference means for a copy of a game."""
+    for i in range(min(len(stored), len(drafts))):
+        differs = _differs(drafts[i], given[i], expected_hashes[i], stored[i])
+        if differs:
+            return i + 1, *differs
+    return None
 
 
 def _differs(draft: Draft, line: dict[str, Any], given_hash: str | None,

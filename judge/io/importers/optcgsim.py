@@ -14,9 +14,10 @@ The plug-in face of the importer; the work is in modules with one job each:
 | `_optcgsim_checks` | the log's `RZ1|CHK` lines and summaries against the replayed table |
 | `_optcgsim_bulk` | a folder: parsing in worker processes, one writer, batched commits |
 
-A game's match id is the start of its content's fingerprint: a game already in the log (imported
-before, or repeated by a later AutoSaved file of the same session) is recognised and not stored
-twice. Card facts: if a local card database is found (`$TABLEJUDGE_CARDS`, or `cards.db` beside the log),
+A game's match id is its opening's fingerprint then its whole content's: a game already in the log
+(imported before, or repeated by a later AutoSaved file of the same session) is recognised and not
+stored twice, and a copy cut short (the simulator crashed) is compared with the stored game that
+opens alike (`_optcgsim_copies`: already in the log, resumed, or refused). Card facts: if a local card database is found (`$TABLEJUDGE_CARDS`, or `cards.db` beside the log),
 the Leaders' and seen cards' facts are copied into `deck.registered` (from it and the card snapshot);
 otherwise the checks that need facts stay silent. Not from the snapshot alone: the log does not say
 which plays and power changes came from effects, so with every card's facts known the checks would
@@ -35,7 +36,9 @@ from engine.match import InputError
 from engine.store import EventStore
 
 from judge.io.importers import ImportSummary
+from judge.io.importers._resume import onto_stored
 from judge.io.importers._optcgsim_convert import Converter
+from judge.io.importers._optcgsim_copies import OPENING_HEX, Copies, Copy, comparable
 from judge.io.importers._optcgsim_games import Game, split
 from judge.io.importers._optcgsim_lines import MoveLine, PlayerLine, TextLine, card_ids, read
 from judge.io.importers._optcgsim_version import Variant, detect
@@ -57,10 +60,15 @@ class GameResult:
     findings: int
     result: dict[str, Any]
     warnings: list[dict[str, Any]] = field(default_factory=list)
+    event_lines: list[int] = field(default_factory=list)  # the file's line each event was made at
 
     @property
     def events(self) -> int:
         return len(self.drafts)
+
+    def line_of(self, position: int) -> int:
+        lines = self.event_lines or [self.first_line]
+        return lines[min(position, len(lines)) - 1]
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.index, "match": self.match, "lines": [self.first_line, self.last_line],
@@ -118,15 +126,45 @@ def convert(path: str, *, cards_db: str | None = None, game: int = 1) -> Convert
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,
                 recorded_by: str | None = None) -> ImportSummary:
-    """One file: each of its games becomes a match, all in one transaction; games already in the
-    log are recognised by their match id and left as they are."""
+    """One file: each of its new games becomes a match, all in one transaction; a game the log
+    already holds (whole, or cut short) is related to it (`_optcgsim_copies`): left as it is,
+    resumed after that transaction, or the file refused before anything is stored."""
     if match:
         raise InputError("an OPTCGSim log creates its own matches: drop --match", where=path, field="match")
     fr = read_file(path, recorded_by=recorded_by, cards_db=find_cards_db(path))
-    new = [g for m, g in first_copies(fr.games).items() if store.head(m) is None]
+    related = relate_file(Copies(store), fr)  # refuses before anything is stored
+    new = [g for m, g in first_copies(fr.games).items() if related[m].how == "new"]
     if new:
         store.create_many([(g.match, g.drafts) for g in new])
-    return summary(fr, {g.match for g in new})
+    resume_file(store, fr, related)
+    return summary(fr, related)
+
+
+def relate_file(copies: Copies, fr: FileResult) -> dict[str, Copy]:
+    """Match id -> what the log (or this import, before it) holds of each game of the file: the one
+    relation of a file's games to the log, for the one-file and the folder import alike."""
+    return copies.relate_all(first_copies(fr.games), fr.path)
+
+
+def resume_file(store: EventStore, fr: FileResult, related: dict[str, Copy]) -> None:
+    """The file's games that continue a stored match: the rest appended, each in its own transaction,
+    after the file's new games are committed (a cut copy and the whole game in one file: the cut one
+    was just stored)."""
+    for m, g in first_copies(fr.games).items():
+        if related[m].how == "resume":
+            resume(store, fr.path, g, related[m].match)
+
+
+def resume(store: EventStore, path: str, g: GameResult, match: str) -> None:
+    """The stored game is the start of `g`: the rest appended after it (_resume.onto_stored)."""
+    stored = store.read(match)
+    if not stored:  # the file holding its start was refused in the same folder import
+        raise InputError(f"game {g.index} continues match {match}, which was not stored: nothing of the "
+                         "game was stored", where=f"{path}:{g.first_line}")
+    drafts = comparable(g.drafts, stored)
+    n = len(drafts)
+    onto_stored(store, path, match, stored, drafts, [None] * n, [{}] * n,
+                {p: g.line_of(p) for p in range(1, n + 1)}, judge=False)
 
 
 def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
@@ -138,28 +176,53 @@ def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
     return out
 
 
-def summary(fr: FileResult, stored: set[str]) -> ImportSummary:
-    """The import summary of a file whose games in `stored` were just stored (the others were
-    there already)."""
+def summary(fr: FileResult, related: dict[str, Copy]) -> ImportSummary:
+    """The import summary of a file whose games were related to the log (`relate_file`): the "new"
+    ones were just stored, the "resume" ones appended to, the others were there already."""
     first = first_copies(fr.games)
-    games = [g.to_dict() | {"stored": g.match in stored and first[g.match] is g}
-             | ({"same_as_game": first[g.match].index} if first[g.match] is not g else {}) for g in fr.games]
-    new = [g for g in first.values() if g.match in stored]
+    games = [g.to_dict() | {"stored": related[g.match].how == "new" and first[g.match] is g}
+             | ({"same_as_game": first[g.match].index} if first[g.match] is not g else copy_words(related[g.match]))
+             for g in fr.games]
+    new = [g for m, g in first.items() if related[m].how == "new"]
+    appended = sum(g.get("events_appended", 0) for g in games)
     totals = {k: sum(g.stats[k] for g in fr.games)
               for k in ("moves", "chk_checked", "chk_mismatches", "summaries_checked", "summary_mismatches",
                         "unparsed_lines", "unknown_kind_lines", "lines_not_replayed")}
+    named = [{"game": g["game"], "text": g["names_warning"], "kind": "names"} for g in games if g.get("names_warning")]
     extra: dict[str, Any] = {"version": fr.variant.version, "variant": fr.variant.label(),
                              "variant_details": fr.variant.to_dict(), **totals,
-                             "games": games, "matches": [g.match for g in fr.games],
-                             "warnings": fr.warnings}
-    already = [g.match for g in fr.games if g.match not in stored]
+                             "games": games, "matches": [g.get("in_match", g["match"]) for g in games],
+                             "warnings": fr.warnings + named}
+    already = [g["match"] for g in games if not g["stored"]]
     if already:
         extra["already_imported"] = already
     if fr.not_played:
         extra["not_played"] = [{"lines": list(span)} for span in fr.not_played]
-    first = (new or fr.games)[0]
-    return ImportSummary(file=fr.path, match=first.match, events=sum(g.events for g in new),
+    shown = (new or fr.games)[0]
+    return ImportSummary(file=fr.path, match=related[shown.match].match,
+                         events=sum(g.events for g in new) + appended,
                          created=bool(new), findings=sum(g.findings for g in new), extra=extra)
+
+
+def copy_words(copy: Copy) -> dict[str, Any]:
+    """A game the log held a copy of, in words (its "status"), which match that is, and a warning
+    when this copy names other players than the stored one."""
+    d = copy.detail
+    if copy.how == "new":
+        return {}
+    out: dict[str, Any] = {"in_match": copy.match}
+    if copy.how == "shorter":
+        out["status"] = (f"already in the log (this copy is shorter: {d['events']} of {d['log_events']} "
+                         f"events, {d['moves']} moves)")
+    elif copy.how == "resume":
+        out |= {"status": f"resumed: {d['log_events']} already there, {d['events'] - d['log_events']} appended",
+                "events_appended": d["events"] - d["log_events"]}
+    else:
+        out["status"] = "already in the log"
+    if d.get("names"):
+        out["names_warning"] = (f"match {copy.match} in the log is between {' and '.join(d['log_names'])}: "
+                                f"this copy names {' and '.join(d['names'])} (a re-used or renamed log?); the match keeps its names")
+    return out
 
 
 def result_text(result: dict[str, Any]) -> str:
@@ -191,14 +254,26 @@ def _result(game: Game, conv: Converter) -> GameResult:
         warnings.append({"line": game.tail[0].n, "text": "turns were played after the game's end line; "
                                                          "they were not replayed"})
     fp = game_fingerprint(game, conv)
-    return GameResult(game.index, fp[:MATCH_ID_LENGTH], fp, game.first_line, game.last_line, conv.drafts,
-                      stats, len(conv.findings), result, warnings)
+    match = game.opening[:OPENING_HEX] + fp[:MATCH_ID_LENGTH - OPENING_HEX]
+    return GameResult(game.index, match, fp, game.first_line, game.last_line, conv.drafts,
+                      stats, len(conv.findings), result, warnings, _event_lines(conv))
+
+
+def _event_lines(conv: Converter) -> list[int]:
+    """The file's line each draft was made at (a difference from a stored copy names it)."""
+    out: list[int] = []
+    at = conv.game.first_line  # the set-up's events (match, decks, turn order): the game's first line
+    for n, before in sorted(conv.position_at_line.items()):
+        out += [at] * (before - len(out))
+        at = n
+    return out + [at] * (len(conv.drafts) - len(out))
 
 
 def game_fingerprint(game: Game, conv: Converter) -> str:
-    """The game's move stream and how it ended (who won or left, how, by seat number): a file cut
-    before its result line and the whole file are two imports, not one; the same game saved as a
-    downloaded log and as an AutoSaved one (or in two AutoSaved files) is one."""
+    """The game's move stream and how it ended (who won or left, how, by seat number): the same
+    game saved as a downloaded log and as an AutoSaved one (or in two AutoSaved files) has one. A
+    copy cut before its result line has another: it shares only the opening (`Game.opening`, the
+    match id's first digits), by which _optcgsim_copies relates it to the whole game."""
     r = conv.state.result or conv.outcome or {}
     seat = {name: str(num) for num, name in conv.name.items()}
     ending = "|".join(str(seat.get(r.get(k), r.get(k))) for k in ("winner", "left")) + f"|{r.get('how')}"
