@@ -104,7 +104,17 @@
     buildLog(); buildMarks(); buildTurns();
   }
 
-  function show(i, fromHash) {
+  // The current row is brought into view inside the log's own box only: scrollIntoView would
+  // also scroll the window, and on a phone (the log under the board) open the page scrolled down.
+  function reveal(row) {
+    var r = row.getBoundingClientRect(), box = logEl.getBoundingClientRect();
+    if (r.top < box.top) logEl.scrollTop += r.top - box.top;
+    else if (r.bottom > box.bottom) logEl.scrollTop += Math.min(r.bottom - box.bottom, r.top - box.top);
+  }
+  // `keepUrl`: the URL is left as it is (a deep link being shown, the page's own first view). The
+  // first view must not write "#eN": Chromium scrolls to a fragment the URL has when the page
+  // finishes loading, so the page opened scrolled down to that row.
+  function show(i, keepUrl) {
     if (!data.events.length) return;
     i = Math.max(0, Math.min(data.events.length - 1, i));
     var e = data.events[i];
@@ -118,10 +128,10 @@
     var row = document.getElementById("e" + e.p);
     if (row) {
       row.classList.add("current");
-      if (row.scrollIntoView) row.scrollIntoView({ block: "nearest" });
+      reveal(row);
     }
     body.setAttribute("data-shown", String(e.p));
-    if (!fromHash && location.hash !== "#e" + e.p && history.replaceState) {
+    if (!keepUrl && location.hash !== "#e" + e.p && history.replaceState) {
       history.replaceState(null, "", "#e" + e.p);
     }
   }
@@ -154,7 +164,7 @@
   window.addEventListener("hashchange", fromHash);
 
   rebuild();
-  if (!fromHash()) show(data.events.length - 1);
+  if (!fromHash()) show(data.events.length - 1, true);
 
   // --- live: the server's stream says the log moved; fetch what is new ------------------------
   var liveUrl = body.getAttribute("data-live"), dataUrl = body.getAttribute("data-url");
@@ -176,7 +186,8 @@
         data.match = d.match;
         var keep = current, stay = follow;
         rebuild();
-        show(stay ? data.events.length - 1 : keep, !stay);
+        // a page following the end with no "#eN" keeps its URL (no fragment to scroll to at load)
+        show(stay ? data.events.length - 1 : keep, !stay || !location.hash);
       })
       .catch(function () { say("reconnecting…", "off"); })
       .then(function () { busy = false; if (again) { again = false; pull(); } });
