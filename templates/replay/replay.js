@@ -73,20 +73,41 @@
       logEl.appendChild(li);
     });
   }
+  // The marks on the slider: a mark is MARK px wide, and marks that would touch (on a phone a judge
+  // call, its ruling and a correction sit a pixel or two apart) merge into one that says how many
+  // events it holds; a tap on it steps through them. Placed in pixels, so built again on a resize.
+  var MARK = 8, GAP = 5, marksWidth = -1;  // GAP: room for a judge mark's 2 px outline each side
+  function markWidth(count) { return count > 1 ? 8 + 6 * String(count).length : MARK; }
   function buildMarks() {
-    var fmap = byPosition(), n = data.events.length;
+    var fmap = byPosition(), n = data.events.length, w = marksEl.clientWidth, groups = [], g = null;
+    marksWidth = w;
     marksEl.textContent = "";
     data.events.forEach(function (e, i) {
-      var sev = worst(fmap[e.p]);
-      if (!e.judge && !sev) return;
-      var m = el("button", "mark " + (sev || "judge") + (e.judge ? " is-judge" : ""));
-      m.type = "button";
-      m.style.left = (n > 1 ? (100 * i / (n - 1)) : 0) + "%";
-      m.title = "#" + e.p + " " + e.text;
-      m.setAttribute("aria-label", m.title);
-      m.addEventListener("click", function () { show(i); });
-      marksEl.appendChild(m);
+      if (!e.judge && !worst(fmap[e.p])) return;
+      var left = (n > 1 ? w * i / (n - 1) : 0) - MARK / 2;
+      if (g && left < g.left + markWidth(g.items.length) + GAP) g.items.push(i);
+      else groups.push(g = { left: left, items: [i] });
     });
+    groups.forEach(function (g) { marksEl.appendChild(mark(g, fmap)); });
+  }
+  function mark(g, fmap) {
+    var es = g.items.map(function (i) { return data.events[i]; });
+    var sevs = es.map(function (e) { return worst(fmap[e.p]); });
+    var sev = sevs.indexOf("error") >= 0 ? "error" : sevs.indexOf("warning") >= 0 ? "warning" : "judge";
+    var many = es.length > 1;
+    var m = el("button", "mark " + sev + (es.some(function (e) { return e.judge; }) ? " is-judge" : "") +
+               (many ? " many" : ""), many ? String(es.length) : null);
+    m.type = "button";
+    m.style.left = g.left + "px";
+    m.style.width = markWidth(es.length) + "px";
+    m.title = es.map(function (e) { return "#" + e.p + " " + e.text; }).join("\n");
+    m.setAttribute("aria-label", (many ? es.length + " events: " : "") + m.title);
+    m.setAttribute("data-positions", es.map(function (e) { return e.p; }).join(" "));
+    m.addEventListener("click", function () {
+      var next = g.items.filter(function (i) { return i > current; })[0];  // the next of its events
+      show(next !== undefined && current >= g.items[0] ? next : g.items[0]);
+    });
+    return m;
   }
   function buildTurns() {
     turnSel.textContent = "";
@@ -162,6 +183,7 @@
     else if (ev.key === "End") { show(data.events.length - 1); ev.preventDefault(); }
   });
   window.addEventListener("hashchange", fromHash);
+  window.addEventListener("resize", function () { if (marksEl.clientWidth !== marksWidth) buildMarks(); });
 
   rebuild();
   if (!fromHash()) show(data.events.length - 1, true);

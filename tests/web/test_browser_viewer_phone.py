@@ -86,3 +86,76 @@ def test_the_viewer_opens_at_the_top_of_a_small_phone_and_still_follows_the_log(
         deep.locator('body[data-shown="5"]').wait_for(timeout=WAIT)
         assert "current" in deep.locator("#e5").get_attribute("class")
     assert hall.errors == [], "\n".join(hall.errors)
+
+
+def judged(db: str, mid: str) -> list[int]:
+    """A match whose judge marks crowd together: a call, its ruling and a correction on three
+    events in a row (and two more calls) amid 80 notes, and one call alone near the start. Returns
+    the positions the slider marks."""
+    with EventStore.open(db) as store:
+        m = Match(store, mid)
+        judge = {"actor": "judge:Kim", "recorded_by": "judge:Kim"}
+        alone = m.record("judge.call", {"caller": "judge Kim", "reason": "alone", "at": 2}, **judge).event.position
+        for i in range(40):
+            m.record("note", {"text": f"before {i}"})
+        crowd = [m.record("judge.call", {"caller": "judge Kim", "reason": "a question", "at": alone + 3}, **judge),
+                 m.record("judge.ruling", {"text": "the play stands"}, **judge),
+                 m.record("correction", {"voids": alone + 5, "reason": "recorded twice"}, **judge),
+                 m.record("judge.call", {"caller": "judge Kim", "reason": "again", "at": alone + 6}, **judge),
+                 m.record("judge.call", {"caller": "judge Kim", "reason": "and again", "at": alone + 6}, **judge)]
+        for i in range(40):
+            m.record("note", {"text": f"after {i}"})
+        return [alone] + [r.event.position for r in crowd]
+
+
+MARKS = """() => [...document.querySelectorAll('#marks .mark')].map(m => {
+  const r = m.getBoundingClientRect();
+  return {x: r.left, right: r.right, y: r.top, bottom: r.bottom, text: m.textContent,
+          positions: m.title.split('\\n').map(line => parseInt(line.slice(1), 10))};  // "#51 text" a line
+})"""
+
+
+def test_judge_marks_close_together_merge_into_one_readable_mark_on_a_phone(tmp_path):
+    hall = Hall(ARTIFACTS)
+    db = str(tmp_path / "event.db")
+    with Server(db) as server, browser() as b:
+        api = Api(server.url, server.token)
+        _, matches = optcg_event(api)
+        mid = matches[1]
+        set_up(db, mid)
+        marked = judged(db, mid)
+        for width, height in ((360, 780), (390, 844)):
+            page = hall.page(b.new_context(**phone(width, height)))
+            page.goto(f"{server.url}/m/{mid}")
+            page.locator("#marks .mark").first.wait_for(timeout=WAIT)
+            marks = page.evaluate(MARKS)
+            # every marked event is on the slider, once
+            assert sorted(p for m in marks for p in m["positions"]) == sorted(marked), marks
+            # no two marks overlap
+            ordered = sorted(marks, key=lambda m: m["x"])
+            for a, c in zip(ordered, ordered[1:]):
+                assert a["right"] + 4 <= c["x"], (width, a, c)  # apart, judge marks' 2 px outlines too
+            for m in marks:
+                assert 0 <= m["x"] and m["right"] <= width, (width, m)  # on the screen
+                assert m["bottom"] - m["y"] <= 14, m
+            # the lone call keeps a plain mark (8 px: not the 24 px `.controls button` once made it);
+            # the crowd is one mark that says how many events it holds
+            alone = next(m for m in marks if m["positions"] == [marked[0]])
+            assert alone["right"] - alone["x"] == 8 and alone["text"] == "", alone
+            crowd = next(m for m in marks if marked[1] in m["positions"])
+            assert len(crowd["positions"]) >= 3 and crowd["text"] == str(len(crowd["positions"])), crowd
+            hall.shot(page, f"viewer-marks-{width}")
+            # a tap on the merged mark steps through its events
+            button = page.locator(f'#marks .mark[data-positions="{" ".join(map(str, crowd["positions"]))}"]')
+            for p in crowd["positions"] + crowd["positions"][:1]:
+                button.tap()
+                assert page.locator("body").get_attribute("data-shown") == str(p)
+            # another width (a phone turned): the marks are placed again, still apart
+            page.set_viewport_size({"width": height, "height": width})
+            page.wait_for_function(f"document.getElementById('marks').clientWidth > {width}")
+            turned = sorted(page.evaluate(MARKS), key=lambda m: m["x"])
+            assert sorted(p for m in turned for p in m["positions"]) == sorted(marked)
+            for a, c in zip(turned, turned[1:]):
+                assert a["right"] + 4 <= c["x"], (height, a, c)
+            assert turned[-1]["right"] > ordered[-1]["right"] + 100  # spread over the wider slider
+    assert hall.errors == [], "\n".join(hall.errors)
