@@ -89,9 +89,17 @@ def _line(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     return d
 
 
+UNDO_NEEDS_VOIDS = ("required: the number of the event to undo, one this link recorded (the recorder page's "
+                    "\"Undo my #N\" button sends N; GET /api/m/ID lists the events). Nothing stored")
+
+
 def _undo(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
-    voids = number(f, "voids", required=False, low=1, high=m.head_position())
-    rec, target = recorder(m, g).undo(text(f, "reason", required=False), voids=voids)
+    # no "the link's last event" default: what is last when the request lands may not be what the
+    # page showed (a call or another undo stored meanwhile)
+    if f.get("voids") in (None, ""):
+        raise InputError(UNDO_NEEDS_VOIDS, field="voids")
+    voids = number(f, "voids", low=1, high=m.head_position())
+    rec, target = recorder(m, g).undo(voids, text(f, "reason", required=False))
     return {"message": f"event {target.position} is void (correction #{rec.event.position}); it stays in the log",
             "position": rec.event.position, "voids": target.position}
 
