@@ -89,25 +89,28 @@ def _line(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     return d
 
 
+UNDO_NEEDS_VOIDS = ("required: the number of the event to undo, one this link recorded (the recorder page's "
+                    "\"Undo my #N\" button sends N; GET /api/m/ID lists the events). Nothing stored")
+
+
 def _undo(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
-    voids = number(f, "voids", required=False, low=1, high=m.head_position())
-    rec, target = recorder(m, g).undo(text(f, "reason", required=False), voids=voids)
+    # no "the link's last event" default: what is last when the request lands may not be what the
+    # page showed (a call or another undo stored meanwhile)
+    if f.get("voids") in (None, ""):
+        raise InputError(UNDO_NEEDS_VOIDS, field="voids")
+    voids = number(f, "voids", low=1, high=m.head_position())
+    rec, target = recorder(m, g).undo(voids, text(f, "reason", required=False))
     return {"message": f"event {target.position} is void (correction #{rec.event.position}); it stays in the log",
             "position": rec.event.position, "voids": target.position}
 
 
 def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     """A judge call about event `at` (by default the last game event). With `seen` (the head the
-    page showed) a second tap of the same page stores nothing: this link's call after `seen`
-    already stands (the move buttons' `seen`, the same idea)."""
+    page showed) a second tap of the same page stores nothing: this link's call by the same caller
+    after `seen` already stands (the move buttons' `seen`, the same idea). Every page with a call
+    button sends it (the recorder, a table's QR page); the caller counts because both players of a
+    table share their QR page's link, and one's call does not swallow the other's."""
     head = m.head_position()
-    seen = number(f, "seen", required=False, low=0, high=head)
-    if seen is not None and seen < head:
-        for e in m.store.read(m.id, after=max(seen, 1), upto=head):
-            if e.kind == "judge.call" and e.recorded_by == g.recorded_by:
-                return {"message": f"a judge is already called (#{e.position}, sent from this page); "
-                                   "nothing more stored", "position": e.position, "repeat": True}
-    at = number(f, "at", required=False, high=head) or last_game_event(m)
     if g.role == PLAYER:
         caller = text(f, "player", limit=64)
         if caller not in m.players:
@@ -116,6 +119,13 @@ def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     else:
         caller = g.role if g.name in ("", g.role) else f"{g.role} {g.name}"
         actor = g.match_actor
+    seen = number(f, "seen", required=False, low=0, high=head)
+    if seen is not None and seen < head:
+        for e in m.store.read(m.id, after=max(seen, 1), upto=head):
+            if e.kind == "judge.call" and e.recorded_by == g.recorded_by and e.payload.get("caller") == caller:
+                return {"message": f"a judge is already called (#{e.position}, sent from this page); "
+                                   "nothing more stored", "position": e.position, "repeat": True}
+    at = number(f, "at", required=False, high=head) or last_game_event(m)
     reason = text(f, "reason", required=False, limit=500)
     rec = desk_record(m, "judge.call", {"caller": caller, "reason": reason, "at": at}, actor=actor,
                       recorded_by=g.recorded_by)

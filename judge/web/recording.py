@@ -143,31 +143,26 @@ class Recorder:
 
     # --- undo --------------------------------------------------------------------------------
 
-    def undo(self, reason: str | None = None, voids: int | None = None) -> tuple[Recorded, RecordedEvent]:
+    def undo(self, voids: int, reason: str | None = None) -> tuple[Recorded, RecordedEvent]:
         """A correction voiding event `voids` (the number the page's undo button showed), recorded
         as this link's own act; the original stays in the log. Refused (UndoRefused, 409, nothing
         stored) unless that event is still this link's own, undoable and not void: a page that
-        showed an older number never voids a different event. Without `voids` (the JSON API's
-        older form): this link's last undoable event. A judge call is not undoable here: a judge
-        answers it (a ruling says it needed nothing)."""
-        if voids is None:
-            target = last_own_event(self.match, self.recorded_by)
-            if target is None:
-                raise InputError("nothing of yours to undo (a judge voids another's event with a correction)",
-                                 field="undo")
-        else:
-            found = self.match.store.read(self.match.id, after=voids - 1, upto=voids) if voids >= 1 else []
-            target = found[0] if found and found[0].position == voids else None
-            if target is None:
-                raise InputError(f"match {self.match.id} has no event {voids}", field="voids")
-            if target.recorded_by != self.recorded_by:
-                raise UndoRefused(f"not undone: event {voids} is not yours (a judge voids another's event "
-                                    "with a correction); nothing stored")
-            if not undoable(target):
-                what = "a judge call (a judge answers it)" if target.kind == "judge.call" else f"a {target.kind}"
-                raise UndoRefused(f"not undone: event {voids} is {what}, not undoable here; nothing stored")
-            if voids in set(self.match.state().voided):
-                raise UndoRefused(f"not undone: event {voids} is already void; nothing stored")
+        showed an older number never voids a different event. The number is required: "this
+        link's last event" is decided by the server when the request lands, and a call or an
+        undo stored meanwhile made it another event than the one the page showed. A judge call
+        is not undoable here: a judge answers it (a ruling says it needed nothing)."""
+        found = self.match.store.read(self.match.id, after=voids - 1, upto=voids) if voids >= 1 else []
+        target = found[0] if found and found[0].position == voids else None
+        if target is None:
+            raise InputError(f"match {self.match.id} has no event {voids}", field="voids")
+        if target.recorded_by != self.recorded_by:
+            raise UndoRefused(f"not undone: event {voids} is not yours (a judge voids another's event "
+                              "with a correction); nothing stored")
+        if not undoable(target):
+            what = "a judge call (a judge answers it)" if target.kind == "judge.call" else f"a {target.kind}"
+            raise UndoRefused(f"not undone: event {voids} is {what}, not undoable here; nothing stored")
+        if voids in set(self.match.state().voided):
+            raise UndoRefused(f"not undone: event {voids} is already void; nothing stored")
         rec = self.match.record("correction", {"voids": target.position,
                                                "reason": reason or "undone on the recorder page"},
                                 actor=self.own_actor, recorded_by=self.recorded_by)

@@ -73,20 +73,41 @@
       logEl.appendChild(li);
     });
   }
+  // The marks on the slider: a mark is MARK px wide, and marks that would touch (on a phone a judge
+  // call, its ruling and a correction sit a pixel or two apart) merge into one that says how many
+  // events it holds; a tap on it steps through them. Placed in pixels, so built again on a resize.
+  var MARK = 8, GAP = 5, marksWidth = -1;  // GAP: room for a judge mark's 2 px outline each side
+  function markWidth(count) { return count > 1 ? 8 + 6 * String(count).length : MARK; }
   function buildMarks() {
-    var fmap = byPosition(), n = data.events.length;
+    var fmap = byPosition(), n = data.events.length, w = marksEl.clientWidth, groups = [], g = null;
+    marksWidth = w;
     marksEl.textContent = "";
     data.events.forEach(function (e, i) {
-      var sev = worst(fmap[e.p]);
-      if (!e.judge && !sev) return;
-      var m = el("button", "mark " + (sev || "judge") + (e.judge ? " is-judge" : ""));
-      m.type = "button";
-      m.style.left = (n > 1 ? (100 * i / (n - 1)) : 0) + "%";
-      m.title = "#" + e.p + " " + e.text;
-      m.setAttribute("aria-label", m.title);
-      m.addEventListener("click", function () { show(i); });
-      marksEl.appendChild(m);
+      if (!e.judge && !worst(fmap[e.p])) return;
+      var left = (n > 1 ? w * i / (n - 1) : 0) - MARK / 2;
+      if (g && left < g.left + markWidth(g.items.length) + GAP) g.items.push(i);
+      else groups.push(g = { left: left, items: [i] });
     });
+    groups.forEach(function (g) { marksEl.appendChild(mark(g, fmap)); });
+  }
+  function mark(g, fmap) {
+    var es = g.items.map(function (i) { return data.events[i]; });
+    var sevs = es.map(function (e) { return worst(fmap[e.p]); });
+    var sev = sevs.indexOf("error") >= 0 ? "error" : sevs.indexOf("warning") >= 0 ? "warning" : "judge";
+    var many = es.length > 1;
+    var m = el("button", "mark " + sev + (es.some(function (e) { return e.judge; }) ? " is-judge" : "") +
+               (many ? " many" : ""), many ? String(es.length) : null);
+    m.type = "button";
+    m.style.left = g.left + "px";
+    m.style.width = markWidth(es.length) + "px";
+    m.title = es.map(function (e) { return "#" + e.p + " " + e.text; }).join("\n");
+    m.setAttribute("aria-label", (many ? es.length + " events: " : "") + m.title);
+    m.setAttribute("data-positions", es.map(function (e) { return e.p; }).join(" "));
+    m.addEventListener("click", function () {
+      var next = g.items.filter(function (i) { return i > current; })[0];  // the next of its events
+      show(next !== undefined && current >= g.items[0] ? next : g.items[0]);
+    });
+    return m;
   }
   function buildTurns() {
     turnSel.textContent = "";
@@ -104,7 +125,17 @@
     buildLog(); buildMarks(); buildTurns();
   }
 
-  function show(i, fromHash) {
+  // The current row is brought into view inside the log's own box only: scrollIntoView would
+  // also scroll the window, and on a phone (the log under the board) open the page scrolled down.
+  function reveal(row) {
+    var r = row.getBoundingClientRect(), box = logEl.getBoundingClientRect();
+    if (r.top < box.top) logEl.scrollTop += r.top - box.top;
+    else if (r.bottom > box.bottom) logEl.scrollTop += Math.min(r.bottom - box.bottom, r.top - box.top);
+  }
+  // `keepUrl`: the URL is left as it is (a deep link being shown, the page's own first view). The
+  // first view must not write "#eN": Chromium scrolls to a fragment the URL has when the page
+  // finishes loading, so the page opened scrolled down to that row.
+  function show(i, keepUrl) {
     if (!data.events.length) return;
     i = Math.max(0, Math.min(data.events.length - 1, i));
     var e = data.events[i];
@@ -118,10 +149,10 @@
     var row = document.getElementById("e" + e.p);
     if (row) {
       row.classList.add("current");
-      if (row.scrollIntoView) row.scrollIntoView({ block: "nearest" });
+      reveal(row);
     }
     body.setAttribute("data-shown", String(e.p));
-    if (!fromHash && location.hash !== "#e" + e.p && history.replaceState) {
+    if (!keepUrl && location.hash !== "#e" + e.p && history.replaceState) {
       history.replaceState(null, "", "#e" + e.p);
     }
   }
@@ -152,9 +183,10 @@
     else if (ev.key === "End") { show(data.events.length - 1); ev.preventDefault(); }
   });
   window.addEventListener("hashchange", fromHash);
+  window.addEventListener("resize", function () { if (marksEl.clientWidth !== marksWidth) buildMarks(); });
 
   rebuild();
-  if (!fromHash()) show(data.events.length - 1);
+  if (!fromHash()) show(data.events.length - 1, true);
 
   // --- live: the server's stream says the log moved; fetch what is new ------------------------
   var liveUrl = body.getAttribute("data-live"), dataUrl = body.getAttribute("data-url");
@@ -176,7 +208,8 @@
         data.match = d.match;
         var keep = current, stay = follow;
         rebuild();
-        show(stay ? data.events.length - 1 : keep, !stay);
+        // a page following the end with no "#eN" keeps its URL (no fragment to scroll to at load)
+        show(stay ? data.events.length - 1 : keep, !stay || !location.hash);
       })
       .catch(function () { say("reconnecting…", "off"); })
       .then(function () { busy = false; if (again) { again = false; pull(); } });

@@ -46,7 +46,7 @@ def test_a_recorder_link_writes_only_its_match_and_nothing_of_a_judges(api, serv
     # its own match: a line, then undo as the scorekeeper's correction
     r = api.post(f"/api/m/{m1}/lines", {"line": "T1 A: refresh", "seen": before[m1]}, token=rec)
     assert r.status_code == 200 and r.json()["status"] == "stored", r.text
-    r = api.post(f"/api/m/{m1}/do/undo", {}, token=rec)
+    r = api.post(f"/api/m/{m1}/do/undo", {"voids": r.json()["head"]}, token=rec)
     assert r.status_code == 200, r.text
     data = api.get(f"/api/m/{m1}").json()
     last = data["events"][-1]
@@ -75,7 +75,7 @@ def test_a_players_link_only_calls_a_judge_for_its_own_table(api, server):
     refused(api.post(f"/api/m/{m1}/do/call", {"player": tables[1]["player1"]}, token=links[1]))  # not at table 1
     refused(api.post(f"/api/m/{m1}/lines", {"line": "T1 A:", "seen": before[m1]}, token=links[1]))
     refused(api.post(f"/api/m/{m1}/do/ruling", {"text": "x"}, token=links[1]))
-    refused(api.post(f"/api/m/{m1}/do/undo", {}, token=links[1]))
+    refused(api.post(f"/api/m/{m1}/do/undo", {"voids": before[m1]}, token=links[1]))
     # the table page's own call form: its table's match, the caller one of its players
     page = api.http.get(f"/t/{tid}/play", params={"k": links[1], "me": tables[0]["player1"]}).text
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.match import InputError, Match
+from engine.match import Match
 from engine.store import EventStore
-from judge.web.recording import LineRefused, Recorder, last_own_event
+from judge.web.recording import LineRefused, Recorder, UndoRefused, last_own_event
 from tests.rulesets.optcg.support import registration
 
 SAM, LIA = "recorder Sam (link aaa)", "recorder Lia (link bbb)"
@@ -34,8 +34,9 @@ def line(m, text, seen=None, by=SAM, judge=False):
     return rec.record(text, m.head_position() if seen is None else seen)
 
 
-def undo(m, by=SAM):
-    return Recorder(m, "scorekeeper:Sam", by, False).undo()
+def undo(m, voids=None, by=SAM):
+    """Undo as the recorder page does: the number its button shows, this link's last undoable event."""
+    return Recorder(m, "scorekeeper:Sam", by, False).undo(voids or last_own_event(m, by).position)
 
 
 def buttons(m, state):
@@ -81,8 +82,11 @@ def test_undo_voids_this_links_own_last_event_as_the_scorekeepers_correction(mat
     assert target.position in match.state().voided
     assert last_own_event(match, SAM).kind == "turn"
     undo(match)
-    with pytest.raises(InputError):
-        undo(match)  # Lia's DON!! is not Sam's to undo
+    assert last_own_event(match, SAM) is None  # the page shows no undo button
+    lias = match.head_position() - 2  # before Sam's two corrections
+    assert last_own_event(match, LIA).position == lias
+    with pytest.raises(UndoRefused):
+        undo(match, voids=lias)  # Lia's DON!! is not Sam's to undo
 
 
 def test_only_a_judges_link_acts_as_a_judge(match):

@@ -65,13 +65,26 @@ def test_undo_voids_exactly_the_event_its_button_named_or_refuses(api, server):
     assert r.status_code == 409 and "not yours" in r.json()["error"], r.text
 
 
-def test_undo_without_a_number_skips_a_judge_call(api, server):
-    """The JSON API's older form (no `voids`): this link's last undoable event, never its call."""
+def test_undo_without_a_number_is_refused_and_stores_nothing(api, server):
+    """The JSON API's older form (no `voids`: "the link's last undoable event", chosen when the
+    request landed, not what the page showed) is refused with a message naming the field and
+    what to send."""
     _, mid, rec = recorder_match(api, server)
     mine = line(api, mid, rec, "T1 A: refresh")
     assert api.post(f"/api/m/{mid}/do/call", {"reason": "x"}, token=rec).status_code == 200
-    r = api.post(f"/api/m/{mid}/do/undo", {}, token=rec)
-    assert r.status_code == 200 and r.json()["voids"] == mine, r.text
+    before = head(api, mid)
+    for fields in ({}, {"voids": ""}, {"reason": "typo"}):
+        r = api.post(f"/api/m/{mid}/do/undo", fields, token=rec)
+        assert r.status_code == 422, r.text
+        body = r.json()
+        assert body["field"] == "voids" and "Undo my #N" in body["error"] and "Nothing stored" in body["error"], body
+        assert head(api, mid) == before and not event(api, mid, mine)["void"]
+    # the same from a page's plain form: the error page says it, nothing stored
+    page = api.http.get(f"/m/{mid}/record", params={"k": rec}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = api.http.post(f"/m/{mid}/do/undo", data={"k": rec, "csrf": csrf})
+    assert r.status_code == 422 and "voids" in r.text and "Traceback" not in r.text, r.text
+    assert head(api, mid) == before
 
 
 def test_a_double_tapped_call_stores_once_about_the_last_game_event(api, server):

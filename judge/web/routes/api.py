@@ -190,7 +190,8 @@ async def match_line(request: Request, mid: str, body: Line) -> dict[str, Any]:
 async def match_act(request: Request, mid: str, action: MatchActionName,
                     fields: dict[str, Any] = Body(default_factory=dict,
                                                   examples=[{"text": "the attack stands", "rule": "OPTCG-BATTLE-2"}])) -> dict[str, Any]:
-    """undo (`voids`: the event to void, 409 if no longer this link's own undoable event; `reason`),
+    """undo (`voids`, required: the event to void, 422 without it, 409 if no longer this link's own
+    undoable event; `reason`),
     call (`reason`, `at`: default the last game event, `seen`: a repeat after it stores nothing; a
     player's link also `player`), and a judge's ruling
     (`text`, `rule`, `call`), penalty (`player`, `infraction`: the penalty guide's id or name,

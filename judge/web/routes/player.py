@@ -28,6 +28,9 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, **ex
     clock = clock_view(rnd)
     mine = next((x for x in clock["tables"] if x["table"] == g.table), None)
     fmt = st.match_format(rnd.stage)
+    match_id = rnd.matches.get(g.table)
+    # the call form's `seen`: 0 while the table has no match yet (the first call creates it)
+    match_head = web.desk.matches.match(match_id).head_position() if match_id else 0
     if me not in (view["player1"], view["player2"]):
         me = None
     opponent = None if me is None else (view["player2"] if me == view["player1"] else view["player1"])
@@ -45,7 +48,7 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, **ex
                 their_report=own(view["reports"].get(opponent)) if opponent else None,
                 result_mine=own(view["result"]), clock=clock, mine=mine, fmt=fmt.name,
                 choices=views.result_choices(fmt.best_of, fmt.max_wins), position=st.position,
-                topic=f"table:{g.round}:{g.table}", match_id=rnd.matches.get(g.table), **extra)
+                topic=f"table:{g.round}:{g.table}", match_id=match_id, match_head=match_head, **extra)
 
 
 def _next_step(e: Exception, closed: bool) -> str:
@@ -119,11 +122,14 @@ async def call_judge(request: Request, tid: str):
         check_csrf(request, g, form)
         g.require("call_judge", tid, g.round, g.table)
         ctx = context(request)
-        run_match_action(ctx, g, "call", table_match(ctx, g, tid), form)
+        done = run_match_action(ctx, g, "call", table_match(ctx, g, tid), form)
     except HANDLED as e:
         return _refusal(request, tid, e, form)
     # in a player's words: where the judge comes and what the call says (the call also records the
     # moment of the game's log it was made at: the judge sees it, the player need not)
+    if done.get("repeat"):  # a second tap of the same page
+        return _view(request, tid, g, me, notice=f"A judge is already called to table {g.table} (your call from "
+                     "this page; nothing more sent): stay at your table")
     reason = form.get("reason").strip() if isinstance(form.get("reason"), str) else ""
     return _view(request, tid, g, me, notice=f"A judge is called to table {g.table}"
                  + (f" (“{reason}”)" if reason else "") + ": stay at your table")

@@ -1,0 +1,57 @@
+"""A judge call sent twice from the same page stores one call, on every page with a call button
+(QA 2026-11-27: the table's QR page sent no `seen`, so a double tap stored two calls; the
+recorder's is tested in test_undo_call.py). The page's form is posted as the browser posts it:
+its own hidden fields, `seen` among them. Both players of a table share its QR link: one's call
+does not swallow the other's, and a call after the page came back is a new call."""
+from __future__ import annotations
+
+import re
+
+from tests.web.conftest import new_event, player_tokens
+from tests.web.matchsetup import optcg_event
+
+
+def call_form(api, tid: str, token: str, me: str) -> dict[str, str]:
+    """The hidden fields of the QR page's "Call a judge" form, as the page gives them."""
+    html = api.http.get(f"/t/{tid}/play", params={"k": token, "me": me}).text
+    form = re.search(r'<form[^>]*action="/t/[^"]+/play/call".*?</form>', html, re.S).group(0)
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
+def calls(api, tid: str) -> list[tuple[str, str]]:
+    return [(c["caller"], c["reason"]) for c in api.get(f"/api/t/{tid}/calls").json()]
+
+
+def post(api, tid: str, form: dict[str, str], reason: str):
+    r = api.http.post(f"/t/{tid}/play/call", data={**form, "reason": reason})
+    assert r.status_code == 200, r.text
+    return r.text
+
+
+def test_a_double_tap_on_the_qr_pages_call_stores_one_call(api, server):
+    tid, _ = optcg_event(api)
+    token = player_tokens(api, tid)[1]
+    table = api.get(f"/api/t/{tid}/tables").json()[0]
+    one, two = table["player1"], table["player2"]
+    form = call_form(api, tid, token, one)
+    post(api, tid, form, "he looked at my Life")
+    second = post(api, tid, form, "he looked at my Life")  # the same page, tapped again
+    assert calls(api, tid) == [(one, "he looked at my Life")]
+    assert "already called" in second
+    # the opponent, on the same link with a page shown before that call: their own call stands
+    post(api, tid, call_form(api, tid, token, two) | {"seen": form.get("seen", "")}, "slow play")
+    # the first player's page after it came back: a new call is a new call
+    post(api, tid, call_form(api, tid, token, one), "again")
+    assert calls(api, tid) == [(one, "he looked at my Life"), (two, "slow play"), (one, "again")]
+
+
+def test_a_double_tap_stores_one_call_when_the_call_creates_the_tables_match(api, server):
+    tid = new_event(api, 4, game="optcg", policy="bandai")
+    api.do(tid, "pair")  # no recorded match yet: the first call makes one
+    token = player_tokens(api, tid)[1]
+    me = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+    form = call_form(api, tid, token, me)
+    post(api, tid, form, "")
+    post(api, tid, form, "")
+    assert calls(api, tid) == [(me, "")]
+    assert form["seen"] == "0"
