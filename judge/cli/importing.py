@@ -28,9 +28,14 @@ def describe_file(r: dict[str, Any]) -> str:
             ("unknown_kind_lines", "of a kind this version does not know (kept)")) if g.get(k)]
         if odd:
             lines.append(f"  game {g['game']}: " + "; ".join(odd))
+    lines.append(card_facts_line(r))
     if r.get("already_imported") and not r["created"]:
         lines.append("every game of it was already in the log: nothing stored")
     return "\n".join(lines)
+
+
+def card_facts_line(r: dict[str, Any]) -> str:
+    return f"card facts: from {r['card_facts']}" if r.get("card_facts") else f"card facts: {r['card_facts_text']}"
 
 
 def game_rows(summaries: list[dict[str, Any]], *, basename: bool = True) -> list[dict[str, Any]]:
@@ -48,24 +53,25 @@ def game_rows(summaries: list[dict[str, Any]], *, basename: bool = True) -> list
     return rows
 
 
-def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: bool) -> None:
+def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: bool,
+                cards: str | None = None) -> None:
     """Many OPTCGSim logs: worker processes parse, this process writes (see _optcgsim_bulk)."""
     from judge.io.importers._optcgsim_bulk import import_files
 
     store = env.store(create=True)
     if as_json or not sys.stderr.isatty():
-        result = import_files(store, files, recorded_by=env.recorded_by, workers=workers)
+        result = import_files(store, files, recorded_by=env.recorded_by, workers=workers, cards=cards)
     else:
         with click.progressbar(length=len(files), label="importing", file=sys.stderr, show_pos=True,
                                show_eta=True) as bar:
-            result = import_files(store, files, recorded_by=env.recorded_by, workers=workers,
+            result = import_files(store, files, recorded_by=env.recorded_by, workers=workers, cards=cards,
                                   progress=lambda _path: bar.update(1))
     rows = [s.to_dict() for s in result.imported]
     failures = [{"file": f.path, "error": f.error} for f in result.failed]
     if as_json:
         emit_json({"imported": rows, "failed": failures,
                    "interrupted": bool(result.interrupted), "not_stored": result.not_stored,
-                   "totals": result.totals()})
+                   "totals": result.totals(), **result.card_facts()})
     else:
         if rows:
             click.echo(table_text(game_rows(rows), GAME_COLUMNS + ["mismatches"]))
@@ -74,6 +80,7 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
                    f"({plural(t['games'] - t['games_stored'], 'game')} already in the log), "
                    f"{plural(t['events'], 'event')} in {t['seconds']:.1f} s "
                    f"({plural(t['workers'], 'worker')}, {plural(t['commits'], 'commit')})")
+        click.echo(card_facts_line(result.card_facts()))
         for f in failures:
             stderr(f"failed (nothing of it stored): {f['error']}")
     if result.interrupted:

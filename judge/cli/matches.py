@@ -201,9 +201,12 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 @click.option("--expect", "expected", type=int, metavar="N",
               help="With --match: the last event you saw of it. If the log has moved since N, what moved "
                    "is shown (who, when) and you are asked (at a terminal) before importing; else exit 3.")
+@click.option("--cards", "cards_path", metavar="PATH", type=click.Path(exists=True, dir_okay=False),
+              help="OPTCGSim logs: the local card database to copy card facts from (SQLite, from "
+                   "`cards import`). Default: $TABLEJUDGE_CARDS, else cards.db beside the event log.")
 @json_option
 @pass_env
-def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> None:
+def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, as_json) -> None:
     """Import files of events, each all or nothing: a malformed line is reported with its file,
     line and field, and nothing from that file is stored. A tournament's JSONL export
     (`export TOURNAMENT`) re-creates the tournament's stream, hash for hash; its matches are
@@ -244,7 +247,7 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
             all((fmt or importers.guess_format(p)) == "optcgsim" for p in files):
         from judge.cli.importing import bulk_import
 
-        bulk_import(env, files, workers=workers, as_json=as_json)
+        bulk_import(env, files, workers=workers, as_json=as_json, cards=cards_path)
         return
     store = env.store(create=True)
     if expected is not None:
@@ -265,7 +268,8 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
                 mod = importers.importer(name)
                 summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by,
                                           **({"expect": expected} if expected is not None else {}),
-                                          **({"workers": workers} if workers and name == "jsonl" else {}))
+                                          **({"workers": workers} if workers and name == "jsonl" else {}),
+                                          **({"cards": cards_path} if name == "optcgsim" else {}))
             except (InputError, ConflictError) as e:
                 if len(files) == 1:
                     raise

@@ -48,3 +48,52 @@ def test_a_card_number_the_card_data_does_not_know_is_still_a_card(tmp_path):
     store = EventStore.open(str(tmp_path / "t.db"))
     s = optcgsim.import_file(store, write(tmp_path, "xx.log", lines))
     assert s.created and s.to_dict()["chk_mismatches"] == 0
+
+
+# --- item 4: the card database, found where `cards import` puts it ------------------------------
+
+def cli_run(args: list[str], capsys) -> tuple[int, str, str]:
+    from judge.cli import cli
+    from judge.cli.common import run_guarded
+
+    code = run_guarded(cli, args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def registered_facts(db: str) -> dict:
+    store = EventStore.open(db)
+    [m] = store.match_ids()
+    from engine.match import Match
+    return {k: v for e in Match(store, m).events() if e.kind == "deck.registered"
+            for k, v in (e.payload.get("cards") or {}).items()}
+
+
+def test_import_finds_cards_db_beside_the_event_log_as_cards_import_puts_it(tmp_path, monkeypatch, capsys):
+    from tests.rulesets.optcg.support import CARDS_JSON
+
+    monkeypatch.delenv("TABLEJUDGE_CARDS", raising=False)
+    logs, db = tmp_path / "logs", str(tmp_path / "event" / "t.db")
+    logs.mkdir()
+    (tmp_path / "event").mkdir()
+    game = write(logs, "game.log", esempio())
+    assert cli_run(["--db", db, "cards", "import", CARDS_JSON], capsys)[0] == 0
+    code, out, _ = cli_run(["--db", db, "import", game], capsys)
+    assert code == 0 and f"card facts: from {tmp_path / 'event' / 'cards.db'}" in out
+    assert registered_facts(db)  # the Leaders' and seen cards' facts were copied in
+
+
+def test_import_says_when_no_card_facts_were_found_and_takes_cards(tmp_path, monkeypatch, capsys):
+    from tests.rulesets.optcg.support import CARDS_JSON
+
+    monkeypatch.delenv("TABLEJUDGE_CARDS", raising=False)
+    game, db = write(tmp_path, "game.log", esempio()), str(tmp_path / "t.db")
+    code, out, _ = cli_run(["--db", db, "import", game], capsys)
+    assert code == 0 and "card facts: none found" in out and "costs and powers not checked" in out
+    assert not registered_facts(db)
+    cards = str(tmp_path / "elsewhere.db")
+    assert cli_run(["--db", db, "cards", "import", CARDS_JSON, "--cards", cards], capsys)[0] == 0
+    other = str(tmp_path / "t2.db")
+    code, out, _ = cli_run(["--db", other, "import", game, "--cards", cards, "--json"], capsys)
+    import json
+    assert code == 0 and json.loads(out)["card_facts"] == cards and registered_facts(other)
