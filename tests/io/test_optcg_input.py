@@ -97,3 +97,32 @@ def test_import_says_when_no_card_facts_were_found_and_takes_cards(tmp_path, mon
     code, out, _ = cli_run(["--db", other, "import", game, "--cards", cards, "--json"], capsys)
     import json
     assert code == 0 and json.loads(out)["card_facts"] == cards and registered_facts(other)
+
+
+# --- item 10: UTF-16 files (Notepad, PowerShell) ---------------------------------------------------
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_log_imports_as_its_utf8_original(tmp_path, codec):
+    text = "\n".join(esempio())
+    path = tmp_path / f"{codec}.log"
+    path.write_bytes(text.encode(codec))
+    store = EventStore.open(str(tmp_path / "t.db"))
+    original = optcgsim.read_file(SIM_LOG, judge=False)
+    s = optcgsim.import_file(store, str(path))
+    assert s.created and s.match == original.games[0].match
+
+
+def test_a_damaged_utf16_file_is_said_to_be_utf16(tmp_path):
+    from judge.io.text import decode
+
+    raw = "RZ1|HDR|1.43a.1|2|RZ1\n".encode("utf-16-le") + b"\x00\xdc"  # a lone low surrogate
+    with pytest.raises(InputError) as err:
+        decode(raw, "x.log")
+    assert "UTF-16" in str(err.value) and "save it as UTF-8" in str(err.value)
+
+
+def test_utf8_text_is_never_taken_for_utf16():
+    from judge.io.text import decode
+
+    assert decode("é,ü\n1,2\n".encode(), "x.csv") == "é,ü\n1,2\n"
+    assert decode(b"ab", "x") == "ab"
