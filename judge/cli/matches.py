@@ -192,7 +192,10 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--format", "fmt", help="File format (default: by extension; .jsonl -> jsonl, .log -> optcgsim).")
+@click.option("--format", "fmt", callback=lambda _c, _p, v: v.lower() if v else v,
+              help="File format: optcgsim, jsonl, notation (any case). Default: what the file's first lines "
+                   "show (an OPTCGSim log, a JSONL export, notation tags), else by extension (.jsonl -> jsonl, "
+                   ".log -> optcgsim, .txt -> notation).")
 @click.option("--match", "match_ref", help="Append to this existing match (formats that do not create one).")
 @click.option("--workers", type=click.IntRange(1, 64), metavar="N",
               help="Worker processes: for OPTCGSim logs, those that read the files (default: one per "
@@ -271,8 +274,10 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, a
                                           **({"workers": workers} if workers and name == "jsonl" else {}),
                                           **({"cards": cards_path} if name == "optcgsim" else {}))
             except (InputError, ConflictError) as e:
+                if not fmt and isinstance(e, InputError) and importers.sniff(path) is None:
+                    e = InputError(e.message + importers.unsure_hint(path), where=e.where, field=e.field)
                 if len(files) == 1:
-                    raise
+                    raise e from None
                 failures.append({"file": path, "error": str(e)})
                 conflicts += isinstance(e, ConflictError)
                 continue
@@ -363,14 +368,17 @@ EXPORT_ONLY = (".csv", ".sqlite", ".db", ".html")  # written by `export`, read b
 
 
 def _expand(paths: tuple[str, ...]) -> list[str]:
-    """The files to import: each file named, and a folder's logs (by their ending; anything else in
-    it, a README or a script, is passed over and said so)."""
+    """The files to import: each file named, and a folder's logs (by their ending, or with none by
+    their content; anything else in it, a README or a script, is passed over and said so)."""
+    from judge.io import importers
+
     files: list[str] = []
     for p in paths:
         if os.path.isdir(p):
             names = sorted(f for f in os.listdir(p) if os.path.isfile(os.path.join(p, f)) and not f.startswith("."))
-            found = [os.path.join(p, f) for f in names if f.lower().endswith(LOG_ENDINGS)]
-            passed = [f for f in names if not f.lower().endswith(LOG_ENDINGS)]
+            found = [os.path.join(p, f) for f in names if f.lower().endswith(LOG_ENDINGS)
+                     or ("." not in f and importers.sniff(os.path.join(p, f)))]  # a log saved without one
+            passed = [f for f in names if os.path.join(p, f) not in found]
             if not found:
                 raise InputError(f"the folder {p} holds no file to import (logs end in {', '.join(LOG_ENDINGS)})",
                                  where=p)

@@ -126,3 +126,40 @@ def test_utf8_text_is_never_taken_for_utf16():
 
     assert decode("é,ü\n1,2\n".encode(), "x.csv") == "é,ü\n1,2\n"
     assert decode(b"ab", "x") == "ab"
+
+
+# --- item 11: a log saved as .txt or with no extension --------------------------------------------
+
+@pytest.mark.parametrize("name", ["game.txt", "game", "game.jsonl"])
+def test_a_log_with_another_name_is_read_as_an_optcgsim_log(tmp_path, capsys, name):
+    path = write(tmp_path, name, esempio())
+    code, out, err = cli_run(["--db", str(tmp_path / "t.db"), "import", path], capsys)
+    assert code == 0, err
+    assert "OPTCGSim 1.43a.1" in out
+
+
+def test_a_folder_reads_txt_and_extensionless_logs_as_optcgsim_with_its_summary(tmp_path, capsys):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    write(folder, "a.txt", esempio())
+    with open(SIM_LOG.replace("esempio.log", "variants/v8_own_view_143a.log"), encoding="utf-8") as f:
+        write(folder, "b", f.read().split("\n"))
+    (folder / "README").write_text("notes\n")
+    code, out, err = cli_run(["--db", str(tmp_path / "t.db"), "import", str(folder)], capsys)
+    assert code == 0, err
+    table = out.splitlines()
+    assert table[0].split()[:3] == ["file", "game", "version"]  # the OPTCGSim table
+    assert [row.split()[:3] for row in table[1:3]] == [["a.txt", "1", "1.43a.1"], ["b", "1", "1.43a.1"]]
+    assert "passed over 1 file" in err and "README" in err
+
+
+def test_format_is_case_insensitive(tmp_path, capsys):
+    path = write(tmp_path, "game.txt", esempio())
+    code, out, err = cli_run(["--db", str(tmp_path / "t.db"), "import", path, "--format", "OPTCGSim"], capsys)
+    assert code == 0 and "OPTCGSim 1.43a.1" in out, err
+
+
+def test_a_file_whose_format_is_unsure_says_what_was_tried(tmp_path, capsys):
+    path = write(tmp_path, "notes.txt", ["hello", "world", ""])
+    code, out, err = cli_run(["--db", str(tmp_path / "t.db"), "import", path], capsys)
+    assert code == 2 and "read as notation by its name" in err and "--format" in err and "optcgsim" in err
