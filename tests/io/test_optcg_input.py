@@ -163,3 +163,27 @@ def test_a_file_whose_format_is_unsure_says_what_was_tried(tmp_path, capsys):
     path = write(tmp_path, "notes.txt", ["hello", "world", ""])
     code, out, err = cli_run(["--db", str(tmp_path / "t.db"), "import", path], capsys)
     assert code == 2 and "read as notation by its name" in err and "--format" in err and "optcgsim" in err
+
+
+# --- item 12: Unity rich-text markup is not text ---------------------------------------------------
+
+@pytest.mark.parametrize("name", ["variants/v2_autosaved_140a_two_games.log", "esempio.log"])
+def test_effect_names_and_chat_carry_no_markup(tmp_path, name):
+    from engine.match import Match
+
+    path = SIM_LOG.replace("esempio.log", name)
+    store = EventStore.open(str(tmp_path / "t.db"))
+    s = optcgsim.import_file(store, path)
+    texts = [str(e.payload.get(k)) for m in s.extra["matches"] for e in Match(store, m).events()
+             for k in ("by", "text") if e.payload.get(k)]
+    assert any("Reveal and Draw" in t for t in texts)
+    assert name != "esempio.log" or "[You] ggs" in texts  # the players' chat, as they typed it
+    assert not [t for t in texts if "<" in t and ">" in t]
+
+
+def test_every_unity_tag_is_removed_from_an_effect_name():
+    from judge.io.importers._optcgsim_lines import plain
+
+    raw = ('<color=#ff0000><b>Reveal</b></color> and <i>Draw</i> <size=24>Kin\'emon</size> '
+           '[<mark><link="ST32-001">ST32-001</link></mark>] <link="x">now</link>')
+    assert plain(raw) == "Reveal and Draw Kin'emon now"

@@ -37,6 +37,11 @@ MOJIBAKE_ZWSP = "\u00e2\u20ac\u2039"
 # [<mark><link="OP09-020">name]
 CARD_REF_PATTERN = r'\[(?:"(?P<id>[^"]+)">[^\]]*|<mark><link="(?P<id2>[^"]+)">[^\]]*)\]'
 CARD_REF = re.compile(r"\s*" + CARD_REF_PATTERN)
+# Unity rich-text tags the simulator writes around effect names and chat (<b>, <size=24>, <color=#f00>,
+# <i>, <mark>, <link="...">): markup for its own log window, not words; removed wherever text is kept.
+MARKUP = re.compile(r"</?(?:b|i|u|s|color|size|mark|link|font|material|sup|sub|alpha|noparse|nobr|"
+                    r"lowercase|uppercase|smallcaps|voffset|cspace|mspace|indent|margin|width)"
+                    r"(?:=[^<>]*)?>", re.I)
 SPEAKER = re.compile(r"^\[(?P<who>[^\]]*)\]\s*(?P<rest>.*)$")
 # A move's card: a card number in the card data's shape (OP01-016, ST23-002, P-001, a printing
 # suffix such as _p1 kept) or `Don`. OPTCGSim writes the real number of every card, hidden ones
@@ -137,6 +142,11 @@ def card_ids(text: str) -> list[str]:
 
 def strip_refs(text: str) -> str:
     return CARD_REF.sub("", text).strip()
+
+
+def plain(text: str) -> str:
+    """Text as people read it: no card references, no rich-text markup."""
+    return MARKUP.sub("", strip_refs(text)).strip()
 
 
 def read(path: str) -> list[Line]:
