@@ -187,3 +187,43 @@ def test_every_unity_tag_is_removed_from_an_effect_name():
     raw = ('<color=#ff0000><b>Reveal</b></color> and <i>Draw</i> <size=24>Kin\'emon</size> '
            '[<mark><link="ST32-001">ST32-001</link></mark>] <link="x">now</link>')
     assert plain(raw) == "Reveal and Draw Kin'emon now"
+
+
+# --- item 13: error messages that say where and what to do ----------------------------------------
+
+def test_a_cut_file_is_refused_with_what_to_do(tmp_path):
+    text = "\n".join(esempio())
+    path = tmp_path / "cut.log"
+    path.write_text(text[:len(text) // 2], encoding="utf-8")
+    error = refused(tmp_path, str(path))
+    assert "truncated" in error and "import it when the game is over" in error and "not imported in part" in error
+
+
+def test_junk_in_place_of_a_check_line_is_named_on_its_own_line(tmp_path):
+    lines = esempio()
+    i = lines.index("RZ1|CHK|349|2|27|8|4|4|1|9|7|0|1|0")
+    lines[i] = "\u00ff\u00ff\x00\x01binary junk"
+    error = refused(tmp_path, write(tmp_path, "junk.log", lines))
+    assert f"junk.log:{i + 1}:" in error and "move 349's RZ1|CHK line" in error and f"line {i}" in error
+
+
+def test_an_unknown_header_format_is_not_called_field_format(tmp_path):
+    lines = esempio()
+    lines.insert(3, "RZ1|HDR|1.50a|3|RZ1")
+    error = refused(tmp_path, write(tmp_path, "hdr3.log", lines))
+    assert "field 'format'" not in error and "the log's format number (RZ1|HDR field 4) is 3" in error
+    assert "hdr3.log:4:15" in error
+
+
+def test_a_handle_holding_a_pipe_is_read_whole(tmp_path):
+    from engine.match import Match
+
+    path = SIM_LOG.replace("esempio.log", "variants/v3_ply_143a_autosaved.log")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("RZ1|PLY|1|"))
+    handle = lines[i].split("|")[3]
+    lines = [ln.replace(handle, "Leo|" + handle) for ln in lines]
+    store = EventStore.open(str(tmp_path / "t.db"))
+    s = optcgsim.import_file(store, write(tmp_path, "pipe.log", lines))
+    assert ("Leo|" + handle).replace("\u200b", "") in Match(store, s.match).state().players

@@ -157,7 +157,11 @@ def parse(text: str, path: str) -> list[Line]:
     if text and not text.endswith(("\n", "\r")):
         last = text.count("\n") + 1
         raise InputError("the last line has no line end: the file is truncated (OPTCGSim ends every "
-                         "line, the last included)", where=f"{path}:{last}")
+                         "line, the last included). If the game is still being played, the simulator is "
+                         "still writing it: import it when the game is over; else get the whole file "
+                         "again (an AutoSaved file, or Download Combat Log). A cut file is not imported "
+                         "in part: its last game would be stored as another match without its end",
+                         where=f"{path}:{last}")
     out: list[Line] = []
     append = out.append
     for n, rawline in enumerate(text.splitlines(), start=1):
@@ -231,21 +235,23 @@ def _header(parts: list[str], path: str, n: int) -> HeaderLine:
     version = parts[2]
     if not version or len(version) > MAX_VERSION:
         raise InputError("corrupted header line: no simulator version", where=_where(path, n), field="version")
-    return HeaderLine(n, version, _int(parts[3], path, n, "header", "format"))
+    return HeaderLine(n, version, _int(parts[3], path, n, "header", "format number (field 4)"))
 
 
 def _player_line(parts: list[str], path: str, n: int) -> PlayerLine:
-    if len(parts) != 5:
+    if len(parts) < 5:
         raise InputError(f"corrupted player line: {len(parts)} fields, expected RZ1|PLY|n|handle|leader",
                          where=_where(path, n))
     player = _player(_int(parts[2], path, n, "player", "player"), path, n)
-    name, leader = parts[3].strip(), parts[4].strip()
+    # The simulator does not escape a `|` in a handle; the Leader is always the last field, so a
+    # handle holding one is still read whole.
+    name, leader = "|".join(parts[3:-1]).strip(), parts[-1].strip()
     if not name or len(name) > MAX_NAME:
         raise InputError(f"corrupted player line: a handle of 1 to {MAX_NAME} characters expected",
                          where=_where(path, n), field="handle")
     if not CARD_NUMBER.fullmatch(leader) or leader == "Don":
         raise InputError(f"corrupted player line: {shown(leader)} is not a card number{CARD_SHAPE}",
-                         where=_column(path, n, parts, 4), field="leader")
+                         where=_column(path, n, parts, len(parts) - 1), field="leader")
     return PlayerLine(n, player, name, leader)
 
 
