@@ -215,7 +215,7 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, a
     (`export TOURNAMENT`) re-creates the tournament's stream, hash for hash; its matches are
     imported from their own exports. A folder imports every file in it, with
     a progress bar and a summary table. The summary counts each import's findings (exit 0: the
-    import succeeded; `tablejudge validate` exits 1 on findings).
+    import succeeded; `tablejudge validate` exits 1 when an error remains).
 
     An OPTCGSim log becomes one match per game (an AutoSaved file holds every rematch); the summary
     says which simulator version and log variant each file is. Many logs are read by worker
@@ -229,17 +229,17 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, a
     earlier export); if a line differs from the stored event, the file is refused, naming that line
     and event. The summary (and --json: "status", "already_in_log") says which, per file.
 
-    \b
     Exit codes: 0 all imported (or already in the log); 2 a file was refused (it stored nothing;
     the others were imported, as listed); 3 another writer appended to a match during its import
     (that file stored nothing; import it again); 130 interrupted (Ctrl-C): the files listed were
-    imported, the one being read was not.
+    imported, the one being read was not. With --json an error is also one JSON object on stdout,
+    as for every command (stderr says it too).
 
     \b
     Examples:
       tablejudge import examples/op2009/best-of-three-fine-tempo.jsonl
       tablejudge import more-events.jsonl --match 3f2a9c01
-      tablejudge import exports/3f2a9c01e4.jsonl     # again, later: only what the log lacks
+      tablejudge import exports/3f2a9c01e4.jsonl     # later: only what is new
       tablejudge import game.log --json
       tablejudge import logs/ --format optcgsim --workers 2
     """

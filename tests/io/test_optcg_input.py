@@ -227,3 +227,16 @@ def test_a_handle_holding_a_pipe_is_read_whole(tmp_path):
     store = EventStore.open(str(tmp_path / "t.db"))
     s = optcgsim.import_file(store, write(tmp_path, "pipe.log", lines))
     assert ("Leo|" + handle).replace("\u200b", "") in Match(store, s.match).state().players
+
+
+# --- item 14: `import --help` ---------------------------------------------------------------------
+
+def test_import_help_fits_80_columns_and_says_when_validate_exits_1(capsys):
+    from click.testing import CliRunner
+
+    from judge.cli import cli
+
+    out = CliRunner().invoke(cli, ["import", "--help"], terminal_width=80).output
+    assert [ln for ln in out.splitlines() if len(ln) > 80] == []
+    assert "exits 1 when an error remains" in " ".join(out.split())
+    assert "--cards PATH" in out
