@@ -21,8 +21,8 @@ def register(cli: click.Group) -> None:
 
 def _cards_option(f):
     return click.option("--cards", "cards_path", metavar="PATH",
-                        help="Local card database (SQLite, from `cards import`). Default: cards.db beside the "
-                             "event log, if it exists; the card snapshot is always used.")(f)
+                        help="Local card database (SQLite, from `cards import`). Default: $TABLEJUDGE_CARDS, else "
+                             "cards.db beside the event log, if it exists; the card snapshot is always used.")(f)
 
 
 def card_db(env: Env, given: str | None) -> carddb.CardDB:
@@ -127,7 +127,7 @@ def cards_import(env: Env, files, cards_path, as_json) -> None:
     Example:
       tablejudge cards import data/english/json/cards_569101.json --cards cards.db
     """
-    path = cards_path or carddb.default_path(env.db or "tablejudge.db")
+    path = carddb.local_target(env.db or "tablejudge.db", cards_path)
     db = carddb.CardDB(path)
     rows = [{"file": f, "cards": db.import_file(f)} for f in files]
     if as_json:

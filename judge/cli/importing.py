@@ -28,6 +28,7 @@ def describe_file(r: dict[str, Any]) -> str:
             ("unknown_kind_lines", "of a kind this version does not know (kept)")) if g.get(k)]
         if odd:
             lines.append(f"  game {g['game']}: " + "; ".join(odd))
+    lines.append(card_facts_line(r))
     if r.get("already_imported") and not r["created"] and not r["events"]:
         lines.append("every game of it was already in the log: nothing stored")
     return "\n".join(lines)
@@ -51,6 +52,10 @@ def resumed_match(games: list[dict[str, Any]]) -> str:
     return next(g["in_match"] for g in games if g.get("events_appended"))
 
 
+def card_facts_line(r: dict[str, Any]) -> str:
+    return f"card facts: from {r['card_facts']}" if r.get("card_facts") else f"card facts: {r['card_facts_text']}"
+
+
 def game_rows(summaries: list[dict[str, Any]], *, basename: bool = True) -> list[dict[str, Any]]:
     from judge.io.importers.optcgsim import result_text
 
@@ -67,24 +72,25 @@ def game_rows(summaries: list[dict[str, Any]], *, basename: bool = True) -> list
     return rows
 
 
-def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: bool) -> None:
+def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: bool,
+                cards: str | None = None) -> None:
     """Many OPTCGSim logs: worker processes parse, this process writes (see _optcgsim_bulk)."""
     from judge.io.importers._optcgsim_bulk import import_files
 
     store = env.store(create=True)
     if as_json or not sys.stderr.isatty():
-        result = import_files(store, files, recorded_by=env.recorded_by, workers=workers)
+        result = import_files(store, files, recorded_by=env.recorded_by, workers=workers, cards=cards)
     else:
         with click.progressbar(length=len(files), label="importing", file=sys.stderr, show_pos=True,
                                show_eta=True) as bar:
-            result = import_files(store, files, recorded_by=env.recorded_by, workers=workers,
+            result = import_files(store, files, recorded_by=env.recorded_by, workers=workers, cards=cards,
                                   progress=lambda _path: bar.update(1))
     rows = [s.to_dict() for s in result.imported]
     failures = [{"file": f.path, "error": f.error} for f in result.failed]
     if as_json:
         emit_json({"imported": rows, "failed": failures,
                    "interrupted": bool(result.interrupted), "not_stored": result.not_stored,
-                   "totals": result.totals()})
+                   "totals": result.totals(), **result.card_facts()})
     else:
         if rows:
             click.echo(table_text(game_rows(rows), GAME_COLUMNS + ["mismatches"]))
@@ -99,6 +105,7 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
             for w in s.get("warnings", []):
                 if w.get("kind") == "names":
                     stderr(f"warning: {os.path.basename(s['file'])} game {w.get('game')}: {w['text']}")
+        click.echo(card_facts_line(result.card_facts()))
         for f in failures:
             stderr(f"failed (nothing of it stored): {f['error']}")
     if result.interrupted:

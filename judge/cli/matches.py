@@ -192,7 +192,10 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--format", "fmt", help="File format (default: by extension; .jsonl -> jsonl, .log -> optcgsim).")
+@click.option("--format", "fmt", callback=lambda _c, _p, v: v.lower() if v else v,
+              help="File format: optcgsim, jsonl, notation (any case). Default: what the file's first lines "
+                   "show (an OPTCGSim log, a JSONL export, notation tags), else by extension (.jsonl -> jsonl, "
+                   ".log -> optcgsim, .txt -> notation).")
 @click.option("--match", "match_ref", help="Append to this existing match (formats that do not create one).")
 @click.option("--workers", type=click.IntRange(1, 64), metavar="N",
               help="Worker processes: for OPTCGSim logs, those that read the files (default: one per "
@@ -201,15 +204,18 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 @click.option("--expect", "expected", type=int, metavar="N",
               help="With --match: the last event you saw of it. If the log has moved since N, what moved "
                    "is shown (who, when) and you are asked (at a terminal) before importing; else exit 3.")
+@click.option("--cards", "cards_path", metavar="PATH", type=click.Path(exists=True, dir_okay=False),
+              help="OPTCGSim logs: the local card database to copy card facts from (SQLite, from "
+                   "`cards import`). Default: $TABLEJUDGE_CARDS, else cards.db beside the event log.")
 @json_option
 @pass_env
-def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> None:
+def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, as_json) -> None:
     """Import files of events, each all or nothing: a malformed line is reported with its file,
     line and field, and nothing from that file is stored. A tournament's JSONL export
     (`export TOURNAMENT`) re-creates the tournament's stream, hash for hash; its matches are
     imported from their own exports. A folder imports every file in it, with
     a progress bar and a summary table. The summary counts each import's findings (exit 0: the
-    import succeeded; `tablejudge validate` exits 1 on findings).
+    import succeeded; `tablejudge validate` exits 1 when an error remains).
 
     An OPTCGSim log becomes one match per game (an AutoSaved file holds every rematch); the summary
     says which simulator version and log variant each file is. Many logs are read by worker
@@ -225,17 +231,17 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
     earlier export); if a line differs from the stored event, the file is refused, naming that line
     and event. The summary (and --json: "status", "already_in_log") says which, per file.
 
-    \b
     Exit codes: 0 all imported (or already in the log); 2 a file was refused (it stored nothing;
     the others were imported, as listed); 3 another writer appended to a match during its import
     (that file stored nothing; import it again); 130 interrupted (Ctrl-C): the files listed were
-    imported, the one being read was not.
+    imported, the one being read was not. With --json an error is also one JSON object on stdout,
+    as for every command (stderr says it too).
 
     \b
     Examples:
       tablejudge import examples/op2009/best-of-three-fine-tempo.jsonl
       tablejudge import more-events.jsonl --match 3f2a9c01
-      tablejudge import exports/3f2a9c01e4.jsonl     # again, later: only what the log lacks
+      tablejudge import exports/3f2a9c01e4.jsonl     # later: only what is new
       tablejudge import game.log --json
       tablejudge import logs/ --format optcgsim --workers 2
     """
@@ -246,7 +252,7 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
             all((fmt or importers.guess_format(p)) == "optcgsim" for p in files):
         from judge.cli.importing import bulk_import
 
-        bulk_import(env, files, workers=workers, as_json=as_json)
+        bulk_import(env, files, workers=workers, as_json=as_json, cards=cards_path)
         return
     store = env.store(create=True)
     if expected is not None:
@@ -267,10 +273,13 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, as_json) -> N
                 mod = importers.importer(name)
                 summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by,
                                           **({"expect": expected} if expected is not None else {}),
-                                          **({"workers": workers} if workers and name == "jsonl" else {}))
+                                          **({"workers": workers} if workers and name == "jsonl" else {}),
+                                          **({"cards": cards_path} if name == "optcgsim" else {}))
             except (InputError, ConflictError) as e:
+                if not fmt and isinstance(e, InputError) and importers.sniff(path) is None:
+                    e = InputError(e.message + importers.unsure_hint(path), where=e.where, field=e.field)
                 if len(files) == 1:
-                    raise
+                    raise e from None
                 failures.append({"file": path, "error": str(e)})
                 conflicts += isinstance(e, ConflictError)
                 continue
@@ -365,14 +374,17 @@ EXPORT_ONLY = (".csv", ".sqlite", ".db", ".html")  # written by `export`, read b
 
 
 def _expand(paths: tuple[str, ...]) -> list[str]:
-    """The files to import: each file named, and a folder's logs (by their ending; anything else in
-    it, a README or a script, is passed over and said so)."""
+    """The files to import: each file named, and a folder's logs (by their ending, or with none by
+    their content; anything else in it, a README or a script, is passed over and said so)."""
+    from judge.io import importers
+
     files: list[str] = []
     for p in paths:
         if os.path.isdir(p):
             names = sorted(f for f in os.listdir(p) if os.path.isfile(os.path.join(p, f)) and not f.startswith("."))
-            found = [os.path.join(p, f) for f in names if f.lower().endswith(LOG_ENDINGS)]
-            passed = [f for f in names if not f.lower().endswith(LOG_ENDINGS)]
+            found = [os.path.join(p, f) for f in names if f.lower().endswith(LOG_ENDINGS)
+                     or ("." not in f and importers.sniff(os.path.join(p, f)))]  # a log saved without one
+            passed = [f for f in names if os.path.join(p, f) not in found]
             if not found:
                 raise InputError(f"the folder {p} holds no file to import (logs end in {', '.join(LOG_ENDINGS)})",
                                  where=p)

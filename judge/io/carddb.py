@@ -2,7 +2,8 @@
 
 Where facts come from, first hit wins:
 1. a local card database, `cards.db` beside the event log (SQLite, made by `tablejudge cards import
-   FILE`, open with Datasette or sqlite-utils): cards you add or correct yourself;
+   FILE`, open with Datasette or sqlite-utils): cards you add or correct yourself; `--cards PATH` or
+   `$TABLEJUDGE_CARDS` names another (`local_path`: one lookup for every command);
 2. the card snapshot: `$TABLEJUDGE_CARD_SNAPSHOT` if set, else the user's refreshed snapshot (made by
    `tablejudge cards update FILE`, in `user_snapshot_path()`), else the snapshot shipped inside the
    package (judge/data/optcg-cards.json.gz), loaded the first time a card is looked up.
@@ -30,6 +31,7 @@ from judge.io.cardsnapshot import Snapshot, facts_from, match_names, name_key
 DEFAULT_NAME = "cards.db"
 SNAPSHOT_NAME = "optcg-cards.json.gz"
 ENV_SNAPSHOT = "TABLEJUDGE_CARD_SNAPSHOT"
+ENV_LOCAL = "TABLEJUDGE_CARDS"
 DECK_LINE = re.compile(r"^\s*(\d+)\s*[xX×]?\s*(\S.*?)\s*$")
 DECK_LINE_AFTER = re.compile(r"^\s*(\S.*?)\s*[xX×]\s*(\d+)\s*$")
 MAX_COPIES = 50  # copies of one card on a decklist line: a whole deck (the rulebook allows 4)
@@ -55,6 +57,26 @@ def default_path(event_db: str | None = None) -> str:
     if event_db and "://" not in event_db:
         return os.path.join(os.path.dirname(os.path.abspath(event_db)), DEFAULT_NAME)
     return os.path.abspath(DEFAULT_NAME)
+
+
+def local_path(event_db: str | None, given: str | None = None) -> str | None:
+    """The local card database every command uses, if it exists (looking up never creates a file):
+    `given` (--cards), else $TABLEJUDGE_CARDS, else cards.db beside the event log (where
+    `tablejudge cards import` puts it)."""
+    path = local_target(event_db, given)
+    return path if os.path.exists(path) else None
+
+
+def local_target(event_db: str | None, given: str | None = None) -> str:
+    """Where the local card database is, or goes (`cards import` writes it there): see `local_path`."""
+    return given or os.environ.get(ENV_LOCAL) or default_path(event_db)
+
+
+def event_db_path(store: Any) -> str | None:
+    """A store's SQLite file (None for PostgreSQL): what `cards.db` sits beside."""
+    if getattr(store, "is_postgres", False):
+        return None
+    return (getattr(store, "env", {}) or {}).get("SQLITE_DBNAME")
 
 
 def user_snapshot_path() -> str:
@@ -117,10 +139,8 @@ class CardDB:
 
     @classmethod
     def for_log(cls, event_db: str | None, given: str | None = None) -> "CardDB":
-        """The card database for an event log: `given`, else cards.db beside the log, if it exists
-        (looking up never creates a file); the snapshot always."""
-        path = given or default_path(event_db)
-        return cls(path if os.path.exists(path) else None)
+        """The card database for an event log (see `local_path`); the snapshot always."""
+        return cls(local_path(event_db, given))
 
     @property
     def snapshot(self) -> Snapshot:
@@ -417,6 +437,5 @@ def match_cards(ruleset: Any, db: CardDB | None = None) -> MatchCards | None:
 
 
 def for_store(store: Any) -> CardDB:
-    """The card database that goes with an event log: cards.db beside a SQLite log, and the snapshot."""
-    env = getattr(store, "env", {}) or {}
-    return CardDB.for_log(env.get("SQLITE_DBNAME") if not getattr(store, "is_postgres", False) else None)
+    """The card database that goes with an event log: the local one (`local_path`), and the snapshot."""
+    return CardDB.for_log(event_db_path(store))

@@ -1,14 +1,43 @@
 """Reading a user's text file: UTF-8 (a byte-order mark accepted), and when it is not, an InputError
 that says where: the file, the line and the column of the first bad byte ("reg.csv:3:5: not UTF-8
-text"). Every importer, results file, registration CSV, decklist and uploaded form file reads
+text"). UTF-16 (what Windows Notepad and PowerShell's `>` write: a byte-order mark, or none but a
+NUL byte beside every ASCII character) is recognised and decoded, not misread as a truncated or
+foreign file. Every importer, results file, registration CSV, decklist and uploaded form file reads
 through here."""
 from __future__ import annotations
 
 from engine.match import InputError
 
 
+SNIFF = 512  # bytes looked at to tell UTF-16 without a byte-order mark
+
+
+def utf16(raw: bytes) -> str | None:
+    """The codec if `raw` is UTF-16: a byte-order mark, or NULs in a quarter or more of the odd
+    (LE) or even (BE) positions of its start and few in the others (UTF-8 text holds no NUL; a
+    CJK or accented character may put one on the other side)."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    head = raw[:SNIFF - SNIFF % 2]
+    if len(head) < 4:
+        return None
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if odd >= len(head) // 8 and even * 4 <= odd:
+        return "utf-16-le"
+    if even >= len(head) // 8 and odd * 4 <= even:
+        return "utf-16-be"
+    return None
+
+
 def decode(raw: bytes, where: str) -> str:
     """`raw` as text; InputError at `where:line:column` of the first byte that is not UTF-8."""
+    codec = utf16(raw)
+    if codec:
+        try:
+            return raw.decode(codec).removeprefix("\ufeff")
+        except UnicodeDecodeError as e:
+            raise InputError(f"this file is UTF-16 but damaged at byte {e.start} ({e.reason}): save it as UTF-8",
+                             where=where) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -375,7 +375,7 @@ def test_an_unknown_version_is_imported_with_a_warning_naming_it_and_its_line(tm
 def test_an_unknown_header_format_is_refused_naming_it_and_its_line(tmp_path):
     lines = [ln.replace("RZ1|HDR|1.43a|2|RZ1", "RZ1|HDR|1.47a|3|RZ1") for ln in lines_of("v3_ply_143a_autosaved.log")]
     error = refused(tmp_path, write(tmp_path, "fmt3.log", lines))
-    assert "fmt3.log:10" in error and "format 3" in error and "1.47a" in error
+    assert "fmt3.log:10" in error and "format number (RZ1|HDR field 4) is 3" in error and "1.47a" in error
 
 
 def test_a_log_that_never_states_its_version_is_imported_with_a_warning(tmp_path):

@@ -9,6 +9,7 @@ stores nothing.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -61,7 +62,40 @@ def importer(fmt: str) -> ModuleType:
     return plugins.load(__name__, __path__, fmt, "import format")
 
 
-def guess_format(path: str) -> str:
+SNIFF_BYTES = 4096  # a file's start, enough for the lines each format opens with
+SNIFF_LINES = 30
+# An OPTCGSim log opens with session lines, `Version is`, `[player] Leader is`, or RZ1 lines (a
+# Unity Player.log's `[ReplaySync] RZ1|` too: the importer refuses it as what it is).
+OPTCGSIM_START = re.compile(r"RZ1\||Version is \S|Waiting for a Connection|Attempting to connect to|"
+                            r"\[[^\]]*\]\s*(?:Leader is |RZ1\|)")
+NOTATION_TAG = re.compile(r'\[[A-Za-z]+\s+"')  # [Ruleset "optcg"], [Event "..."]
+SNIFFED = ("optcgsim", "jsonl", "notation")  # what sniff() can tell apart
+
+
+def sniff(path: str) -> str | None:
+    """The format a file's first lines show, or None when they show none: a log saved as .txt or
+    with no extension is still read as what it is."""
+    from judge.io.text import utf16
+
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(SNIFF_BYTES)
+    except OSError:
+        return None  # the importer says why it cannot be read
+    text = raw.decode(utf16(raw) or "utf-8", "replace").lstrip("\ufeff")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()][:SNIFF_LINES]
+    if not lines:
+        return None
+    if lines[0].startswith("{"):
+        return "jsonl"
+    if NOTATION_TAG.match(lines[0]):
+        return "notation"
+    if any(OPTCGSIM_START.match(ln) for ln in lines):
+        return "optcgsim"
+    return None
+
+
+def by_extension(path: str) -> str:
     lower = path.lower()
     if lower.endswith((".jsonl", ".ndjson", ".json")):
         return "jsonl"
@@ -70,3 +104,14 @@ def guess_format(path: str) -> str:
     if lower.endswith((".txt", ".tjn")):
         return "notation"
     return "jsonl"
+
+
+def guess_format(path: str) -> str:
+    """The format a file is read as without --format: what its content shows, else its extension."""
+    return sniff(path) or by_extension(path)
+
+
+def unsure_hint(path: str) -> str:
+    """Said with a refusal of a file whose format was only guessed from its name."""
+    return (f" (read as {by_extension(path)} by its name: its first lines look like none of "
+            f"{', '.join(SNIFFED)}; if it is one of them, say which with --format)")

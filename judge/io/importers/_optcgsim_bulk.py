@@ -59,6 +59,7 @@ class BulkImport:
     write_seconds: float = 0.0  # of which the writer spent sealing and committing
     workers: int = 0
     batches: int = 0
+    cards_db: str | None = None  # the local card database the files were read with (None: none found)
 
     @property
     def imported(self) -> list[ImportSummary]:
@@ -82,9 +83,14 @@ class BulkImport:
                 "events_per_s": round(self.events / self.seconds) if self.seconds else None,
                 "workers": self.workers, "commits": self.batches}
 
+    def card_facts(self) -> dict[str, Any]:
+        from judge.io.importers.optcgsim import card_facts_note
+
+        return card_facts_note(self.cards_db)
+
 
 def import_files(store: EventStore, paths: Sequence[str], *, recorded_by: str | None = None,
-                 workers: int | None = None, batch_events: int = BATCH_EVENTS,
+                 workers: int | None = None, batch_events: int = BATCH_EVENTS, cards: str | None = None,
                  progress: Callable[[str], None] | None = None) -> BulkImport:
     """Import OPTCGSim logs: see the module's docstring. `progress(path)` is called as each file
     has been read (stored or refused later in its batch)."""
@@ -94,7 +100,8 @@ def import_files(store: EventStore, paths: Sequence[str], *, recorded_by: str | 
     workers = max(1, workers or os.cpu_count() or 1)
     out = BulkImport(workers=workers)
     writer = _Writer(store, out, batch_events)
-    tasks = deque((p, recorded_by, find_cards_db(p)) for p in paths)
+    out.cards_db = find_cards_db(store, cards)
+    tasks = deque((p, recorded_by, out.cards_db) for p in paths)
     pending: deque[tuple[str, Future]] = deque()
     ctx = multiprocessing.get_context(START_METHOD)
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=start_worker) as pool:

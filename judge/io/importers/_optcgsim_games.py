@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.match import InputError
+from engine.schema import shown
 
 from judge.io.importers._optcgsim_endings import Ending, ending
 from judge.io.importers._optcgsim_lines import (
@@ -147,6 +148,7 @@ def check_sequence(game: Game, path: str) -> None:
     """Move numbers go up by one (an HDR may restart them); with check lines, each move has its own."""
     checked = game.has_checks
     rz = [ln for ln in game.lines if isinstance(ln, (MoveLine, CheckLine, HeaderLine))]
+    after = {a.n: b for a, b in zip(game.lines, game.lines[1:])}
     prev_seq: int | None = None
     for i, ln in enumerate(rz):
         if isinstance(ln, HeaderLine):
@@ -155,15 +157,25 @@ def check_sequence(game: Game, path: str) -> None:
             if checked:
                 nxt = rz[i + 1] if i + 1 < len(rz) else None
                 if not isinstance(nxt, CheckLine) or nxt.seq != ln.seq or nxt.player != ln.player:
-                    got = "the end of the game" if nxt is None else f"line {nxt.n}"
-                    raise InputError(f"move {ln.seq} has no matching RZ1|CHK line (found {got}): "
-                                     "the file is truncated or corrupted", where=f"{path}:{ln.n}")
+                    _no_check(ln, after.get(ln.n), nxt, path)
             if prev_seq is not None and ln.seq != prev_seq + 1:
                 raise InputError(f"move sequence jumps from {prev_seq} to {ln.seq}: lines are missing "
                                  "or out of order", where=f"{path}:{ln.n}", field="seq")
             prev_seq = ln.seq
         elif i == 0 or not isinstance(rz[i - 1], MoveLine):
             raise InputError(f"check line {ln.seq} follows no move", where=f"{path}:{ln.n}")
+
+
+def _no_check(move: MoveLine, following: Line | None, nxt: Line | None, path: str) -> None:
+    """A move without its check line. The simulator writes the check on the very next line: when
+    that line is text (junk, a damaged check line), it is the place to look at, so it is named."""
+    if isinstance(following, TextLine):
+        raise InputError(f"this line should be move {move.seq}'s RZ1|CHK line (the move is on line "
+                         f"{move.n}) but holds {shown(following.text[:40])}: the file is corrupted",
+                         where=f"{path}:{following.n}")
+    got = "the end of the game" if nxt is None else f"line {nxt.n}"
+    raise InputError(f"move {move.seq} has no matching RZ1|CHK line (found {got}): "
+                     "the file is truncated or corrupted", where=f"{path}:{move.n}")
 
 
 def fingerprint(game: Game, keys: int | None = None) -> str:

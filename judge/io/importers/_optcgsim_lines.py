@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from engine.match import InputError
 from engine.schema import shown
 
+from judge.io.cardformats import NUMBER
 from judge.io.text import read_text
 
 ZONES = {0: "deck", 1: "hand", 2: "characters", 3: "life", 4: "don_deck", 5: "cost", 6: "trash",
@@ -36,17 +37,30 @@ MOJIBAKE_ZWSP = "\u00e2\u20ac\u2039"
 # [<mark><link="OP09-020">name]
 CARD_REF_PATTERN = r'\[(?:"(?P<id>[^"]+)">[^\]]*|<mark><link="(?P<id2>[^"]+)">[^\]]*)\]'
 CARD_REF = re.compile(r"\s*" + CARD_REF_PATTERN)
+# Unity rich-text tags the simulator writes around effect names and chat (<b>, <size=24>, <color=#f00>,
+# <i>, <mark>, <link="...">): markup for its own log window, not words; removed wherever text is kept.
+MARKUP = re.compile(r"</?(?:b|i|u|s|color|size|mark|link|font|material|sup|sub|alpha|noparse|nobr|"
+                    r"lowercase|uppercase|smallcaps|voffset|cspace|mspace|indent|margin|width)"
+                    r"(?:=[^<>]*)?>", re.I)
 SPEAKER = re.compile(r"^\[(?P<who>[^\]]*)\]\s*(?P<rest>.*)$")
-CARD_NUMBER = re.compile(r"[A-Za-z0-9!_-]+")
+# A move's card: a card number in the card data's shape (OP01-016, ST23-002, P-001, a printing
+# suffix such as _p1 kept) or `Don`. OPTCGSim writes the real number of every card, hidden ones
+# included (an own-view log names the opponent's draws too; no public log or parser shows a token
+# for "unknown"), so anything else (`Unknown`, `0`, `?`) is a corrupted or hand-edited line,
+# refused: read as a card id it made every later play of that card "not in hand".
+CARD = rf"(?:Don|{NUMBER.pattern}(?:_[a-z]\d{{1,3}})?)"
+CARD_NUMBER = re.compile(CARD)
 TAG = re.compile(r"[A-Z]+")
 # A well-formed move or check line, read in one match (the field-by-field path below only runs to
 # say what is wrong with a line that does not match).
-FAST_MOVE = re.compile(r"RZ1\|(\d{1,9})\|([12])\|([A-Za-z0-9!_-]{1,32})\|(\d)\|(\d{1,6})\|(\d)\|(\d{1,6})"
+FAST_MOVE = re.compile(r"RZ1\|(\d{1,9})\|([12])\|(" + CARD + r")\|(\d)\|(\d{1,6})\|(\d)\|(\d{1,6})"
                        r"((?:\|-?\d{1,9}){3,})")
 FAST_CHECK = re.compile(r"RZ1\|CHK\|(\d{1,9})\|([12])((?:\|\d{1,3}){10})")
 MOVE_FIELDS = ("seq", "player", "card", "fromZone", "fromIndex", "toZone", "toIndex")
 CHECK_ZONES = ("deck", "hand", "characters", "life", "donDeck", "costArea", "trash", "stage", "leader",
                "attachedDon")
+CARD_SHAPE = (" (e.g. OP01-016, or Don): OPTCGSim names every card, hidden ones too, so this line "
+              "was damaged or edited")
 MAX_COUNT = 1_000      # no zone of a real game holds more; a larger count is a corrupted line
 MAX_INDEX = 100_000    # DON!! on a card is 100*slot + n (9900 + n on the Leader)
 MAX_NAME = 64          # characters in a handle
@@ -130,6 +144,11 @@ def strip_refs(text: str) -> str:
     return CARD_REF.sub("", text).strip()
 
 
+def plain(text: str) -> str:
+    """Text as people read it: no card references, no rich-text markup."""
+    return MARKUP.sub("", strip_refs(text)).strip()
+
+
 def read(path: str) -> list[Line]:
     return parse(read_text(path), path)
 
@@ -138,7 +157,11 @@ def parse(text: str, path: str) -> list[Line]:
     if text and not text.endswith(("\n", "\r")):
         last = text.count("\n") + 1
         raise InputError("the last line has no line end: the file is truncated (OPTCGSim ends every "
-                         "line, the last included)", where=f"{path}:{last}")
+                         "line, the last included). If the game is still being played, the simulator is "
+                         "still writing it: import it when the game is over; else get the whole file "
+                         "again (an AutoSaved file, or Download Combat Log). A cut file is not imported "
+                         "in part: its last game would be stored as another match without its end",
+                         where=f"{path}:{last}")
     out: list[Line] = []
     append = out.append
     for n, rawline in enumerate(text.splitlines(), start=1):
@@ -178,6 +201,11 @@ def _where(path: str, n: int) -> str:
     return f"{path}:{n}"
 
 
+def _column(path: str, n: int, parts: list[str], k: int) -> str:
+    """`path:line:column` of field `k` of a line split on `|`."""
+    return f"{path}:{n}:{len('|'.join(parts[:k])) + 2}"
+
+
 def _int(text: str, path: str, n: int, what: str, name: str) -> int:
     # int() accepts "1_000", " 7" and non-ASCII digits: the simulator writes none of these
     if not (text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit()))):
@@ -207,21 +235,23 @@ def _header(parts: list[str], path: str, n: int) -> HeaderLine:
     version = parts[2]
     if not version or len(version) > MAX_VERSION:
         raise InputError("corrupted header line: no simulator version", where=_where(path, n), field="version")
-    return HeaderLine(n, version, _int(parts[3], path, n, "header", "format"))
+    return HeaderLine(n, version, _int(parts[3], path, n, "header", "format number (field 4)"))
 
 
 def _player_line(parts: list[str], path: str, n: int) -> PlayerLine:
-    if len(parts) != 5:
+    if len(parts) < 5:
         raise InputError(f"corrupted player line: {len(parts)} fields, expected RZ1|PLY|n|handle|leader",
                          where=_where(path, n))
     player = _player(_int(parts[2], path, n, "player", "player"), path, n)
-    name, leader = parts[3].strip(), parts[4].strip()
+    # The simulator does not escape a `|` in a handle; the Leader is always the last field, so a
+    # handle holding one is still read whole.
+    name, leader = "|".join(parts[3:-1]).strip(), parts[-1].strip()
     if not name or len(name) > MAX_NAME:
         raise InputError(f"corrupted player line: a handle of 1 to {MAX_NAME} characters expected",
                          where=_where(path, n), field="handle")
-    if not CARD_NUMBER.fullmatch(leader):
-        raise InputError(f"corrupted player line: {shown(leader)} is not a card number",
-                         where=_where(path, n), field="leader")
+    if not CARD_NUMBER.fullmatch(leader) or leader == "Don":
+        raise InputError(f"corrupted player line: {shown(leader)} is not a card number{CARD_SHAPE}",
+                         where=_column(path, n, parts, len(parts) - 1), field="leader")
     return PlayerLine(n, player, name, leader)
 
 
@@ -244,9 +274,9 @@ def _move(parts: list[str], path: str, n: int) -> MoveLine:
         raise InputError(f"corrupted move line: {len(parts)} fields, expected 13 "
                          "(RZ1|seq|player|card|from|index|to|index|flags); truncated?", where=_where(path, n))
     card = parts[3]
-    if not card or len(card) > 32 or not CARD_NUMBER.fullmatch(card):
-        raise InputError(f"corrupted move line: {shown(card)} is not a card number",
-                         where=_where(path, n), field="card")
+    if not CARD_NUMBER.fullmatch(card):
+        raise InputError(f"corrupted move line: {shown(card)} is not a card number{CARD_SHAPE}",
+                         where=_column(path, n, parts, 3), field="card")
     seq, player, src, src_idx, dst, dst_idx = (
         _int(parts[i], path, n, "move", MOVE_FIELDS[i - 1]) for i in (1, 2, 4, 5, 6, 7))
     flags = [_int(p, path, n, "move", f"flag {k}") for k, p in enumerate(parts[8:], start=1)]

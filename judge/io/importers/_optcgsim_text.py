@@ -16,7 +16,8 @@ from typing import Any
 from engine.rulesets.optcg import table as T
 
 from judge.io.importers._optcgsim_endings import ending
-from judge.io.importers._optcgsim_lines import CARD_REF_PATTERN, Line, MoveLine, TextLine, card_ids, strip_refs
+from judge.io.importers._optcgsim_lines import (CARD_REF_PATTERN, MARKUP, Line, MoveLine, TextLine, card_ids,
+                                                plain, strip_refs)
 
 SUMMARY = re.compile(r"^(?P<what>Hand|Board|Trash|Life|Hand before Mulligan|Hand after Mulligan):\s*(?P<val>.*)$")
 BATTLE = re.compile(r"^(?P<a>.+?)\[(?P<ap>-?\d{1,9})\]\s+vs\s+(?P<t>.+?)\[(?P<tp>-?\d{1,9})\]$")
@@ -220,7 +221,7 @@ class ReadableLines:
                 head, tail = ln.rest.split(":", 1)
                 ids = card_ids(head)
                 if ids:
-                    return f"{ids[0]}: {strip_refs(tail)}"[:120]
+                    return f"{ids[0]}: {plain(tail)}"[:120]
         return "an effect (not named in the log)"
 
     def _annotate(self, n: int, text: str, source: str = "optcgsim") -> None:
@@ -364,8 +365,8 @@ class ReadableLines:
             if ids:
                 self._effect(i, num, ids[0], tail.strip(), n)
                 return
-        chat = "<size" in rest or "<b>" in rest
-        self._annotate(n, ln.text, source="optcgsim-chat" if chat else "optcgsim")
+        chat = "<size" in rest or "<b>" in rest  # players' chat comes styled (<b><size=24>ggs</size></b>)
+        self._annotate(n, MARKUP.sub("", ln.text) if chat else ln.text, source="optcgsim-chat" if chat else "optcgsim")
         if not chat:
             self.stats.unparsed += 1
 
@@ -401,7 +402,7 @@ class ReadableLines:
 
     def _effect(self, i: int, num: int, code: str, raw: str, n: int) -> None:
         """`[X] Source [id]: what it does`."""
-        action = strip_refs(raw).replace("<b>", "").replace("</b>", "").strip()
+        action = plain(raw)
         if action == "Activate Counter":
             self.event_counter_marker[num] = code
         target = card_ids(raw)

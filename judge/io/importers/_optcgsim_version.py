@@ -95,9 +95,11 @@ def detect(lines: list[Line], games: list[Game], path: str) -> Variant:
             v.player_lines = True
     for h in headers:
         if h.format not in KNOWN_FORMATS:
-            raise InputError(f"RZ1|HDR format {h.format} (simulator {h.version}) is not one this importer "
-                             f"reads ({', '.join(map(str, KNOWN_FORMATS))}): its zone numbers may mean "
-                             "something else, so the file is not imported", where=f"{path}:{h.n}", field="format")
+            # not field="format": that reads as the --format option, which has nothing to do with it
+            raise InputError(f"the log's format number (RZ1|HDR field 4) is {h.format} (simulator {h.version}), "
+                             f"not one this importer reads ({', '.join(map(str, KNOWN_FORMATS))}): its zone "
+                             "numbers may mean something else, so the file is not imported",
+                             where=f"{path}:{h.n}:{len('|'.join(['RZ1', 'HDR', h.version])) + 2}")
     if headers:
         v.header = f"{headers[0].version}, format {headers[0].format}"
         if not v.versions:

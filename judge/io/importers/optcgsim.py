@@ -17,7 +17,8 @@ The plug-in face of the importer; the work is in modules with one job each:
 A game's match id is its opening's fingerprint then its whole content's: a game already in the log
 (imported before, or repeated by a later AutoSaved file of the same session) is recognised and not
 stored twice, and a copy cut short (the simulator crashed) is compared with the stored game that
-opens alike (`_optcgsim_copies`: already in the log, resumed, or refused). Card facts: if a local card database is found (`$TABLEJUDGE_CARDS`, or `cards.db` beside the log),
+opens alike (`_optcgsim_copies`: already in the log, resumed, or refused). Card facts: if a local card database is found (as every command finds it: `--cards`,
+`$TABLEJUDGE_CARDS`, or `cards.db` beside the event log),
 the Leaders' and seen cards' facts are copied into `deck.registered` (from it and the card snapshot);
 otherwise the checks that need facts stay silent. Not from the snapshot alone: the log does not say
 which plays and power changes came from effects, so with every card's facts known the checks would
@@ -26,7 +27,6 @@ flag effect plays as unpaid (3 errors and 32 power warnings on tests/fixtures/op
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any
@@ -91,12 +91,20 @@ class FileResult:
         return self.variant.warnings + [w | {"game": g.index} for g in self.games for w in g.warnings]
 
 
-def find_cards_db(path: str) -> str | None:
-    env = os.environ.get("TABLEJUDGE_CARDS")
-    if env and os.path.exists(env):
-        return env
-    beside = os.path.join(os.path.dirname(os.path.abspath(path)), "cards.db")
-    return beside if os.path.exists(beside) else None
+def find_cards_db(store: EventStore, given: str | None = None) -> str | None:
+    """The local card database, found as every command finds it (carddb.local_path): --cards,
+    $TABLEJUDGE_CARDS, or cards.db beside the event log (where `cards import` puts it)."""
+    from judge.io.carddb import event_db_path, local_path
+
+    return local_path(event_db_path(store), given)
+
+
+def card_facts_note(cards_db: str | None) -> dict[str, Any]:
+    """What the summary says about card facts: where they came from, or that none were found."""
+    if cards_db:
+        return {"card_facts": cards_db}
+    return {"card_facts": None, "card_facts_text": "none found (no --cards, no $TABLEJUDGE_CARDS, no cards.db "
+            "beside the event log: `tablejudge cards import` makes one); costs and powers not checked"}
 
 
 def read_file(path: str, *, recorded_by: str | None = None, cards_db: str | None = None,
@@ -125,19 +133,23 @@ def convert(path: str, *, cards_db: str | None = None, game: int = 1) -> Convert
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,
-                recorded_by: str | None = None) -> ImportSummary:
+                recorded_by: str | None = None, cards: str | None = None) -> ImportSummary:
     """One file: each of its new games becomes a match, all in one transaction; a game the log
     already holds (whole, or cut short) is related to it (`_optcgsim_copies`): left as it is,
-    resumed after that transaction, or the file refused before anything is stored."""
+    resumed after that transaction, or the file refused before anything is stored. `cards`: the
+    local card database (--cards), else found as every command finds it."""
     if match:
         raise InputError("an OPTCGSim log creates its own matches: drop --match", where=path, field="match")
-    fr = read_file(path, recorded_by=recorded_by, cards_db=find_cards_db(path))
+    cards_db = find_cards_db(store, cards)
+    fr = read_file(path, recorded_by=recorded_by, cards_db=cards_db)
     related = relate_file(Copies(store), fr)  # refuses before anything is stored
     new = [g for m, g in first_copies(fr.games).items() if related[m].how == "new"]
     if new:
         store.create_many([(g.match, g.drafts) for g in new])
     resume_file(store, fr, related)
-    return summary(fr, related)
+    s = summary(fr, related)
+    s.extra.update(card_facts_note(cards_db))
+    return s
 
 
 def relate_file(copies: Copies, fr: FileResult) -> dict[str, Copy]:
