@@ -4,6 +4,8 @@ begins (both decks registered with their card facts, who goes first, opening han
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from engine.match import Match
 from engine.store import EventStore
@@ -20,6 +22,25 @@ def optcg_event(api: Api, players: int = 4) -> tuple[str, dict[int, str]]:
     api.do(tid, "pair")
     made = api.do(tid, "create_matches")["matches"]
     return tid, {int(t): m for t, m in made.items()}
+
+
+@contextmanager
+def served_match(tmp_path, artifacts: str) -> Iterator[tuple]:
+    """A real server on a fresh log with an optcg event (round 1 paired, a match per table), table
+    1's match set up, and a browser: (hall, db, server, browser, api, tid, mid). The hall collects
+    the pages' console errors and takes screenshots into `artifacts`."""
+    from tests.browser import browser
+    from tests.web.hall import Hall
+    from tests.web.server import Server
+
+    hall = Hall(artifacts)
+    db = str(tmp_path / "event.db")
+    with Server(db) as server, browser() as b:
+        api = Api(server.url, server.token)
+        tid, matches = optcg_event(api)
+        mid = matches[1]
+        set_up(db, mid)
+        yield hall, db, server, b, api, tid, mid
 
 
 def set_up(db: str, mid: str, *, hands_seen: bool = True) -> list[str]:

@@ -10,12 +10,10 @@ import pytest
 
 from engine.match import Match
 from engine.store import EventStore
-from tests.browser import browser, needs_chromium
+from tests.browser import needs_chromium
 from tests.conftest import ROOT
-from tests.web.conftest import Api, new_event
-from tests.web.hall import WAIT, Hall
-from tests.web.matchsetup import mint, set_up
-from tests.web.server import Server
+from tests.web.hall import WAIT
+from tests.web.matchsetup import mint, served_match
 
 pytestmark = [*needs_chromium, pytest.mark.slow]
 ARTIFACTS = os.path.join(ROOT, "test-artifacts", "serve-match-phone")
@@ -24,14 +22,7 @@ SMALL_PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor":
 
 
 def test_the_recorder_entry_and_the_viewer_log_fit_a_small_phone(tmp_path):
-    hall = Hall(ARTIFACTS)
-    db = str(tmp_path / "event.db")
-    with Server(db) as server, browser() as b:
-        api = Api(server.url, server.token)
-        tid = new_event(api, 4, game="optcg")
-        api.do(tid, "pair")
-        mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
-        set_up(db, mid)
+    with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, tid, mid):
         with EventStore.open(db) as store:
             Match(store, mid).record("note", {"text": "W" * 300})
         sam = mint(api, tid, "recorder", "Sam", match=mid)

@@ -9,12 +9,10 @@ import os
 
 import pytest
 
-from tests.browser import browser, needs_chromium
+from tests.browser import needs_chromium
 from tests.conftest import ROOT
-from tests.web.conftest import Api
-from tests.web.hall import PHONE, WAIT, Hall
-from tests.web.matchsetup import mint, optcg_event, set_up
-from tests.web.server import Server
+from tests.web.hall import PHONE, WAIT
+from tests.web.matchsetup import mint, served_match
 
 pytestmark = [*needs_chromium, pytest.mark.slow]
 ARTIFACTS = os.path.join(ROOT, "test-artifacts", "serve-undo-call")
@@ -25,13 +23,7 @@ def kinds(api, mid: str) -> list[tuple[int, str, bool]]:
 
 
 def test_undo_names_what_it_voids_and_a_double_tapped_call_stores_once(tmp_path):
-    hall = Hall(ARTIFACTS)
-    db = str(tmp_path / "event.db")
-    with Server(db) as server, browser() as b:
-        api = Api(server.url, server.token)
-        tid, matches = optcg_event(api)
-        mid = matches[1]
-        set_up(db, mid)
+    with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, tid, mid):
         sam = mint(api, tid, "recorder", "Sam", match=mid)
         phone = hall.page(b.new_context(**PHONE))
         asked: list[str] = []

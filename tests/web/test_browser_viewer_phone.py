@@ -12,12 +12,10 @@ import pytest
 
 from engine.match import Match
 from engine.store import EventStore
-from tests.browser import browser, needs_chromium
+from tests.browser import needs_chromium
 from tests.conftest import ROOT
-from tests.web.conftest import Api
-from tests.web.hall import WAIT, Hall
-from tests.web.matchsetup import optcg_event, set_up
-from tests.web.server import Server
+from tests.web.hall import WAIT
+from tests.web.matchsetup import served_match
 
 pytestmark = [*needs_chromium, pytest.mark.slow]
 ARTIFACTS = os.path.join(ROOT, "test-artifacts", "serve-viewer-phone")
@@ -45,13 +43,7 @@ def in_box(page, row: str) -> bool:
 
 
 def test_the_viewer_opens_at_the_top_of_a_small_phone_and_still_follows_the_log(tmp_path):
-    hall = Hall(ARTIFACTS)
-    db = str(tmp_path / "event.db")
-    with Server(db) as server, browser() as b:
-        api = Api(server.url, server.token)
-        _, matches = optcg_event(api)
-        mid = matches[1]
-        set_up(db, mid)
+    with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, _, mid):
         head = notes(db, mid, [f"note {i}" for i in range(30)])  # the log reaches far below the board
         page = hall.page(b.new_context(**phone(360, 780)))
         page.goto(f"{server.url}/m/{mid}")
@@ -116,13 +108,7 @@ MARKS = """() => [...document.querySelectorAll('#marks .mark')].map(m => {
 
 
 def test_judge_marks_close_together_merge_into_one_readable_mark_on_a_phone(tmp_path):
-    hall = Hall(ARTIFACTS)
-    db = str(tmp_path / "event.db")
-    with Server(db) as server, browser() as b:
-        api = Api(server.url, server.token)
-        _, matches = optcg_event(api)
-        mid = matches[1]
-        set_up(db, mid)
+    with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, _, mid):
         marked = judged(db, mid)
         for width, height in ((360, 780), (390, 844)):
             page = hall.page(b.new_context(**phone(width, height)))
