@@ -23,7 +23,10 @@ def head(api, mid: str) -> int:
     return api.get(f"/api/m/{mid}").json()["match"]["head"]
 
 
-def test_plays_of_cards_this_recorder_drew_are_offered_to_it_alone(api, server):
+def sam_drew_two_known_cards(api, server) -> tuple[str, str, str]:
+    """An optcg match whose decks and first player the desk registered; recorder Sam then records
+    A's opening hand naming two of its cards (OP01-016, cost 1; OP01-013, cost 2), B's hidden one,
+    Life, and A's first turn up to one DON!!: (tid, match, Sam's token)."""
     tid, matches = optcg_event(api)
     mid = matches[1]
     with EventStore.open(server.db) as store:
@@ -33,10 +36,15 @@ def test_plays_of_cards_this_recorder_drew_are_offered_to_it_alone(api, server):
             m.record("deck.registered", registration(p), actor=p, recorded_by="desk")
         m.record("turn.order", {"first": a, "chosen_by": a}, actor=a, recorded_by="desk")
     sam = mint(api, tid, "recorder", "Sam", match=mid)
-    lia = mint(api, tid, "recorder", "Lia", match=mid)
     for text in ("A: draw OP01-016 OP01-013 ? ? ?", "B: draw 5", "A: life 5 · B: life 5", "T1 A: refresh · don 1"):
         r = api.post(f"/api/m/{mid}/lines", {"line": text, "seen": head(api, mid)}, token=sam)
         assert r.status_code == 200 and r.json()["status"] == "stored", r.text
+    return tid, mid, sam
+
+
+def test_plays_of_cards_this_recorder_drew_are_offered_to_it_alone(api, server):
+    tid, mid, sam = sam_drew_two_known_cards(api, server)
+    lia = mint(api, tid, "recorder", "Lia", match=mid)
     mine = buttons(api, mid, sam)
     assert "A: play OP01-016" in mine, mine      # Sam named it as it was drawn: cost 1, 1 DON!! active
     assert "A: play OP01-013" not in mine        # cost 2: not affordable
@@ -48,18 +56,7 @@ def test_the_buttons_and_the_event_list_name_the_cards_beside_their_numbers(api,
     """QA 2026-11-27: the board said `OP01-016 Red Character B`, the buttons and the event list
     only `OP01-016`. Now both name it as the board does (the card names of the deck registrations,
     then the card data); the line a button sends stays the number."""
-    tid, matches = optcg_event(api)
-    mid = matches[1]
-    with EventStore.open(server.db) as store:
-        m = Match(store, mid)
-        a, b = m.players
-        for p in (a, b):
-            m.record("deck.registered", registration(p), actor=p, recorded_by="desk")
-        m.record("turn.order", {"first": a, "chosen_by": a}, actor=a, recorded_by="desk")
-    sam = mint(api, tid, "recorder", "Sam", match=mid)
-    for text in ("A: draw OP01-016 OP01-013 ? ? ?", "B: draw 5", "A: life 5 · B: life 5", "T1 A: refresh · don 1"):
-        r = api.post(f"/api/m/{mid}/lines", {"line": text, "seen": head(api, mid)}, token=sam)
-        assert r.status_code == 200, r.text
+    tid, mid, sam = sam_drew_two_known_cards(api, server)
     page = api.http.get(f"/m/{mid}/record", params={"k": sam}).text
     button = re.search(r'<button class="act" name="line" value="A: play OP01-016"[^>]*>(.*?)</button>', page, re.S)
     assert button and "OP01-016 Red Character B" in html.unescape(button.group(1)), button
