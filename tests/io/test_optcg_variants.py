@@ -490,15 +490,21 @@ def test_the_whole_game_resumes_a_stored_cut_copy(tmp_path):
     assert store.head(first["match"]).position == game["events"]
 
 
-def test_a_copy_differing_at_a_move_is_refused_naming_line_and_event(tmp_path, capsys):
-    db = str(tmp_path / "t.db")
-    assert run_guarded(cli, ["--db", db, "import", SIM_LOG]) == 0
+def _altered_copy(tmp_path, name: str) -> tuple[str, int]:
+    """The cut copy of esempio.log with one card of a move after line 420 changed: (its path, the
+    0-based index of the altered line)."""
     _, lines = _cut_at_a_turn(tmp_path)
     i = next(k for k in range(420, len(lines)) if lines[k].startswith("RZ1|") and "|CHK|" not in lines[k]
              and lines[k].split("|")[3] != "Don")
     parts = lines[i].split("|")
     parts[3] = "OP01-001" if parts[3] != "OP01-001" else "OP01-002"
-    altered = write(tmp_path, "altered.log", lines[:i] + ["|".join(parts)] + lines[i + 1:741] + [""])
+    return write(tmp_path, name, lines[:i] + ["|".join(parts)] + lines[i + 1:741] + [""]), i
+
+
+def test_a_copy_differing_at_a_move_is_refused_naming_line_and_event(tmp_path, capsys):
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", SIM_LOG]) == 0
+    altered, i = _altered_copy(tmp_path, "altered.log")
     capsys.readouterr()
     assert run_guarded(cli, ["--db", db, "import", altered]) == 2
     err = capsys.readouterr().err
@@ -533,12 +539,7 @@ def test_a_folder_with_a_cut_copy_and_the_whole_game_stores_it_once_resumed(tmp_
 def test_a_folder_refuses_a_differing_copy_and_imports_the_other_files(tmp_path):
     from judge.io.importers._optcgsim_bulk import import_files
 
-    _, lines = _cut_at_a_turn(tmp_path)
-    i = next(k for k in range(420, len(lines)) if lines[k].startswith("RZ1|") and "|CHK|" not in lines[k]
-             and lines[k].split("|")[3] != "Don")
-    parts = lines[i].split("|")
-    parts[3] = "OP01-001" if parts[3] != "OP01-001" else "OP01-002"
-    altered = write(tmp_path, "b_altered.log", lines[:i] + ["|".join(parts)] + lines[i + 1:741] + [""])
+    altered, i = _altered_copy(tmp_path, "b_altered.log")
     store = store_for(tmp_path)
     result = import_files(store, [SIM_LOG, altered, fixture("v1_hdr_140a_real.log")], workers=1)
     assert [os.path.basename(f.path) for f in result.failed] == ["b_altered.log"]
