@@ -22,9 +22,10 @@ def utf16(raw: bytes) -> str | None:
     if len(head) < 4:
         return None
     even, odd = head[0::2].count(0), head[1::2].count(0)
-    if odd >= len(head) // 8 and even * 4 <= odd:
+    enough = max(1, len(head) // 8)  # at least one NUL: a short UTF-8 line has none on either side
+    if odd >= enough and even * 4 <= odd:
         return "utf-16-le"
-    if even >= len(head) // 8 and odd * 4 <= even:
+    if even >= enough and odd * 4 <= even:
         return "utf-16-be"
     return None
 

@@ -4,6 +4,8 @@ one place each (the QA pass of issue #17 found these; its files were made the sa
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.match import InputError
 from engine.store import EventStore
@@ -121,11 +123,16 @@ def test_a_damaged_utf16_file_is_said_to_be_utf16(tmp_path):
     assert "UTF-16" in str(err.value) and "save it as UTF-8" in str(err.value)
 
 
-def test_utf8_text_is_never_taken_for_utf16():
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(blacklist_characters="\x00\ufeff", blacklist_categories=("Cs",)), max_size=40))
+def test_utf8_text_is_never_taken_for_utf16(text):
+    """Any UTF-8 text without NUL reads as itself (a 4-7 byte file once read as UTF-16: the review
+    of 2026-11-27 found `3 2-1` in a one-line results file read as three CJK characters)."""
     from judge.io.text import decode
 
-    assert decode("é,ü\n1,2\n".encode(), "x.csv") == "é,ü\n1,2\n"
-    assert decode(b"ab", "x") == "ab"
+    assert decode(text.encode(), "x.csv") == text
+    for short in (b"3 2-1\n", b"OP01\n", b"ab", "é,ü\n1,2\n".encode()):
+        assert decode(short, "x") == short.decode()
 
 
 # --- item 11: a log saved as .txt or with no extension --------------------------------------------
