@@ -31,7 +31,7 @@ CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
 RULES = CATALOGUE.rules
 
 PRE_MAIN = ("refresh", "draw", "don")
-AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "game.end", "concede")
+AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "log.count", "game.end", "concede")
 MAIN_ACTIONS = ("play", "don.attach", "attack")
 
 
@@ -448,7 +448,8 @@ class OptcgRuleset(Ruleset):
     def _moves_on(e: RecordedEvent) -> bool:
         """Does this event come after the damage is resolved? A Life card taken, a [Trigger] or any
         effect's result (`by`), a reveal, a note or a judge's act may still belong to it."""
-        if e.kind in OFF_TABLE_KINDS or e.kind in ("life.taken", "effect", "reveal", "annotation", "shuffle"):
+        if e.kind in OFF_TABLE_KINDS or e.kind in ("life.taken", "effect", "reveal", "annotation", "log.count",
+                                                   "shuffle"):
             return False
         return not e.payload.get("by")
 
@@ -1098,6 +1099,18 @@ class OptcgRuleset(Ruleset):
                 and T.where_is(s, b["target"])[1] == "characters":
             return [self.flag("OPTCG-BATTLE-9", e, f"the attacked Character {b.get('target_code')} was not K.O.'d")]
         return []
+
+    def check_log_count(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        """The log's own count of a zone against replay's: a warning (the log is the simulator's
+        record; replay may have missed or misread a move, or the file was altered)."""
+        p = e.payload
+        have = len(s.zone(p["player"], p["zone"]))
+        if have == p["count"]:
+            return []
+        at = f"line {p['line']}" if p.get("line") is not None else "the log"
+        return [self.flag("OPTCG-SIM-1", e, f"{at} ({p.get('source') or 'RZ1|CHK'}): {p['player']}'s {p['zone']} "
+                          f"holds {p['count']} card(s) by the log, {have} by replay of the moves before it",
+                          severity="warning")]
 
     def check_game_end(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload

@@ -401,7 +401,20 @@ class Annotation(Payload):
     source: str | None = None
 
 
+@event_kind("log.count")
+class LogCount(Payload):
+    """An imported log's own statement of how many cards a player's zone holds at this point (an
+    OPTCGSim `RZ1|CHK` line, `line` in the file): a fact of the record, which replay compares with the
+    zone it derives (OPTCG-SIM-1). It changes nothing on the table."""
+
+    player: Player
+    zone: Zone
+    count: Count
+    line: int | None = None
+    source: str = "RZ1|CHK"
+
+
 KINDS = (DeckRegistered, TurnOrder, Draw, Mulligan, LifePlaced, Turn, Refresh, Phase, Don, Play,
          DonRest, DonActivate, DonAttach, DonDetach, DonMinus, Effect, Rest, SetActive, PowerMod,
          KeywordGain, Attack, Block, Counter, DamageStep, LifeTaken, KO, Trash, Move, Reveal, Shuffle, BattleEnd,
-         TurnEnd, Concede, GameEnd, Annotation)
+         TurnEnd, Concede, GameEnd, Annotation, LogCount)

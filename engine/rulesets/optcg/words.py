@@ -87,6 +87,9 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         lasting = {"battle": "during this battle", "turn": "this turn",
                    "permanent": "while on the field"}[p.get("duration", "turn")]
         return f"{who}'s {card(p)} gets {p['amount']:+d} power {lasting}{by(p)}"
+    if kind == "log.count":
+        at = f" (line {p['line']})" if p.get("line") is not None else ""
+        return f"the log's {p.get('source') or 'RZ1|CHK'}{at} says {who}'s {p['zone']} holds {p['count']} card(s)"
     if kind == "keyword.gain":
         return f"{who}'s {card(p)} gains [{p['keyword'].title()}] this turn{by(p)}"
     if kind == "attack":
