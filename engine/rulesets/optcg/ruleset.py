@@ -31,7 +31,7 @@ CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
 RULES = CATALOGUE.rules
 
 PRE_MAIN = ("refresh", "draw", "don")
-AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "log.count", "game.end", "concede")
+AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "log.count", "player.left", "game.end", "concede")
 MAIN_ACTIONS = ("play", "don.attach", "attack")
 
 
@@ -1100,6 +1100,15 @@ class OptcgRuleset(Ruleset):
             return [self.flag("OPTCG-BATTLE-9", e, f"the attacked Character {b.get('target_code')} was not K.O.'d")]
         return []
 
+    def apply_player_left(self, s: TableState, e: RecordedEvent) -> None:
+        # said, not decided: no result; `unsettled` puts it in words for `state` and the report
+        if s.result is None and "left" not in s.extra:
+            s.extra["left"] = dict(e.payload, position=e.position)
+
+    def unsettled(self, s: TableState) -> str | None:
+        left = s.extra.get("left") if s.result is None else None
+        return f"{words.left_words(left)} (event {left['position']})" if left else None
+
     def check_log_count(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         """The log's own count of a zone against replay's: a warning (the log is the simulator's
         record; replay may have missed or misread a move, or the file was altered)."""
@@ -1194,6 +1203,9 @@ class OptcgRuleset(Ruleset):
         b = s.extra.get("battle")
         if b:
             lines.append(f"battle: {b.get('attacker_code')} attacks {b.get('target_code')} ({b.get('step')} step)")
+        unsettled = self.unsettled(s)
+        if unsettled:
+            lines.append(f"no result: {unsettled}")
         return lines
 
     def describe(self, e: RecordedEvent) -> str:

@@ -392,6 +392,19 @@ class GameEnd(Payload):
     winner: Player | None = None
 
 
+@event_kind("player.left")
+class PlayerLeft(Payload):
+    """A player left the game (`how`: quit, or disconnect) with no result before it, as an imported
+    log says (`line`, `text`: the log's own line). Not a result: no winner is derived from it (the
+    simulator's record makes it an uncertain loss for the player who left); `state` and the report
+    say it. `player` is None when the log does not say who (an own-view log whose owner is unknown)."""
+
+    how: Literal["quit", "disconnect"]
+    player: Player | None = None
+    line: int | None = None
+    text: str | None = None
+
+
 @event_kind("annotation")
 class Annotation(Payload):
     """A line of an imported log that the importer keeps as it is (not understood, or pure chat)."""
@@ -417,4 +430,4 @@ class LogCount(Payload):
 KINDS = (DeckRegistered, TurnOrder, Draw, Mulligan, LifePlaced, Turn, Refresh, Phase, Don, Play,
          DonRest, DonActivate, DonAttach, DonDetach, DonMinus, Effect, Rest, SetActive, PowerMod,
          KeywordGain, Attack, Block, Counter, DamageStep, LifeTaken, KO, Trash, Move, Reveal, Shuffle, BattleEnd,
-         TurnEnd, Concede, GameEnd, Annotation, LogCount)
+         TurnEnd, Concede, GameEnd, PlayerLeft, Annotation, LogCount)

@@ -315,13 +315,12 @@ class ReadableLines:
         """`Quits!` or a disconnection with no result before it: said, not decided."""
         if end.kind == "quit":
             left = num
-            text = f"{self.P(num)} left the game (Quits!) with no result before it: an uncertain loss"
         else:
             owner = self.seats.owner
             left = (3 - owner if owner else None) if end.who == "Opponent" else num
-            who = self.P(left) if left else "the log owner's opponent (not identified)"
-            text = f"{who} disconnected with no result before it: an uncertain loss"
-        self._annotate(ln.n, f"{ln.text} -- {text}", source="optcgsim-ending")
+        # a fact the ruleset knows (`player.left`): `state` and the report say it; it decides nothing
+        self.emit("player.left", {"how": end.kind, "line": ln.n, "text": ln.text[:MAX_ANNOTATION]}
+                  | ({"player": self.P(left)} if left else {}), left, line=ln.n)
         self.outcome = {"how": end.kind, "certain": False, "line": ln.n,
                         "left": self.P(left) if left else None,
                         "uncertain_winner": self.P(3 - left) if left else None}
