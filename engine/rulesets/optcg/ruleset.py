@@ -1009,15 +1009,18 @@ class OptcgRuleset(Ruleset):
             if derived is None or derived == stated:
                 continue
             expired = sum(m["amount"] for m in s.extra.get("expired", []) if m["uid"] == hit[2].uid)
-            if expired and stated == derived + expired:
+            # a bonus that ended, still counted; (a cut that ended proves nothing: the stated power
+            # may be lower for an effect the record does not name)
+            if expired > 0 and stated == derived + expired:
                 last = s.extra["expired"][0]["duration"]
                 rule = "OPTCG-BATTLE-13" if last == "battle" else "OPTCG-END-2"
                 out.append(self.flag(rule, e, f"the {label}'s power is stated as {stated}, counting a +{expired} that "
                                      f"ended with the last {'battle' if last == 'battle' else 'turn'}; derived {derived}"))
             else:
                 out.append(self.flag("OPTCG-DON-2", e, f"the {label}'s power is stated as {stated}; replay derives "
-                                     f"{derived} (base + 1000 per attached DON!! in its owner's turn + modifiers)",
-                                     severity="warning"))
+                                     f"{derived} (base + 1000 per attached DON!! in its owner's turn + the recorded "
+                                     "power changes): an effect the record does not name (a Leader's or a "
+                                     "Character's continuous effect, say) may explain it", severity="warning"))
         return out
 
     def check_life_taken(self, s: TableState, e: RecordedEvent) -> list[Finding]:
