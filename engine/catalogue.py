@@ -2,7 +2,8 @@
 
 Each `[[rule]]` has `id`, `section`, `title` (a short English label), `status` (checked, recorded or
 n/a), `quote` (the rulebook's own words, in its language), `en` (an English rendering of the quote) and
-`why` (required for anything not checked). A ruleset whose text contradicts itself may list
+`why` (required for anything not checked); `source`, only when the quote is not the rulebook's (a
+rule about an imported log's format cites that format's documentation). A ruleset whose text contradicts itself may list
 `[[contradiction]]` tables too. Each `[[option]]` is a documented choice where the rulebook is silent or
 contradicts itself: `name`, `default`, `choices` (optional: any value when absent) and `doc`. The
 catalogue is data, so a new game writes TOML, not Python literals, and the docs' rule tables are
@@ -20,7 +21,7 @@ from typing import Any
 from engine.findings import Rule
 
 STATUSES = ("checked", "recorded", "n/a")
-RULE_KEYS = {"id", "section", "title", "status", "quote", "en", "why"}
+RULE_KEYS = {"id", "section", "title", "status", "quote", "en", "why", "source"}
 REQUIRED = ("id", "section", "title", "status")
 
 
@@ -95,7 +96,7 @@ def parse(data: dict, where: str) -> Catalogue:
             raise CatalogueError(f"{at}: id {entry['id']!r} appears twice")
         seen.add(entry["id"])
         rules.append(Rule(entry["id"], entry["section"], entry["title"], entry["status"],
-                          entry.get("quote", ""), entry.get("why", ""), entry.get("en", "")))
+                          entry.get("quote", ""), entry.get("why", ""), entry.get("en", ""), entry.get("source", "")))
     contradictions = tuple((c["id"], c["what"], c["default"], c["option"])
                            for c in data.get("contradiction", []))
     return Catalogue(tuple(rules), contradictions, _options(data.get("option", []), where))
@@ -139,8 +140,9 @@ def rule_table(rules: tuple[Rule, ...]) -> str:
     rows = ["| id | section | rule | status | why (if not checked) | rulebook's words | English |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in rules:
+        quote = _cell(r.quote) + (f" (source: {_cell(r.source)})" if r.source else "")
         rows.append(f"| `{r.id}` | {_cell(r.section)} | {_cell(r.title)} | {r.status} | {_cell(r.why)} | "
-                    f"{_cell(r.quote) or '—'} | {_cell(r.en) or '—'} |")
+                    f"{quote or '—'} | {_cell(r.en) or '—'} |")
     return "\n".join(rows) + "\n"
 
 

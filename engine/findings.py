@@ -14,7 +14,8 @@ class Rule:
     `status` is "checked" (a check enforces it), "recorded" (events record it, nothing checks it)
     or "n/a" (does not apply to a recorded log); `why` explains anything but "checked".
     `quote` is the rulebook's own words, in its own language; `en` renders them in English (the
-    quote stays the citation).
+    quote stays the citation). `source` names where the quote comes from when that is not the
+    ruleset's rulebook (a log format an importer checks); empty for the rulebook's own rules.
     """
 
     id: str
@@ -24,6 +25,7 @@ class Rule:
     quote: str = ""
     why: str = ""
     en: str = ""
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -45,4 +47,4 @@ def finding(rule: Rule, position: int, message: str, *, severity: Severity = "er
             source: str = "") -> Finding:
     """A finding for `rule` at `position`, carrying the rule's citation."""
     return Finding(rule=rule.id, severity=severity, position=position, message=message,
-                   section=rule.section, quote=rule.quote, source=source, en=rule.en)
+                   section=rule.section, quote=rule.quote, source=rule.source or source, en=rule.en)

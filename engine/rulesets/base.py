@@ -184,6 +184,11 @@ class Ruleset:
     def outcome(self, state: TableState) -> Outcome | None:
         return None
 
+    def unsettled(self, state: TableState) -> str | None:
+        """When there is no outcome: how the record says the game stopped anyway (a player left the
+        game, an uncertain loss), in words, for `state` and the report's header. None: it does not say."""
+        return None
+
     def games_per_match(self) -> int:
         """How many games a match may hold (a best of three: 3)."""
         return 1

@@ -92,6 +92,8 @@ def match_context(m: Match) -> dict[str, Any]:
             "source": outcome.source if outcome else "",
             "position": outcome.position if outcome else None,
             "explanation": list(outcome.explanation) if outcome else [],
+            # no outcome, but the record may say how the game stopped (a player left: uncertain)
+            "unsettled": None if outcome else ruleset.unsettled(r.state),
         },
         "decision": decision,
         "slip": r.slip(),

@@ -89,6 +89,26 @@ def test_fixture_keeps_every_unrecorded_line_as_an_annotation(imported):
     assert all(isinstance(n["line"], int) for n in notes)
 
 
+def test_a_chk_count_the_replay_disagrees_with_is_a_warning_validate_shows(tmp_path, capsys):
+    """QA 50 item 7: one hand count of esempio.log's RZ1|CHK line 1301 altered (7 -> 8). The import
+    counts one mismatch, and `validate` shows it as an OPTCG-SIM-1 warning naming the line and zone
+    (before, it was only an annotation no finding named)."""
+    lines = open(SIM_LOG, encoding="utf-8").read().split("\n")
+    assert lines[1300] == "RZ1|CHK|456|1|24|7|2|3|0|10|13|1|1|0"
+    lines[1300] = "RZ1|CHK|456|1|24|8|2|3|0|10|13|1|1|0"
+    path = tmp_path / "chk_mismatch.log"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", str(path), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["chk_mismatches"] == 1 and d["findings"] == 3  # 2 Leaders without facts + the count
+    assert run_guarded(cli, ["--db", db, "validate", d["match"], "--json"]) == 0  # a warning: exit 0
+    found = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "OPTCG-SIM-1"]
+    assert len(found) == d["chk_mismatches"]
+    assert found[0]["severity"] == "warning" and "Rz1Parser.cs" in found[0]["source"]
+    assert found[0]["message"].startswith("line 1301 (RZ1|CHK): LeoIlPirata#3980's hand holds 8 card(s) by the log, 7")
+
+
 def test_cli_json_summary(tmp_path, capsys):
     code = run_guarded(cli, ["--db", str(tmp_path / "t.db"), "import", SIM_LOG, "--format", "optcgsim", "--json"])
     assert code == 0

@@ -276,10 +276,26 @@ def test_v6_a_quit_alone_is_not_a_concession(tmp_path):
     (g,) = d["games"]
     assert g["result"] == {"how": "quit", "certain": False, "left": "Theshyopop#27381",
                            "uncertain_winner": "LeoIlPirata#3980"}
-    notes = [e.payload for e in m.events() if e.kind == "annotation" and e.payload["source"] == "optcgsim-ending"]
-    assert len(notes) == 1 and "uncertain loss" in notes[0]["text"] and notes[0]["line"] == 497
+    (left,) = [e for e in m.events() if e.kind == "player.left"]
+    assert left.payload == {"how": "quit", "player": "Theshyopop#27381", "line": 497, "text": "[Opponent] Quits!"}
     # the disconnection after it is noise, kept as a line
     assert any(e.payload.get("text") == "Opponent Has Disconnected!" for e in m.events())
+
+
+def test_v6_state_and_the_report_say_what_the_log_shows_on_a_quit(tmp_path, capsys):
+    """QA 50 item 8: the report's header said "the log does not show how the match ended" and
+    `state` said nothing, while the log shows a player leaving (an uncertain loss)."""
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", fixture("v6_quit_then_disconnect_143a.log"), "--json"]) == 0
+    match = json.loads(capsys.readouterr().out)["match"]
+    said = ("Theshyopop#27381 left the game (quit, the log's line 497) with no result before it: an uncertain "
+            "loss, as the simulator recorded it (event 95)")
+    assert run_guarded(cli, ["--db", db, "state", match]) == 0
+    assert f"no result: {said}" in capsys.readouterr().out
+    out = tmp_path / "r.html"
+    assert run_guarded(cli, ["--db", db, "report", match, "-o", str(out)]) == 0
+    how = re.search(r'id="how">(.*?)</dd>', out.read_text(encoding="utf-8"), re.S).group(1)
+    assert " ".join(how.split()) == said.replace("'", "&#39;")
 
 
 def test_v6_a_disconnection_alone_is_said_not_decided(tmp_path):
@@ -287,7 +303,9 @@ def test_v6_a_disconnection_alone_is_said_not_decided(tmp_path):
     (g,) = d["games"]
     assert g["result"]["how"] == "disconnect" and not g["result"]["certain"]
     assert g["result"]["left"] == "Theshyopop#27381"  # the log's owner is "You", player 1
-    assert Match(store, d["match"]).state().result is None
+    m = Match(store, d["match"])
+    assert m.state().result is None
+    assert [e.payload["how"] for e in m.events() if e.kind == "player.left"] == ["disconnect"]
 
 
 def test_v6_a_concession_stands_and_what_follows_it_is_kept_as_lines(tmp_path):

@@ -45,6 +45,18 @@ def test_an_error_names_the_action_and_its_column(line, action, col, words):
     assert err.value.action_text == line.split(" · ")[action - 1]
 
 
+@pytest.mark.parametrize("word,keyword", [("rush", "rush"), ("double-attack", "double attack")])
+def test_a_keyword_gain_reads_and_writes_with_its_own_verb(word, keyword):
+    """`gain CARD KEYWORD`: keyword.gain, a two-word keyword written with a hyphen."""
+    from engine.notation import probe
+    g, ctx = _grammar("optcg")
+    (a,) = parse_line(f'A: gain OP01-016 {word} by="OP01-001"', 0, g, ctx)
+    assert (a.kind, a.payload) == ("keyword.gain", {"player": "Ann", "card": "OP01-016", "keyword": keyword,
+                                                    "by": "OP01-001"})
+    e = probe("m", 9, "keyword.gain", 1, "Ann", a.payload)
+    assert g.format_event(e, ctx) == f"A: gain OP01-016 {word} by=OP01-001"
+
+
 def test_a_scorekeepers_act_reads_and_writes():
     from engine.notation import probe
     g, ctx = _grammar("table")

@@ -14,6 +14,7 @@
     B: dmg / B: dmg trigger OP01-016               life.taken: where the Life card goes, which card
     B: effect OP01-016 trigger "Play this card."   effect: card timing text
     A: power OP01-013 2000 turn   power.mod: card amount duration
+    A: gain OP01-013 rush         keyword.gain: card keyword (rush, blocker, double-attack, banish)
     A: ko OP01-016 / A: rest X / A: activate X / A: trash X
     A: trash>characters OP01-016 by="..."          a move (zone.bottom for the bottom)
     battle.end · A: pass          battle.end, turn.end
@@ -21,12 +22,16 @@
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from engine.notation import Grammar, NotationError, Suggestion, Verb, bare_ok, expand_cards, write_cards
 from engine.notation.values import card_word
 from engine.notation.forms import draw_payload, format_draw, format_move, parse_move
 from engine.rulesets.optcg import table as T
+
+
+KEYWORD_WORDS = {k.replace(" ", "-"): k for k in T.KEYWORDS}  # double-attack -> double attack
 
 
 class OptcgGrammar(Grammar):
@@ -51,6 +56,8 @@ class OptcgGrammar(Grammar):
         Verb("rest", "rest", ("card",), doc="A: rest CARD"),
         Verb("activate", "set.active", ("card",), doc="A: activate CARD"),
         Verb("power", "power.mod", ("card", "amount", "duration"), doc="A: power CARD +N [battle|turn|permanent]"),
+        Verb("gain", "keyword.gain", ("card", "keyword"),
+             doc="A: gain CARD rush|blocker|double-attack|banish (by=): a keyword for the rest of the turn"),
         Verb("block", "block", ("card",), doc="B: block CARD"),
         Verb("counter", "counter", ("card", "amount"), doc="B: counter CARD [AMOUNT]"),
         Verb("damage", "damage.step", ("attacker_power", "target_power"), doc="damage [ATTACKER_POWER TARGET_POWER]"),
@@ -85,6 +92,10 @@ class OptcgGrammar(Grammar):
             return "draw", draw_payload(toks[1:], actor, ctx)
         if ">" in head.value:
             return parse_move(toks, actor, ctx, extra={"by": str}, to_key="where")
+        if head.value == "gain":  # a keyword is one word on the line: double-attack
+            words = [replace(t, value=KEYWORD_WORDS[t.value]) if t.type == "word" and t.value in KEYWORD_WORDS
+                     else t for t in toks[1:]]
+            return "keyword.gain", self.parse_fields(self.by_name["gain"], words, actor, ctx, head.col)
         return None
 
     def format_custom(self, e, ctx):
@@ -99,6 +110,9 @@ class OptcgGrammar(Grammar):
             return f"deck {deck}" if deck is not None else None
         if e.kind == "move" and e.actor in ctx.seat_of and "uid" not in p:
             return format_move(e, ctx, to_key="where", extra=("by",))
+        if e.kind == "keyword.gain" and isinstance(p.get("keyword"), str):
+            word = p["keyword"].replace(" ", "-")
+            return self.format_fields(self.by_name["gain"], e._replace(payload={**p, "keyword": word}), ctx)
         return None
 
     # the [Deck] tag: the Leader, then the 50 cards

@@ -31,7 +31,7 @@ CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
 RULES = CATALOGUE.rules
 
 PRE_MAIN = ("refresh", "draw", "don")
-AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "game.end", "concede")
+AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "log.count", "player.left", "game.end", "concede")
 MAIN_ACTIONS = ("play", "don.attach", "attack")
 
 
@@ -448,7 +448,8 @@ class OptcgRuleset(Ruleset):
     def _moves_on(e: RecordedEvent) -> bool:
         """Does this event come after the damage is resolved? A Life card taken, a [Trigger] or any
         effect's result (`by`), a reveal, a note or a judge's act may still belong to it."""
-        if e.kind in OFF_TABLE_KINDS or e.kind in ("life.taken", "effect", "reveal", "annotation", "shuffle"):
+        if e.kind in OFF_TABLE_KINDS or e.kind in ("life.taken", "effect", "reveal", "annotation", "log.count",
+                                                   "shuffle"):
             return False
         return not e.payload.get("by")
 
@@ -1008,15 +1009,18 @@ class OptcgRuleset(Ruleset):
             if derived is None or derived == stated:
                 continue
             expired = sum(m["amount"] for m in s.extra.get("expired", []) if m["uid"] == hit[2].uid)
-            if expired and stated == derived + expired:
+            # a bonus that ended, still counted; (a cut that ended proves nothing: the stated power
+            # may be lower for an effect the record does not name)
+            if expired > 0 and stated == derived + expired:
                 last = s.extra["expired"][0]["duration"]
                 rule = "OPTCG-BATTLE-13" if last == "battle" else "OPTCG-END-2"
                 out.append(self.flag(rule, e, f"the {label}'s power is stated as {stated}, counting a +{expired} that "
                                      f"ended with the last {'battle' if last == 'battle' else 'turn'}; derived {derived}"))
             else:
                 out.append(self.flag("OPTCG-DON-2", e, f"the {label}'s power is stated as {stated}; replay derives "
-                                     f"{derived} (base + 1000 per attached DON!! in its owner's turn + modifiers)",
-                                     severity="warning"))
+                                     f"{derived} (base + 1000 per attached DON!! in its owner's turn + the recorded "
+                                     "power changes): an effect the record does not name (a Leader's or a "
+                                     "Character's continuous effect, say) may explain it", severity="warning"))
         return out
 
     def check_life_taken(self, s: TableState, e: RecordedEvent) -> list[Finding]:
@@ -1098,6 +1102,27 @@ class OptcgRuleset(Ruleset):
                 and T.where_is(s, b["target"])[1] == "characters":
             return [self.flag("OPTCG-BATTLE-9", e, f"the attacked Character {b.get('target_code')} was not K.O.'d")]
         return []
+
+    def apply_player_left(self, s: TableState, e: RecordedEvent) -> None:
+        # said, not decided: no result; `unsettled` puts it in words for `state` and the report
+        if s.result is None and "left" not in s.extra:
+            s.extra["left"] = dict(e.payload, position=e.position)
+
+    def unsettled(self, s: TableState) -> str | None:
+        left = s.extra.get("left") if s.result is None else None
+        return f"{words.left_words(left)} (event {left['position']})" if left else None
+
+    def check_log_count(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        """The log's own count of a zone against replay's: a warning (the log is the simulator's
+        record; replay may have missed or misread a move, or the file was altered)."""
+        p = e.payload
+        have = len(s.zone(p["player"], p["zone"]))
+        if have == p["count"]:
+            return []
+        at = f"line {p['line']}" if p.get("line") is not None else "the log"
+        return [self.flag("OPTCG-SIM-1", e, f"{at} ({p.get('source') or 'RZ1|CHK'}): {p['player']}'s {p['zone']} "
+                          f"holds {p['count']} card(s) by the log, {have} by replay of the moves before it",
+                          severity="warning")]
 
     def check_game_end(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
@@ -1181,6 +1206,9 @@ class OptcgRuleset(Ruleset):
         b = s.extra.get("battle")
         if b:
             lines.append(f"battle: {b.get('attacker_code')} attacks {b.get('target_code')} ({b.get('step')} step)")
+        unsettled = self.unsettled(s)
+        if unsettled:
+            lines.append(f"no result: {unsettled}")
         return lines
 
     def describe(self, e: RecordedEvent) -> str:

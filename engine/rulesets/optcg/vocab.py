@@ -392,6 +392,19 @@ class GameEnd(Payload):
     winner: Player | None = None
 
 
+@event_kind("player.left")
+class PlayerLeft(Payload):
+    """A player left the game (`how`: quit, or disconnect) with no result before it, as an imported
+    log says (`line`, `text`: the log's own line). Not a result: no winner is derived from it (the
+    simulator's record makes it an uncertain loss for the player who left); `state` and the report
+    say it. `player` is None when the log does not say who (an own-view log whose owner is unknown)."""
+
+    how: Literal["quit", "disconnect"]
+    player: Player | None = None
+    line: int | None = None
+    text: str | None = None
+
+
 @event_kind("annotation")
 class Annotation(Payload):
     """A line of an imported log that the importer keeps as it is (not understood, or pure chat)."""
@@ -401,7 +414,20 @@ class Annotation(Payload):
     source: str | None = None
 
 
+@event_kind("log.count")
+class LogCount(Payload):
+    """An imported log's own statement of how many cards a player's zone holds at this point (an
+    OPTCGSim `RZ1|CHK` line, `line` in the file): a fact of the record, which replay compares with the
+    zone it derives (OPTCG-SIM-1). It changes nothing on the table."""
+
+    player: Player
+    zone: Zone
+    count: Count
+    line: int | None = None
+    source: str = "RZ1|CHK"
+
+
 KINDS = (DeckRegistered, TurnOrder, Draw, Mulligan, LifePlaced, Turn, Refresh, Phase, Don, Play,
          DonRest, DonActivate, DonAttach, DonDetach, DonMinus, Effect, Rest, SetActive, PowerMod,
          KeywordGain, Attack, Block, Counter, DamageStep, LifeTaken, KO, Trash, Move, Reveal, Shuffle, BattleEnd,
-         TurnEnd, Concede, GameEnd, Annotation)
+         TurnEnd, Concede, GameEnd, PlayerLeft, Annotation, LogCount)

@@ -87,6 +87,11 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         lasting = {"battle": "during this battle", "turn": "this turn",
                    "permanent": "while on the field"}[p.get("duration", "turn")]
         return f"{who}'s {card(p)} gets {p['amount']:+d} power {lasting}{by(p)}"
+    if kind == "player.left":
+        return left_words(p)
+    if kind == "log.count":
+        at = f" (line {p['line']})" if p.get("line") is not None else ""
+        return f"the log's {p.get('source') or 'RZ1|CHK'}{at} says {who}'s {p['zone']} holds {p['count']} card(s)"
     if kind == "keyword.gain":
         return f"{who}'s {card(p)} gains [{p['keyword'].title()}] this turn{by(p)}"
     if kind == "attack":
@@ -153,3 +158,11 @@ def effect(p: dict[str, Any]) -> str:
     if p.get("text"):
         words += f": {p['text']}"
     return words
+
+
+def left_words(p: dict[str, Any]) -> str:
+    """`player.left` in words (the event, and `state`/the report when the log shows no result)."""
+    who = p.get("player") or "a player the log does not name"
+    how = "quit" if p["how"] == "quit" else "disconnected"
+    said = f", the log's line {p['line']}" if p.get("line") is not None else ""
+    return f"{who} left the game ({how}{said}) with no result before it: an uncertain loss, as the simulator recorded it"

@@ -6,7 +6,8 @@ DON!! rested just before it, cost area -> attached a `don.attach`, characters ->
 (`_optcgsim_text`). Each event is applied to the ruleset's own table as it is made, so that:
 - after each move the table's zone counts are compared with the move's `RZ1|CHK` line, and every
   Hand/Board/Trash/Life summary with the table (`_optcgsim_checks`); a mismatch is counted and kept
-  in the match as an `annotation` naming the line and zone;
+  in the match: a `RZ1|CHK` count as a `log.count` event (the ruleset flags it, OPTCG-SIM-1), a
+  summary as an `annotation` naming the line and zone;
 - with `judge`, each event is also judged against the table before it, exactly as `validate`
   judges the stored match, so an import says how many findings it has without reading it back.
 
@@ -457,8 +458,10 @@ class Converter(ReadableLines):
         for zone, expected, have in count_mismatches(self.state, pl, chk.counts):
             self.stats.chk_mismatches.append({"line": chk.n, "player": pl, "zone": zone, "log": expected,
                                               "replay": have})
-            self._annotate(chk.n, f"RZ1|CHK mismatch: {pl}'s {zone} holds {have} by replay, "
-                                  f"{expected} by the log", source="optcgsim-check")
+            # the log's count, recorded as a fact: the ruleset judges it (OPTCG-SIM-1, a warning
+            # `validate` and the report show); a count that agrees adds nothing to the record
+            self.emit("log.count", {"player": pl, "zone": zone, "count": expected, "line": chk.n,
+                                    "source": "RZ1|CHK"}, None, line=chk.n)
 
     def _summary(self, n: int, name: str, what: str, val: str) -> None:
         num = self.seats.who(name)

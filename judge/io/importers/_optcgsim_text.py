@@ -25,6 +25,7 @@ HIT = re.compile(r"(?P<who>.+) hit for (?P<n>\d{1,3}) damage")
 REST_EFFECT = re.compile(rf"Rest [^\[]+{CARD_REF_PATTERN}")
 ACTIVE_EFFECT = re.compile(rf"Set [^\[]+{CARD_REF_PATTERN} to Active")
 ATTACH = re.compile(r"Attach (\d{1,3}) Don to ")
+BUFF = re.compile(rf"Buff [^\[]+{CARD_REF_PATTERN} (?P<amount>[+-]?\d{{1,6}})(?P<combat> for the Combat)?")
 GIVE_KEYWORD = re.compile(rf"Give [^\[]+{CARD_REF_PATTERN} (?P<kw>Rush|Blocker|Double Attack|Banish)")
 DRAW_CARDS = re.compile(r"Draw \d+ Cards?")
 DRAW_DON = re.compile(r"Draw \d+ Don")
@@ -123,6 +124,24 @@ class ReadableLines:
             return False
         self.emit("keyword.gain", {"player": pl, "uid": cards[-1].uid, "card": target, "keyword": keyword,
                                    "by": f"{source}: Give {target} {keyword.title()}"}, num, line=line)
+        return True
+
+    def _buff(self, num: int, source: str, target: str, amount: int, combat: bool, line: int) -> bool:
+        """`X: Buff Y N [for the Combat]`: Y's power changes by N for this battle (`for the Combat`)
+        or this turn. The log does not say whose Y: a card in the battle first, then (a raise) the
+        player's own card or (a cut) the opponent's, the one played last if two. False when no
+        Leader or Character on the field has that number (then kept as an effect)."""
+        b = self.state.extra.get("battle") or {}
+        fighting = {b.get("attacker"), b.get("target")} - {None}
+        sides = [self.P(num), self.P(3 - num)] if amount >= 0 else [self.P(3 - num), self.P(num)]
+        found = [(pl, c) for pl in sides for c in [*reversed(self.state.zone(pl, "characters")),
+                                                   *self.state.zone(pl, "leader")] if c.code == target]
+        if not found:
+            return False
+        pl, card = next((hit for hit in found if hit[1].uid in fighting), found[0])
+        said = f"{source}: Buff {target} {amount}" + (" for the Combat" if combat else "")
+        self.emit("power.mod", {"player": pl, "uid": card.uid, "card": target, "amount": amount,
+                                "duration": "battle" if combat else "turn", "by": said}, num, line=line)
         return True
 
     def _attacked_uid_later(self, i: int, defender: int, code: str) -> str | None:
@@ -316,13 +335,12 @@ class ReadableLines:
         """`Quits!` or a disconnection with no result before it: said, not decided."""
         if end.kind == "quit":
             left = num
-            text = f"{self.P(num)} left the game (Quits!) with no result before it: an uncertain loss"
         else:
             owner = self.seats.owner
             left = (3 - owner if owner else None) if end.who == "Opponent" else num
-            who = self.P(left) if left else "the log owner's opponent (not identified)"
-            text = f"{who} disconnected with no result before it: an uncertain loss"
-        self._annotate(ln.n, f"{ln.text} -- {text}", source="optcgsim-ending")
+        # a fact the ruleset knows (`player.left`): `state` and the report say it; it decides nothing
+        self.emit("player.left", {"how": end.kind, "line": ln.n, "text": ln.text[:MAX_ANNOTATION]}
+                  | ({"player": self.P(left)} if left else {}), left, line=ln.n)
         self.outcome = {"how": end.kind, "certain": False, "line": ln.n,
                         "left": self.P(left) if left else None,
                         "uncertain_winner": self.P(3 - left) if left else None}
@@ -406,8 +424,13 @@ class ReadableLines:
         if action == "Activate Counter":
             self.event_counter_marker[num] = code
         target = card_ids(raw)
-        g = GIVE_KEYWORD.fullmatch(raw.replace("<b>", "").replace("</b>", "").strip())
+        plain = raw.replace("<b>", "").replace("</b>", "").strip()
+        g = GIVE_KEYWORD.fullmatch(plain)
         if g and self._give_keyword(num, code, g.group("id") or g.group("id2"), g.group("kw").lower(), n):
+            return
+        b = BUFF.fullmatch(plain)
+        if b and self._buff(num, code, b.group("id") or b.group("id2"), int(b.group("amount")),
+                            b.group("combat") is not None, n):
             return
         is_rest = REST_EFFECT.fullmatch(raw)
         if len(target) == 1 and target[0] != "Don" and (is_rest or ACTIVE_EFFECT.fullmatch(raw)):

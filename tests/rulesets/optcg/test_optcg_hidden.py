@@ -119,6 +119,7 @@ def test_every_kind_is_either_hidden_or_kept_on_purpose():
     """A new kind must be thought about: it is in HIDE above, or listed here as carrying no hidden card."""
     kept = {"turn.order", "turn", "refresh", "phase", "don", "don.rest", "don.activate", "don.attach",
             "don.detach", "don.minus", "effect", "rest", "set.active", "power.mod", "keyword.gain", "block", "damage.step",
-            "ko", "shuffle", "battle.end", "turn.end", "concede", "game.end", "annotation"}
+            "ko", "shuffle", "battle.end", "turn.end", "concede", "game.end", "player.left", "annotation",
+            "log.count"}  # a count: how many cards a zone holds is open information
     covered = {k for k, _, _ in HIDE} | kept
     assert {k.kind for k in get_ruleset("optcg").kinds} == covered

@@ -1,6 +1,7 @@
 """Every quote of the optcg catalogue is the manual's own text: each part of a quote (parts are joined by
 `[...]` where the quote leaves text out) appears in the manual, up to spacing, bold marks and list markers.
-A quote that leaves text out without saying so fails here."""
+A quote that leaves text out without saying so fails here. (A rule with a `source` of its own, about an
+imported log's format, quotes that source instead.)"""
 from __future__ import annotations
 
 import os
@@ -22,9 +23,10 @@ def plain(text: str) -> str:
 
 TEXT = plain(open(MANUAL, encoding="utf-8").read())
 RULES = [r for r in get_ruleset("optcg").rules if r.quote]
+MANUALS = [r for r in RULES if not r.source]  # a rule with a source of its own quotes that source
 
 
-@pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
+@pytest.mark.parametrize("rule", MANUALS, ids=[r.id for r in MANUALS])
 def test_quote_is_the_manuals_text(rule):
     for part in rule.quote.split("[...]"):
         assert plain(part) in TEXT, f"{rule.id}: not in the manual as quoted: {part.strip()[:60]}"
