@@ -91,7 +91,7 @@ def test_jsonl_lines_imported_twice_are_already_in_the_log(tmp_path):
     assert [e["payload"].get("text") for e in events(db, match)] == [None, "hi", "ho", "hu"]
 
 
-def test_again_and_resume_need_match_and_exclude_each_other(tmp_path):
+def test_again_and_resume_are_refused_where_they_mean_nothing(tmp_path):
     db = str(tmp_path / "log.db")
     match = new_match(db)
     path = tmp_path / "body.txt"
@@ -100,4 +100,9 @@ def test_again_and_resume_need_match_and_exclude_each_other(tmp_path):
     assert r.returncode == 2 and "--again goes with --match" in r.stderr
     r = run_cli("import", str(path), "--match", match, "--again", "--resume", db=db)
     assert r.returncode == 2 and "give one" in r.stderr
+    log = tmp_path / "game.log"  # an OPTCGSim log by its name: its importer has no such choice
+    log.write_text("hello\n", encoding="utf-8")
+    r = run_cli("import", str(log), "--match", match, "--resume", db=db)
+    assert r.returncode == 2 and "--again and --resume are for notation and JSONL files" in r.stderr
+    assert "Traceback" not in r.stderr
     assert len(events(db, match)) == 1
