@@ -204,12 +204,18 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
 @click.option("--expect", "expected", type=int, metavar="N",
               help="With --match: the last event you saw of it. If the log has moved since N, what moved "
                    "is shown (who, when) and you are asked (at a terminal) before importing; else exit 3.")
+@click.option("--again", is_flag=True,
+              help="With --match: append the file even if the match already ends with its events (the "
+                   "same actions truly happened again), or with its first ones.")
+@click.option("--resume", is_flag=True,
+              help="With --match: the match ends with the file's first events (an earlier import of a "
+                   "shorter version of it): append only the rest.")
 @click.option("--cards", "cards_path", metavar="PATH", type=click.Path(exists=True, dir_okay=False),
               help="OPTCGSim logs: the local card database to copy card facts from (SQLite, from "
                    "`cards import`). Default: $TABLEJUDGE_CARDS, else cards.db beside the event log.")
 @json_option
 @pass_env
-def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, as_json) -> None:
+def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume, cards_path, as_json) -> None:
     """Import files of events, each all or nothing: a malformed line is reported with its file,
     line and field, and nothing from that file is stored. A tournament's JSONL export
     (`export TOURNAMENT`) re-creates the tournament's stream, hash for hash; its matches are
@@ -231,6 +237,14 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, a
     earlier export); if a line differs from the stored event, the file is refused, naming that line
     and event. The summary (and --json: "status", "already_in_log") says which, per file.
 
+    A file appended with --match (a notation file's body, JSONL lines without match.created) is
+    compared with the match's last events by kind, actor and payload: if the match already ends
+    with all of them, it is "already in the log" and nothing is stored (exit 0; --again appends
+    them anyway, for actions that truly happened twice); if it ends with the file's first two or
+    more (a file that grew since it was imported), the file is refused, nothing stored, until
+    --resume (append only the rest) or --again (all of it) says which. --expect N (the last event
+    you saw) places the file exactly, without comparing.
+
     Exit codes: 0 all imported (or already in the log); 2 a file was refused (it stored nothing;
     the others were imported, as listed); 3 another writer appended to a match during its import
     (that file stored nothing; import it again); 130 interrupted (Ctrl-C): the files listed were
@@ -241,6 +255,7 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, a
     Examples:
       tablejudge import examples/op2009/best-of-three-fine-tempo.jsonl
       tablejudge import more-events.jsonl --match 3f2a9c01
+      tablejudge import game.txt --match 3f2a9c01 --resume   # game.txt grew since
       tablejudge import exports/3f2a9c01e4.jsonl     # later: only what is new
       tablejudge import game.log --json
       tablejudge import logs/ --format optcgsim --workers 2
@@ -248,6 +263,17 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, a
     from judge.io import importers  # only `import` needs the importers
 
     files = _expand(paths)
+    if again and resume:
+        raise InputError("--again appends the whole file, --resume only what the match does not end "
+                         "with: give one", field="again")
+    if again or resume:
+        if not match_ref:
+            raise InputError(f"--{'again' if again else 'resume'} goes with --match (a file appended to "
+                             "a match)", field="again" if again else "resume")
+        other = [p for p in files if (fmt or importers.guess_format(p)) not in ("notation", "jsonl")]
+        if other:
+            raise InputError("--again and --resume are for notation and JSONL files", where=other[0],
+                             field="format")
     if len(files) > 1 and not match_ref and \
             all((fmt or importers.guess_format(p)) == "optcgsim" for p in files):
         from judge.cli.importing import bulk_import
@@ -274,7 +300,9 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, a
                 summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by,
                                           **({"expect": expected} if expected is not None else {}),
                                           **({"workers": workers} if workers and name == "jsonl" else {}),
-                                          **({"cards": cards_path} if name == "optcgsim" else {}))
+                                          **({"cards": cards_path} if name == "optcgsim" else {}),
+                                          **({"again": again} if again else {}),
+                                          **({"resume": resume} if resume else {}))
             except (InputError, ConflictError) as e:
                 if not fmt and isinstance(e, InputError) and importers.sniff(path) is None:
                     e = InputError(e.message + importers.unsure_hint(path), where=e.where, field=e.field)
@@ -307,6 +335,10 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, cards_path, a
                 from judge.cli.importing import outcome_line
 
                 click.echo(outcome_line(r, judged))
+            elif r.get("tail"):  # appended with --match, and the match already ends with it
+                click.echo(f"{r['file']}: already in the log: match {r['match']} ends with these "
+                           f"{plural(r['already_in_log'], 'event')} (imported before?); nothing stored "
+                           "(--again appends them again)")
             elif r.get("status") == "already in the log":
                 click.echo(f"{r['file']}: {import_status(r)}, {thing} {r['match']}: nothing stored")
             elif r.get("stream") == "tournament":  # a tournament's own stream: no moves to judge

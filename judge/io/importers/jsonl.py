@@ -32,6 +32,7 @@ from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound,
 
 from judge.io.importers import ImportSummary, _jsonl_workers, findings_after
 from judge.io.importers._resume import onto_stored
+from judge.io.importers._tail import onto_tail
 from judge.io.text import read_text
 
 EVENT_KEYS = {"kind", "actor", "payload", "recorded_by", "recorded_at"}
@@ -65,13 +66,14 @@ def read_line(line: str, path: str, n: int, cut: bool = False) -> dict[str, Any]
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None, expect: int | None = None,
-                recorded_by: str | None = None, judge: bool = True, workers: int | None = None) -> ImportSummary:
+                recorded_by: str | None = None, judge: bool = True, workers: int | None = None,
+                again: bool = False, resume: bool = False) -> ImportSummary:
     """Import a JSONL file, all or nothing. With `judge`, the imported events are then validated
     and the summary counts their findings (a full replay of the match). A long file that creates
     its match is drafted by `workers` processes as well (default: one per CPU; 0: none;
-    see _jsonl_workers.py)."""
+    see _jsonl_workers.py). `again`, `resume`: for lines appended to `match` (_tail.py)."""
     with gc_paused():
-        return _import(store, path, match, expect, recorded_by, judge, workers)
+        return _import(store, path, match, expect, recorded_by, judge, workers, again, resume)
 
 
 @contextmanager
@@ -90,7 +92,7 @@ def gc_paused() -> Iterator[None]:
 
 
 def _import(store: EventStore, path: str, match: str | None, expect: int | None, recorded_by: str | None,
-            judge: bool, workers: int | None) -> ImportSummary:
+            judge: bool, workers: int | None, again: bool, resume: bool) -> ImportSummary:
     lines = numbered_lines(path)
     if not lines:
         raise InputError("the file holds no events", where=path)
@@ -184,21 +186,21 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
     if stored:
         return onto_stored(store, path, match_id, stored, drafts, expected_hashes, given, line_of,
                            judge=judge)
+    if not created:  # appended to --match, unless the match already ends with these lines
+        placed = expect is not None or any("position" in obj for obj in given)
+        return onto_tail(store, path, match_id, head - len(drafts), drafts, given=given,
+                         expected_hashes=expected_hashes, line_of=line_of, again=again, resume=resume,
+                         placed=placed, judge=judge)
     try:
-        if created:
-            events = store.create(match_id, drafts, expected_hashes=expected_hashes)
-        else:
-            events = store.append(match_id, drafts, expected_position=head - len(drafts),
-                                  expected_hashes=expected_hashes)
+        events = store.create(match_id, drafts, expected_hashes=expected_hashes)
     except HashMismatch as e:
         line = line_of[e.position]
         raise InputError(str(e), where=f"{path}:{line}", field="hash") from None
     except StreamExists:  # created by another writer since it was looked for just above
         raise ConflictError(match_id, 1, "another writer created this match during the import") from None
     findings = findings_after(store, match_id, events[0].position) if judge and events else 0
-    return ImportSummary(file=path, match=match_id, events=len(events), created=created,
-                         findings=findings,
-                         extra={"status": "created" if created else "appended", "already_in_log": 0})
+    return ImportSummary(file=path, match=match_id, events=len(events), created=True,
+                         findings=findings, extra={"status": "created", "already_in_log": 0})
 
 
 def _import_with_workers(store: EventStore, path: str, match_id: str, head: Draft, head_hash: str | None,

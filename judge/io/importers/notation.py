@@ -2,7 +2,8 @@
 
 The header block names the ruleset and the players (and may carry event, round, table, options,
 decklists and the match id), so a notation file creates its match. With `--match`, the file's body
-is appended to an existing match instead (its header must then name the same ruleset and players).
+is appended to an existing match instead (its header must then name the same ruleset and players),
+unless the match already ends with its events (imported before?): see _tail.py.
 Every line is parsed and validated before anything is stored; a problem is an InputError naming
 FILE:LINE:COL and what was expected there. For a game the card data covers (optcg), a card may be
 written by name (`A: play hancock`, `"Boa Hancock"`: the number is stored; an ambiguous name is refused
@@ -17,11 +18,13 @@ from engine.notation import NotationError, read_game
 from engine.notation.header import contradiction
 from judge.io import carddb
 from judge.io.importers import ImportSummary, findings_after
+from judge.io.importers._tail import onto_tail
 from judge.io.text import read_text
 
 
 def import_file(store: EventStore, path: str, *, match: str | None = None,
-                recorded_by: str | None = None, expect: int | None = None) -> ImportSummary:
+                recorded_by: str | None = None, expect: int | None = None, again: bool = False,
+                resume: bool = False) -> ImportSummary:
     db = carddb.for_store(store)
     game = read_game(read_text(path), path, recorded_by=recorded_by,
                      cards=lambda ruleset: carddb.match_cards(ruleset, db))
@@ -37,12 +40,9 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
             raise NotationError("a file with void/backup lines names positions of its own log: import it "
                                 "as a new match, not with --match", line=1, col=1, path=path)
         head = existing.head_position() if expect is None else expect
-        events = store.append(existing.id, game.drafts, expected_position=head)
-        match_id, created = existing.id, False
-    else:
-        match_id = game.header.match or new_match_id()
-        events = store.create(match_id, [game.created] + game.drafts)
-        created = True
-    findings = findings_after(store, match_id, events[0].position) if events else 0
-    return ImportSummary(file=path, match=match_id, events=len(events), created=created,
-                         findings=findings)
+        return onto_tail(store, path, existing.id, head, game.drafts, again=again, resume=resume,
+                         placed=expect is not None)
+    match_id = game.header.match or new_match_id()
+    events = store.create(match_id, [game.created] + game.drafts)
+    return ImportSummary(file=path, match=match_id, events=len(events), created=True,
+                         findings=findings_after(store, match_id, events[0].position))
