@@ -358,11 +358,17 @@ def ends_extra_minutes(e: Any) -> bool:
     return e.kind == "time.called" and e.payload.get("extra_minutes_over") is True
 
 
-def find_time_called(events: Iterable[Any], voided: Iterable[int]) -> Any | None:
-    """The last time call among `events` that still counts (`voided`: the positions that do not);
-    the end of a policy's extra minutes is not a time call."""
+def time_calls(events: Iterable[Any], voided: Iterable[int] = ()) -> list[Any]:
+    """The time calls among `events` that still count (`voided`: the positions that do not), in
+    order: `time.called` events, but not the end of a policy's extra minutes (not a call). One in a
+    live match; an imported log may hold more (DESK-12)."""
     void = set(voided)
-    found = [e for e in events if e.kind == "time.called" and e.position not in void and not ends_extra_minutes(e)]
+    return [e for e in events if e.kind == "time.called" and e.position not in void and not ends_extra_minutes(e)]
+
+
+def find_time_called(events: Iterable[Any], voided: Iterable[int]) -> Any | None:
+    """The last time call among `events` that still counts (time_calls)."""
+    found = time_calls(events, voided)
     return found[-1] if found else None
 
 
@@ -370,14 +376,19 @@ def _already_called(called: Any) -> str:
     return f"time was already called at {called.payload.get('clock')} (event {called.position})"
 
 
-def time_call_problem(calls: Sequence[Any], probe: Any, match_id: str, head: int) -> str | None:
+def time_call_problem(calls: Sequence[Any], probe: Any, match_id: str, head: int, *,
+                      extra_minutes: Sequence[str], ruleset: str) -> str | None:
     """Why a live `time.called` (`probe`) is refused after `calls`, the time.called events before it
     that still count (stored ones have positions <= `head`; the others are earlier actions of the
     same line, not stored either), or None. Time is called once in a match (DESK-12): a second call
     would leave two times and the end-of-time procedure deciding from the later one. Under a policy
-    with extra minutes their end is recorded once, after the call (`extra_minutes_over`)."""
+    with extra minutes (`extra_minutes`: the ruleset's policies that give them) their end is
+    recorded once, after the call (`extra_minutes_over`)."""
     first = next((e for e in calls if not ends_extra_minutes(e)), None)
     if ends_extra_minutes(probe):
+        if not extra_minutes:
+            return (f"ruleset {ruleset} has no end-of-time policy with extra minutes after the call: "
+                    "there are no extra minutes to run out (record the call itself without extra_minutes_over)")
         if first is None:
             return ("the extra minutes cannot run out before time is called: call time first "
                     f"(tablejudge judge time {match_id} --clock HH:MM)")
@@ -392,10 +403,11 @@ def time_call_problem(calls: Sequence[Any], probe: Any, match_id: str, head: int
     if first.position > head:
         return (f"this line already calls time (at {first.payload.get('clock')}); time is called once in "
                 "a match: a second call is not recorded")
+    mark = (f". If the extra minutes of {ruleset}'s {' or '.join(extra_minutes)} policy ran out, say that: "
+            f"tablejudge judge time {match_id} --clock HH:MM --extra-minutes-over") if extra_minutes else ""
     return (f"{_already_called(first)}; a second call is not recorded. If the first was a mistake, void "
             f"it first (tablejudge log {match_id} correction --actor judge:NAME --voids {first.position} "
-            "--reason \"...\"). If the extra minutes of a policy that gives them (optcg regional) ran out, "
-            f"say that: tablejudge judge time {match_id} --clock HH:MM --extra-minutes-over")
+            "--reason \"...\")" + mark)
 
 
 def _time_call_findings(live: Sequence[Any]) -> list[Finding]:

@@ -363,7 +363,8 @@ class Match:
         void = set(voided)
         calls = [e for e in [*self.store.read(self.id, after=1, upto=head), *earlier]
                  if e.kind == "time.called" and e.position not in void]
-        problem = time_call_problem(calls, probe, self.id, head)
+        problem = time_call_problem(calls, probe, self.id, head, ruleset=self.ruleset.name,
+                                    extra_minutes=self.ruleset.extra_minutes_policies)
         if problem:
             raise InputError(problem, field="extra_minutes_over" if ends_extra_minutes(probe) else "clock")
 

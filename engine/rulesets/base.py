@@ -200,6 +200,10 @@ class Ruleset:
         o = self.outcome(state)
         return [o] if o is not None else []
 
+    # The end-of-time policies that give extra minutes after the call, whose end the judge records
+    # (a `time.called` marked `extra_minutes_over`); none: such a mark is refused when recorded.
+    extra_minutes_policies: ClassVar[tuple[str, ...]] = ()
+
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:
         """Decide the match when time is called. `state` is the table now, `events` the whole log

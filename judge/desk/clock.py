@@ -7,9 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from engine.desk import (
-    judge_of,
-)
+from engine.desk import ends_extra_minutes, judge_of
 from engine.events import RecordedEvent
 
 
@@ -97,6 +95,6 @@ def clock_of(events: list[RecordedEvent], voided: set[int] = frozenset()) -> Clo
         elif e.kind == "time.extension":
             c.extensions.append({"position": e.position, "minutes": p["minutes"], "reason": p["reason"],
                                  "judge": judge_of(e.actor)})
-        elif e.kind == "time.called":
+        elif e.kind == "time.called" and not ends_extra_minutes(e):  # the mark is not the call
             c.called = {"position": e.position, "clock": p["clock"], "recorded_at": e.recorded_at}
     return c

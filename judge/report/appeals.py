@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from engine.desk import DESK_RULES, JUDGE_PREFIX
+from engine.desk import DESK_RULES, JUDGE_PREFIX, ends_extra_minutes
 from engine.events import RecordedEvent
 from engine.match import Match
 from engine.replay import Fold
@@ -58,8 +58,9 @@ def incidents(events: list[RecordedEvent]) -> list[Incident]:
     by_root: dict[int, Incident] = {}
     current: Incident | None = None
     for e in events:
-        judge_act = e.kind in ACTIONS and (e.kind != "correction" or e.actor.startswith(JUDGE_PREFIX))
-        if e.kind in ROOTS:
+        judge_act = (e.kind in ACTIONS or ends_extra_minutes(e)) and (
+            e.kind != "correction" or e.actor.startswith(JUDGE_PREFIX))
+        if e.kind in ROOTS and not ends_extra_minutes(e):  # the end of extra minutes: its call's act
             current = Incident(e)
             by_root[e.position] = current
             out.append(current)

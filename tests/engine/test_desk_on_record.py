@@ -186,3 +186,25 @@ def test_an_imported_mark_before_the_call_or_twice_is_flagged(store, tmp_path):
     summary = jsonl.import_file(store, str(path))
     flagged = [(f.rule, f.position) for f in review(Match(store, summary.match)).findings if f.rule == "DESK-12"]
     assert flagged == [("DESK-12", 2), ("DESK-12", 5)]
+
+
+def test_a_ruleset_without_extra_minutes_refuses_the_mark_and_nothing_takes_the_mark_for_the_call(store):
+    """Review 2026-11-27: the mark was accepted on every ruleset (an op2009 match's time call moved
+    to it), and the clock, the appeals' incidents and op2009 read it as the call."""
+    from judge.desk.clock import clock_of
+    from judge.report.appeals import incidents
+
+    op = Match.create(store, "op2009", ["Ann", "Bob"])
+    op.record("time.called", {"clock": "14:35"}, actor="judge:Kim")
+    with pytest.raises(InputError, match="ruleset op2009 has no end-of-time policy with extra minutes"):
+        op.record("time.called", {"clock": "14:40", "extra_minutes_over": True}, actor="judge:Kim")
+    with pytest.raises(InputError) as e:
+        op.record("time.called", {"clock": "14:40"}, actor="judge:Kim")
+    assert "--extra-minutes-over" not in str(e.value)  # no such policy: not offered
+    m = Match.create(store, "optcg", ["Ann", "Bob"])
+    m.record("time.called", {"clock": "14:35"}, actor="judge:Kim")
+    m.record("time.called", {"clock": "14:40", "extra_minutes_over": True}, actor="judge:Kim")
+    events = m.events()
+    assert clock_of(events).called["position"] == 2
+    found = incidents(events)
+    assert [(i.root.position, [a.position for a in i.actions]) for i in found] == [(2, [3])]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.desk import OFF_TABLE_KINDS
+from engine.desk import OFF_TABLE_KINDS, time_calls
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.state import TableState
@@ -1066,7 +1066,7 @@ class KenRuleset(Ruleset):
         if policy not in ("order-points", "lead-10"):
             raise ValueError(f"ruleset 'ken' has no end-of-time policy {policy!r} (order-points, lead-10)")
         rule = self.rule("KEN-TEMPO-1")
-        called = next((e for e in events if e.kind == "time.called"), None)
+        called = next(iter(time_calls(events)), None)
         steps = [f"time called at event {called.position} ({called.payload.get('clock')})" if called
                  else "time called; the judge read the table"]
         if state.result is not None:

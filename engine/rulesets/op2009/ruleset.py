@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.desk import OFF_TABLE_KINDS
+from engine.desk import OFF_TABLE_KINDS, ends_extra_minutes
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.state import Card, MissingCard, TableState
@@ -159,6 +159,8 @@ class Op2009Ruleset(Ruleset):
             self._end_game(s, e, w, e.payload["how"], "game.end")
 
     def apply_time_called(self, s, e):
+        if ends_extra_minutes(e):  # not a call (an imported log's mark: op2009 gives no extra minutes)
+            return
         g = self.game(s)
         s.extra["time"] = {"clock": e.payload["clock"], "position": e.position,
                            "score": dict(s.extra["score"]), "game": g["n"] if g else None,

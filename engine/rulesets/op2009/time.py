@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engine.desk import time_calls
 from engine.events import RecordedEvent
 from engine.replay import VOIDING_KINDS, void_targets
 from engine.state import TableState
@@ -100,7 +101,8 @@ class Procedure:
     # --- the procedure --------------------------------------------------------------------
 
     def run(self) -> Decision:
-        called = [i for i, st in enumerate(self.steps) if st.event.kind == "time.called"]
+        calls = {id(e) for e in time_calls(st.event for st in self.steps)}  # not a mark (op2009 has none)
+        called = [i for i, st in enumerate(self.steps) if id(st.event) in calls]
         if not called:
             raise ValueError("no time.called event in this match")
         i = called[-1]

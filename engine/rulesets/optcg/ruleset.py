@@ -24,7 +24,7 @@ from . import table as T
 from . import words as words
 from engine.catalogue import load
 from engine.rulesets.base import Decision, Outcome, Ruleset
-from .time import TIME_FACTS, decide_end_of_time, decide_from_facts
+from .time import TIME_FACTS, decide_end_of_time, decide_from_facts, policies as time_policies
 from .vocab import KINDS
 
 CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
@@ -1174,6 +1174,7 @@ class OptcgRuleset(Ruleset):
         return decide_end_of_time(self, state, events, policy=policy or "bandai")
 
     time_facts = TIME_FACTS
+    extra_minutes_policies = tuple(p.name for p in time_policies().values() if p.overtime_ends == "turns-or-call")
 
     def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,
                                policy: str | None = None) -> Decision:

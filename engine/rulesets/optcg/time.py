@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from engine.desk import ends_extra_minutes
+from engine.desk import time_calls
 from engine.events import RecordedEvent
 from engine.state import TableState
 from engine.rulesets.base import Decision, Ruleset
@@ -97,7 +97,7 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     voided = set(s.voided)  # corrected away or backed out: as if it had not happened
     events = [e for e in events if e.position not in voided]
     called = [e for e in events if e.kind == "time.called"]
-    calls = [e for e in called if not ends_extra_minutes(e)]
+    calls = time_calls(called)
     if not calls:
         return decision("continue", None, "time-not-called", ["time has not been called (no time.called event)"])
     # the time call; under a turns-or-call policy the end of the extra minutes comes after it,
