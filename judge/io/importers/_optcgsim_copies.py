@@ -210,4 +210,7 @@ def _against(stored: list[Any], game: Any, path: str, match: str) -> Copy | None
 
 
 def _uncertain_end(stored: list[Any]) -> bool:
-    return any(e.kind == "annotation" and e.payload.get("source") == "optcgsim-ending" for e in stored)
+    """A player left (quit, disconnected) with no result: the game ended, uncertainly (`player.left`;
+    logs imported before that event kind say it with an `optcgsim-ending` annotation)."""
+    return any(e.kind == "player.left" or (e.kind == "annotation" and e.payload.get("source") == "optcgsim-ending")
+               for e in stored)

@@ -424,11 +424,11 @@ class ReadableLines:
         if action == "Activate Counter":
             self.event_counter_marker[num] = code
         target = card_ids(raw)
-        plain = raw.replace("<b>", "").replace("</b>", "").strip()
-        g = GIVE_KEYWORD.fullmatch(plain)
+        bare = raw.replace("<b>", "").replace("</b>", "").strip()  # card references kept: the target's id
+        g = GIVE_KEYWORD.fullmatch(bare)
         if g and self._give_keyword(num, code, g.group("id") or g.group("id2"), g.group("kw").lower(), n):
             return
-        b = BUFF.fullmatch(plain)
+        b = BUFF.fullmatch(bare)
         if b and self._buff(num, code, b.group("id") or b.group("id2"), int(b.group("amount")),
                             b.group("combat") is not None, n):
             return
