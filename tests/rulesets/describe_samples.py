@@ -90,6 +90,7 @@ HAND_WRITTEN: dict[tuple[str, str], list[dict[str, Any]]] = {
                                {"player": "Bob", "groups": []}],
     ("ken", "combat.damage"): [{"target": "c23", "attacker": {"damage": 5}, "defender": {"damage": 2}}],
     ("op2009", "damage"): [{"hits": [{"player": "Ann", "space": "capitano", "amount": 2}]}],
+    ("optcg", "log.count"): [{"player": "Ann", "zone": "hand", "count": 5, "line": 12}],
     ("table", "counter"): [{"name": "life", "player": "Ann", "add": -1}, {"name": "life", "set": 20}],
 }
 
