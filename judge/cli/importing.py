@@ -86,7 +86,7 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
             result = import_files(store, files, recorded_by=env.recorded_by, workers=workers, cards=cards,
                                   progress=lambda _path: bar.update(1))
     rows = [s.to_dict() for s in result.imported]
-    failures = [{"file": f.path, "error": f.error} for f in result.failed]
+    failures = [{"file": f.path, "error": f.error, "partly_stored": f.partly} for f in result.failed]
     if as_json:
         emit_json({"imported": rows, "failed": failures,
                    "interrupted": bool(result.interrupted), "not_stored": result.not_stored,
@@ -107,7 +107,8 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
                     stderr(f"warning: {os.path.basename(s['file'])} game {w.get('game')}: {w['text']}")
         click.echo(card_facts_line(result.card_facts()))
         for f in failures:
-            stderr(f"failed (nothing of it stored): {f['error']}")
+            stderr(f"failed ({'some of its games stored, named' if f['partly_stored'] else 'nothing of it stored'}): "
+                   f"{f['error']}")
     if result.interrupted:
         stderr(f"interrupted: {plural(len(result.imported), 'file')} imported (listed above); "
                f"{plural(len(result.not_stored), 'file')} read but not stored, and the files after them "

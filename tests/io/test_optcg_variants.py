@@ -612,3 +612,30 @@ def test_the_whole_game_after_a_cut_copy_says_it_resumed_that_match(tmp_path, ca
     out = capsys.readouterr().out
     match = EventStore.open(db).match_ids()[0]
     assert f"resumed match {match} (" in out.strip().splitlines()[-1] and f"{match} (resumed)" in out
+
+
+def test_a_resume_failing_after_the_files_new_games_were_stored_says_what_was_stored(tmp_path, monkeypatch):
+    """Review 2026-11-27: the new games of a file are committed before its resumes; a resume that
+    then failed was said as "nothing stored" (one file) or "failed (nothing of it stored): ... (its
+    new games were stored)" (a folder). Now PartlyStored names the matches stored."""
+    from judge.io.importers._optcgsim_bulk import import_files
+
+    store = store_for(tmp_path)
+    cut, _ = _cut_at_a_turn(tmp_path)
+    optcgsim.import_file(store, cut)
+    both = write(tmp_path, "both.log", lines_of("v1_hdr_140a_real.log")
+                 + open(SIM_LOG, encoding="utf-8").read().split("\n"))
+
+    def another_writer(*_a, **_k):
+        raise InputError("another writer appended to the match meanwhile; nothing of the game was stored")
+
+    monkeypatch.setattr(optcgsim, "resume", another_writer)
+    with pytest.raises(optcgsim.PartlyStored) as e:
+        optcgsim.import_file(store, both)
+    (v1,) = e.value.stored  # the file's new game was stored; the resume of esempio's was not
+    assert len(store.match_ids()) == 2 and v1 in store.match_ids()
+    assert f"this file's other games were stored: {v1}" in str(e.value)
+    folder = store_for(tmp_path, "folder.db")
+    optcgsim.import_file(folder, cut)
+    result = import_files(folder, [both], workers=1)
+    assert [(f.partly, "other games were stored" in f.error) for f in result.failed] == [(True, True)]

@@ -47,7 +47,8 @@ START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else 
 class FileOutcome:
     path: str
     summary: ImportSummary | None = None   # stored, or every game already in the log
-    error: str | None = None               # refused: nothing of it stored
+    error: str | None = None               # refused: nothing of it stored, unless `partly`
+    partly: bool = False                   # some of its games were stored before it was refused
 
 
 @dataclass
@@ -166,7 +167,7 @@ class _Writer:
         self.copies = Copies(store)
 
     def take(self, path: str, fr: Any, error: str | None) -> None:
-        from judge.io.importers.optcgsim import first_copies, relate_file
+        from judge.io.importers.optcgsim import relate_file
 
         if fr is None:
             self.out.files.append(FileOutcome(path, error=error or f"{path}: not read"))
@@ -177,7 +178,7 @@ class _Writer:
             self.out.files.append(FileOutcome(path, error=str(e)))
             return
         self.batch.append((fr, related))
-        self.events += sum(g.events for m, g in first_copies(fr.games).items() if related[m].how != "same")
+        self.events += sum(g.events for m, g in fr.firsts.items() if related[m].how != "same")
         if self.events >= self.batch_events:
             self.flush()
 
@@ -196,9 +197,9 @@ class _Writer:
         self.copies.committed()
 
     def _commit(self, batch: list[tuple[Any, dict[str, Any]]]) -> None:
-        from judge.io.importers.optcgsim import first_copies, resume_file, summary
+        from judge.io.importers.optcgsim import PartlyStored, resume_file, summary
 
-        streams = [(m, g.drafts) for fr, related in batch for m, g in first_copies(fr.games).items()
+        streams = [(m, g.drafts) for fr, related in batch for m, g in fr.firsts.items()
                    if related[m].how == "new"]
         started = time.perf_counter()
         try:
@@ -209,7 +210,7 @@ class _Writer:
                 try:
                     resume_file(self.store, fr, related)
                 except (InputError, StoreError) as e:  # its start's file was refused, or another writer appended
-                    self.out.files.append(FileOutcome(fr.path, error=f"{e} (its new games were stored)"))
+                    self.out.files.append(FileOutcome(fr.path, error=str(e), partly=isinstance(e, PartlyStored)))
                     continue
                 self.out.files.append(FileOutcome(fr.path, summary=summary(fr, related)))
         finally:

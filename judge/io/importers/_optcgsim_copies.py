@@ -63,7 +63,7 @@ class Copies:
         self.held: dict[str, Any] = {}  # match id -> the game (GameResult) it will hold once committed
 
     def relate_all(self, games: dict[str, Any], path: str) -> dict[str, Copy]:
-        """Match id -> Copy for each of a file's games (`optcgsim.first_copies`), all or nothing: if
+        """Match id -> Copy for each of a file's games (`FileResult.firsts`), all or nothing: if
         one is refused (InputError), none of the file's games is held."""
         undo: list[tuple[str, Any, bool]] = []
         try:

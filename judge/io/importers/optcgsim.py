@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from collections.abc import Sequence
 from typing import Any
 
 from engine.events import Draft
 from engine.match import InputError
-from engine.store import EventStore
+from engine.store import EventStore, StoreError
 
 from judge.io.importers import ImportSummary
 from judge.io.importers._resume import onto_stored
@@ -90,6 +91,11 @@ class FileResult:
     def warnings(self) -> list[dict[str, Any]]:
         return self.variant.warnings + [w | {"game": g.index} for g in self.games for w in g.warnings]
 
+    @cached_property
+    def firsts(self) -> dict[str, GameResult]:
+        """first_copies of its games: each game it holds, once."""
+        return first_copies(self.games)
+
 
 def find_cards_db(store: EventStore, given: str | None = None) -> str | None:
     """The local card database, found as every command finds it (carddb.local_path): --cards,
@@ -132,6 +138,18 @@ def convert(path: str, *, cards_db: str | None = None, game: int = 1) -> Convert
     return conv
 
 
+class PartlyStored(InputError):
+    """A game of a file could not be appended to the stored match it continues (the file holding
+    that match's start was refused, or another writer appended meanwhile) after the file's other
+    games were stored: not "nothing stored". `stored`: the matches this file did store or resume."""
+
+    def __init__(self, error: Exception, stored: list[str]):
+        said = error.message if isinstance(error, InputError) else str(error)
+        super().__init__(f"{said}; this file's other games were stored: {', '.join(stored)}" if stored else said,
+                         field=getattr(error, "field", ""), where=getattr(error, "where", ""))
+        self.stored = stored
+
+
 def import_file(store: EventStore, path: str, *, match: str | None = None,
                 recorded_by: str | None = None, cards: str | None = None) -> ImportSummary:
     """One file: each of its new games becomes a match, all in one transaction; a game the log
@@ -143,7 +161,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     cards_db = find_cards_db(store, cards)
     fr = read_file(path, recorded_by=recorded_by, cards_db=cards_db)
     related = relate_file(Copies(store), fr)  # refuses before anything is stored
-    new = [g for m, g in first_copies(fr.games).items() if related[m].how == "new"]
+    new = [g for m, g in fr.firsts.items() if related[m].how == "new"]
     if new:
         store.create_many([(g.match, g.drafts) for g in new])
     resume_file(store, fr, related)
@@ -155,16 +173,23 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
 def relate_file(copies: Copies, fr: FileResult) -> dict[str, Copy]:
     """Match id -> what the log (or this import, before it) holds of each game of the file: the one
     relation of a file's games to the log, for the one-file and the folder import alike."""
-    return copies.relate_all(first_copies(fr.games), fr.path)
+    return copies.relate_all(fr.firsts, fr.path)
 
 
 def resume_file(store: EventStore, fr: FileResult, related: dict[str, Copy]) -> None:
     """The file's games that continue a stored match: the rest appended, each in its own transaction,
     after the file's new games are committed (a cut copy and the whole game in one file: the cut one
-    was just stored)."""
-    for m, g in first_copies(fr.games).items():
+    was just stored). A resume that fails then raises PartlyStored, naming what was stored."""
+    stored = [c.match for c in related.values() if c.how == "new"]
+    for m, g in fr.firsts.items():
         if related[m].how == "resume":
-            resume(store, fr.path, g, related[m].match)
+            try:
+                resume(store, fr.path, g, related[m].match)
+            except (InputError, StoreError) as e:
+                if not stored:
+                    raise
+                raise PartlyStored(e, stored) from None
+            stored.append(related[m].match)
 
 
 def resume(store: EventStore, path: str, g: GameResult, match: str) -> None:
@@ -191,7 +216,7 @@ def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
 def summary(fr: FileResult, related: dict[str, Copy]) -> ImportSummary:
     """The import summary of a file whose games were related to the log (`relate_file`): the "new"
     ones were just stored, the "resume" ones appended to, the others were there already."""
-    first = first_copies(fr.games)
+    first = fr.firsts
     games = [g.to_dict() | {"stored": related[g.match].how == "new" and first[g.match] is g}
              | ({"same_as_game": first[g.match].index} if first[g.match] is not g else copy_words(related[g.match]))
              for g in fr.games]
