@@ -376,7 +376,23 @@ def _already_called(called: Any) -> str:
     return f"time was already called at {called.payload.get('clock')} (event {called.position})"
 
 
-def time_call_problem(calls: Sequence[Any], probe: Any, match_id: str, head: int, *,
+def _clock_minutes(clock: Any) -> int | None:
+    """Minutes since midnight of an HH:MM wall clock, None if it is not one."""
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})", str(clock or ""))
+    return int(m.group(1)) * 60 + int(m.group(2)) if m else None
+
+
+def _before_the_call(mark: Any, call: Any) -> str | None:
+    """The end of the extra minutes said at a wall clock before the call's (within 12 hours: a round
+    over midnight goes on the next day), or None."""
+    said, called = _clock_minutes(mark.payload.get("clock")), _clock_minutes(call.payload.get("clock"))
+    if said is None or called is None or not 0 < (called - said) % (24 * 60) < 12 * 60:
+        return None
+    return (f"the extra minutes cannot run out at {mark.payload.get('clock')}, before time was called at "
+            f"{call.payload.get('clock')} (event {call.position}): check the clock")
+
+
+def time_call_problem(calls: Sequence[Any], probe: Any, head: int, *,
                       extra_minutes: Sequence[str], ruleset: str) -> str | None:
     """Why a live `time.called` (`probe`) is refused after `calls`, the time.called events before it
     that still count (stored ones have positions <= `head`; the others are earlier actions of the
@@ -390,11 +406,10 @@ def time_call_problem(calls: Sequence[Any], probe: Any, match_id: str, head: int
             return (f"ruleset {ruleset} has no end-of-time policy with extra minutes after the call: "
                     "there are no extra minutes to run out (record the call itself without extra_minutes_over)")
         if first is None:
-            return ("the extra minutes cannot run out before time is called: call time first "
-                    f"(tablejudge judge time {match_id} --clock HH:MM)")
+            return "the extra minutes cannot run out before time is called: call time first"
         over = next((e for e in calls if ends_extra_minutes(e)), None)
         if over is None:
-            return None
+            return _before_the_call(probe, first)
         where = f"(event {over.position})" if over.position <= head else "(earlier on this line)"
         return (f"the extra minutes already ran out at {over.payload.get('clock')} {where}; it is "
                 "recorded once")
@@ -403,11 +418,11 @@ def time_call_problem(calls: Sequence[Any], probe: Any, match_id: str, head: int
     if first.position > head:
         return (f"this line already calls time (at {first.payload.get('clock')}); time is called once in "
                 "a match: a second call is not recorded")
-    mark = (f". If the extra minutes of {ruleset}'s {' or '.join(extra_minutes)} policy ran out, say that: "
-            f"tablejudge judge time {match_id} --clock HH:MM --extra-minutes-over") if extra_minutes else ""
-    return (f"{_already_called(first)}; a second call is not recorded. If the first was a mistake, void "
-            f"it first (tablejudge log {match_id} correction --actor judge:NAME --voids {first.position} "
-            "--reason \"...\")" + mark)
+    # Said on every path (CLI, live, a phone's recorder page): short, and no command line in it.
+    mark = (f"; if {ruleset}'s extra minutes ({' or '.join(extra_minutes)}) ran out, record that instead: "
+            "the call marked extra_minutes_over") if extra_minutes else ""
+    return (f"{_already_called(first)}; a second call is not recorded (void event {first.position} first if it "
+            f"was a mistake{mark})")
 
 
 def _time_call_findings(live: Sequence[Any]) -> list[Finding]:

@@ -46,6 +46,11 @@ class InputError(ValueError):
         return ": ".join(parts + [self.message])
 
 
+class TimeCallRefused(InputError):
+    """A `time.called` refused (time is called once; the end of extra minutes once, after the call):
+    its words say why on every path; a command line adds how (judge time's --help commands)."""
+
+
 class StrictRefusal(Exception):
     """--strict: the event would be flagged, so it was not recorded."""
 
@@ -363,10 +368,10 @@ class Match:
         void = set(voided)
         calls = [e for e in [*self.store.read(self.id, after=1, upto=head), *earlier]
                  if e.kind == "time.called" and e.position not in void]
-        problem = time_call_problem(calls, probe, self.id, head, ruleset=self.ruleset.name,
+        problem = time_call_problem(calls, probe, head, ruleset=self.ruleset.name,
                                     extra_minutes=self.ruleset.extra_minutes_policies)
         if problem:
-            raise InputError(problem, field="extra_minutes_over" if ends_extra_minutes(probe) else "clock")
+            raise TimeCallRefused(problem, field="extra_minutes_over" if ends_extra_minutes(probe) else "clock")
 
     def _recorded(self, event: RecordedEvent, before: TableState, findings: list[Finding]) -> Recorded:
         self._head = event

@@ -11,7 +11,7 @@ import click
 
 from engine.desk import DEFAULT_PENALTY_POLICY, PENALTY_LADDER, PENALTY_POLICIES, describer
 from engine.events import TABLE_ACTOR
-from engine.match import InputError, Match
+from engine.match import InputError, Match, TimeCallRefused
 from engine.store import anchor_token
 
 from judge import desk as lib
@@ -322,9 +322,14 @@ def time_cmd(env: Env, match, wall, note, extra_over, judge_name, as_json) -> No
       tablejudge timelimit MATCH
     """
     wall = check_wall_clock(wall) if wall else datetime.now(timezone.utc).strftime("%H:%M")
-    m, rec = _record(env, match, "time.called", {"clock": wall, "note": note,
-                                                 "extra_minutes_over": True if extra_over else None},
-                     _actor(env, judge_name), as_json)
+    try:
+        m, rec = _record(env, match, "time.called", {"clock": wall, "note": note,
+                                                     "extra_minutes_over": True if extra_over else None},
+                         _actor(env, judge_name), as_json)
+    except TimeCallRefused as e:  # the engine says why on every path; here, the commands that do it
+        raise TimeCallRefused(e.message + f"\n  to void a call: tablejudge log {match} correction --actor judge:NAME "
+                              "--voids N --reason \"...\"\n  the end of extra minutes: tablejudge judge time "
+                              f"{match} --clock HH:MM --extra-minutes-over", field=e.field) from None
     if not as_json:
         if importlib.util.find_spec("judge.desk.timelimit") is not None:
             click.echo(f"next: tablejudge timelimit {m.id}   (decides by the ruleset's end-of-time procedure)")
@@ -338,7 +343,8 @@ def time_cmd(env: Env, match, wall, note, extra_over, judge_name, as_json) -> No
 @json_option
 @pass_env
 def clock_cmd(env: Env, match, now, as_json) -> None:
-    """The match clock: round start + extensions, time left, time called.
+    """The match clock: round start + extensions, time left, time called (and, under a policy with
+    extra minutes after the call, when they ran out).
 
     \b
     Example:
@@ -350,17 +356,20 @@ def clock_cmd(env: Env, match, now, as_json) -> None:
     if as_json:
         emit_json(dict(clock.to_dict(now=t), match=m.id))
         return
+    d = clock.to_dict(now=t)
     if not clock.running:
         click.echo(f"{m.id}: the clock was never started (tablejudge judge start {m.id} --minutes N)")
-        return
-    d = clock.to_dict(now=t)
-    click.echo(f"{m.id}: started {d['started_at']}, {d['minutes']} min"
-               + (f" + {d['extra_minutes']} min extensions" if d["extra_minutes"] else "")
-               + f", ends {d['ends_at']}; time left {d['time_left']}")
+    else:
+        click.echo(f"{m.id}: started {d['started_at']}, {d['minutes']} min"
+                   + (f" + {d['extra_minutes']} min extensions" if d["extra_minutes"] else "")
+                   + f", ends {d['ends_at']}; time left {d['time_left']}")
     for x in d["extensions"]:
         click.echo(f"  +{x['minutes']} min at event {x['position']} ({x['reason']})")
-    if d["called"]:
+    if d["called"]:  # said whether or not the clock was started: a call stands on its own
         click.echo(f"  time called at {d['called']['clock']} (event {d['called']['position']})")
+    if d["extra_minutes_over"]:
+        over = d["extra_minutes_over"]
+        click.echo(f"  the extra minutes ran out at {over['clock']} (event {over['position']})")
 
 
 def _slip_extra(m: Match, rec) -> dict:

@@ -40,6 +40,7 @@ class Clock:
     minutes: int = 0
     extensions: list[dict[str, Any]] = field(default_factory=list)
     called: dict[str, Any] | None = None
+    extra_minutes_over: dict[str, Any] | None = None  # a policy's extra minutes after the call ran out
 
     @property
     def running(self) -> bool:
@@ -69,6 +70,7 @@ class Clock:
             "extra_minutes": self.extra_minutes, "ends_at": _iso(self.ends_at),
             "now": _iso(now), "seconds_left": None if left is None else int(left.total_seconds()),
             "time_left": None if left is None else format_left(left), "called": self.called,
+            "extra_minutes_over": self.extra_minutes_over,
         }
 
 
@@ -95,6 +97,8 @@ def clock_of(events: list[RecordedEvent], voided: set[int] = frozenset()) -> Clo
         elif e.kind == "time.extension":
             c.extensions.append({"position": e.position, "minutes": p["minutes"], "reason": p["reason"],
                                  "judge": judge_of(e.actor)})
-        elif e.kind == "time.called" and not ends_extra_minutes(e):  # the mark is not the call
+        elif ends_extra_minutes(e):  # not the call: the end of the extra minutes after it
+            c.extra_minutes_over = {"position": e.position, "clock": p["clock"], "recorded_at": e.recorded_at}
+        elif e.kind == "time.called":
             c.called = {"position": e.position, "clock": p["clock"], "recorded_at": e.recorded_at}
     return c

@@ -257,6 +257,23 @@ def test_import_match_checks_the_header_as_live_does(tmp_path):
     assert kinds == ["match.created", "setup"]
 
 
+def test_judge_clock_says_the_call_and_the_end_of_the_extra_minutes_without_a_round_start(tmp_path):
+    """QA 2026-11-27: with no `judge start`, `judge clock` said only "never started", hiding the call;
+    the end of the extra minutes was shown nowhere. `judge time`'s refusal says the commands."""
+    db = str(tmp_path / "log.db")
+    assert run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", "--id", "C1",
+                   db=db).returncode == 0
+    assert run_cli("judge", "time", "C1", "--clock", "14:35", "-j", "Kim", db=db).returncode == 0
+    again = run_cli("judge", "time", "C1", "--clock", "14:36", "-j", "Kim", db=db)
+    assert again.returncode == 2 and "tablejudge judge time C1 --clock HH:MM --extra-minutes-over" in again.stderr
+    assert run_cli("judge", "time", "C1", "--clock", "14:40", "--extra-minutes-over", "-j", "Kim",
+                   db=db).returncode == 0
+    out = run_cli("judge", "clock", "C1", db=db).stdout
+    assert "never started" in out and "time called at 14:35 (event 2)" in out
+    assert "the extra minutes ran out at 14:40 (event 3)" in out
+    assert json.loads(run_cli("judge", "clock", "C1", "--json", db=db).stdout)["extra_minutes_over"]["clock"] == "14:40"
+
+
 def test_time_is_called_once(tmp_path):
     """QA 2026-11-26: `judge time --clock 15:40` after a call at 14:35 stored a second call, and the
     end-of-time procedure then decided from the later one."""

@@ -57,9 +57,8 @@ def test_time_is_called_once_on_record(store):
     with pytest.raises(InputError) as e:
         m.record("time.called", {"clock": "15:40"}, actor="judge:Kim")
     assert e.value.field == "clock"
-    assert str(e.value).startswith("field 'clock': time was already called at 14:35 (event 2); a second call is "
-                                   f"not recorded. If the first was a mistake, void it first (tablejudge log {m.id} "
-                                   "correction --actor judge:NAME --voids 2")
+    assert str(e.value) == ("field 'clock': time was already called at 14:35 (event 2); a second call is not "
+                            "recorded (void event 2 first if it was a mistake)")  # table: no extra minutes
     assert m.head_position() == 2
     with pytest.raises(InputError):
         m.record("time.called", {"clock": "15:40"}, actor="judge:Kim", expected_position=2)
@@ -155,7 +154,7 @@ def test_the_end_of_a_policys_extra_minutes_is_its_own_mark_recorded_once_after_
         m.record("time.called", over, actor="judge:Kim")
     assert e.value.field == "extra_minutes_over" and m.head_position() == 1
     m.record("time.called", {"clock": "14:35"}, actor="judge:Kim")
-    with pytest.raises(InputError, match="--extra-minutes-over"):  # the refusal of a second call says how
+    with pytest.raises(InputError, match="the call marked extra_minutes_over"):  # the refusal says how
         m.record("time.called", {"clock": "14:40"}, actor="judge:Kim")
     assert m.record("time.called", over, actor="judge:Kim").event.position == 3
     with pytest.raises(InputError, match=r"already ran out at 14:40 \(event 3\)"):
@@ -208,3 +207,20 @@ def test_a_ruleset_without_extra_minutes_refuses_the_mark_and_nothing_takes_the_
     assert clock_of(events).called["position"] == 2
     found = incidents(events)
     assert [(i.root.position, [a.position for a in i.actions]) for i in found] == [(2, [3])]
+
+
+def test_the_end_of_the_extra_minutes_is_not_before_the_call_and_the_clock_says_both(store):
+    """QA 2026-11-27: a mark at 14:45 after a call at 14:50 was stored; `judge clock` showed neither
+    the mark nor, with no round start, the call; `timelimit --policy bandai` ignored the mark silently."""
+    from judge.desk.clock import clock_of
+    from judge.desk.timelimit import decide
+
+    m = Match.create(store, "optcg", ["Ann", "Bob"])
+    m.record("time.called", {"clock": "23:58"}, actor="judge:Kim")
+    with pytest.raises(InputError, match="cannot run out at 23:50, before time was called at 23:58"):
+        m.record("time.called", {"clock": "23:50", "extra_minutes_over": True}, actor="judge:Kim")
+    m.record("time.called", {"clock": "00:03", "extra_minutes_over": True}, actor="judge:Kim")  # past midnight
+    c = clock_of(m.events())
+    assert not c.running and c.called["position"] == 2 and c.extra_minutes_over["position"] == 3
+    steps = decide(m, "bandai").decision.steps
+    assert any("event 3 does not count: policy bandai gives no extra minutes" in s for s in steps), steps

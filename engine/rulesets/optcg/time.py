@@ -106,6 +106,10 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     turn0 = sum(1 for e in events if e.kind == "turn" and e.position < at)
     steps = [f"time was called at event {at}, during turn {turn0} (turn 0 of the procedure)"
              if turn0 else f"time was called at event {at}, before the first turn (turn 0 is the first turn)"]
+    marks = [e for e in called if e not in calls]
+    if marks and pol.overtime_ends != "turns-or-call":
+        steps.append(f"the end of the extra minutes recorded at event {marks[0].position} does not count: policy "
+                     f"{pol.name} gives no extra minutes after the call")
     if pol.turns == 0:
         steps.append("this policy plays no extra turns: the effect in progress resolves, then the game ends")
     else:
