@@ -125,7 +125,7 @@ class JudgePenalty(Payload):
     """A penalty to a player: Caution, Warning, Game Loss, Match Loss, Disqualification or
     Suspension, its infraction category, and the penalty policy it comes from (`bandai`, `mtg-ipg`).
 
-    Given from a penalty guide (judge/desk/penalty_guides): `guide` names the infraction's id there,
+    Given from a penalty guide (engine/penalty_guides): `guide` names the infraction's id there,
     `suggested` what the desk suggested when it was given ("None": no penalty), and `deviation` the
     desk's words when the penalty departs from the guide (finding DESK-11)."""
 
@@ -329,12 +329,18 @@ def _penalty_outcome(losers: dict[str, tuple[str, int]], players: Sequence[str])
     return LogOutcome("double-loss" if not rest else "win", None, how, "penalty", first)
 
 
-def event_desk_findings(e: Any, known: set[str] | None) -> list[Finding]:
-    """The desk's checks of one event on its own (no other event needed): a judge's act by someone
-    who is not a judge (DESK-4), a penalty's tardiness and deviation from its guide (DESK-11), a
-    ruling citing a rule id the match's ruleset does not have (DESK-8; `known`: the ids it may cite,
-    None skips it). Said when the event is recorded (Match._judge, Match.judge_batch), and again
-    over the whole log (desk_findings), never by replay's Validation, so no report says them twice."""
+def event_desk_findings(e: Any, known: set[str] | None, guide: Any = None,
+                        penalties: Sequence[Any] = ()) -> list[Finding]:
+    """The desk's checks of one event on its own: a judge's act by someone who is not a judge
+    (DESK-4), a penalty's tardiness and deviation from its guide (DESK-11), a ruling citing a rule
+    id the match's ruleset does not have (DESK-8; `known`: the ids it may cite, None skips it).
+    Said when the event is recorded (Match._judge, Match.judge_batch), and again over the whole
+    log (desk_findings), never by replay's Validation, so no report says them twice.
+
+    DESK-11: a penalty given with the desk's suggestion (`judge penalty`) carries its verdict
+    (`deviation`, computed over the whole event then). One recorded any other way is read against
+    `guide` (the match's engine.penalty_guide.Guide; None skips it), counting repeats among
+    `penalties`, the match's penalty events before it that still count."""
     p = e.payload
     out: list[Finding] = []
     if e.kind in JUDGE_ONLY_KINDS and judge_of(e.actor) is None:
@@ -342,8 +348,11 @@ def event_desk_findings(e: Any, known: set[str] | None) -> list[Finding]:
                          "(actor judge:NAME)", "warning"))
     if e.kind == "judge.penalty":
         out.extend(_check_tardiness(e))
-        if p.get("deviation"):
-            out.append(_flag("DESK-11", e.position, f"{p['penalty']} to {p['player']}: {p['deviation']}",
+        deviation = p.get("deviation")
+        if deviation is None and p.get("suggested") is None and guide is not None:
+            deviation = guide.unsaid_deviation(e, penalties)
+        if deviation:
+            out.append(_flag("DESK-11", e.position, f"{p['penalty']} to {p['player']}: {deviation}",
                              "warning"))
     if e.kind == "judge.ruling" and known is not None:
         cited = p.get("rule", "").strip()
@@ -458,18 +467,24 @@ def known_rule_ids(rule_ids: Iterable[str]) -> set[str]:
 
 
 def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequence[str],
-                  outcome: LogOutcome | None, known_rules: Iterable[str] | None = None) -> list[Finding]:
+                  outcome: LogOutcome | None, known_rules: Iterable[str] | None = None,
+                  guide: Any = None) -> list[Finding]:
     """The desk's checks over a whole log (events that still count). Sorted by position.
-    `known_rules`: the rule ids a ruling may cite (the ruleset's); None skips that check."""
+    `known_rules`: the rule ids a ruling may cite (the ruleset's); None skips that check. `guide`:
+    the match's penalty guide (engine.penalty_guide.guide_for(ruleset)); None skips reading a
+    penalty recorded without the desk's suggestion against it (DESK-11)."""
     known = None if known_rules is None else known_rule_ids(known_rules)
     void = set(voided)
     live = [e for e in events if e.position not in void]
     out: list[Finding] = []
     slips: dict[int, Any] = {}
     confirms: dict[int, dict[str, Any]] = {}
+    penalties: list[Any] = []
     for e in live:
         p = e.payload
-        out.extend(event_desk_findings(e, known))
+        out.extend(event_desk_findings(e, known, guide, penalties))
+        if e.kind == "judge.penalty":
+            penalties.append(e)
         if e.kind == "result.slip":
             slips[e.position] = e
         elif e.kind == "result.confirm":

@@ -21,29 +21,14 @@ from typing import Any
 from engine.desk import ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids, time_call_problem
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
+from engine.penalty_guide import guide_for
 from engine.replay import VOIDING_KINDS, Replayer, Validation
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from engine.canonical import canonical_json
-from engine.schema import MAX_PAYLOAD_BYTES, ParseContext, PayloadError, shown, valid_text
+# InputError lives in engine.schema (the penalty guides raise it too); engine.match.InputError is the name callers use
+from engine.schema import MAX_PAYLOAD_BYTES, InputError, ParseContext, PayloadError, shown, valid_text
 from engine.state import TableState
 from engine.store import ConflictError, EventStore, StoreError
-
-
-class InputError(ValueError):
-    """Malformed input: refused, nothing stored. `where` says which line/field when known."""
-
-    def __init__(self, message: str, *, field: str = "", where: str = ""):
-        super().__init__(message)
-        self.field = field
-        self.where = where
-
-    @property
-    def message(self) -> str:
-        return super().__str__()
-
-    def __str__(self) -> str:
-        parts = [p for p in (self.where, f"field '{self.field}'" if self.field else "") if p]
-        return ": ".join(parts + [self.message])
 
 
 class TimeCallRefused(InputError):
@@ -345,17 +330,26 @@ class Match:
         except Exception as err:  # noqa: BLE001 - a ruleset bug: recorded and flagged (DESK-10)
             findings = [failure_finding(head_event.position + 1, f"the ruleset could not judge this "
                                         f"{draft.kind}: {type(err).__name__}: {str(err)[:120]}")]
-        findings = findings + self._desk_findings(probe)
+        findings = findings + self._desk_findings(probe, before.voided)
         if strict and any(f.severity == "error" for f in findings):
             raise StrictRefusal(findings)
         return before, findings
 
-    def _desk_findings(self, probe: RecordedEvent) -> list[Finding]:
+    def _desk_findings(self, probe: RecordedEvent, voided: Iterable[int],
+                       earlier: Sequence[RecordedEvent] = ()) -> list[Finding]:
         """The desk's checks of one event on its own (DESK-4, -5, -8, -11), said as it is recorded
-        on every path; replay's desk_findings says them again over the whole log, not Validation."""
+        on every path; replay's desk_findings says them again over the whole log, not Validation.
+        A penalty is read against the game's penalty guide with the match's earlier penalties
+        that still count (`voided`: those that do not; `earlier`: a batch's items before it), the
+        same reading desk_findings makes later, so the two agree."""
         if self._known_rules is None:
             self._known_rules = known_rule_ids(r.id for r in self.ruleset.rules)
-        return event_desk_findings(probe, self._known_rules)
+        if probe.kind != "judge.penalty":
+            return event_desk_findings(probe, self._known_rules)
+        void = set(voided)
+        penalties = [e for e in [*self.store.read(self.id, after=1, upto=probe.position - len(earlier) - 1),
+                                 *earlier] if e.kind == "judge.penalty" and e.position not in void]
+        return event_desk_findings(probe, self._known_rules, guide_for(self.ruleset.name), penalties)
 
     def _check_time_call(self, probe: RecordedEvent, voided: Iterable[int], head: int,
                          earlier: Sequence[RecordedEvent] = ()) -> None:
@@ -455,7 +449,7 @@ class Match:
             for k, e in enumerate(probes):
                 self._check_batch_time_call(probes, k, fold.state.voided, head)
                 before = fold.state.turn
-                found = fold.push(e, check=True) + self._desk_findings(e)
+                found = fold.push(e, check=True) + self._desk_findings(e, fold.state.voided, probes[:k])
                 findings.append([_at(f, e.position) for f in found])
                 turns.append((before, fold.state.turn))
             return Batch(drafts, findings, turns, fold.state, cacheable=False)
@@ -464,7 +458,7 @@ class Match:
         for k, e in enumerate(probes):
             self._check_batch_time_call(probes, k, table.voided, head)
             before = table.turn
-            found = self.ruleset.check(table, e) + self._desk_findings(e)
+            found = self.ruleset.check(table, e) + self._desk_findings(e, table.voided, probes[:k])
             findings.append([_at(f, e.position) for f in found])
             self.ruleset.apply(table, e)
             table.position = e.position

@@ -102,6 +102,23 @@ class PayloadError(ValueError):
         self.line = 0  # read_json: the line of a syntax error
 
 
+class InputError(ValueError):
+    """Malformed input: refused, nothing stored. `where` says which line/field when known."""
+
+    def __init__(self, message: str, *, field: str = "", where: str = ""):
+        super().__init__(message)
+        self.field = field
+        self.where = where
+
+    @property
+    def message(self) -> str:
+        return super().__str__()
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.where, f"field '{self.field}'" if self.field else "") if p]
+        return ": ".join(parts + [self.message])
+
+
 @dataclasses.dataclass(frozen=True)
 class ParseContext:
     """What a payload is checked against: the match's players and the ruleset's zones."""

@@ -167,9 +167,10 @@ def penalty_cmd(env: Env, match, player, infraction, penalty, policy, reason, mi
           --penalty Warning --reason "saw the top card of his deck"
       tablejudge judge penalty MATCH --player Bob --penalty "Game Loss" --infraction Tardiness --minutes-late 6
     """
+    from engine.penalty_guide import guide_for
     from judge.desk import penalties as guides
     m = env.match(match)
-    guide = guides.guide_for(m.ruleset.name)
+    guide = guide_for(m.ruleset.name)
     inf = guide.lookup(infraction)
     penalty = next((p for p in PENALTY_LADDER if p.lower() == penalty.lower()), None) if penalty else None
     if inf is None:
@@ -212,15 +213,15 @@ def infractions_cmd(env: Env, ruleset, as_json, as_csv, as_nl) -> None:
       tablejudge judge infractions --ruleset ken --json
     """
     from engine.rulesets import UnknownRuleset, get_ruleset
-    from judge.desk import penalties as guides
+    from engine.penalty_guide import guide_for, ordinal
     try:
         get_ruleset(ruleset)
     except UnknownRuleset as e:
         raise InputError(str(e), field="ruleset") from None
-    g = guides.guide_for(ruleset)
+    g = guide_for(ruleset)
     rows = [{"id": i.id, "name": i.name, "category": i.category, "section": i.section, "default": i.default,
              "range": "-".join(i.range) if i.range else "",
-             "upgrades": ", ".join(f"{p} from the {guides.ordinal(a)}" for a, p in i.upgrades),
+             "upgrades": ", ".join(f"{p} from the {ordinal(a)}" for a, p in i.upgrades),
              "upgrade_mode": i.upgrade_mode, "confidence": i.confidence} for i in g.infractions]
     emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
               text=lambda r: f"{g.document} ({g.document_date}); repeats counted per {g.count_scope}\n"

@@ -16,6 +16,7 @@ from engine.desk import (
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.match import Match
+from engine.penalty_guide import guide_for
 from engine.replay import Validation
 from engine.state import TableState
 from judge.desk.clock import Clock, clock_of
@@ -105,7 +106,7 @@ def review(match: Match, upto: int | None = None) -> Review:
     game = match.ruleset.outcome(validation.state)
     outcome = log_outcome(events, voided, match.players, game)
     desk = desk_findings(events, voided, match.players, outcome,
-                         known_rules=[r.id for r in match.ruleset.rules])
+                         known_rules=[r.id for r in match.ruleset.rules], guide=guide_for(match.ruleset.name))
     return Review(match, events, validation, desk, outcome, clock_of(events, voided))
 
 
@@ -140,8 +141,6 @@ def action_rows(match: Match, voided: set[int] | None = None) -> list[dict[str, 
 def penalty_rows(match: Match, voided: set[int] | None = None) -> list[dict[str, Any]]:
     """One row per penalty. `infraction`: the guide's name for it when it was given from the penalty
     guide ("Slow Play"), else what was typed; `category`: what the payload stores ("Event Error")."""
-    from judge.desk.penalties import guide_for
-
     voided = set(match.state().voided) if voided is None else voided
     guide = guide_for(match.ruleset.name)
     rows = []

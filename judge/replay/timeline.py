@@ -18,6 +18,7 @@ from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.match import Match
 from engine.notation.lexer import SEATS
+from engine.penalty_guide import guide_for
 from engine.replay import Fold
 from judge.replay.board import board, codes_on
 from judge.replay.names import card_names
@@ -98,7 +99,8 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
     except Exception:  # noqa: BLE001
         game = None
     outcome = log_outcome(log, voided, players, game)
-    desk = desk_findings(log, voided, players, outcome, known_rules=[r.id for r in rs.rules])
+    desk = desk_findings(log, voided, players, outcome, known_rules=[r.id for r in rs.rules],
+                         guide=guide_for(rs.name))
     judged = [(f, validation.is_void(f)) for f in validation.findings] + [(f, f.position in voided) for f in desk]
     findings = [_finding_row(rs, f, void) for f, void in sorted(judged, key=lambda fv: (fv[0].position, fv[0].rule))]
     describe = describer(rs.describe)

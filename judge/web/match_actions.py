@@ -18,7 +18,8 @@ from engine.desk import PENALTY_LADDER, describer
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.desk.actions import last_game_event, record as desk_record
-from judge.desk.penalties import give_penalty, guide_for
+from engine.penalty_guide import guide_for
+from judge.desk.penalties import give_penalty
 from judge.tournament import rounds
 from judge.web.actions import Context, number, text
 from judge.web.auth import PLAYER, Forbidden, Grant

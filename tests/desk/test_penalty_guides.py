@@ -1,4 +1,4 @@
-"""The penalty guides as data (judge/desk/penalty_guides), the desk's suggestion from a player's
+"""The penalty guides as data (engine/penalty_guides), the desk's suggestion from a player's
 earlier penalties in the event, the deviation it flags (DESK-11), and `tablejudge judge penalty`."""
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import pytest
 from engine.desk import PENALTY_LADDER, PENALTY_POLICIES
 from engine.match import InputError, Match
 from engine.store import EventStore
-from judge.desk.penalties import (
-    GUIDE_FILES, earlier_penalties, give_penalty, guide_for, parse_guide, suggest, suggest_for,
-)
+from engine.penalty_guide import GUIDE_FILES, guide_for, parse_guide, suggest
+from judge.desk.penalties import earlier_penalties, give_penalty, suggest_for
 from judge.desk.review import review
 from tests.conftest import run_cli
 

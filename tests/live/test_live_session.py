@@ -234,6 +234,18 @@ def test_a_scorekeepers_undo_is_the_scorekeepers(tmp_path):
     assert not review(m).findings  # no DESK-4: nothing judge-only was recorded as a non-judge
 
 
+def test_a_penalty_below_the_guide_is_flagged_as_typed_and_in_the_review(tmp_path):
+    """DESK-11 was said only by `judge penalty`: a live penalty naming a guide entry (as the
+    infraction, or guide=) below the guide's Warning went unflagged, then and in the review."""
+    _, m, s = _session(tmp_path)
+    by_id = _ok(s, 'judge Kim: penalty B Caution OPTCG-PG-TARDINESS "late"')
+    assert "DESK-11 [warning] Caution to Bob: below the guide: the 1st Tardiness" in by_id.text
+    by_key = _ok(s, 'judge Kim: penalty B Caution x "late" guide=OPTCG-PG-TARDINESS')
+    assert "DESK-11" in by_key.text and "the 2nd Tardiness" in by_key.text
+    assert "DESK-11" not in _ok(s, 'judge Kim: penalty B Warning OPTCG-PG-TARDINESS "late"').text
+    assert [(f.rule, f.position) for f in review(m).findings] == [("DESK-11", 2), ("DESK-11", 3)]
+
+
 def test_the_first_players_first_don_phase_gives_one(tmp_path):
     _, m, s = _session(tmp_path)
     _optcg_setup(s)

@@ -129,6 +129,16 @@ def test_a_line_says_the_desks_checks_and_calls_time_once(match):
     assert match.head_position() == n
 
 
+def test_a_penalty_below_the_guide_is_flagged_on_the_line_and_in_the_review(match):
+    """The recorder's penalty line named a guide entry and gave less than the guide: no DESK-11."""
+    from judge.desk.review import review
+    out = line(match, 'judge Kim: penalty B Caution OPTCG-PG-TARDINESS "late"', judge=True)
+    (f,) = out.recorded[0].findings
+    assert f.rule == "DESK-11" and "below the guide: the 1st Tardiness (OPTCG-PG-TARDINESS) of Bob" in f.message
+    assert out.to_dict(str)["recorded"][0]["findings"][0]["rule"] == "DESK-11"  # the page is told
+    assert [(x.rule, x.position) for x in review(match).findings] == [("DESK-11", out.recorded[0].event.position)]
+
+
 def test_the_buttons_offer_the_setup_still_to_record(tmp_path):
     """QA 2026-11-27: before the first turn the only button was "T1 A:"; the preparation had to be
     typed. Now the steps still open, in the rule manual's order, each judged as any button."""

@@ -18,7 +18,8 @@ from engine.desk import PENALTY_LADDER
 from engine.match import InputError
 from engine.timefacts import usage
 from judge.desk.audit import audit
-from judge.desk.penalties import earlier_penalties, guide_for, suggest
+from engine.penalty_guide import guide_for, suggest
+from judge.desk.penalties import earlier_penalties
 from judge.io.files import safe_name
 from judge.replay.export import replay_html
 from judge.replay.names import names_in
