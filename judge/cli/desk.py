@@ -12,6 +12,7 @@ import click
 from engine.desk import DEFAULT_PENALTY_POLICY, PENALTY_LADDER, PENALTY_POLICIES, describer
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match, TimeCallRefused
+from engine.schema import shown
 from engine.store import anchor_token
 
 from judge import desk as lib
@@ -200,18 +201,26 @@ def penalty_cmd(env: Env, match, player, infraction, penalty, policy, reason, mi
 
 
 @judge_group.command("infractions")
-@click.option("--ruleset", "ruleset", default="optcg", show_default=True,
-              help="The game whose penalty guide to list (games without a guide of their own use the generic one).")
+@click.argument("ruleset_arg", metavar="[RULESET]", required=False)
+@click.option("--ruleset", "-r", "ruleset_opt", default=None,
+              help="The game whose penalty guide to list, as RULESET says it (default: optcg; games without "
+                   "a guide of their own use the generic one).")
 @output_options
 @pass_env
-def infractions_cmd(env: Env, ruleset, as_json, as_csv, as_nl) -> None:
-    """The penalty guide of a game: each infraction's id, name, category, penalty and upgrades.
+def infractions_cmd(env: Env, ruleset_arg, ruleset_opt, as_json, as_csv, as_nl) -> None:
+    """The penalty guide of a game (RULESET, or -r/--ruleset as `match new -r` takes it; default
+    optcg): each infraction's id, name, category, penalty and upgrades.
 
     \b
-    Example:
-      tablejudge judge infractions --ruleset optcg
-      tablejudge judge infractions --ruleset ken --json
+    Examples:
+      tablejudge judge infractions optcg
+      tablejudge judge infractions -r ken --json
+      tablejudge judge infractions --ruleset op2009
     """
+    if ruleset_arg and ruleset_opt and ruleset_arg != ruleset_opt:
+        raise InputError(f"two rulesets: {shown(ruleset_arg)} and --ruleset {shown(ruleset_opt)}; give one",
+                         field="ruleset")
+    ruleset = ruleset_arg or ruleset_opt or "optcg"
     from engine.rulesets import UnknownRuleset, get_ruleset
     from engine.penalty_guide import guide_for, ordinal
     try:

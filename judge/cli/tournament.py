@@ -28,7 +28,8 @@ from judge.tournament.standings import (
 from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
 from judge.tournament.standings import format_fraction as _pct
 from judge.tournament import Tournament, TournamentState
-from judge.tournament.aggregate import Entry
+from judge.tournament.aggregate import Entry, slip_text
+from judge.tournament.vocab import ResultRecorded
 from judge.tournament.placings import warnings as invalidation_warnings
 from judge.io.files import write_text
 from judge.io.text import read_text
@@ -430,9 +431,11 @@ def register(cli: click.Group) -> None:
     @click.option("--double-loss", "double_loss", is_flag=True,
                   help="Both players get a match loss (e.g. both late, a penalty for each): no SLIP. "
                        "tablejudge's policy, docs/tournaments.md \"Double loss\".")
+    @click.option("--json", "as_json", is_flag=True,
+                  help="The recorded result as one JSON object (an error as {\"error\": {...}}).")
     @pass_env
     def result_cmd(env, tournament_ref, slip, table, player, round_no, matches, override_format, overwrite,
-                   reason, double_loss) -> None:
+                   reason, double_loss, as_json) -> None:
         """Record a result: a slip W-L-D (game wins, losses, drawn games), the outcome of
         recorded matches, or a double loss (--double-loss: a match loss for both players, 0 match
         points each, a loss for both in the tiebreakers; Swiss only). Recording a table again is
@@ -452,9 +455,13 @@ def register(cli: click.Group) -> None:
           tablejudge tournament result t-1a2b --match 7f3e2a9c01 --match 1b2c3d4e5f
           tablejudge tournament result t-1a2b 3-0-0 --table 2 --override-format
           tablejudge tournament result t-1a2b --double-loss --table 7 --reason "both players 10 minutes late"
+          tablejudge tournament result t-1a2b 2-0-0 --table 5 --json
         """
         t = _open(env, tournament_ref)
-        head = t.state().position  # an event at or before it: the table had this result already
+        before = t.state()
+        head = before.position  # an event at or before it: the table had this result already
+        # what each table had, kept now: the state object is brought up to date in place
+        had = {(rnd.number, n): res for rnd in before.rounds for n, res in rnd.results.items()}
         if double_loss:
             if slip or matches:
                 raise InputError("--double-loss takes no slip and no --match", field="slip" if slip else "match")
@@ -473,12 +480,30 @@ def register(cli: click.Group) -> None:
         said = payload_slip(p) + (" (a match loss for both)" if p.get("double_loss") else "")
         rnd = t.state().round(p["round"])
         unchanged = e.position <= (head or 0)
+        if as_json:
+            emit_json(_result_json(t, e, rnd, had, unchanged))
+            warn_invalidated(t)
+            return
         click.echo(f"{rnd.label if rnd else 'round ' + str(p['round'])} table {p['table']}: "
                    f"{p['player1']} {said} {p['player2']} (event {e.position})"
                    + (" — format override" if p.get("format_override") else "")
                    + (" — unchanged: the table already had this result, nothing was stored" if unchanged else ""))
         warn_invalidated(t)
         _echo_seal_after(t, e)
+
+    def _result_json(t, e, rnd, had: dict[tuple[int, int], Any], unchanged: bool) -> dict[str, Any]:
+        """`result --json`: the keys of `tournament results --json`'s rows (round, table, players,
+        result, status, old, position), then the result's fields (their defaults filled in) and
+        its anchor. `had`: every table's result before this command, by (round, table)."""
+        r = ResultRecorded.parse(e.payload)
+        old = None if unchanged else had.get((r.round, r.table))
+        return {"round": r.round, "round_name": rnd.name if rnd else None, "table": r.table,
+                "player1": r.player1, "player2": r.player2, "result": payload_slip(e.payload),
+                "status": "unchanged" if unchanged else "overwritten" if old is not None else "recorded",
+                "old": None if old is None else slip_text(old), "position": e.position,
+                "wins1": r.wins1, "wins2": r.wins2, "draws": r.draws, "double_loss": r.double_loss,
+                "source": r.source, "matches": r.matches, "format_override": r.format_override,
+                "reason": r.reason, "anchor": anchor_token(t.id, e.position, e.hash)}
 
     def _echo_seal_after(t, e) -> None:
         """The result's anchor: the tournament's head as this result left it (keep it with the

@@ -27,7 +27,7 @@ from judge.tournament.pairing import (
 )
 from judge.tournament.names import clean_name, did_you_mean, name_key, similar_to
 from judge.tournament import seal
-from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
+from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip, refuse_no_game
 from judge.tournament.standings import (
     DOUBLE_LOSS,
     Standings,
@@ -525,15 +525,12 @@ class Tournament:
         if rnd.stage == "elimination" and w == l:
             raise InputError(f"{rnd.name} is single elimination: the result needs a winner, got "
                              f"{w}-{l}-{d}", field=field)
-        if w + l + d == 0 and not double_loss and source == "players":
-            raise InputError("a result with no game at all (0-0-0); report the games played, or, if both "
-                             "players got a match loss (a double loss), ask a judge: a judge or the organizer "
-                             "records it", field=field)
-        if w + l + d == 0 and not double_loss:
-            raise InputError(f"a result with no game at all (0-0-0); record the games played, or, if both "
-                             f"players got a match loss (a double loss), record that: `{p.table} {DOUBLE_LOSS}` "
-                             f"in a results file, `tablejudge tournament result T --double-loss --table "
-                             f"{p.table}` alone", field=field)
+        refuse_no_game(w, l, d, double_loss, field=field, how=(
+            "report the games played, or, if both players got a match loss (a double loss), ask a judge: "
+            "a judge or the organizer records it" if source == "players" else
+            f"record the games played, or, if both players got a match loss (a double loss), record that: "
+            f"`{p.table} {DOUBLE_LOSS}` in a results file, `tablejudge tournament result T --double-loss "
+            f"--table {p.table}` alone"))
         fmt = st.match_format(rnd.stage)
         problem = None if double_loss else fmt.problem(w, l, d)
         if problem and not override_format:

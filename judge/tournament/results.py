@@ -10,6 +10,9 @@
     present (it must then agree) or left out. A row with an empty `round` registers a player who
     never played. `double_loss` true (`true`/`yes`/`1`): both players got a match loss, no games.
 
+A result between two players with no game (0-0-0, or empty counts) is refused, as a tournament
+refuses it: it is no match draw; a double loss is written as such.
+
 Round names that say elimination (Quarterfinals, Semifinals, Finals, Top 8, Playoff, ...) mark
 top-cut matches, which never count in Swiss standings. Every error is an InputError that names the
 file, the line when known, and the field.
@@ -73,6 +76,15 @@ def is_elimination_round(name: str) -> bool:
 def is_double_loss(text: str) -> bool:
     """`double-loss` (any case, outer spaces aside): both players got a match loss."""
     return str(text).strip().casefold() == DOUBLE_LOSS
+
+
+def refuse_no_game(w: int, l: int, d: int, double_loss: bool, *, how: str, field: str, where: str = "") -> None:
+    """One rule for every result between two players (a tournament's, a results file's): it counts
+    a game, or it is a double loss. 0-0-0 is no match draw (it would give each a draw's points):
+    tablejudge's policy, docs/tournaments.md "Double loss". `how`: what to write instead, in the
+    words of the input at hand."""
+    if w + l + d == 0 and not double_loss:
+        raise InputError(f"a result with no game at all (0-0-0); {how}", field=field, where=where)
 
 
 def parse_slip(text: str, *, where: str = "", field: str = "result") -> tuple[int, int, int]:
@@ -145,6 +157,10 @@ def parse_melee_json(text: str, path: str = "<json>") -> ResultsFile:
             w, l, d = (0, 0, 0) if double_loss else parse_slip(res if isinstance(res, str) else repr(res),
                                                                where=locate(res if isinstance(res, str) else p1),
                                                                field=f"{mpath}.Result")
+            if opp is not None:
+                refuse_no_game(w, l, d, double_loss, field=f"{mpath}.Result", where=locate(res),
+                               how=f"write the games played, or, if both players got a match loss, "
+                                   f"\"Result\": \"{DOUBLE_LOSS}\"")
             results.append(MatchResult(i + 1, p1.strip(), opp, w, l, d, elimination, name,
                                        double_loss=double_loss))
             for p in (p1.strip(), opp):
@@ -287,6 +303,9 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
                     f"says {opp} vs {m_opp or 'a bye'} {m_said}", field="opponent",
                     where=f"{path}:{mline}")
             done.add((rno, opp))
+        refuse_no_game(w, l, d, double_loss, field="wins", where=f"{path}:{lineno}",
+                       how=f"write the games played, or, if both players got a match loss, true in the "
+                           f"{CSV_DOUBLE_LOSS} column (wins, losses and draws empty)")
         results.append(MatchResult(rno, player, opp, w, l, d, elim, name, double_loss=double_loss))
     return ResultsFile(path, "csv", results, players, None, "", round_names)
 

@@ -251,3 +251,21 @@ def test_a_call_without_at_is_about_the_last_game_event_as_on_the_web(db):
         assert [e.payload["at"] for e in calls] == [turn, turn]
         assert desk.last_game_event(Match(store, mid)) == turn
     assert match_actions.last_game_event is desk.last_game_event  # the web's call button asks the same
+
+
+def test_infractions_takes_the_ruleset_as_match_new_does(db):
+    """QA 2026-11-27: `judge infractions optcg` was refused (only --ruleset, no -r as `match new -r`).
+    The ruleset is now a positional RULESET, -r or --ruleset, all alike; two different ones are
+    refused, and so is an unknown one, in words."""
+    lists = {}
+    for args in (("optcg",), ("-r", "optcg"), ("--ruleset", "optcg"), (), ("ken",), ("-r", "ken")):
+        code, out, err = run(db, "judge", "infractions", *args, "--json")
+        assert code == 0, (args, err)
+        lists[args] = [r["id"] for r in json.loads(out)]
+    assert lists[("optcg",)] == lists[("-r", "optcg")] == lists[("--ruleset", "optcg")] == lists[()]
+    assert lists[("ken",)] == lists[("-r", "ken")] != lists[("optcg",)]
+    assert any(i.startswith("OPTCG-PG-") for i in lists[()])
+    code, out, err = run(db, "judge", "infractions", "optcg", "-r", "ken")
+    assert code == 2 and "field 'ruleset': two rulesets: 'optcg' and --ruleset 'ken'" in err, err
+    code, out, err = run(db, "judge", "infractions", "nosuch")
+    assert code == 2 and "unknown ruleset 'nosuch'" in err and "Traceback" not in err, err

@@ -322,6 +322,37 @@ def test_cli_result_double_loss(tmp_path):
     assert json.loads(r.stdout)[0]["result"] == "double-loss"
 
 
+def test_cli_result_json(tmp_path):
+    """QA 2026-11-27: `tournament result` had no --json (`tournament results` has): the result as
+    recorded is one object on stdout (the keys of `results --json`'s rows first), recorded,
+    unchanged or overwritten; a refusal is the CLI's {"error": {...}}, nothing stored."""
+    db = paired_by_cli(tmp_path, "t-j", "optcg", "Ann", "Bob", "Cid", "Dee")
+    pair = json.loads(run_cli("tournament", "pairings", "t-j", "--json", db=db).stdout)[0]
+    r = run_cli("tournament", "result", "t-j", "1-0", "--table", "1", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)  # the whole of stdout
+    anchor = got.pop("anchor")
+    assert anchor.startswith(f"tj-anchor:t-j@{got['position']}:"), anchor  # as the text says it
+    assert got == {"round": 1, "round_name": "Round 1", "table": 1, "player1": pair["player1"],
+                   "player2": pair["player2"], "result": "1-0-0", "status": "recorded", "old": None,
+                   "position": got["position"], "wins1": 1, "wins2": 0, "draws": 0, "double_loss": False,
+                   "source": "slip", "matches": None, "format_override": False, "reason": None}
+    again = json.loads(run_cli("tournament", "result", "t-j", "1-0", "--table", "1", "--json", db=db).stdout)
+    assert (again["status"], again["position"]) == ("unchanged", got["position"])
+    r = run_cli("tournament", "result", "t-j", "0-1", "--table", "1", "--overwrite", "--reason", "misread",
+                "--json", db=db)
+    over = json.loads(r.stdout)
+    assert (over["status"], over["old"], over["result"], over["reason"]) == ("overwritten", "1-0-0", "0-1-0", "misread")
+    dl = json.loads(run_cli("tournament", "result", "t-j", "--double-loss", "--table", "2", "--json", db=db).stdout)
+    assert (dl["result"], dl["double_loss"], dl["status"]) == ("double-loss", True, "recorded")
+    head = json.loads(run_cli("tournament", "pairings", "t-j", "--json", db=db).stdout)
+    r = run_cli("tournament", "result", "t-j", "0-0-0", "--table", "2", "--overwrite", "--json", db=db)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    err = json.loads(r.stdout)["error"]
+    assert err["code"] == 2 and err["field"] == "slip" and "no game at all" in err["message"], err
+    assert json.loads(run_cli("tournament", "pairings", "t-j", "--json", db=db).stdout) == head  # nothing stored
+
+
 # --- 4. a name mistyped ------------------------------------------------------------------------
 
 

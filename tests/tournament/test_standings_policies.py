@@ -352,3 +352,34 @@ def test_a_double_loss_in_a_results_file_json_and_csv(tmp_path, capsys):
     with pytest.raises(InputError) as e:
         parse_melee_json(json.dumps(melee), "e.json")
     assert e.value.field == "Rounds[0].Matches[0].Result"
+
+
+def test_a_result_with_no_game_in_a_results_file_is_refused_as_a_tournament_refuses_it(tmp_path, capsys):
+    """QA 2026-11-27: `standings FILE` read the CSV row `1,Ann,Bob,0,0,0` as a match draw (1 point
+    each) without a word; a tournament refuses 0-0-0 and points to the double loss. The same rule
+    (judge/tournament/results.refuse_no_game) now refuses it in both file readers, naming the line
+    and the field; a bye with no counts stays a bye."""
+    head = "round,player,opponent,wins,losses,draws\n"
+    for body, line in (("1,Ann,Bob,0,0,0\n", 2), ("1,Cid,Dee,2,0,0\n1,Ann,Bob,,,\n", 3),
+                       ("1,Ann,Bob,0,0,0\n1,Bob,Ann,0,0,0\n", 2)):  # with its mirror too
+        path = tmp_path / "r.csv"
+        path.write_text(head + body, encoding="utf-8")
+        code, out, err = run(["standings", str(path)], capsys)
+        assert code != 0 and out == "", (body, out)
+        assert f"r.csv:{line}: field 'wins': a result with no game at all (0-0-0)" in err, err
+        assert "double_loss column" in err and "Traceback" not in err, err
+    melee = {"Rounds": [{"RoundName": "Round 1", "Matches": [
+        {"Player1": "Cid", "Player2": "Dee", "Result": "2-0-0"},
+        {"Player1": "Ann", "Player2": "Bob", "Result": "0-0-0"}]}]}
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps(melee, indent=1), encoding="utf-8")
+    code, out, err = run(["standings", str(path)], capsys)
+    assert code != 0 and out == ""
+    assert "e.json:" in err and "field 'Rounds[0].Matches[1].Result': a result with no game at all" in err, err
+    assert '"Result": "double-loss"' in err, err
+    # a bye with nothing written is still a bye; a 0-0-0 bye in JSON too
+    path = tmp_path / "bye.csv"
+    path.write_text(head + "1,Ann,,,,\n1,Bob,Cid,0,0,1\n", encoding="utf-8")
+    assert [r.player2 for r in read_results(path).results] == [None, "Cid"]
+    melee["Rounds"][0]["Matches"][1]["Player2"] = "-"
+    assert parse_melee_json(json.dumps(melee), "e.json").results[1].is_bye

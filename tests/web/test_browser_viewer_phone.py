@@ -2,8 +2,10 @@
 it opened scrolled down on a 360 px phone, the header out of sight. Two causes, both in
 replay.js's first view of the last event: `scrollIntoView` of the log's row also scrolled the
 window (the log is under the board on a phone), and the "#eN" it wrote into the URL before the
-page finished loading made Chromium scroll to that row at load. Screenshots in
-test-artifacts/serve-viewer-phone/."""
+page finished loading made Chromium scroll to that row at load. QA 2026-11-27 also found it scrolling
+sideways on a phone when a note held a long word (a URL): the "event N of N: note ..." line above
+the board did not wrap (745 px wide at 360 px; 38,637 px with a 4,000-character note). Screenshots
+in test-artifacts/serve-viewer-phone/."""
 from __future__ import annotations
 
 import os
@@ -77,6 +79,27 @@ def test_the_viewer_opens_at_the_top_of_a_small_phone_and_still_follows_the_log(
         deep.goto(f"{server.url}/m/{mid}#e5")
         deep.locator('body[data-shown="5"]').wait_for(timeout=WAIT)
         assert "current" in deep.locator("#e5").get_attribute("class")
+    assert hall.errors == [], "\n".join(hall.errors)
+
+
+URL = ("decklist: https://onepiece.limitlesstcg.com/decks/list/abcdefghijklmnopqrstuvwxyz0123456789-ABCDEFGHIJKLMNOP"
+       "?format=standard")
+
+
+def test_a_note_with_a_long_word_wraps_on_a_phone(tmp_path):
+    with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, _, mid):
+        for text, name in ((URL, "url"), ("x" * 4000, "4000")):
+            head = notes(db, mid, [text])
+            for width, height in ((360, 780), (390, 844)):
+                page = hall.page(b.new_context(**phone(width, height)))
+                page.goto(f"{server.url}/m/{mid}")
+                page.locator(f'body[data-shown="{head}"]').wait_for(timeout=WAIT)
+                assert text[:40] in page.locator("#where").inner_text()  # the long line is shown
+                # a mobile browser widens its layout viewport to fit a page too wide: both held
+                scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+                assert scroll <= width and inner <= width, (name, width, scroll, inner)
+                hall.shot(page, f"viewer-long-note-{name}-{width}")
+                page.context.close()
     assert hall.errors == [], "\n".join(hall.errors)
 
 
