@@ -209,7 +209,8 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
                    "same actions truly happened again), or ends with its first ones.")
 @click.option("--resume", is_flag=True,
               help="With --match: the match ends with the file's first events (an earlier import of a "
-                   "shorter version of it): append only the rest.")
+                   "shorter version of it; judge calls, notes and other off-table events after them "
+                   "aside): append only the rest.")
 @click.option("--cards", "cards_path", metavar="PATH", type=click.Path(exists=True, dir_okay=False),
               help="OPTCGSim logs: the local card database to copy card facts from (SQLite, from "
                    "`cards import`). Default: $TABLEJUDGE_CARDS, else cards.db beside the event log.")
