@@ -12,6 +12,11 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def positions(first: int, last: int) -> str:
+    """Where a run of a log's events stands: positions(2, 18) -> "events 2-18", (5, 5) -> "event 5"."""
+    return f"event {first}" if first == last else f"events {first}-{last}"
+
+
 # --- an event's words as data ---------------------------------------------------------------------
 # Simple event words are templates in a words.toml beside the code that owns the kinds (`[events]`,
 # kind = template): a game's package, engine/ (core and desk kinds), judge/tournament/. The few

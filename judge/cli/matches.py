@@ -12,7 +12,7 @@ from engine.match import InputError, Match
 from engine.rulesets import available, get_ruleset
 from engine.schema import PayloadError, read_json, shown
 from engine.store import ConflictError, MatchNotFound, NotAMatch
-from engine.words import plural
+from engine.words import plural, positions
 
 from judge.io.files import atomic_write, inside, safe_name
 from judge.io.cardnames import CARD_DATA_RULESETS
@@ -205,11 +205,12 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
               help="With --match: the last event you saw of it. If the log has moved since N, what moved "
                    "is shown (who, when) and you are asked (at a terminal) before importing; else exit 3.")
 @click.option("--again", is_flag=True,
-              help="With --match: append the file even if the match already ends with its events (the "
-                   "same actions truly happened again), or with its first ones.")
+              help="With --match: append the file even if the match already holds its events (the "
+                   "same actions truly happened again), or ends with its first ones.")
 @click.option("--resume", is_flag=True,
               help="With --match: the match ends with the file's first events (an earlier import of a "
-                   "shorter version of it): append only the rest.")
+                   "shorter version of it; judge calls, notes and other off-table events after them "
+                   "aside): append only the rest.")
 @click.option("--cards", "cards_path", metavar="PATH", type=click.Path(exists=True, dir_okay=False),
               help="OPTCGSim logs: the local card database to copy card facts from (SQLite, from "
                    "`cards import`). Default: $TABLEJUDGE_CARDS, else cards.db beside the event log.")
@@ -238,12 +239,14 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
     and event. The summary (and --json: "status", "already_in_log") says which, per file.
 
     A file appended with --match (a notation file's body, JSONL lines without match.created) is
-    compared with the match's last events by kind, actor and payload: if the match already ends
-    with all of them, it is "already in the log" and nothing is stored (exit 0; --again appends
-    them anyway, for actions that truly happened twice); if it ends with the file's first two or
-    more (a file that grew since it was imported), the file is refused, nothing stored, until
-    --resume (append only the rest) or --again (all of it) says which. --expect N (the last event
-    you saw) places the file exactly, without comparing.
+    compared with the match's events by kind, actor and payload, leaving out the match's off-table
+    events (judge calls, notes, the clock, ...) that the file does not have: if the match holds all
+    of them, in order, anywhere (a file of one event: at its end), it is "already in the log",
+    naming the events, and nothing is stored (exit 0; --again appends them anyway, for actions that
+    truly happened twice); if it ends with the file's first two or more (a file that grew since it
+    was imported), the file is refused, nothing stored, until --resume (append only the rest) or
+    --again (all of it) says which. --expect N (the last event you saw) places the file exactly,
+    without comparing.
 
     Exit codes: 0 all imported (or already in the log); 2 a file was refused (it stored nothing;
     the others were imported, as listed); 3 another writer appended to a match during its import
@@ -335,10 +338,10 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
                 from judge.cli.importing import outcome_line
 
                 click.echo(outcome_line(r, judged))
-            elif r.get("tail"):  # appended with --match, and the match already ends with it
-                click.echo(f"{r['file']}: already in the log: match {r['match']} ends with these "
-                           f"{plural(r['already_in_log'], 'event')} (imported before?); nothing stored "
-                           "(--again appends them again)")
+            elif r.get("tail"):  # appended with --match, and the match already holds it
+                click.echo(f"{r['file']}: already in the log: match {r['match']} holds these "
+                           f"{plural(r['already_in_log'], 'event')} ({positions(*r['held'])}; imported "
+                           "before?); nothing stored (--again appends them again)")
             elif r.get("status") == "already in the log":
                 click.echo(f"{r['file']}: {import_status(r)}, {thing} {r['match']}: nothing stored")
             elif r.get("stream") == "tournament":  # a tournament's own stream: no moves to judge

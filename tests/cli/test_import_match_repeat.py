@@ -1,12 +1,14 @@
-"""`import FILE --match M` compared with the match's last events (judge/io/importers/_tail.py): the
-same file imported twice stores its events once ("already in the log"); `--again` stores them
-again; a file that grew since its import is refused until `--resume` (only the rest) or `--again`
-says which; a file that shares only one event with the match's end is appended as before."""
+"""`import FILE --match M` compared with the match's events (judge/io/importers/_tail.py, _held.py):
+the same file imported twice stores its events once ("already in the log"), wherever in the match
+they are and whatever off-table events (a judge call) came between; `--again` stores them again; a
+file that grew since its import is refused until `--resume` (only the rest) or `--again` says which;
+a file that shares only one event with the match's end is appended as before."""
 from __future__ import annotations
 
 import json
+import os
 
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 from tests.live.pty import events, new_match
 
 HEADER = '[Ruleset "table"]\n[A "Ann"]\n[B "Bob"]\n\n'
@@ -26,7 +28,7 @@ def test_notation_imported_twice_is_already_in_the_log(tmp_path):
     before = events(db, match)
     r = run_cli("import", str(path), "--match", match, db=db)
     assert r.returncode == 0, r.stderr
-    assert (f"already in the log: match {match} ends with these 2 events (imported before?); "
+    assert (f"already in the log: match {match} holds these 2 events (events 2-3; imported before?); "
             "nothing stored") in r.stdout
     assert "--again" in r.stdout
     assert events(db, match) == before
@@ -63,7 +65,7 @@ def test_a_grown_file_is_refused_then_resumed(tmp_path):
     path.write_text(HEADER + BODY + "A: setup hand 2\n", encoding="utf-8")  # the scorekeeper wrote on
     r = run_cli("import", str(path), "--match", match, db=db)
     assert r.returncode == 2
-    assert f"match {match} ends with this file's first 2 events" in r.stderr
+    assert f"match {match} ends with this file's first 2 events (events 2-3; imported before" in r.stderr
     assert "--resume" in r.stderr and "--again" in r.stderr and "--expect N" in r.stderr
     assert "nothing stored" in r.stderr and "Traceback" not in r.stderr
     assert len(events(db, match)) == 3
@@ -106,3 +108,86 @@ def test_again_and_resume_are_refused_where_they_mean_nothing(tmp_path):
     assert r.returncode == 2 and "--again and --resume are for notation and JSONL files" in r.stderr
     assert "Traceback" not in r.stderr
     assert len(events(db, match)) == 1
+
+
+CLUB_NIGHT = os.path.join(ROOT, "examples", "table", "club-night.txt")
+
+
+def _club_night_start(tmp_path) -> tuple[str, str]:
+    """QA's setup (qa61 item 2): match I2 of table, Ann and Bob, and part.txt, the first 22 lines of
+    examples/table/club-night.txt (its header and 17 events: a round start, notes, the game's)."""
+    db = str(tmp_path / "log.db")
+    r = run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", "--id", "I2", db=db)
+    assert r.returncode == 0, r.stderr
+    with open(CLUB_NIGHT, encoding="utf-8") as f:
+        (tmp_path / "part.txt").write_text("".join(f.readlines()[:22]), encoding="utf-8")
+    r = run_cli("import", str(tmp_path / "part.txt"), "--match", "I2", db=db)
+    assert r.returncode == 0 and "17 events into match I2" in r.stdout, r.stdout + r.stderr
+    return db, str(tmp_path / "part.txt")
+
+
+def test_a_judge_call_after_an_import_does_not_hide_it(tmp_path):
+    """QA case a: a judge call after the import is normal at a table; the same file again is
+    already in the log (it appended the 17 events a second time)."""
+    db, part = _club_night_start(tmp_path)
+    r = run_cli("judge", "call", "I2", "--caller", "Ann", "--reason", "x", db=db)
+    assert r.returncode == 0, r.stderr
+    r = run_cli("import", part, "--match", "I2", db=db)
+    assert r.returncode == 0, r.stderr
+    assert ("already in the log: match I2 holds these 17 events (events 2-18; imported before?); "
+            "nothing stored (--again appends them again)") in r.stdout
+    assert len(events(db, "I2")) == 19
+    r = run_cli("import", part, "--match", "I2", "--json", db=db)
+    assert json.loads(r.stdout)["held"] == [2, 18] and json.loads(r.stdout)["events"] == 0
+
+
+def test_an_older_shorter_copy_after_a_resume_is_already_in_the_log(tmp_path):
+    """QA case b: part.txt, then the whole file with --resume, then part.txt again (it appended 17
+    duplicates)."""
+    db, part = _club_night_start(tmp_path)
+    r = run_cli("import", CLUB_NIGHT, "--match", "I2", "--resume", db=db)
+    assert r.returncode == 0 and "17 events were already in the log" in r.stdout, r.stdout + r.stderr
+    stored = events(db, "I2")
+    r = run_cli("import", part, "--match", "I2", db=db)
+    assert r.returncode == 0, r.stderr
+    assert "already in the log: match I2 holds these 17 events (events 2-18;" in r.stdout
+    assert events(db, "I2") == stored
+
+
+def test_a_grown_file_is_asked_about_through_a_judge_call_and_then_held_around_it(tmp_path):
+    """The grown-file rule sees through off-table events after the match's end, and the whole file
+    is then held with the judge call between its two parts (it was appended whole, twice)."""
+    db, part = _club_night_start(tmp_path)
+    assert run_cli("judge", "call", "I2", "--caller", "Ann", "--reason", "x", db=db).returncode == 0
+    r = run_cli("import", CLUB_NIGHT, "--match", "I2", db=db)
+    assert r.returncode == 2, r.stdout
+    assert ("match I2 ends with this file's first 17 events (events 2-18, then 1 off-table event; "
+            "imported before") in r.stderr
+    assert "nothing stored" in r.stderr and "Traceback" not in r.stderr
+    assert len(events(db, "I2")) == 19
+    r = run_cli("import", CLUB_NIGHT, "--match", "I2", "--resume", db=db)
+    assert r.returncode == 0 and "17 events were already in the log" in r.stdout, r.stdout + r.stderr
+    stored = events(db, "I2")
+    assert stored[18]["kind"] == "judge.call"
+    r = run_cli("import", CLUB_NIGHT, "--match", "I2", db=db)
+    assert r.returncode == 0, r.stderr
+    assert f"holds these {len(stored) - 2} events (events 2-{len(stored)};" in r.stdout
+    assert events(db, "I2") == stored
+
+
+def test_events_that_really_happened_twice_are_appended_only_with_again(tmp_path):
+    db, part = _club_night_start(tmp_path)
+    assert run_cli("judge", "call", "I2", "--caller", "Ann", "--reason", "x", db=db).returncode == 0
+    assert "already in the log" in run_cli("import", part, "--match", "I2", db=db).stdout
+    r = run_cli("import", part, "--match", "I2", "--again", db=db)
+    assert r.returncode == 0 and "17 events into match I2" in r.stdout, r.stdout + r.stderr
+    rows = _kinds_and_payloads(db, "I2")
+    assert len(rows) == 36 and rows[1:18] == rows[19:36]
+    # and a third time it is held twice: the latest run is named
+    r = run_cli("import", part, "--match", "I2", db=db)
+    assert "holds these 17 events (events 20-36;" in r.stdout and len(events(db, "I2")) == 36
+    # one event held only before the end is a coincidence too often: appended, as before
+    one = tmp_path / "one.txt"
+    one.write_text(HEADER + "A: setup deck 40\n", encoding="utf-8")
+    r = run_cli("import", str(one), "--match", "I2", db=db)
+    assert r.returncode == 0 and "1 event into match I2" in r.stdout, r.stdout + r.stderr

@@ -1,17 +1,23 @@
 """A file appended to an existing match (`import FILE --match M`: a notation file's body, JSONL lines
-without `match.created`) compared with the match's last events, so that importing it twice does
-not store its events twice. Used by notation.py and jsonl.py.
+without `match.created`) compared with the match's events, so that importing it twice does not
+store its events twice. Used by notation.py and jsonl.py.
 
 The file carries no position and no match head, so what it continues is only a guess from its
 content (kind, version, actor, payload: _resume.py's comparison, the one a whole export's re-import
-uses; times and recorders only where a JSONL line gives them):
-- the match ends with all of the file's events: "already in the log", nothing stored. The same
-  actions may truly have happened twice, so `again` appends them anyway.
-- the match ends with the file's first K events (K >= 2, the largest such K): the file grew since
-  an earlier import of its start (a scorekeeper adding to the same file). Refused, nothing stored,
-  unless `resume` (append only the rest) or `again` (append all of it) says which: a wrong guess
-  either way would store events that only a correction can take back, in a log that keeps both.
-  One shared event is a coincidence too often (a `note`, one more DON!! attached) to be asked about.
+uses; times and recorders only where a JSONL line gives them). The match's off-table events that the
+file does not have (a judge call, a note, the clock recorded at the desk: _held.py) are left out:
+- the match holds all of the file's events, as one run anywhere in it (its end, or before a judge
+  call made since, or before the rest of a longer version of the file imported since): "already in
+  the log", nothing stored, naming the events (the latest such run). The same actions may truly
+  have happened twice, so `again` appends them anyway. A file of one event counts only at the
+  match's end, as before: one event recurs by chance too often (see below) to be refused for being
+  somewhere in a long log, with exit 0 that a script would not notice.
+- the match ends with the file's first K events (K >= 2, the largest such K; off-table events after
+  them aside): the file grew since an earlier import of its start (a scorekeeper adding to the same
+  file). Refused, nothing stored, unless `resume` (append only the rest) or `again` (append all of
+  it) says which: a wrong guess either way would store events that only a correction can take
+  back, in a log that keeps both. One shared event is a coincidence too often (a `note`, one more
+  DON!! attached) to be asked about.
 - otherwise: appended.
 A file that says where it goes is not guessed about (`placed`): `--expect N` (the writer saw the log
 end at event N), or JSONL lines that carry their positions (checked to follow on from the log's end).
@@ -23,12 +29,12 @@ from typing import Any
 from engine.events import Draft, RecordedEvent
 from engine.match import InputError
 from engine.store import EventStore, HashMismatch
-from engine.words import plural
+from engine.words import plural, positions
 
 from judge.io.importers import ImportSummary, findings_after
-from judge.io.importers._resume import first_difference
+from judge.io.importers._held import held as where_held
 
-ASKED_FROM = 2  # the shortest overlap that refuses without --resume/--again (see above)
+ASKED_FROM = 2  # the fewest events held before the end, or overlapping it, that stop an import (see above)
 
 
 def onto_tail(store: EventStore, path: str, match: str, head: int, drafts: list[Draft], *,
@@ -37,28 +43,29 @@ def onto_tail(store: EventStore, path: str, match: str, head: int, drafts: list[
               placed: bool = False, judge: bool = True) -> ImportSummary:
     """Append `drafts` (the file's events; `given`: its lines as read, `line_of`: the line of the
     event that would be at each position) after event `head` of `match`, unless the match already
-    ends with them (see the module's docstring; `again` wins over `resume`)."""
+    holds them (see the module's docstring; `again` wins over `resume`)."""
     hashes = expected_hashes or [None] * len(drafts)
     skip = 0
     if not again and not placed and drafts:
-        tail = store.read(match, after=max(0, head - len(drafts)))
-        held = overlap(tail, drafts, given or [{}] * len(drafts), hashes)
-        if held == len(drafts):
+        found = where_held(store.read(match, upto=head), drafts, given or [{}] * len(drafts), hashes)
+        if found.whole and (found.at_end or len(drafts) >= ASKED_FROM):
+            first, last = found.whole[0].position, found.whole[-1].position
             return ImportSummary(file=path, match=match, events=0, created=False, findings=0,
-                                 extra={"status": "already in the log", "already_in_log": held,
-                                        "tail": True})
-        if resume and not held:
+                                 extra={"status": "already in the log", "already_in_log": len(drafts),
+                                        "tail": True, "held": [first, last]})
+        start = len(found.start)
+        if resume and not start:
             raise InputError(f"--resume: match {match} does not end with this file's first event; "
                              "nothing stored (without --resume the whole file is appended)",
                              where=path, field="resume")
-        if held >= ASKED_FROM and not resume:
+        if start >= ASKED_FROM and not resume:
             raise InputError(
-                f"match {match} ends with this file's first {held} events (imported before, from a "
-                f"shorter version of this file?): --resume appends only the other "
-                f"{plural(len(drafts) - held, 'event')}, --again all {len(drafts)} (if they truly "
+                f"match {match} ends with this file's first {start} events ({_events(found.start, head)}; "
+                f"imported before, from a shorter version of this file?): --resume appends only the other "
+                f"{plural(len(drafts) - start, 'event')}, --again all {len(drafts)} (if they truly "
                 f"happened again); --expect N (the last event you saw) places it exactly; nothing stored",
                 where=path, field="match")
-        skip = held if resume else 0
+        skip = start if resume else 0
     try:
         events = store.append(match, drafts[skip:], expected_position=head, expected_hashes=hashes[skip:])
     except HashMismatch as e:  # a line's own hash (JSONL) is not what its content makes here
@@ -69,11 +76,9 @@ def onto_tail(store: EventStore, path: str, match: str, head: int, drafts: list[
                          extra={"status": "resumed" if skip else "appended", "already_in_log": skip})
 
 
-def overlap(tail: list[RecordedEvent], drafts: list[Draft], given: list[dict[str, Any]],
-            hashes: list[str | None]) -> int:
-    """The largest K such that the log's last K events (`tail`: at most len(drafts) of them) are
-    the file's first K, compared as a whole export's re-import compares them; 0 if none."""
-    for k in range(min(len(tail), len(drafts)), 0, -1):
-        if first_difference(tail[len(tail) - k:], drafts[:k], given[:k], hashes[:k]) is None:
-            return k
-    return 0
+def _events(run: list[RecordedEvent], head: int) -> str:
+    """Where the file's first events stand: `events 2-18`, and what the log holds after them
+    (only off-table events, which the comparison leaves out)."""
+    after = head - run[-1].position
+    return positions(run[0].position, run[-1].position) + (
+        f", then {plural(after, 'off-table event')}" if after else "")

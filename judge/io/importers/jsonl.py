@@ -186,7 +186,7 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
     if stored:
         return onto_stored(store, path, match_id, stored, drafts, expected_hashes, given, line_of,
                            judge=judge)
-    if not created:  # appended to --match, unless the match already ends with these lines
+    if not created:  # appended to --match, unless the match already holds these lines
         placed = expect is not None or any("position" in obj for obj in given)
         return onto_tail(store, path, match_id, head - len(drafts), drafts, given=given,
                          expected_hashes=expected_hashes, line_of=line_of, again=again, resume=resume,

@@ -3,7 +3,7 @@
 The header block names the ruleset and the players (and may carry event, round, table, options,
 decklists and the match id), so a notation file creates its match. With `--match`, the file's body
 is appended to an existing match instead (its header must then name the same ruleset and players),
-unless the match already ends with its events (imported before?): see _tail.py.
+unless the match already holds its events (imported before?): see _tail.py.
 Every line is parsed and validated before anything is stored; a problem is an InputError naming
 FILE:LINE:COL and what was expected there. For a game the card data covers (optcg), a card may be
 written by name (`A: play hancock`, `"Boa Hancock"`: the number is stored; an ambiguous name is refused
