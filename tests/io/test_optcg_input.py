@@ -206,6 +206,13 @@ def test_a_cut_file_is_refused_with_what_to_do(tmp_path):
     assert "truncated" in error and "import it when the game is over" in error and "not imported in part" in error
 
 
+def test_a_file_cut_right_after_a_move_says_the_file_ends_there(tmp_path):
+    lines = esempio()
+    i = lines.index("RZ1|CHK|349|2|27|8|4|4|1|9|7|0|1|0")
+    error = refused(tmp_path, write(tmp_path, "cut.log", lines[:i] + [""]))  # move 349 ends the file
+    assert f"cut.log:{i}:" in error and "found the end of the file" in error and "end of the game" not in error
+
+
 def test_junk_in_place_of_a_check_line_is_named_on_its_own_line(tmp_path):
     lines = esempio()
     i = lines.index("RZ1|CHK|349|2|27|8|4|4|1|9|7|0|1|0")
