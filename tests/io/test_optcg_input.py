@@ -101,6 +101,22 @@ def test_import_says_when_no_card_facts_were_found_and_takes_cards(tmp_path, mon
     assert code == 0 and json.loads(out)["card_facts"] == cards and registered_facts(other)
 
 
+@pytest.mark.parametrize("command", [["import", "GAME"], ["cards", "show", "OP01-001"], ["deck", "check", "DECK"]])
+def test_a_card_list_given_as_cards_is_named_and_how_to_make_the_database_said(tmp_path, monkeypatch, capsys,
+                                                                                command):
+    from tests.rulesets.optcg.support import CARDS_JSON
+
+    monkeypatch.delenv("TABLEJUDGE_CARDS", raising=False)
+    game, db = write(tmp_path, "game.log", esempio()), str(tmp_path / "t.db")
+    deck = write(tmp_path, "deck.txt", ["1 OP01-001", "4 OP01-016"])
+    args = [{"GAME": game, "DECK": deck}.get(a, a) for a in command]
+    code, _, err = cli_run(["--db", db, *args, "--cards", CARDS_JSON], capsys)
+    assert code == 2 and f"--cards {CARDS_JSON} is not a card database (SQLite)" in err
+    assert f"`tablejudge cards import {CARDS_JSON}` makes one" in err and "file is not a database" not in err
+    if command[0] == "import":
+        assert EventStore.open(db).match_ids() == []
+
+
 # --- item 10: UTF-16 files (Notepad, PowerShell) ---------------------------------------------------
 
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
