@@ -1000,11 +1000,12 @@ class OptcgRuleset(Ruleset):
             return [self.flag("OPTCG-BATTLE-7", e, "this battle already had its damage step")]
         out = []
         p = e.payload
-        for key, label in (("attacker", "attacker"), ("target", "target")):
+        for key in ("attacker", "target"):
             stated = p.get(f"{key}_power")
             hit = T.where_is(s, b[key]) if b.get(key) else None
             if stated is None or not hit or hit[1] not in T.FIELD:
                 continue
+            label = f"{key} {hit[2].code}"  # the number: the finding shows its name beside it
             derived = T.power(s, hit[0], hit[2])
             if derived is None or derived == stated:
                 continue
