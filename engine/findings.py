@@ -38,6 +38,7 @@ class Finding:
     quote: str = ""
     source: str = ""  # the rulebook file
     en: str = ""  # the rule's words in English (the quote stays the citation)
+    title: str = ""  # the rule's short English label: the heading where the section is the rulebook's own
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -47,4 +48,5 @@ def finding(rule: Rule, position: int, message: str, *, severity: Severity = "er
             source: str = "") -> Finding:
     """A finding for `rule` at `position`, carrying the rule's citation."""
     return Finding(rule=rule.id, severity=severity, position=position, message=message,
-                   section=rule.section, quote=rule.quote, source=rule.source or source, en=rule.en)
+                   section=rule.section, quote=rule.quote, source=rule.source or source, en=rule.en,
+                   title=rule.title)

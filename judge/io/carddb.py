@@ -68,8 +68,28 @@ def local_path(event_db: str | None, given: str | None = None) -> str | None:
 
 
 def local_target(event_db: str | None, given: str | None = None) -> str:
-    """Where the local card database is, or goes (`cards import` writes it there): see `local_path`."""
-    return given or os.environ.get(ENV_LOCAL) or default_path(event_db)
+    """Where the local card database is, or goes (`cards import` writes it there): see `local_path`.
+    A file there that is not SQLite (a card list given where the database is expected) is refused
+    here, for every command, naming where the path came from."""
+    env = os.environ.get(ENV_LOCAL)
+    path = given or env or default_path(event_db)
+    head = _head(path)
+    if head and head != b"SQLite format 3\x00":
+        said = f"--cards {path}" if given else f"${ENV_LOCAL} ({path})" if env else path
+        # a card list (JSON) given in its place is the likely slip: say how to make the database of it
+        make = path if head.lstrip()[:1] in (b"{", b"[") else "CARD-LIST"
+        raise InputError(f"{said} is not a card database (SQLite): `tablejudge cards import {make}` makes one "
+                         "(cards.db beside the event log)")
+    return path
+
+
+def _head(path: str) -> bytes:
+    """A file's first 16 bytes; none for a missing or empty one (SQLite makes a database of it)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(16)
+    except OSError:  # missing (or a folder, unreadable: SQLite says so when it opens it)
+        return b""
 
 
 def event_db_path(store: Any) -> str | None:

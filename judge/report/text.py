@@ -57,7 +57,9 @@ def rule_words(f: Finding, lang: str = "en") -> list[str]:
     """The rule's words under a finding: English (`en`), the rulebook's own (`orig`), or both."""
     out = []
     if lang in ("en", "both") and f.en:
-        out.append(f"{f.section}: {f.en}" if f.section else f.en)
+        # the section is the rulebook's own words (Chinese for optcg): English first, it beside
+        head = " ".join(w for w in (f.title, f"(§ {f.section})" if f.title and f.section else f.section) if w)
+        out.append(f"{head}: {f.en}" if head else f.en)
     if f.quote and (lang in ("orig", "both") or not f.en):
         out.append(f"{f.section}: «{f.quote}»" if f.section and not out else f"«{f.quote}»")
     return out

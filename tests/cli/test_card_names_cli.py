@@ -82,6 +82,9 @@ def test_log_takes_a_name_and_lang_picks_the_rule_words(tmp_path, capsys):
     both = capsys.readouterr().out
     # OPTCG-COST-1's words: English by default, the Chinese rulebook's with --lang orig, both with both
     assert "«" not in english and "cost" in english.lower()
+    # the rule's heading in English (its title), the rulebook's Chinese section beside it: not first
+    words = [ln.strip() for ln in english.splitlines() if ln.startswith("    ")]
+    assert words and all(w[0].isascii() and "(§ " in w for w in words)
     assert "«" in orig and any("\u4e00" <= ch <= "\u9fff" for ch in orig)
     for line in [ln for ln in english.splitlines() if ln.startswith("    ")]:
         assert line in both

@@ -106,7 +106,7 @@ def test_a_stated_buff_is_recorded_and_replay_derives_the_stated_power(cards_db)
     assert T.power(state, pl, target) == 9000
     # only the attacker (a Mihawk Leader) is still stated 1000 above replay: no line names why
     assert [f.message.split(";")[0] for f in rs.check(state, events[step])] == [
-        "the attacker's power is stated as 8000"]
+        "the attacker OP14-020's power is stated as 8000"]  # the Leader named
 
 
 def test_stated_power_warnings_are_those_the_log_does_not_explain(cards_db, tmp_path, monkeypatch):

@@ -101,6 +101,22 @@ def test_import_says_when_no_card_facts_were_found_and_takes_cards(tmp_path, mon
     assert code == 0 and json.loads(out)["card_facts"] == cards and registered_facts(other)
 
 
+@pytest.mark.parametrize("command", [["import", "GAME"], ["cards", "show", "OP01-001"], ["deck", "check", "DECK"]])
+def test_a_card_list_given_as_cards_is_named_and_how_to_make_the_database_said(tmp_path, monkeypatch, capsys,
+                                                                                command):
+    from tests.rulesets.optcg.support import CARDS_JSON
+
+    monkeypatch.delenv("TABLEJUDGE_CARDS", raising=False)
+    game, db = write(tmp_path, "game.log", esempio()), str(tmp_path / "t.db")
+    deck = write(tmp_path, "deck.txt", ["1 OP01-001", "4 OP01-016"])
+    args = [{"GAME": game, "DECK": deck}.get(a, a) for a in command]
+    code, _, err = cli_run(["--db", db, *args, "--cards", CARDS_JSON], capsys)
+    assert code == 2 and f"--cards {CARDS_JSON} is not a card database (SQLite)" in err
+    assert f"`tablejudge cards import {CARDS_JSON}` makes one" in err and "file is not a database" not in err
+    if command[0] == "import":
+        assert EventStore.open(db).match_ids() == []
+
+
 # --- item 10: UTF-16 files (Notepad, PowerShell) ---------------------------------------------------
 
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
@@ -204,6 +220,13 @@ def test_a_cut_file_is_refused_with_what_to_do(tmp_path):
     path.write_text(text[:len(text) // 2], encoding="utf-8")
     error = refused(tmp_path, str(path))
     assert "truncated" in error and "import it when the game is over" in error and "not imported in part" in error
+
+
+def test_a_file_cut_right_after_a_move_says_the_file_ends_there(tmp_path):
+    lines = esempio()
+    i = lines.index("RZ1|CHK|349|2|27|8|4|4|1|9|7|0|1|0")
+    error = refused(tmp_path, write(tmp_path, "cut.log", lines[:i] + [""]))  # move 349 ends the file
+    assert f"cut.log:{i}:" in error and "found the end of the file" in error and "end of the game" not in error
 
 
 def test_junk_in_place_of_a_check_line_is_named_on_its_own_line(tmp_path):

@@ -207,6 +207,15 @@ def test_v2c_143a_rematch_with_checks_each_game_checked(tmp_path):
                                                  ("Theshyopop#27381", "concession")]
 
 
+@pytest.mark.parametrize("name", ["v2c_autosaved_143a_two_games.log", "../esempio.log"])
+def test_every_draw_an_effect_line_announces_is_credited_to_it(name):
+    """v2c lines 475-480: `You Can Be My Samurai!!! [OP01-055]: Draw 2 Card`, then two draws, each after
+    its own `Drew card` line: the second, five lines on, was credited to no effect."""
+    draws = [d.payload.get("by") for d in optcgsim.convert(fixture(name)).drafts if d.kind == "draw"]
+    assert "an effect (not named in the log)" not in draws
+    assert draws.count("OP01-055: Draw 2 Card") % 2 == 0 and draws.count("OP01-055: Draw 2 Card") >= 2
+
+
 def test_a_rematch_accepted_but_never_played_is_not_a_game(tmp_path):
     lines = lines_of("v2_autosaved_140a_two_games.log")
     cut = lines.index("[Alice\u200b#0001] Drew card from deck: Come on!! We'll fight you!! "

@@ -57,6 +57,15 @@ def test_a_keyword_gain_reads_and_writes_with_its_own_verb(word, keyword):
     assert g.format_event(e, ctx) == f"A: gain OP01-016 {word} by=OP01-001"
 
 
+def test_double_attack_may_be_written_as_two_words_and_is_written_back_hyphenated():
+    """QA60 #3: the refusal listed "double attack", and `gain X double attack` was refused ("got 'double'")."""
+    from engine.notation import probe
+    g, ctx = _grammar("optcg")
+    (a,) = parse_line("A: gain OP01-016 double attack", 0, g, ctx)
+    assert (a.kind, a.payload) == ("keyword.gain", {"player": "Ann", "card": "OP01-016", "keyword": "double attack"})
+    assert g.format_event(probe("m", 9, "keyword.gain", 1, "Ann", a.payload), ctx) == "A: gain OP01-016 double-attack"
+
+
 def test_a_scorekeepers_act_reads_and_writes():
     from engine.notation import probe
     g, ctx = _grammar("table")

@@ -41,6 +41,9 @@ def test_the_report_shows_english_first_then_the_original_and_card_names(tmp_pat
     en = cell.index('class="rule-en"')
     orig = cell.index('<blockquote class="orig" lang="zh-Hant">')
     assert en < orig  # English first, the rulebook's words beneath
+    # the rule's heading too: its English title, the rulebook's (Chinese) section beside it
+    title = re.search(r"<code>OPTCG-[A-Z]+-\d+</code><div>([^<]+)</div><div class=\"muted\" lang=\"zh-Hant\">§ ", cell)
+    assert title and title.group(1).isascii()
     assert re.search(r"[\u4e00-\u9fff]", cell[orig:])
     assert "OP01-078 Boa Hancock" in html and "OP01-060 Donquixote Doflamingo" in html
     assert "Noto Sans CJK TC" in html  # the font stack that prints it

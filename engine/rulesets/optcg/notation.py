@@ -14,7 +14,7 @@
     B: dmg / B: dmg trigger OP01-016               life.taken: where the Life card goes, which card
     B: effect OP01-016 trigger "Play this card."   effect: card timing text
     A: power OP01-013 2000 turn   power.mod: card amount duration
-    A: gain OP01-013 rush         keyword.gain: card keyword (rush, blocker, double-attack, banish)
+    A: gain OP01-013 rush         keyword.gain: card keyword (rush, blocker, double-attack or double attack, banish)
     A: ko OP01-016 / A: rest X / A: activate X / A: trash X
     A: trash>characters OP01-016 by="..."          a move (zone.bottom for the bottom)
     battle.end · A: pass          battle.end, turn.end
@@ -92,9 +92,16 @@ class OptcgGrammar(Grammar):
             return "draw", draw_payload(toks[1:], actor, ctx)
         if ">" in head.value:
             return parse_move(toks, actor, ctx, extra={"by": str}, to_key="where")
-        if head.value == "gain":  # a keyword is one word on the line: double-attack
-            words = [replace(t, value=KEYWORD_WORDS[t.value]) if t.type == "word" and t.value in KEYWORD_WORDS
-                     else t for t in toks[1:]]
+        if head.value == "gain":  # a keyword is one word on the line: double-attack (or `double attack`)
+            words: list = []
+            for t in toks[1:]:
+                if t.type == "word" and t.value == "attack" and words and words[-1].type == "word" \
+                        and words[-1].value == "double":
+                    words[-1] = replace(words[-1], text="double attack", value="double attack")
+                elif t.type == "word" and t.value in KEYWORD_WORDS:
+                    words.append(replace(t, value=KEYWORD_WORDS[t.value]))
+                else:
+                    words.append(t)
             return "keyword.gain", self.parse_fields(self.by_name["gain"], words, actor, ctx, head.col)
         return None
 

@@ -890,6 +890,23 @@ class OptcgRuleset(Ruleset):
                 out.append(self.flag("OPTCG-TERM-10", e, f"DON!! −{p['don_minus']} with {have} DON!! on the field"))
         return out
 
+    def check_keyword_gain(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+        """Only a Leader or Character on its player's field gains a keyword (the effect names it)."""
+        p = e.payload
+        player = p["player"]
+        if self._own_field_card(s, player, p.get("uid"), p.get("card")) is not None:
+            return []
+        name = p.get("card") or p.get("uid")
+        if p.get("uid"):
+            at = T.where_is(s, p["uid"])
+            owner, zone = (at[0], at[1]) if at else (None, None)
+        else:
+            at2 = T.locate(s, player, T.ZONES, code=p.get("card"))
+            owner, zone = (player, at2[0]) if at2 else (None, None)
+        where = f" (it is in {owner}'s {zone})" if owner else ""
+        return [self.flag("OPTCG-CARD-6", e, f"{name} gains [{str(p['keyword']).title()}] but is not a Leader or "
+                                             f"Character on {player}'s field{where}")]
+
     def check_set_active(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         return self._active_only_by_effect(e, "cards become")
 
@@ -1000,11 +1017,12 @@ class OptcgRuleset(Ruleset):
             return [self.flag("OPTCG-BATTLE-7", e, "this battle already had its damage step")]
         out = []
         p = e.payload
-        for key, label in (("attacker", "attacker"), ("target", "target")):
+        for key in ("attacker", "target"):
             stated = p.get(f"{key}_power")
             hit = T.where_is(s, b[key]) if b.get(key) else None
             if stated is None or not hit or hit[1] not in T.FIELD:
                 continue
+            label = f"{key} {hit[2].code}"  # the number: the finding shows its name beside it
             derived = T.power(s, hit[0], hit[2])
             if derived is None or derived == stated:
                 continue

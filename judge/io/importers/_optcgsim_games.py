@@ -93,7 +93,7 @@ def split(lines: list[Line], path: str) -> Split:
         if game.moves == 0:
             not_played.append((seg[0].n, seg[-1].n))
             continue
-        check_sequence(game, path)
+        check_sequence(game, path, at_file_end=game.last_line == lines[-1].n)
         game.fingerprint = fingerprint(game)
         game.opening = fingerprint(game, OPENING_KEYS)
         games.append(game)
@@ -144,8 +144,9 @@ def _cut(seg: list[Line], index: int) -> Game:
     return Game(index, seg)
 
 
-def check_sequence(game: Game, path: str) -> None:
-    """Move numbers go up by one (an HDR may restart them); with check lines, each move has its own."""
+def check_sequence(game: Game, path: str, at_file_end: bool = False) -> None:
+    """Move numbers go up by one (an HDR may restart them); with check lines, each move has its own.
+    `at_file_end`: the game is the file's last (a move missing its check there is a cut file)."""
     checked = game.has_checks
     rz = [ln for ln in game.lines if isinstance(ln, (MoveLine, CheckLine, HeaderLine))]
     after = {a.n: b for a, b in zip(game.lines, game.lines[1:])}
@@ -157,7 +158,7 @@ def check_sequence(game: Game, path: str) -> None:
             if checked:
                 nxt = rz[i + 1] if i + 1 < len(rz) else None
                 if not isinstance(nxt, CheckLine) or nxt.seq != ln.seq or nxt.player != ln.player:
-                    _no_check(ln, after.get(ln.n), nxt, path)
+                    _no_check(ln, after.get(ln.n), nxt, path, at_file_end)
             if prev_seq is not None and ln.seq != prev_seq + 1:
                 raise InputError(f"move sequence jumps from {prev_seq} to {ln.seq}: lines are missing "
                                  "or out of order", where=f"{path}:{ln.n}", field="seq")
@@ -166,14 +167,17 @@ def check_sequence(game: Game, path: str) -> None:
             raise InputError(f"check line {ln.seq} follows no move", where=f"{path}:{ln.n}")
 
 
-def _no_check(move: MoveLine, following: Line | None, nxt: Line | None, path: str) -> None:
+def _no_check(move: MoveLine, following: Line | None, nxt: Line | None, path: str,
+              at_file_end: bool) -> None:
     """A move without its check line. The simulator writes the check on the very next line: when
     that line is text (junk, a damaged check line), it is the place to look at, so it is named."""
     if isinstance(following, TextLine):
         raise InputError(f"this line should be move {move.seq}'s RZ1|CHK line (the move is on line "
                          f"{move.n}) but holds {shown(following.text[:40])}: the file is corrupted",
                          where=f"{path}:{following.n}")
-    got = "the end of the game" if nxt is None else f"line {nxt.n}"
+    # nothing after the move in the game: the file stops there (a copy saved mid-game), or the game
+    # does (its result line, or the next game's header)
+    got = f"line {nxt.n}" if nxt is not None else "the end of the file" if at_file_end else "the end of the game"
     raise InputError(f"move {move.seq} has no matching RZ1|CHK line (found {got}): "
                      "the file is truncated or corrupted", where=f"{path}:{move.n}")
 

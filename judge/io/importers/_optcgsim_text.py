@@ -28,6 +28,7 @@ ATTACH = re.compile(r"Attach (\d{1,3}) Don to ")
 BUFF = re.compile(rf"Buff [^\[]+{CARD_REF_PATTERN} (?P<amount>[+-]?\d{{1,6}})(?P<combat> for the Combat)?")
 GIVE_KEYWORD = re.compile(rf"Give [^\[]+{CARD_REF_PATTERN} (?P<kw>Rush|Blocker|Double Attack|Banish)")
 DRAW_CARDS = re.compile(r"Draw \d+ Cards?")
+EFFECT_DRAWS = re.compile(r"Draw (?P<n>\d{1,2}) Cards?")  # an effect's `Card [id]: Draw 2 Card`
 DRAW_DON = re.compile(r"Draw \d+ Don")
 COUNTER = re.compile(r"Discard (.+) for Counter (\d{1,6})")
 META = re.compile(r"(Waiting for a Connection|Attempting to connect|.+ Has Connected|Version is|"
@@ -44,6 +45,8 @@ class ReadableLines:
     lines: list[Line]
     index_of: dict[int, int]
     consumed: set[int]
+    seats: Any
+    _announced_moves: dict[int, str] | None = None  # built once, by _announced
 
     def _ahead(self, i: int, span: int = LOOKAHEAD) -> Iterator[Line]:
         lines = self.lines
@@ -232,16 +235,37 @@ class ReadableLines:
         return play.card
 
     def _by_near(self, line: int) -> str:
-        """The effect a move belongs to: the nearest `[X] Card [id]: action` line around it."""
+        """The effect a move belongs to: the one whose line announced it (`Draw 2 Card`: both draws),
+        else the nearest `[X] Card [id]: action` line around it."""
+        announced = self._announced().get(line)
+        if announced is not None:
+            return announced
         idx = self.index_of.get(line, len(self.lines) - 1)
         for k in [*range(idx + 1, min(len(self.lines), idx + 5)), *range(idx - 1, max(-1, idx - 5), -1)]:
-            ln = self.lines[k]
-            if isinstance(ln, TextLine) and ln.who is not None and ":" in ln.rest:
-                head, tail = ln.rest.split(":", 1)
-                ids = card_ids(head)
-                if ids:
-                    return f"{ids[0]}: {plain(tail)}"[:120]
+            by = _effect_of(self.lines[k])
+            if by is not None:
+                return by
         return "an effect (not named in the log)"
+
+    def _announced(self) -> dict[int, str]:
+        """{move line: effect} for the draws an effect line announces by number (`Draw 2 Card`): the
+        next N draws of its player, before another effect line. The nearest-line look-up alone gave
+        the second draw, four lines further (its own `Drew card` line between), to no effect."""
+        if self._announced_moves is None:
+            self._announced_moves = out = {}
+            for i, ln in enumerate(self.lines):
+                by = _effect_of(ln)
+                m = EFFECT_DRAWS.fullmatch(plain(ln.rest.split(":", 1)[1]).strip()) if by else None
+                if m is None:
+                    continue
+                left, player = int(m.group("n")), self.seats.who(ln.who)
+                for nxt in self._ahead(i, 12 * left):
+                    if left == 0 or _effect_of(nxt) is not None:
+                        break
+                    if isinstance(nxt, MoveLine) and nxt.player == player and nxt.src == 0 and nxt.dst == 1:
+                        out[nxt.n] = by
+                        left -= 1
+        return self._announced_moves
 
     def _annotate(self, n: int, text: str, source: str = "optcgsim") -> None:
         if len(text) > MAX_ANNOTATION:
@@ -438,3 +462,13 @@ class ReadableLines:
             return
         self.emit("effect", {"player": self.P(num), "card": code, "timing": "other", "text": action[:200]},
                   num, line=n)
+
+
+def _effect_of(ln: Line) -> str | None:
+    """`[X] Card [id]: action` -> "id: action" (what a move's `by` says), else None."""
+    if isinstance(ln, TextLine) and ln.who is not None and ":" in ln.rest:
+        head, tail = ln.rest.split(":", 1)
+        ids = card_ids(head)
+        if ids:
+            return f"{ids[0]}: {plain(tail)}"[:120]
+    return None

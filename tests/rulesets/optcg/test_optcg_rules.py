@@ -63,6 +63,8 @@ CASES = [
      ATTACK + [ev("counter", {"player": B, "card": "OP01-026", "kind": "character"})]),
     ("OPTCG-CARD-3", opening, HIT + [ev("life.taken", {"player": B, "card": "OP01-016", "to": "trigger"})],
      HIT + [ev("life.taken", {"player": B, "card": "OP01-013", "to": "trigger"})]),
+    ("OPTCG-CARD-6", opening, [ev("keyword.gain", {"player": A, "card": "OP01-016", "keyword": "rush", "by": "x"})],
+     [ev("keyword.gain", {"player": A, "card": "OP01-029", "keyword": "rush", "by": "x"})]),
     ("OPTCG-ZONE-1", setup_only, [ev("turn", {"player": A})],
      [ev("deck.registered", registration(A))]),
     ("OPTCG-ZONE-2", opening, [ev("play", {"player": A, "card": "OP01-013"}), ev("draw", {"player": A, "cards": ["ST01-017"], "by": "x"}),
