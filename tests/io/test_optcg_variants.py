@@ -648,3 +648,121 @@ def test_a_resume_failing_after_the_files_new_games_were_stored_says_what_was_st
     optcgsim.import_file(folder, cut)
     result = import_files(folder, [both], workers=1)
     assert [(f.partly, "other games were stored" in f.error) for f in result.failed] == [(True, True)]
+
+
+# --- a cut copy stored first, read again from the whole file (QA60 problems 1 and 2) ---------------
+
+def _positions_as_read(value, at):
+    """The table with every event position it holds (`position`, a battle's `damage_at`, the last
+    `shuffles`) as its place among the standing events: a re-read match holds the game's events at
+    later positions (after the voided ones and their corrections) than a fresh import does."""
+    if isinstance(value, dict):
+        return {k: (at.get(v, ("not standing", v)) if k in ("position", "damage_at")
+                    else {p: at.get(n) for p, n in v.items()} if k == "shuffles" else _positions_as_read(v, at))
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_positions_as_read(v, at) for v in value]
+    return value
+
+
+def _table(store: EventStore, match: str) -> dict:
+    events = store.read(match)  # the standing events, by the test's own reading of corrections
+    voided = {e.payload["voids"] for e in events if e.kind == "correction"}
+    at = {e.position: i + 1 for i, e in enumerate(e for e in events if e.kind != "correction" and e.position not in voided)}
+    state = Match(store, match).state().to_dict()
+    del state["voided"], state["position"]
+    return _positions_as_read(state, at)
+
+
+def _whole_table(tmp_path) -> dict:
+    alone = store_for(tmp_path, "alone.db")
+    optcgsim.import_file(alone, SIM_LOG)
+    return _table(alone, alone.match_ids()[0])
+
+
+def _cut(tmp_path, k: int) -> str:
+    """esempio.log cut after its k-th line, as the QA's many/cut_k.log."""
+    return write(tmp_path, f"cut_{k}.log", open(SIM_LOG, encoding="utf-8").read().split("\n")[:k] + [""])
+
+
+def _one_game_as_the_whole_file(store: EventStore, whole: dict) -> str:
+    (match,) = store.match_ids()
+    assert store.verify(match).ok and _table(store, match) == whole
+    return match
+
+
+# The QA's cut points, one per way a cut copy read otherwise: a card's uid (1008), a play read as
+# DON!! rested for an unnamed effect (416), a mulligan read "to the bottom of deck" with no turn yet
+# (230, 345); and 741, a cut copy the whole file simply continues.
+QA_CUTS = [1008, 416, 230, 345, 741]
+
+
+@pytest.mark.parametrize("k", QA_CUTS)
+def test_the_whole_file_after_a_cut_copy_is_one_match_replaying_as_the_whole_game(tmp_path, k):
+    """QA60 1-2: 52 of 108 cut points refused the whole file for good ('its last turn ... differs');
+    12 cut in the set-up made a second match. Now the cut copy's provisional events are voided by
+    corrections and read again from the whole file, in one transaction."""
+    whole = _whole_table(tmp_path)
+    store = store_for(tmp_path)
+    optcgsim.import_file(store, _cut(tmp_path, k))
+    d = optcgsim.import_file(store, SIM_LOG).to_dict()
+    match = _one_game_as_the_whole_file(store, whole)
+    status = d["games"][0]["status"]
+    corrections = [e for e in store.read(match) if e.kind == "correction"]
+    if k == 741:
+        assert not corrections and re.fullmatch(r"resumed: \d+ already there, \d+ appended", status)
+        return
+    kept, again, appended = map(int, re.fullmatch(r"resumed: (\d+) already there, (\d+) read again \(voided by "
+                                                  r"corrections: .*\), (\d+) appended", status).groups())
+    assert [c.payload["voids"] for c in corrections] == list(range(kept + 1, kept + again + 1))
+    assert all(c.actor == "-" and "read again from the whole file esempio.log" in c.payload["reason"]
+               for c in corrections)
+    assert store.head(match).position == kept + 2 * again + appended and d["events"] == again + appended
+
+
+@pytest.mark.parametrize("k", QA_CUTS)
+def test_a_cut_copy_after_the_whole_file_is_already_in_the_log(tmp_path, k):
+    whole = _whole_table(tmp_path)
+    store = store_for(tmp_path)
+    optcgsim.import_file(store, SIM_LOG)
+    d = optcgsim.import_file(store, _cut(tmp_path, k)).to_dict()
+    _one_game_as_the_whole_file(store, whole)
+    assert d["events"] == 0 and d["games"][0]["status"].startswith("already in the log (this copy is shorter: ")
+
+
+def test_the_whole_file_again_after_a_reread_is_already_in_the_log(tmp_path):
+    """The re-read match is compared as the log reads it (its corrections and what they void left
+    out): the same file again is that game, not a second match."""
+    store = store_for(tmp_path)
+    optcgsim.import_file(store, _cut(tmp_path, 1008))
+    optcgsim.import_file(store, SIM_LOG)
+    d = optcgsim.import_file(store, SIM_LOG).to_dict()
+    assert d["events"] == 0 and d["games"][0]["status"] == "already in the log" and len(store.match_ids()) == 1
+
+
+def test_a_folder_of_cut_copies_sorted_shortest_first_is_one_match(tmp_path):
+    """QA60 1: `import many`: cut_1008 sorted first and all 56 longer cuts were refused."""
+    from judge.io.importers._optcgsim_bulk import import_files
+
+    whole = _whole_table(tmp_path)
+    paths = [_cut(tmp_path, k) for k in (1008, 1025, 1087, 1466)] + [SIM_LOG]
+    store = store_for(tmp_path)
+    result = import_files(store, paths, workers=1)
+    assert not result.failed
+    _one_game_as_the_whole_file(store, whole)
+
+
+def test_every_60th_cut_point_either_order_is_one_match_replaying_as_the_whole_game(tmp_path):
+    """A sweep over the real log (from line 230: both players named, the opening's 40 lines read)."""
+    whole = _whole_table(tmp_path)
+    n = len(open(SIM_LOG, encoding="utf-8").read().split("\n"))
+    for k in range(230, n, 60):
+        cut = _cut(tmp_path, k)
+        for order in ([cut, SIM_LOG], [SIM_LOG, cut]):
+            store = store_for(tmp_path, f"{k}-{order[0] == cut}.db")
+            for path in order:
+                try:
+                    optcgsim.import_file(store, path)
+                except InputError as e:  # a move cut from its RZ1|CHK line: refused as truncated
+                    assert path == cut and "has no matching RZ1|CHK line" in str(e)
+            _one_game_as_the_whole_file(store, whole)

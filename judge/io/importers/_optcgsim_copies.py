@@ -5,19 +5,25 @@ starts with its opening (the first moves: the set-up names every card as it leav
 deck) and ends with its whole move stream and ending (`optcgsim._result`), so the copies of one
 game share the id's first OPENING_HEX digits whatever their length.
 
-Compared event by event with _resume.py's comparison (the same as a JSONL re-import):
+Compared event by event with _resume.py's comparison (the same as a JSONL re-import), the stored
+match as the log now reads it (`standing`: without corrections and what they void):
 - the same move stream and ending (same match id, or the id an earlier tablejudge gave it) ->
   "already in the log";
 - the file's copy is the start of the stored game -> "already in the log (this copy is shorter)";
 - the stored game is the start of the file's copy (the stored one was cut: a crash) -> the rest
-  is appended ("resumed", _resume.onto_stored);
-- they differ at an event -> the game is refused, naming the match, the line and the event.
-A copy with no ending line may have been cut: the events of its last turn were read without the
-lines after the cut (which say whose effect moved a card, or what rested DON!! paid for), so they
-are not compared when the file's copy is the shorter one; when the stored copy is the shorter one,
-they cannot be taken back, and a difference there is refused in words that say so.
-Two copies that both have an ending line and differ are two games (a rematch that opens alike;
-the rebuilt fixtures of tests/fixtures/optcgsim/variants do, a real shuffle does not).
+  is appended ("resume");
+- the stored copy was cut (no ending) and differs only where its reading is provisional -> that
+  part is read again ("reread"): corrections void the stored events from the first that differs,
+  then the file's events from there are appended, in one transaction (`continuation`);
+- they differ elsewhere -> the game is refused, naming the match, the line and the event.
+A copy with no ending line may have been cut: the events from the start of its last turn (of its
+set-up, for a copy cut before the first turn) were read without the lines after the cut (which say
+whose effect moved a card, what rested DON!! paid for, where a mulligan put the cards), so they are
+provisional (`provisional_from`): not compared when the file's copy is the shorter one, read again
+from the file when the stored copy is the shorter one.
+Two copies that both have a turn and differ before it, or both have an ending line and differ, are
+two games (a rematch that opens alike; the rebuilt fixtures of tests/fixtures/optcgsim/variants
+do, a real shuffle does not).
 The players' names are not compared (a re-used or renamed log): the stored copy's stand, and a
 copy that names others is said (`names`, `log_names`). The one-file import and the folder
 import both relate through `Copies`; the games it holds (to be stored in this import) count as
@@ -30,17 +36,20 @@ from typing import Any
 
 from engine.events import Draft
 from engine.match import InputError
+from engine.replay import VOIDING_KINDS, void_targets
 from engine.store import EventStore
 
 from judge.io.importers._resume import first_difference
 
 OPENING_HEX = 6   # hex digits of a match id that are the game's opening
 ENDING_KINDS = ("concede", "game.end")
+CONTINUES = ("resume", "reread")  # the relations that store events after the stored match's (optcgsim.resume)
 
 
 @dataclass
 class Copy:
-    """What the log holds of one game of a file: `how` is "new", "same", "shorter" or "resume";
+    """What the log holds of one game of a file: `how` is "new", "same", "shorter", "resume" or
+    "reread" (`detail["reread_from"]`: the first event read again, counted in the standing events);
     `match` the stored match (for "new", the game's own id); `detail` counts, and with "names"
     the players the log names when this copy names others."""
 
@@ -88,9 +97,9 @@ class Copies:
                 return Copy("same", match, _names(first, game))
         for match in self.openings.get(game.match[:OPENING_HEX], []):
             held = self._events(match)
-            copy = _against(held, game, path, match) if held else None  # none: its file was refused
+            copy = against(held, game, path, match) if held else None  # none: its file was refused
             if copy is not None:
-                if copy.how == "resume":
+                if copy.how in CONTINUES:
                     undo.append((match, self.held.get(match), False))
                     self.held[match] = game
                 return copy
@@ -109,8 +118,8 @@ class Copies:
         return self.store.event_at(match, 1)
 
     def _events(self, match: str) -> list[Any]:
-        """The match's events as the log will hold them: a held game's drafts compare as events."""
-        return list(self.held[match].drafts) if match in self.held else self.store.read(match)
+        """The match's events as the log will read them: a held game's drafts compare as events."""
+        return list(self.held[match].drafts) if match in self.held else standing(self.store.read(match))
 
 
 def by_opening(match_ids: list[str]) -> dict[str, list[str]]:
@@ -167,46 +176,82 @@ def _names(first: Any, game: Any) -> dict[str, Any]:
     return {"names": mine, "log_names": theirs} if mine and theirs and mine != theirs else {}
 
 
-def _against(stored: list[Any], game: Any, path: str, match: str) -> Copy | None:
-    """`stored`: the match's events (or, held in this import, the drafts it will hold). None: the
-    game is not a copy of that match's."""
+def against(stored: list[Any], game: Any, path: str, match: str) -> Copy | None:
+    """`stored`: the match's standing events (or, held in this import, the drafts it will hold).
+    None: the game is not a copy of that match's. Raises InputError for a copy that differs where
+    neither reading is provisional."""
     drafts = comparable(game.drafts, stored)
     n = len(drafts)
     diff = first_difference(stored, drafts, [{}] * n, [None] * n)
     mine_ended = any(d.kind in ENDING_KINDS for d in drafts) or game.result.get("how") is not None
     theirs_ended = any(e.kind in ENDING_KINDS for e in stored) or _uncertain_end(stored)
-    turns = [i + 1 for i, d in enumerate(drafts) if d.kind == "turn"]
-    if diff is not None and (not turns or diff[0] < turns[0]):
-        return None  # not the same set-up: another game whose opening digits are alike
+    turns, stored_turns = _turns(drafts), _turns(stored)
+    if diff is not None and diff[0] < min(turns[:1] + stored_turns[:1], default=diff[0] + 1):
+        if (turns and stored_turns) or _names(stored[0], game):
+            # two set-ups that differ: another game whose opening digits are alike; or a copy cut before
+            # both players were named, whose names (the match's creation) cannot be read again
+            return None
     counts = {"events": n, "log_events": len(stored), "moves": game.stats["moves"],
               **_names(stored[0], game)}
     if diff is None:
         if n <= len(stored):
             return Copy("same" if n == len(stored) else "shorter", match, counts)
         if theirs_ended:
-            raise InputError(f"match {match} in the log ends with its result at event {len(stored)}, and "
-                             "this copy of its game goes on after it: two different histories of this game; "
+            raise InputError(f"match {match} in the log ends with its result at event {_at(stored, len(stored))}, "
+                             "and this copy of its game goes on after it: two different histories of this game; "
                              "nothing of it was stored", where=f"{path}:{game.line_of(len(stored) + 1)}")
         return Copy("resume", match, counts)
     position, field, detail = diff
     if mine_ended and theirs_ended:
         return None  # two games that open alike (a rebuilt rematch; a real shuffle does not)
-    line = game.line_of(position)
-    if n < len(stored) and not mine_ended and position >= turns[-1]:
-        return Copy("shorter", match, counts | {"last_turn_not_compared": turns[-1]})
-    stored_turns = [i + 1 for i, e in enumerate(stored) if e.kind == "turn"]
-    if len(stored) < n and not theirs_ended and stored_turns and position >= stored_turns[-1]:
-        raise InputError(
-            f"match {match} in the log holds a copy of this game cut short (no result): its last turn, "
-            f"from event {stored_turns[-1]}, was read without the lines after the cut and differs from "
-            f"this copy's reading at event {position} ({detail}). Stored events cannot be taken back, "
-            "so the rest cannot be appended: nothing of this game was stored. To keep the whole game, "
-            f"import this file into another log (--db); the match here can stay as the cut copy read it, "
-            f"or a judge can void its last turn's events (`tablejudge log {match} correction --voids N`)",
-            where=f"{path}:{line}", field=field)
-    raise InputError(f"differs from event {position} of match {match} in the log ({detail}): the file and "
-                     "the log hold two different histories of this game; nothing of it was stored",
-                     where=f"{path}:{line}", field=field)
+    if n < len(stored) and not mine_ended and position >= provisional_from(drafts):
+        return Copy("shorter", match, counts | {"last_turn_not_compared": provisional_from(drafts)})
+    if len(stored) < n and not theirs_ended and position >= provisional_from(stored):
+        return Copy("reread", match, counts | {"reread_from": position})
+    raise InputError(f"differs from event {_at(stored, position)} of match {match} in the log ({detail}): the "
+                     "file and the log hold two different histories of this game; nothing of it was stored",
+                     where=f"{path}:{game.line_of(position)}", field=field)
+
+
+def continuation(stored: list[Any], game: Any, path: str, match: str) -> tuple[list[int], list[Draft]]:
+    """What to store so that match `match` (its events as stored, corrections included) reads as the
+    file's copy `game`: the positions of its events to void, then the file's drafts to append. The
+    one relation (`against`) on the log as it is now: the folder import relates a copy before an
+    earlier file's resume of the same match is stored. Raises InputError if the log holds no
+    shorter copy of it now."""
+    now = standing(stored)
+    copy = against(now, game, path, match) if now else None
+    if copy is None or copy.how not in CONTINUES:
+        said = "does not hold" if copy is None else f"holds all of it ({copy.how})"
+        raise InputError(f"game {game.index} continues match {match}, which {said} now: nothing of the game "
+                         "was stored", where=f"{path}:{game.first_line}")
+    start = copy.detail.get("reread_from", len(now) + 1)
+    return [e.position for e in now[start - 1:]], comparable(game.drafts, now)[start - 1:]
+
+
+def standing(events: list[Any]) -> list[Any]:
+    """A match's events as the log reads the game now: without its corrections (and backups) and
+    the events they void (a cut copy's last turn read again from the whole file)."""
+    kinds = {e.position: e.kind for e in events}
+    voided = {p for e in events if e.kind in VOIDING_KINDS for p in void_targets(e, kinds.__getitem__)}
+    return [e for e in events if e.kind not in VOIDING_KINDS and e.position not in voided]
+
+
+def provisional_from(events: list[Any]) -> int:
+    """Where a cut copy's reading is provisional (1-based in `events`): from its last turn, or for a
+    copy cut in the set-up (no turn), everything after the match's creation (the opening digits of
+    the match id already say it is this game's set-up)."""
+    turns = _turns(events)
+    return turns[-1] if turns else 2
+
+
+def _turns(events: list[Any]) -> list[int]:
+    return [i + 1 for i, e in enumerate(events) if e.kind == "turn"]
+
+
+def _at(stored: list[Any], i: int) -> int:
+    """The log's position of the i-th standing event (a held game's drafts: i)."""
+    return getattr(stored[i - 1], "position", i)
 
 
 def _uncertain_end(stored: list[Any]) -> bool:

@@ -27,19 +27,19 @@ flag effect plays as unpaid (3 errors and 32 power warnings on tests/fixtures/op
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from collections.abc import Sequence
 from typing import Any
 
-from engine.events import Draft
-from engine.match import InputError
+from engine.events import TABLE_ACTOR, Draft
+from engine.match import InputError, Match
 from engine.store import EventStore, StoreError
 
 from judge.io.importers import ImportSummary
-from judge.io.importers._resume import onto_stored
 from judge.io.importers._optcgsim_convert import Converter
-from judge.io.importers._optcgsim_copies import OPENING_HEX, Copies, Copy, comparable
+from judge.io.importers._optcgsim_copies import CONTINUES, OPENING_HEX, Copies, Copy, continuation
 from judge.io.importers._optcgsim_games import Game, split
 from judge.io.importers._optcgsim_lines import MoveLine, PlayerLine, TextLine, card_ids, read
 from judge.io.importers._optcgsim_version import Variant, detect
@@ -182,7 +182,7 @@ def resume_file(store: EventStore, fr: FileResult, related: dict[str, Copy]) -> 
     was just stored). A resume that fails then raises PartlyStored, naming what was stored."""
     stored = [c.match for c in related.values() if c.how == "new"]
     for m, g in fr.firsts.items():
-        if related[m].how == "resume":
+        if related[m].how in CONTINUES:
             try:
                 resume(store, fr.path, g, related[m].match)
             except (InputError, StoreError) as e:
@@ -193,15 +193,31 @@ def resume_file(store: EventStore, fr: FileResult, related: dict[str, Copy]) -> 
 
 
 def resume(store: EventStore, path: str, g: GameResult, match: str) -> None:
-    """The stored game is the start of `g`: the rest appended after it (_resume.onto_stored)."""
+    """The stored match is a cut copy of `g`: the rest appended after it, or, where the cut copy's
+    reading was provisional and differs, its events from there voided by corrections and the file's
+    appended (`_optcgsim_copies.continuation`), all in one transaction after the stored head (another
+    writer's append meanwhile: ConflictError, nothing stored)."""
     stored = store.read(match)
     if not stored:  # the file holding its start was refused in the same folder import
         raise InputError(f"game {g.index} continues match {match}, which was not stored: nothing of the "
                          "game was stored", where=f"{path}:{g.first_line}")
-    drafts = comparable(g.drafts, stored)
-    n = len(drafts)
-    onto_stored(store, path, match, stored, drafts, [None] * n, [{}] * n,
-                {p: g.line_of(p) for p in range(1, n + 1)}, judge=False)
+    voids, tail = continuation(stored, g, path, match)
+    store.append_after(match, stored[-1], voiding(store, match, stored, voids, path, g.drafts[0].recorded_by) + tail)
+
+
+def voiding(store: EventStore, match: str, stored: list, positions: list[int], path: str,
+            recorded_by: str) -> list[Draft]:
+    """Corrections voiding a cut copy's events that the whole file reads otherwise (corrections are
+    events: the cut copy's reading stays in the log, struck through). By the table (`-`): the
+    import decided it, not a judge; `recorded_by` says who ran it."""
+    if not positions:
+        return []
+    validator = Match(store, match).validator
+    kinds = {e.position: e.kind for e in stored}
+    reason = (f"read again from the whole file {os.path.basename(path)}: the cut copy's last turn (or set-up) "
+              "was read without the lines after the cut")
+    return [validator.draft("correction", {"voids": p, "reason": reason}, actor=TABLE_ACTOR, recorded_by=recorded_by,
+                            head=stored[-1].position + k, kind_at=kinds.get) for k, p in enumerate(positions)]
 
 
 def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
@@ -215,7 +231,7 @@ def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
 
 def summary(fr: FileResult, related: dict[str, Copy]) -> ImportSummary:
     """The import summary of a file whose games were related to the log (`relate_file`): the "new"
-    ones were just stored, the "resume" ones appended to, the others were there already."""
+    ones were just stored, the CONTINUES ones appended to, the others were there already."""
     first = fr.firsts
     games = [g.to_dict() | {"stored": related[g.match].how == "new" and first[g.match] is g}
              | ({"same_as_game": first[g.match].index} if first[g.match] is not g else copy_words(related[g.match]))
@@ -254,6 +270,12 @@ def copy_words(copy: Copy) -> dict[str, Any]:
     elif copy.how == "resume":
         out |= {"status": f"resumed: {d['log_events']} already there, {d['events'] - d['log_events']} appended",
                 "events_appended": d["events"] - d["log_events"]}
+    elif copy.how == "reread":  # the stored events from reread_from voided (one correction each), the file's appended
+        kept = d["reread_from"] - 1
+        again, appended = d["log_events"] - kept, d["events"] - kept
+        out |= {"status": f"resumed: {kept} already there, {again} read again (voided by corrections: the cut "
+                          f"copy read them without the lines after the cut), {appended} appended",
+                "events_appended": again + appended, "events_voided": again}
     else:
         out["status"] = "already in the log"
     if d.get("names"):
