@@ -715,7 +715,7 @@ def test_the_whole_file_after_a_cut_copy_is_one_match_replaying_as_the_whole_gam
     kept, again, appended = map(int, re.fullmatch(r"resumed: (\d+) already there, (\d+) read again \(voided by "
                                                   r"corrections: .*\), (\d+) appended", status).groups())
     assert [c.payload["voids"] for c in corrections] == list(range(kept + 1, kept + again + 1))
-    assert all(c.actor == "-" and "read again from the whole file esempio.log" in c.payload["reason"]
+    assert all(c.actor == "-" and "read again from a longer copy of the game, esempio.log" in c.payload["reason"]
                for c in corrections)
     assert store.head(match).position == kept + 2 * again + appended and d["events"] == again + appended
 
@@ -766,3 +766,51 @@ def test_every_60th_cut_point_either_order_is_one_match_replaying_as_the_whole_g
                 except InputError as e:  # a move cut from its RZ1|CHK line: refused as truncated
                     assert path == cut and "has no matching RZ1|CHK line" in str(e)
             _one_game_as_the_whole_file(store, whole)
+
+
+def test_a_judges_events_on_the_cut_match_are_kept_and_never_voided_by_the_read_again(tmp_path):
+    """Review 2026-11-27: a judge call and a Game Loss recorded on the cut match were compared with the
+    file's game and voided by the import's corrections ("2 read again"): the penalty no longer
+    counted. The desk's events are not the game's: kept, not compared, never voided."""
+    store = store_for(tmp_path)
+    optcgsim.import_file(store, _cut(tmp_path, 1008))
+    (match,) = store.match_ids()
+    m = Match(store, match)
+    a, b = m.players
+    call = m.record("judge.call", {"caller": a, "reason": "was the trigger revealed?"}, actor="judge:Ann").event
+    loss = m.record("judge.penalty", {"player": b, "penalty": "Game Loss", "infraction": "Marked cards"},
+                    actor="judge:Ann").event
+    d = optcgsim.import_file(store, SIM_LOG).to_dict()
+    assert d["games"][0]["status"].startswith("resumed: ")
+    events = store.read(match)
+    voided = {e.payload["voids"] for e in events if e.kind == "correction"}
+    assert call.position not in voided and loss.position not in voided
+    assert all("read again from a longer copy of the game" in e.payload["reason"] for e in events
+               if e.kind == "correction")
+    assert store.verify(match).ok and len(store.match_ids()) == 1
+
+
+def test_a_judges_void_in_the_part_read_again_refuses_the_whole_file(tmp_path):
+    """A judge voided an event of the cut copy's last turn: reading the turn again would bring it back.
+    Refused, nothing stored: the judge decides."""
+    store = store_for(tmp_path)
+    optcgsim.import_file(store, _cut(tmp_path, 1008))
+    (match,) = store.match_ids()
+    head = store.head(match).position
+    Match(store, match).record("correction", {"voids": head, "reason": "did not happen"}, actor="judge:Ann")
+    before = store.head(match).position
+    with pytest.raises(InputError, match=f"event {head} of that turn was voided by a correction"):
+        optcgsim.import_file(store, SIM_LOG)
+    assert store.head(match).position == before and len(store.match_ids()) == 1
+
+
+def test_two_copies_cut_in_the_same_turn_are_one_game_and_the_whole_file_reads_it_again(tmp_path):
+    """QA70 2: cut_1062 then cut_1072 (the same 329 events, the last read as 4 and as 9 DON!! rested)
+    was refused as "two different histories"; 9 cuts of a 109-file folder failed so."""
+    whole = _whole_table(tmp_path)
+    store = store_for(tmp_path)
+    optcgsim.import_file(store, _cut(tmp_path, 1062))
+    d = optcgsim.import_file(store, _cut(tmp_path, 1072)).to_dict()
+    assert d["events"] == 0 and "this copy is cut too, in its last turn" in d["games"][0]["status"]
+    optcgsim.import_file(store, SIM_LOG)
+    _one_game_as_the_whole_file(store, whole)

@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.desk import OFF_TABLE_KINDS
 from engine.events import Draft
 from engine.match import InputError
 from engine.replay import VOIDING_KINDS, void_targets
@@ -43,6 +44,7 @@ from judge.io.importers._resume import first_difference
 
 OPENING_HEX = 6   # hex digits of a match id that are the game's opening
 ENDING_KINDS = ("concede", "game.end")
+READ_AGAIN = "read again from a longer copy of the game,"  # how an import's own corrections begin (optcgsim.voiding)
 CONTINUES = ("resume", "reread")  # the relations that store events after the stored match's (optcgsim.resume)
 
 
@@ -204,7 +206,9 @@ def against(stored: list[Any], game: Any, path: str, match: str) -> Copy | None:
     position, field, detail = diff
     if mine_ended and theirs_ended:
         return None  # two games that open alike (a rebuilt rematch; a real shuffle does not)
-    if n < len(stored) and not mine_ended and position >= provisional_from(drafts):
+    if n <= len(stored) and not mine_ended and position >= provisional_from(drafts):
+        # this copy is cut too (as long, or shorter) and reads its last turn otherwise: the stored
+        # reading stands until a longer copy (the whole file) reads it again
         return Copy("shorter", match, counts | {"last_turn_not_compared": provisional_from(drafts)})
     if len(stored) < n and not theirs_ended and position >= provisional_from(stored):
         return Copy("reread", match, counts | {"reread_from": position})
@@ -226,15 +230,39 @@ def continuation(stored: list[Any], game: Any, path: str, match: str) -> tuple[l
         raise InputError(f"game {game.index} continues match {match}, which {said} now: nothing of the game "
                          "was stored", where=f"{path}:{game.first_line}")
     start = copy.detail.get("reread_from", len(now) + 1)
-    return [e.position for e in now[start - 1:]], comparable(game.drafts, now)[start - 1:]
+    voids = [e.position for e in now[start - 1:]]
+    if voids:
+        # a judge (or a recorder) voided an event of the part read again (after the last event both
+        # readings agree on): the file would bring it back
+        agreed = now[start - 2].position if start >= 2 else 0
+        theirs = sorted(p for p in _voided(stored, by=_by_a_person) if p > agreed)
+        if theirs:
+            raise InputError(f"match {match} in the log is a cut copy of this game whose last turn the whole file "
+                             f"reads otherwise, but event {theirs[0]} of that turn was voided by a correction "
+                             "recorded there (a judge's?): reading the turn again would bring it back. Nothing of "
+                             "this game was stored; a judge decides (import the whole file into another log with "
+                             "--db to compare)", where=f"{path}:{game.first_line}")
+    return voids, comparable(game.drafts, now)[start - 1:]
 
 
 def standing(events: list[Any]) -> list[Any]:
-    """A match's events as the log reads the game now: without its corrections (and backups) and
+    """A match's game as the log reads it now, to compare with a file's copy: without the events it
+    never holds (the desk's and people's: judge calls, rulings, penalties, slips, notes, the clock —
+    kept as they are, never compared, never voided by an import), its corrections (and backups) and
     the events they void (a cut copy's last turn read again from the whole file)."""
+    voided = _voided(events)
+    return [e for e in events if e.kind not in OFF_TABLE_KINDS and e.position not in voided]
+
+
+def _voided(events: list[Any], *, by: Any = None) -> set[int]:
+    """The positions voided by the corrections and backups among `events` (`by`: only those it accepts)."""
     kinds = {e.position: e.kind for e in events}
-    voided = {p for e in events if e.kind in VOIDING_KINDS for p in void_targets(e, kinds.__getitem__)}
-    return [e for e in events if e.kind not in VOIDING_KINDS and e.position not in voided]
+    return {p for e in events if e.kind in VOIDING_KINDS and (by is None or by(e))
+            for p in void_targets(e, kinds.__getitem__)}
+
+
+def _by_a_person(e: Any) -> bool:
+    return not str(e.payload.get("reason", "")).startswith(READ_AGAIN)
 
 
 def provisional_from(events: list[Any]) -> int:

@@ -39,7 +39,7 @@ from engine.store import EventStore, StoreError
 
 from judge.io.importers import ImportSummary
 from judge.io.importers._optcgsim_convert import Converter
-from judge.io.importers._optcgsim_copies import CONTINUES, OPENING_HEX, Copies, Copy, continuation
+from judge.io.importers._optcgsim_copies import CONTINUES, OPENING_HEX, READ_AGAIN, Copies, Copy, continuation
 from judge.io.importers._optcgsim_games import Game, split
 from judge.io.importers._optcgsim_lines import MoveLine, PlayerLine, TextLine, card_ids, read
 from judge.io.importers._optcgsim_version import Variant, detect
@@ -214,8 +214,8 @@ def voiding(store: EventStore, match: str, stored: list, positions: list[int], p
         return []
     validator = Match(store, match).validator
     kinds = {e.position: e.kind for e in stored}
-    reason = (f"read again from the whole file {os.path.basename(path)}: the cut copy's last turn (or set-up) "
-              "was read without the lines after the cut")
+    reason = (f"{READ_AGAIN} {os.path.basename(path)}: the stored copy's last turn (or set-up) was "
+              "read without the lines after its cut")
     return [validator.draft("correction", {"voids": p, "reason": reason}, actor=TABLE_ACTOR, recorded_by=recorded_by,
                             head=stored[-1].position + k, kind_at=kinds.get) for k, p in enumerate(positions)]
 
@@ -264,7 +264,10 @@ def copy_words(copy: Copy) -> dict[str, Any]:
     if copy.how == "new":
         return {}
     out: dict[str, Any] = {"in_match": copy.match}
-    if copy.how == "shorter":
+    if copy.how == "shorter" and d["events"] == d["log_events"]:  # both cut in the same turn
+        out["status"] = (f"already in the log (this copy is cut too, in its last turn, at {d['events']} events: "
+                         "that turn stays as first read until the whole file reads it again)")
+    elif copy.how == "shorter":
         out["status"] = (f"already in the log (this copy is shorter: {d['events']} of {d['log_events']} "
                          f"events, {d['moves']} moves)")
     elif copy.how == "resume":
