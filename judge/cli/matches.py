@@ -240,12 +240,12 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
 
     A file appended with --match (a notation file's body, JSONL lines without match.created) is
     compared with the match's events by kind, actor and payload, leaving out the match's off-table
-    events (judge calls, notes, the clock, ...) that the file does not have: if the match holds all
-    of them, in order, anywhere (a file of one event: at its end), it is "already in the log",
-    naming the events, and nothing is stored (exit 0; --again appends them anyway, for actions that
-    truly happened twice); if it ends with the file's first two or more (a file that grew since it
-    was imported), the file is refused, nothing stored, until --resume (append only the rest) or
-    --again (all of it) says which. --expect N (the last event you saw) places the file exactly,
+    events (judge calls, notes, the clock, ...) that the file does not have: if the match ends with
+    all of them, it is "already in the log", naming the events, and nothing is stored (exit 0;
+    --again appends them anyway, for actions that truly happened twice); if it holds two or more of
+    them earlier, or ends with the file's first two or more (a file that grew since it was
+    imported), the file is refused, nothing stored, until --again (all of it) or --resume (only the
+    rest) says which. --expect N (the last event you saw) places the file exactly,
     without comparing.
 
     Exit codes: 0 all imported (or already in the log); 2 a file was refused (it stored nothing;

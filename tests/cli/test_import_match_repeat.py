@@ -141,17 +141,21 @@ def test_a_judge_call_after_an_import_does_not_hide_it(tmp_path):
     assert json.loads(r.stdout)["held"] == [2, 18] and json.loads(r.stdout)["events"] == 0
 
 
-def test_an_older_shorter_copy_after_a_resume_is_already_in_the_log(tmp_path):
+def test_an_older_shorter_copy_after_a_resume_is_asked_about_not_appended(tmp_path):
     """QA case b: part.txt, then the whole file with --resume, then part.txt again (it appended 17
-    duplicates)."""
+    duplicates). Held earlier than the match's end, the file is refused (exit 2, nothing stored):
+    a short run of events recurs every turn, so it is asked about, never dropped with exit 0 (a
+    review found a two-event file silently "already in the log"); --again appends it."""
     db, part = _club_night_start(tmp_path)
     r = run_cli("import", CLUB_NIGHT, "--match", "I2", "--resume", db=db)
     assert r.returncode == 0 and "17 events were already in the log" in r.stdout, r.stdout + r.stderr
     stored = events(db, "I2")
     r = run_cli("import", part, "--match", "I2", db=db)
-    assert r.returncode == 0, r.stderr
-    assert "already in the log: match I2 holds these 17 events (events 2-18;" in r.stdout
+    assert r.returncode == 2, r.stdout
+    assert "match I2 already holds these 17 events (events 2-18; imported before?), though not at its end" in r.stderr
     assert events(db, "I2") == stored
+    assert run_cli("import", part, "--match", "I2", "--again", db=db).returncode == 0
+    assert len(events(db, "I2")) == len(stored) + 17
 
 
 def test_a_grown_file_is_asked_about_through_a_judge_call_and_then_held_around_it(tmp_path):

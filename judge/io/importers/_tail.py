@@ -6,12 +6,13 @@ The file carries no position and no match head, so what it continues is only a g
 content (kind, version, actor, payload: _resume.py's comparison, the one a whole export's re-import
 uses; times and recorders only where a JSONL line gives them). The match's off-table events that the
 file does not have (a judge call, a note, the clock recorded at the desk: _held.py) are left out:
-- the match holds all of the file's events, as one run anywhere in it (its end, or before a judge
-  call made since, or before the rest of a longer version of the file imported since): "already in
-  the log", nothing stored, naming the events (the latest such run). The same actions may truly
-  have happened twice, so `again` appends them anyway. A file of one event counts only at the
-  match's end, as before: one event recurs by chance too often (see below) to be refused for being
-  somewhere in a long log, with exit 0 that a script would not notice.
+- the match ends with all of the file's events (a judge call made since aside): "already in the
+  log", nothing stored, naming the events. The same actions may truly have happened twice, so
+  `again` appends them anyway.
+- the match holds all of the file's events (2 or more) as one run earlier in it (before the rest of
+  a longer version of the file imported since): refused, nothing stored, unless `again`. Not
+  "already" with exit 0: a short run recurs every turn, and a script would not notice real events
+  dropped. A file of one event held earlier is appended (one event recurs by chance too often).
 - the match ends with the file's first K events (K >= 2, the largest such K; off-table events after
   them aside): the file grew since an earlier import of its start (a scorekeeper adding to the same
   file). Refused, nothing stored, unless `resume` (append only the rest) or `again` (append all of
@@ -48,11 +49,19 @@ def onto_tail(store: EventStore, path: str, match: str, head: int, drafts: list[
     skip = 0
     if not again and not placed and drafts:
         found = where_held(store.read(match, upto=head), drafts, given or [{}] * len(drafts), hashes)
-        if found.whole and (found.at_end or len(drafts) >= ASKED_FROM):
+        if found.whole and found.at_end:
             first, last = found.whole[0].position, found.whole[-1].position
             return ImportSummary(file=path, match=match, events=0, created=False, findings=0,
                                  extra={"status": "already in the log", "already_in_log": len(drafts),
                                         "tail": True, "held": [first, last]})
+        if found.whole and len(drafts) >= ASKED_FROM:
+            # held earlier in the match: a re-import (the file, then the rest of a longer version)
+            # or the same actions again (a short run recurs every turn): asked, never dropped silently
+            raise InputError(
+                f"match {match} already holds these {len(drafts)} events "
+                f"({positions(found.whole[0].position, found.whole[-1].position)}; imported before?), though "
+                f"not at its end: --again appends them (if they truly happened again); nothing stored",
+                where=path, field="match")
         start = len(found.start)
         if resume and not start:
             raise InputError(f"--resume: match {match} does not end with this file's first event; "
