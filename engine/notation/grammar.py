@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal, get_args, get_origin
 
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, RecordedEvent
 from engine.notation.lexer import DECKLIST_NOTE, NotationError, Token, tokenize
@@ -194,7 +194,40 @@ class Grammar:
                 raise NotationError(f"{k} given twice", col=col)
         return {**fixed, **kv}
 
+    def phrases(self, kind: str) -> list[str]:
+        """The choices of the kind's fields that are several words ("Game Loss", "double attack"),
+        longest first: written on a line as the words they are, unquoted."""
+        out = set()
+        for hint in self.hints(kind).values():
+            base = getattr(_unwrap_optional(hint)[0], "__supertype__", _unwrap_optional(hint)[0])
+            if get_origin(base) is Literal:
+                out |= {a for a in get_args(base) if isinstance(a, str) and " " in a}
+        return sorted(out, key=lambda a: (-len(a.split()), a))
+
+    def _joined(self, kind: str, toks: list[Token]) -> list[Token]:
+        """`toks` with each run of words that spells a several-word choice, in any case, as one word
+        token holding the choice (the refusal's list of choices shows them unquoted)."""
+        phrases = self.phrases(kind)
+        if not phrases:
+            return toks
+        out: list[Token] = []
+        i = 0
+        while i < len(toks):
+            for p in phrases:
+                words = p.split()
+                run = toks[i:i + len(words)]
+                if len(run) == len(words) and all(t.type == "word" and t.value.lower() == w.lower()
+                                                  for t, w in zip(run, words)):
+                    out.append(replace(run[0], text=" ".join(t.text for t in run), value=p))
+                    i += len(words)
+                    break
+            else:
+                out.append(toks[i])
+                i += 1
+        return out
+
     def parse_fields(self, verb: Verb, toks: list[Token], actor: str, ctx: Ctx, col: int) -> dict:
+        toks = self._joined(verb.kind, toks)
         hints = self.hints(verb.kind)
         bools = self.bool_fields(verb.kind)
         payload: dict[str, Any] = {}

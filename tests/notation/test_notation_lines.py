@@ -97,3 +97,15 @@ def test_the_docs_show_a_line_that_switches_actor_for_every_grammar():
             actors = [a.actor for a in parse_line(text, 0, g, ctx)]
             assert {"Ann", "Bob"} <= set(actors), (name, text, actors)
 
+
+
+def test_a_choice_of_several_words_is_written_as_its_words_unquoted_in_any_case():
+    """QA 2026-11-27: `penalty B Game Loss ...` was refused ("got 'Game'") while the refusal listed
+    "Game Loss" among the choices; only the quoted form read. Any several-word choice of a field
+    (a penalty, a keyword) now reads as its words, in any case."""
+    g, ctx = _grammar("optcg")
+    for written in ("Game Loss", "game loss", '"Game Loss"'):
+        (a,) = parse_line(f'judge Kim: penalty B {written} OPTCG-PG-TARDINESS "late"', 0, g, ctx)
+        assert a.payload["penalty"] == "Game Loss" and a.payload["infraction"] == "OPTCG-PG-TARDINESS", a.payload
+    (a,) = parse_line("A: gain OP01-016 Double Attack", 0, g, ctx)
+    assert a.payload["keyword"] == "double attack"

@@ -92,16 +92,9 @@ class OptcgGrammar(Grammar):
             return "draw", draw_payload(toks[1:], actor, ctx)
         if ">" in head.value:
             return parse_move(toks, actor, ctx, extra={"by": str}, to_key="where")
-        if head.value == "gain":  # a keyword is one word on the line: double-attack (or `double attack`)
-            words: list = []
-            for t in toks[1:]:
-                if t.type == "word" and t.value == "attack" and words and words[-1].type == "word" \
-                        and words[-1].value == "double":
-                    words[-1] = replace(words[-1], text="double attack", value="double attack")
-                elif t.type == "word" and t.value in KEYWORD_WORDS:
-                    words.append(replace(t, value=KEYWORD_WORDS[t.value]))
-                else:
-                    words.append(t)
+        if head.value == "gain":  # double-attack (or the two words, as any several-word choice reads)
+            words = [replace(t, value=KEYWORD_WORDS[t.value]) if t.type == "word" and t.value in KEYWORD_WORDS
+                     else t for t in toks[1:]]
             return "keyword.gain", self.parse_fields(self.by_name["gain"], words, actor, ctx, head.col)
         return None
 
