@@ -435,29 +435,31 @@ def time_call_problem(calls: Sequence[Any], probe: Any, head: int, *,
 
 
 def _time_call_findings(live: Sequence[Any]) -> list[Finding]:
-    """DESK-12 over a log (events that still count): every time call after the first, and every end
-    of the extra minutes but one after it. Live input refuses them (Match.record,
-    Match.judge_batch); an imported log is a fact, stored and flagged here."""
+    """DESK-12 over a log (events that still count): every time call after the first, every end of
+    the extra minutes but one after it, and that one at a wall clock before the call's. Live input
+    refuses them all (Match.record, Match.judge_batch: `time_call_problem`); an imported log is a
+    fact, stored and flagged here."""
     out: list[Finding] = []
     first = over = None
     for e in live:
         if e.kind != "time.called":
-            continue
-        if ends_extra_minutes(e) and first is not None and over is None:
-            over = e
             continue
         if first is None and not ends_extra_minutes(e):
             first = e
             continue
         if first is None:
             said = "the extra minutes ran out before time was called (their end comes after the call)"
+        elif ends_extra_minutes(e) and over is None:
+            over = e
+            said = _before_the_call(e, first)  # the live refusal's own check and words
         elif ends_extra_minutes(e):
             said = f"the extra minutes already ran out (event {over.position}): their end is recorded once"
         else:
             said = (f"{_already_called(first)}: time is called once in a match, and the end-of-time "
                     "procedure may decide from the later call")
-        out.append(_flag("DESK-12", e.position, f"{said}; void the one that is a mistake with a correction",
-                         "warning"))
+        if said:
+            out.append(_flag("DESK-12", e.position, f"{said}; void the one that is a mistake with a correction",
+                             "warning"))
     return out
 
 
