@@ -336,14 +336,27 @@ def time_cmd(env: Env, match, wall, note, extra_over, judge_name, as_json) -> No
                                                      "extra_minutes_over": True if extra_over else None},
                          _actor(env, judge_name), as_json)
     except TimeCallRefused as e:  # the engine says why on every path; here, the commands that do it
-        raise TimeCallRefused(e.message + f"\n  to void a call: tablejudge log {match} correction --actor judge:NAME "
-                              "--voids N --reason \"...\"\n  the end of extra minutes: tablejudge judge time "
-                              f"{match} --clock HH:MM --extra-minutes-over", field=e.field) from None
+        raise TimeCallRefused(e.message + "".join(f"\n  {h}" for h in _time_hints(e, match)), reason=e.reason,
+                              extra_minutes=e.extra_minutes, field=e.field) from None
     if not as_json:
         if importlib.util.find_spec("judge.desk.timelimit") is not None:
             click.echo(f"next: tablejudge timelimit {m.id}   (decides by the ruleset's end-of-time procedure)")
         else:
             click.echo("the end-of-time decision is made by `tablejudge timelimit` (not installed here)")
+
+
+def _time_hints(refused: TimeCallRefused, match: str) -> list[str]:
+    """The commands that fit a refused `judge time` (only those: "call time first" is not helped by
+    how to void a call): voiding the call that stands, for a second plain call; recording the end of
+    the extra minutes, when the ruleset has a policy that gives them and that is what is wrong
+    (a second call that may have meant it, or the mark at a clock before the call's); calling time,
+    for a mark with no call."""
+    over = f"the end of extra minutes: tablejudge judge time {match} --clock HH:MM --extra-minutes-over"
+    hints = {"called": [f"to void a call: tablejudge log {match} correction --actor judge:NAME --voids N "
+                        "--reason \"...\""] + ([over] if refused.extra_minutes else []),
+             "before": [over],
+             "not-called": [f"to call time: tablejudge judge time {match} --clock HH:MM"]}
+    return hints.get(refused.reason, [])
 
 
 @judge_group.command("clock")
