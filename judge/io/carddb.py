@@ -93,12 +93,23 @@ def _not_a_card_database(path: str, head: bytes, source: str) -> InputError:
                "--cards NEW.db` makes one")
         said = f"${ENV_LOCAL} ({path})"
     else:  # cards.db beside the event log: the place itself is taken, so the file must go first
-        moved = os.path.join(os.path.dirname(path), "cards.json") if listed else path + ".old"
+        moved = _unused(os.path.join(os.path.dirname(path), "cards.json") if listed else path + ".old")
         then = moved if listed else "CARD-LIST"
         fix = (f"it is where the card database goes: move it away (`mv {path} {moved}`), then "
                f"`tablejudge cards import {then}` makes one there; or give --cards OTHER.db")
         said = path
     return InputError(f"{said} is not a card database (SQLite): {fix}", field="cards")
+
+
+def _unused(path: str) -> str:
+    """`path`, or with a number before its extension if that is taken: the `mv` a refusal suggests
+    must not overwrite another file."""
+    stem, ext = os.path.splitext(path)
+    n = 1
+    while os.path.exists(path):
+        n += 1
+        path = f"{stem}-{n}{ext}"
+    return path
 
 
 def _head(path: str) -> bytes:

@@ -255,6 +255,7 @@ def test_a_card_list_where_the_database_goes_is_refused_with_a_way_out_that_work
     db, cards = str(tmp_path / "t.db"), os.path.join(FIX, "cards.json")
     bad = tmp_path / ("cards.db" if source == "beside" else "mine.json")
     shutil.copy(cards, bad)
+    (tmp_path / "cards.json").write_text("mine", encoding="utf-8")  # the move must not overwrite it
     env = {carddb.ENV_LOCAL: str(bad) if source == "env" else ""}
     r = run_cli("cards", "import", cards, db=db, env=env)
     assert r.returncode == 2 and "is not a card database (SQLite)" in r.stderr and "Traceback" not in r.stderr
@@ -268,6 +269,7 @@ def test_a_card_list_where_the_database_goes_is_refused_with_a_way_out_that_work
             done = run_cli(*step[1:], db=db, env=env)
             assert done.returncode == 0, done.stderr
     assert " into " in done.stdout and "card" in done.stdout
+    assert (tmp_path / "cards.json").read_text(encoding="utf-8") == "mine"
 
 
 def test_card_names_for_a_page_fall_back_to_the_snapshot_when_cards_db_is_not_a_database(tmp_path, caplog):
