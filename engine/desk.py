@@ -402,62 +402,69 @@ def _before_the_call(mark: Any, call: Any) -> str | None:
 
 
 def time_call_problem(calls: Sequence[Any], probe: Any, head: int, *,
-                      extra_minutes: Sequence[str], ruleset: str) -> str | None:
+                      extra_minutes: Sequence[str], ruleset: str) -> tuple[str, str] | None:
     """Why a live `time.called` (`probe`) is refused after `calls`, the time.called events before it
     that still count (stored ones have positions <= `head`; the others are earlier actions of the
     same line, not stored either), or None. Time is called once in a match (DESK-12): a second call
     would leave two times and the end-of-time procedure deciding from the later one. Under a policy
     with extra minutes (`extra_minutes`: the ruleset's policies that give them) their end is
-    recorded once, after the call (`extra_minutes_over`)."""
+    recorded once, after the call (`extra_minutes_over`).
+    Returned as (reason, words): the reason ("called": a stored call stands; "line": this line calls
+    time already; "no-policy", "not-called", "before", "twice": of the end of the extra minutes) lets
+    a command add only the commands that fit (the words, said on every path, have none)."""
     first = next((e for e in calls if not ends_extra_minutes(e)), None)
     if ends_extra_minutes(probe):
         if not extra_minutes:
-            return (f"ruleset {ruleset} has no end-of-time policy with extra minutes after the call: "
-                    "there are no extra minutes to run out (record the call itself without extra_minutes_over)")
+            return "no-policy", (f"ruleset {ruleset} has no end-of-time policy with extra minutes after the call: "
+                                 "there are no extra minutes to run out (record the call itself without "
+                                 "extra_minutes_over)")
         if first is None:
-            return "the extra minutes cannot run out before time is called: call time first"
+            return "not-called", "the extra minutes cannot run out before time is called: call time first"
         over = next((e for e in calls if ends_extra_minutes(e)), None)
         if over is None:
-            return _before_the_call(probe, first)
+            early = _before_the_call(probe, first)
+            return ("before", early) if early else None
         where = f"(event {over.position})" if over.position <= head else "(earlier on this line)"
-        return (f"the extra minutes already ran out at {over.payload.get('clock')} {where}; it is "
-                "recorded once")
+        return "twice", (f"the extra minutes already ran out at {over.payload.get('clock')} {where}; it is "
+                         "recorded once")
     if first is None:
         return None
     if first.position > head:
-        return (f"this line already calls time (at {first.payload.get('clock')}); time is called once in "
-                "a match: a second call is not recorded")
+        return "line", (f"this line already calls time (at {first.payload.get('clock')}); time is called once "
+                        "in a match: a second call is not recorded")
     # Said on every path (CLI, live, a phone's recorder page): short, and no command line in it.
     mark = (f"; if {ruleset}'s extra minutes ({' or '.join(extra_minutes)}) ran out, record that instead: "
             "the call marked extra_minutes_over") if extra_minutes else ""
-    return (f"{_already_called(first)}; a second call is not recorded (void event {first.position} first if it "
-            f"was a mistake{mark})")
+    return "called", (f"{_already_called(first)}; a second call is not recorded (void event {first.position} "
+                      f"first if it was a mistake{mark})")
 
 
 def _time_call_findings(live: Sequence[Any]) -> list[Finding]:
-    """DESK-12 over a log (events that still count): every time call after the first, and every end
-    of the extra minutes but one after it. Live input refuses them (Match.record,
-    Match.judge_batch); an imported log is a fact, stored and flagged here."""
+    """DESK-12 over a log (events that still count): every time call after the first, every end of
+    the extra minutes but one after it, and that one at a wall clock before the call's. Live input
+    refuses them all (Match.record, Match.judge_batch: `time_call_problem`); an imported log is a
+    fact, stored and flagged here."""
     out: list[Finding] = []
     first = over = None
     for e in live:
         if e.kind != "time.called":
-            continue
-        if ends_extra_minutes(e) and first is not None and over is None:
-            over = e
             continue
         if first is None and not ends_extra_minutes(e):
             first = e
             continue
         if first is None:
             said = "the extra minutes ran out before time was called (their end comes after the call)"
+        elif ends_extra_minutes(e) and over is None:
+            over = e
+            said = _before_the_call(e, first)  # the live refusal's own check and words
         elif ends_extra_minutes(e):
             said = f"the extra minutes already ran out (event {over.position}): their end is recorded once"
         else:
             said = (f"{_already_called(first)}: time is called once in a match, and the end-of-time "
                     "procedure may decide from the later call")
-        out.append(_flag("DESK-12", e.position, f"{said}; void the one that is a mistake with a correction",
-                         "warning"))
+        if said:
+            out.append(_flag("DESK-12", e.position, f"{said}; void the one that is a mistake with a correction",
+                             "warning"))
     return out
 
 

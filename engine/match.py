@@ -33,7 +33,14 @@ from engine.store import ConflictError, EventStore, StoreError
 
 class TimeCallRefused(InputError):
     """A `time.called` refused (time is called once; the end of extra minutes once, after the call):
-    its words say why on every path; a command line adds how (judge time's --help commands)."""
+    its words say why on every path; a command line adds how (judge time's --help commands), the
+    ones that fit `reason` (see engine.desk.time_call_problem) and `extra_minutes` (the ruleset's
+    policies with extra minutes after the call; none: there is no end of them to record)."""
+
+    def __init__(self, message: str, *, reason: str = "", extra_minutes: Sequence[str] = (), **kw: Any):
+        super().__init__(message, **kw)
+        self.reason = reason
+        self.extra_minutes = tuple(extra_minutes)
 
 
 class StrictRefusal(Exception):
@@ -362,10 +369,12 @@ class Match:
         void = set(voided)
         calls = [e for e in [*self.store.read(self.id, after=1, upto=head), *earlier]
                  if e.kind == "time.called" and e.position not in void]
-        problem = time_call_problem(calls, probe, head, ruleset=self.ruleset.name,
-                                    extra_minutes=self.ruleset.extra_minutes_policies)
+        policies = self.ruleset.extra_minutes_policies
+        problem = time_call_problem(calls, probe, head, ruleset=self.ruleset.name, extra_minutes=policies)
         if problem:
-            raise TimeCallRefused(problem, field="extra_minutes_over" if ends_extra_minutes(probe) else "clock")
+            reason, words = problem
+            raise TimeCallRefused(words, reason=reason, extra_minutes=policies,
+                                  field="extra_minutes_over" if ends_extra_minutes(probe) else "clock")
 
     def _recorded(self, event: RecordedEvent, before: TableState, findings: list[Finding]) -> Recorded:
         self._head = event

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from datetime import datetime, timezone
 
 import click
 
@@ -16,7 +15,7 @@ from engine.schema import shown
 from engine.store import anchor_token
 
 from judge import desk as lib
-from judge.desk.clock import check_wall_clock
+from judge.desk.clock import check_wall_clock, wall_clock_now
 from judge.report.text import render_findings, render_judged
 from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
 from judge.cli.common import output_options, pass_env, table_text
@@ -296,7 +295,7 @@ def backup_cmd(env: Env, match, to, reason, judge_name, as_json) -> None:
 @click.argument("match")
 @click.option("--minutes", required=True, type=int, help="The round's length in minutes.")
 @click.option("--started-at", metavar="ISO", help="When the round began (ISO 8601; default: now).")
-@click.option("--clock", "wall", metavar="HH:MM", help="The wall clock as announced (for the record).")
+@click.option("--clock", "wall", metavar="HH:MM", help="The wall clock as announced, local time (for the record).")
 @judge_option
 @json_option
 @pass_env
@@ -313,7 +312,7 @@ def start_cmd(env: Env, match, minutes, started_at, wall, judge_name, as_json) -
 
 @judge_group.command("time")
 @click.argument("match")
-@click.option("--clock", "wall", metavar="HH:MM", help="The wall clock when time was called (default: now, UTC).")
+@click.option("--clock", "wall", metavar="HH:MM", help="The wall clock when time was called, local time (default: now, local time).")
 @click.option("--note", help="Anything to note.")
 @click.option("--extra-minutes-over", "extra_over", is_flag=True,
               help="Not the call: the extra minutes a policy gives after it ran out (optcg regional). "
@@ -331,20 +330,33 @@ def time_cmd(env: Env, match, wall, note, extra_over, judge_name, as_json) -> No
       tablejudge judge time MATCH --clock 14:40 --extra-minutes-over   # optcg regional: 5 minutes later
       tablejudge timelimit MATCH
     """
-    wall = check_wall_clock(wall) if wall else datetime.now(timezone.utc).strftime("%H:%M")
+    wall = check_wall_clock(wall) if wall else wall_clock_now()
     try:
         m, rec = _record(env, match, "time.called", {"clock": wall, "note": note,
                                                      "extra_minutes_over": True if extra_over else None},
                          _actor(env, judge_name), as_json)
     except TimeCallRefused as e:  # the engine says why on every path; here, the commands that do it
-        raise TimeCallRefused(e.message + f"\n  to void a call: tablejudge log {match} correction --actor judge:NAME "
-                              "--voids N --reason \"...\"\n  the end of extra minutes: tablejudge judge time "
-                              f"{match} --clock HH:MM --extra-minutes-over", field=e.field) from None
+        raise TimeCallRefused(e.message + "".join(f"\n  {h}" for h in _time_hints(e, match)), reason=e.reason,
+                              extra_minutes=e.extra_minutes, field=e.field) from None
     if not as_json:
         if importlib.util.find_spec("judge.desk.timelimit") is not None:
             click.echo(f"next: tablejudge timelimit {m.id}   (decides by the ruleset's end-of-time procedure)")
         else:
             click.echo("the end-of-time decision is made by `tablejudge timelimit` (not installed here)")
+
+
+def _time_hints(refused: TimeCallRefused, match: str) -> list[str]:
+    """The commands that fit a refused `judge time` (only those: "call time first" is not helped by
+    how to void a call): voiding the call that stands, for a second plain call; recording the end of
+    the extra minutes, when the ruleset has a policy that gives them and that is what is wrong
+    (a second call that may have meant it, or the mark at a clock before the call's); calling time,
+    for a mark with no call."""
+    over = f"the end of extra minutes: tablejudge judge time {match} --clock HH:MM --extra-minutes-over"
+    hints = {"called": [f"to void a call: tablejudge log {match} correction --actor judge:NAME --voids N "
+                        "--reason \"...\""] + ([over] if refused.extra_minutes else []),
+             "before": [over],
+             "not-called": [f"to call time: tablejudge judge time {match} --clock HH:MM"]}
+    return hints.get(refused.reason, [])
 
 
 @judge_group.command("clock")

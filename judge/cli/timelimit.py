@@ -22,7 +22,7 @@ def register(cli: click.Group) -> None:
                        "(the ruleset's facts are listed when one is missing or wrong). Records the time call too "
                        "if there is none.")
     @click.option("--clock", metavar="HH:MM", default=None,
-                  help="With --facts on a match without a time call: when time was called (default: now, UTC).")
+                  help="With --facts on a match without a time call: when time was called, local time (default: now, local time).")
     @json_option
     @pass_env
     def timelimit(env: Env, match: str, policy: str | None, dry_run: bool, judge: str, facts: str | None,

@@ -26,6 +26,13 @@ def check_wall_clock(text: str) -> str:
     return text
 
 
+def wall_clock_now() -> str:
+    """The judge's wall clock now, HH:MM in the machine's LOCAL time zone: the default of every
+    `--clock`, which a judge otherwise types off the venue's clock (local time). UTC here put a
+    default-clock mark hours away from a typed call (a bug: refused "before the call")."""
+    return datetime.now().astimezone().strftime("%H:%M")
+
+
 def parse_time(text: str) -> datetime:
     t = datetime.fromisoformat(text.replace("Z", "+00:00"))
     return t if t.tzinfo else t.replace(tzinfo=timezone.utc)

@@ -17,7 +17,7 @@ from engine.desk import find_time_called
 from engine.events import JUDGE_PREFIX, RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets.base import Decision, Ruleset
-from judge.desk.clock import check_wall_clock
+from judge.desk.clock import check_wall_clock, wall_clock_now
 from engine.timefacts import FactsError, facts_text, parse_facts, usage
 
 DEFAULT_JUDGE = "judge:timelimit"
@@ -137,7 +137,7 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     if clock is not None:
         check_wall_clock(clock)
     if called is None:  # the judge calls time and reads the table at once: the call is recorded too
-        called = RecordedEvent(match.id, 0, "time.called", 1, "", {"clock": clock or _now_hhmm()}, "", "", "", "")
+        called = RecordedEvent(match.id, 0, "time.called", 1, "", {"clock": clock or wall_clock_now()}, "", "", "", "")
     elif clock is not None and clock != called.payload.get("clock"):
         raise InputError(f"time was already called at {called.payload.get('clock')} (event {called.position}); "
                          "--clock only says when a call this command records was made", field="clock")
@@ -193,11 +193,6 @@ def _cited(rs: Ruleset, d: Decision) -> Decision:
     except KeyError:  # a policy's rule ("-", a source outside the rulebook): cited as it is
         return d
     return dataclasses.replace(d, quote=d.quote or rule.quote, en=d.en or rule.en)
-
-
-def _now_hhmm() -> str:
-    from datetime import datetime, timezone
-    return datetime.now(timezone.utc).strftime("%H:%M")
 
 
 def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], voided: set[int]) -> None:

@@ -70,16 +70,45 @@ def local_path(event_db: str | None, given: str | None = None) -> str | None:
 def local_target(event_db: str | None, given: str | None = None) -> str:
     """Where the local card database is, or goes (`cards import` writes it there): see `local_path`.
     A file there that is not SQLite (a card list given where the database is expected) is refused
-    here, for every command, naming where the path came from."""
+    here, for every command, naming where the path came from (`_not_a_card_database`)."""
     env = os.environ.get(ENV_LOCAL)
     path = given or env or default_path(event_db)
     head = _head(path)
     if head and head != b"SQLite format 3\x00":
-        said = f"--cards {path}" if given else f"${ENV_LOCAL} ({path})" if env else path
-        # a card list (JSON) given in its place is the likely slip: say how to make the database of it
-        make = path if head.lstrip()[:1] in (b"{", b"[") else "CARD-LIST"
-        raise InputError(f"{said} is not a card database (SQLite): `tablejudge cards import {make}` makes one "
-                         "(cards.db beside the event log)")
+        raise _not_a_card_database(path, head, "given" if given else "env" if env else "beside")
+    return path
+
+
+def _not_a_card_database(path: str, head: bytes, source: str) -> InputError:
+    """The refusal of a file in the card database's place that is not one, with a way out that works
+    from every command: `cards import` too goes through `local_target`, and it never overwrites a
+    file that is not a card database (it may be the user's only copy of something)."""
+    listed = head.lstrip()[:1] in (b"{", b"[")  # a card list (JSON) given in its place: the likely slip
+    card_list = path if listed else "CARD-LIST"
+    if source == "given":
+        fix = f"`tablejudge cards import {card_list}` makes one (cards.db beside the event log)"
+        said = f"--cards {path}"
+    elif source == "env":
+        fix = (f"point ${ENV_LOCAL} at a card database, or unset it; `tablejudge cards import {card_list} "
+               "--cards NEW.db` makes one")
+        said = f"${ENV_LOCAL} ({path})"
+    else:  # cards.db beside the event log: the place itself is taken, so the file must go first
+        moved = _unused(os.path.join(os.path.dirname(path), "cards.json") if listed else path + ".old")
+        then = moved if listed else "CARD-LIST"
+        fix = (f"it is where the card database goes: move it away (`mv {path} {moved}`), then "
+               f"`tablejudge cards import {then}` makes one there; or give --cards OTHER.db")
+        said = path
+    return InputError(f"{said} is not a card database (SQLite): {fix}", field="cards")
+
+
+def _unused(path: str) -> str:
+    """`path`, or with a number before its extension if that is taken: the `mv` a refusal suggests
+    must not overwrite another file."""
+    stem, ext = os.path.splitext(path)
+    n = 1
+    while os.path.exists(path):
+        n += 1
+        path = f"{stem}-{n}{ext}"
     return path
 
 

@@ -1,14 +1,20 @@
 """Card names for the replay and the recorder: the log keeps card numbers, a board shows
 `OP01-016 Nami` where a name is known (judge.io.cardnames: the names the match's deck registrations
 carry, then the card data: a `cards.db` beside the log first, then the card list shipped with
-tablejudge, for the games it covers); a number with no known name stays a number."""
+tablejudge, for the games it covers); a number with no known name stays a number. A file in the
+card database's place that is not one does not fail a page: the names come from the card list, and
+the server's log says why."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import Any
 
+from engine.schema import InputError
 from engine.state import TableState
 from judge.io.cardnames import CARD_DATA_RULESETS, NUMBER_IN_TEXT, CardNames
+
+log = logging.getLogger("tablejudge.serve")
 
 
 def card_names(codes: Iterable[str], state: TableState | None, ruleset: Any,
@@ -17,7 +23,13 @@ def card_names(codes: Iterable[str], state: TableState | None, ruleset: Any,
     db = None
     if getattr(ruleset, "name", None) in CARD_DATA_RULESETS:
         from judge.io.carddb import CardDB
-        db = CardDB.for_log(event_db)
+        try:
+            db = CardDB.for_log(event_db)
+        except InputError as e:
+            # names only decorate a page (the replay, the recorder): a bad local card database must
+            # not fail it; the commands that need the card facts refuse with the same words
+            log.warning("card names from the card snapshot only: %s", e.message)
+            db = CardDB()
     names = CardNames.for_state(state, ruleset, db=db)
     return {c: n for c in sorted({c for c in codes if isinstance(c, str) and c}) if (n := names.name(c))}
 

@@ -274,6 +274,52 @@ def test_judge_clock_says_the_call_and_the_end_of_the_extra_minutes_without_a_ro
     assert json.loads(run_cli("judge", "clock", "C1", "--json", db=db).stdout)["extra_minutes_over"]["clock"] == "14:40"
 
 
+def test_judge_time_without_clock_stamps_the_local_wall_clock_as_clock_does(tmp_path):
+    """Review 2026-11-27 (a bug): without --clock, `judge time` stamped UTC while --clock is the venue's
+    local wall clock: at UTC+2 a call at --clock 14:35 then the end of the extra minutes at 14:40
+    stored 12:40 and was refused "before the call". TZ pins the zone (POSIX: "-02" is two hours east)."""
+    from datetime import datetime, timedelta, timezone
+
+    db, env = str(tmp_path / "log.db"), {"TZ": "<+02>-02"}
+    local = lambda: datetime.now(timezone(timedelta(hours=2)))  # noqa: E731 - the zone TZ says
+    assert run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", "--id", "LT",
+                   db=db, env=env).returncode == 0
+    called = (local() - timedelta(minutes=1)).strftime("%H:%M")
+    assert run_cli("judge", "time", "LT", "--clock", called, "-j", "Kim", db=db, env=env).returncode == 0
+    before = local().strftime("%H:%M")
+    over = run_cli("judge", "time", "LT", "--extra-minutes-over", "-j", "Kim", db=db, env=env)
+    assert over.returncode == 0, over.stderr
+    mark = json.loads(run_cli("judge", "clock", "LT", "--json", db=db, env=env).stdout)["extra_minutes_over"]
+    assert mark["clock"] in (before, local().strftime("%H:%M"))
+    assert "local time" in run_cli("judge", "time", "--help").stdout
+
+
+def test_a_refused_judge_time_adds_only_the_commands_that_fit(tmp_path):
+    """Review 2026-11-27: every refusal got "to void a call" and "the end of extra minutes", even
+    "call time first", "check the clock" and a ruleset without extra minutes (op2009)."""
+    db = str(tmp_path / "log.db")
+    void, over, call = "to void a call:", "the end of extra minutes:", "to call time:"
+    for m, ruleset in (("O1", "optcg"), ("P1", "op2009")):
+        assert run_cli("match", "new", "--ruleset", ruleset, "--player", "Ann", "--player", "Bob", "--id", m,
+                       db=db).returncode == 0
+
+    def hints(*args: str) -> set[str]:
+        r = run_cli("judge", "time", *args, "-j", "Kim", db=db)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        return {h for h in (void, over, call) if h in r.stderr}
+
+    assert hints("O1", "--clock", "14:40", "--extra-minutes-over") == {call}  # call time first
+    assert hints("P1", "--clock", "14:40", "--extra-minutes-over") == set()  # no such policy
+    for m in ("O1", "P1"):
+        assert run_cli("judge", "time", m, "--clock", "14:35", "-j", "Kim", db=db).returncode == 0
+    assert hints("O1", "--clock", "14:50") == {void, over}
+    assert hints("P1", "--clock", "14:50") == {void}  # op2009 has no extra minutes to offer
+    assert hints("O1", "--clock", "14:30", "--extra-minutes-over") == {over}  # check the clock
+    assert run_cli("judge", "time", "O1", "--clock", "14:40", "--extra-minutes-over", "-j", "Kim",
+                   db=db).returncode == 0
+    assert hints("O1", "--clock", "14:41", "--extra-minutes-over") == set()  # recorded once
+
+
 def test_time_is_called_once(tmp_path):
     """QA 2026-11-26: `judge time --clock 15:40` after a call at 14:35 stored a second call, and the
     end-of-time procedure then decided from the later one."""

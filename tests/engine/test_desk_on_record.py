@@ -187,6 +187,24 @@ def test_an_imported_mark_before_the_call_or_twice_is_flagged(store, tmp_path):
     assert flagged == [("DESK-12", 2), ("DESK-12", 5)]
 
 
+def test_an_imported_mark_at_a_clock_before_the_call_is_flagged_as_live_input_refuses_it(store, tmp_path):
+    """Review 2026-11-27: the live refusal ("before the call") had no counterpart over an imported
+    log; the same check (_before_the_call) now flags it, in the same words. Past midnight is after."""
+    lines = [{"kind": "match.created", "payload": {"ruleset": "optcg", "players": ["Ann", "Bob"]}},
+             {"kind": "time.called", "payload": {"clock": "14:35"}, "actor": "judge:Kim"},
+             {"kind": "time.called", "payload": {"clock": "12:40", "extra_minutes_over": True}, "actor": "judge:Kim"}]
+    path = tmp_path / "early.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    found = [f for f in review(Match(store, jsonl.import_file(store, str(path)).match)).findings
+             if f.rule == "DESK-12"]
+    assert [f.position for f in found] == [3]
+    assert "cannot run out at 12:40, before time was called at 14:35 (event 2)" in found[0].message
+    m = Match.create(store, "optcg", ["Ann", "Bob"])
+    m.record("time.called", {"clock": "23:58"}, actor="judge:Kim")
+    m.record("time.called", {"clock": "00:03", "extra_minutes_over": True}, actor="judge:Kim")
+    assert not [f for f in review(m).findings if f.rule == "DESK-12"]
+
+
 def test_a_ruleset_without_extra_minutes_refuses_the_mark_and_nothing_takes_the_mark_for_the_call(store):
     """Review 2026-11-27: the mark was accepted on every ruleset (an op2009 match's time call moved
     to it), and the clock, the appeals' incidents and op2009 read it as the call."""

@@ -237,3 +237,48 @@ def test_a_huge_copy_count_is_read_as_a_count(line, got):
     cards, problems = parse_decklist(line + "\n4 OP01-016\n", "d.txt")
     assert cards == ["OP01-016"] * 4
     assert len(problems) == 1 and problems[0].startswith("d.txt:1: copies of") and got in problems[0]
+
+
+# --- a file in the card database's place that is not one ----------------------------------------------
+
+@pytest.mark.parametrize("source", ["beside", "env"])
+def test_a_card_list_where_the_database_goes_is_refused_with_a_way_out_that_works(tmp_path, source):
+    """`cards import` goes through the same refusal as every command (it never overwrites a file that
+    is not a card database): the commands the refusal gives must work, `cards import` included (the
+    old words sent the user back to the same refusal)."""
+    import shlex
+    import shutil
+    import re
+
+    from tests.conftest import run_cli
+
+    db, cards = str(tmp_path / "t.db"), os.path.join(FIX, "cards.json")
+    bad = tmp_path / ("cards.db" if source == "beside" else "mine.json")
+    shutil.copy(cards, bad)
+    (tmp_path / "cards.json").write_text("mine", encoding="utf-8")  # the move must not overwrite it
+    env = {carddb.ENV_LOCAL: str(bad) if source == "env" else ""}
+    r = run_cli("cards", "import", cards, db=db, env=env)
+    assert r.returncode == 2 and "is not a card database (SQLite)" in r.stderr and "Traceback" not in r.stderr
+    assert str(bad) in r.stderr and bad.read_bytes() == open(cards, "rb").read()  # named, and left as it was
+    steps = [shlex.split(c) for c in re.findall(r"`([^`]+)`", r.stderr)]
+    assert steps and steps[-1][0] == "tablejudge"
+    for step in steps:
+        if step[0] == "mv":
+            shutil.move(step[1], step[2])
+        else:
+            done = run_cli(*step[1:], db=db, env=env)
+            assert done.returncode == 0, done.stderr
+    assert " into " in done.stdout and "card" in done.stdout
+    assert (tmp_path / "cards.json").read_text(encoding="utf-8") == "mine"
+
+
+def test_card_names_for_a_page_fall_back_to_the_snapshot_when_cards_db_is_not_a_database(tmp_path, caplog):
+    """The web replay and recorder ask for names: a bad cards.db beside the log must not fail the page."""
+    from engine.rulesets import get_ruleset
+    from judge.replay.names import card_names
+
+    (tmp_path / "cards.db").write_text('[{"id": "OP01-078"}]', encoding="utf-8")
+    with caplog.at_level("WARNING", logger="tablejudge.serve"):
+        names = card_names(["OP01-078"], None, get_ruleset("optcg"), event_db=str(tmp_path / "t.db"))
+    assert names == {"OP01-078": "Boa Hancock"}
+    assert "card snapshot only" in caplog.text and str(tmp_path / "cards.db") in caplog.text
