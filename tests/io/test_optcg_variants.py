@@ -603,6 +603,34 @@ def test_a_copy_naming_other_players_is_said(tmp_path, capsys):
     assert [w["kind"] for w in d["warnings"] if w.get("kind")] == ["names"]
 
 
+def test_a_row_of_a_game_already_in_the_log_says_the_stored_match(tmp_path, capsys):
+    """QA: a renamed copy's row said "Judge097#3980 wins (concession) 5e2ec4e005 (already) 102": the
+    copy's players and its event count, while the match is between others and holds 99 (v2c's copy
+    of the game reads fewer lines); and v2 after v1 said 273 of a match holding 272."""
+    from judge.io.importers._optcgsim_bulk import import_files
+
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", fixture("v2c_autosaved_143a_two_games.log")]) == 0
+    text = open(fixture("v3_ply_143a_autosaved.log"), encoding="utf-8").read()
+    text = text.replace(f"LeoIlPirata{ZW}", "Judge097").replace(f"Theshyopop{ZW}", "Judge098")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    renamed = write(folder, "renamed.log", text.split("\n"))
+    capsys.readouterr()
+    assert run_guarded(cli, ["--db", db, "import", renamed]) == 0
+    row = next(ln for ln in capsys.readouterr().out.splitlines() if "(already)" in ln)
+    assert "LeoIlPirata#3980 wins (concession)" in row and "Judge097" not in row
+    assert "99 (this copy: 102)" in row
+    game = import_files(EventStore.open(db), [renamed], workers=1).imported[0].extra["games"][0]
+    assert game["match_events"] == 99 and game["events"] == 102
+    assert game["result"]["winner"] == "LeoIlPirata#3980"
+    assert run_guarded(cli, ["--db", db, "import", fixture("v1_hdr_140a_real.log")]) == 0
+    capsys.readouterr()
+    assert run_guarded(cli, ["--db", db, "import", fixture("v2_autosaved_140a_two_games.log")]) == 0
+    row = next(ln for ln in capsys.readouterr().out.splitlines() if "(already)" in ln)
+    assert "272 (this copy: 273)" in row
+
+
 def test_a_file_with_two_new_games_names_both_matches(tmp_path, capsys):
     """QA 9: the last line named only the first game's match."""
     db = str(tmp_path / "t.db")

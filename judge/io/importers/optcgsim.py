@@ -165,7 +165,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     if new:
         store.create_many([(g.match, g.drafts) for g in new])
     resume_file(store, fr, related)
-    s = summary(fr, related)
+    s = summary(fr, related, store)
     s.extra.update(card_facts_note(cards_db))
     return s
 
@@ -229,13 +229,12 @@ def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
     return out
 
 
-def summary(fr: FileResult, related: dict[str, Copy]) -> ImportSummary:
-    """The import summary of a file whose games were related to the log (`relate_file`): the "new"
-    ones were just stored, the CONTINUES ones appended to, the others were there already."""
+def summary(fr: FileResult, related: dict[str, Copy], store: EventStore) -> ImportSummary:
+    """The import summary of a file whose games were related to the log (`relate_file`) and stored
+    or appended (`store`: read for the matches as they stand now): the "new" ones were just stored,
+    the CONTINUES ones appended to, the others were there already."""
     first = fr.firsts
-    games = [g.to_dict() | {"stored": related[g.match].how == "new" and first[g.match] is g}
-             | ({"same_as_game": first[g.match].index} if first[g.match] is not g else copy_words(related[g.match]))
-             for g in fr.games]
+    games = [game_row(g, related[g.match], first[g.match], store) for g in fr.games]
     new = [g for m, g in first.items() if related[m].how == "new"]
     appended = sum(g.get("events_appended", 0) for g in games)
     totals = {k: sum(g.stats[k] for g in fr.games)
@@ -255,6 +254,27 @@ def summary(fr: FileResult, related: dict[str, Copy]) -> ImportSummary:
     return ImportSummary(file=fr.path, match=related[shown.match].match,
                          events=sum(g.events for g in new) + appended,
                          created=bool(new), findings=sum(g.findings for g in new), extra=extra)
+
+
+def game_row(g: GameResult, copy: Copy, first: GameResult, store: EventStore) -> dict[str, Any]:
+    """One game of the summary. A game not stored by this file (already in the log, resumed, or a
+    repeat within the file) is said as the log's match holds it: its result with the match's
+    players (a renamed copy names others) and `match_events`, the match's events now (QA: a row
+    said the copy's 102 events and its players while the match held 99 between others)."""
+    row = g.to_dict() | {"stored": copy.how == "new" and first is g}
+    row |= {"same_as_game": first.index} if first is not g else copy_words(copy)
+    if not row["stored"]:
+        head = store.head(copy.match)
+        row["result"] = as_stored(g.result, copy.detail)
+        row["match_events"] = head.position if head else 0
+    return row
+
+
+def as_stored(result: dict[str, Any], detail: dict[str, Any]) -> dict[str, Any]:
+    """A copy's result with the stored match's names for the copy's (`detail`'s "names" and
+    "log_names", seat by seat, when they differ: `_optcgsim_copies._names`)."""
+    rename = dict(zip(detail.get("names", []), detail.get("log_names", [])))
+    return {k: rename.get(v, v) if isinstance(v, str) else v for k, v in result.items()}
 
 
 def copy_words(copy: Copy) -> dict[str, Any]:
