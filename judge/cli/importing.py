@@ -108,10 +108,12 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
                    "the log), "
                    f"{plural(t['events'], 'event')} in {t['seconds']:.1f} s "
                    f"({plural(t['workers'], 'worker')}, {plural(t['commits'], 'commit')})")
-        for s in rows:  # a copy naming other players than the stored game's
+        for s in rows:  # a copy naming other players than the stored game's; cards in no card data
             for w in s.get("warnings", []):
                 if w.get("kind") == "names":
                     stderr(f"warning: {os.path.basename(s['file'])} game {w.get('game')}: {w['text']}")
+                elif w.get("kind") == "cards":
+                    stderr(f"warning: {os.path.basename(s['file'])}: {w['text']}")
         click.echo(card_facts_line(result.card_facts()))
         for f in failures:
             stderr(f"failed ({'some of its games stored, named' if f['partly_stored'] else 'nothing of it stored'}): "

@@ -23,6 +23,8 @@ the Leaders' and seen cards' facts are copied into `deck.registered` (from it an
 otherwise the checks that need facts stay silent. Not from the snapshot alone: the log does not say
 which plays and power changes came from effects, so with every card's facts known the checks would
 flag effect plays as unpaid (3 errors and 32 power warnings on tests/fixtures/optcgsim/esempio.log).
+A move's card number that no card data knows (the local database, else the snapshot) is said once
+as a file warning (`unknown_cards_warning`), not refused.
 """
 from __future__ import annotations
 
@@ -86,10 +88,12 @@ class FileResult:
     variant: Variant
     games: list[GameResult]
     not_played: list[tuple[int, int]]
+    unknown_cards: list[dict[str, Any]] = field(default_factory=list)  # `unknown_cards_warning`
 
     @property
     def warnings(self) -> list[dict[str, Any]]:
-        return self.variant.warnings + [w | {"game": g.index} for g in self.games for w in g.warnings]
+        return self.variant.warnings + self.unknown_cards + [w | {"game": g.index} for g in self.games
+                                                             for w in g.warnings]
 
     @cached_property
     def firsts(self) -> dict[str, GameResult]:
@@ -120,20 +124,20 @@ def read_file(path: str, *, recorded_by: str | None = None, cards_db: str | None
     lines = read(path)
     parts = split(lines, path)
     variant = detect(lines, parts.games, path)
-    facts = _facts(cards_db, lines)
+    facts, unknown = _cards(cards_db, lines)
     games = []
     for game in parts.games:
         conv = Converter(game, path, recorded_by=recorded_by, facts=facts, judge=judge)
         conv.run()
         games.append(_result(game, conv))
-    return FileResult(path, variant, games, parts.not_played)
+    return FileResult(path, variant, games, parts.not_played, unknown_cards_warning(unknown))
 
 
 def convert(path: str, *, cards_db: str | None = None, game: int = 1) -> Converter:
     """Parse and convert one game without storing it (for tests and tools): the converter holds
     the drafts, the stats and `position_at_line` (the match's last event before each line)."""
     lines = read(path)
-    conv = Converter(split(lines, path).games[game - 1], path, facts=_facts(cards_db, lines))
+    conv = Converter(split(lines, path).games[game - 1], path, facts=_cards(cards_db, lines)[0])
     conv.run()
     return conv
 
@@ -362,14 +366,38 @@ def game_fingerprint(game: Game, conv: Converter) -> str:
     return hashlib.sha256(f"{game.fingerprint}|{ending}".encode()).hexdigest()
 
 
-def _facts(cards_db: str | None, lines: list) -> dict[str, dict[str, Any]]:
-    if not cards_db:
-        return {}
+def _cards(cards_db: str | None, lines: list) -> tuple[dict[str, dict[str, Any]], list[MoveLine]]:
+    """The cards of the file looked up once: the facts of its Leaders and moved cards from the local
+    card database (`cards_db`: none without it, see the module's docstring), and its moves' card
+    numbers the card data (that database, else the snapshot) does not know, each at its first move.
+    No snapshot to read (a $TABLEJUDGE_CARD_SNAPSHOT naming no file): nothing looked up."""
     from judge.io.carddb import CardDB
 
-    codes = sorted({ln.card for ln in lines if isinstance(ln, MoveLine) and ln.card != "Don"})
-    db = CardDB(cards_db)
+    moves = {ln.card: ln for ln in reversed(lines) if isinstance(ln, MoveLine) and ln.card != "Don"}
     leaders = [ln.leader for ln in lines if isinstance(ln, PlayerLine)]
     leaders += [card_ids(ln.rest)[0] for ln in lines if isinstance(ln, TextLine) and ln.who is not None
                 and ln.rest.startswith("Leader is") and card_ids(ln.rest)]
-    return db.facts_for(leaders + codes)
+    db = CardDB(cards_db)
+    try:
+        known = {c for c in moves if db.get(c) is not None}
+    except InputError:
+        return {}, []
+    facts = db.facts_for(leaders + sorted(moves)) if cards_db else {}
+    return facts, sorted((ln for c, ln in moves.items() if c not in known), key=lambda ln: ln.n)
+
+
+UNKNOWN_SHOWN = 8  # card numbers listed in the warning; the rest counted
+
+
+def unknown_cards_warning(unknown: list[MoveLine]) -> list[dict[str, Any]]:
+    """A file warning for move card numbers in no card data: not refused (a new set is played before
+    the snapshot knows it), but said once, since a number the simulator never wrote (a damaged or
+    hand-edited line) makes every later play of that card "not in hand"."""
+    if not unknown:
+        return []
+    shown = [f"{ln.card} (line {ln.n})" for ln in unknown[:UNKNOWN_SHOWN]]
+    more = f" and {len(unknown) - UNKNOWN_SHOWN} more" if len(unknown) > UNKNOWN_SHOWN else ""
+    are = "card number is" if len(unknown) == 1 else "card numbers are"
+    return [{"kind": "cards", "cards": [{"card": ln.card, "line": ln.n} for ln in unknown],
+             "text": f"{len(unknown)} {are} in no card data: {', '.join(shown)}{more}; a damaged or edited log, "
+                     "or cards newer than the card data (`tablejudge cards update FILE`)?"}]
