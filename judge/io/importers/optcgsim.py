@@ -370,7 +370,7 @@ def _cards(cards_db: str | None, lines: list) -> tuple[dict[str, dict[str, Any]]
     """The cards of the file looked up once: the facts of its Leaders and moved cards from the local
     card database (`cards_db`: none without it, see the module's docstring), and its moves' card
     numbers the card data (that database, else the snapshot) does not know, each at its first move.
-    No snapshot to read (a $TABLEJUDGE_CARD_SNAPSHOT naming no file): nothing looked up."""
+    No snapshot to read (a $TABLEJUDGE_CARD_SNAPSHOT naming no file): no unknown numbers said."""
     from judge.io.carddb import CardDB
 
     moves = {ln.card: ln for ln in reversed(lines) if isinstance(ln, MoveLine) and ln.card != "Don"}
@@ -378,12 +378,12 @@ def _cards(cards_db: str | None, lines: list) -> tuple[dict[str, dict[str, Any]]
     leaders += [card_ids(ln.rest)[0] for ln in lines if isinstance(ln, TextLine) and ln.who is not None
                 and ln.rest.startswith("Leader is") and card_ids(ln.rest)]
     db = CardDB(cards_db)
-    try:
-        known = {c for c in moves if db.get(c) is not None}
-    except InputError:
-        return {}, []
     facts = db.facts_for(leaders + sorted(moves)) if cards_db else {}
-    return facts, sorted((ln for c, ln in moves.items() if c not in known), key=lambda ln: ln.n)
+    try:
+        unknown = [ln for c, ln in moves.items() if c not in facts and db.get(c) is None]
+    except InputError:
+        return facts, []
+    return facts, sorted(unknown, key=lambda ln: ln.n)
 
 
 UNKNOWN_SHOWN = 8  # card numbers listed in the warning; the rest counted
