@@ -286,6 +286,21 @@ class Suggestion:
                 if self.guide.deviation_mode == "never-reduce" else "only the Head Judge deviates from the guide")
         return f"below the guide: {self._what()} gets {self.floor} at least; {rule}"
 
+    def above(self, penalty: str) -> str | None:
+        """The desk's words for a penalty above every one the guide names for this offence, where the
+        guide lets a judge go higher (`never-reduce`: no ceiling, so no deviation): a judge's upgrade,
+        said as one, never "within the guide" (QA: a Disqualification for a first Slow Play, whose
+        range is Warning to Game Loss, was said "within the guide"). None: not above, or a deviation
+        (`deviation` says it), or a penalty the guide names for a situation (`conditions`)."""
+        if not self.allowed(penalty) or any(p == penalty for _, p in self.infraction.conditions):
+            return None
+        top = max([self.penalty] + ([self.infraction.range[1]] if self.infraction.range else []), key=rank)
+        if rank(penalty) <= rank(top):
+            return None
+        span = f"the guide gives {top}" if top == self.floor else f"the guide's range is {self.floor} to {top}"
+        advice = self.guide.quotes.get("head_judge_quote")
+        return f"above the guide (a judge's upgrade: {span})" + (f': "{advice}"' if advice else "")
+
     def _what(self) -> str:
         return f"the {ordinal(self.offence)} {self.infraction.name} ({self.infraction.id}) of {self.player}"
 

@@ -194,7 +194,7 @@ def penalty_cmd(env: Env, match, player, infraction, penalty, policy, reason, mi
         return
     rec, s = guides.give_penalty(m, player=player, infraction=inf, penalty=penalty, actor=_actor(env, judge_name),
                                  reason=reason, minutes_late=minutes_late, recorded_by=env.recorded_by)
-    _echo_recorded(m, rec, as_json, {"suggestion": s.to_dict()})
+    _echo_recorded(m, rec, as_json, {"suggestion": s.to_dict(), "above_guide": s.above(penalty)})
     if not as_json:
         click.echo(guides.render_suggestion(s, penalty))
 

@@ -68,8 +68,15 @@ def game_rows(summaries: list[dict[str, Any]], *, basename: bool = True) -> list
                          "version": s["version"], "result": result_text(g["result"]),
                          "match": g.get("in_match", g["match"]) + (
                              "" if g["stored"] else " (resumed)" if g.get("events_appended") else " (already)"),
-                         "events": g["events"], "findings": g["findings"], "mismatches": checks})
+                         "events": events_cell(g), "findings": g["findings"], "mismatches": checks})
     return rows
+
+
+def events_cell(g: dict[str, Any]) -> int | str:
+    """The match's events; a game this file did not store says the stored match's count, and the
+    copy's own when it differs (a copy read with more lines, or cut shorter)."""
+    held = g.get("match_events", g["events"])
+    return held if held == g["events"] else f"{held} (this copy: {g['events']})"
 
 
 def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: bool,
@@ -101,10 +108,12 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
                    "the log), "
                    f"{plural(t['events'], 'event')} in {t['seconds']:.1f} s "
                    f"({plural(t['workers'], 'worker')}, {plural(t['commits'], 'commit')})")
-        for s in rows:  # a copy naming other players than the stored game's
+        for s in rows:  # a copy naming other players than the stored game's; cards in no card data
             for w in s.get("warnings", []):
                 if w.get("kind") == "names":
                     stderr(f"warning: {os.path.basename(s['file'])} game {w.get('game')}: {w['text']}")
+                elif w.get("kind") == "cards":
+                    stderr(f"warning: {os.path.basename(s['file'])}: {w['text']}")
         click.echo(card_facts_line(result.card_facts()))
         for f in failures:
             stderr(f"failed ({'some of its games stored, named' if f['partly_stored'] else 'nothing of it stored'}): "

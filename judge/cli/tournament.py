@@ -179,7 +179,8 @@ def register(cli: click.Group) -> None:
 
     @tournament.command("new")
     @click.option("--name", required=True, help="The event's name.")
-    @click.option("--game", required=True, help="The game/ruleset played (e.g. optcg, op2009).")
+    @click.option("--game", "-r", "--ruleset", "game", required=True,
+                  help="The game/ruleset played (e.g. optcg, op2009); -r/--ruleset as `match new` takes it.")
     @click.option("--policy", default="mtg", show_default=True, help=policy_help)
     @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A policy parameter.")
     @click.option("--rounds", default=0, show_default=True, help="Swiss rounds planned (0: open-ended).")

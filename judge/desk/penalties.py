@@ -97,6 +97,7 @@ def render_suggestion(s: Suggestion, given: str | None = None) -> str:
              f"  guide: {s.guide.document} ({s.guide.document_date})"]
     lines += [f"  {i}. {step}" for i, step in enumerate(s.steps, 1)]
     if given is not None:
-        d = s.deviation(given)
-        lines.append(f"  given: {given}" + (f" — DEVIATION (DESK-11): {d}" if d else " (within the guide)"))
+        d, up = s.deviation(given), s.above(given)
+        lines.append(f"  given: {given}" + (f" — DEVIATION (DESK-11): {d}" if d else f" — {up}" if up
+                                             else " (within the guide)"))
     return "\n".join(lines)

@@ -144,3 +144,26 @@ def test_the_penalties_list_names_the_infraction_not_only_its_category(store):
     give_penalty(m, player="Bob", infraction="Slow Play", penalty="Warning", actor="judge:Kim")
     (row,) = penalty_rows(m)
     assert (row["infraction"], row["category"]) == ("Slow Play", "Event Error")
+
+
+def test_a_penalty_above_the_guides_range_is_said_as_a_judges_upgrade_not_within_the_guide(tmp_path):
+    """QA: a Disqualification for a first Slow Play was said "(within the guide)" under a step quoting
+    its range, Warning to Game Loss. The optcg guide lets a judge go higher (no DESK-11), but says so."""
+    db = str(tmp_path / "log.db")
+    mid = run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", db=db).stdout.split()[-1]
+    given = run_cli("judge", "penalty", mid, "--player", "Bob", "--penalty", "Disqualification",
+                    "--infraction", "OPTCG-PG-SLOW-PLAY", db=db)
+    assert given.returncode == 0, given.stderr
+    line = given.stdout.splitlines()[-1]
+    assert "within the guide" not in line and "DESK-11" not in line
+    assert line.startswith("  given: Disqualification — above the guide (a judge's upgrade: the guide's range "
+                           "is Warning to Game Loss)") and "Head Judge" in line
+    event = Match(EventStore.open(db), mid).events()[-1]
+    assert "deviation" not in event.payload
+    within = run_cli("judge", "penalty", mid, "--player", "Ann", "--penalty", "Game Loss",
+                     "--infraction", "OPTCG-PG-SLOW-PLAY", "--json", db=db)
+    assert json.loads(within.stdout)["above_guide"] is None
+    # the IPG-style guide: above is a deviation, said once as one
+    ken = Match.create(EventStore.open(db), "ken", ["Ann", "Bob"])
+    s = suggest_for(ken, "Bob", "GEN-PG-SLOW-PLAY")
+    assert "above the guide" in s.deviation("Disqualification") and s.above("Disqualification") is None

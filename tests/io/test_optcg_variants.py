@@ -603,6 +603,64 @@ def test_a_copy_naming_other_players_is_said(tmp_path, capsys):
     assert [w["kind"] for w in d["warnings"] if w.get("kind")] == ["names"]
 
 
+def test_a_row_of_a_game_already_in_the_log_says_the_stored_match(tmp_path, capsys):
+    """QA: a renamed copy's row said "Judge097#3980 wins (concession) 5e2ec4e005 (already) 102": the
+    copy's players and its event count, while the match is between others and holds 99 (v2c's copy
+    of the game reads fewer lines); and v2 after v1 said 273 of a match holding 272."""
+    from judge.io.importers._optcgsim_bulk import import_files
+
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", fixture("v2c_autosaved_143a_two_games.log")]) == 0
+    text = open(fixture("v3_ply_143a_autosaved.log"), encoding="utf-8").read()
+    text = text.replace(f"LeoIlPirata{ZW}", "Judge097").replace(f"Theshyopop{ZW}", "Judge098")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    renamed = write(folder, "renamed.log", text.split("\n"))
+    capsys.readouterr()
+    assert run_guarded(cli, ["--db", db, "import", renamed]) == 0
+    row = next(ln for ln in capsys.readouterr().out.splitlines() if "(already)" in ln)
+    assert "LeoIlPirata#3980 wins (concession)" in row and "Judge097" not in row
+    assert "99 (this copy: 102)" in row
+    game = import_files(EventStore.open(db), [renamed], workers=1).imported[0].extra["games"][0]
+    assert game["match_events"] == 99 and game["events"] == 102
+    assert game["result"]["winner"] == "LeoIlPirata#3980"
+    assert run_guarded(cli, ["--db", db, "import", fixture("v1_hdr_140a_real.log")]) == 0
+    capsys.readouterr()
+    assert run_guarded(cli, ["--db", db, "import", fixture("v2_autosaved_140a_two_games.log")]) == 0
+    row = next(ln for ln in capsys.readouterr().out.splitlines() if "(already)" in ln)
+    assert "272 (this copy: 273)" in row
+
+
+def test_a_move_card_number_in_no_card_data_is_said_once_not_refused(tmp_path, capsys, monkeypatch):
+    """QA: a move's card shaped like a number but in no card data (XX99-999 where the simulator wrote
+    a real one) was accepted silently, and only "not in hand" findings followed."""
+    lines = lines_of("v3_ply_143a_autosaved.log")
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("RZ1|8|1|OP07-022|"))
+    lines[at] = lines[at].replace("OP07-022", "XX99-999")
+    lines[at + 2] = lines[at + 2].replace("OP17-022", "XX98-001")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    path = write(folder, "edited.log", lines)
+    write(folder, "other.log", lines_of("v1_hdr_140a_real.log"))  # two files: the folder import's table
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", path]) == 0  # not refused: stored
+    out = capsys.readouterr().out
+    said = (f"2 card numbers are in no card data: XX99-999 (line {at + 1}), XX98-001 (line {at + 3}); "
+            "a damaged or edited log")
+    assert out.count(said) == 1 and len(EventStore.open(db).match_ids()) == 1
+    assert run_guarded(cli, ["--db", str(tmp_path / "j.db"), "import", path, "--json"]) == 0
+    cards = [w for w in json.loads(capsys.readouterr().out)["warnings"] if w.get("kind") == "cards"]
+    assert [c["card"] for c in cards[0]["cards"]] == ["XX99-999", "XX98-001"]
+    assert run_guarded(cli, ["--db", str(tmp_path / "f.db"), "import", str(folder)]) == 0
+    assert said in capsys.readouterr().err
+    # the real logs' numbers are all known; and with no snapshot to read, nothing is said
+    assert run_guarded(cli, ["--db", str(tmp_path / "r.db"), "import", fixture("v3_ply_143a_autosaved.log")]) == 0
+    assert "no card data" not in capsys.readouterr().out
+    monkeypatch.setenv("TABLEJUDGE_CARD_SNAPSHOT", str(tmp_path / "none.json.gz"))
+    assert run_guarded(cli, ["--db", str(tmp_path / "n.db"), "import", path]) == 0
+    assert "no card data" not in capsys.readouterr().out
+
+
 def test_a_file_with_two_new_games_names_both_matches(tmp_path, capsys):
     """QA 9: the last line named only the first game's match."""
     db = str(tmp_path / "t.db")

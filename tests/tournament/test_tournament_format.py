@@ -125,3 +125,14 @@ def test_cli_refuses_names_the_field_and_overrides(tmp_path, capsys):
     assert (fmt["swiss"]["best_of"], fmt["swiss"]["declared"], fmt["elimination"]["best_of"]) == (1, False, 3)
     code, out, _ = run("tournament", "new", "--name", "Y", "--game", "optcg", "--best-of", "3", "--json")
     assert code == 0 and json.loads(out)["match_format"]["swiss"]["declared"] is True
+
+
+def test_tournament_new_takes_the_ruleset_as_match_new_does(tmp_path, capsys):
+    """QA: `tournament new -r optcg` said "No such option '-r'" while `match new`, `live new` and
+    `judge infractions` take -r/--ruleset: one option, three names."""
+    db = str(tmp_path / "r.db")
+    for flag in ("-r", "--ruleset", "--game"):
+        assert run_guarded(cli, ["--db", db, "tournament", "new", "--name", "X", flag, "op2009", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["game"] == "op2009"
+    assert run_guarded(cli, ["--db", db, "tournament", "new", "--help"]) == 0
+    assert "-r, --game, --ruleset" in capsys.readouterr().out

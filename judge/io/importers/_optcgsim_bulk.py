@@ -212,6 +212,6 @@ class _Writer:
                 except (InputError, StoreError) as e:  # its start's file was refused, or another writer appended
                     self.out.files.append(FileOutcome(fr.path, error=str(e), partly=isinstance(e, PartlyStored)))
                     continue
-                self.out.files.append(FileOutcome(fr.path, summary=summary(fr, related)))
+                self.out.files.append(FileOutcome(fr.path, summary=summary(fr, related, self.store)))
         finally:
             self.out.write_seconds += time.perf_counter() - started

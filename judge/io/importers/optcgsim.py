@@ -23,6 +23,8 @@ the Leaders' and seen cards' facts are copied into `deck.registered` (from it an
 otherwise the checks that need facts stay silent. Not from the snapshot alone: the log does not say
 which plays and power changes came from effects, so with every card's facts known the checks would
 flag effect plays as unpaid (3 errors and 32 power warnings on tests/fixtures/optcgsim/esempio.log).
+A move's card number that no card data knows (the local database, else the snapshot) is said once
+as a file warning (`unknown_cards_warning`), not refused.
 """
 from __future__ import annotations
 
@@ -86,10 +88,12 @@ class FileResult:
     variant: Variant
     games: list[GameResult]
     not_played: list[tuple[int, int]]
+    unknown_cards: list[dict[str, Any]] = field(default_factory=list)  # `unknown_cards_warning`
 
     @property
     def warnings(self) -> list[dict[str, Any]]:
-        return self.variant.warnings + [w | {"game": g.index} for g in self.games for w in g.warnings]
+        return self.variant.warnings + self.unknown_cards + [w | {"game": g.index} for g in self.games
+                                                             for w in g.warnings]
 
     @cached_property
     def firsts(self) -> dict[str, GameResult]:
@@ -120,20 +124,20 @@ def read_file(path: str, *, recorded_by: str | None = None, cards_db: str | None
     lines = read(path)
     parts = split(lines, path)
     variant = detect(lines, parts.games, path)
-    facts = _facts(cards_db, lines)
+    facts, unknown = _cards(cards_db, lines)
     games = []
     for game in parts.games:
         conv = Converter(game, path, recorded_by=recorded_by, facts=facts, judge=judge)
         conv.run()
         games.append(_result(game, conv))
-    return FileResult(path, variant, games, parts.not_played)
+    return FileResult(path, variant, games, parts.not_played, unknown_cards_warning(unknown))
 
 
 def convert(path: str, *, cards_db: str | None = None, game: int = 1) -> Converter:
     """Parse and convert one game without storing it (for tests and tools): the converter holds
     the drafts, the stats and `position_at_line` (the match's last event before each line)."""
     lines = read(path)
-    conv = Converter(split(lines, path).games[game - 1], path, facts=_facts(cards_db, lines))
+    conv = Converter(split(lines, path).games[game - 1], path, facts=_cards(cards_db, lines)[0])
     conv.run()
     return conv
 
@@ -165,7 +169,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     if new:
         store.create_many([(g.match, g.drafts) for g in new])
     resume_file(store, fr, related)
-    s = summary(fr, related)
+    s = summary(fr, related, store)
     s.extra.update(card_facts_note(cards_db))
     return s
 
@@ -229,13 +233,12 @@ def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
     return out
 
 
-def summary(fr: FileResult, related: dict[str, Copy]) -> ImportSummary:
-    """The import summary of a file whose games were related to the log (`relate_file`): the "new"
-    ones were just stored, the CONTINUES ones appended to, the others were there already."""
+def summary(fr: FileResult, related: dict[str, Copy], store: EventStore) -> ImportSummary:
+    """The import summary of a file whose games were related to the log (`relate_file`) and stored
+    or appended (`store`: read for the matches as they stand now): the "new" ones were just stored,
+    the CONTINUES ones appended to, the others were there already."""
     first = fr.firsts
-    games = [g.to_dict() | {"stored": related[g.match].how == "new" and first[g.match] is g}
-             | ({"same_as_game": first[g.match].index} if first[g.match] is not g else copy_words(related[g.match]))
-             for g in fr.games]
+    games = [game_row(g, related[g.match], first[g.match], store) for g in fr.games]
     new = [g for m, g in first.items() if related[m].how == "new"]
     appended = sum(g.get("events_appended", 0) for g in games)
     totals = {k: sum(g.stats[k] for g in fr.games)
@@ -255,6 +258,27 @@ def summary(fr: FileResult, related: dict[str, Copy]) -> ImportSummary:
     return ImportSummary(file=fr.path, match=related[shown.match].match,
                          events=sum(g.events for g in new) + appended,
                          created=bool(new), findings=sum(g.findings for g in new), extra=extra)
+
+
+def game_row(g: GameResult, copy: Copy, first: GameResult, store: EventStore) -> dict[str, Any]:
+    """One game of the summary. A game not stored by this file (already in the log, resumed, or a
+    repeat within the file) is said as the log's match holds it: its result with the match's
+    players (a renamed copy names others) and `match_events`, the match's events now (QA: a row
+    said the copy's 102 events and its players while the match held 99 between others)."""
+    row = g.to_dict() | {"stored": copy.how == "new" and first is g}
+    row |= {"same_as_game": first.index} if first is not g else copy_words(copy)
+    if not row["stored"]:
+        head = store.head(copy.match)
+        row["result"] = as_stored(g.result, copy.detail)
+        row["match_events"] = head.position if head else 0
+    return row
+
+
+def as_stored(result: dict[str, Any], detail: dict[str, Any]) -> dict[str, Any]:
+    """A copy's result with the stored match's names for the copy's (`detail`'s "names" and
+    "log_names", seat by seat, when they differ: `_optcgsim_copies._names`)."""
+    rename = dict(zip(detail.get("names", []), detail.get("log_names", [])))
+    return {k: rename.get(v, v) if isinstance(v, str) else v for k, v in result.items()}
 
 
 def copy_words(copy: Copy) -> dict[str, Any]:
@@ -342,14 +366,38 @@ def game_fingerprint(game: Game, conv: Converter) -> str:
     return hashlib.sha256(f"{game.fingerprint}|{ending}".encode()).hexdigest()
 
 
-def _facts(cards_db: str | None, lines: list) -> dict[str, dict[str, Any]]:
-    if not cards_db:
-        return {}
+def _cards(cards_db: str | None, lines: list) -> tuple[dict[str, dict[str, Any]], list[MoveLine]]:
+    """The cards of the file looked up once: the facts of its Leaders and moved cards from the local
+    card database (`cards_db`: none without it, see the module's docstring), and its moves' card
+    numbers the card data (that database, else the snapshot) does not know, each at its first move.
+    No snapshot to read (a $TABLEJUDGE_CARD_SNAPSHOT naming no file): no unknown numbers said."""
     from judge.io.carddb import CardDB
 
-    codes = sorted({ln.card for ln in lines if isinstance(ln, MoveLine) and ln.card != "Don"})
-    db = CardDB(cards_db)
+    moves = {ln.card: ln for ln in reversed(lines) if isinstance(ln, MoveLine) and ln.card != "Don"}
     leaders = [ln.leader for ln in lines if isinstance(ln, PlayerLine)]
     leaders += [card_ids(ln.rest)[0] for ln in lines if isinstance(ln, TextLine) and ln.who is not None
                 and ln.rest.startswith("Leader is") and card_ids(ln.rest)]
-    return db.facts_for(leaders + codes)
+    db = CardDB(cards_db)
+    facts = db.facts_for(leaders + sorted(moves)) if cards_db else {}
+    try:
+        unknown = [ln for c, ln in moves.items() if c not in facts and db.get(c) is None]
+    except InputError:
+        return facts, []
+    return facts, sorted(unknown, key=lambda ln: ln.n)
+
+
+UNKNOWN_SHOWN = 8  # card numbers listed in the warning; the rest counted
+
+
+def unknown_cards_warning(unknown: list[MoveLine]) -> list[dict[str, Any]]:
+    """A file warning for move card numbers in no card data: not refused (a new set is played before
+    the snapshot knows it), but said once, since a number the simulator never wrote (a damaged or
+    hand-edited line) makes every later play of that card "not in hand"."""
+    if not unknown:
+        return []
+    shown = [f"{ln.card} (line {ln.n})" for ln in unknown[:UNKNOWN_SHOWN]]
+    more = f" and {len(unknown) - UNKNOWN_SHOWN} more" if len(unknown) > UNKNOWN_SHOWN else ""
+    are = "card number is" if len(unknown) == 1 else "card numbers are"
+    return [{"kind": "cards", "cards": [{"card": ln.card, "line": ln.n} for ln in unknown],
+             "text": f"{len(unknown)} {are} in no card data: {', '.join(shown)}{more}; a damaged or edited log, "
+                     "or cards newer than the card data (`tablejudge cards update FILE`)?"}]
