@@ -257,13 +257,19 @@ def test_import_match_checks_the_header_as_live_does(tmp_path):
     assert kinds == ["match.created", "setup"]
 
 
+def optcg_match_with_time_called(tmp_path, match: str) -> str:
+    """A log with an optcg match `match` (Ann, Bob) whose time judge Kim called at 14:35: the db."""
+    db = str(tmp_path / "log.db")
+    assert run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", "--id", match,
+                   db=db).returncode == 0
+    assert run_cli("judge", "time", match, "--clock", "14:35", "-j", "Kim", db=db).returncode == 0
+    return db
+
+
 def test_judge_clock_says_the_call_and_the_end_of_the_extra_minutes_without_a_round_start(tmp_path):
     """QA 2026-11-27: with no `judge start`, `judge clock` said only "never started", hiding the call;
     the end of the extra minutes was shown nowhere. `judge time`'s refusal says the commands."""
-    db = str(tmp_path / "log.db")
-    assert run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", "--id", "C1",
-                   db=db).returncode == 0
-    assert run_cli("judge", "time", "C1", "--clock", "14:35", "-j", "Kim", db=db).returncode == 0
+    db = optcg_match_with_time_called(tmp_path, "C1")
     again = run_cli("judge", "time", "C1", "--clock", "14:36", "-j", "Kim", db=db)
     assert again.returncode == 2 and "tablejudge judge time C1 --clock HH:MM --extra-minutes-over" in again.stderr
     assert run_cli("judge", "time", "C1", "--clock", "14:40", "--extra-minutes-over", "-j", "Kim",
@@ -323,10 +329,7 @@ def test_a_refused_judge_time_adds_only_the_commands_that_fit(tmp_path):
 def test_time_is_called_once(tmp_path):
     """QA 2026-11-26: `judge time --clock 15:40` after a call at 14:35 stored a second call, and the
     end-of-time procedure then decided from the later one."""
-    db = str(tmp_path / "log.db")
-    assert run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", "--id", "TC",
-                   db=db).returncode == 0
-    assert run_cli("judge", "time", "TC", "--clock", "14:35", "-j", "Kim", db=db).returncode == 0
+    db = optcg_match_with_time_called(tmp_path, "TC")
     again = run_cli("judge", "time", "TC", "--clock", "15:40", "-j", "Kim", db=db)
     assert again.returncode == 2 and "already called at 14:35 (event 2)" in again.stderr
     kinds = [e["kind"] for e in json.loads(run_cli("events", "TC", "--json", db=db).stdout)]

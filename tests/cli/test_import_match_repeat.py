@@ -19,12 +19,18 @@ def _kinds_and_payloads(db: str, match: str) -> list[tuple[str, dict]]:
     return [(e["kind"], e["payload"]) for e in events(db, match)]
 
 
-def test_notation_imported_twice_is_already_in_the_log(tmp_path):
+def _body_imported_once(tmp_path) -> tuple[str, str, object]:
+    """A log with a `table` match and BODY imported into it once: (db, match, the file)."""
     db = str(tmp_path / "log.db")
     match = new_match(db)
     path = tmp_path / "body.txt"
     path.write_text(HEADER + BODY, encoding="utf-8")
     assert run_cli("import", str(path), "--match", match, db=db).returncode == 0
+    return db, match, path
+
+
+def test_notation_imported_twice_is_already_in_the_log(tmp_path):
+    db, match, path = _body_imported_once(tmp_path)
     before = events(db, match)
     r = run_cli("import", str(path), "--match", match, db=db)
     assert r.returncode == 0, r.stderr
@@ -44,11 +50,7 @@ def test_notation_imported_twice_is_already_in_the_log(tmp_path):
 
 
 def test_again_appends_the_same_events_once_more(tmp_path):
-    db = str(tmp_path / "log.db")
-    match = new_match(db)
-    path = tmp_path / "body.txt"
-    path.write_text(HEADER + BODY, encoding="utf-8")
-    assert run_cli("import", str(path), "--match", match, db=db).returncode == 0
+    db, match, path = _body_imported_once(tmp_path)
     r = run_cli("import", str(path), "--match", match, "--again", db=db)
     assert r.returncode == 0, r.stderr
     assert "2 events into match" in r.stdout
@@ -57,11 +59,7 @@ def test_again_appends_the_same_events_once_more(tmp_path):
 
 
 def test_a_grown_file_is_refused_then_resumed(tmp_path):
-    db = str(tmp_path / "log.db")
-    match = new_match(db)
-    path = tmp_path / "body.txt"
-    path.write_text(HEADER + BODY, encoding="utf-8")
-    assert run_cli("import", str(path), "--match", match, db=db).returncode == 0
+    db, match, path = _body_imported_once(tmp_path)
     path.write_text(HEADER + BODY + "A: setup hand 2\n", encoding="utf-8")  # the scorekeeper wrote on
     r = run_cli("import", str(path), "--match", match, db=db)
     assert r.returncode == 2
