@@ -294,8 +294,10 @@ def backup_cmd(env: Env, match, to, reason, judge_name, as_json) -> None:
 @judge_group.command("start")
 @click.argument("match")
 @click.option("--minutes", required=True, type=int, help="The round's length in minutes.")
-@click.option("--started-at", metavar="ISO", help="When the round began (ISO 8601; default: now).")
-@click.option("--clock", "wall", metavar="HH:MM", help="The wall clock as announced, local time (for the record).")
+@click.option("--started-at", metavar="ISO", help="When the round began (ISO 8601; default: --clock, else now).")
+@click.option("--clock", "wall", metavar="HH:MM",
+              help="The wall clock the round began at, as announced, local time: the clock counts from it "
+                   "(unless --started-at says otherwise), not from when the command was typed.")
 @judge_option
 @json_option
 @pass_env
@@ -306,6 +308,8 @@ def start_cmd(env: Env, match, minutes, started_at, wall, judge_name, as_json) -
     Example:
       tablejudge judge start MATCH --minutes 35 --clock 14:00
     """
+    if wall and not started_at:  # a start typed in late counts from the announced clock
+        started_at = lib.started_at_clock(wall)
     _record(env, match, "round.start", {"minutes": minutes, "started_at": started_at, "clock": wall},
             _actor(env, judge_name), as_json)
 

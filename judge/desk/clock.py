@@ -33,6 +33,20 @@ def wall_clock_now() -> str:
     return datetime.now().astimezone().strftime("%H:%M")
 
 
+def started_at_clock(hhmm: str, now: datetime | None = None) -> str:
+    """The moment a round began, ISO in UTC, from the wall clock a judge announced it at (HH:MM,
+    local time): that time of day nearest to now (a round typed in after midnight began the day
+    before)."""
+    now = (now or datetime.now()).astimezone()
+    h, m = map(int, check_wall_clock(hhmm).split(":"))
+    at = now.replace(hour=h, minute=m, second=0, microsecond=0)
+    if at - now > timedelta(hours=12):
+        at -= timedelta(days=1)
+    elif now - at > timedelta(hours=12):
+        at += timedelta(days=1)
+    return at.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
 def parse_time(text: str) -> datetime:
     t = datetime.fromisoformat(text.replace("Z", "+00:00"))
     return t if t.tzinfo else t.replace(tzinfo=timezone.utc)

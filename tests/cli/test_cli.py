@@ -326,6 +326,23 @@ def test_a_refused_judge_time_adds_only_the_commands_that_fit(tmp_path):
     assert hints("O1", "--clock", "14:41", "--extra-minutes-over") == set()  # recorded once
 
 
+def test_judge_start_counts_from_the_announced_clock_not_from_when_it_was_typed(tmp_path):
+    """QA 2026-11-27: `judge start --clock 14:00 --minutes 40` typed later counted 40 minutes from
+    when it was typed ("time left 39:58"); --clock was for the record only. It is the start now."""
+    from datetime import datetime, timedelta, timezone
+
+    db, env = str(tmp_path / "log.db"), {"TZ": "<+02>-02"}
+    local = datetime.now(timezone(timedelta(hours=2)))
+    began = (local - timedelta(minutes=10)).strftime("%H:%M")
+    assert run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", "--id", "S1",
+                   db=db).returncode == 0
+    assert run_cli("judge", "start", "S1", "--minutes", "40", "--clock", began, "-j", "Kim", db=db,
+                   env=env).returncode == 0
+    clock = json.loads(run_cli("judge", "clock", "S1", "--json", db=db, env=env).stdout)
+    assert 29 * 60 <= clock["seconds_left"] <= 30 * 60 + 60, clock
+    assert clock["started_at"].endswith(f"{(local - timedelta(minutes=10, hours=2)).strftime('%H:%M')}:00Z")
+
+
 def test_time_is_called_once(tmp_path):
     """QA 2026-11-26: `judge time --clock 15:40` after a call at 14:35 stored a second call, and the
     end-of-time procedure then decided from the later one."""
