@@ -4,7 +4,6 @@ against the head the event is written after: a writer that lost a race checks ag
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
 
 import pytest
 
@@ -12,6 +11,7 @@ from engine.match import BatchInputError, InputError, Match
 from engine.store import EventStore
 from judge.desk.review import review
 from judge.io.importers import jsonl
+from tests.engine.race import at_once
 
 BACKENDS = ("sqlite",)  # the SQLite write lock is what the race tests look at; the rest is backend-free
 
@@ -116,15 +116,7 @@ def _caller(db: str, match: str, clock: str, barrier, results) -> None:
 def test_two_judges_calling_time_at_once_store_one_call(sqlite_path):
     store = EventStore.open(sqlite_path)
     m = new(store)
-    ctx = mp.get_context("spawn")
-    barrier, results = ctx.Barrier(2), ctx.Queue()
-    procs = [ctx.Process(target=_caller, args=(sqlite_path, m.id, clock, barrier, results))
-             for clock in ("14:35", "14:36")]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=120)
-    outcomes = sorted(results.get(timeout=10) for _ in range(2))
+    outcomes = at_once(_caller, [(sqlite_path, m.id, clock) for clock in ("14:35", "14:36")])
     assert outcomes[0] == "called" and outcomes[1].startswith("refused: field 'clock': time was already called")
     assert [e.kind for e in store.read(m.id)] == ["match.created", "time.called"]
 

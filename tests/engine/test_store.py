@@ -11,6 +11,7 @@ import pytest
 from engine.events import Draft
 from engine.match import Match
 from engine.store import ConflictError, EventStore, StoreError, VerifyReport
+from tests.engine.race import at_once
 
 
 def note(text: str, by: str = "t") -> Draft:
@@ -214,14 +215,7 @@ def _racer(db: str, match: str, head: int, barrier, results) -> None:
 def test_same_position_race_has_exactly_one_winner(db_url):
     store = EventStore.open(db_url)
     m = new_match(store)
-    ctx = mp.get_context("spawn")
-    barrier, results = ctx.Barrier(2), ctx.Queue()
-    procs = [ctx.Process(target=_racer, args=(db_url, m.id, 1, barrier, results)) for _ in range(2)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=120)
-    outcomes = sorted(results.get(timeout=10) for _ in range(2))
+    outcomes = at_once(_racer, [(db_url, m.id, 1)] * 2)
     assert outcomes[1] == "won"
     # the loser either lost the insert itself ("position 2 was taken") or, if it read the head after
     # the winner had committed, was told the log has moved on: both name the match and position
