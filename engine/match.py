@@ -21,7 +21,6 @@ from typing import Any
 from engine.desk import ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids, time_call_problem
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
-from engine.penalty_guide import guide_for
 from engine.replay import VOIDING_KINDS, Replayer, Validation
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from engine.canonical import canonical_json
@@ -353,10 +352,17 @@ class Match:
             self._known_rules = known_rule_ids(r.id for r in self.ruleset.rules)
         if probe.kind != "judge.penalty":
             return event_desk_findings(probe, self._known_rules)
-        void = set(voided)
-        penalties = [e for e in [*self.store.read(self.id, after=1, upto=probe.position - len(earlier) - 1),
-                                 *earlier] if e.kind == "judge.penalty" and e.position not in void]
-        return event_desk_findings(probe, self._known_rules, guide_for(self.ruleset.name), penalties)
+        from engine.penalty_guide import guide_for  # a penalty's path only: not every command's start-up
+
+        guide, p = guide_for(self.ruleset.name), probe.payload
+        penalties: list[RecordedEvent] = []
+        if p.get("deviation") is None and p.get("suggested") is None and guide.infraction_of(p) is not None:
+            # read against the guide (the desk's own `judge penalty` stores its verdict): the earlier
+            # penalties are needed, and only then is the log read
+            void = set(voided)
+            penalties = [e for e in [*self.store.read(self.id, after=1, upto=probe.position - len(earlier) - 1),
+                                     *earlier] if e.kind == "judge.penalty" and e.position not in void]
+        return event_desk_findings(probe, self._known_rules, guide, penalties)
 
     def _check_time_call(self, probe: RecordedEvent, voided: Iterable[int], head: int,
                          earlier: Sequence[RecordedEvent] = ()) -> None:
