@@ -53,18 +53,14 @@ class TableView:
         return dict(self.__dict__)
 
 
-def _table_order(ev: RecordedEvent) -> str:
-    return payload_slip(ev.payload)
-
-
 def table_status(rnd: RoundState, table: int) -> TableView:
     p = next((x for x in rnd.tables() if x.table == table), None)
     if p is None:
         raise InputError(f"{rnd.name} has no table {table}", field="table")
     reports = rnd.reports.get(table, {})
-    said = {player: _table_order(ev) for player, ev in reports.items()}
+    said = {player: payload_slip(ev.payload) for player, ev in reports.items()}
     res_ev = rnd.result_events.get(table)
-    result = None if res_ev is None else _table_order(res_ev)
+    result = None if res_ev is None else payload_slip(res_ev.payload)
     res_at = 0 if res_ev is None else res_ev.position
     later = {v for pl, v in said.items() if reports[pl].position > res_at}
     if result is not None:
