@@ -29,7 +29,7 @@ from typing import Any
 from engine.match import InputError
 
 from judge.io.importers._optcgsim_games import Game
-from judge.io.importers._optcgsim_lines import HeaderLine, Line, MoveLine, PlayerLine, TextLine
+from judge.io.importers._optcgsim_lines import HeaderLine, Line, MoveLine, PlayerLine, TextLine, _column
 
 KNOWN_FAMILIES = ("1.40", "1.42", "1.43")
 KNOWN_FORMATS = (1, 2)
@@ -99,7 +99,7 @@ def detect(lines: list[Line], games: list[Game], path: str) -> Variant:
             raise InputError(f"the log's format number (RZ1|HDR field 4) is {h.format} (simulator {h.version}), "
                              f"not one this importer reads ({', '.join(map(str, KNOWN_FORMATS))}): its zone "
                              "numbers may mean something else, so the file is not imported",
-                             where=f"{path}:{h.n}:{len('|'.join(['RZ1', 'HDR', h.version])) + 2}")
+                             where=_column(path, h.n, ["RZ1", "HDR", h.version], 3))
     if headers:
         v.header = f"{headers[0].version}, format {headers[0].format}"
         if not v.versions:
