@@ -266,6 +266,8 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
     from judge.io import importers  # only `import` needs the importers
 
     files = _expand(paths)
+    # each file's format read once (its first lines, else its name), not once per question about it
+    name_of = {p: fmt or importers.guess_format(p) for p in files}
     if again and resume:
         raise InputError("--again appends the whole file, --resume only what the match does not end "
                          "with: give one", field="again")
@@ -273,12 +275,12 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
         if not match_ref:
             raise InputError(f"--{'again' if again else 'resume'} goes with --match (a file appended to "
                              "a match)", field="again" if again else "resume")
-        other = [p for p in files if (fmt or importers.guess_format(p)) not in ("notation", "jsonl")]
+        other = [p for p in files if name_of[p] not in ("notation", "jsonl")]
         if other:
             raise InputError("--again and --resume are for notation and JSONL files", where=other[0],
                              field="format")
     if len(files) > 1 and not match_ref and \
-            all((fmt or importers.guess_format(p)) == "optcgsim" for p in files):
+            all(name_of[p] == "optcgsim" for p in files):
         from judge.cli.importing import bulk_import
 
         bulk_import(env, files, workers=workers, as_json=as_json, cards=cards_path)
@@ -298,7 +300,7 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
             else _plain(files) as bar:
         for path in bar:
             try:
-                name = fmt or importers.guess_format(path)
+                name = name_of[path]
                 mod = importers.importer(name)
                 summary = mod.import_file(store, path, match=match_ref, recorded_by=env.recorded_by,
                                           **({"expect": expected} if expected is not None else {}),
