@@ -149,7 +149,6 @@ def check_sequence(game: Game, path: str, at_file_end: bool = False) -> None:
     `at_file_end`: the game is the file's last (a move missing its check there is a cut file)."""
     checked = game.has_checks
     rz = [ln for ln in game.lines if isinstance(ln, (MoveLine, CheckLine, HeaderLine))]
-    after = {a.n: b for a, b in zip(game.lines, game.lines[1:])}
     prev_seq: int | None = None
     for i, ln in enumerate(rz):
         if isinstance(ln, HeaderLine):
@@ -158,13 +157,19 @@ def check_sequence(game: Game, path: str, at_file_end: bool = False) -> None:
             if checked:
                 nxt = rz[i + 1] if i + 1 < len(rz) else None
                 if not isinstance(nxt, CheckLine) or nxt.seq != ln.seq or nxt.player != ln.player:
-                    _no_check(ln, after.get(ln.n), nxt, path, at_file_end)
+                    _no_check(ln, _line_after(game, ln), nxt, path, at_file_end)
             if prev_seq is not None and ln.seq != prev_seq + 1:
                 raise InputError(f"move sequence jumps from {prev_seq} to {ln.seq}: lines are missing "
                                  "or out of order", where=f"{path}:{ln.n}", field="seq")
             prev_seq = ln.seq
         elif i == 0 or not isinstance(rz[i - 1], MoveLine):
             raise InputError(f"check line {ln.seq} follows no move", where=f"{path}:{ln.n}")
+
+
+def _line_after(game: Game, line: Line) -> Line | None:
+    """The line of the game right after `line` (looked up only for a refusal: not on every import)."""
+    k = next(i for i, ln in enumerate(game.lines) if ln is line)
+    return game.lines[k + 1] if k + 1 < len(game.lines) else None
 
 
 def _no_check(move: MoveLine, following: Line | None, nxt: Line | None, path: str,
