@@ -17,6 +17,13 @@ from engine.store import EventStore, HashMismatch
 from judge.io.importers import ImportSummary, findings_after
 
 
+
+def hash_refusal(e: HashMismatch, path: str, line_of: dict[int, int] | None, skip: int = 0) -> InputError:
+    """A line's own hash (a JSONL export's) that is not what its content makes here, said at its
+    line (`skip`: events of the file not stored before the first that was)."""
+    line = (line_of or {}).get(e.position + skip)
+    return InputError(str(e), where=f"{path}:{line}" if line else path, field="hash")
+
 def onto_stored(store: EventStore, path: str, stream: str, stored: list[RecordedEvent],
                 drafts: list[Draft], expected_hashes: list[str | None], given: list[dict[str, Any]],
                 line_of: dict[int, int], *, judge: bool, thing: str = "match",
@@ -30,7 +37,7 @@ def onto_stored(store: EventStore, path: str, stream: str, stored: list[Recorded
     try:  # the file's own hashes must come out, as for a new stream (an edited export is refused)
         store.sealed(stream, drafts[:common], expected_hashes=expected_hashes[:common])
     except HashMismatch as e:
-        raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
+        raise hash_refusal(e, path, line_of) from None
     difference = first_difference(stored, drafts, given, expected_hashes)
     if difference:
         position, what, detail = difference
@@ -47,7 +54,7 @@ def onto_stored(store: EventStore, path: str, stream: str, stored: list[Recorded
         events = store.append_after(stream, stored[-1], drafts[len(stored):],
                                     expected_hashes=expected_hashes[len(stored):])
     except HashMismatch as e:
-        raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
+        raise hash_refusal(e, path, line_of) from None
     findings = findings_after(store, stream, events[0].position) if judge else 0
     return ImportSummary(file=path, match=stream, events=len(events), created=False, findings=findings,
                          extra={**extra, "status": "resumed", "already_in_log": len(stored)})

@@ -34,6 +34,7 @@ from engine.words import plural, positions
 
 from judge.io.importers import ImportSummary, findings_after
 from judge.io.importers._held import held as where_held
+from judge.io.importers._resume import hash_refusal
 
 ASKED_FROM = 2  # the fewest events held before the end, or overlapping it, that stop an import (see above)
 
@@ -77,9 +78,8 @@ def onto_tail(store: EventStore, path: str, match: str, head: int, drafts: list[
         skip = start if resume else 0
     try:
         events = store.append(match, drafts[skip:], expected_position=head, expected_hashes=hashes[skip:])
-    except HashMismatch as e:  # a line's own hash (JSONL) is not what its content makes here
-        line = (line_of or {}).get(e.position + skip)
-        raise InputError(str(e), where=f"{path}:{line}" if line else path, field="hash") from None
+    except HashMismatch as e:
+        raise hash_refusal(e, path, line_of, skip) from None
     findings = findings_after(store, match, events[0].position) if judge and events else 0
     return ImportSummary(file=path, match=match, events=len(events), created=False, findings=findings,
                          extra={"status": "resumed" if skip else "appended", "already_in_log": skip})

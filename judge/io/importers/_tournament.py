@@ -23,7 +23,7 @@ from engine.schema import PayloadError, shown
 from engine.store import ConflictError, EventStore, HashMismatch, StreamExists, stream_thing
 
 from judge.io.importers import ImportSummary
-from judge.io.importers._resume import onto_stored
+from judge.io.importers._resume import hash_refusal, onto_stored
 
 # (the object, its event position, where) -> None, or InputError; (the object, where) -> recorded_at
 LineCheck = Callable[[dict[str, Any], int, str, int], None]
@@ -90,7 +90,7 @@ def import_lines(store: EventStore, path: str, lines: list[tuple[int, dict[str, 
     try:
         events = store.create(stream, drafts, expected_hashes=expected)
     except HashMismatch as e:
-        raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
+        raise hash_refusal(e, path, line_of) from None
     except StreamExists:  # created by another writer since it was looked for above
         raise ConflictError(stream, 1, "another writer created this tournament during the import") from None
     return ImportSummary(file=path, match=stream, events=len(events), created=True, findings=0,

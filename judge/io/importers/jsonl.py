@@ -31,7 +31,7 @@ from engine.schema import PayloadError, read_json, shown
 from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
 
 from judge.io.importers import ImportSummary, _jsonl_workers, findings_after
-from judge.io.importers._resume import onto_stored
+from judge.io.importers._resume import hash_refusal, onto_stored
 from judge.io.importers._tail import onto_tail
 from judge.io.text import read_text
 
@@ -194,8 +194,7 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
     try:
         events = store.create(match_id, drafts, expected_hashes=expected_hashes)
     except HashMismatch as e:
-        line = line_of[e.position]
-        raise InputError(str(e), where=f"{path}:{line}", field="hash") from None
+        raise hash_refusal(e, path, line_of) from None
     except StreamExists:  # created by another writer since it was looked for just above
         raise ConflictError(match_id, 1, "another writer created this match during the import") from None
     findings = findings_after(store, match_id, events[0].position) if judge and events else 0
@@ -214,7 +213,7 @@ def _import_with_workers(store: EventStore, path: str, match_id: str, head: Draf
     try:
         events = store.create_in_batches(match_id, batches)
     except HashMismatch as e:
-        raise InputError(str(e), where=f"{path}:{line_of[e.position]}", field="hash") from None
+        raise hash_refusal(e, path, line_of) from None
     except StreamExists:  # created by another writer since it was looked for
         raise ConflictError(match_id, 1, "another writer created this match during the import") from None
     finally:
