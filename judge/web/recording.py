@@ -27,6 +27,7 @@ from engine.replay import VOIDING_KINDS
 from engine.state import TableState
 from engine.store import ConflictError
 from judge.io import carddb
+from judge.io.cardformats import card_number
 from judge.live.moved import repeated
 from judge.live.options import options
 from judge.live.session import JUDGE_DEFAULT_KINDS
@@ -81,8 +82,14 @@ class Recorder:
         self.ctx = make_ctx(self.match.players, self.match.ruleset, self.grammar)
         self.cards = carddb.match_cards(self.match.ruleset, carddb.for_store(self.match.store))
         if self.cards is not None:  # names said at the table -> numbers; a deck line gets its facts
-            self.ctx.card_ref = lambda word: self.cards.resolve(word, self.match.state())  # type: ignore[union-attr]
+            self.ctx.card_ref = self._card_ref
             self.ctx.card_fill = self.cards.fill
+
+    def _card_ref(self, word: str) -> str:
+        # a card number is itself: only a name is looked up among this match's cards, so only a
+        # name costs a replay of the table (a page's buttons send numbers: read none for them)
+        state = None if card_number(word) is not None else self.match.state()
+        return self.cards.resolve(word, state)  # type: ignore[union-attr]
 
     def default_actor(self, kind: str) -> str:
         """A line with no prefix: the table's; a judge's action, this link's if it is a judge's."""

@@ -162,3 +162,18 @@ def test_the_buttons_offer_the_setup_still_to_record(tmp_path):
         line(m, "B: life 5 · A: life 5")
         assert lines() == [] and [b.line for b in buttons(m, m.state())[0]] == ["T1 B:"]
         assert not m.validate().findings
+
+
+def test_a_card_number_on_a_line_replays_no_table(match, monkeypatch):
+    """Review: each card word of a line (and of each button the recorder page works out) replayed
+    the table to look the word up among the match's cards, even a card number, which is itself.
+    Now only a name is looked up (and still among the match's cards first)."""
+    line(match, "T1 A: refresh · don 1")
+    rec = Recorder(match, "scorekeeper:Sam", SAM, False)
+    reads = []
+    real = match.store.read_dicts
+    monkeypatch.setattr(match.store, "read_dicts", lambda *a, **k: reads.append(a) or real(*a, **k))
+    (by_number,) = rec.parse("A: play OP01-016")
+    assert reads == []
+    (by_name,) = rec.parse("A: play nami")
+    assert reads and by_name.payload == by_number.payload
