@@ -21,6 +21,22 @@ MATCH_CREATED = "match.created"
 TIMELINES_KEPT = 64
 
 
+class LogRead:
+    """One request's look at a match: its head, read once, and its log up to that head, read at most
+    once and only if a cache below is stale, so the pages that use the log several ways (the
+    timeline, the table as a recorder's link knows it) share one read."""
+
+    def __init__(self, match: Match):
+        self.match = match
+        self.head = match.head_position()
+        self._events: list[RecordedEvent] | None = None
+
+    def events(self) -> list[RecordedEvent]:
+        if self._events is None:
+            self._events = self.match.store.read(self.match.id, upto=self.head)
+        return self._events
+
+
 class MatchIndex:
     def __init__(self, store: EventStore):
         self.store = store
@@ -80,34 +96,37 @@ class MatchIndex:
             self._matches[mid] = m
         return m
 
-    def timeline(self, mid: str, *, hidden: bool) -> Timeline:
+    def read(self, mid: str) -> LogRead:
+        """A request's look at match `mid` (KeyError: no such match), to pass to the readers below."""
+        return LogRead(self.match(mid))
+
+    def timeline(self, mid: str, *, hidden: bool, read: LogRead | None = None) -> Timeline:
         """The match walked event by event (hidden: as a scorekeeper sees it), cached until it moves."""
-        m = self.match(mid)
-        head = m.head_position()
+        read = read or self.read(mid)
         key = (mid, hidden)
         tl = self._timelines.get(key)
-        if tl is None or tl.head != head:
-            tl = walk(m, hidden=hidden, event_db=self.event_db)
+        if tl is None or tl.head != read.head:
+            tl = walk(read.match, hidden=hidden, event_db=self.event_db, events=read.events())
             self._timelines[key] = tl
         self._timelines.move_to_end(key)
         while len(self._timelines) > TIMELINES_KEPT:
             self._timelines.popitem(last=False)
         return tl
 
-    def table_known_to(self, mid: str, recorded_by: str) -> TableState:
+    def table_known_to(self, mid: str, recorded_by: str, read: LogRead | None = None) -> TableState:
         """The table now as one recorder's link knows it (hidden cards hidden, but those its own
         lines named), for its buttons; cached until the log moves. A link that recorded nothing
         knows what any viewer does: the hidden timeline's table."""
-        m = self.match(mid)
-        head = m.head_position()
+        read = read or self.read(mid)
+        m, head = read.match, read.head
         key = (mid, recorded_by)
         hit = self._known.get(key)
         if hit is None or hit[0] != head:
-            log = m.events()
+            log = read.events()
             if any(e.recorded_by == recorded_by for e in log[1:]):
                 state = m.replayer.fold(None, 1, as_known_to(m, recorded_by, log)[1:])[0]
             else:
-                state = self.timeline(mid, hidden=True).state
+                state = self.timeline(mid, hidden=True, read=read).state
             hit = self._known[key] = (head, state)
         self._known.move_to_end(key)
         while len(self._known) > TIMELINES_KEPT:

@@ -31,6 +31,7 @@ from judge.io.cardformats import card_number
 from judge.live.moved import repeated
 from judge.live.options import options
 from judge.live.session import JUDGE_DEFAULT_KINDS
+from judge.replay.timeline import Timeline
 
 MAX_LINE = 4000
 
@@ -195,11 +196,13 @@ def undoable(e: RecordedEvent) -> bool:
     return e.kind not in NOT_UNDOABLE
 
 
-def last_own_event(match: Match, recorded_by: str) -> RecordedEvent | None:
+def last_own_event(tl: Timeline, recorded_by: str) -> dict[str, Any] | None:
     """The last event this link recorded that still counts and that its undo may void (not a
-    correction or backup, not a judge call)."""
-    voided = set(match.state().voided)
-    for e in reversed(match.store.read(match.id, after=1)):
-        if e.recorded_by == recorded_by and e.position not in voided and undoable(e):
-            return e
+    correction or backup, not a judge call): its row of the page's timeline `tl` (position `p`,
+    its `text`), so the page reads no log for it. Hiding cards changes no kind, no author and no
+    void (a correction or a backup is never hidden), so a scorekeeper's hidden timeline says the
+    same as the log."""
+    for row in reversed(tl.events[1:]):
+        if row["by"] == recorded_by and not row["void"] and row["kind"] not in NOT_UNDOABLE:
+            return row
     return None

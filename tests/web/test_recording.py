@@ -8,6 +8,7 @@ import pytest
 
 from engine.match import Match
 from engine.store import EventStore
+from judge.replay.timeline import walk
 from judge.web.recording import LineRefused, Recorder, UndoRefused, last_own_event
 from tests.rulesets.optcg.support import registration
 
@@ -34,9 +35,15 @@ def line(m, text, seen=None, by=SAM, judge=False):
     return rec.record(text, m.head_position() if seen is None else seen)
 
 
+def mine(m, by=SAM):
+    """The event the recorder page's undo button names (from the page's timeline: a scorekeeper's,
+    hidden cards hidden), or None."""
+    return last_own_event(walk(m, hidden=True), by)
+
+
 def undo(m, voids=None, by=SAM):
     """Undo as the recorder page does: the number its button shows, this link's last undoable event."""
-    return Recorder(m, "scorekeeper:Sam", by, False).undo(voids or last_own_event(m, by).position)
+    return Recorder(m, "scorekeeper:Sam", by, False).undo(voids or mine(m, by)["p"])
 
 
 def buttons(m, state):
@@ -80,11 +87,11 @@ def test_undo_voids_this_links_own_last_event_as_the_scorekeepers_correction(mat
     assert target.kind == "refresh" and rec.event.payload["voids"] == target.position
     assert (rec.event.actor, rec.event.recorded_by) == ("scorekeeper:Sam", SAM)
     assert target.position in match.state().voided
-    assert last_own_event(match, SAM).kind == "turn"
+    assert mine(match)["kind"] == "turn"
     undo(match)
-    assert last_own_event(match, SAM) is None  # the page shows no undo button
+    assert mine(match) is None  # the page shows no undo button
     lias = match.head_position() - 2  # before Sam's two corrections
-    assert last_own_event(match, LIA).position == lias
+    assert mine(match, LIA)["p"] == lias
     with pytest.raises(UndoRefused):
         undo(match, voids=lias)  # Lia's DON!! is not Sam's to undo
 

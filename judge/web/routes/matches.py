@@ -130,30 +130,31 @@ async def match_live(request: Request, mid: str):
 
 def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, **entry: Any) -> Response:
     web = app_state(request)
-    m = web.desk.matches.match(scope.match)
-    tl = web.desk.matches.timeline(scope.match, hidden=not g.full_view)
+    read = web.desk.matches.read(scope.match)  # one read of the log serves the page (when it moved)
+    m = read.match
+    tl = web.desk.matches.timeline(scope.match, hidden=not g.full_view, read=read)
     by_pos: dict[int, list[dict[str, Any]]] = {}
     for f in tl.findings:
         by_pos.setdefault(f["p"], []).append(f)
     recent = [dict(e, findings=by_pos.get(e["p"], [])) for e in tl.events[-RECENT:]][::-1]
     # the buttons: from the table as this link knows it (a judge's: all of it; a scorekeeper's:
     # hidden cards hidden, but those its own lines named, so a hand it saw drawn offers its plays)
-    table = tl.state if g.full_view else web.desk.matches.table_known_to(scope.match, g.recorded_by)
+    table = tl.state if g.full_view else web.desk.matches.table_known_to(scope.match, g.recorded_by, read)
     found, notes = recorder_of(m, g).buttons(table) if table is not None and table.result is None else ([], [])
     groups: dict[str, list[Any]] = {}
     for b in found:
         groups.setdefault(b.group, []).append(b)
-    mine = last_own_event(m, g.recorded_by)
+    mine = last_own_event(tl, g.recorded_by)
     seats = tl.match["seats"]
     # the event list and the buttons name their cards as the board does (a button still sends the number)
-    mine_text = next(e["text"] for e in tl.events if e["p"] == mine.position) if mine else ""
+    mine_text = mine["text"] if mine else ""
     names = names_in([e["text"] for e in recent] + [b.line for b in found] + [mine_text], table, m.ruleset,
                      web.desk.matches.event_db, known=tl.names)
     return page(request, "web/record.html", status, title=f"Record: {' vs '.join(m.players)}", mid=scope.match,
                 k=g.token, csrf=app_state(request).signer.csrf(g.token), role=g.role, who_name=g.name,
                 match=tl.match, head=tl.head, board={"board": tl.boards[-1], "names": tl.names}, recent=recent,
                 groups=groups, notes=notes, seats=[(seats[p], p) for p in m.players], position=tl.head,
-                mine={"position": mine.position, "text": names.text(mine_text)} if mine else None,
+                mine={"position": mine["p"], "text": names.text(mine_text)} if mine else None,
                 named=names.text, max_line=MAX_LINE, may_judge=g.full_view, live=f"/m/{scope.match}/live",
                 replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
 

@@ -1,0 +1,80 @@
+"""Review: the web desk read a match's whole log several times for one answer (at an event 300
+phones hit these pages). Counted here on the app in this process, with a spy on its store's reads
+of the match's stream."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engine.store import EventStore
+from judge.web.app import create_app
+from tests.web.conftest import Api
+from tests.web.matchsetup import mint, optcg_event, set_up
+
+
+@pytest.fixture
+def app_api(tmp_path) -> Iterator[tuple]:
+    """The app over a fresh log in this process, an optcg event with table 1's match set up:
+    (store, api, tid, mid)."""
+    db = str(tmp_path / "event.db")
+    store = EventStore.open(db)
+    app = create_app(store, "s" * 32)
+    with TestClient(app, follow_redirects=False) as client:
+        api = Api("http://testserver", app.state.web.organizer_token())
+        api.http.close()
+        api.http = client
+        tid, matches = optcg_event(api)
+        set_up(db, matches[1])
+        app.state.web.desk.catch_up()
+        yield store, api, tid, matches[1]
+    store.close()
+
+
+@contextmanager
+def reads_of(store: EventStore, mid: str) -> Iterator[list[tuple[int, int | None]]]:
+    """The reads of stream `mid` made meanwhile, each as (after, upto)."""
+    seen: list[tuple[int, int | None]] = []
+    real = store.read_dicts
+
+    def spy(match, *, after=0, upto=None):
+        if match == mid:
+            seen.append((after, upto))
+        return real(match, after=after, upto=upto)
+
+    store.read_dicts = spy
+    try:
+        yield seen
+    finally:
+        del store.read_dicts
+
+
+def head(api, mid: str) -> int:
+    return api.get(f"/api/m/{mid}").json()["match"]["head"]
+
+
+def line(api, mid: str, token: str, text: str) -> None:
+    r = api.post(f"/api/m/{mid}/lines", {"line": text, "seen": head(api, mid)}, token=token)
+    assert r.status_code == 200 and r.json()["status"] == "stored", r.text
+
+
+def test_a_scorekeepers_recorder_page_reads_the_moved_log_once(app_api):
+    """The timeline, the table as this link knows it and its last own event each read the log
+    (3 or 4 reads once the match had moved): now one read serves all three."""
+    store, api, tid, mid = app_api
+    sam = mint(api, tid, "recorder", "Sam", match=mid)
+    line(api, mid, sam, "T1 A: refresh · don 1")
+    with reads_of(store, mid) as reads:
+        r = api.http.get(f"/m/{mid}/record", params={"k": sam})
+    assert r.status_code == 200, r.text
+    assert "Undo my #" in r.text  # the undo button names Sam's own last event
+    assert len(reads) == 1, reads
+    line(api, mid, sam, "A: pass")  # the log moves again: still one read, not one per use
+    with reads_of(store, mid) as reads:
+        assert api.http.get(f"/m/{mid}/record", params={"k": sam}).status_code == 200
+    assert len(reads) == 1, reads
+    with reads_of(store, mid) as reads:  # nothing moved: the page's caches answer, no read at all
+        assert api.http.get(f"/m/{mid}/record", params={"k": sam}).status_code == 200
+    assert reads == []
