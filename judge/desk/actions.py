@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.desk import JUDGE_PREFIX, OFF_TABLE_KINDS
-from engine.events import default_recorder_name
+from engine.events import RecordedEvent, default_recorder_name
 from engine.match import InputError, Match, Recorded
 
 
@@ -21,11 +21,12 @@ def judge_actor(name: str | None) -> str:
     return JUDGE_PREFIX + name
 
 
-def last_game_event(match: Match) -> int:
+def last_game_event(match: Match, events: list[RecordedEvent] | None = None) -> int:
     """The event a judge call is about unless it says: the last event of the game itself (not a
     judge call, a ruling, a correction or a note: a call is about play), else the head. The CLI's
-    `judge call` and the web's call button both ask here."""
-    for e in reversed(match.store.read(match.id, after=1)):
+    `judge call` and the web's call button both ask here. `events`: the log after event 1, when
+    the caller has read it already."""
+    for e in reversed(match.store.read(match.id, after=1) if events is None else events):
         if e.kind not in OFF_TABLE_KINDS:
             return e.position
     return match.head_position()

@@ -121,12 +121,19 @@ def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
         caller = g.role if g.name in ("", g.role) else f"{g.role} {g.name}"
         actor = g.match_actor
     seen = number(f, "seen", required=False, low=0, high=head)
-    if seen is not None and seen < head:
-        for e in m.store.read(m.id, after=max(seen, 1), upto=head):
-            if e.kind == "judge.call" and e.recorded_by == g.recorded_by and e.payload.get("caller") == caller:
+    since = max(seen, 1) if seen is not None and seen < head else None
+    # one read serves both questions: the calls since `seen`, and (no `at` given) the last game event
+    # (`number` gives no 0: an `at` given is never replaced by the default)
+    default_at = f.get("at") in (None, "")
+    log = m.store.read(m.id, after=1 if default_at else since, upto=head) \
+        if default_at or since is not None else []
+    if since is not None:
+        for e in log:
+            if e.position > since and e.kind == "judge.call" and e.recorded_by == g.recorded_by \
+                    and e.payload.get("caller") == caller:
                 return {"message": f"a judge is already called (#{e.position}, sent from this page); "
                                    "nothing more stored", "position": e.position, "repeat": True}
-    at = number(f, "at", required=False, high=head) or last_game_event(m)
+    at = number(f, "at", required=False, high=head) or last_game_event(m, log)
     reason = text(f, "reason", required=False, limit=500)
     rec = desk_record(m, "judge.call", {"caller": caller, "reason": reason, "at": at}, actor=actor,
                       recorded_by=g.recorded_by)

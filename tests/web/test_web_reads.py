@@ -78,3 +78,25 @@ def test_a_scorekeepers_recorder_page_reads_the_moved_log_once(app_api):
     with reads_of(store, mid) as reads:  # nothing moved: the page's caches answer, no read at all
         assert api.http.get(f"/m/{mid}/record", params={"k": sam}).status_code == 200
     assert reads == []
+
+
+def test_a_judge_call_reads_the_log_once(app_api, monkeypatch):
+    """The web's call read the log twice before storing: the calls since the page's `seen` (a
+    double tap stores one call), then the whole log again for the last game event. Now once."""
+    import judge.web.match_actions as match_actions
+    store, api, tid, mid = app_api
+    sam = mint(api, tid, "recorder", "Sam", match=mid)
+    line(api, mid, sam, "T1 A: refresh")
+    seen = head(api, mid)
+    line(api, mid, sam, "A: don 1")  # stored since the page's `seen`: the double-tap check looks
+    game = head(api, mid)
+    before_storing: list[list] = []
+    real = match_actions.desk_record
+    with reads_of(store, mid) as reads:
+        monkeypatch.setattr(match_actions, "desk_record",
+                            lambda *a, **k: before_storing.append(list(reads)) or real(*a, **k))
+        r = api.post(f"/api/m/{mid}/do/call", {"reason": "why", "seen": seen}, token=sam)
+        again = api.post(f"/api/m/{mid}/do/call", {"reason": "why", "seen": seen}, token=sam)
+    assert r.status_code == 200 and f"about event {game}" in r.json()["message"], r.text
+    assert "already called" in again.json()["message"] and len(before_storing) == 1  # the double tap
+    assert len(before_storing[0]) == 1, before_storing
