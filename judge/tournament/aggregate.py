@@ -31,6 +31,8 @@ from judge.tournament.results import OverwriteRefused, is_double_loss, parse_sli
 from judge.tournament.standings import (
     DOUBLE_LOSS,
     Standings,
+    slip_text,
+    slip_words,
 )
 from judge.tournament.state import PlayerInfo, RoundState, TournamentState, advance, replay
 from judge.tournament.tables import against_reports, check_reports, who_entered
@@ -333,7 +335,7 @@ class Tournament:
             w, l = l, w
         # the rule a results batch follows too: overriding a player's report takes --overwrite and
         # a reason
-        against = against_reports(rnd, pairing, DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}")
+        against = against_reports(rnd, pairing, slip_words(w, l, d, double_loss))
         check_reports([against] if against else [], overwrite=overwrite, reason=reason)
         return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format, overwrite, reason,
                             double_loss=double_loss)
@@ -500,7 +502,7 @@ class Tournament:
                 overwrite: bool = False, reason: str | None = None, *,
                 based_on: list[dict[str, Any]] | None = None, double_loss: bool = False) -> RecordedEvent:
         old = rnd.results.get(p.table)
-        new = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
+        new = slip_words(w, l, d, double_loss)
         if old is not None and slip_text(old) == new:
             # the same result again, whatever the reason given: nothing new to store (as a batch,
             # judge/tournament/entry.py); the event returned is the one that recorded it
@@ -614,11 +616,6 @@ def not_registered(st: TournamentState, player: str, rnd: RoundState | None = No
                 f"no registered name is near it ({len(st.players)} players; `tablejudge tournament pairings T "
                 "--by name` lists them)")
     return InputError(f"{shown(player)} is not registered; {hint}", field=field)
-
-
-def slip_text(r: Any) -> str:
-    """A recorded result as `W-L-D` in table order (`double-loss` for a double loss)."""
-    return DOUBLE_LOSS if getattr(r, "double_loss", False) else f"{r.wins1}-{r.wins2}-{r.draws}"
 
 
 def overwrite_conflict(rnd: RoundState, p: Pairing, new: str) -> dict[str, Any]:
