@@ -25,7 +25,7 @@ from judge.tournament.pairing import (
     pair_swiss,
     pair_top_cut,
 )
-from judge.tournament.names import clean_name, did_you_mean, name_key, similar_to
+from judge.tournament.names import clean_name, did_you_mean, name_key, same_names, similar_to
 from judge.tournament import seal
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip, refuse_no_game
 from judge.tournament.standings import (
@@ -576,8 +576,7 @@ def resolve_player(st: TournamentState, player: str, rnd: RoundState | None = No
     listed with their tables; none: `not_registered`."""
     if player in st.players:
         return player
-    key = name_key(player)
-    hits = [n for n in st.players if name_key(n) == key] if key else []
+    hits = list(same_names(player, st.players)) if name_key(player) else []  # a blank name means nobody
     if len(hits) == 1:
         return hits[0]
     if hits:
