@@ -17,7 +17,7 @@ every path (engine.match.Match judges each event with them).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -401,6 +401,46 @@ def _before_the_call(mark: Any, call: Any) -> str | None:
             f"{call.payload.get('clock')} (event {call.position}): check the clock")
 
 
+@dataclass(frozen=True)
+class TimeCallFault:
+    """What is wrong with one `time.called` after the ones before it (DESK-12), for either reader to
+    word: "again" (time was called already: `call`), "not-called" (an end of the extra minutes with
+    no call before it), "twice" (their end is recorded already: `over`), "before" (their end at a
+    wall clock before the call's: `early`, the words both readers say)."""
+    reason: str
+    call: Any = None
+    over: Any = None
+    early: str = ""
+
+
+def _time_call_faults(calls: Iterable[Any]) -> Iterator[tuple[Any, TimeCallFault | None]]:
+    """Each `time.called` among `calls` (that still count, in order) with its fault or None, judged
+    after all those before it, flagged ones too: an imported log is stored as it is, and live input
+    after it is judged against it. The call is the first that is not an end of the extra minutes;
+    their end, the first such mark after the call (one before the call is a fault, not the end).
+    The one reading of DESK-12: live input refuses a fault (time_call_problem), a log flags it
+    (_time_call_findings)."""
+    first = over = None
+    for e in calls:
+        if e.kind != "time.called":
+            continue
+        fault = None
+        if not ends_extra_minutes(e):
+            if first is None:
+                first = e
+            else:
+                fault = TimeCallFault("again", call=first)
+        elif first is None:
+            fault = TimeCallFault("not-called")
+        elif over is not None:
+            fault = TimeCallFault("twice", call=first, over=over)
+        else:
+            over = e
+            early = _before_the_call(e, first)
+            fault = TimeCallFault("before", call=first, early=early) if early else None
+        yield e, fault
+
+
 def time_call_problem(calls: Sequence[Any], probe: Any, head: int, *,
                       extra_minutes: Sequence[str], ruleset: str) -> tuple[str, str] | None:
     """Why a live `time.called` (`probe`) is refused after `calls`, the time.called events before it
@@ -412,23 +452,23 @@ def time_call_problem(calls: Sequence[Any], probe: Any, head: int, *,
     Returned as (reason, words): the reason ("called": a stored call stands; "line": this line calls
     time already; "no-policy", "not-called", "before", "twice": of the end of the extra minutes) lets
     a command add only the commands that fit (the words, said on every path, have none)."""
-    first = next((e for e in calls if not ends_extra_minutes(e)), None)
-    if ends_extra_minutes(probe):
-        if not extra_minutes:
-            return "no-policy", (f"ruleset {ruleset} has no end-of-time policy with extra minutes after the call: "
-                                 "there are no extra minutes to run out (record the call itself without "
-                                 "extra_minutes_over)")
-        if first is None:
-            return "not-called", "the extra minutes cannot run out before time is called: call time first"
-        over = next((e for e in calls if ends_extra_minutes(e)), None)
-        if over is None:
-            early = _before_the_call(probe, first)
-            return ("before", early) if early else None
+    if ends_extra_minutes(probe) and not extra_minutes:
+        return "no-policy", (f"ruleset {ruleset} has no end-of-time policy with extra minutes after the call: "
+                             "there are no extra minutes to run out (record the call itself without "
+                             "extra_minutes_over)")
+    *_, (_, fault) = _time_call_faults([*calls, probe])
+    if fault is None:
+        return None
+    if fault.reason == "not-called":
+        return "not-called", "the extra minutes cannot run out before time is called: call time first"
+    if fault.reason == "before":
+        return "before", fault.early
+    if fault.reason == "twice":
+        over = fault.over
         where = f"(event {over.position})" if over.position <= head else "(earlier on this line)"
         return "twice", (f"the extra minutes already ran out at {over.payload.get('clock')} {where}; it is "
                          "recorded once")
-    if first is None:
-        return None
+    first = fault.call
     if first.position > head:
         return "line", (f"this line already calls time (at {first.payload.get('clock')}); time is called once "
                         "in a match: a second call is not recorded")
@@ -442,29 +482,23 @@ def time_call_problem(calls: Sequence[Any], probe: Any, head: int, *,
 def _time_call_findings(live: Sequence[Any]) -> list[Finding]:
     """DESK-12 over a log (events that still count): every time call after the first, every end of
     the extra minutes but one after it, and that one at a wall clock before the call's. Live input
-    refuses them all (Match.record, Match.judge_batch: `time_call_problem`); an imported log is a
-    fact, stored and flagged here."""
+    refuses them all (Match.record, Match.judge_batch: `time_call_problem`, the same reading,
+    _time_call_faults); an imported log is a fact, stored and flagged here."""
     out: list[Finding] = []
-    first = over = None
-    for e in live:
-        if e.kind != "time.called":
+    for e, fault in _time_call_faults(live):
+        if fault is None:
             continue
-        if first is None and not ends_extra_minutes(e):
-            first = e
-            continue
-        if first is None:
+        if fault.reason == "not-called":
             said = "the extra minutes ran out before time was called (their end comes after the call)"
-        elif ends_extra_minutes(e) and over is None:
-            over = e
-            said = _before_the_call(e, first)  # the live refusal's own check and words
-        elif ends_extra_minutes(e):
-            said = f"the extra minutes already ran out (event {over.position}): their end is recorded once"
+        elif fault.reason == "before":
+            said = fault.early  # the live refusal's own words
+        elif fault.reason == "twice":
+            said = f"the extra minutes already ran out (event {fault.over.position}): their end is recorded once"
         else:
-            said = (f"{_already_called(first)}: time is called once in a match, and the end-of-time "
+            said = (f"{_already_called(fault.call)}: time is called once in a match, and the end-of-time "
                     "procedure may decide from the later call")
-        if said:
-            out.append(_flag("DESK-12", e.position, f"{said}; void the one that is a mistake with a correction",
-                             "warning"))
+        out.append(_flag("DESK-12", e.position, f"{said}; void the one that is a mistake with a correction",
+                         "warning"))
     return out
 
 

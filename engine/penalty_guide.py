@@ -132,11 +132,10 @@ class Guide:
         inf = self.infraction_of(p)
         if inf is None or p.get("penalty") not in PENALTY_LADDER:
             return None
-        day = _day(e.recorded_at) if self.count_scope == "day" else None
-        priors = [Prior(x.match, x.position, x.payload["penalty"], x.payload["infraction"],
-                        getattr(self.infraction_of(x.payload), "id", None), x.recorded_at)
-                  for x in earlier if x.kind == "judge.penalty" and x.payload.get("player") == p["player"]
-                  and (day is None or _day(x.recorded_at) == day)]
+        day = day_of(e.recorded_at) if self.count_scope == "day" else None
+        priors = [Prior.of(x, self) for x in earlier
+                  if x.kind == "judge.penalty" and x.payload.get("player") == p["player"]
+                  and (day is None or day_of(x.recorded_at) == day)]
         return suggest(self, inf, p["player"], priors, minutes_late=p.get("minutes_late")).below(p["penalty"])
 
     def upgrade_quote(self, inf: Infraction) -> str:
@@ -242,6 +241,13 @@ class Prior:
         return {"match": self.match, "position": self.position, "penalty": self.penalty,
                 "infraction": self.infraction, "guide": self.guide, "recorded_at": self.recorded_at,
                 **{k: v for k, v in self.labels.items() if v is not None}}
+
+    @classmethod
+    def of(cls, e: Any, guide: Guide, labels: Mapping[str, Any] | None = None) -> Prior:
+        """A stored `judge.penalty` event as counted: its infraction read with its match's `guide`
+        (a logged penalty naming a guide id is a repeat too); `labels`: its match's round, table."""
+        return cls(e.match, e.position, e.payload["penalty"], e.payload["infraction"],
+                   getattr(guide.infraction_of(e.payload), "id", None), e.recorded_at, dict(labels or {}))
 
 
 # --- the suggestion -----------------------------------------------------------------------------
@@ -360,6 +366,7 @@ def suggest(guide: Guide, inf: Infraction, player: str, earlier: list[Prior], *,
     return Suggestion(guide, inf, player, offence, suggested, floor, ceiling, steps, same, minutes_late)
 
 
-def _day(recorded_at: str) -> str:
-    """The UTC day (YYYY-MM-DD) of a recorded time; today for an event being recorded (no time yet)."""
+def day_of(recorded_at: str | None = None) -> str:
+    """The UTC day (YYYY-MM-DD) of a recorded time (every append stamps one in UTC); today for an
+    event being recorded (no time yet). The one cut of "the same day" for a guide counting per day."""
     return (recorded_at or datetime.now(timezone.utc).isoformat())[:10]

@@ -20,7 +20,6 @@ from judge.tournament.standings import (
     PolicyError,
     Standings,
     compare,
-    payload_slip,
     compute_standings,
     get_policy,
     uncompared_columns,
@@ -478,7 +477,7 @@ def register(cli: click.Group) -> None:
             e = t.record_slip(slip, table=table, player=player, round_no=round_no,
                               override_format=override_format, overwrite=overwrite, reason=reason)
         p = e.payload
-        said = payload_slip(p) + (" (a match loss for both)" if p.get("double_loss") else "")
+        said = slip_text(p) + (" (a match loss for both)" if p.get("double_loss") else "")
         rnd = t.state().round(p["round"])
         unchanged = e.position <= (head or 0)
         if as_json:
@@ -499,7 +498,7 @@ def register(cli: click.Group) -> None:
         r = ResultRecorded.parse(e.payload)
         old = None if unchanged else had.get((r.round, r.table))
         return {"round": r.round, "round_name": rnd.name if rnd else None, "table": r.table,
-                "player1": r.player1, "player2": r.player2, "result": payload_slip(e.payload),
+                "player1": r.player1, "player2": r.player2, "result": slip_text(e.payload),
                 "status": "unchanged" if unchanged else "overwritten" if old is not None else "recorded",
                 "old": None if old is None else slip_text(old), "position": e.position,
                 "wins1": r.wins1, "wins2": r.wins2, "draws": r.draws, "double_loss": r.double_loss,

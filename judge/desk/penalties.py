@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.match import InputError, Match, Recorded
-from engine.penalty_guide import Infraction, Prior, Suggestion, guide_for, suggest
+from engine.penalty_guide import Infraction, Prior, Suggestion, day_of, guide_for, suggest
 from engine.schema import shown
 from engine.store import EventStore
 
@@ -35,7 +35,7 @@ def earlier_penalties(store: EventStore, match: Match, player: str, *, day: str 
     while True:  # the notification log, penalties only (its topic is the kind: one indexed pass)
         page = store.notifications(start, 500, kinds=["judge.penalty"])
         for _, e in page:
-            if e.payload.get("player") != player or (day and not e.recorded_at.startswith(day)):
+            if e.payload.get("player") != player or (day and day_of(e.recorded_at) != day):
                 continue
             same = e.match == match.id or (event is not None and store.created(e.match).payload.get("event") == event)
             if same:
@@ -48,10 +48,8 @@ def earlier_penalties(store: EventStore, match: Match, player: str, *, day: str 
         m = match if mid == match.id else Match(store, mid)
         voided = set(m.state().voided)
         labels = {k: m.created.payload.get(k) for k in ("round", "table")}
-        guide = guide_for(m.ruleset.name)  # a logged penalty naming a guide id is a repeat too
-        out += [Prior(mid, e.position, e.payload["penalty"], e.payload["infraction"],
-                      getattr(guide.infraction_of(e.payload), "id", None), e.recorded_at, labels)
-                for e in events if e.position not in voided]
+        guide = guide_for(m.ruleset.name)
+        out += [Prior.of(e, guide, labels) for e in events if e.position not in voided]
     return sorted(out, key=lambda p: (p.recorded_at, p.match, p.position))
 
 
@@ -65,14 +63,9 @@ def suggest_for(match: Match, player: str, inf: Infraction | str, *, minutes_lat
     if player not in match.players:
         raise InputError(f"{shown(player)} does not play in match {match.id} ({', '.join(match.players)})",
                          field="player")
-    day = (now or _now())[:10] if guide.count_scope == "day" else None
+    day = day_of(now) if guide.count_scope == "day" else None
     return suggest(guide, inf, player, earlier_penalties(match.store, match, player, day=day),
                    minutes_late=minutes_late)
-
-
-def _now() -> str:
-    from engine.events import now_iso
-    return now_iso()
 
 
 def give_penalty(match: Match, *, player: str, infraction: Infraction | str, penalty: str, actor: str,

@@ -25,12 +25,14 @@ from judge.tournament.pairing import (
     pair_swiss,
     pair_top_cut,
 )
-from judge.tournament.names import clean_name, did_you_mean, name_key, similar_to
+from judge.tournament.names import clean_name, did_you_mean, name_key, same_names, similar_to
 from judge.tournament import seal
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip, refuse_no_game
 from judge.tournament.standings import (
     DOUBLE_LOSS,
     Standings,
+    slip_text,
+    slip_words,
 )
 from judge.tournament.state import PlayerInfo, RoundState, TournamentState, advance, replay
 from judge.tournament.tables import against_reports, check_reports, who_entered
@@ -333,7 +335,7 @@ class Tournament:
             w, l = l, w
         # the rule a results batch follows too: overriding a player's report takes --overwrite and
         # a reason
-        against = against_reports(rnd, pairing, DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}")
+        against = against_reports(rnd, pairing, slip_words(w, l, d, double_loss))
         check_reports([against] if against else [], overwrite=overwrite, reason=reason)
         return self._record(st, rnd, pairing, w, l, d, "slip", None, override_format, overwrite, reason,
                             double_loss=double_loss)
@@ -500,7 +502,7 @@ class Tournament:
                 overwrite: bool = False, reason: str | None = None, *,
                 based_on: list[dict[str, Any]] | None = None, double_loss: bool = False) -> RecordedEvent:
         old = rnd.results.get(p.table)
-        new = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
+        new = slip_words(w, l, d, double_loss)
         if old is not None and slip_text(old) == new:
             # the same result again, whatever the reason given: nothing new to store (as a batch,
             # judge/tournament/entry.py); the event returned is the one that recorded it
@@ -574,8 +576,7 @@ def resolve_player(st: TournamentState, player: str, rnd: RoundState | None = No
     listed with their tables; none: `not_registered`."""
     if player in st.players:
         return player
-    key = name_key(player)
-    hits = [n for n in st.players if name_key(n) == key] if key else []
+    hits = list(same_names(player, st.players)) if name_key(player) else []  # a blank name means nobody
     if len(hits) == 1:
         return hits[0]
     if hits:
@@ -614,11 +615,6 @@ def not_registered(st: TournamentState, player: str, rnd: RoundState | None = No
                 f"no registered name is near it ({len(st.players)} players; `tablejudge tournament pairings T "
                 "--by name` lists them)")
     return InputError(f"{shown(player)} is not registered; {hint}", field=field)
-
-
-def slip_text(r: Any) -> str:
-    """A recorded result as `W-L-D` in table order (`double-loss` for a double loss)."""
-    return DOUBLE_LOSS if getattr(r, "double_loss", False) else f"{r.wins1}-{r.wins2}-{r.draws}"
 
 
 def overwrite_conflict(rnd: RoundState, p: Pairing, new: str) -> dict[str, Any]:

@@ -8,14 +8,14 @@ from typing import Any
 from engine.events import RecordedEvent
 from engine.words import say
 
-from judge.tournament.standings import payload_slip
+from judge.tournament.standings import slip_text
 from judge.tournament.vocab import KINDS
 
 OVERRIDE_KINDS = frozenset({"pairing.swapped", "decision.recorded", "correction"})
 
 
 def _slip(p: dict[str, Any]) -> str:
-    return payload_slip(p) + (" (a match loss for both)" if p.get("double_loss") else "")
+    return slip_text(p) + (" (a match loss for both)" if p.get("double_loss") else "")
 
 
 def _round_words(round_no: int, position: int, events: Sequence[RecordedEvent]) -> str:

@@ -33,7 +33,7 @@ from judge.tournament.aggregate import Tournament, overwrite_conflict, slip_text
 from judge.tournament.names import name_key
 from judge.tournament.tables import ReportsDiffer, against_reports, check_reports
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
-from judge.tournament.standings import DOUBLE_LOSS
+from judge.tournament.standings import DOUBLE_LOSS, slip_words
 from judge.tournament.state import RoundState
 
 LINE_RE = re.compile(r"^\s*(\d+)\s*[ ,;:\t]\s*(\S.*?)\s*$")  # the result: parse_result reads it
@@ -288,7 +288,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                     done.append(Entered(rnd.number, table, p.player1, p.player2, "", "pending"))
                 continue
             w, l, d, double_loss = parse_result(slip, field="result")
-            new = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
+            new = slip_words(w, l, d, double_loss)
             if table in given:
                 if given[table][0] != new:
                     raise InputError(f"table {table} is given twice ({given[table][0]}"

@@ -8,7 +8,7 @@ A name typed to find someone ("my table" on the web, `--player`, `drop`) is matc
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 from engine.schema import shown
@@ -28,10 +28,17 @@ def clean_name(name: str) -> str:
     return " ".join(name.split())
 
 
+def same_names(name: str, existing: Iterable[str]) -> Iterator[str]:
+    """The names among `existing` that `name` is a near-duplicate of (the same name_key), in
+    order. Registration refuses one (similar_to); a typed name means the one there is
+    (judge.tournament.aggregate.resolve_player)."""
+    key = name_key(name)
+    return (e for e in existing if name_key(e) == key)
+
+
 def similar_to(name: str, existing: Iterable[str]) -> str | None:
     """The registered name `name` is a near-duplicate of (None: none is)."""
-    key = name_key(name)
-    return next((e for e in existing if name_key(e) == key), None)
+    return next(same_names(name, existing), None)
 
 
 def near_matches(query: str, items: Iterable[T], *, key: Callable[[T], str] = str,

@@ -31,7 +31,7 @@ from engine.schema import PayloadError, read_json, shown
 
 from judge.io.csvread import read_rows
 from judge.io.text import read_text
-from judge.tournament.standings import DOUBLE_LOSS, MatchResult
+from judge.tournament.standings import DOUBLE_LOSS, MatchResult, slip_words
 
 ELIMINATION_RE = re.compile(
     r"quarter|semi|final|top\s*\d+|playoff|play-off|elimination|knock.?out|bracket|"
@@ -296,8 +296,7 @@ def parse_results_csv(text: str, path: str = "<csv>") -> ResultsFile:
         if mirror is not None:
             m_opp, mw, ml, md, mline, m_double = mirror
             if m_opp != player or (mw, ml, md, m_double) != (l, w, d, double_loss):
-                said = DOUBLE_LOSS if double_loss else f"{w}-{l}-{d}"
-                m_said = DOUBLE_LOSS if m_double else f"{mw}-{ml}-{md}"
+                said, m_said = slip_words(w, l, d, double_loss), slip_words(mw, ml, md, m_double)
                 raise InputError(
                     f"round {name}: {player} vs {opp} is {said} on line {lineno}, but line {mline} "
                     f"says {opp} vs {m_opp or 'a bye'} {m_said}", field="opponent",

@@ -19,7 +19,7 @@ from engine.integrity import SealResult, check_seal, seal_hash, seal_token
 from engine.replay import Replayer
 from engine.store import MATCH_CREATED, EventStore, MatchNotFound
 
-from judge.tournament.standings import payload_slip
+from judge.tournament.standings import slip_text
 from judge.tournament.state import TournamentState
 from judge.tournament.vocab import CREATED
 
@@ -79,7 +79,7 @@ def change_words(e: RecordedEvent, events: list[RecordedEvent]) -> str:
         table = target.payload.get("table") if target is not None else None
         return (f"event {e.position} (voided the result of table {table}" if table is not None
                 else f"event {e.position} (voided a result") + (f", {p['reason']!r})" if p.get("reason") else ")")
-    return (f"event {e.position} (table {p.get('table')}: {payload_slip(p)}"
+    return (f"event {e.position} (table {p.get('table')}: {slip_text(p)}"
             + (f", {p['reason']!r})" if p.get("reason") else ")"))
 
 

@@ -75,13 +75,18 @@ class MatchResult:
             return self.player2
         return None
 
-    def slip(self) -> str:
-        return DOUBLE_LOSS if self.double_loss else f"{self.wins1}-{self.wins2}-{self.draws}"
 
 
-def payload_slip(p: dict[str, Any]) -> str:
-    """A result event's payload as a slip says it: `2-1-0`, or `double-loss`."""
-    return DOUBLE_LOSS if p.get("double_loss") else f"{p['wins1']}-{p['wins2']}-{p.get('draws', 0)}"
+def slip_words(wins1: int, wins2: int, draws: int = 0, double_loss: bool = False) -> str:
+    """A result as a slip says it: `W-L-D` in table order (`2-1-0`), or `double-loss`."""
+    return DOUBLE_LOSS if double_loss else f"{wins1}-{wins2}-{draws}"
+
+
+def slip_text(r: Any) -> str:
+    """slip_words of a MatchResult, a recorded ResultRecorded, or a result event's payload (a
+    mapping: `draws` may be left out, 0)."""
+    get = r.get if isinstance(r, Mapping) else lambda k, default=None: getattr(r, k, default)
+    return slip_words(get("wins1"), get("wins2"), get("draws", 0), bool(get("double_loss", False)))
 
 
 @dataclass(frozen=True)
@@ -365,7 +370,7 @@ def _score(records: dict[str, _Record], r: MatchResult, policy: Policy, warnings
             rec.points += policy.draw_points
     if r.wins1 == r.wins2 and not policy.match_draws:
         warnings.append(f"round {r.round}: {r.player1} vs {r.player2} is recorded as a draw "
-                        f"({r.slip()}); under {policy.name} a match does not end in a draw")
+                        f"({slip_text(r)}); under {policy.name} a match does not end in a draw")
 
 
 def _match_win_rate(rec: _Record, policy: Policy, is_dropped: bool) -> float:

@@ -129,7 +129,11 @@ class TournamentState:
     access: dict[str, RecordedEvent] = field(default_factory=dict)   # token id -> access.granted
     revoked: set[str] = field(default_factory=set)
     # (position, upto_round) -> the standings of this state: one page asks for them several times
-    # (the bracket's seeds, the placings, the warnings' seeding); an event folded in moves `position`
+    # (the bracket's seeds, the placings, the warnings' seeding); an event folded in moves `position`.
+    # `position` alone says when an entry is stale (standings() drops the others), but the round is
+    # part of the key too: one state is asked for the standings after different rounds, e.g. the
+    # pairings board's points before the round (judge.web.views.points_before: round - 1) beside the
+    # standings after the last complete round, or `tournament standings --round N` for an old round.
     _standings: dict[tuple[int, int | None], Standings] = field(default_factory=dict, repr=False, compare=False)
 
     def round(self, number: int) -> RoundState | None:

@@ -17,7 +17,7 @@ from engine.events import RecordedEvent
 from engine.match import InputError
 
 from judge.tournament.results import OverwriteRefused
-from judge.tournament.standings import payload_slip
+from judge.tournament.standings import slip_text
 from judge.tournament.state import RoundState, TournamentState
 
 PENDING, REPORTED, DISPUTED, CONFIRMED = "pending", "reported", "disputed", "confirmed"
@@ -58,9 +58,9 @@ def table_status(rnd: RoundState, table: int) -> TableView:
     if p is None:
         raise InputError(f"{rnd.name} has no table {table}", field="table")
     reports = rnd.reports.get(table, {})
-    said = {player: payload_slip(ev.payload) for player, ev in reports.items()}
+    said = {player: slip_text(ev.payload) for player, ev in reports.items()}
     res_ev = rnd.result_events.get(table)
-    result = None if res_ev is None else payload_slip(res_ev.payload)
+    result = None if res_ev is None else slip_text(res_ev.payload)
     res_at = 0 if res_ev is None else res_ev.position
     later = {v for pl, v in said.items() if reports[pl].position > res_at}
     if result is not None:

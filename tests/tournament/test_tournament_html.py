@@ -297,3 +297,18 @@ def test_one_page_computes_the_standings_once(tmp_path, monkeypatch):
         calls.clear()
         assert client.get(f"/t/{t.id}/standings").status_code == 200
     assert (desk, board_same, len(calls)) == (1, 0, 1)
+
+
+def test_one_state_keeps_the_standings_after_each_round_apart(tmp_path):
+    """Review: the standings cache is keyed by (position, round); the position alone says when an
+    entry is stale, but the round is needed too: one state is asked for the standings after several
+    rounds (a pairings board's points before the round beside the table after the last round).
+    Keyed by the position alone, the first round asked would answer for every other."""
+    from judge.tournament.state import replay
+
+    t = _event(tmp_path)  # two rounds played, the third paired
+    st = t.state()
+    asked = {n: [(r.player, r.points) for r in st.standings(n).rows] for n in (0, 1, 2)}
+    alone = {n: [(r.player, r.points) for r in replay(t.events()).standings(n).rows] for n in (0, 1, 2)}
+    assert asked == alone
+    assert len({tuple(rows) for rows in asked.values()}) == 3  # three different tables
