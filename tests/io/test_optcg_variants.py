@@ -872,3 +872,28 @@ def test_two_copies_cut_in_the_same_turn_are_one_game_and_the_whole_file_reads_i
     assert d["events"] == 0 and "this copy is cut too, in its last turn" in d["games"][0]["status"]
     optcgsim.import_file(store, SIM_LOG)
     _one_game_as_the_whole_file(store, whole)
+
+
+def test_the_whole_game_names_the_player_a_stored_cut_copy_knew_as_a_placeholder(tmp_path):
+    """Bug: a copy cut after 40 moves but before the log names player 2 stored "Player 2"; the whole
+    file resumed it and the match kept the placeholder. Now the real name is recorded as an event
+    (match.created is not rewritten) and `state` says it."""
+    from engine.match import Match
+
+    lines = open(SIM_LOG, encoding="utf-8").read().split("\n")
+    cut = write(tmp_path, "cut.log", lines[:151] + [""])  # 75 moves, the set-up, player 2 not named yet
+    store = store_for(tmp_path)
+    first = optcgsim.import_file(store, cut).to_dict()
+    assert store.event_at(first["match"], 1).payload["players"] == ["LeoIlPirata#3980", "Player 2"]
+    game = optcgsim.import_file(store, SIM_LOG).to_dict()["games"][0]
+    assert game["status"].endswith("; Player 2 is now named Theshyopop#27381, from the longer copy")
+    assert "names_warning" not in game
+    named = [e for e in store.read(first["match"]) if e.kind == "player.named"]
+    assert [(e.actor, e.payload["player"], e.payload["name"]) for e in named] == [("-", "Player 2", "Theshyopop#27381")]
+    assert store.verify(first["match"]).ok and store.match_ids() == [first["match"]]
+    m = Match(store, first["match"])
+    assert m.state().extra["names"]["Player 2"]["name"] == "Theshyopop#27381"
+    assert f"Player 2 is Theshyopop#27381 (named by event {named[0].position})" in m.ruleset.summary_lines(m.state())
+    again = optcgsim.import_file(store, SIM_LOG).to_dict()["games"][0]  # the whole file again: no second naming
+    assert again["status"].startswith("already in the log") and "names_warning" not in again
+    assert len([e for e in store.read(first["match"]) if e.kind == "player.named"]) == 1
