@@ -18,6 +18,7 @@ from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.hidden import forget
+from engine.names import NAMES
 from engine.state import Card, TableState
 from . import hidden as H
 from . import table as T
@@ -1129,7 +1130,7 @@ class OptcgRuleset(Ruleset):
 
     def apply_player_named(self, s: TableState, e: RecordedEvent) -> None:
         # the seat keeps its name in the events; what it is called now is said beside it
-        s.extra.setdefault("names", {})[e.payload["player"]] = {"name": e.payload["name"], "position": e.position}
+        s.extra.setdefault(NAMES, {})[e.payload["player"]] = {"name": e.payload["name"], "position": e.position}
 
     def unsettled(self, s: TableState) -> str | None:
         left = s.extra.get("left") if s.result is None else None
@@ -1212,7 +1213,7 @@ class OptcgRuleset(Ruleset):
                     "don": len(s.zone(p, "cost")) + len(s.zone(p, "attached"))} for p in s.players}
 
     def summary_lines(self, s: TableState) -> list[str]:
-        lines = [f"{p} is {n['name']} (named by event {n['position']})" for p, n in s.extra.get("names", {}).items()]
+        lines = [f"{p} is {n['name']} (named by event {n['position']})" for p, n in s.extra.get(NAMES, {}).items()]
         for p in s.players:
             cost = s.zone(p, "cost")
             rested = sum(1 for c in cost if T.is_rested(c))
