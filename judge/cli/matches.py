@@ -9,6 +9,7 @@ import click
 
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
+from engine.names import match_names, shown_players
 from engine.rulesets import available, get_ruleset
 from engine.schema import PayloadError, read_json, shown
 from engine.store import ConflictError, MatchNotFound, NotAMatch
@@ -116,6 +117,10 @@ def _tournament_decks(env: Env, ref: str, ruleset: str, players: list[str]) -> l
 def matches_cmd(env: Env, as_json, as_csv, as_nl) -> None:
     """List the matches in the log.
 
+    A player the match's log knew only by a placeholder and a later event named is listed by
+    the name, with the seat: "Theshyopop#27381 (seat Player 2)". In --json/--csv, `players` are
+    the seats (the names the events use) and `named` the players as named now.
+
     \b
     Example:
       tablejudge --db t.db matches --json
@@ -125,11 +130,13 @@ def matches_cmd(env: Env, as_json, as_csv, as_nl) -> None:
     rows = []
     for mid in store.match_ids():
         p = store.created(mid).payload
-        rows.append({"id": mid, "ruleset": p["ruleset"], "players": p["players"],
+        names = match_names(Match(store, mid))
+        rows.append({"id": mid, "ruleset": p["ruleset"], "players": p["players"], "named": list(names.values()),
                      "event": p.get("event"), "round": p.get("round"), "table": p.get("table"),
                      "events": counts.get(mid, 0)})
     emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
-              text=lambda r: table_text(r, ["id", "ruleset", "players", "round", "table", "events"]))
+              text=lambda rs: table_text([{**r, "players": shown_players(dict(zip(r["players"], r["named"])))}
+                                          for r in rs], ["id", "ruleset", "players", "round", "table", "events"]))
 
 
 @click.command("log", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})

@@ -10,12 +10,13 @@ nothing here names a game.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.desk import find_time_called
 from engine.events import JUDGE_PREFIX, RecordedEvent
 from engine.match import InputError, Match
+from engine.names import any_named, match_names, shown, shown_players
 from engine.rulesets.base import Decision, Ruleset
 from judge.desk.clock import check_wall_clock, wall_clock_now
 from engine.timefacts import FactsError, facts_text, parse_facts, usage
@@ -42,6 +43,7 @@ class TimeLimitResult:
     # `verify` can replay that table again and compare
     basis: tuple[int, str] | None = None
     facts: str | None = None  # decided from what the judge read off the table (engine/timefacts.py)
+    names: dict[str, str] = field(default_factory=dict)  # seat -> name now (engine.names), set by `run`
 
     def to_dict(self) -> dict[str, Any]:
         d = self.decision.to_dict()
@@ -64,6 +66,8 @@ class TimeLimitResult:
             "decided_before_time": self.moot,
             "facts": self.facts,
             "contradicts_position": self.contradicts.position if self.contradicts else None,
+            # the players as named now, where a later event named a seat the log calls otherwise
+            **({"named": self.names} if any_named(self.names) else {}),
         }
 
 
@@ -155,6 +159,7 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
     table nobody recorded), decide from them; a missing time call is recorded with the decision, in
     one transaction."""
     result = decide_from_facts(match, facts, policy, clock) if facts is not None else decide(match, policy)
+    result.names = match_names(match)
     if dry_run or result.moot or result.already_recorded is not None:
         return result
     if result.contradicts is not None:
@@ -222,11 +227,13 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
     """The decision for a terminal. A policy from outside the rulebook is quoted with its source;
     `lang` "en" or "both" adds what it does in plain English ("orig": the quote alone)."""
     d = result.decision
-    who = f" - winner: {d.winner}" if d.winner else ""
+    who = f" - winner: {shown(d.winner, result.names)}" if d.winner else ""
     at = f"event {result.time_called.position}" if result.time_called.position else "not recorded"
     lines = [f"match {result.match} ({result.ruleset}): time called at {result.time_called.payload['clock']} "
-             f"({at})",
-             f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
+             f"({at})"]
+    if any_named(result.names):  # the steps say the seats, as the log does
+        lines.append(f"players: {', '.join(shown_players(result.names))}")
+    lines += [f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
     lines += [f"  {i}. {s}" for i, s in enumerate(d.steps, 1)]
     if d.source:
         lines += ["", f"source: {d.source}"]

@@ -28,7 +28,7 @@ def replay_html(tl: Timeline, *, inline: bool = True, live_url: str | None = Non
                 links: list[dict[str, str]] | None = None, base: str = "") -> str:
     """The viewer page. `inline`: the self-contained file (script and styles inside)."""
     m = tl.match
-    title = f"{' vs '.join(m['players'])} — replay" + (f" ({m['labels'].get('event')})" if m["labels"].get("event") else "")
+    title = f"{' vs '.join(m['shown'])} — replay" + (f" ({m['labels'].get('event')})" if m["labels"].get("event") else "")
     extra: dict[str, Any] = {}
     if inline:
         extra = {"js": "\n".join(asset(a) for a in ASSETS), "css": asset("replay.css"),

@@ -17,6 +17,7 @@ from engine.desk import DESK_RULES, JUDGE_ACTION_KINDS, describer, desk_findings
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.match import Match
+from engine.names import names_now, shown_players
 from engine.notation.lexer import SEATS
 from engine.penalty_guide import guide_for
 from engine.replay import Fold
@@ -116,6 +117,7 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
                      "void": e.position in voided})
     p = match.created.payload
     info = {"id": match.id, "ruleset": rs.name, "title": rs.title, "players": players, "seats": seats,
+            "shown": shown_players(names_now(state)),  # as named now: "X (seat Player 2)"
             "labels": {k: p.get(k) for k in ("event", "round", "table") if p.get(k) is not None},
             "head": log[-1].position, "hidden": hidden, "zones": list(rs.zones),
             "outcome": outcome.to_dict() if outcome else None}

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.desk import JUDGE_ACTION_KINDS, judge_of
 from engine.match import Match
+from engine.names import names_now, shown_players
 from engine.state import TableState
 from engine.store import anchor_token
 
@@ -78,15 +79,16 @@ def match_context(m: Match) -> dict[str, Any]:
     outcome = r.outcome
     decision = _with_source(m, r.time_decision())
     c = m.created.payload
+    seats = names_now(r.state)  # the players as named now (a placeholder a later copy named)
     return {
         "title": f"Match {m.id}",
         "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "match": {"id": m.id, "event": c.get("event"), "round": c.get("round"), "table": c.get("table"),
-                  "players": m.players, "ruleset": ruleset.name, "ruleset_title": ruleset.title,
+                  "players": shown_players(seats), "ruleset": ruleset.name, "ruleset_title": ruleset.title,
                   "rulebook": ruleset.rulebook, "rulebook_lang": rulebook_lang(ruleset.rulebook), "events": len(events),
                   "created_at": m.created.recorded_at},
         "result": {
-            "text": result_text(outcome.result, outcome.winner) if outcome else "not decided by the log",
+            "text": result_text(outcome.result, outcome.winner, seats) if outcome else "not decided by the log",
             "decided": outcome is not None,
             "how": outcome.how if outcome else "",
             "source": outcome.source if outcome else "",

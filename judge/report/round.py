@@ -5,6 +5,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from engine.match import InputError, Match
+from engine.names import names_now, shown_players
 from engine.store import EventStore
 
 from judge import desk
@@ -30,12 +31,13 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
         active = r.active_findings()
         slip = r.slip()
         verify = store.verify(mid)
+        seats = names_now(r.state)
         rows.append({
-            "id": mid, "table": c.get("table"), "event": c.get("event"), "players": m.players,
+            "id": mid, "table": c.get("table"), "event": c.get("event"), "players": shown_players(seats),
             "ruleset": c["ruleset"],
-            "result": result_text(r.outcome.result, r.outcome.winner) if r.outcome else "not decided",
+            "result": result_text(r.outcome.result, r.outcome.winner, seats) if r.outcome else "not decided",
             "how": r.outcome.how if r.outcome else "",
-            "slip": (result_text(slip["result"], slip.get("winner")) + ("" if slip["complete"] else " (unconfirmed)"))
+            "slip": (result_text(slip["result"], slip.get("winner"), seats) + ("" if slip["complete"] else " (unconfirmed)"))
             if slip else "",
             "errors": sum(1 for f in active if f.severity == "error"),
             "warnings": sum(1 for f in active if f.severity == "warning"),

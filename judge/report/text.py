@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from engine.events import RecordedEvent
 from engine.findings import Finding
+from engine.names import names_now, shown as seat_shown
 from engine.rulesets import Ruleset
 from engine.state import TableState
 
@@ -15,16 +16,17 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
                  match_id: str = "", names: CardNames | None = None) -> str:
     """The table for a terminal; card numbers shown with their names (`OP01-078 Boa Hancock`)."""
     names = names or CardNames.for_state(state, ruleset)
+    seats = names_now(state)  # a player named after the log began: "X (seat Player 2)"
     where = f"after event {state.position}" + (f" of {head}" if head else "")
     turn = f"turn {state.turn}" if state.turn else "before the first turn"
     lines = [f"match {match_id} ({ruleset.name}) · {where} · {turn}"
-             + (f" · active {state.active}" if state.active else "")
+             + (f" · active {seat_shown(state.active, seats)}" if state.active else "")
              + (f" · phase {state.phase}" if state.phase else "")]
     # one column for every zone name of the ruleset (at least the 10 the short ones always had)
     width = max([10, *(len(z) for z in state.zone_names)])
     for p in state.players:
         counters = state.counters.get(p, {})
-        lines.append(f"{p}" + (": " + ", ".join(f"{k} {v}" for k, v in counters.items()) if counters else ""))
+        lines.append(f"{seat_shown(p, seats)}" + (": " + ", ".join(f"{k} {v}" for k, v in counters.items()) if counters else ""))
         for z in state.zone_names:
             cards = state.zones[p][z]
             if not cards:
@@ -38,7 +40,7 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
         lines.append(f"backed out / corrected away: events {_ranges(state.voided)}")
     if state.result:
         r = state.result
-        lines.append(f"result: {r.get('winner') or 'no winner'} ({r.get('how')})")
+        lines.append(f"result: {seat_shown(r.get('winner'), seats) or 'no winner'} ({r.get('how')})")
     lines.append(f"state hash {state.state_hash()}")
     return "\n".join(lines)
 

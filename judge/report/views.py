@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.names import shown
 from engine.state import TableState
 
 
@@ -54,9 +55,10 @@ def same_layout(views: list[dict[str, Any]]) -> None:
         v["layout"] = grid_layout(zones, columns)
 
 
-def result_text(result: str | None, winner: str | None) -> str:
+def result_text(result: str | None, winner: str | None, names: dict[str, str] | None = None) -> str:
+    """A result in words; the winner's seat as named now (`names`: engine.names.names_now)."""
     if result is None:
         return "not decided"
     if result == "win":
-        return f"{winner} wins" if winner else "win"
+        return f"{shown(winner, names or {})} wins" if winner else "win"
     return {"draw": "draw", "double-loss": "double loss"}.get(result, result)

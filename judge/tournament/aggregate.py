@@ -1,6 +1,7 @@
 """The Tournament aggregate: validate an organizer's command, append its event, replay."""
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -12,6 +13,7 @@ from engine.events import (
     default_recorder_name,
 )
 from engine.match import MAX_NAME, InputError, Match
+from engine.names import match_names
 from engine.schema import PayloadError, shown
 from engine.store import MATCH_CREATED, EventStore, MatchNotFound
 
@@ -350,10 +352,13 @@ class Tournament:
         players: set[str] | None = None
         for ref in match_refs:
             m = Match.open(self.store, ref)
+            # the players as named now: a seat the log knew as "Player 2" and a later copy named
+            # is that player here (the match's events keep the seat's name)
+            names = match_names(m)
             if players is None:
-                players = set(m.players)
-            elif set(m.players) != players:
-                raise InputError(f"match {m.id} is between {', '.join(m.players)}, not the players "
+                players = set(names.values())
+            elif set(names.values()) != players:
+                raise InputError(f"match {m.id} is between {', '.join(names.values())}, not the players "
                                  "of the other matches given", field="match")
             outcome = m.ruleset.outcome(m.state())
             if outcome is None:
@@ -362,6 +367,8 @@ class Tournament:
                 raise InputError(f"match {m.id} ended in a double loss, which a game count cannot "
                                  "express; if both players lose the match, record it as one: `tablejudge "
                                  "tournament result T --double-loss --table N`", field="match")
+            if outcome.winner is not None:
+                outcome = dataclasses.replace(outcome, winner=names.get(outcome.winner, outcome.winner))
             outcomes.append((m.id, outcome, _basis(m)))
         assert players is not None
         if len(players) != 2:

@@ -31,7 +31,7 @@ def test_optcg_time_called_mid_game_plays_on_with_the_bandai_procedure(tmp_path)
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert (d["decision"], d["branch"], d["policy"]) == ("continue", "extra-turns", "bandai")
-    assert any("3 more turns" in step for step in d["steps"])
+    assert any("3 extra turns" in step for step in d["steps"])
     again = json.loads(run_cli("timelimit", match, "--json", db=db).stdout)
     assert not again["newly_recorded"]  # deciding twice records nothing new
     events = json.loads(run_cli("events", match, "--json", db=db).stdout)

@@ -872,3 +872,67 @@ def test_two_copies_cut_in_the_same_turn_are_one_game_and_the_whole_file_reads_i
     assert d["events"] == 0 and "this copy is cut too, in its last turn" in d["games"][0]["status"]
     optcgsim.import_file(store, SIM_LOG)
     _one_game_as_the_whole_file(store, whole)
+
+
+def test_the_whole_game_names_the_player_a_stored_cut_copy_knew_as_a_placeholder(tmp_path):
+    """Bug: a copy cut after 40 moves but before the log names player 2 stored "Player 2"; the whole
+    file resumed it and the match kept the placeholder. Now the real name is recorded as an event
+    (match.created is not rewritten) and `state` says it."""
+    from engine.match import Match
+
+    lines = open(SIM_LOG, encoding="utf-8").read().split("\n")
+    cut = write(tmp_path, "cut.log", lines[:151] + [""])  # 75 moves, the set-up, player 2 not named yet
+    store = store_for(tmp_path)
+    first = optcgsim.import_file(store, cut).to_dict()
+    assert store.event_at(first["match"], 1).payload["players"] == ["LeoIlPirata#3980", "Player 2"]
+    game = optcgsim.import_file(store, SIM_LOG).to_dict()["games"][0]
+    assert game["status"].endswith("; Player 2 is now named Theshyopop#27381, from the longer copy")
+    assert "names_warning" not in game
+    named = [e for e in store.read(first["match"]) if e.kind == "player.named"]
+    assert [(e.actor, e.payload["player"], e.payload["name"]) for e in named] == [("-", "Player 2", "Theshyopop#27381")]
+    assert store.verify(first["match"]).ok and store.match_ids() == [first["match"]]
+    m = Match(store, first["match"])
+    assert m.state().extra["names"]["Player 2"]["name"] == "Theshyopop#27381"
+    assert f"Player 2 is Theshyopop#27381 (named by event {named[0].position})" in m.ruleset.summary_lines(m.state())
+    again = optcgsim.import_file(store, SIM_LOG).to_dict()["games"][0]  # the whole file again: no second naming
+    assert again["status"].startswith("already in the log") and "names_warning" not in again
+    assert len([e for e in store.read(first["match"]) if e.kind == "player.named"]) == 1
+
+
+def test_the_views_show_the_player_a_later_copy_named_and_a_correction_voiding_it_brings_the_placeholder_back(tmp_path):
+    """Bug: after the whole file named "Player 2" (a player.named event), the match list, `state`,
+    the report's header and its result line still said "Player 2". They show the name with the seat
+    (the events still say the seat); a judge's correction voiding the naming undoes it."""
+    from click.testing import CliRunner
+
+    from judge.report.match import match_context
+
+    lines = open(SIM_LOG, encoding="utf-8").read().split("\n")
+    cut = write(tmp_path, "cut.log", lines[:151] + [""])
+    store = store_for(tmp_path)
+    mid = optcgsim.import_file(store, cut).to_dict()["match"]
+    optcgsim.import_file(store, SIM_LOG)
+    db = str(tmp_path / "t.db")
+    shown = "Theshyopop#27381 (seat Player 2)"
+    listed = CliRunner().invoke(cli, ["--db", db, "matches"]).output
+    assert f"LeoIlPirata#3980, {shown}" in listed
+    rows = json.loads(CliRunner().invoke(cli, ["--db", db, "matches", "--json"]).output)
+    assert rows[0]["players"] == ["LeoIlPirata#3980", "Player 2"]
+    assert rows[0]["named"] == ["LeoIlPirata#3980", "Theshyopop#27381"]
+    state = CliRunner().invoke(cli, ["--db", db, "state", mid]).output
+    assert f"active {shown}" in state and f"\n{shown}\n" in state
+    ctx = match_context(Match(store, mid))
+    assert ctx["match"]["players"] == ["LeoIlPirata#3980", shown]
+    named = next(e for e in store.read(mid) if e.kind == "player.named")
+    Match(store, mid).record("correction", {"voids": named.position, "reason": "wrong player"}, actor="judge:Ann")
+    assert match_context(Match(store, mid))["match"]["players"] == ["LeoIlPirata#3980", "Player 2"]
+    assert "Theshyopop" not in CliRunner().invoke(cli, ["--db", db, "matches"]).output
+
+
+def test_a_result_names_the_winner_a_later_copy_named(tmp_path):
+    """A winner line shows the seat's name now: the report's result of a match won by the seat the
+    log called "Player 2" once a later copy named them."""
+    from judge.report.views import result_text
+
+    assert result_text("win", "Player 2", {"Player 2": "Theshyopop#27381"}) == "Theshyopop#27381 (seat Player 2) wins"
+    assert result_text("win", "Player 2") == "Player 2 wins"

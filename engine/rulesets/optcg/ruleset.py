@@ -18,6 +18,7 @@ from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.hidden import forget
+from engine.names import NAMES
 from engine.state import Card, TableState
 from . import hidden as H
 from . import table as T
@@ -31,7 +32,8 @@ CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
 RULES = CATALOGUE.rules
 
 PRE_MAIN = ("refresh", "draw", "don")
-AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "log.count", "player.left", "game.end", "concede")
+AFTER_END_OK = tuple(OFF_TABLE_KINDS) + ("annotation", "log.count", "player.left", "player.named", "game.end",
+                                         "concede")
 MAIN_ACTIONS = ("play", "don.attach", "attack")
 
 
@@ -449,7 +451,7 @@ class OptcgRuleset(Ruleset):
         """Does this event come after the damage is resolved? A Life card taken, a [Trigger] or any
         effect's result (`by`), a reveal, a note or a judge's act may still belong to it."""
         if e.kind in OFF_TABLE_KINDS or e.kind in ("life.taken", "effect", "reveal", "annotation", "log.count",
-                                                   "shuffle"):
+                                                   "shuffle", "player.named"):
             return False
         return not e.payload.get("by")
 
@@ -1126,6 +1128,10 @@ class OptcgRuleset(Ruleset):
         if s.result is None and "left" not in s.extra:
             s.extra["left"] = dict(e.payload, position=e.position)
 
+    def apply_player_named(self, s: TableState, e: RecordedEvent) -> None:
+        # the seat keeps its name in the events; what it is called now is said beside it
+        s.extra.setdefault(NAMES, {})[e.payload["player"]] = {"name": e.payload["name"], "position": e.position}
+
     def unsettled(self, s: TableState) -> str | None:
         left = s.extra.get("left") if s.result is None else None
         return f"{words.left_words(left)} (event {left['position']})" if left else None
@@ -1207,7 +1213,7 @@ class OptcgRuleset(Ruleset):
                     "don": len(s.zone(p, "cost")) + len(s.zone(p, "attached"))} for p in s.players}
 
     def summary_lines(self, s: TableState) -> list[str]:
-        lines = []
+        lines = [f"{p} is {n['name']} (named by event {n['position']})" for p, n in s.extra.get(NAMES, {}).items()]
         for p in s.players:
             cost = s.zone(p, "cost")
             rested = sum(1 for c in cost if T.is_rested(c))

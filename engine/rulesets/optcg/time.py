@@ -104,8 +104,9 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     # recorded as such (extra_minutes_over) or, in logs from before that field, as a later call
     at = (calls[0] if pol.overtime_ends == "turns-or-call" else calls[-1]).position
     turn0 = sum(1 for e in events if e.kind == "turn" and e.position < at)
-    steps = [f"time was called at event {at}, during turn {turn0} (turn 0 of the procedure)"
-             if turn0 else f"time was called at event {at}, before the first turn (turn 0 is the first turn)"]
+    steps = [f"time was called at event {at}, during game turn {turn0} (turn 0 of the procedure)"
+             if turn0 else f"time was called at event {at}, while the game was in its set-up: turn 0 of the "
+             "procedure is game turn 1"]
     marks = [e for e in called if e not in calls]
     if marks and pol.overtime_ends != "turns-or-call":
         steps.append(f"the end of the extra minutes recorded at event {marks[0].position} does not count: policy "
@@ -113,20 +114,34 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     if pol.turns == 0:
         steps.append("this policy plays no extra turns: the effect in progress resolves, then the game ends")
     else:
-        last = turn0 + pol.turns if turn0 else pol.turns + 1
+        first = turn0 or 1  # the game turn that is the procedure's turn 0
+        last = first + pol.turns
         done_last = s.turn > last or (s.turn == last and s.phase == "end")
         ended = [e for e in called if e.position > at and pol.overtime_ends == "turns-or-call"]
         if ended and not done_last:
-            steps.append(f"the extra minutes ran out at event {ended[0].position}, before turn {last} ended")
+            steps.append(f"the extra minutes ran out at event {ended[0].position}, before game turn {last} "
+                         f"(extra turn {pol.turns}) ended")
         elif not done_last:
             more = (" or until the extra minutes run out (record it: tablejudge judge time MATCH --clock HH:MM "
                     "--extra-minutes-over)") if pol.overtime_ends == "turns-or-call" else ""
-            steps.append(f"{pol.turns} more turns are played after turn 0: play on until turn {last} ends{more} "
-                         f"(now turn {s.turn}, {s.phase} phase)")
+            steps.append(f"{pol.turns} extra turns are played after turn 0 (game turn {first}): play on until game "
+                         f"turn {last} ends{more}; now {where_now(s, first, pol.turns)}")
             return decision("continue", None, "extra-turns", steps)
         else:
-            steps.append(f"turn 0 and {pol.turns} more turns are over (turn {last} ended) and nobody has won")
+            steps.append(f"turn 0 and {pol.turns} extra turns are over (game turn {last} ended) and nobody has won")
     return by_criteria(pol, s, steps, decision)
+
+
+def where_now(s: TableState, first: int, extra: int) -> str:
+    """Where the game is, in both counts a judge needs: the game's turn numbers (what the table
+    shows) and the procedure's (turn 0 is game turn `first`, then extra turns 1..`extra`). Never
+    "turn 0" for the set-up: the procedure's turn 0 and the game's turn 0 are not the same thing
+    (a call during the set-up once read "until turn 4 ends (now turn 0, setup phase)")."""
+    if s.turn == 0:
+        return "the game is in its set-up (game turn 1, turn 0 of the procedure, has not started)"
+    n = s.turn - first
+    which = "turn 0 of the procedure" if n == 0 else f"extra turn {n} of {extra}"
+    return f"game turn {s.turn}, {which}" + (f", {s.phase} phase" if s.phase else "")
 
 
 def by_criteria(pol: Policy, s: TableState, steps: list[str], decision, read: set[str] | None = None) -> Decision:

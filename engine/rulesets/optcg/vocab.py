@@ -414,6 +414,18 @@ class Annotation(Payload):
     source: str | None = None
 
 
+@event_kind("player.named")
+class PlayerNamed(Payload):
+    """A correction of a seat's name: the match knew `player` only by the simulator's placeholder
+    ("Player 2": its copy of the log was cut before it named them), and a longer copy names them
+    `name`. The match's events keep the seat's name (stored rows are never rewritten); `state`, the
+    report and standings show `name` (TableState.extra["names"]). A correction voiding it undoes it."""
+
+    player: Player
+    name: str
+    reason: str
+
+
 @event_kind("log.count")
 class LogCount(Payload):
     """An imported log's own statement of how many cards a player's zone holds at this point (an
@@ -430,4 +442,4 @@ class LogCount(Payload):
 KINDS = (DeckRegistered, TurnOrder, Draw, Mulligan, LifePlaced, Turn, Refresh, Phase, Don, Play,
          DonRest, DonActivate, DonAttach, DonDetach, DonMinus, Effect, Rest, SetActive, PowerMod,
          KeywordGain, Attack, Block, Counter, DamageStep, LifeTaken, KO, Trash, Move, Reveal, Shuffle, BattleEnd,
-         TurnEnd, Concede, GameEnd, PlayerLeft, Annotation, LogCount)
+         TurnEnd, Concede, GameEnd, PlayerLeft, PlayerNamed, Annotation, LogCount)

@@ -89,6 +89,8 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         return f"{who}'s {card(p)} gets {p['amount']:+d} power {lasting}{by(p)}"
     if kind == "player.left":
         return left_words(p)
+    if kind == "player.named":
+        return f"{p['player']} is named {p['name']} ({p['reason']})"
     if kind == "log.count":
         at = f" (line {p['line']})" if p.get("line") is not None else ""
         return f"the log's {p.get('source') or 'RZ1|CHK'}{at} says {who}'s {p['zone']} holds {p['count']} card(s)"

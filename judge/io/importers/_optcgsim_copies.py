@@ -40,12 +40,14 @@ from engine.match import InputError
 from engine.replay import VOIDING_KINDS, void_targets
 from engine.store import EventStore
 
+from judge.io.importers._optcgsim_seats import placeholder
 from judge.io.importers._resume import first_difference
 
 OPENING_HEX = 6   # hex digits of a match id that are the game's opening
 ENDING_KINDS = ("concede", "game.end")
 READ_AGAIN = "read again from a longer copy of the game,"  # how an import's own corrections begin (optcgsim.voiding)
-CONTINUES = ("resume", "reread")  # the relations that store events after the stored match's (optcgsim.resume)
+CONTINUES = ("resume", "reread")
+NAMED = "player.named"  # a placeholder's real name, recorded by a resume (optcgsim.naming): not the game  # the relations that store events after the stored match's (optcgsim.resume)
 
 
 @dataclass
@@ -153,6 +155,18 @@ def _players(first: Any) -> list[str]:
     return list(first.payload.get("players") or []) if first.kind == "match.created" else []
 
 
+def placeholders_named(stored: Any, file: Any) -> dict[str, str]:
+    """Seat name -> real name, for the seats the stored match knows only by the simulator's
+    placeholder ("Player 2": its copy was cut before the log named them) and the file's copy names
+    (`stored`, `file`: the match.created of each). A stored real name that differs is not this: a
+    re-used or renamed log (`_names`)."""
+    mine, theirs = _players(file), _players(stored)
+    if len(mine) != len(theirs):
+        return {}
+    return {t: m for k, (m, t) in enumerate(zip(mine, theirs), 1)
+            if t == placeholder(k) and m != t and m != placeholder(k) and m not in theirs}
+
+
 def _renaming(mine: Any, theirs: Any) -> dict[str, str]:
     a, b = _players(mine), _players(theirs)
     if len(a) != len(b) or a == b or len(set(a)) != len(a):
@@ -173,9 +187,15 @@ def _renamed(d: Draft, rename: dict[str, str]) -> Draft:
 
 
 def _names(first: Any, game: Any) -> dict[str, Any]:
-    """{"names": ..., "log_names": ...} when this copy names other players than the stored game."""
+    """{"names": ..., "log_names": ...} when this copy names other players than the stored game;
+    {"named": ...} when it only names those the stored game knew by a placeholder (`placeholders_named`)."""
     mine, theirs = _players(game.drafts[0]), _players(first)
-    return {"names": mine, "log_names": theirs} if mine and theirs and mine != theirs else {}
+    if not (mine and theirs and mine != theirs):
+        return {}
+    named = placeholders_named(first, game.drafts[0])
+    if named and [named.get(t, t) for t in theirs] == mine:
+        return {"named": named}
+    return {"names": mine, "log_names": theirs}
 
 
 def against(stored: list[Any], game: Any, path: str, match: str) -> Copy | None:
@@ -251,7 +271,7 @@ def standing(events: list[Any]) -> list[Any]:
     kept as they are, never compared, never voided by an import), its corrections (and backups) and
     the events they void (a cut copy's last turn read again from the whole file)."""
     voided = _voided(events)
-    return [e for e in events if e.kind not in OFF_TABLE_KINDS and e.position not in voided]
+    return [e for e in events if e.kind not in OFF_TABLE_KINDS and e.kind != NAMED and e.position not in voided]
 
 
 def _voided(events: list[Any], *, by: Any = None) -> set[int]:

@@ -23,6 +23,11 @@ from engine.match import InputError
 from judge.io.importers._optcgsim_lines import MAX_NAME, Line, MoveLine, PlayerLine, TextLine, card_ids
 
 OWN = ("You", "Opponent")
+
+
+def placeholder(seat: int) -> str:
+    """The name a seat gets when the log never names its player (a copy cut before it does)."""
+    return f"Player {seat}"
 DRAW_CARDS = re.compile(r"Draw \d+ Cards?")
 
 
@@ -79,12 +84,12 @@ def bind(lines: list[Line], path: str) -> Seats:
         if len(handle) > MAX_NAME:
             raise InputError(f"a player's handle of {len(handle)} characters (at most {MAX_NAME})",
                              where=f"{path}:{name_line[num]}")
-    label = {1: names.get(1) or "Player 1", 2: names.get(2) or "Player 2"}
+    label = {k: names.get(k) or placeholder(k) for k in (1, 2)}
     if label[1] == label[2]:
         label = {1: label[1] + " (1)", 2: label[2] + " (2)"}
     for k, v in label.items():
         if v == TABLE_ACTOR or v.startswith(JUDGE_PREFIX):
-            label[k] = f"Player {k}"
+            label[k] = placeholder(k)
     labels = {**{v: k for k, v in label.items()}, **{n: k for k, n in names.items()}, **own}
     seats = Seats(label, labels, {}, 1, None, None, warnings)
     _leaders_and_order(seats, lines, ply, path)

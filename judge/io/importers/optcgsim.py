@@ -41,7 +41,8 @@ from engine.store import EventStore, StoreError
 
 from judge.io.importers import ImportSummary
 from judge.io.importers._optcgsim_convert import Converter
-from judge.io.importers._optcgsim_copies import CONTINUES, OPENING_HEX, READ_AGAIN, Copies, Copy, continuation
+from judge.io.importers._optcgsim_copies import (CONTINUES, NAMED, OPENING_HEX, READ_AGAIN, Copies, Copy, continuation,
+                                                 placeholders_named)
 from judge.io.importers._optcgsim_games import Game, split
 from judge.io.importers._optcgsim_lines import MoveLine, PlayerLine, TextLine, card_ids, read
 from judge.io.importers._optcgsim_version import Variant, detect
@@ -206,7 +207,27 @@ def resume(store: EventStore, path: str, g: GameResult, match: str) -> None:
         raise InputError(f"game {g.index} continues match {match}, which was not stored: nothing of the "
                          "game was stored", where=f"{path}:{g.first_line}")
     voids, tail = continuation(stored, g, path, match)
-    store.append_after(match, stored[-1], voiding(store, match, stored, voids, path, g.drafts[0].recorded_by) + tail)
+    by = g.drafts[0].recorded_by
+    drafts = voiding(store, match, stored, voids, path, by) + tail
+    store.append_after(match, stored[-1], drafts + naming(store, match, stored, g, path, by, len(stored) + len(drafts)))
+
+
+def naming(store: EventStore, match: str, stored: list, g: GameResult, path: str, recorded_by: str,
+           head: int) -> list[Draft]:
+    """A `player.named` for each seat the stored cut copy knew only by the simulator's placeholder
+    and this longer copy names (`placeholders_named`), unless the log says it already: the name is
+    a correction recorded as an event (the match's creation is never rewritten); its events keep
+    the seat's name. By the table (`-`), like `voiding`: the import decided it."""
+    said = {e.payload.get("player") for e in stored if e.kind == NAMED}
+    named = {seat: name for seat, name in placeholders_named(stored[0], g.drafts[0]).items() if seat not in said}
+    if not named:
+        return []
+    validator = Match(store, match).validator
+    kinds = {e.position: e.kind for e in stored}
+    reason = f"{READ_AGAIN} {os.path.basename(path)}: the stored copy was cut before the log named this player"
+    return [validator.draft(NAMED, {"player": seat, "name": name, "reason": reason}, actor=TABLE_ACTOR,
+                            recorded_by=recorded_by, head=head + k, kind_at=kinds.get)
+            for k, (seat, name) in enumerate(named.items())]
 
 
 def voiding(store: EventStore, match: str, stored: list, positions: list[int], path: str,
@@ -305,6 +326,9 @@ def copy_words(copy: Copy) -> dict[str, Any]:
                 "events_appended": again + appended, "events_voided": again}
     else:
         out["status"] = "already in the log"
+    if d.get("named") and copy.how in CONTINUES:
+        out["status"] += "; " + "; ".join(f"{seat} is now named {name}, from the longer copy"
+                                          for seat, name in d["named"].items())
     if d.get("names"):
         out["names_warning"] = (f"match {copy.match} in the log is between {' and '.join(d['log_names'])}: "
                                 f"this copy names {' and '.join(d['names'])} (a re-used or renamed log?); the match keeps its names")

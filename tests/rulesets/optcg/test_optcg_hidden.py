@@ -120,6 +120,7 @@ def test_every_kind_is_either_hidden_or_kept_on_purpose():
     kept = {"turn.order", "turn", "refresh", "phase", "don", "don.rest", "don.activate", "don.attach",
             "don.detach", "don.minus", "effect", "rest", "set.active", "power.mod", "keyword.gain", "block", "damage.step",
             "ko", "shuffle", "battle.end", "turn.end", "concede", "game.end", "player.left", "annotation",
+                "player.named",  # a seat's name: open information
             "log.count"}  # a count: how many cards a zone holds is open information
     covered = {k for k, _, _ in HIDE} | kept
     assert {k.kind for k in get_ruleset("optcg").kinds} == covered

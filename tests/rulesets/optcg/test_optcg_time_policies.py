@@ -66,7 +66,7 @@ def test_regional_ends_the_extra_turns_when_the_minutes_run_out(second_call):
     bandai = decide(early, "bandai")
     assert bandai.result == "continue"  # bandai plays turn 6 whatever the clock says
     if second_call == "mark":  # the end of the minutes (in turn 5) is not a call: time was called in turn 3
-        assert "during turn 3 (turn 0 of the procedure)" in bandai.steps[0], bandai.steps
+        assert "during game turn 3 (turn 0 of the procedure)" in bandai.steps[0], bandai.steps
     d = decide(early, "regional")
     assert (d.result, d.winner) == ("win", "Bob")  # Life 4 against 5 when the minutes ran out
     assert any("the extra minutes ran out" in s for s in d.steps)
@@ -105,3 +105,22 @@ def test_the_cli_prints_the_quote_and_its_source(tmp_path, capsys):
     assert "«If all are equal: a double loss (one store's published procedure).»" in out
     assert "in short:" in out
     assert get_ruleset("optcg")  # the registry still finds the ruleset after the policy data loaded
+
+
+@pytest.mark.parametrize("policy", ["bandai", "store", "regional"])
+def test_a_call_during_the_set_up_says_game_turns_and_the_set_up_plainly(policy):
+    """Bug: time called before turn 1 said "play on until turn 4 ends (now turn 0, setup phase)", the
+    procedure's turn count mixed with the game's turn numbers (turn 0 is the procedure's, not the set-up)."""
+    d = decide(opening(first_turns=False) + [ev("time.called", {"clock": "14:35"}, "judge:Zoe")], policy)
+    said = " ".join(d.steps)
+    assert d.result == "continue", d.steps
+    assert "while the game was in its set-up: turn 0 of the procedure is game turn 1" in d.steps[0]
+    assert "3 extra turns are played after turn 0 (game turn 1): play on until game turn 4 ends" in said
+    assert "now the game is in its set-up" in said and "now turn 0" not in said and "setup phase" not in said
+
+
+def test_a_call_during_a_turn_says_which_extra_turn_the_game_is_in():
+    d = decide(game(upto_turn=5), "bandai")
+    assert d.result == "continue"
+    assert d.steps[-1].startswith("3 extra turns are played after turn 0 (game turn 3): play on until game turn 6 "
+                                  "ends; now game turn 5, extra turn 2 of 3"), d.steps

@@ -1,0 +1,50 @@
+"""Players as named now: the one view every page, list and result line uses for a match's players.
+
+A seat keeps the name its match was created with (stored events are never rewritten): an
+imported OPTCGSim copy cut before the log named a player knows them by the simulator's
+placeholder ("Player 2"). A later copy that names them records a `player.named` correction
+(optcg vocabulary); replay keeps it in `TableState.extra[NAMES]`, so a judge's correction voiding
+that event brings the placeholder back, like any voided event. The events, findings and rule
+words keep the seat's name, so where a judge must match a line of the log to a player the name is
+shown with its seat: "Theshyopop#27381 (seat Player 2)".
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.state import TableState
+
+NAMED = "player.named"  # the event kind that names a seat (rulesets whose vocabulary has it)
+NAMES = "names"  # TableState.extra: seat -> {"name", "position"} (the naming event)
+
+
+def names_now(state: TableState) -> dict[str, str]:
+    """Seat -> the name it goes by now (its own where no standing event names it)."""
+    named = state.extra.get(NAMES) or {}
+    return {p: named[p]["name"] if p in named else p for p in state.players}
+
+
+def match_names(match: Any) -> dict[str, str]:
+    """`names_now` of a match's table at its last event. A ruleset that cannot name a seat is not
+    replayed for it (a list of many matches stays cheap)."""
+    if NAMED not in match.ruleset.vocabulary():
+        return {p: p for p in match.players}
+    return names_now(match.state())
+
+
+def any_named(names: dict[str, str]) -> bool:
+    """Does any seat go by another name now?"""
+    return any(seat != name for seat, name in names.items())
+
+
+def shown(seat: str | None, names: dict[str, str]) -> str | None:
+    """A seat as a person reads it: its name now, with the seat the log calls it by when they differ."""
+    if seat is None:
+        return None
+    name = names.get(seat, seat)
+    return seat if name == seat else f"{name} (seat {seat})"
+
+
+def shown_players(names: dict[str, str]) -> list[str]:
+    """Every seat, in seat order, as `shown`."""
+    return [shown(p, names) or p for p in names]
