@@ -43,8 +43,8 @@ def test_a_whole_session(tmp_path):
 
     r = run_cli("matches", "--json", db=db)
     rows = json.loads(r.stdout)
-    assert rows == [{"id": mid, "ruleset": "table", "players": ["Ann", "Bob"], "event": None,
-                     "round": "3", "table": "47", "events": 2}]
+    assert rows == [{"id": mid, "ruleset": "table", "players": ["Ann", "Bob"], "named": ["Ann", "Bob"],
+                     "event": None, "round": "3", "table": "47", "events": 2}]
 
     run_cli("log", mid, "setup", "--player", "Ann", "--zone", "deck", "--count", "3", db=db)
     r = run_cli("log", mid, "draw", "--actor", "Ann", "--player", "Ann", "--count", "5", db=db)
