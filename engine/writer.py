@@ -106,8 +106,8 @@ class _Transaction:
             # a write inside a write of the same thread would wait for itself for ever
             raise RuntimeError("a write transaction was started inside another on the same thread")
         w._lock.acquire()
-        w._owner = me
-        try:
+        try:  # from right after the acquire: an interrupt (Ctrl-C) anywhere below releases the lock
+            w._owner = me
             if w._conn is None:
                 w._conn = w._connect()
             self.cursor = w._conn.cursor()
