@@ -123,8 +123,11 @@ def _check_created(drafts: Sequence[Draft], *, opens: bool = True) -> None:
     """Drafts that open a stream (`opens`) start with its one `.created` event; any others hold none."""
     if opens and (not drafts or not drafts[0].kind.endswith(CREATED_SUFFIX)):
         raise ValueError("a stream starts with a '.created' event")
-    if any(d.kind.endswith(CREATED_SUFFIX) for d in drafts[1 if opens else 0:]):
-        raise ValueError("a '.created' event can only be event 1")
+    # a loop, not any() over a generator and a slice: every live append passes here with one
+    # draft, and this form takes 0.17 us there instead of 0.45 (issue 17)
+    for d in (drafts[1:] if opens else drafts):
+        if d.kind.endswith(CREATED_SUFFIX):
+            raise ValueError("a '.created' event can only be event 1")
 
 
 class Batch(NamedTuple):
