@@ -57,7 +57,7 @@ class SQLiteWriter:
         self.dbname = dbname
         self.timeout = timeout
         self._conn: sqlite3.Connection | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # an RLock: _Transaction asks whether it holds it
         self._owner: int | None = None  # the thread inside a transaction
 
     @staticmethod
@@ -93,7 +93,13 @@ class _Transaction:
     """One transaction of a SQLiteWriter, as a plain context manager rather than a
     @contextmanager generator: every live append goes through it, and contextlib's wrapper with
     its generator frames cost ~2 us of the ~25 us a warm single-row write takes here (measured
-    with PRAGMA synchronous=OFF; issue 17). Keep it a class."""
+    with PRAGMA synchronous=OFF; issue 17). Keep it a class.
+
+    An interrupt (Ctrl-C) may land between any two steps, even right after the lock's acquire()
+    returns: so the lock is taken inside the `try` and released only if this thread holds it (an
+    RLock can say so), and a connection an interrupt left inside a transaction (after its BEGIN,
+    or during a ROLLBACK) is rolled back before the next BEGIN rather than failing every later
+    write with "cannot start a transaction within a transaction"."""
 
     __slots__ = ("writer", "cursor")
 
@@ -105,41 +111,51 @@ class _Transaction:
         if w._owner == me:
             # a write inside a write of the same thread would wait for itself for ever
             raise RuntimeError("a write transaction was started inside another on the same thread")
-        w._lock.acquire()
-        try:  # from right after the acquire: an interrupt (Ctrl-C) anywhere below releases the lock
+        try:
+            w._lock.acquire()
             w._owner = me
             if w._conn is None:
                 w._conn = w._connect()
+            elif w._conn.in_transaction:  # an interrupted transaction's leftover (see above)
+                w._conn.rollback()
             self.cursor = w._conn.cursor()
             self.cursor.execute("BEGIN")
             return self.cursor
         except BaseException as e:
-            w._owner = None
-            w._lock.release()
+            self._end(roll_back=True)
             if isinstance(e, sqlite3.Error):
                 raise persistence_error(e) from e
             raise
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  tb: TracebackType | None) -> bool:
-        w = self.writer
-        try:
-            if error is None:
-                try:
-                    self.cursor.execute("COMMIT")
-                    return False
-                except BaseException as e:  # noqa: BLE001 - rolled back and raised below
-                    error = e
+        if error is None:
             try:
-                if w._conn is not None and w._conn.in_transaction:
+                self.cursor.execute("COMMIT")
+            except BaseException as e:  # noqa: BLE001 - rolled back and raised below
+                error = e
+            else:
+                self._end(roll_back=False)
+                return False
+        self._end(roll_back=True)
+        if isinstance(error, sqlite3.Error):
+            raise persistence_error(error) from error
+        if kind is None:  # the COMMIT itself failed with something else (an interrupt)
+            raise error
+        return False  # the body's own exception goes on as it was
+
+    def _end(self, *, roll_back: bool) -> None:
+        """Roll back if asked and still in a transaction, then let the lock go, if this thread
+        holds it (an interrupt may have come before the acquire returned)."""
+        w = self.writer
+        if not w._lock._is_owned():
+            return
+        try:
+            if roll_back and w._conn is not None and w._conn.in_transaction:
+                try:
                     w._conn.rollback()
-            except sqlite3.Error:
-                w._close()  # a connection in an unknown state is not used again
-            if isinstance(error, sqlite3.Error):
-                raise persistence_error(error) from error
-            if kind is None:  # the COMMIT itself failed with something else (an interrupt)
-                raise error
-            return False  # the body's own exception goes on as it was
+                except sqlite3.Error:
+                    w._close()  # a connection in an unknown state is not used again
         finally:
             w._owner = None
             w._lock.release()

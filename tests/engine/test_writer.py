@@ -116,3 +116,77 @@ def test_a_write_inside_a_write_of_the_same_thread_is_refused_not_a_hang(tmp_pat
         c.execute("INSERT INTO t VALUES ('after')")
     assert [r[0] for r in sqlite3.connect(path).execute("SELECT k FROM t")] == ["after"]
     writer.close()
+
+
+class _InterruptedAcquire:
+    """The writer's lock, with a Ctrl-C landing right after acquire() returns: the moment the
+    interpreter runs a pending signal handler after a C call."""
+
+    def __init__(self, lock):
+        self.lock = lock
+        self.armed = True
+
+    def acquire(self, *a):
+        got = self.lock.acquire(*a)
+        if self.armed:
+            self.armed = False
+            raise KeyboardInterrupt
+        return got
+
+    def __getattr__(self, name):
+        return getattr(self.lock, name)
+
+
+def test_an_interrupt_right_after_the_lock_is_taken_lets_it_go(tmp_path):
+    """Review finding: the lock was taken before the `try`, so a Ctrl-C landing right after the
+    acquire left it held and every later write (a server's every request) waited for ever."""
+    store = EventStore.open(str(tmp_path / "log.db"))
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    writer = store._writer
+    real = writer._lock
+    writer._lock = _InterruptedAcquire(real)
+    with pytest.raises(KeyboardInterrupt):
+        store.append(m.id, [note("lost")])
+    writer._lock = real
+    taken = []
+    other = threading.Thread(target=lambda: taken.append(real.acquire(timeout=2) and (real.release() or True)))
+    other.start()
+    other.join()
+    assert taken == [True], "the lock was left held"
+    store.append(m.id, [note("kept")])
+    assert [e.payload.get("text") for e in store.read(m.id)][1:] == ["kept"]
+    store.close()
+
+
+def test_an_interrupt_after_begin_does_not_leave_the_connection_in_a_transaction(tmp_path):
+    """Ctrl-C landing as BEGIN returns: the next write used to fail with "cannot start a
+    transaction within a transaction" until the process was restarted."""
+    store = EventStore.open(str(tmp_path / "log.db"))
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    writer = store._writer
+
+    class Interrupting(sqlite3.Cursor):
+        def execute(self, sql, *a):
+            out = super().execute(sql, *a)
+            if sql == "BEGIN":
+                raise KeyboardInterrupt
+            return out
+
+    class Connection(sqlite3.Connection):
+        def cursor(self, factory=Interrupting):
+            return super().cursor(factory)
+
+    with writer.transaction():
+        pass  # the writer's connection exists
+    plain = writer._conn
+    writer._conn = sqlite3.connect(writer.dbname, uri=True, isolation_level=None, factory=Connection)
+    with pytest.raises(KeyboardInterrupt):
+        store.append(m.id, [note("lost")])
+    writer._conn.close()
+    writer._conn = plain
+    # the interrupted connection's leftover, as the last one would have left it
+    plain.execute("BEGIN")
+    store.append(m.id, [note("kept")])
+    assert [e.payload.get("text") for e in store.read(m.id)][1:] == ["kept"]
+    assert store.verify(m.id).ok
+    store.close()
