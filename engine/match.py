@@ -21,6 +21,7 @@ from typing import Any
 from engine.desk import ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids, time_call_problem
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
+from engine.names import NAMED, naming_refusal
 from engine.replay import VOIDING_KINDS, Replayer, Validation
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from engine.canonical import canonical_json
@@ -163,6 +164,8 @@ class EventValidator:
                              "the most one event may hold", field="payload")
         if recorded_by is not None:
             check_name(recorded_by, "recorded_by", field="recorded_by")
+        if kind == NAMED and (refused := naming_refusal(actor, data, self.players)):
+            raise InputError(refused[0], field=refused[1])
         if kind in ("correction", "backup"):
             self._check_void_target(kind, data, head, kind_at)
         for name, kinds in self.vocab[kind].references.items():

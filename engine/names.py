@@ -10,12 +10,37 @@ shown with its seat: "Theshyopop#27381 (seat Player 2)".
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from engine.events import JUDGE_PREFIX, TABLE_ACTOR
 from engine.state import TableState
 
 NAMED = "player.named"  # the event kind that names a seat (rulesets whose vocabulary has it)
 NAMES = "names"  # TableState.extra: seat -> {"name", "position"} (the naming event)
+PLACEHOLDER = re.compile(r"Player [1-9][0-9]*")
+
+
+def placeholder(seat: int) -> str:
+    """The name a seat gets when the log never names its player (a copy cut before it does)."""
+    return f"Player {seat}"
+
+
+def naming_refusal(actor: str, payload: dict[str, Any], players: list[str]) -> tuple[str, str] | None:
+    """(message, field) if a `player.named` may not be recorded, else None. Only the importer
+    (the table, '-') or a judge names a seat, only a seat known by a placeholder, and never by
+    another seat's name: otherwise any recorder could rename a seat and move a result in the
+    standings (review: a player recording "Ann is Bob, Bob is Ann" took Ann's win)."""
+    if actor != TABLE_ACTOR and not actor.startswith(JUDGE_PREFIX):
+        return (f"a seat is named by the importer (the table, '-') or a judge ('judge:NAME'), "
+                f"not by {actor}", "actor")
+    seat, name = payload["player"], payload["name"]
+    if not PLACEHOLDER.fullmatch(seat):
+        return (f"{seat} is the name the match was created with; only a seat known by a placeholder "
+                "('Player 2') is named by a later event", "payload.player")
+    if name.strip() in players:
+        return f"{name.strip()} is already a seat of this match", "payload.name"
+    return None
 
 
 def names_now(state: TableState) -> dict[str, str]:

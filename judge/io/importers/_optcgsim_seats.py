@@ -19,15 +19,13 @@ from typing import Any
 
 from engine.events import JUDGE_PREFIX, TABLE_ACTOR
 from engine.match import InputError
+from engine.names import placeholder
 
 from judge.io.importers._optcgsim_lines import MAX_NAME, Line, MoveLine, PlayerLine, TextLine, card_ids
 
 OWN = ("You", "Opponent")
 
 
-def placeholder(seat: int) -> str:
-    """The name a seat gets when the log never names its player (a copy cut before it does)."""
-    return f"Player {seat}"
 DRAW_CARDS = re.compile(r"Draw \d+ Cards?")
 
 
