@@ -26,8 +26,8 @@ from tests.rulesets.optcg.support import SIM_LOG
 LINES = open(SIM_LOG, encoding="utf-8").read().split("\n")[:-1]
 FIRST_NAMED = 212  # the first line naming player 2 ("[Theshyopop#27381] Drew card ...")
 CUTS = range(140, 241)
-PAIRS = sorted({(a, b) for k in CUTS for a, b in ((k, k + 1), (k, k + 2), (k, 214), (k, 217)) if a != b and b <= 240}
-               | {(b, a) for k in CUTS for a, b in ((k, k + 1), (k, k + 2), (k, 214), (k, 217)) if a != b and b <= 240})
+ONE_WAY = {(k, b) for k in CUTS for b in (k + 1, k + 2, 214, 217) if b != k and b <= 240}  # 214, 217: the first named
+PAIRS = sorted(ONE_WAY | {(b, a) for a, b in ONE_WAY})  # both orders
 
 
 def _rename(value, names: dict[str, str]):
