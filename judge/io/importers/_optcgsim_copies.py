@@ -25,7 +25,10 @@ Two copies that both have a turn and differ before it, or both have an ending li
 two games (a rematch that opens alike; the rebuilt fixtures of tests/fixtures/optcgsim/variants
 do, a real shuffle does not).
 The players' names are not compared (a re-used or renamed log): the stored copy's stand, and a
-copy that names others is said (`names`, `log_names`). The one-file import and the folder
+copy that names others is said (`names`, `log_names`); a seat's placeholder ("Player 2", a copy cut
+before the log named that player) and the real name the other copy gives it are one player, and a
+copy naming a seat the stored one knew by its placeholder says so (`named`: optcgsim.naming records
+it, once per seat, `unnamed`). The one-file import and the folder
 import both relate through `Copies`; the games it holds (to be stored in this import) count as
 stored, so a cut copy and the whole game in one file or one run are stored once.
 """
@@ -46,8 +49,8 @@ from judge.io.importers._resume import first_difference
 OPENING_HEX = 6   # hex digits of a match id that are the game's opening
 ENDING_KINDS = ("concede", "game.end")
 READ_AGAIN = "read again from a longer copy of the game,"  # how an import's own corrections begin (optcgsim.voiding)
-CONTINUES = ("resume", "reread")
-NAMED = "player.named"  # a placeholder's real name, recorded by a resume (optcgsim.naming): not the game  # the relations that store events after the stored match's (optcgsim.resume)
+CONTINUES = ("resume", "reread")  # the relations that store events after the stored match's (optcgsim.resume)
+NAMED = "player.named"  # a placeholder's real name, recorded from another copy (optcgsim.naming): not the game
 
 
 @dataclass
@@ -98,11 +101,12 @@ class Copies:
         for match in (game.match, game.fingerprint[:10]):  # the same game, or as an earlier tablejudge named it
             first = self._first(match)
             if first is not None:
-                return Copy("same", match, _names(first, game))
+                return self._naming(Copy("same", match, _names(first, game)))
         for match in self.openings.get(game.match[:OPENING_HEX], []):
             held = self._events(match)
             copy = against(held, game, path, match) if held else None  # none: its file was refused
             if copy is not None:
+                copy = self._naming(copy)
                 if copy.how in CONTINUES:
                     undo.append((match, self.held.get(match), False))
                     self.held[match] = game
@@ -111,6 +115,15 @@ class Copies:
         self.held[game.match] = game
         self.openings.setdefault(game.match[:OPENING_HEX], []).append(game.match)
         return Copy("new", game.match, {})
+
+    def _naming(self, copy: Copy) -> Copy:
+        """`copy` naming only the seats the log does not name yet (`unnamed`): what the import will
+        record (optcgsim.naming) and say. A held game's drafts name none."""
+        if copy.detail.get("named") and copy.match not in self.held:
+            copy.detail["named"] = unnamed(self.store.read(copy.match), copy.detail["named"])
+            if not copy.detail["named"]:
+                del copy.detail["named"]
+        return copy
 
     def committed(self) -> None:
         """The held games are in the log now (or refused): read them from it from now on."""
@@ -160,11 +173,33 @@ def placeholders_named(stored: Any, file: Any) -> dict[str, str]:
     placeholder ("Player 2": its copy was cut before the log named them) and the file's copy names
     (`stored`, `file`: the match.created of each). A stored real name that differs is not this: a
     re-used or renamed log (`_names`)."""
-    mine, theirs = _players(file), _players(stored)
-    if len(mine) != len(theirs):
-        return {}
-    return {t: m for k, (m, t) in enumerate(zip(mine, theirs), 1)
-            if t == placeholder(k) and m != t and m != placeholder(k) and m not in theirs}
+    return {t: m for k, m, t in _seats(file, stored) if t == placeholder(k) and m != t and m != placeholder(k)}
+
+
+def _seats(mine: Any, theirs: Any) -> list[tuple[int, str, str]]:
+    """(seat number, this copy's name, the stored copy's name) per seat, or [] when the copies seat
+    different numbers of players or one's real name is another seat's name in the other."""
+    a, b = _players(mine), _players(theirs)
+    if len(a) != len(b):
+        return []
+    seats = [(k, m, t) for k, (m, t) in enumerate(zip(a, b), 1)]
+    if any(m != t and (m in b or t in a) for _, m, t in seats):
+        return []
+    return seats
+
+
+def _same_players(mine: Any, theirs: Any) -> bool:
+    """Do two copies name the same players, a seat's placeholder in either (a copy cut before the
+    log named that player) being the same player as the other's real name for that seat?"""
+    seats = _seats(mine, theirs)
+    return bool(seats) and all(m == t or placeholder(k) in (m, t) for k, m, t in seats)
+
+
+def unnamed(events: list[Any], named: dict[str, str]) -> dict[str, str]:
+    """`named` less the seats the match's events (all of them, voided ones too) already name: a
+    seat is named once, and a naming a judge voided stays voided (a copy never names it again)."""
+    said = {e.payload.get("player") for e in events if e.kind == NAMED}
+    return {seat: name for seat, name in named.items() if seat not in said}
 
 
 def _renaming(mine: Any, theirs: Any) -> dict[str, str]:
@@ -187,14 +222,16 @@ def _renamed(d: Draft, rename: dict[str, str]) -> Draft:
 
 
 def _names(first: Any, game: Any) -> dict[str, Any]:
-    """{"names": ..., "log_names": ...} when this copy names other players than the stored game;
-    {"named": ...} when it only names those the stored game knew by a placeholder (`placeholders_named`)."""
+    """{"names": ..., "log_names": ...} when this copy names other players than the stored game (two
+    real names for a seat); {"named": ...} when it only names those the stored game knew by a
+    placeholder (`placeholders_named`); {} when it names the same ones, or knows by a placeholder a
+    player the stored game names (this copy was cut before the log named them)."""
     mine, theirs = _players(game.drafts[0]), _players(first)
     if not (mine and theirs and mine != theirs):
         return {}
-    named = placeholders_named(first, game.drafts[0])
-    if named and [named.get(t, t) for t in theirs] == mine:
-        return {"named": named}
+    if _same_players(game.drafts[0], first):
+        named = placeholders_named(first, game.drafts[0])
+        return {"named": named} if named else {}
     return {"names": mine, "log_names": theirs}
 
 
@@ -209,9 +246,9 @@ def against(stored: list[Any], game: Any, path: str, match: str) -> Copy | None:
     theirs_ended = any(e.kind in ENDING_KINDS for e in stored) or _uncertain_end(stored)
     turns, stored_turns = _turns(drafts), _turns(stored)
     if diff is not None and diff[0] < min(turns[:1] + stored_turns[:1], default=diff[0] + 1):
-        if (turns and stored_turns) or _names(stored[0], game):
-            # two set-ups that differ: another game whose opening digits are alike; or a copy cut before
-            # both players were named, whose names (the match's creation) cannot be read again
+        if (turns and stored_turns) or "names" in _names(stored[0], game):
+            # two set-ups that differ: another game whose opening digits are alike; or one between other
+            # players (a placeholder and the seat's real name are one player: `player.named` says it)
             return None
     counts = {"events": n, "log_events": len(stored), "moves": game.stats["moves"],
               **_names(stored[0], game)}
@@ -255,7 +292,8 @@ def continuation(stored: list[Any], game: Any, path: str, match: str) -> tuple[l
         # a judge (or a recorder) voided an event of the part read again (after the last event both
         # readings agree on): the file would bring it back
         agreed = now[start - 2].position if start >= 2 else 0
-        theirs = sorted(p for p in _voided(stored, by=_by_a_person) if p > agreed)
+        turn = {e.position for e in stored if _of_the_game(e)}  # a voided note or naming is not the turn's
+        theirs = sorted(p for p in _voided(stored, by=_by_a_person) if p > agreed and p in turn)
         if theirs:
             raise InputError(f"match {match} in the log is a cut copy of this game whose last turn the whole file "
                              f"reads otherwise, but event {theirs[0]} of that turn was voided by a correction "
@@ -271,7 +309,12 @@ def standing(events: list[Any]) -> list[Any]:
     kept as they are, never compared, never voided by an import), its corrections (and backups) and
     the events they void (a cut copy's last turn read again from the whole file)."""
     voided = _voided(events)
-    return [e for e in events if e.kind not in OFF_TABLE_KINDS and e.kind != NAMED and e.position not in voided]
+    return [e for e in events if _of_the_game(e) and e.position not in voided]
+
+
+def _of_the_game(e: Any) -> bool:
+    """Is this event the game's (compared with a copy), not the desk's or people's, nor a seat's name?"""
+    return e.kind not in OFF_TABLE_KINDS and e.kind != NAMED
 
 
 def _voided(events: list[Any], *, by: Any = None) -> set[int]:

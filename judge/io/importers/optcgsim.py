@@ -42,7 +42,7 @@ from engine.store import EventStore, StoreError
 from judge.io.importers import ImportSummary
 from judge.io.importers._optcgsim_convert import Converter
 from judge.io.importers._optcgsim_copies import (CONTINUES, NAMED, OPENING_HEX, READ_AGAIN, Copies, Copy, continuation,
-                                                 placeholders_named)
+                                                 placeholders_named, unnamed)
 from judge.io.importers._optcgsim_games import Game, split
 from judge.io.importers._optcgsim_lines import MoveLine, PlayerLine, TextLine, card_ids, read
 from judge.io.importers._optcgsim_version import Variant, detect
@@ -184,12 +184,13 @@ def relate_file(copies: Copies, fr: FileResult) -> dict[str, Copy]:
 def resume_file(store: EventStore, fr: FileResult, related: dict[str, Copy]) -> None:
     """The file's games that continue a stored match: the rest appended, each in its own transaction,
     after the file's new games are committed (a cut copy and the whole game in one file: the cut one
-    was just stored). A resume that fails then raises PartlyStored, naming what was stored."""
+    was just stored); and the names a copy that adds no event gives the seats a stored match knew by
+    a placeholder (`naming`). A resume that fails then raises PartlyStored, naming what was stored."""
     stored = [c.match for c in related.values() if c.how == "new"]
     for m, g in fr.firsts.items():
-        if related[m].how in CONTINUES:
+        if related[m].how in CONTINUES or related[m].detail.get("named"):
             try:
-                resume(store, fr.path, g, related[m].match)
+                resume(store, fr.path, g, related[m])
             except (InputError, StoreError) as e:
                 if not stored:
                     raise
@@ -197,34 +198,40 @@ def resume_file(store: EventStore, fr: FileResult, related: dict[str, Copy]) -> 
             stored.append(related[m].match)
 
 
-def resume(store: EventStore, path: str, g: GameResult, match: str) -> None:
+def resume(store: EventStore, path: str, g: GameResult, copy: Copy) -> None:
     """The stored match is a cut copy of `g`: the rest appended after it, or, where the cut copy's
     reading was provisional and differs, its events from there voided by corrections and the file's
     appended (`_optcgsim_copies.continuation`), all in one transaction after the stored head (another
-    writer's append meanwhile: ConflictError, nothing stored)."""
+    writer's append meanwhile: ConflictError, nothing stored); then the seats `g` names that the
+    match knew by a placeholder (a copy as long or shorter: only those)."""
+    match = copy.match
     stored = store.read(match)
     if not stored:  # the file holding its start was refused in the same folder import
         raise InputError(f"game {g.index} continues match {match}, which was not stored: nothing of the "
                          "game was stored", where=f"{path}:{g.first_line}")
-    voids, tail = continuation(stored, g, path, match)
     by = g.drafts[0].recorded_by
-    drafts = voiding(store, match, stored, voids, path, by) + tail
-    store.append_after(match, stored[-1], drafts + naming(store, match, stored, g, path, by, len(stored) + len(drafts)))
+    drafts: list[Draft] = []
+    if copy.how in CONTINUES:
+        voids, tail = continuation(stored, g, path, match)
+        drafts = voiding(store, match, stored, voids, path, by) + tail
+    drafts += naming(store, match, stored, g, path, by, len(stored) + len(drafts))
+    if drafts:
+        store.append_after(match, stored[-1], drafts)
 
 
 def naming(store: EventStore, match: str, stored: list, g: GameResult, path: str, recorded_by: str,
            head: int) -> list[Draft]:
     """A `player.named` for each seat the stored cut copy knew only by the simulator's placeholder
-    and this longer copy names (`placeholders_named`), unless the log says it already: the name is
-    a correction recorded as an event (the match's creation is never rewritten); its events keep
-    the seat's name. By the table (`-`), like `voiding`: the import decided it."""
-    said = {e.payload.get("player") for e in stored if e.kind == NAMED}
-    named = {seat: name for seat, name in placeholders_named(stored[0], g.drafts[0]).items() if seat not in said}
+    and this copy names (`placeholders_named`), unless the log names it already, or did and a judge
+    voided it (`unnamed`): the name is a correction recorded as an event (the match's creation is
+    never rewritten); its events keep the seat's name. By the table (`-`), like `voiding`: the
+    import decided it."""
+    named = unnamed(stored, placeholders_named(stored[0], g.drafts[0]))
     if not named:
         return []
     validator = Match(store, match).validator
     kinds = {e.position: e.kind for e in stored}
-    reason = f"{READ_AGAIN} {os.path.basename(path)}: the stored copy was cut before the log named this player"
+    reason = f"named in another copy of the game, {os.path.basename(path)}: the stored copy was cut before the log named this player"
     return [validator.draft(NAMED, {"player": seat, "name": name, "reason": reason}, actor=TABLE_ACTOR,
                             recorded_by=recorded_by, head=head + k, kind_at=kinds.get)
             for k, (seat, name) in enumerate(named.items())]
@@ -326,8 +333,9 @@ def copy_words(copy: Copy) -> dict[str, Any]:
                 "events_appended": again + appended, "events_voided": again}
     else:
         out["status"] = "already in the log"
-    if d.get("named") and copy.how in CONTINUES:
-        out["status"] += "; " + "; ".join(f"{seat} is now named {name}, from the longer copy"
+    if d.get("named"):
+        whence = "the longer copy" if copy.how in CONTINUES else "this copy"
+        out["status"] += "; " + "; ".join(f"{seat} is now named {name}, from {whence}"
                                           for seat, name in d["named"].items())
     if d.get("names"):
         out["names_warning"] = (f"match {copy.match} in the log is between {' and '.join(d['log_names'])}: "
