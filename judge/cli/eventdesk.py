@@ -16,6 +16,7 @@ from judge.cli.tournament import warn_invalidated
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds, tables
 from judge.tournament.aggregate import resolve_player
+from judge.tournament.standings import slip_text
 
 
 def _open(env, ref: str, actor: str | None = None) -> Tournament:
@@ -159,8 +160,7 @@ def register(cli: click.Group) -> None:
         """
         t = _open(env, tournament_ref, actor=JUDGE_PREFIX + judge)
         ev = reports.resolve_dispute(t, table, slip, reason=reason, round_no=round_no)
-        click.echo(f"table {table}: {ev.payload['wins1']}-{ev.payload['wins2']}-{ev.payload['draws']} "
-                   f"decided by {judge} (event {ev.position})")
+        click.echo(f"table {table}: {slip_text(ev.payload)} decided by {judge} (event {ev.position})")
         warn_invalidated(t)
 
     @tournament.command("unpair")

@@ -82,3 +82,20 @@ def test_standings_exports_carry_member_ids_and_excel_gets_a_bom(tmp_path):
     assert run_cli("match", "new", "--ruleset", "table", "--player", "Zoë", "--player", "Bob", db=db).returncode == 0
     r = run_cli("matches", "--excel", db=db)
     assert r.returncode == 0 and r.stdout.startswith("\ufeff") and "Zoë" in r.stdout
+
+
+def test_a_judge_resolving_a_disputed_table_is_told_it_is_decided(tmp_path):
+    """QA 2026-11-27: `tournament resolve` stored the decision, then printed "internal error
+    (KeyError: 'draws')" and exited 70 — a result without draws leaves the field out — so the judge
+    believed nothing was stored."""
+    db = str(tmp_path / "t.db")
+    assert run_cli("tournament", "new", "--name", "R", "--game", "optcg", "--id", "r1", "--seed", "1", db=db).returncode == 0
+    assert run_cli("tournament", "register", "r1", "Ann", "Bob", "Cid", "Dee", db=db).returncode == 0
+    assert run_cli("tournament", "pair", "r1", db=db).returncode == 0
+    pairings = json.loads(run_cli("tournament", "pairings", "r1", "--json", db=db).stdout)
+    a, b = next((p["player1"], p["player2"]) for p in pairings if p["table"] == 1)
+    assert run_cli("tournament", "report", "r1", a, "1-0", db=db).returncode == 0
+    assert run_cli("tournament", "report", "r1", b, "1-0", db=db).returncode == 0  # both claim the win
+    r = run_cli("tournament", "resolve", "r1", "1-0", "--table", "1", "--judge", "Kim", "--reason", "x", db=db)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("table 1: 1-0-0 decided by Kim (event ")
