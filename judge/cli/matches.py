@@ -9,7 +9,7 @@ import click
 
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
-from engine.names import match_names, shown_players
+from engine.names import match_names, names_now, shown_players
 from engine.rulesets import available, get_ruleset
 from engine.schema import PayloadError, read_json, shown
 from engine.store import ConflictError, MatchNotFound, NotAMatch
@@ -504,6 +504,7 @@ def state_cmd(env: Env, match, at, turn, as_json) -> None:
         view = state.view()
         view["match"] = m.id
         view["summary"] = m.ruleset.summary_lines(state)
+        view["named"] = names_now(state)  # seat -> the name it goes by now (players stay keyed by seat)
         names = env.names(m, state)  # the numbers stay numbers; their names beside them
         known = {c for pv in view["players"].values() for zv in pv["zones"].values() for c in zv["known"] if c}
         view["names"] = {n: names.name(n) for n in sorted(known) if names.name(n)}

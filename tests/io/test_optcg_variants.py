@@ -921,6 +921,9 @@ def test_the_views_show_the_player_a_later_copy_named_and_a_correction_voiding_i
     assert rows[0]["named"] == ["LeoIlPirata#3980", "Theshyopop#27381"]
     state = CliRunner().invoke(cli, ["--db", db, "state", mid]).output
     assert f"active {shown}" in state and f"\n{shown}\n" in state
+    assert f"\n{shown}: Life " in state and "\nPlayer 2: Life" not in state  # QA: the summary line too
+    view = json.loads(CliRunner().invoke(cli, ["--db", db, "state", mid, "--json"]).output)
+    assert view["named"] == {"LeoIlPirata#3980": "LeoIlPirata#3980", "Player 2": "Theshyopop#27381"}
     ctx = match_context(Match(store, mid))
     assert ctx["match"]["players"] == ["LeoIlPirata#3980", shown]
     named = next(e for e in store.read(mid) if e.kind == "player.named")

@@ -18,7 +18,7 @@ from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.hidden import forget
-from engine.names import NAMES
+from engine.names import NAMES, names_now, shown as shown_seat
 from engine.state import Card, TableState
 from . import hidden as H
 from . import table as T
@@ -1214,10 +1214,11 @@ class OptcgRuleset(Ruleset):
 
     def summary_lines(self, s: TableState) -> list[str]:
         lines = [f"{p} is {n['name']} (named by event {n['position']})" for p, n in s.extra.get(NAMES, {}).items()]
+        now = names_now(s)
         for p in s.players:
             cost = s.zone(p, "cost")
             rested = sum(1 for c in cost if T.is_rested(c))
-            lines.append(f"{p}: Life {len(s.zone(p, 'life'))} · DON!! deck {len(s.zone(p, 'don_deck'))}, "
+            lines.append(f"{shown_seat(p, now)}: Life {len(s.zone(p, 'life'))} · DON!! deck {len(s.zone(p, 'don_deck'))}, "
                          f"cost area {len(cost) - rested} active + {rested} rested, "
                          f"attached {len(s.zone(p, 'attached'))}")
             for z in ("leader", "characters", "stage"):
