@@ -81,7 +81,7 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
     InputError) naming FILE:LINE:COL and what was expected there.
 
     `cards(ruleset)` may give the card data for the file's game (judge.io.carddb.match_cards): an
-    object with `resolve(word, state)` (a card's name -> its number, as the table stands) and
+    object with `resolve(word, state, player, field)` (a card's name -> its number, as the table stands) and
     `fill(kind, payload)` (the facts a payload carries, e.g. a decklist's); None for no card data."""
     from engine.match import EventValidator, creation_draft
     from engine.rulesets import get_ruleset
@@ -106,7 +106,7 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
                           created.payload)
     tracker = Fold(ruleset, created_event)  # the table as the file is read
     if lookup is not None:
-        ctx.card_ref = lambda word: lookup.resolve(word, tracker.state)
+        ctx.card_ref = lambda word, player, field: lookup.resolve(word, tracker.state, player, field)
         ctx.card_fill = lookup.fill
     drafts: list[Any] = []
     where: list[int] = []

@@ -145,6 +145,7 @@ class Grammar:
         return {k for k, h in self.hints(kind).items() if _unwrap_optional(h)[0] is bool}
 
     def parse_action(self, toks: list[Token], actor: str, ctx: Ctx) -> tuple[str, dict]:
+        ctx.speaker = actor if actor in ctx.seat_of else None  # whose cards a card name means (card_ref)
         head = toks[0]
         if head.type == "comment":
             if len(toks) > 1:
@@ -288,7 +289,7 @@ class Grammar:
         return payload
 
     def _card(self, name: str, value: Any, ctx: Ctx, col: int) -> Any:
-        return card_word(ctx, value, col) if name in self.card_fields and isinstance(value, str) else value
+        return card_word(ctx, value, col, name) if name in self.card_fields and isinstance(value, str) else value
 
     def usage(self, verb: Verb) -> str:
         """How a verb is written, for an error (its doc line, else its positional fields)."""

@@ -55,10 +55,14 @@ class Ctx:
     players: list[str]
     ruleset: Ruleset
     aliases: dict[str, str] = field(default_factory=dict)  # short word -> zone/space name
-    # What a card word becomes in the payload: the caller's card data may turn a card's name into
-    # its number ("hancock" -> "OP01-078") or raise an InputError (ambiguous, unknown). None: stored
-    # as written. The engine knows no cards; judge.io.carddb supplies this for games it covers.
-    card_ref: Callable[[str], str] | None = None
+    # What a card word becomes in the payload: card_ref(word, speaker, field). The caller's card data
+    # may turn a card's name into its number ("hancock" -> "OP01-078") or raise an InputError
+    # (ambiguous, unknown). None: stored as written. The engine knows no cards; judge.io.carddb
+    # supplies this for games it covers. `field` (None for a card list) and `speaker` let it narrow a
+    # name to the cards of the player it belongs to (an attack's target is the opponent's).
+    card_ref: Callable[[str, str | None, str | None], str] | None = None
+    # The player whose action is being read (None: the table's, a judge's, a scorekeeper's line).
+    speaker: str | None = None
     # What a payload carries besides what its line says: card facts the caller's card data copies into
     # a decklist event. A short line whose payload this completes reads back as the same event.
     card_fill: Callable[[str, dict], dict] | None = None
@@ -217,13 +221,13 @@ def expand_cards(tokens: Sequence[Token], ctx: Ctx, *, allow_unknown: bool = Fal
     return out
 
 
-def card_word(ctx: Ctx, word: str, col: int) -> str:
+def card_word(ctx: Ctx, word: str, col: int, field: str | None = None) -> str:
     """A card word as the payload stores it (see Ctx.card_ref); its problem is a NotationError at `col`."""
     if ctx.card_ref is None:
         return word
     from engine.match import InputError
     try:
-        return ctx.card_ref(word)
+        return ctx.card_ref(word, ctx.speaker, field)
     except InputError as e:
         raise NotationError(e.message, col=col) from None
 

@@ -25,7 +25,8 @@ from typing import Any
 
 from engine.match import InputError
 from engine.schema import shown
-from judge.io import cardformats, cardsnapshot
+from judge.io import cardformats, cardresolve, cardsnapshot
+from judge.io.cardresolve import AmbiguousCard, Resolved, Seat, UnknownCard  # noqa: F401 - raised here
 from judge.io.cardsnapshot import Snapshot, facts_from, match_names, name_key
 
 DEFAULT_NAME = "cards.db"
@@ -35,19 +36,6 @@ ENV_LOCAL = "TABLEJUDGE_CARDS"
 DECK_LINE = re.compile(r"^\s*(\d+)\s*[xX×]?\s*(\S.*?)\s*$")
 DECK_LINE_AFTER = re.compile(r"^\s*(\S.*?)\s*[xX×]\s*(\d+)\s*$")
 MAX_COPIES = 50  # copies of one card on a decklist line: a whole deck (the rulebook allows 4)
-MAX_CANDIDATES = 8
-
-
-class UnknownCard(InputError):
-    """A card name that matches no card."""
-
-
-class AmbiguousCard(InputError):
-    """A card name that matches more than one card: `candidates` lists them (number, name)."""
-
-    def __init__(self, message: str, candidates: list[tuple[str, str]], **kw: Any):
-        super().__init__(message, **kw)
-        self.candidates = candidates
 
 
 # --- where the snapshot is -----------------------------------------------------------------------------
@@ -185,6 +173,7 @@ class CardDB:
             self.db = None
         self._snap = snap
         self._local: dict[str, dict[str, Any]] | None = None
+        self._folded: dict[str, list[str]] | None = None
 
     @classmethod
     def for_log(cls, event_db: str | None, given: str | None = None) -> "CardDB":
@@ -216,7 +205,7 @@ class CardDB:
                             "name_jp": c.get("name_jp")})
         with self.db.conn:
             self.db["cards"].upsert_all(records, pk="id", alter=True)
-        self._local = None
+        self._local = self._folded = None
         return len(records)
 
     # --- look-ups -------------------------------------------------------------------------------
@@ -264,39 +253,24 @@ class CardDB:
         hits.update(match_names(local, text, lambda n: self._local_rows()[n]["name"]))
         return sorted(hits.items())
 
-    def resolve(self, word: str, among: Iterable[str] = ()) -> str:
-        """What a player said -> the card number to store. A card number is itself (known or not). A
-        name or the start of one is looked up among `among` (the cards of this match) first, then
-        every card; a whole name beats a prefix. UnknownCard / AmbiguousCard (with the candidates)."""
-        word = word.strip()
-        code = cardformats.card_number(word)
-        if code is not None:
-            return code
-        key = name_key(word.replace("_", " "))
-        if not key:
-            raise UnknownCard(f"{shown(word)} is not a card number or a card name")
-        pool = list(dict.fromkeys(among))
-        if pool:
-            names = [(name_key(self.name(n) or ""), n) for n in pool if self.name(n)]
-            hits = match_names(names, key, self.name)
-            if hits:
-                return _one(word, key, hits)
-        hits = self.find(key)
-        if not hits:
-            raise UnknownCard(f"no card is called {shown(word)} (give the card number, e.g. OP01-016)")
-        return _one(word, key, hits)
+    def folded_names(self) -> dict[str, list[str]]:
+        """{folded name: [card numbers]} of every card (the local database's too): what a misspelt
+        name is compared with (cardresolve), built once per database."""
+        if self._folded is None:
+            out: dict[str, list[str]] = {}
+            for number in self.snapshot.numbers():
+                out.setdefault(name_key(self.snapshot.name(number) or ""), []).append(number)
+            for number, row in self._local_rows().items():
+                if row.get("name"):
+                    out.setdefault(name_key(row["name"]), []).append(number)
+            out.pop("", None)
+            self._folded = out
+        return self._folded
 
-
-def _one(word: str, key: str, hits: list[tuple[str, str]]) -> str:
-    if len(hits) == 1:
-        return hits[0][0]
-    whole = [h for h in hits if name_key(h[1]) == key]
-    if len({h[0] for h in whole}) == 1:
-        return whole[0][0]
-    listed = ", ".join(f"{n} {name}" for n, name in hits[:MAX_CANDIDATES])
-    more = f" and {len(hits) - MAX_CANDIDATES} more" if len(hits) > MAX_CANDIDATES else ""
-    raise AmbiguousCard(f"{shown(word)} could be {len(hits)} cards: {listed}{more}; give the card number",
-                        hits)
+    def resolve(self, word: str, among: Iterable[str] = (), seat: Seat | None = None) -> str:
+        """What a player said -> the card number to store (cardresolve.resolve: the one resolver of
+        names, for notation files, the live recorder, the web page and the CLI)."""
+        return cardresolve.resolve(self, word, among, seat).code
 
 
 def label(number: str | None, name: str | None) -> str:
@@ -431,15 +405,31 @@ CARD_LIST_FIELDS = ("cards", "deck")  # payload fields listing cards (when they 
 
 class MatchCards:
     """The card data as one match uses it while it is recorded (the notation's `cards` hook and the
-    live recorder): names said at the table become numbers, decklists get their facts."""
+    live recorder): names said at the table become numbers, decklists get their facts.
 
-    def __init__(self, db: CardDB):
+    `tell`: the caller shows `notes` (how each name was narrowed) to the person typing, so a name may
+    be narrowed by the player's own cards and Leader's colours (cardresolve). Without it (a file
+    import answers once for the whole file) only the match's cards narrow a name."""
+
+    def __init__(self, db: CardDB, tell: bool = False):
         self.db = db
+        self.tell = tell
+        self.notes: list[str] = []  # "nami → OP09-050, the only Nami in Ann's deck colours (Blue)"
 
-    def resolve(self, word: str, state: Any = None) -> str:
+    def resolve(self, word: str, state: Any = None, player: str | None = None, field: str | None = None) -> str:
         """A card word -> its number, looking first among the cards of this match (registered decks,
-        cards on the table): there "hancock" is one card, not 17 printings."""
-        return self.db.resolve(word, among=match_numbers(state))
+        cards on the table): there "hancock" is one card, not 17 printings. `player`: whose line it
+        is; `field`: which of the payload's cards (an attack's target is the opponent's)."""
+        seat = seat_of(state, player, field, self.db) if self.tell else None
+        got = cardresolve.resolve(self.db, word, match_numbers(state), seat)
+        if got.note:
+            self.notes.append(got.note)
+        return got.code
+
+    def take_notes(self) -> list[str]:
+        """The notes since the last call (a recorder shows them with the line they belong to)."""
+        out, self.notes = self.notes, []
+        return out
 
     def prepare(self, kind: str, payload: dict[str, Any], state: Any = None) -> dict[str, Any]:
         """A payload typed as JSON or --FIELD VALUE: names in its card fields become numbers (an
@@ -478,11 +468,34 @@ def match_numbers(state: Any) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def match_cards(ruleset: Any, db: CardDB | None = None) -> MatchCards | None:
-    """The card data for a match of `ruleset`, or None for a game it does not cover."""
+def seat_of(state: Any, player: str | None, field: str | None, db: CardDB) -> Seat | None:
+    """What the match knows about the player a card word belongs to (cardresolve.Seat): the speaker,
+    or for an attack's target the opponent. None when the line has no seat (a scorekeeper's own)."""
+    if state is None or player not in getattr(state, "players", ()):
+        return None
+    if field == "target":
+        others = [p for p in state.players if p != player]
+        if len(others) != 1:
+            return None
+        player = others[0]
+    info = (state.extra.get("players") or {}).get(player) or {} if isinstance(state.extra, dict) else {}
+    leader = info.get("leader")
+    seen = ([leader] if leader else []) + list(info.get("decklist") or [])
+    for cards in state.zones.get(player, {}).values():
+        seen += [c.code for c in cards if c.code]
+    colours: list[str] = []
+    if leader:
+        facts = (state.extra.get("facts") or {}).get(leader) or db.get(leader) or {}
+        colours = list(facts.get("colors") or [])
+    return Seat(player, list(dict.fromkeys(seen)), colours)
+
+
+def match_cards(ruleset: Any, db: CardDB | None = None, *, tell: bool = False) -> MatchCards | None:
+    """The card data for a match of `ruleset`, or None for a game it does not cover. `tell`: the
+    caller shows MatchCards.notes (see there)."""
     if getattr(ruleset, "name", ruleset) not in CARD_GAMES:
         return None
-    return MatchCards(db or CardDB())
+    return MatchCards(db or CardDB(), tell)
 
 
 def for_store(store: Any) -> CardDB:

@@ -109,9 +109,11 @@ class LiveSession:
         self.judge = judge_actor(judge) if judge else (self.me if role == "judge" else None)
         self.grammar = grammar_for(match.ruleset)
         self.ctx = make_ctx(match.players, match.ruleset, self.grammar)
-        self.cards = carddb.match_cards(match.ruleset, carddb.for_store(match.store))
+        # tell: the reply says how a name was narrowed (carddb.MatchCards.notes)
+        self.cards = carddb.match_cards(match.ruleset, carddb.for_store(match.store), tell=True)
         if self.cards is not None:  # names said at the table -> numbers; a deck line gets its facts
-            self.ctx.card_ref = lambda word: self.cards.resolve(word, self.state())  # type: ignore[union-attr]
+            self.ctx.card_ref = lambda word, player, field: self.cards.resolve(  # type: ignore[union-attr]
+                word, self.state(), player, field)
             self.ctx.card_fill = self.cards.fill
         self.acks = acks
         self.seen_event = match.store.head(match.id)  # the last event this session has shown
@@ -244,6 +246,8 @@ class LiveSession:
         return self._line(text)
 
     def _line(self, text: str) -> Reply:
+        if self.cards is not None:
+            self.cards.take_notes()  # a refused line's notes are not this line's
         try:
             actions = parse_line(text, 0, self.grammar, self.ctx, default_actor=self._default_actor)
         except NotationError as e:
@@ -251,7 +255,11 @@ class LiveSession:
         if self.ctx.card_fill is not None:  # a deck line gets its cards' facts from the card data
             for a in actions:
                 a.payload = self.ctx.card_fill(a.kind, a.payload)
-        return self._store(actions, text)
+        notes = self.cards.take_notes() if self.cards is not None else []
+        reply = self._store(actions, text)
+        if notes and not reply.refused:  # a name narrowed to one card is said, never a silent guess
+            reply.lines[0:0] = [f"  = {n}" for n in notes]
+        return reply
 
     def _store(self, actions: list[Action], text: str, *, repeats_checked: bool = False) -> Reply:
         """Judge the line whole against the table this session has shown and store it in one

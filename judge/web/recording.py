@@ -86,11 +86,11 @@ class Recorder:
             self.ctx.card_ref = self._card_ref
             self.ctx.card_fill = self.cards.fill
 
-    def _card_ref(self, word: str) -> str:
+    def _card_ref(self, word: str, player: str | None = None, field: str | None = None) -> str:
         # a card number is itself: only a name is looked up among this match's cards, so only a
         # name costs a replay of the table (a page's buttons send numbers: read none for them)
         state = None if card_number(word) is not None else self.match.state()
-        return self.cards.resolve(word, state)  # type: ignore[union-attr]
+        return self.cards.resolve(word, state, player, field)  # type: ignore[union-attr]
 
     def default_actor(self, kind: str) -> str:
         """A line with no prefix: the table's; a judge's action, this link's if it is a judge's."""

@@ -48,11 +48,29 @@ def test_an_ambiguous_or_unknown_name_is_refused_with_the_candidates(tmp_path):
     m, s = _session(tmp_path)
     s.handle(DECK)
     head = m.head_position()
-    reply = s.handle("A: play nami")  # no Nami in this match: 35 cards in the card list
+    reply = s.handle("A: play nami")  # no Nami in this match: 35 in the card list, 4 a Blue deck may hold
     assert reply.refused and m.head_position() == head
-    assert "'nami' could be 35 cards: EB02-017 Nami" in reply.text and "give the card number" in reply.text
+    assert "'nami' could be 4 cards in Ann's deck colours (Blue): OP09-050 Nami" in reply.text
+    assert "type the card number in its place" in reply.text
     reply = s.handle("A: play pikachu")
     assert reply.refused and "no card is called 'pikachu'" in reply.text
+    reply = s.handle("A: play hancok")  # a misspelling: the nearest name, Ann's own, the number to type
+    assert reply.refused and m.head_position() == head
+    assert "no card is called 'hancok': did you mean 'Boa Hancock' (seen in this match for Ann: OP01-078)? " \
+           "type OP01-078 in its place" in reply.text
+
+
+def test_a_name_narrowed_to_one_card_is_said_not_guessed(tmp_path):
+    m, s = _session(tmp_path)
+    s.handle("A: deck OP01-060 deck_size=50")  # Doflamingo: a Blue Leader, no decklist
+    s.handle("B: deck ST01-001 deck_size=50")
+    reply = s.handle("A: play monet")  # 3 Monets; one a Blue deck may hold
+    assert reply.recorded[0].payload["card"] == "OP01-082"
+    assert reply.lines[0] == "  = monet \u2192 OP01-082, the only Monet in Ann's deck colours (Blue)"
+    reply = s.handle("A: attack monet>luffy")  # the target is Bob's: his Leader, seen in this match
+    assert reply.recorded[0].payload["target"] == "ST01-001"
+    assert "  = monet \u2192 OP01-082, the only Monet seen in this match for Ann" in reply.lines
+    assert "  = luffy \u2192 ST01-001, the only Monkey.D.Luffy seen in this match for Bob" in reply.lines
 
 
 def test_completion_offers_names_and_inserts_numbers(tmp_path):

@@ -80,9 +80,9 @@ class OptcgGrammar(Grammar):
             attacker, _, target = toks[1].value.partition(">")
             p: dict[str, Any] = self.parse_fields(Verb("attack", "attack"), toks[2:], actor, ctx, head.col)
             if attacker:
-                p["attacker"] = card_word(ctx, attacker, toks[1].col)
+                p["attacker"] = card_word(ctx, attacker, toks[1].col, "attacker")
             if target:
-                p["target"] = card_word(ctx, target, toks[1].col + len(attacker) + 1)
+                p["target"] = card_word(ctx, target, toks[1].col + len(attacker) + 1, "target")
             return "attack", p
         if head.value == "attack" and not any(t.type == "kv" for t in toks[1:]):
             where = toks[1].col if len(toks) > 1 else head.col + len(head.text) + 1
