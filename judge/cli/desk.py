@@ -229,7 +229,8 @@ def infractions_cmd(env: Env, ruleset_arg, ruleset_opt, as_json, as_csv, as_nl) 
     g = guide_for(ruleset)
     rows = [{"id": i.id, "name": i.name, "category": i.category, "section": i.section, "default": i.default,
              "range": "-".join(i.range) if i.range else "",
-             "upgrades": ", ".join(f"{p} from the {ordinal(a)}" for a, p in i.upgrades),
+             "upgrades": ", ".join(f"{p}{'' if u == p else f' (up to {u})'} from the {ordinal(a)}"
+                                  for a, p, u in i.upgrades),
              "upgrade_mode": i.upgrade_mode, "confidence": i.confidence} for i in g.infractions]
     emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
               text=lambda r: f"{g.document} ({g.document_date}); repeats counted per {g.count_scope}\n"

@@ -167,3 +167,45 @@ def test_a_penalty_above_the_guides_range_is_said_as_a_judges_upgrade_not_within
     ken = Match.create(EventStore.open(db), "ken", ["Ann", "Bob"])
     s = suggest_for(ken, "Bob", "GEN-PG-SLOW-PLAY")
     assert "above the guide" in s.deviation("Disqualification") and s.above("Disqualification") is None
+
+
+def test_a_repeat_upgrade_to_any_penalty_the_quoted_repeat_rule_names_is_inside_the_guide(store):
+    """QA71: a Match Loss on a 3rd Looking at Unnecessary Cards was said "above the guide (a judge's
+    upgrade: the guide's range is Warning to Game Loss)" under the guide's own quote: a repeated
+    Warning "can be upgraded to a Game Loss, Match Loss or Disqualification" (TRM 7.2)."""
+    m = Match.create(store, "optcg", ["Ann", "Bob"], event="ev")
+    first = suggest_for(m, "Bob", LOOK)
+    assert first.top == "Warning" and "the guide gives Warning" in first.above("Match Loss")
+    for _ in range(2):
+        give_penalty(m, player="Bob", infraction=LOOK, penalty="Warning", actor="judge:Kim")
+    s = suggest_for(m, "Bob", LOOK)
+    assert (s.offence, s.penalty, s.floor, s.top) == (3, "Game Loss", "Warning", "Disqualification")
+    assert s.above("Match Loss") is None and s.above("Disqualification") is None
+    assert "Game Loss, Match Loss or Disqualification" in s.steps[2] and "up to Disqualification" in s.steps[2]
+    assert "above the guide" in s.above("Suspension")
+    # the data says it, and the guide refuses an up_to below its penalty
+    assert guide_for("optcg").find(LOOK).upgrades == ((2, "Game Loss", "Disqualification"),)
+    data = {"guide": {"game": "g", "policy": "bandai", "document": "d", "document_date": "2025", "url": "u",
+                      "penalties": ["Warning", "Game Loss"], "categories": ["C"], "count_scope": "event",
+                      "deviation": "exact"},
+            "infraction": [{"id": "G-1", "name": "n", "category": "C", "default": "Warning", "description": "d",
+                            "quote": "q", "source": "s", "confidence": "published",
+                            "upgrades": [{"after": 2, "penalty": "Game Loss", "up_to": "Warning"}]}]}
+    with pytest.raises(ValueError, match="up_to is below"):
+        parse_guide("g", data)
+
+
+def test_without_an_event_label_repeats_are_said_as_this_matchs_not_the_events(store):
+    """QA71: Bob, penalised in another match that day (no event label on either), was told "in this
+    event: none: this is the 1st offence"; the matches cannot be linked, and the desk must say so."""
+    m1 = Match.create(store, "optcg", ["Ann", "Bob"])
+    m2 = Match.create(store, "optcg", ["Cid", "Bob"])
+    give_penalty(m1, player="Bob", infraction=LOOK, penalty="Warning", actor="judge:Kim")
+    s = suggest_for(m2, "Bob", LOOK)
+    counted = s.steps[1]
+    assert s.offence == 1 and not s.linked and "in this event" not in counted
+    assert counted.startswith("Bob's earlier penalties for it in this match: none: this is the 1st offence in "
+                              "this match") and "cannot be linked" in counted and "--event" in counted
+    linked = suggest_for(Match.create(store, "optcg", ["Ann", "Bob"], event="ev"), "Bob", LOOK)
+    assert linked.linked and "in this event: none: this is the 1st offence" in linked.steps[1]
+    assert "cannot be linked" not in linked.steps[1]
