@@ -209,3 +209,35 @@ def test_without_an_event_label_repeats_are_said_as_this_matchs_not_the_events(s
     linked = suggest_for(Match.create(store, "optcg", ["Ann", "Bob"], event="ev"), "Bob", LOOK)
     assert linked.linked and "in this event: none: this is the 1st offence" in linked.steps[1]
     assert "cannot be linked" not in linked.steps[1]
+
+
+def test_an_appeal_has_one_standing_decision_and_penalties_show_it(tmp_path):
+    """QA71: `judge appeal M 33 --decision changed`, then `--decision upheld` on the same penalty,
+    were both recorded with no finding, and `penalties` never showed an appeal's outcome."""
+    db = str(tmp_path / "log.db")
+    mid = run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", db=db).stdout.split()[-1]
+    run_cli("judge", "penalty", mid, "-j", "Kim", "--player", "Bob", "--penalty", "Match Loss",
+            "--infraction", LOOK, db=db)
+    first = run_cli("judge", "appeal", mid, "2", "--decision", "changed", "--by", "Bob", "--text",
+                    "reduced to game loss", "-j", "HJ", db=db)
+    assert first.returncode == 0, first.stderr
+    again = run_cli("judge", "appeal", mid, "2", "--decision", "upheld", "--text", "again", "-j", "HJ", db=db)
+    assert again.returncode == 2 and "already decided: changed (event 3)" in again.stderr
+    assert "--override REASON" in again.stderr and "Traceback" not in again.stderr
+    m = Match(EventStore.open(db), mid)
+    assert len(m.events()) == 3  # nothing stored on the refusal
+    rows = json.loads(run_cli("penalties", mid, "--json", db=db).stdout)
+    assert rows[0]["appeal"] == "changed (event 3): reduced to game loss"
+    text = run_cli("penalties", mid, db=db).stdout
+    assert "appeal" in text and "changed (event 3)" in text
+    over = run_cli("judge", "appeal", mid, "2", "--decision", "upheld", "--text", "video shows the look",
+                   "--override", "new evidence", "-j", "HJ", db=db)
+    assert over.returncode == 0, over.stderr
+    assert m.events()[-1].payload["override"] == "new evidence"
+    assert json.loads(run_cli("penalties", mid, "--json", db=db).stdout)[0]["appeal"] == \
+        "upheld (event 4; replaces 3): video shows the look"
+    assert not [f for f in review(m).desk if f.rule == "DESK-13"]
+    # the same second decision recorded another way (`log`) is kept, and flagged
+    m.record("judge.appeal", {"appealed": 2, "decision": "overturned", "text": "no"}, actor="judge:HJ")
+    (flag,) = [f for f in review(m).desk if f.rule == "DESK-13"]
+    assert flag.position == 5 and "already decided: upheld (event 4)" in flag.message
