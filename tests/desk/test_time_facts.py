@@ -108,6 +108,14 @@ def test_a_fact_the_decision_reaches_is_asked_for_by_name():
     assert e.value.key == "damage"
 
 
+def test_optcg_refuses_a_turn_past_the_end_of_the_procedure_with_the_reason():
+    """QA71: `turn=5 life=1-2` was accepted although the procedure stops after 3 extra turns."""
+    with pytest.raises(FactsError) as e:
+        decide("optcg", "turn=5 life=1-2")
+    assert e.value.key == "turn" and "stops after 3 extra turns" in e.value.message and "turn=3" in e.value.message
+    assert decide("optcg", "turn=3 life=1-2").winner == "Bob"
+
+
 def test_ken_grandline_onigashima_from_the_table():
     d = decide("ken", "order=12-9")
     assert (d.result, d.winner, d.branch) == ("win", "Ann", "more-order-points")
