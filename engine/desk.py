@@ -109,7 +109,9 @@ class JudgeAppeal(Payload):
     """The head judge's decision on an appeal of an earlier judge action (a ruling, a penalty, a
     backup, a time decision): `appealed` is its position; `decision` upholds, overturns or changes
     it, in `text`. Changing a penalty is done by recording the new one (and a correction voiding the
-    old); this event records the decision and why, for the appeals file."""
+    old); this event records the decision and why, for the appeals file. An appeal has one standing
+    decision (DESK-13): a second one on the same action is refused by `judge appeal` unless it says
+    why in `override` (the first stays in the log; the later one stands), and flagged otherwise."""
 
     references = {"appealed": ("judge.ruling", "judge.penalty", "backup", "time.decision", "judge.deck_check",
                                "correction", "time.extension")}
@@ -118,6 +120,7 @@ class JudgeAppeal(Payload):
     decision: Literal["upheld", "overturned", "changed"]
     text: str
     by: Player | None = None  # who appealed (a player of the match), if the judge notes it
+    override: str | None = None  # why a decision replaces one already given on the same action
 
 
 @event_kind("judge.penalty")
@@ -502,6 +505,40 @@ def _time_call_findings(live: Sequence[Any]) -> list[Finding]:
     return out
 
 
+def appeal_decisions(live: Iterable[Any]) -> dict[int, list[Any]]:
+    """The `judge.appeal` events among `live` (events that still count), by the position of the
+    action appealed, in order: the last is the standing decision."""
+    out: dict[int, list[Any]] = {}
+    for e in live:
+        if e.kind == "judge.appeal":
+            out.setdefault(e.payload["appealed"], []).append(e)
+    return out
+
+
+def appeal_problem(decisions: Sequence[Any], probe: Any) -> str | None:
+    """Why `probe`, a decision on an appeal, contradicts the decisions already given on the same
+    action (`decisions`, that still count), or None. One reading of DESK-13 for both: `judge appeal`
+    refuses it, a log flags it (_appeal_findings). A decision saying why it replaces the earlier one
+    (`override`) is not a fault: the head judge reconsidered, on the record."""
+    if not decisions or str(probe.payload.get("override") or "").strip():
+        return None
+    last = decisions[-1]
+    return (f"the appeal of event {probe.payload['appealed']} was already decided: {last.payload['decision']} "
+            f"(event {last.position}); an appeal has one standing decision, so a second one must say why it "
+            f"replaces it (override), or void event {last.position} with a correction if it was a mistake")
+
+
+def _appeal_findings(live: Sequence[Any]) -> list[Finding]:
+    """DESK-13 over a log: each decision on an appeal already decided that does not say why."""
+    out: list[Finding] = []
+    for decisions in appeal_decisions(live).values():
+        for i, e in enumerate(decisions):
+            said = appeal_problem(decisions[:i], e)
+            if said:
+                out.append(_flag("DESK-13", e.position, said, "warning"))
+    return out
+
+
 def known_rule_ids(rule_ids: Iterable[str]) -> set[str]:
     """The rule ids a ruling may cite in a match: its ruleset's and the desk's own."""
     return set(rule_ids) | set(_RULES)
@@ -538,6 +575,7 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
                 continue
             confirms.setdefault(target, {})[p["player"]] = e
     out.extend(_time_call_findings(live))
+    out.extend(_appeal_findings(live))
     if slips:
         last = slips[max(slips)]
         out.extend(_check_slip(last, confirms.get(last.position, {}), players, outcome, live))

@@ -59,7 +59,10 @@ class Infraction:
     source: str
     confidence: str
     section: str = ""
-    upgrades: tuple[tuple[int, str], ...] = ()       # (from the N-th offence, penalty)
+    # (from the N-th offence, penalty, up to): the guide's upgrade and the highest penalty its repeat
+    # rule names (the TRM's repeated Warning "can be upgraded to a Game Loss, Match Loss or
+    # Disqualification": Game Loss, up to Disqualification); up to is the penalty itself by default
+    upgrades: tuple[tuple[int, str, str], ...] = ()
     upgrade_mode: str = "none-stated"
     range: tuple[str, str] | None = None             # the guide's "Penalty: Warning – Game Loss"
     thresholds: tuple[tuple[int, str], ...] = ()     # tardiness: (from M minutes late, penalty)
@@ -69,7 +72,7 @@ class Infraction:
         return {"id": self.id, "name": self.name, "category": self.category, "section": self.section,
                 "default": self.default, "description": self.description, "quote": self.quote,
                 "source": self.source, "confidence": self.confidence,
-                "upgrades": [{"after": a, "penalty": p} for a, p in self.upgrades],
+                "upgrades": [{"after": a, "penalty": p, "up_to": u} for a, p, u in self.upgrades],
                 "upgrade_mode": self.upgrade_mode, "range": list(self.range) if self.range else None,
                 "thresholds": [{"minutes_late": m, "penalty": p} for m, p in self.thresholds],
                 "conditions": [{"when": w, "penalty": p} for w, p in self.conditions]}
@@ -201,9 +204,12 @@ def parse_guide(key: str, data: dict[str, Any]) -> Guide:
         seen.add(d["id"])
         if d["category"] not in g["categories"]:
             raise ValueError(f"{where}: category {d['category']!r} is not a category of the guide")
-        upgrades = tuple(sorted((int(u["after"]), pen(u["penalty"], "upgrade")) for u in d.get("upgrades", [])))
-        if any(a < 2 for a, _ in upgrades):
+        upgrades = tuple(sorted((int(u["after"]), pen(u["penalty"], "upgrade"),
+                                 pen(u.get("up_to", u["penalty"]), "upgrade's up_to")) for u in d.get("upgrades", [])))
+        if any(a < 2 for a, _, _ in upgrades):
             raise ValueError(f"{where}: an upgrade applies from the 2nd offence on (after >= 2)")
+        if any(rank(u) < rank(p) for _, p, u in upgrades):
+            raise ValueError(f"{where}: an upgrade's up_to is below its penalty")
         mode = d.get("upgrade_mode", "none-stated" if not upgrades else "mandatory")
         if mode not in UPGRADE_MODES:
             raise ValueError(f"{where}: upgrade_mode {mode!r} is not one of {', '.join(UPGRADE_MODES)}")
@@ -264,9 +270,11 @@ class Suggestion:
     penalty: str                 # the desk's suggestion
     floor: str                   # below this: a deviation
     ceiling: str | None          # above this: a deviation (None: a judge may always go higher)
+    top: str                     # the highest penalty the guide names for this offence (range, repeat rule)
     steps: list[str]
     earlier: list[Prior]
     minutes_late: int | None = None
+    linked: bool = True          # False: the match names no event, so other matches' penalties were not counted
 
     def allowed(self, penalty: str) -> bool:
         if any(p == penalty for _, p in self.infraction.conditions):
@@ -300,7 +308,7 @@ class Suggestion:
         (`deviation` says it), or a penalty the guide names for a situation (`conditions`)."""
         if not self.allowed(penalty) or any(p == penalty for _, p in self.infraction.conditions):
             return None
-        top = max([self.penalty] + ([self.infraction.range[1]] if self.infraction.range else []), key=rank)
+        top = self.top
         if rank(penalty) <= rank(top):
             return None
         span = f"the guide gives {top}" if top == self.floor else f"the guide's range is {self.floor} to {top}"
@@ -312,7 +320,8 @@ class Suggestion:
 
     def to_dict(self) -> dict[str, Any]:
         return {"infraction": self.infraction.to_dict(), "player": self.player, "offence": self.offence,
-                "penalty": self.penalty, "floor": self.floor, "ceiling": self.ceiling, "steps": self.steps,
+                "penalty": self.penalty, "floor": self.floor, "ceiling": self.ceiling, "top": self.top,
+                "linked": self.linked, "steps": self.steps,
                 "earlier": [p.to_dict() for p in self.earlier], "minutes_late": self.minutes_late,
                 "guide": {"key": self.guide.key, "game": self.guide.game, "policy": self.guide.policy,
                           "document": self.guide.document, "document_date": self.guide.document_date,
@@ -320,9 +329,12 @@ class Suggestion:
 
 
 def suggest(guide: Guide, inf: Infraction, player: str, earlier: list[Prior], *,
-            minutes_late: int | None = None) -> Suggestion:
+            minutes_late: int | None = None, linked: bool = True) -> Suggestion:
     """The guide's penalty for `player`'s offence of `inf`, given their earlier penalties (already
-    counted per the guide's scope; those of other infractions are ignored here)."""
+    counted per the guide's scope; those of other infractions are ignored here). `linked` False: the
+    earlier penalties are this match's only, because it names no event to find the others by; the
+    count is said as this match's, never as the event's (QA71: "in this event: none: this is the 1st
+    offence" for a player penalised in another match that day)."""
     same = [p for p in earlier if p.guide == inf.id]
     offence = len(same) + 1
     steps = [f"{inf.name} ({inf.category}, {inf.section or inf.id}): {inf.default}"
@@ -336,20 +348,28 @@ def suggest(guide: Guide, inf: Infraction, player: str, earlier: list[Prior], *,
                 else inf.default
             steps.append(f"{plural(minutes_late, 'minute')} late: {base}")
     scope = "this event" if guide.count_scope == "event" else "this event today (the count resets between days)"
+    if not linked:
+        scope = "this match" + ("" if guide.count_scope == "event" else " today")
     counted = (f"{player}'s earlier penalties for it in {scope}: "
                + (", ".join(f"{p.penalty} (match {p.match} event {p.position})" for p in same) if same else "none"))
-    steps.append(counted + f": this is the {ordinal(offence)} offence")
+    steps.append(counted + f": this is the {ordinal(offence)} offence" + ("" if linked else
+                 " in this match. This match names no tournament or event label, so penalties in other "
+                 "matches cannot be linked and were not counted: ask the player, as the guide does "
+                 "(record matches with `match new --event LABEL` to count them)"))
     suggested, floor = base, base
     if inf.range and guide.deviation_mode == "never-reduce" and rank(inf.range[0]) < rank(floor):
         floor = inf.range[0]
-    up = [p for after, p in inf.upgrades if offence >= after]
-    if up and rank(up[-1]) > rank(base):
+    up = [(p, u) for after, p, u in inf.upgrades if offence >= after]
+    top = max([base] + ([inf.range[1]] if inf.range else []), key=rank)
+    if up and rank(up[-1][0]) > rank(base):
         quote = guide.upgrade_quote(inf)
         word = {"mandatory": "is upgraded", "discretionary": "can be upgraded"}.get(inf.upgrade_mode, "is upgraded")
-        steps.append(f"a repeat {word} to {up[-1]}" + (f': "{quote}"' if quote else ""))
-        suggested = up[-1]
+        to = up[-1][0] if up[-1][1] == up[-1][0] else f"{up[-1][0]} (the desk's suggestion) up to {up[-1][1]}"
+        steps.append(f"a repeat {word} to {to}" + (f': "{quote}"' if quote else ""))
+        suggested = up[-1][0]
+        top = max(top, up[-1][1], key=rank)
         if inf.upgrade_mode == "mandatory":
-            floor = up[-1]
+            floor = up[-1][0]
         else:
             steps.append(f"the upgrade is the judge's choice: {base} is not a deviation")
     elif inf.upgrade_mode == "never" and same:
@@ -360,10 +380,12 @@ def suggest(guide: Guide, inf: Infraction, player: str, earlier: list[Prior], *,
         ceiling = None
         steps.append(f'a judge may give more, never less: "{guide.quotes.get("deviation_quote", "")}"')
     else:
-        ceiling = suggested if not inf.range else max(suggested, inf.range[1], key=rank)
+        ceiling = max(suggested, top, key=rank)
+    top = max(suggested, top, key=rank)
     if suggested == NONE:
         steps.append("the guide gives no penalty: record a ruling instead, unless a condition above applies")
-    return Suggestion(guide, inf, player, offence, suggested, floor, ceiling, steps, same, minutes_late)
+    return Suggestion(guide, inf, player, offence, suggested, floor, ceiling, top, steps, same, minutes_late,
+                      linked)
 
 
 def day_of(recorded_at: str | None = None) -> str:

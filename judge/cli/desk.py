@@ -120,19 +120,27 @@ def ruling_cmd(env: Env, match, text, rule, call_pos, judge_name, as_json) -> No
               help="The head judge's decision on the action appealed.")
 @click.option("--text", required=True, help="Why, in the head judge's words.")
 @click.option("--by", default="", help="Who appealed (a player).")
+@click.option("--override", default="", metavar="REASON",
+              help="Why this decision replaces one already given on the same EVENT (without it, a second "
+                   "decision is refused: an appeal has one standing decision, DESK-13). Recorded.")
 @judge_option
 @json_option
 @pass_env
-def appeal_cmd(env: Env, match, appealed, decision, text, by, judge_name, as_json) -> None:
+def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_name, as_json) -> None:
     """The head judge's decision on an appeal of judge action EVENT (a ruling, a penalty, a backup,
-    a time decision). It goes on that incident's page of the appeals file (`tablejudge appeals`).
+    a time decision). It goes on that incident's page of the appeals file (`tablejudge appeals`);
+    `tablejudge penalties` shows a penalty's standing decision. An appeal is decided once: a second
+    decision on EVENT needs --override REASON (or void the first with a correction).
 
     \b
     Example:
       tablejudge judge appeal MATCH 57 --judge "Head Judge Rossi" --decision upheld --by Bob --text "the block was legal"
+      tablejudge judge appeal MATCH 57 --decision changed --text "Game Loss" --override "new evidence: video"
     """
-    _record(env, match, "judge.appeal", {"appealed": appealed, "decision": decision, "text": text, "by": by or None},
-            _actor(env, judge_name), as_json)
+    m = env.match(match)
+    rec = lib.decide_appeal(m, appealed=appealed, decision=decision, text=text, by=by, override=override,
+                            actor=_actor(env, judge_name), recorded_by=env.recorded_by)
+    _echo_recorded(m, rec, as_json, None)
 
 
 @judge_group.command("penalty")
@@ -229,7 +237,8 @@ def infractions_cmd(env: Env, ruleset_arg, ruleset_opt, as_json, as_csv, as_nl) 
     g = guide_for(ruleset)
     rows = [{"id": i.id, "name": i.name, "category": i.category, "section": i.section, "default": i.default,
              "range": "-".join(i.range) if i.range else "",
-             "upgrades": ", ".join(f"{p} from the {ordinal(a)}" for a, p in i.upgrades),
+             "upgrades": ", ".join(f"{p}{'' if u == p else f' (up to {u})'} from the {ordinal(a)}"
+                                  for a, p, u in i.upgrades),
              "upgrade_mode": i.upgrade_mode, "confidence": i.confidence} for i in g.infractions]
     emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
               text=lambda r: f"{g.document} ({g.document_date}); repeats counted per {g.count_scope}\n"
@@ -524,7 +533,8 @@ def _matches(env: Env, refs: tuple[str, ...]) -> list[Match]:
 @output_options
 @pass_env
 def penalties_cmd(env: Env, matches, as_json, as_csv, as_nl) -> None:
-    """Penalties given, in one match or (no MATCH) every match of the log.
+    """Penalties given, in one match or (no MATCH) every match of the log, each with the standing
+    decision on its appeal (`appeal`: the last that still counts), if any.
 
     \b
     Examples:
@@ -534,7 +544,7 @@ def penalties_cmd(env: Env, matches, as_json, as_csv, as_nl) -> None:
     rows = [row for m in _matches(env, matches) for row in lib.penalty_rows(m)]
     emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
               text=lambda r: table_text(r, ["match", "position", "player", "penalty", "infraction",
-                                            "policy", "judge", "reason"]))
+                                            "policy", "judge", "reason", "appeal"]))
 
 
 @click.command("actions")

@@ -65,7 +65,7 @@ def suggest_for(match: Match, player: str, inf: Infraction | str, *, minutes_lat
                          field="player")
     day = day_of(now) if guide.count_scope == "day" else None
     return suggest(guide, inf, player, earlier_penalties(match.store, match, player, day=day),
-                   minutes_late=minutes_late)
+                   minutes_late=minutes_late, linked=match.created.payload.get("event") is not None)
 
 
 def give_penalty(match: Match, *, player: str, infraction: Infraction | str, penalty: str, actor: str,

@@ -8,6 +8,7 @@ from engine.desk import (
     JUDGE_ACTION_KINDS,
     JUDGE_PREFIX,
     LogOutcome,
+    appeal_decisions,
     describer,
     desk_findings,
     judge_of,
@@ -138,13 +139,25 @@ def action_rows(match: Match, voided: set[int] | None = None) -> list[dict[str, 
             for e in events if e.kind in JUDGE_ACTION_KINDS or e.actor.startswith(JUDGE_PREFIX)]
 
 
+def _standing(decisions: list[Any] | None) -> str:
+    """An appeal's standing outcome, in words: its last decision that still counts ("" if none)."""
+    if not decisions:
+        return ""
+    d = decisions[-1]
+    earlier = f"; replaces {', '.join(str(x.position) for x in decisions[:-1])}" if decisions[:-1] else ""
+    return f"{d.payload['decision']} (event {d.position}{earlier}): {d.payload['text']}"
+
+
 def penalty_rows(match: Match, voided: set[int] | None = None) -> list[dict[str, Any]]:
     """One row per penalty. `infraction`: the guide's name for it when it was given from the penalty
-    guide ("Slow Play"), else what was typed; `category`: what the payload stores ("Event Error")."""
+    guide ("Slow Play"), else what was typed; `category`: what the payload stores ("Event Error");
+    `appeal`: the standing decision on its appeal, if any ("changed (event 35): reduced to Game Loss")."""
     voided = set(match.state().voided) if voided is None else voided
     guide = guide_for(match.ruleset.name)
+    events = match.events()
+    appeals = appeal_decisions(e for e in events if e.position not in voided)
     rows = []
-    for e in match.events():
+    for e in events:
         if e.kind != "judge.penalty":
             continue
         p = e.payload
@@ -155,5 +168,5 @@ def penalty_rows(match: Match, voided: set[int] | None = None) -> list[dict[str,
                      "policy": p.get("policy", "bandai"), "reason": p.get("reason", ""),
                      "minutes_late": p.get("minutes_late"), "judge": judge_of(e.actor),
                      "recorded_at": e.recorded_at, "recorded_by": e.recorded_by,
-                     "backed_out": e.position in voided})
+                     "backed_out": e.position in voided, "appeal": _standing(appeals.get(e.position))})
     return rows

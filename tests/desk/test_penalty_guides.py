@@ -167,3 +167,77 @@ def test_a_penalty_above_the_guides_range_is_said_as_a_judges_upgrade_not_within
     ken = Match.create(EventStore.open(db), "ken", ["Ann", "Bob"])
     s = suggest_for(ken, "Bob", "GEN-PG-SLOW-PLAY")
     assert "above the guide" in s.deviation("Disqualification") and s.above("Disqualification") is None
+
+
+def test_a_repeat_upgrade_to_any_penalty_the_quoted_repeat_rule_names_is_inside_the_guide(store):
+    """QA71: a Match Loss on a 3rd Looking at Unnecessary Cards was said "above the guide (a judge's
+    upgrade: the guide's range is Warning to Game Loss)" under the guide's own quote: a repeated
+    Warning "can be upgraded to a Game Loss, Match Loss or Disqualification" (TRM 7.2)."""
+    m = Match.create(store, "optcg", ["Ann", "Bob"], event="ev")
+    first = suggest_for(m, "Bob", LOOK)
+    assert first.top == "Warning" and "the guide gives Warning" in first.above("Match Loss")
+    for _ in range(2):
+        give_penalty(m, player="Bob", infraction=LOOK, penalty="Warning", actor="judge:Kim")
+    s = suggest_for(m, "Bob", LOOK)
+    assert (s.offence, s.penalty, s.floor, s.top) == (3, "Game Loss", "Warning", "Disqualification")
+    assert s.above("Match Loss") is None and s.above("Disqualification") is None
+    assert "Game Loss, Match Loss or Disqualification" in s.steps[2] and "up to Disqualification" in s.steps[2]
+    assert "above the guide" in s.above("Suspension")
+    # the data says it, and the guide refuses an up_to below its penalty
+    assert guide_for("optcg").find(LOOK).upgrades == ((2, "Game Loss", "Disqualification"),)
+    data = {"guide": {"game": "g", "policy": "bandai", "document": "d", "document_date": "2025", "url": "u",
+                      "penalties": ["Warning", "Game Loss"], "categories": ["C"], "count_scope": "event",
+                      "deviation": "exact"},
+            "infraction": [{"id": "G-1", "name": "n", "category": "C", "default": "Warning", "description": "d",
+                            "quote": "q", "source": "s", "confidence": "published",
+                            "upgrades": [{"after": 2, "penalty": "Game Loss", "up_to": "Warning"}]}]}
+    with pytest.raises(ValueError, match="up_to is below"):
+        parse_guide("g", data)
+
+
+def test_without_an_event_label_repeats_are_said_as_this_matchs_not_the_events(store):
+    """QA71: Bob, penalised in another match that day (no event label on either), was told "in this
+    event: none: this is the 1st offence"; the matches cannot be linked, and the desk must say so."""
+    m1 = Match.create(store, "optcg", ["Ann", "Bob"])
+    m2 = Match.create(store, "optcg", ["Cid", "Bob"])
+    give_penalty(m1, player="Bob", infraction=LOOK, penalty="Warning", actor="judge:Kim")
+    s = suggest_for(m2, "Bob", LOOK)
+    counted = s.steps[1]
+    assert s.offence == 1 and not s.linked and "in this event" not in counted
+    assert counted.startswith("Bob's earlier penalties for it in this match: none: this is the 1st offence in "
+                              "this match") and "cannot be linked" in counted and "--event" in counted
+    linked = suggest_for(Match.create(store, "optcg", ["Ann", "Bob"], event="ev"), "Bob", LOOK)
+    assert linked.linked and "in this event: none: this is the 1st offence" in linked.steps[1]
+    assert "cannot be linked" not in linked.steps[1]
+
+
+def test_an_appeal_has_one_standing_decision_and_penalties_show_it(tmp_path):
+    """QA71: `judge appeal M 33 --decision changed`, then `--decision upheld` on the same penalty,
+    were both recorded with no finding, and `penalties` never showed an appeal's outcome."""
+    db = str(tmp_path / "log.db")
+    mid = run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", db=db).stdout.split()[-1]
+    run_cli("judge", "penalty", mid, "-j", "Kim", "--player", "Bob", "--penalty", "Match Loss",
+            "--infraction", LOOK, db=db)
+    first = run_cli("judge", "appeal", mid, "2", "--decision", "changed", "--by", "Bob", "--text",
+                    "reduced to game loss", "-j", "HJ", db=db)
+    assert first.returncode == 0, first.stderr
+    again = run_cli("judge", "appeal", mid, "2", "--decision", "upheld", "--text", "again", "-j", "HJ", db=db)
+    assert again.returncode == 2 and "already decided: changed (event 3)" in again.stderr
+    assert "--override REASON" in again.stderr and "Traceback" not in again.stderr
+    m = Match(EventStore.open(db), mid)
+    assert len(m.events()) == 3  # nothing stored on the refusal
+    rows = json.loads(run_cli("penalties", mid, "--json", db=db).stdout)
+    assert rows[0]["appeal"] == "changed (event 3): reduced to game loss"
+    text = run_cli("penalties", mid, db=db).stdout
+    assert "appeal" in text and "changed (event 3)" in text
+    over = run_cli("judge", "appeal", mid, "2", "--decision", "upheld", "--text", "video shows the look",
+                   "--override", "new evidence", "-j", "HJ", db=db)
+    assert over.returncode == 0, over.stderr
+    assert m.events()[-1].payload["override"] == "new evidence"
+    assert json.loads(run_cli("penalties", mid, "--json", db=db).stdout)[0]["appeal"] == \
+        "upheld (event 4; replaces 3): video shows the look"
+    assert not [f for f in review(m).desk if f.rule == "DESK-13"]
+    # the same second decision recorded another way (`log`) is kept, and flagged
+    m.record("judge.appeal", {"appealed": 2, "decision": "overturned", "text": "no"}, actor="judge:HJ")
+    (flag,) = [f for f in review(m).desk if f.rule == "DESK-13"]
+    assert flag.position == 5 and "already decided: upheld (event 4)" in flag.message

@@ -108,6 +108,14 @@ def test_a_fact_the_decision_reaches_is_asked_for_by_name():
     assert e.value.key == "damage"
 
 
+def test_optcg_refuses_a_turn_past_the_end_of_the_procedure_with_the_reason():
+    """QA71: `turn=5 life=1-2` was accepted although the procedure stops after 3 extra turns."""
+    with pytest.raises(FactsError) as e:
+        decide("optcg", "turn=5 life=1-2")
+    assert e.value.key == "turn" and "stops after 3 extra turns" in e.value.message and "turn=3" in e.value.message
+    assert decide("optcg", "turn=3 life=1-2").winner == "Bob"
+
+
 def test_ken_grandline_onigashima_from_the_table():
     d = decide("ken", "order=12-9")
     assert (d.result, d.winner, d.branch) == ("win", "Ann", "more-order-points")
@@ -125,6 +133,8 @@ def test_ken_grandline_onigashima_from_the_table():
     ("games=1-0 in_game=no", None, ("win", "Ann", "sideboard-1-0")),
     ("games=1-1 in_game=no", None, ("continue", None, "sideboard-1-1/da-giocare")),
     ("games=1-1 in_game=no sudden=B", None, ("win", "Bob", "sideboard-1-1/danno-al-capitano")),
+    ("games=0-0 in_game=no", None, ("continue", None, "parita-tra-partite/da-giocare")),
+    ("games=0-0 in_game=no sudden=A", None, ("win", "Ann", "parita-tra-partite/danno-al-capitano")),
     ("games=0-0 in_game=yes turn_over=no", None, ("continue", None, "parita/turno-in-corso")),
     ("games=0-0 in_game=yes turn_over=yes won=A", None, ("win", "Ann", "parita/condizione-regolamentare")),
     ("games=0-0 in_game=yes turn_over=yes won=none damage=3-2 turn_of=B", None,
@@ -142,6 +152,13 @@ def test_op2009_situazione_fine_tempo_from_the_table(text, policy, expect):
     d = decide("op2009", text, policy)
     assert (d.result, d.winner, d.branch) == expect
     assert any("OP09-TEMPO" in s for s in d.steps)  # the rule is quoted in the rulebook's words
+
+
+def test_op2009_0_0_between_games_says_the_rulebook_does_not_cover_it():
+    """QA71: `games=0-0 in_game=no` quoted the 1-1 sideboarding rule."""
+    said = " ".join(decide("op2009", "games=0-0 in_game=no").steps)
+    assert "OP09-TEMPO-SIDE-2" not in said and "does not cover" in said and "The tool assumes" in said
+    assert "before game 1, or between games after a drawn game" in said and "OP09-TEMPO-PARI-4" in said
 
 
 def test_every_ruleset_with_an_end_of_time_procedure_reads_facts():

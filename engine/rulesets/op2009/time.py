@@ -131,14 +131,32 @@ class Procedure:
         games = s.extra["games"]
         if score[a] != score[b]:
             return self.sideboard_one_up(a, b, score)
-        if games:
-            self.say(f"No game was in progress: the players were between games (sideboarding) at "
-                     f"{score[a]}-{score[b]}.")
-        else:
-            self.say("Time was called before the first game began: the match is tied 0-0 and no turn is in "
-                     "progress, so it is treated as the tied sideboarding case (documented choice).")
-        self.say(self.quote("OP09-TEMPO-SIDE-2"))
-        return self.sudden_death_game(rest, "sideboard-1-1", "OP09-TEMPO-SIDE-2")
+        branch, rule_id = self.tied_between_games(score[a], started=bool(games))
+        return self.sudden_death_game(rest, branch, rule_id)
+
+    def tied_between_games(self, n: int, *, started: bool | None) -> tuple[str, str]:
+        """Time called between games with the match tied n-n: the branch and rule that decide it, said.
+        1-1 is the rulebook's sideboarding case (OP09-TEMPO-SIDE-2). Any other tie (0-0: before game 1,
+        or after a drawn game) is covered by no words of the book (QA71: 0-0 was given the 1-1 rule):
+        its tied case names 0-0 but starts by finishing "il turno in corso", which there is not, and
+        its sideboarding cases are 1-0 and 1-1. The tool's assumption, said as one: the tied case with
+        no turn to finish, so nobody reached a victory condition and its sudden death decides.
+        `started`: whether a game was played (None: the judge's facts do not say)."""
+        if n == 1:
+            self.say("No game was in progress: the players were between games (sideboarding) at 1-1.")
+            self.say(self.quote("OP09-TEMPO-SIDE-2"))
+            return "sideboard-1-1", "OP09-TEMPO-SIDE-2"
+        self.say(f"No game was in progress at {n}-{n} ("
+                 + {True: "between games", False: "game 1 had not begun"}.get(started, "before game 1, or "
+                                                                                  "between games after a drawn game")
+                 + ").")
+        self.say(f"The rulebook does not cover this case: its sideboarding cases are 1-0 and 1-1 only, and its "
+                 f"tied case, which names {n}-{n}, begins by finishing the turn in progress, and there is none: "
+                 + self.quote("OP09-TEMPO-PARI-1"))
+        self.say("The tool assumes the tied case with no turn to finish (its documented choice, not the "
+                 "rulebook's words): nobody has reached a victory condition, so the tied case's sudden death "
+                 "decides: " + self.quote("OP09-TEMPO-PARI-4"))
+        return "parita-tra-partite", "OP09-TEMPO-PARI-4"
 
     def sideboard_one_up(self, a: str, b: str, score: dict[str, int]) -> Decision:
         """Between games at 1-0: each player is given a game win and the one ahead wins (a recorded
@@ -287,7 +305,8 @@ class Procedure:
         if start is None:
             self.say("Decision: play on. Start a new game (its loser-starts rule applies as usual); the first "
                      "player to reach a regular victory condition or to inflict damage on the opposing Captain "
-                     "wins the match; the second player is the first who may attack.")
+                     "wins the match" + ("." if rule_id == "OP09-TEMPO-PARI-4" else
+                                         "; the second player is the first who may attack."))
             return self.decision("continue", None, branch + "/da-giocare", rule_id)
         st = rest[start]
         g = st.after.extra["game"]
@@ -415,9 +434,8 @@ class FactsProcedure(Procedure):
         if not self.facts["in_game"]:
             if score[a] != score[b]:
                 return self.sideboard_one_up(a, b, score)
-            self.say(f"No game was in progress: the players were between games at {score[a]}-{score[b]}.")
-            self.say(self.quote("OP09-TEMPO-SIDE-2"))
-            return self.sudden("sideboard-1-1", "OP09-TEMPO-SIDE-2", new_game=True)
+            branch, rule_id = self.tied_between_games(score[a], started=score[a] > 0 or None)
+            return self.sudden(branch, rule_id, new_game=True)
         tied = score[a] == score[b]
         rule = "OP09-TEMPO-PARI-1" if tied else "OP09-TEMPO-VANT-1"
         self.say(f"The match is tied ({score[a]}-{score[b]}), a game in progress." if tied else

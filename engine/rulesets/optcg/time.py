@@ -217,6 +217,13 @@ def decide_from_facts(rs: Ruleset, created: RecordedEvent, facts: dict, *,
                         en=pol.en, source=pol.reference)
 
     done = facts["turn"]
+    if done > pol.turns:
+        # QA71: turn=5 was accepted, and decided, though the procedure ends after the last extra turn:
+        # a count past it is a misreading, and the table to read is the one at that turn's end
+        stop = "plays no extra turns: give turn=0" if pol.turns == 0 else \
+            f"stops after {pol.turns} extra turns: read the table as it was when extra turn {pol.turns} ended " \
+            f"(turn={pol.turns})"
+        raise FactsError(f"turn={done} is past the end of the procedure: policy {pol.name} {stop}", 0, "turn")
     steps = ["turn 0 is the turn in which time was called"]
     if pol.turns == 0:
         steps.append("this policy plays no extra turns: the effect in progress resolves, then the game ends")

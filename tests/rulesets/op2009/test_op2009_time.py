@@ -263,6 +263,19 @@ def test_sideboarding_at_1_1_new_sudden_death_game(L):
     assert not L.all_findings()
 
 
+def test_time_called_at_0_0_before_game_one_is_said_as_not_covered_by_the_rulebook(L):
+    """QA71: 0-0 with no game in progress was given the 1-1 sideboarding rule. The book's sideboarding
+    cases are 1-0 and 1-1; its tied case names 0-0 but begins with the turn in progress: the tool says
+    the book does not cover it, and what it assumes (the tied case's sudden death)."""
+    L.time()
+    d = decision(L)
+    assert (d.result, d.branch, d.rule) == ("continue", "parita-tra-partite/da-giocare", "OP09-TEMPO-PARI-4")
+    said = " ".join(d.steps)
+    assert "does not cover" in said and "The tool assumes" in said and "OP09-TEMPO-SIDE-2" not in said
+    assert "bisogna terminare il turno in corso" in said and "game 1 had not begun" in said
+    assert "second player is the first who may attack" not in said  # that is the 1-1 case's rule
+
+
 def test_sudden_death_game_regular_condition(L):
     game_won_by_concession(L, BOB)
     game_won_by_concession(L, ANN)
