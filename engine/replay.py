@@ -5,6 +5,12 @@ that a `correction` voids one earlier event and a `backup` voids every event aft
 voided event stays in the log (and in reports, struck through); replay plays as if it had not
 happened, by rebuilding from the last state before it.
 
+Two views of a moment: *as recorded then* (`state_at(N)`: events 1..N, with the voids among them;
+what a recorder saw at N, and what a result's or a seal's state hash stands on) and *as corrected*
+(`state_at(N, corrected=True)`, `corrected_fold`: every void in the whole log applied from the
+start). Validation's standing findings, `state --at`, the report's timeline and its charts all use
+the corrected view, through the one `corrected_fold`, so they never disagree.
+
 Snapshots (the eventsourcing snapshot table, keyed by ruleset version, state layout and options)
 make a moment deep in a long match cheap: start from the nearest snapshot at or before it. They are
 a cache that is checked, never trusted: a snapshot is used only at a position where replay itself
@@ -63,26 +69,44 @@ def void_targets(event: RecordedEvent, kind_at: Callable[[int], str]) -> list[in
     return span
 
 
+def voided_positions(events: Sequence[RecordedEvent]) -> set[int]:
+    """Every position the voiding events among `events` void (what `Fold` ends with in
+    `state.voided`), found without replaying: the kinds alone decide it."""
+    kinds = {e.position: e.kind for e in events}
+    out: set[int] = set()
+    for e in events:
+        if e.kind in VOIDING_KINDS:
+            out.update(p for p in void_targets(e, lambda p: kinds.get(p, "")) if p in kinds)
+    return out
+
+
 class Fold:
     """The table event by event, as replay builds it, voids included: used by replay, and by
     anything that walks a log one event at a time (the notation reader and writer).
 
     Starts from `base` (a snapshot's state, the table after event `base_pos`) or, without one,
-    from the ruleset's table right after `created`."""
+    from the ruleset's table right after `created`. `skip`: positions voided later in the log,
+    left out from the start (the corrected view: `Replayer.corrected_fold`)."""
 
     def __init__(self, ruleset: Ruleset, created: RecordedEvent, base: dict | None = None,
-                 base_pos: int = 1):
+                 base_pos: int = 1, skip: frozenset[int] = frozenset()):
         self.ruleset = ruleset
         self.created = created
         self.base = base
         self.base_pos = base_pos
+        self.skip = skip
         self.state = self._base_state()
+        self.state.voided = sorted(skip)
         self.applied: list[RecordedEvent] = []
         self.inert: set[int] = set()  # stored events beyond the limits: kept, flagged, not applied
         self._limits = ruleset.limit_checks()  # looked up per event: replay's hot path
 
     def push(self, e: RecordedEvent, *, check: bool = False) -> list[Finding]:
         """Apply one event (judging it first against the table before it, with `check`)."""
+        if e.position in self.skip:  # voided later in the log: as if it had not happened
+            self.state.position = e.position
+            self.applied.append(e)
+            return []
         problem = self.ruleset.limit_problem(e) if e.kind in self._limits else None
         if problem is not None:
             self.inert.add(e.position)
@@ -127,7 +151,7 @@ class Fold:
         """The table again from the base, skipping what is now void."""
         state = self._base_state()
         state.voided = voided
-        skip = set(voided) | self.inert
+        skip = set(voided) | self.inert | self.skip
         for e in self.applied:
             if e.position not in skip and e.kind not in VOIDING_KINDS:
                 self.ruleset.apply(state, e)
@@ -177,11 +201,22 @@ class Replayer:
     # --- public ---------------------------------------------------------------------------
 
     def state_at(self, position: int | None = None, *, use_snapshots: bool = True,
-                 save_snapshots: bool = True) -> TableState:
-        """The table right after event `position` (default: the last event)."""
+                 save_snapshots: bool = True, corrected: bool = False) -> TableState:
+        """The table right after event `position` (default: the last event): as recorded then
+        (events 1..`position` and the voids among them), or with `corrected` as the whole log
+        corrects it (every void applied, also those recorded after `position`)."""
         upto = self._bounded(position) if position is None else position
         if upto < 1 or upto > MAX_NUMBER:  # (no log holds a billion events; SQLite's integers end at 2**63)
             self._bounded(upto)  # names the range
+        if corrected:
+            events = self.store.read(self.match, after=1)
+            gone = voided_positions(events)
+            if any(p <= upto for p in gone):  # else both views are the same table
+                if events and events[-1].position < upto:
+                    self._bounded(upto)
+                state, _ = self.corrected_fold([e for e in events if e.position <= upto], gone=gone)
+                state.voided = sorted(p for p in gone if p <= upto)
+                return state
         snap = self._snapshot(upto) if use_snapshots else None
         while True:
             if snap is None:
@@ -216,8 +251,16 @@ class Replayer:
             position = snap.position - 1
         return None
 
-    def state_at_turn(self, turn: int) -> TableState:
-        """The table at the start of turn `turn`: right after the event that began it."""
+    def state_at_turn(self, turn: int, *, corrected: bool = False) -> TableState:
+        """The table at the start of turn `turn`: right after the event that began it (with
+        `corrected`, in the log as corrected: see `state_at`)."""
+        if corrected:
+            events = self.store.read(self.match, after=1)
+            gone = voided_positions(events)
+            if gone:
+                state, _ = self.corrected_fold(events, gone=gone, stop=lambda s: s.turn >= turn)
+                state.voided = sorted(p for p in gone if p <= state.position)
+                return self._reached(state, turn)
         base_pos, base = 1, None
         for pos in reversed(self.store.snapshot_positions(self.match, self.key)):
             snap = self._snapshot(pos)
@@ -232,6 +275,9 @@ class Replayer:
         except _NeedEarlierBase:
             state, _ = self.fold(None, 1, self.store.read(self.match, after=1),
                                  stop=lambda s: s.turn >= turn)
+        return self._reached(state, turn)
+
+    def _reached(self, state: TableState, turn: int) -> TableState:
         if state.turn != turn:
             raise PositionOutOfRange(f"match {self.match} never reaches turn {turn} (last turn: {state.turn})")
         return state
@@ -254,12 +300,12 @@ class Replayer:
         """Judge the log again as corrected (voided events and the voiding ones left out): what
         stands is what that finds; a finding raised as the events came in that it does not find
         is void, and names the voiding events that took it away."""
-        gone = set(voided)
         voiders = [e for e in events if e.kind in VOIDING_KINDS]
         kinds = {e.position: e.kind for e in events}
-        corrected = [e for e in events if e.position not in gone and e.kind not in VOIDING_KINDS]
-        _, standing = self.fold(None, 1, corrected, check=True)
-        standing += [f for f in raised if kinds.get(f.position) in VOIDING_KINDS]  # a void's own findings
+        _, judged = self.corrected_fold(events, gone=set(voided), check=True)
+        # a void's own findings: as raised when it came in (the corrected log leaves it out)
+        standing = [f for f in judged if kinds.get(f.position) not in VOIDING_KINDS]
+        standing += [f for f in raised if kinds.get(f.position) in VOIDING_KINDS]
         left = list(standing)
         void: dict[Finding, tuple[int, ...]] = {}
         targets = {v.position: set(void_targets(v, kinds.__getitem__)) for v in voiders}
@@ -288,6 +334,23 @@ class Replayer:
         return state
 
     # --- the fold -------------------------------------------------------------------------
+
+    def corrected_fold(self, events: Sequence[RecordedEvent], *, gone: set[int] | None = None,
+                       check: bool = False, after_each: Callable[[TableState], None] | None = None,
+                       stop: Callable[[TableState], bool] | None = None) -> tuple[TableState, list[Finding]]:
+        """The log as corrected: `events` (2 onwards) played with every void among them (or
+        `gone`, the voids of a longer log) left out from the start. The one corrected replay:
+        validation's standing findings, `state --at`, the report's timeline and charts."""
+        skip = frozenset(voided_positions(events) if gone is None else gone)
+        fold = Fold(self.ruleset, self.created, None, 1, skip=skip)
+        findings: list[Finding] = []
+        for e in events:
+            findings.extend(fold.push(e, check=check and e.kind not in VOIDING_KINDS))
+            if after_each is not None:
+                after_each(fold.state)
+            if stop is not None and stop(fold.state):
+                break
+        return fold.state, findings
 
     def fold(self, base: dict | None, base_pos: int, events: Sequence[RecordedEvent], *,
              check: bool = False, after_each: Callable[[TableState], None] | None = None,

@@ -483,25 +483,35 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
 
 @click.command("state")
 @click.argument("match")
-@click.option("--at", type=int, metavar="N", help="The table right after event N.")
-@click.option("--turn", type=int, metavar="T", help="The table at the start of turn T.")
+@click.option("--at", type=int, metavar="N", help="The table right after event N (as corrected).")
+@click.option("--turn", type=int, metavar="T", help="The table at the start of turn T (as corrected).")
+@click.option("--as-recorded", is_flag=True,
+              help="The table as it was recorded then, before the corrections and backups recorded after it.")
 @json_option
 @pass_env
-def state_cmd(env: Env, match, at, turn, as_json) -> None:
+def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     """Show the table at a moment: each player's zones (known cards and unknown counts), counters,
     turn, phase, and the state hash. Default: after the last event.
+
+    A moment is shown as corrected: a correction or backup recorded later in the log counts there
+    too, as it does in `validate` and the report. `--as-recorded` shows what the recorder saw then.
 
     \b
     Examples:
       tablejudge state MATCH --at 12
+      tablejudge state MATCH --at 12 --as-recorded
       tablejudge state MATCH --turn 3 --json
     """
     if at is not None and turn is not None:
         raise InputError("give --at or --turn, not both", field="at")
     m = env.match(match)
-    state = m.state(at=at, turn=turn)
+    replayer = m.replayer
+    state = (replayer.state_at_turn(turn, corrected=not as_recorded) if turn is not None
+             else replayer.state_at(at, corrected=not as_recorded))
+    view_of = "as recorded then" if as_recorded else "as corrected"
     if as_json:
         view = state.view()
+        view["view"] = view_of
         view["match"] = m.id
         view["summary"] = m.ruleset.summary_lines(state)
         view["named"] = names_now(state)  # seat -> the name it goes by now (players stay keyed by seat)
@@ -510,7 +520,8 @@ def state_cmd(env: Env, match, at, turn, as_json) -> None:
         view["names"] = {n: names.name(n) for n in sorted(known) if names.name(n)}
         emit_json(view)
     else:
-        click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id, names=env.names(m, state)))
+        click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id, names=env.names(m, state),
+                                view=view_of if state.position != m.head_position() else None))
 
 
 @click.command("validate")

@@ -40,11 +40,13 @@ def match_context(m: Match) -> dict[str, Any]:
     events = r.events
     first = ruleset.new_state(m.created)
     after[1] = first.copy()
-    replayer.fold(None, 1, events[1:], after_each=lambda s: after.__setitem__(s.position, s.copy()))
+    # as corrected, the view validate's findings and the result stand on (engine/replay.py)
+    replayer.corrected_fold(events[1:], after_each=lambda s: after.__setitem__(s.position, s.copy()))
     names = CardNames.for_state(after[events[-1].position], ruleset)  # numbers in the data, names to read
     for row in findings:
         row["message"] = names.text(row["message"])
 
+    how = voided_how(events, voided)
     segments: list[dict[str, Any]] = []
     turn_end: list[tuple[str, TableState]] = []  # (turn label, table at its end), in play order
     for e in events:
@@ -54,7 +56,7 @@ def match_context(m: Match) -> dict[str, Any]:
             "judge": judge_of(e.actor), "description": names.text(ruleset.describe_at(after.get(e.position - 1), st, e)
                                                                    if e.position not in voided else r.describe(e)),
             "judge_action": e.kind in JUDGE_ACTION_KINDS or e.actor.startswith("judge:"),
-            "backed_out": e.position in voided, "recorded_at": e.recorded_at,
+            "backed_out": e.position in voided, "void_how": how.get(e.position), "recorded_at": e.recorded_at,
             "recorded_by": e.recorded_by, "findings": findings_at.get(e.position, []),
             "state": table_view(st, ruleset, names),
         }
@@ -105,7 +107,7 @@ def match_context(m: Match) -> dict[str, Any]:
         "findings": findings,
         "counts": {"errors": sum(1 for f in findings if f["severity"] == "error" and not f["backed_out"]),
                    "warnings": sum(1 for f in findings if f["severity"] == "warning" and not f["backed_out"]),
-                   "backed_out": len(voided), "judge_actions": sum(
+                   **void_counts(events, how), "judge_actions": sum(
                        1 for s in segments for ph in s["phases"] for e in ph["events"] if e["judge_action"])},
         "integrity": {"ok": verify.ok, "head_hash": verify.head_hash, "events": verify.events,
                       "anchor": anchor_token(m.id, verify.head_position, verify.head_hash)
@@ -139,6 +141,28 @@ def _with_source(m: Match, decision: dict[str, Any] | None) -> dict[str, Any] | 
     if (again.result, again.branch) != (decision.get("result"), decision.get("branch")):
         return decision
     return dict(decision, quote=again.quote, en=again.en, source=again.source)
+
+
+def voided_how(events, voided) -> dict[int, str]:
+    """Each voided position: "corrected away" (a correction voids it) or "backed out" (a backup
+    rewinds the game past it); an event both voided counts as corrected."""
+    from engine.replay import void_targets
+    kinds = {e.position: e.kind for e in events}
+    how: dict[int, str] = {}
+    for e in sorted((e for e in events if e.kind in ("correction", "backup")), key=lambda e: e.kind == "correction"):
+        for p in void_targets(e, lambda p: kinds.get(p, "")):
+            if p in voided:
+                how[p] = "corrected away" if e.kind == "correction" else "backed out"
+    return how
+
+
+def void_counts(events, how: dict[int, str]) -> dict[str, int]:
+    """What the header says of voids: the events corrected away and those backed out, each with
+    how many corrections and backups there were (two corrections are not "2 events backed out")."""
+    return {"corrected": sum(1 for h in how.values() if h == "corrected away"),
+            "corrections": sum(1 for e in events if e.kind == "correction"),
+            "backed_out": sum(1 for h in how.values() if h == "backed out"),
+            "backups": sum(1 for e in events if e.kind == "backup")}
 
 
 def _clock_now(r: desk.Review):

@@ -13,11 +13,12 @@ LANGS = ("en", "orig", "both")  # English, the rulebook's own words, or both (`-
 
 
 def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None,
-                 match_id: str = "", names: CardNames | None = None) -> str:
-    """The table for a terminal; card numbers shown with their names (`OP01-078 Boa Hancock`)."""
+                 match_id: str = "", names: CardNames | None = None, view: str | None = None) -> str:
+    """The table for a terminal; card numbers shown with their names (`OP01-078 Boa Hancock`).
+    `view`: said in the heading ("as corrected", "as recorded then") for a moment before the end."""
     names = names or CardNames.for_state(state, ruleset)
     seats = names_now(state)  # a player named after the log began: "X (seat Player 2)"
-    where = f"after event {state.position}" + (f" of {head}" if head else "")
+    where = f"after event {state.position}" + (f" of {head}" if head else "") + (f" ({view})" if view else "")
     turn = f"turn {state.turn}" if state.turn else "before the first turn"
     lines = [f"match {match_id} ({ruleset.name}) · {where} · {turn}"
              + (f" · active {seat_shown(state.active, seats)}" if state.active else "")

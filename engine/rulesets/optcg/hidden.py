@@ -23,6 +23,8 @@ def hide(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     [Trigger] cards revealed, cards reaching an open zone, attacks, damage and every count stay."""
     p = dict(payload)
     if kind in ("draw", "life.placed"):
+        if kind == "life.placed" and p.get("count") is None and p.get("cards"):
+            p["count"] = len(p["cards"])  # the count the names gave stays (no count: the Leader's Life)
         p.pop("cards", None)
     elif kind == "play":
         p.pop("uid", None)  # an instance in the hand

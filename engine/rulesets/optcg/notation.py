@@ -272,9 +272,15 @@ class OptcgGrammar(Grammar):
         return out
 
     def suggestion_notes(self, state, ctx):
-        """Unseen cards in the hands that matter now: their plays and counters are not listed."""
+        """Before the first turn: the decks not registered (a deck's size and the Leader's Life are
+        facts only a registration records: without it no deck-out is derived, and `life` needs a
+        number). In a turn: unseen cards in the hands that matter now (their plays and counters are
+        not listed)."""
         if not state.turn:
-            return []
+            return [f"{p}'s deck is not registered: record `{ctx.seat_of[p]}: deck LEADER deck_size=50` (the "
+                    "Leader's card number; its Life is what `life` places) before the first draw; without it "
+                    "the deck's size is unknown and no deck-out is derived"
+                    for p in ctx.players if not T.pinfo(state, p).get("leader")]
         active = state.active or ctx.players[0]
         b = state.extra.get("battle")
         who = b["defender"] if b and b.get("step") != "damage" else active

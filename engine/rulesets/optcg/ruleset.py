@@ -41,7 +41,10 @@ class OptcgRuleset(Ruleset):
     name = "optcg"
     title = "ONE PIECE CARD GAME (Bandai rule manual v1.11)"
     rulebook = "optcg-bandai-v1.11.zh.md"
-    version = 2  # 2: cards out of face-down zones (engine/hidden.py); damage point by point
+    # 2: cards out of face-down zones (engine/hidden.py); damage point by point
+    # 3: what was never recorded is unknown, not zero: a deck never registered (no deck-out), Life
+    #    never placed at the set-up (no win by Life); `life` with no count places the Leader's Life
+    version = 3
     max_cards = 100  # any count of cards; a 50-card deck, a Leader and 10 DON!! (61 cards)
     zones = T.ZONES
     counters: dict[str, int] = {}
@@ -70,7 +73,7 @@ class OptcgRuleset(Ruleset):
         if s.result is not None or s.turn < 1:
             return
         for p in s.players:
-            if not s.zone(p, "deck"):
+            if T.deck_known(s, p) and not s.zone(p, "deck"):
                 s.result = {"result": "win", "winner": T.opponent(s, p), "how": "deck-out",
                             "loser": p, "position": e.position}
                 return
@@ -85,6 +88,11 @@ class OptcgRuleset(Ruleset):
             s.zones[player][z] = []
         s.put(player, "leader", s.new_card(player, p["leader"]))
         size = p.get("deck_size") if p.get("deck_size") is not None else len(p.get("deck", []))
+        if p.get("deck_size") is None and not p.get("deck"):
+            info["deck_unknown"] = True  # a Leader alone: the deck's size was not recorded
+            size = 0
+        else:
+            info.pop("deck_unknown", None)
         for _ in range(size):
             s.put(player, "deck", s.new_card(player))
         for _ in range(p.get("don", 10)):
@@ -114,10 +122,25 @@ class OptcgRuleset(Ruleset):
                 s.put(p["player"], "deck", card)
             s.zones[p["player"]]["hand"] = []
 
+    @staticmethod
+    def life_count(s: TableState, p: dict) -> int | None:
+        """A `life.placed` event's Life cards: as recorded, else as many as it names, else the
+        Leader's Life (遊戲的準備 ⑥: 和自己領航卡生命值相同的卡片張數), else unknown (None)."""
+        if p.get("count") is not None:
+            return p["count"]
+        if p.get("cards"):
+            return len(p["cards"])
+        return T.leader_life(s, p["player"])
+
     def apply_life_placed(self, s: TableState, e: RecordedEvent) -> None:
         p = e.payload
         named = list(p.get("cards", ()))
-        for i in range(p.get("count", 1)):
+        n = self.life_count(s, p)
+        if n is None:  # flagged by check: how many is not known, so neither is the Life from now on
+            T.pinfo(s, p["player"])["life_unknown"] = True
+            return
+        T.pinfo(s, p["player"]).pop("life_unknown", None)
+        for i in range(n):
             code = named[i] if i < len(named) else None
             card = T.take_hidden(s, p["player"], "deck", "life", code=code, by_position=True)
             s.put(p["player"], "life", card)  # each on top: the deck's first card ends at the bottom
@@ -126,6 +149,11 @@ class OptcgRuleset(Ruleset):
         player = e.payload["player"]
         self._close_battle(s)
         T.expire_mods(s, "turn")
+        if s.turn == 0:
+            for p in s.players:
+                if not s.zone(p, "life"):
+                    # no Life placed at the set-up (none recorded, or voided): unknown, not 0
+                    T.pinfo(s, p)["life_unknown"] = True
         s.turn += 1
         s.active = player
         s.phase = "refresh"
@@ -431,7 +459,8 @@ class OptcgRuleset(Ruleset):
         return b.get("result") == "hit" and b.get("taken", 0) < b.get("damage", 1)
 
     def _leader_loses(self, s: TableState, b: dict, e: RecordedEvent) -> None:
-        if s.result is None:
+        # a Leader whose Life count was never recorded is not known to have 0 Life: no result
+        if s.result is None and T.life_known(s, b["defender"]):
             s.result = {"result": "win", "winner": b["attacker_player"], "how": "life",
                         "loser": b["defender"], "position": e.position}
 
@@ -441,6 +470,8 @@ class OptcgRuleset(Ruleset):
         between, so the loss is decided when the next point comes, not when the last card is taken)."""
         b = s.extra.get("battle")
         if s.result is not None or not b or b.get("step") != "damage" or not self._points_left(b):
+            return None
+        if not T.life_known(s, b["defender"]):
             return None
         if s.zone(b["defender"], "life") or not self._moves_on(e):
             return None
@@ -665,7 +696,10 @@ class OptcgRuleset(Ruleset):
         p = e.payload
         player, n = p["player"], p.get("count", 1)
         out = H.top_cards_findings(self, s, e)
-        if len(s.zone(player, "deck")) < n:
+        if not T.deck_known(s, player):
+            if s.turn < 1 and not s.zone(player, "hand") and not T.pinfo(s, player).get("mulligan"):
+                out.append(self._unregistered(s, e, player))  # said once, at the opening draw
+        elif len(s.zone(player, "deck")) < n:
             out.append(self.flag("OPTCG-WIN-2", e, f"{player} draws {n} from a deck of {len(s.zone(player, 'deck'))}"))
         if p.get("by"):
             return out
@@ -690,6 +724,14 @@ class OptcgRuleset(Ruleset):
                                  f"{self._rested_cards(s, player)} card(s) rested"))
         return out
 
+    def _unregistered(self, s: TableState, e: RecordedEvent, player: str) -> Finding:
+        """A deck whose size was never recorded: no deck-out is derived from it (a warning, not an
+        error: the table may be right; the record does not say)."""
+        why = "the Leader alone was registered" if T.pinfo(s, player).get("leader") else "it was never registered"
+        return self.flag("OPTCG-DECK-2", e, f"{player}'s deck size is unknown ({why}): no deck-out is derived; "
+                         f"record `deck LEADER deck_size=50` for {player} before the first turn",
+                         severity="warning")
+
     def check_mulligan(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         p = e.payload
         player = p["player"]
@@ -711,11 +753,17 @@ class OptcgRuleset(Ruleset):
         player = p["player"]
         life = T.leader_life(s, player)
         have = len(s.zone(player, "life"))
+        n = self.life_count(s, p)
         out = H.top_cards_findings(self, s, e)
         if s.turn >= 1 and not p.get("by"):
-            out.append(self.flag("OPTCG-SETUP-6", e, f"{player} places Life after the game began"))
-        if life is not None and have + p.get("count", 1) > life:
-            out.append(self.flag("OPTCG-SETUP-6", e, f"{player} would have {have + p.get('count', 1)} Life; "
+            out.append(self.flag("OPTCG-SETUP-6", e, f"{player} places Life after the game began (a judge's fix "
+                                 "of the Life area names itself in 'by')"))
+        if n is None:
+            out.append(self.flag("OPTCG-SETUP-6", e, f"how many Life cards {player} placed is not recorded, and the "
+                                 "Leader's Life is not known (no Leader registered, or no card data): record "
+                                 "`life N`; until then no win by Life is derived against " + player))
+        elif life is not None and have + n > life:
+            out.append(self.flag("OPTCG-SETUP-6", e, f"{player} would have {have + n} Life; "
                                  f"the Leader's Life is {life}"))
         return out
 
@@ -728,7 +776,13 @@ class OptcgRuleset(Ruleset):
                 out.append(self.flag("OPTCG-SETUP-7", e, f"{player} takes the first turn, but {first} goes first"))
             for p in s.players:
                 life = T.leader_life(s, p)
-                if life is not None and len(s.zone(p, "life")) != life:
+                if not T.deck_known(s, p) and not T.pinfo(s, p).get("leader"):
+                    out.append(self._unregistered(s, e, p))
+                if not s.zone(p, "life"):
+                    out.append(self.flag("OPTCG-SETUP-6", e, f"no Life placed by {p} at the set-up (none recorded, or "
+                                         f"voided): {p}'s Life is unknown, so no win by Life is derived against "
+                                         f"{p}", severity="warning"))
+                elif life is not None and len(s.zone(p, "life")) != life:
                     out.append(self.flag("OPTCG-SETUP-6", e, f"{p} starts with {len(s.zone(p, 'life'))} Life; "
                                          f"the Leader's Life is {life}"))
                 if T.pinfo(s, p).get("leader") and len(s.zone(p, "hand")) != 5:
@@ -1051,7 +1105,7 @@ class OptcgRuleset(Ruleset):
         b = s.extra.get("battle")
         point = self._damage_point(s, e)
         due = point is not None and (point.get("result") == "unknown" or self._points_left(point))
-        if not life and not due:
+        if not life and not due and T.life_known(s, player):
             # (a point of battle damage due at 0 Life is no mistake: the Leader loses, OPTCG-ZONE-3)
             out.append(self.flag("OPTCG-ZONE-3", e, f"{player} has no Life card to take"))
         if life and T.FACE_DOWN.contradicts(life[-1], p.get("card")):
@@ -1155,10 +1209,11 @@ class OptcgRuleset(Ruleset):
             rule = "OPTCG-WIN-1" if r["how"] == "life" else "OPTCG-WIN-2"
             return [self.flag(rule, e, f"announced winner {p.get('winner')}, but {r['winner']} won by {r['how']} "
                               f"at event {r.get('position')}")]
-        if not r and p["how"] == "life" and not self._may_have_won_by_life(s, p.get("winner")):
+        if not r and p["how"] == "life" and not self._may_have_won_by_life(s, p.get("winner")) \
+                and all(T.life_known(s, q) for q in s.players):
             return [self.flag("OPTCG-WIN-1", e, "a win by Life announced, but no battle was won against a Leader "
                               "with 0 Life")]
-        if not r and p["how"] == "deck-out":
+        if not r and p["how"] == "deck-out" and all(T.deck_known(s, q) for q in s.players):
             return [self.flag("OPTCG-WIN-2", e, "a deck-out announced, but both decks still hold cards")]
         return []
 
@@ -1208,8 +1263,9 @@ class OptcgRuleset(Ruleset):
         """What a scorekeeper records without seeing hands, the deck or the Life cards: hidden.py."""
         return H.hide(kind, payload)
     def key_counters(self, s: TableState) -> dict[str, dict[str, int]]:
-        return {p: {"life": len(s.zone(p, "life")), "hand": len(s.zone(p, "hand")),
-                    "deck": len(s.zone(p, "deck")),
+        # None: not recorded (the chart draws no point rather than a false 0)
+        return {p: {"life": len(s.zone(p, "life")) if T.life_known(s, p) else None, "hand": len(s.zone(p, "hand")),
+                    "deck": len(s.zone(p, "deck")) if T.deck_known(s, p) else None,
                     "don": len(s.zone(p, "cost")) + len(s.zone(p, "attached"))} for p in s.players}
 
     def summary_lines(self, s: TableState) -> list[str]:
@@ -1218,7 +1274,9 @@ class OptcgRuleset(Ruleset):
         for p in s.players:
             cost = s.zone(p, "cost")
             rested = sum(1 for c in cost if T.is_rested(c))
-            lines.append(f"{shown_seat(p, now)}: Life {len(s.zone(p, 'life'))} · DON!! deck {len(s.zone(p, 'don_deck'))}, "
+            life = len(s.zone(p, "life")) if T.life_known(s, p) else "? (not recorded)"
+            deck = "" if T.deck_known(s, p) else " · deck size unknown (not registered: no deck-out derived)"
+            lines.append(f"{shown_seat(p, now)}: Life {life}{deck} · DON!! deck {len(s.zone(p, 'don_deck'))}, "
                          f"cost area {len(cost) - rested} active + {rested} rested, "
                          f"attached {len(s.zone(p, 'attached'))}")
             for z in ("leader", "characters", "stage"):

@@ -73,6 +73,19 @@ def leader_life(s: TableState, player: str) -> int | None:
     return life if isinstance(life, int) else None
 
 
+def deck_known(s: TableState, player: str) -> bool:
+    """Is the size of `player`'s deck a recorded fact? Only a registration that gives it (a deck
+    list or `deck_size`) makes it one: a deck never registered is of unknown size, not empty."""
+    info = pinfo(s, player)
+    return bool(info.get("leader")) and not info.get("deck_unknown")
+
+
+def life_known(s: TableState, player: str) -> bool:
+    """Is the number of `player`'s Life cards a recorded fact? Not when no Life was placed at the
+    set-up (none recorded, or voided by a correction), nor after a `life.placed` of unknown count."""
+    return not pinfo(s, player).get("life_unknown")
+
+
 def opponent(s: TableState, player: str) -> str:
     others = [p for p in s.players if p != player]
     return others[0] if others else player

@@ -78,13 +78,18 @@ class Mulligan(Payload):
 @event_kind("life.placed")
 class LifePlaced(Payload):
     """Cards from the top of the deck, one by one, face down into the Life area (the first at the
-    bottom). `cards` names them when known (a simulator log does)."""
+    bottom). `cards` names them when known (a simulator log does). No `count`: as many as `cards`
+    names, else the Leader's Life (遊戲的準備 ⑥), else unknown (flagged). `by`: an effect, or a
+    judge's fix of the Life area after the game began (docs/rulesets/optcg.md)."""
 
     player: Player
-    count: PositiveCount = 1
+    count: PositiveCount | None = None
     cards: list[str] = field(default_factory=list)
+    by: str | None = None
 
-    validate = named_cards_within_count
+    def validate(self) -> None:
+        if self.count is not None:  # (no count: as many as named)
+            named_cards_within_count(self)
 
 
 @event_kind("turn")

@@ -58,7 +58,9 @@ def describe(kind: str, p: dict[str, Any]) -> str | None:
         back = ": the hand goes back into the deck" if p.get("return_hand", True) else ""
         return f"{who} takes a mulligan{back}"
     if kind == "life.placed":
-        return f"{who} places {plural(p.get('count', 1), 'Life card')}{cards_named(p)}"
+        n = p.get("count") if p.get("count") is not None else (len(p["cards"]) if p.get("cards") else None)
+        what = plural(n, "Life card") if n is not None else "the Leader's Life in Life cards"
+        return f"{who} places {what}{cards_named(p)}{by(p)}"
     if kind == "phase":
         name = "DON!!" if p["name"] == "don" else p["name"]
         return f"{who}: {name} phase"

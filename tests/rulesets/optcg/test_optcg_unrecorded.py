@@ -1,0 +1,105 @@
+"""What was never recorded is unknown, not zero (qa71 items 1, 2, 5, 15): a deck never registered
+derives no deck-out; `life` with no number places the Leader's Life; a voided set-up derives no
+win by Life; `state --at`, validate and the report replay the log as corrected the same way."""
+from __future__ import annotations
+
+from engine.match import Match
+from engine.store import EventStore
+from judge.report.match import match_context
+from tests.conftest import run_cli
+from tests.rulesets.optcg.support import ev, judge, registration, rules_of
+
+UNREGISTERED = [
+    ev("turn.order", {"first": "Ann"}),
+    ev("draw", {"player": "Ann", "count": 5}), ev("draw", {"player": "Bob", "count": 5}),
+    ev("mulligan", {"player": "Ann", "decision": "keep"}), ev("mulligan", {"player": "Bob", "decision": "keep"}),
+    ev("life.placed", {"player": "Ann", "count": 5}), ev("life.placed", {"player": "Bob", "count": 5}),
+    ev("turn", {"player": "Ann"}), ev("refresh", {"player": "Ann"}),
+]
+
+
+def test_a_deck_never_registered_is_of_unknown_size_and_ends_no_game():
+    state, findings, _ = judge(UNREGISTERED)
+    assert state.result is None  # was: Bob wins by deck-out at T1
+    assert not [f for f in findings if f.severity == "error"]  # was: "draws 5 from a deck of 0"
+    warned = [f for f in findings if f.rule == "OPTCG-DECK-2"]
+    assert warned and "deck size is unknown" in warned[0].message and "deck_size=50" in warned[0].message
+    # a registered size is a fact: that deck still runs out
+    events = [ev("deck.registered", {"player": p, "leader": "OP01-001", "deck_size": 6}) for p in ("Ann", "Bob")]
+    state, findings, _ = judge(events + UNREGISTERED)
+    assert state.result and state.result["how"] == "deck-out"
+
+
+def _setup(life_ann: dict, life_bob: dict) -> list:
+    return [ev("deck.registered", registration("Ann")), ev("deck.registered", registration("Bob")),
+            *UNREGISTERED[:5], ev("life.placed", life_ann), ev("life.placed", life_bob)]
+
+
+def test_life_with_no_number_places_the_leaders_life():
+    state, findings, _ = judge(_setup({"player": "Ann"}, {"player": "Bob"}) + [ev("turn", {"player": "Ann"})])
+    assert len(state.zone("Ann", "life")) == 5 and len(state.zone("Bob", "life")) == 5  # was 1
+    assert "OPTCG-SETUP-6" not in rules_of(findings)
+
+
+def test_life_with_no_number_and_no_leader_life_is_flagged_and_unknown():
+    _, findings, _ = judge(UNREGISTERED[:5] + [ev("life.placed", {"player": "Ann"})])
+    assert any(f.rule == "OPTCG-SETUP-6" and "not recorded" in f.message for f in findings)
+
+
+def _stored(tmp_path) -> Match:
+    store = EventStore.open(str(tmp_path / "m.db"))
+    m = Match.create(store, "optcg", ["Ann", "Bob"], recorded_by="t")
+    game = _setup({"player": "Ann", "count": 1}, {"player": "Bob", "count": 1}) + [
+        ev("turn", {"player": "Ann"}), ev("refresh", {"player": "Ann"}), ev("don", {"player": "Ann"}),
+        ev("turn.end", {"player": "Ann"}),
+        ev("turn", {"player": "Bob"}), ev("refresh", {"player": "Bob"}), ev("draw", {"player": "Bob"}),
+        ev("don", {"player": "Bob"}), ev("turn.end", {"player": "Bob"}),
+        ev("turn", {"player": "Ann"}), ev("refresh", {"player": "Ann"}), ev("draw", {"player": "Ann"}),
+        ev("don", {"player": "Ann"}), ev("attack", {"player": "Ann", "attacker": "OP01-001", "target": "OP01-001"}),
+        ev("damage.step", {}), ev("life.taken", {"player": "Bob"}), ev("battle.end", {}),
+        ev("turn.end", {"player": "Ann"})]
+    for kind, actor, payload in game:
+        m.record(kind, payload, actor=actor if actor != "-" else payload.get("player", "-"))
+    for life in (9, 10):  # the judge voids the miscounted set-up
+        m.record("correction", {"voids": life, "reason": "miscounted"}, actor="judge:Zoe")
+    return m
+
+
+def test_a_voided_set_up_derives_no_false_win(tmp_path):
+    m = _stored(tmp_path)
+    assert m.state().result is None  # was: Ann wins (life) at the damage step
+    r = m.validate()
+    assert any("no Life placed by Bob" in f.message for f in r.active_findings())
+
+
+def test_state_at_and_validate_replay_the_corrections_alike(tmp_path):
+    m = _stored(tmp_path)
+    t1 = 11  # the first turn: validate judges it on the corrected set-up (no Life)
+    corrected = m.replayer.state_at(t1 + 1, corrected=True)
+    assert len(corrected.zone("Ann", "life")) == 0 and corrected.voided == [9, 10]
+    assert len(m.replayer.state_at(t1 + 1).zone("Ann", "life")) == 1  # as recorded then
+    db = str(tmp_path / "m.db")
+    out = run_cli("state", m.id, "--at", str(t1 + 1), db=db)
+    assert "(as corrected)" in out.stdout and "Life ? (not recorded)" in out.stdout, out.stdout + out.stderr
+    out = run_cli("state", m.id, "--at", str(t1 + 1), "--as-recorded", db=db)
+    assert "(as recorded then)" in out.stdout and "Ann: Life 1 " in out.stdout
+    # the report's timeline (and its Life chart) stand on the same table as validate
+    ctx = match_context(m)
+    rows = {e["position"]: e for seg in ctx["segments"] for ph in seg["phases"] for e in ph["events"]}
+    assert rows[t1 + 1]["state"] == match_context_state(m, t1 + 1)
+
+
+def match_context_state(m: Match, at: int):
+    from judge.io.cardnames import CardNames
+    from judge.report.views import table_view
+    state = m.replayer.state_at(at, corrected=True)
+    return table_view(state, m.ruleset, CardNames.for_state(m.state(), m.ruleset))
+
+
+def test_the_report_counts_corrections_apart_from_backups(tmp_path):
+    m = _stored(tmp_path)
+    counts = match_context(m)["counts"]
+    assert (counts["corrected"], counts["corrections"], counts["backed_out"], counts["backups"]) == (2, 2, 0, 0)
+    m.record("backup", {"to": 26, "reason": "back to the damage"}, actor="judge:Zoe")
+    counts = match_context(m)["counts"]
+    assert (counts["corrected"], counts["backed_out"], counts["backups"]) == (2, 2, 1)
