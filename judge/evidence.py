@@ -181,7 +181,10 @@ def verify(store: EventStore, refs: list[str], *, all_streams: bool = False,
     if repair:
         findings = [f"{r.match}: {p}" for r in out.streams for p in r.problems
                     if not p.startswith("the append-only guard")]
-        out.repair = store.repair_guard(recorded_by=recorded_by, findings=findings) or {"event": None}
+        broken = [{"stream": r.match, "position": r.first_break.position, "reason": r.first_break.reason}
+                  for r in out.streams if r.first_break is not None]
+        out.repair = store.repair_guard(recorded_by=recorded_by, findings=findings, broken=broken,
+                                        heads={r.match: r.stored_head for r in out.streams}) or {"event": None}
         out.streams = [verify_stream(store, s) for s in store.all_stream_ids()]
     out.guard_detail = store.guard.summary()
     return out
