@@ -1187,6 +1187,8 @@ class EventStore:
             report.fail(status.summary() + f"; {REPAIR_HINT}")
         if first_break:
             report.fail(f"broken link at position {first_break.position}: {first_break.reason}")
+            if first_break.reason == CONTENT_CHANGED:
+                report.fail(_as_stored(raw[first_break.position - 1][0], match))
         if self.read_only and self.target.note:
             report.checked.append(self.target.note)
         return report
@@ -1255,6 +1257,20 @@ def check_chain(raw: Sequence[tuple[StoredEvent, int]], match: str) -> tuple[Cha
     return None, prev
 
 
+CONTENT_CHANGED = "the event's content does not match its hash (edited after it was recorded)"
+
+
+def _as_stored(row: StoredEvent, match: str) -> str:
+    """An edited event as it is stored now. The hash covers the whole envelope, so the log alone
+    cannot say which field changed: an export or a report that holds the event can (`verify
+    --anchor FILE` compares them)."""
+    d = json.loads(row.state)
+    shown_fields = {k: d.get(k) for k in ("kind", "actor", "payload", "recorded_at", "recorded_by")}
+    return (f"event {row.originator_version} as stored now: {json.dumps(shown_fields, ensure_ascii=True)[:600]}; "
+            "which field was changed cannot be known from the log alone (the hash covers the whole "
+            f"event): an export holding the event shows it (`tablejudge verify {match} --anchor FILE.jsonl`)")
+
+
 def _check_row(row: StoredEvent, expected: int, match: str, prev: str) -> str | None:
     if row.originator_version != expected:
         return f"position {expected} is missing (next stored is {row.originator_version})"
@@ -1271,7 +1287,7 @@ def _check_row(row: StoredEvent, expected: int, match: str, prev: str) -> str | 
         return "prev_hash does not match the hash of the event before it"
     try:
         if event.computed_hash() != event.hash:
-            return "the event's content does not match its hash (edited after it was recorded)"
+            return CONTENT_CHANGED
         if canonical_bytes(d) != bytes(row.state):
             return "the stored bytes are not in canonical form (edited after it was recorded)"
     except (TypeError, ValueError) as e:
