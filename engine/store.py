@@ -107,6 +107,11 @@ class GuardBroken(StoreError):
     """The append-only guard is missing or altered: writes are refused until `verify --repair`."""
 
 
+class ChainBroken(GuardBroken):
+    """An append to a stream whose hash chain a recorded incident (`verify --repair`) found broken:
+    refused for good, since every later event would rest on an edited log."""
+
+
 class StoreUnavailable(StoreError):
     """The database could not be reached (after retries); the message says whether anything was stored."""
 
@@ -197,7 +202,8 @@ class VerifyReport:
     guard_detail: str
     first_break: ChainBreak | None = None
     problems: list[str] = field(default_factory=list)
-    head_position: int = 0
+    head_position: int = 0  # the trusted head: 0 when the chain is broken
+    stored_head: int = 0  # the last position stored, whatever the chain says of it
     checked: list[str] = field(default_factory=list)  # what was checked, in words
     unknowable: list[str] = field(default_factory=lambda: list(UNKNOWABLE))
 
@@ -288,6 +294,8 @@ class EventStore:
         self.schema = self.env.get("POSTGRES_SCHEMA", "public") if self.is_postgres else ""
         self._created: dict[str, RecordedEvent] = {}
         self._guard_checked_at = 0.0
+        self._broken: dict[str, dict[str, Any]] = {}  # broken_streams(), as of the incident stream's head
+        self._broken_at = -1
         self._schema_version: int | None = None
         self._locked = False  # inside append_locked: this process holds the write lock
         self.guard_upgraded = False
@@ -562,9 +570,11 @@ class EventStore:
         self._guard_checked_at = time.monotonic()
         return guard.sqlite_inspect(triggers)
 
-    def check_writable(self) -> None:
+    def check_writable(self, stream: str | None = None) -> None:
         """Refuse a write (before anything is judged or stored) on a read-only log or one whose
-        guard is not intact."""
+        guard is not intact; with `stream`, also an append to a stream an incident recorded as
+        broken (one indexed read of the incident stream's head; its events are read again only
+        when it moved)."""
         if self.read_only:
             raise ReadOnlyLog(f"{self.target.note or self.describe() + ' is read-only'}: nothing can be "
                               "recorded in it (copy it to a writable folder to record more)")
@@ -573,6 +583,38 @@ class EventStore:
         if not self.guard.ok:
             raise GuardBroken(f"refused: nothing was stored. The append-only guard of {self.describe()} is "
                               f"not intact ({'; '.join(self.guard.problems)}); {REPAIR_HINT}")
+        if stream is not None and stream != LOG_STREAM:  # the incident stream itself records the refusals' cause
+            broken = self.broken_streams().get(stream)
+            if broken is not None:
+                raise ChainBroken(
+                    f"refused: nothing was stored. The hash chain of {stream} is broken at event "
+                    f"{broken['position']}: {broken['reason']}; recorded by `verify --repair` as event "
+                    f"{broken['incident']} of {LOG_STREAM}. An event added now would rest on an edited log: "
+                    f"Keep {stream} as evidence (`tablejudge verify {stream}`, `tablejudge export {stream}`) "
+                    "and record the rest of the game in a new match")
+
+    def broken_streams(self) -> dict[str, dict[str, Any]]:
+        """Streams the log's incidents (`guard.repaired`, `chain.broken`) recorded as broken:
+        stream -> {position, reason, incident}. Cached per open store and read again only when
+        the incident stream's head moved (another process may have recorded one)."""
+        head = self.head(LOG_STREAM)
+        at = head.position if head is not None else 0
+        if self._broken_at != at:
+            broken: dict[str, dict[str, Any]] = {}
+            for e in self.read(LOG_STREAM) if at else []:
+                for b in e.payload.get("broken", ()) if isinstance(e.payload, dict) else ():
+                    if isinstance(b, dict) and isinstance(b.get("stream"), str):
+                        broken.setdefault(b["stream"], {"position": b.get("position"),
+                                                        "reason": b.get("reason", ""), "incident": e.position})
+            self._broken, self._broken_at = broken, at
+        return self._broken
+
+    def incident_heads(self, stream: str) -> list[tuple[int, int]]:
+        """(incident event, the stream's last position then) for every recorded incident that
+        noted the stream's head: an anchor check tells events removed from events added later."""
+        return [(e.position, int(e.payload["heads"][stream])) for e in self.read(LOG_STREAM)
+                if isinstance(e.payload, dict) and isinstance(e.payload.get("heads"), dict)
+                and isinstance(e.payload["heads"].get(stream), int)]
 
     def _sqlite_schema_changed(self, c: Any) -> None:
         """Inside a SQLite write, before its commit: if the schema changed since the guard was
@@ -587,15 +629,32 @@ class EventStore:
             if not self.guard.ok:
                 self.check_writable()
 
-    def repair_guard(self, *, recorded_by: str | None = None,
-                     findings: Sequence[str] = ()) -> dict[str, Any] | None:
+    def repair_guard(self, *, recorded_by: str | None = None, findings: Sequence[str] = (),
+                     broken: Sequence[dict[str, Any]] = (),
+                     heads: dict[str, int] | None = None) -> dict[str, Any] | None:
         """`verify --repair`: put the guard back and record the incident (what was found, what was
-        removed) as an event of the log's own stream. None if the guard was intact."""
+        removed, which streams' chains are broken and where each stream ended) as an event of the
+        log's own stream: `guard.repaired`, or `chain.broken` when the guard is intact but a chain
+        not recorded before is broken. Appends to a recorded broken stream are refused from then
+        on (check_writable). None if there was nothing to record.
+
+        `broken`: {stream, position, reason} per broken chain; `heads`: each stream's last stored
+        position now, so that a later anchor check can tell events removed while the guard was
+        off from events added after the repair."""
         if self.read_only:
             raise ReadOnlyLog(f"{self.describe()} is read-only: its guard cannot be repaired here")
+        known = self.broken_streams()
+        new_broken = [dict(b) for b in broken if b["stream"] not in known][:1000]
         status = self.inspect_guard()
         if status.ok:
-            return None
+            if not new_broken:
+                return None
+            incident: dict[str, Any] = {"broken": new_broken, "heads": heads or None,
+                                        "verify_findings": list(findings)[:50] or None}
+            event = self._log_incident("chain.broken", {k: v for k, v in incident.items() if v is not None},
+                                       recorded_by=recorded_by)
+            return {"event": event.position, "stream": LOG_STREAM, "kind": "chain.broken", "found": [],
+                    **incident}
         if self.is_postgres:
             params = guard.pg_params(self.schema)
             rules = self._query(guard.PG_INSPECT_RULES, params, named=True)
@@ -613,10 +672,12 @@ class EventStore:
         incident = {"found": status.problems,
                     "removed": [{"name": n, "sql": sql[:2000]} for n, sql in status.foreign] or None,
                     "restored": self.guard.triggers,
+                    "broken": new_broken or None,
+                    "heads": heads or None,
                     "verify_findings": list(findings)[:50] or None}
         event = self._log_incident("guard.repaired", {k: v for k, v in incident.items() if v is not None},
                                    recorded_by=recorded_by)
-        return {"event": event.position, "stream": LOG_STREAM, **incident}
+        return {"event": event.position, "stream": LOG_STREAM, "kind": "guard.repaired", **incident}
 
     def _log_incident(self, kind: str, payload: dict[str, Any], *,
                       recorded_by: str | None = None) -> RecordedEvent:
@@ -779,7 +840,7 @@ class EventStore:
         cannot conflict: the retry of a writer that lost a race (engine/match.py) cannot lose
         again. `prepare` may raise (an input error, a strict refusal): nothing is stored. Held
         for as long as `prepare` runs, so it should only judge, not replay a long log."""
-        self.check_writable()
+        self.check_writable(match)
         if self.is_postgres:
             return self._locked_postgres(match, prepare)
         try:
@@ -842,6 +903,7 @@ class EventStore:
     def _write(self, match: str, head_position: int, sealed: list[RecordedEvent],
                rows: list[tuple[str, int, str, bytes]]) -> None:
         """One transaction inserting `rows` (sealed after `head_position`), on the log's backend."""
+        self.check_writable(match)  # a stream recorded as broken (the guard was checked before sealing)
         if self.is_postgres:
             self._write_postgres(match, head_position, sealed, rows)
         else:
@@ -1116,7 +1178,8 @@ class EventStore:
         report = VerifyReport(match=match, events=len(raw), ok=True,
                               head_hash=prev if first_break is None else "", guard_ok=status.ok,
                               guard_detail=status.summary(), first_break=first_break,
-                              head_position=head.originator_version if first_break is None else 0)
+                              head_position=head.originator_version if first_break is None else 0,
+                              stored_head=head.originator_version)
         report.checked.append(f"hash chain of {len(raw)} event{'s' if len(raw) != 1 else ''}: each hash "
                               "recomputed, each link to the event before, canonical bytes, the order "
                               "rows were stored in")
@@ -1124,6 +1187,8 @@ class EventStore:
             report.fail(status.summary() + f"; {REPAIR_HINT}")
         if first_break:
             report.fail(f"broken link at position {first_break.position}: {first_break.reason}")
+            if first_break.reason == CONTENT_CHANGED:
+                report.fail(_as_stored(raw[first_break.position - 1][0], match))
         if self.read_only and self.target.note:
             report.checked.append(self.target.note)
         return report
@@ -1136,8 +1201,7 @@ class EventStore:
             return f"the log holds no stream {match!r}: it was removed (or the anchor is from another log)"
         last = raw[-1][0].originator_version
         if last < position:
-            return (f"{match} ends at event {last}, but the anchor names event {position}: "
-                    f"{position - last} event{'s' if position - last != 1 else ''} removed")
+            return self._shorter_than_anchor(match, raw, position)
         first_break, prev = check_chain(raw, match)
         if first_break is not None:
             return f"{match}: broken link at position {first_break.position}: {first_break.reason}"
@@ -1145,6 +1209,36 @@ class EventStore:
             return (f"{match} event {position} has hash {prev}, not the anchor's {shown(hash_)}: "
                     "the events up to it were rewritten (or the anchor is from another log)")
         return None
+
+
+    def _shorter_than_anchor(self, match: str, raw: Sequence[tuple[StoredEvent, int]], position: int) -> str:
+        """The stream ends before the anchored event. Events after the anchor's moment were
+        removed; how many is known exactly when an incident (`verify --repair`) noted where the
+        stream ended: events stored after that point are later events, not the anchored ones."""
+        last = raw[-1][0].originator_version
+        said = f"{match} ends at event {last}, but the anchor names event {position}"
+        shorter = [(incident, h) for incident, h in self.incident_heads(match) if h < position]
+        if not shorter:
+            missing = position - last
+            return (f"{said}: {missing} event{'s' if missing != 1 else ''} removed ({_span(last + 1, position)}); "
+                    f"the anchor confirms event {position} only, so event {last} and those before it may "
+                    "have been replaced too")
+        incident, h = shorter[0]  # the first incident to find the stream shorter than the anchor
+        removed = position - h
+        out = (f"{said}: {removed} event{'s' if removed != 1 else ''} removed ({_span(h + 1, position)}): "
+               f"when the guard was repaired (event {incident} of {LOG_STREAM}) {match} ended at event {h}")
+        if last > h:
+            later = [json.loads(row.state) for row, _ in raw[h:]]
+            out += "; " + "; ".join(f"event {d['position']} now in the log is another event, recorded "
+                                    f"after that repair ({d['kind']}, hash {str(d['hash'])[:16]}...)"
+                                    for d in later[:3])
+            if len(later) > 3:
+                out += f"; and {len(later) - 3} more after it"
+        return out
+
+
+def _span(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}-{last}"
 
 
 def check_chain(raw: Sequence[tuple[StoredEvent, int]], match: str) -> tuple[ChainBreak | None, str]:
@@ -1163,6 +1257,20 @@ def check_chain(raw: Sequence[tuple[StoredEvent, int]], match: str) -> tuple[Cha
     return None, prev
 
 
+CONTENT_CHANGED = "the event's content does not match its hash (edited after it was recorded)"
+
+
+def _as_stored(row: StoredEvent, match: str) -> str:
+    """An edited event as it is stored now. The hash covers the whole envelope, so the log alone
+    cannot say which field changed: an export or a report that holds the event can (`verify
+    --anchor FILE` compares them)."""
+    d = json.loads(row.state)
+    shown_fields = {k: d.get(k) for k in ("kind", "actor", "payload", "recorded_at", "recorded_by")}
+    return (f"event {row.originator_version} as stored now: {json.dumps(shown_fields, ensure_ascii=True)[:600]}; "
+            "which field was changed cannot be known from the log alone (the hash covers the whole "
+            f"event): an export holding the event shows it (`tablejudge verify {match} --anchor FILE.jsonl`)")
+
+
 def _check_row(row: StoredEvent, expected: int, match: str, prev: str) -> str | None:
     if row.originator_version != expected:
         return f"position {expected} is missing (next stored is {row.originator_version})"
@@ -1179,7 +1287,7 @@ def _check_row(row: StoredEvent, expected: int, match: str, prev: str) -> str | 
         return "prev_hash does not match the hash of the event before it"
     try:
         if event.computed_hash() != event.hash:
-            return "the event's content does not match its hash (edited after it was recorded)"
+            return CONTENT_CHANGED
         if canonical_bytes(d) != bytes(row.state):
             return "the stored bytes are not in canonical form (edited after it was recorded)"
     except (TypeError, ValueError) as e:

@@ -5,6 +5,7 @@ can show (engine/store.py's UNKNOWABLE).
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,7 @@ from engine.integrity import (
     verify_match,
 )
 from engine.match import InputError
-from engine.store import MATCH_CREATED, UNKNOWABLE, EventStore, MatchNotFound, VerifyReport
+from engine.store import CONTENT_CHANGED, MATCH_CREATED, UNKNOWABLE, EventStore, MatchNotFound, VerifyReport
 
 from judge.tournament import seal as seals
 from judge.tournament.vocab import CREATED as TOURNAMENT_CREATED
@@ -161,6 +162,39 @@ def seals_for(store: EventStore, value: str) -> list[SealResult]:
     return out
 
 
+def _compare_with_export(store: EventStore, reports: list[VerifyReport], path: str) -> None:
+    """An edited event's hash says only that it changed; a JSONL export holding it says what:
+    each field that differs, as exported and as stored now."""
+    edited = {(r.match, r.first_break.position): r for r in reports
+              if r.first_break is not None and r.first_break.reason == CONTENT_CHANGED}
+    if not edited or os.path.getsize(path) > 64 * 1024 * 1024:
+        return
+    with open(path, "rb") as f:
+        for line in f:
+            try:
+                d = json.loads(line)
+            except ValueError:
+                return  # not a JSONL export (a report, a slip): nothing to compare
+            key = (d.get("match"), d.get("position")) if isinstance(d, dict) else None
+            if key in edited:
+                stored = store.event_at(*key)
+                if stored is not None:
+                    diffs = _differences(d, stored.to_dict())
+                    edited[key].fail(f"event {key[1]} compared with {path}: " + ("; ".join(diffs) or
+                                     "no field differs from the export (the export was taken after the edit)"))
+
+
+def _differences(was: Any, now: Any, where: str = "") -> list[str]:
+    """Fields (dotted paths) that differ between an exported envelope and the stored one."""
+    if isinstance(was, dict) and isinstance(now, dict):
+        return [d for k in sorted(set(was) | set(now), key=str)
+                if k not in ("hash", "description", "voided") or where
+                for d in _differences(was.get(k), now.get(k), f"{where}.{k}" if where else str(k))]
+    if was == now:
+        return []
+    return [f"{where} was {json.dumps(was, ensure_ascii=True)[:120]}, now {json.dumps(now, ensure_ascii=True)[:120]}"]
+
+
 def verify(store: EventStore, refs: list[str], *, all_streams: bool = False,
            anchors: list[str] | tuple[str, ...] = (), seal_values: list[str] | tuple[str, ...] = (),
            repair: bool = False, recorded_by: str | None = None) -> Verification:
@@ -178,10 +212,16 @@ def verify(store: EventStore, refs: list[str], *, all_streams: bool = False,
         out.anchors.extend(check_anchor(store, a) for a in parsed)
     for value in seal_values:
         out.seals.extend(seals_for(store, value))
+    for value in anchors:
+        if os.path.isfile(value):
+            _compare_with_export(store, out.streams, value)
     if repair:
         findings = [f"{r.match}: {p}" for r in out.streams for p in r.problems
                     if not p.startswith("the append-only guard")]
-        out.repair = store.repair_guard(recorded_by=recorded_by, findings=findings) or {"event": None}
+        broken = [{"stream": r.match, "position": r.first_break.position, "reason": r.first_break.reason}
+                  for r in out.streams if r.first_break is not None]
+        out.repair = store.repair_guard(recorded_by=recorded_by, findings=findings, broken=broken,
+                                        heads={r.match: r.stored_head for r in out.streams}) or {"event": None}
         out.streams = [verify_stream(store, s) for s in store.all_stream_ids()]
     out.guard_detail = store.guard.summary()
     return out

@@ -473,12 +473,18 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
         return
     voided = set(m.state().voided)
     events = [e for e in m.events(upto=stop) if e.position >= start]
+    cut = m.store.verify(m.id).first_break  # an edited event is marked where it is listed
+    broken = (cut.position, cut.reason) if cut else None
     if as_json or as_csv or as_nl:
-        rows = [dict(e.to_dict(), description=m.ruleset.describe(e), voided=e.position in voided)
+        rows = [dict(e.to_dict(), description=m.ruleset.describe(e), voided=e.position in voided,
+                     broken_link=cut.reason if cut and cut.position == e.position else None)
                 for e in events]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl, text=lambda r: "")
     else:
-        click.echo(render_events(events, m.ruleset, voided, names=env.names(m)))
+        click.echo(render_events(events, m.ruleset, voided, names=env.names(m), broken=broken))
+        if cut:
+            click.echo(f"the hash chain breaks at event {cut.position} (marked): it is not as it was recorded; "
+                       f"tablejudge verify {m.id} says more", err=True)
 
 
 @click.command("state")

@@ -6,7 +6,7 @@ import click
 from engine.match import InputError
 
 from judge import report as lib
-from judge.cli.common import Env, emit_json, json_option, pass_env
+from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
 
 
 def register(cli: click.Group) -> None:
@@ -26,7 +26,9 @@ def register(cli: click.Group) -> None:
 def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json) -> None:
     """Write an HTML report: one self-contained file (inline CSS and SVG, no scripts, no network;
     prints on A4) with the header and result, findings, a chart of the key counters, the timeline
-    by turn and phase, the table after every event, and the hash chain's verdict.
+    by turn and phase, the table after every event, and the hash chain's verdict. A match whose
+    log fails verification (a broken chain, a missing guard) still gets its page, saying FAILED,
+    and the command exits 1.
 
     \b
     Examples:
@@ -35,13 +37,25 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json
     """
     if bool(match) == bool(round_):
         raise InputError("name a MATCH, or give --round R", field="match")
+    failed = None
     if round_:
         paths = lib.write_round_report(env.store(), round_, event=event, out_dir=out_dir,
                                        with_matches=not no_matches)
     else:
-        paths = [lib.write_match_report(env.match(match), out_dir, out)]
+        m = env.match(match)
+        paths = [lib.write_match_report(m, out_dir, out)]
+        # the page is written either way (it says FAILED and where); the exit code says it too, so
+        # that a script or a scorekeeper does not hand on a report of a log that fails its check
+        verdict = m.store.verify(m.id)
+        failed = None if verdict.ok else verdict
     if as_json:
-        emit_json({"files": paths})
+        emit_json({"files": paths} if not failed else
+                  {"files": paths, "verified": False, "problems": failed.problems})
     else:
         for p in paths:
             click.echo(p)
+        if failed:
+            click.echo(f"{match}: the log FAILED verification (the report says so): "
+                       + "; ".join(failed.problems) + f"; details: tablejudge verify {m.id}", err=True)
+    if failed:
+        raise FindingsExit(EXIT_FINDINGS)

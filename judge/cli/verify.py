@@ -28,7 +28,8 @@ def register(cli: click.Group) -> None:
                    "round report), a tournament, a file; alone: every seal.")
 @click.option("--repair", is_flag=True,
               help="After checking everything: restore a missing or altered append-only guard and record "
-                   "the incident as an event (writes are refused until then).")
+                   "the incident as an event (writes are refused until then), with every broken chain "
+                   "found (appends to those streams are refused from then on).")
 @json_option
 @pass_env
 def verify_cmd(env: Env, matches, all_, anchors, seals, repair, as_json) -> None:
@@ -69,8 +70,10 @@ def _print(result) -> None:
     for r in result.streams:
         if r.ok:
             click.echo(f"{r.match}: ok, {plural(r.events, 'event')}, head {r.head_hash}")
-        else:
-            click.echo(f"{r.match}: FAILED")
+        else:  # what is stored, as for an ok stream: the count, and the head when the chain holds
+            head = (f"head {r.head_hash}" if r.head_hash else
+                    f"no trusted head (the chain breaks at event {r.first_break.position})")
+            click.echo(f"{r.match}: FAILED, {plural(r.events, 'event')}, {head}")
             for p in r.problems:
                 click.echo(f"  {p}")
     for a in result.anchors:
@@ -99,9 +102,15 @@ def _print(result) -> None:
     if result.repair is not None:
         if result.repair.get("event") is None:
             click.echo("guard: intact, nothing to repair")
+        elif result.repair.get("kind") == "chain.broken":
+            click.echo(f"guard: intact; the broken chains are recorded as event {result.repair['event']} of "
+                       f"{result.repair['stream']}")
         else:
             click.echo(f"guard: restored; the incident is event {result.repair['event']} of "
                        f"{result.repair['stream']} (found: {'; '.join(result.repair['found'])})")
+        for b in result.repair.get("broken") or ():
+            click.echo(f"  {b['stream']}: chain broken at event {b['position']}; appends to it are refused "
+                       "from now on (record the rest of its game in a new match)")
     if result.streams:
         click.echo(f"guard: {result.guard_detail}")
         click.echo("cannot know from the log alone: " + "; ".join(UNKNOWABLE))

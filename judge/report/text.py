@@ -47,11 +47,14 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
 
 
 def render_events(events: list[RecordedEvent], ruleset: Ruleset, voided: set[int],
-                  names: CardNames | None = None) -> str:
+                  names: CardNames | None = None, broken: tuple[int, str] | None = None) -> str:
+    """`broken`: the chain's first broken link (position, reason), marked on its event."""
     names = names or CardNames.for_state(None, ruleset)
     lines = []
     for e in events:
         mark = " (void)" if e.position in voided else ""
+        if broken and e.position == broken[0]:
+            mark += f"  !! BROKEN LINK: {broken[1]}"
         lines.append(f"{e.position:>5}  {e.actor:<12} {names.text(ruleset.describe(e))}{mark}")
     return "\n".join(lines)
 

@@ -148,3 +148,97 @@ def test_a_seal_hash_covers_its_scope_and_every_head():
     assert h != seal_hash("t-1 round 2", heads)
     assert h != seal_hash("t-1 round 1", heads[:1])
     assert h != seal_hash("t-1 round 1", [heads[0], dict(heads[1], position=2)])
+
+
+def _tamper(path: str, match: str, *, edit: int | None = None, delete_after: int | None = None) -> None:
+    """What QA71 did with the file in hand: the guard dropped, the tail deleted, an event edited."""
+    with sqlite3.connect(path) as c:
+        c.execute("DROP TRIGGER tablejudge_no_delete")
+        c.execute("DROP TRIGGER tablejudge_no_update")
+        if delete_after is not None:
+            c.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version > ?",
+                      (match, delete_after))
+        if edit is not None:
+            (state,) = c.execute("SELECT state FROM stored_events WHERE originator_id = ? AND "
+                                 "originator_version = ?", (match, edit)).fetchone()
+            d = json.loads(state)
+            d["payload"]["text"] = "edited"
+            c.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                      (json.dumps(d, sort_keys=True, separators=(",", ":")).encode(), match, edit))
+
+
+def _repair(store: EventStore) -> dict:
+    from judge.evidence import verify
+
+    return verify(store, [], repair=True).repair
+
+
+def test_after_a_repair_appends_to_a_match_whose_chain_is_broken_are_refused(sqlite_path):
+    from engine.store import ChainBroken
+
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    other = Match.create(store, "table", ["Cy", "Di"], recorded_by="t")
+    store.append(m.id, [note(str(i)) for i in range(2, 8)])
+    store.close()
+    _tamper(sqlite_path, m.id, edit=3)
+    store = EventStore.open(sqlite_path)
+    repair = _repair(store)
+    assert repair["broken"] == [{"stream": m.id, "position": 3, "reason": repair["broken"][0]["reason"]}]
+    assert repair["heads"][m.id] == 7
+    with pytest.raises(ChainBroken, match=rf"chain of {m.id} is broken at event 3.*event {repair['event']} of"):
+        Match.open(store, m.id).record("note", {"text": "after repair"})
+    with pytest.raises(ChainBroken):
+        store.append(m.id, [note("x")])
+    assert store.head(m.id).position == 7  # nothing stored
+    Match.open(store, other.id).record("note", {"text": "a sound match still takes appends"})
+    # another process (a fresh store) sees the record too; the incident is read once per head of
+    # the incident stream, not on every write
+    fresh = EventStore.open(sqlite_path)
+    reads = []
+    real = fresh.read
+    fresh.read = lambda s, **kw: reads.append(s) or real(s, **kw)
+    for i in range(3):
+        fresh.append(other.id, [note(f"o{i}")])
+    assert reads.count(LOG_STREAM) == 1
+    with pytest.raises(ChainBroken):
+        fresh.append(m.id, [note("x")])
+
+
+def test_verify_repair_records_a_chain_broken_while_the_guard_stayed_intact(sqlite_path):
+    from engine.store import ChainBroken
+
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    store.append(m.id, [note("a"), note("b")])
+    store.close()
+    _tamper(sqlite_path, m.id, edit=2)
+    with sqlite3.connect(sqlite_path) as c:  # the guard put back exactly, by hand
+        for name, (_, sql) in guard.SQLITE_GUARD.items():
+            if name in ("tablejudge_no_delete", "tablejudge_no_update"):
+                c.execute(sql)
+    store = EventStore.open(sqlite_path)
+    store.append(m.id, [note("before anyone looked")])  # nobody knows yet: no full check per write
+    repair = _repair(store)
+    assert repair["kind"] == "chain.broken" and repair["broken"][0]["position"] == 2
+    with pytest.raises(ChainBroken):
+        store.append(m.id, [note("x")])
+    assert _repair(store) == {"event": None}  # recorded once
+
+
+def test_an_anchor_past_a_deleted_tail_counts_the_removed_events_and_names_the_later_one(sqlite_path):
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    store.append(m.id, [note(str(i)) for i in range(2, 11)])
+    anchored = store.head(m.id)  # event 10, as a report printed it
+    store.close()
+    _tamper(sqlite_path, m.id, delete_after=5)  # 6-10 removed; the chain that is left holds
+    store = EventStore.open(sqlite_path)
+    repair = _repair(store)
+    assert repair["heads"][m.id] == 5 and repair["broken"] is None
+    (later,) = store.append(m.id, [note("after repair")])  # event 6, another event
+    result = check_anchor(store, Anchor(m.id, 10, anchored.hash))
+    assert not result.ok
+    assert "ends at event 6, but the anchor names event 10: 5 events removed (6-10)" in result.message
+    assert f"event 6 now in the log is another event, recorded after that repair (note, hash {later.hash[:16]}" \
+        in result.message

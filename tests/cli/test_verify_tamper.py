@@ -1,0 +1,42 @@
+"""QA71 item 11: an edited event is named with what can be known of it, everywhere it shows."""
+from __future__ import annotations
+
+import json
+
+from engine.match import Match
+from engine.store import EventStore
+from tests.conftest import run_cli
+from tests.engine.test_store_integrity import _tamper
+
+
+def test_an_edited_event_is_shown_diffed_against_an_export_marked_and_fails_the_report(tmp_path):
+    db = str(tmp_path / "log.db")
+    store = EventStore.open(db)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    for i in range(2, 6):
+        m.record("note", {"text": f"r {i}"})
+    store.close()
+    export = tmp_path / "m.jsonl"
+    assert run_cli("export", m.id, "-o", str(export), db=db).returncode == 0
+    _tamper(db, m.id, edit=3)
+
+    r = run_cli("verify", m.id, db=db)  # the guard missing too: the count is still said
+    assert r.returncode == 1
+    assert f"{m.id}: FAILED, 5 events, no trusted head (the chain breaks at event 3)" in r.stdout
+    assert 'event 3 as stored now: {"kind": "note", "actor": "-", "payload": {"text": "edited"}' in r.stdout
+    assert "which field was changed cannot be known from the log alone" in r.stdout
+    r = run_cli("verify", m.id, "--anchor", str(export), db=db)
+    assert f'event 3 compared with {export}: payload.text was "r 3", now "edited"' in r.stdout
+
+    r = run_cli("events", m.id, db=db)
+    assert r.returncode == 0
+    line = next(x for x in r.stdout.splitlines() if x.strip().startswith("3 "))
+    assert "edited  !! BROKEN LINK: the event's content does not match its hash" in line
+    r = run_cli("events", m.id, "--json", db=db)
+    rows = json.loads(r.stdout)
+    assert [x["position"] for x in rows if x["broken_link"]] == [3]
+
+    page = tmp_path / "r.html"
+    r = run_cli("report", m.id, "-o", str(page), db=db)
+    assert r.returncode == 1 and "FAILED" in page.read_text()
+    assert "the log FAILED verification" in r.stderr
