@@ -55,3 +55,8 @@ def test_a_double_tap_stores_one_call_when_the_call_creates_the_tables_match(api
     post(api, tid, form, "")
     assert calls(api, tid) == [(me, "")]
     assert form["seen"] == "0"
+    # the opponent's own call, no play recorded yet: about the match's start, never about the first
+    # call (QA70 #4: "calls a judge about event 2", the head, when no game event was there)
+    other = api.get(f"/api/t/{tid}/tables").json()[0]["player2"]
+    post(api, tid, call_form(api, tid, token, other), "")
+    assert [(c["caller"], c["at"]) for c in api.get(f"/api/t/{tid}/calls").json()] == [(me, 1), (other, 1)]
