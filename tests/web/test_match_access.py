@@ -146,3 +146,26 @@ def test_bad_lines_are_refused_with_their_column_and_store_nothing(api, server):
     assert head(api, m1) == n
     r = api.http.post(f"/m/{m1}/record", data={"k": api.token, "line": "T1 A:", "seen": str(n)})
     assert r.status_code == 403 and head(api, m1) == n  # no CSRF token
+
+
+def test_the_pages_match_writes_answer_an_api_client_in_json(api, server):
+    """QA70 #11: `/m/ID/do/{line,call}` with a Bearer token answered 403 and 422 as an HTML page (and
+    a done call with a redirect to a page), though the API speaks JSON: a client that sends its
+    token in the header gets the API's shapes there too, the error's field included."""
+    tid, matches = optcg_event(api)
+    m1, m2 = matches[1], matches[2]
+    set_up(server.db, m1)
+    rec = mint(api, tid, "recorder", "Sam", match=m1)
+    n = head(api, m1)
+    for path, fields, status in ((f"/m/{m2}/do/line", {"line": "T1 A: refresh", "seen": 1}, 403),
+                                 (f"/m/{m1}/do/line", {"line": "T1 A: frobnicate", "seen": n}, 422),
+                                 (f"/m/{m1}/record", {"line": "T1 A: frobnicate", "seen": n}, 422),
+                                 (f"/m/{m1}/do/ruling", {"text": "x"}, 403)):
+        r = api.post(path, fields, token=rec)
+        assert r.status_code == status and r.headers["content-type"].startswith("application/json"), (path, r.text)
+        assert r.json()["error"], r.json()
+        if status == 422:
+            assert r.json()["field"] == "line", r.json()
+    assert head(api, m1) == n
+    r = api.post(f"/m/{m1}/do/call", {"reason": "x"}, token=rec)
+    assert r.status_code == 200 and "a judge is called" in r.json()["message"], r.text
