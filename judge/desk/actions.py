@@ -25,13 +25,14 @@ def judge_actor(name: str | None) -> str:
 
 def last_game_event(match: Match, events: list[RecordedEvent] | None = None) -> int:
     """The event a judge call is about unless it says: the last event of the game itself (not a
-    judge call, a ruling, a correction or a note: a call is about play), else the head. The CLI's
-    `judge call` and the web's call button both ask here. `events`: the log after event 1, when
-    the caller has read it already."""
+    judge call, a ruling, a correction or a note: a call is about play), else event 1, the match's
+    start (never the head: with no play yet the head may be an earlier call, and a call is never
+    about a call — QA70 #4). The CLI's `judge call` and the web's call button both ask here.
+    `events`: the log after event 1, when the caller has read it already."""
     for e in reversed(match.store.read(match.id, after=1) if events is None else events):
         if e.kind not in OFF_TABLE_KINDS:
             return e.position
-    return match.head_position()
+    return 1
 
 
 def record(match: Match, kind: str, payload: dict[str, Any], *, actor: str,

@@ -18,7 +18,7 @@ from judge.web.auth import Signer, organizer_claims
 from judge.web.desk import Desk
 from judge.report.templating import template_dir
 from judge.web.routes import api, matches, player, public, staff
-from judge.web.routes.common import HANDLED, LimitBody, html_error, json_error
+from judge.web.routes.common import HANDLED, LimitBody, html_error, json_error, wants_json
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -64,7 +64,7 @@ def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
         app.include_router(module.router)
 
     async def handled(request: Request, exc: Exception):
-        if request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json"):
+        if wants_json(request):
             return json_error(exc)
         return html_error(request, exc)
 

@@ -48,9 +48,11 @@ ACTIONS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("resolve", "clock", "judge_match"), JUDGING),
     # a player's own table
     **dict.fromkeys(("report", "play_view"), frozenset({PLAYER})),
-    # a recorded match (part 2): a recorder's link is scoped to its one match, a player's to its table's
-    **dict.fromkeys(("record_event", "undo_event"), STAFF | {RECORDER}),
-    "call_judge": STAFF | {RECORDER, PLAYER},
+    # a recorded match (part 2): a recorder's link is scoped to its one match, a player's to its table's.
+    # A tournament's scorekeeper link names no match, so it writes none (QA70 #11: it could record
+    # into every match of the tournament); the desk mints a recorder link per match for that
+    **dict.fromkeys(("record_event", "undo_event"), JUDGING | {RECORDER}),
+    "call_judge": JUDGING | {RECORDER, PLAYER},
 }
 
 

@@ -22,7 +22,7 @@ from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
 from judge.tournament import rounds
 from judge.web.actions import Context, number, text
-from judge.web.auth import PLAYER, Forbidden, Grant
+from judge.web.auth import PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant
 from judge.web.recording import LineOutcome, Recorder
 
 
@@ -53,6 +53,9 @@ def match_scope(desk: Any, mid: str) -> MatchScope:
     return MatchScope(mid, tid, None)
 
 
+RECORDING = ("record_event", "undo_event", "call_judge")  # what a match's recorder link may do there
+
+
 def require(grant: Grant, action: str, scope: MatchScope) -> None:
     tid = scope.tournament or "*"
     if scope.tournament is None and grant.tournament != "*":
@@ -62,6 +65,13 @@ def require(grant: Grant, action: str, scope: MatchScope) -> None:
         if grant.role == PLAYER:
             raise Forbidden(f"a player's link cannot {what} here (this link is for round {grant.round} table "
                             f"{grant.table})")
+        if grant.role == RECORDER and grant.match != scope.match:
+            raise Forbidden(f"this recorder link writes match {grant.match} only, not {scope.match}")
+        if grant.role == SCOREKEEPER and action in RECORDING:
+            where = f" (round {scope.table[0]} table {scope.table[1]})" if scope.table else ""
+            raise Forbidden(f"a scorekeeper's tournament link writes no recorded match: it can {what} only with a "
+                            f"recorder link for match {scope.match}{where}, which the organizer makes on the "
+                            "round's page")
         raise Forbidden(f"a {grant.role} link cannot {what} in match {scope.match}")
 
 

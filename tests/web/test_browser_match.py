@@ -90,7 +90,7 @@ def test_a_table_recorded_judged_and_replayed_in_the_browser(tmp_path):
         mid = matches[evil_table]
         a, b_ = set_up(db, mid)
         sam = mint(api, tid, "recorder", "Sam", match=mid)
-        lia = mint(api, tid, "scorekeeper", "Lia")
+        lia = mint(api, tid, "recorder", "Lia", match=mid)  # a second recorder link for the match
         kim = mint(api, tid, "judge", "Kim")
 
         phone_ctx, lia_ctx, player_ctx, judge_ctx = (b.new_context(**PHONE), b.new_context(**PHONE),

@@ -115,6 +115,8 @@ def test_a_tap_while_the_server_is_down_says_not_sent_and_the_badge_stops_saying
         with Server(db, port=server.port):  # back: the badge says live again and a tap is stored
             phone.locator("#live-status.on", has_text="live").wait_for(timeout=WAIT)
             grid.locator("#live-status.on", has_text="live").wait_for(timeout=WAIT)
+            # QA70 #11: the "not sent" note goes once the page is live again, not at the next tap
+            phone.locator("[role=alert]", has_text=NOT_SENT).wait_for(state="detached", timeout=WAIT)
             hall.errors.clear()  # the browser's own log of the refused and broken connections meanwhile
             phone.locator(".choices button").first.click()
             phone.locator("#status.reported").wait_for(timeout=WAIT)
@@ -160,4 +162,24 @@ def test_a_connection_that_goes_quiet_without_an_error_is_noticed_and_picked_up_
         r = api.post(f"/api/t/{tid}/report", {"player": t1["player2"], "result": "2-0"}, token=token)
         assert r.status_code == 200, r.text
         phone.locator("#status.reported").wait_for(timeout=WAIT)  # live updates flow again
+    assert hall.errors == []
+
+
+def test_a_second_call_a_judge_tap_stores_no_second_call_and_says_already_called(tmp_path):
+    """QA70 #4, the QA's own steps on a phone: a call with a reason, then "Call a judge" tapped again
+    on the page that answered it (its reason box empty). The answer page showed the log's head with
+    the first call in it as `seen`, so the second tap stored a second call, "about event 2" (the
+    first call). Now: one call, about the match's start (no play yet), and the page says so."""
+    with phone_at_table_1(str(tmp_path / "event.db")) as (hall, server, b, api, tid, t1, link, phone):
+        me = t1["player1"]
+        phone.locator("input[name=reason]").fill("opponent <b>took</b> back a card")
+        phone.locator("#call-judge").click()
+        phone.locator("[role=status]", has_text="A judge is called to table 1").wait_for(timeout=WAIT)
+        assert phone.locator("input[name=reason]").input_value() == ""
+        phone.locator("#call-judge").click()
+        phone.locator("[role=status]", has_text="already called").wait_for(timeout=WAIT)
+        hall.shot(phone, "call-twice")
+        calls = api.get(f"/api/t/{tid}/calls").json()
+        assert [(c["caller"], c["reason"]) for c in calls] == [(me, "opponent <b>took</b> back a card")], calls
+        assert calls[0]["at"] == 1, calls  # the match's start, not a call
     assert hall.errors == []

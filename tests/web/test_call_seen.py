@@ -55,3 +55,23 @@ def test_a_double_tap_stores_one_call_when_the_call_creates_the_tables_match(api
     post(api, tid, form, "")
     assert calls(api, tid) == [(me, "")]
     assert form["seen"] == "0"
+    # the opponent's own call, no play recorded yet: about the match's start, never about the first
+    # call (QA70 #4: "calls a judge about event 2", the head, when no game event was there)
+    other = api.get(f"/api/t/{tid}/tables").json()[0]["player2"]
+    post(api, tid, call_form(api, tid, token, other), "")
+    assert [(c["caller"], c["at"]) for c in api.get(f"/api/t/{tid}/calls").json()] == [(me, 1), (other, 1)]
+
+
+def test_a_confirmed_table_offers_a_judge_call_not_a_new_report(api, server):
+    """QA70 #8: after both players confirmed, the shared link still said "Report again" with the
+    result buttons, and a tap sent the confirmed table to the queue. A change now goes through a
+    judge: the page offers the call and no report buttons."""
+    tid, _ = optcg_event(api)
+    token = player_tokens(api, tid)[1]
+    table = api.get(f"/api/t/{tid}/tables").json()[0]
+    for who in (table["player1"], table["player2"]):
+        won = "1-0" if who == table["player1"] else "0-1"
+        assert api.post(f"/api/t/{tid}/report", {"player": who, "result": won}, token=token).status_code == 200
+    html = api.http.get(f"/t/{tid}/play", params={"k": token, "me": table["player2"]}).text
+    assert "Report again" not in html and 'name="result"' not in html, html
+    assert 'id="call-judge"' in html and "goes through a judge" in html

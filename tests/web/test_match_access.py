@@ -92,17 +92,32 @@ def test_a_players_link_only_calls_a_judge_for_its_own_table(api, server):
     assert refused_call.status_code == 403
 
 
-def test_a_scorekeeper_records_in_any_match_but_never_rules_and_never_sees_hands(api, server):
+def test_a_scorekeepers_tournament_link_writes_no_match_never_rules_and_never_sees_hands(api, server):
+    """QA70 #11: a tournament's scorekeeper link recorded into every match of it (the QA's line to
+    table 7's match was answered 422 for its content, not 403). docs/serve.md gives the recorder to
+    a recorder link for that match, a judge and the organizer: the scorekeeper's link names no
+    match, so every write to one is a 403 that says what link does it, and nothing is stored."""
     tid, matches = optcg_event(api)
     m1 = matches[1]
     set_up(server.db, m1)
     sk = mint(api, tid, "scorekeeper", "Lia")
     judge = mint(api, tid, "judge", "Kim")
-    r = api.post(f"/api/m/{m1}/lines", {"line": "T1 A: refresh", "seen": head(api, m1)}, token=sk)
-    assert r.status_code == 200, r.text
     n = head(api, m1)
-    assert api.post(f"/api/m/{m1}/do/ruling", {"text": "x"}, token=sk).status_code == 403
+    writes = [("/api/m/{}/lines", {"line": "T1 A: refresh", "seen": n}),
+              ("/m/{}/do/line", {"line": "T1 A: refresh", "seen": n}),
+              ("/api/m/{}/do/undo", {"voids": n}), ("/api/m/{}/do/call", {"reason": "x"}),
+              ("/api/m/{}/do/ruling", {"text": "x"})]
+    for path, fields in writes:
+        r = api.post(path.format(m1), fields, token=sk)
+        assert r.status_code == 403, (path, r.text)
+        if "ruling" not in path:
+            assert "recorder link for match" in r.text, r.text
+    assert api.http.get(f"/m/{m1}/record", params={"k": sk}).status_code == 403
     assert head(api, m1) == n
+    # the match's own recorder link records it
+    rec = mint(api, tid, "recorder", "Lia", match=m1)
+    assert api.post(f"/api/m/{m1}/lines", {"line": "T1 A: refresh", "seen": n}, token=rec).status_code == 200
+    assert head(api, m1) > n
     assert api.get(f"/api/m/{m1}", token=sk).json()["match"]["hidden"] is True
     assert api.get(f"/api/m/{m1}", token=judge).json()["match"]["hidden"] is False
     assert api.http.get(f"/api/m/{m1}").json()["match"]["hidden"] is True  # no token: the public view
@@ -131,3 +146,26 @@ def test_bad_lines_are_refused_with_their_column_and_store_nothing(api, server):
     assert head(api, m1) == n
     r = api.http.post(f"/m/{m1}/record", data={"k": api.token, "line": "T1 A:", "seen": str(n)})
     assert r.status_code == 403 and head(api, m1) == n  # no CSRF token
+
+
+def test_the_pages_match_writes_answer_an_api_client_in_json(api, server):
+    """QA70 #11: `/m/ID/do/{line,call}` with a Bearer token answered 403 and 422 as an HTML page (and
+    a done call with a redirect to a page), though the API speaks JSON: a client that sends its
+    token in the header gets the API's shapes there too, the error's field included."""
+    tid, matches = optcg_event(api)
+    m1, m2 = matches[1], matches[2]
+    set_up(server.db, m1)
+    rec = mint(api, tid, "recorder", "Sam", match=m1)
+    n = head(api, m1)
+    for path, fields, status in ((f"/m/{m2}/do/line", {"line": "T1 A: refresh", "seen": 1}, 403),
+                                 (f"/m/{m1}/do/line", {"line": "T1 A: frobnicate", "seen": n}, 422),
+                                 (f"/m/{m1}/record", {"line": "T1 A: frobnicate", "seen": n}, 422),
+                                 (f"/m/{m1}/do/ruling", {"text": "x"}, 403)):
+        r = api.post(path, fields, token=rec)
+        assert r.status_code == status and r.headers["content-type"].startswith("application/json"), (path, r.text)
+        assert r.json()["error"], r.json()
+        if status == 422:
+            assert r.json()["field"] == "line", r.json()
+    assert head(api, m1) == n
+    r = api.post(f"/m/{m1}/do/call", {"reason": "x"}, token=rec)
+    assert r.status_code == 200 and "a judge is called" in r.json()["message"], r.text

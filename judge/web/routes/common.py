@@ -209,6 +209,14 @@ def error_body(e: Exception) -> dict[str, Any]:
 HANDLED = (Forbidden, InputError, StoreError, KeyError)
 
 
+def wants_json(request: Request) -> bool:
+    """An API client: a path under /api/, `Accept: application/json`, or a token in the
+    Authorization header (a page sends its link's token in the form or the URL, never a header).
+    It gets the JSON error shape on every route, never an HTML page (QA70 #11)."""
+    return (request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json")
+            or request.headers.get("authorization", "").lower().startswith("bearer "))
+
+
 def json_error(e: Exception) -> JSONResponse:
     return JSONResponse(error_body(e), status_code=error_status(e))
 

@@ -28,7 +28,8 @@ from judge.web.live import sse_stream
 from judge.web.match_actions import MatchScope, match_scope, recorder as recorder_of, require, run_match_action
 from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.routes.common import (
-    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form, refused,
+    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, json_error, link, page, read_form, refused,
+    wants_json,
 )
 from judge.web.routes.staff import context
 
@@ -179,9 +180,12 @@ async def record(request: Request, mid: str):
     typed = form.get("typed") == "1"
     try:
         result = run_match_action(context(request), g, "line", scope, form)
-    except LineRefused as e:
-        return refused(request, _recorder(request, scope, g, line=line, error=e.message, col=e.col, typed=True), 422)
     except HANDLED as e:
+        if wants_json(request) and request.headers.get("hx-request") != "true":  # an API client
+            return json_error(e)
+        if isinstance(e, LineRefused):
+            return refused(request, _recorder(request, scope, g, line=line, error=e.message, col=e.col, typed=True),
+                           422)
         if isinstance(e, Forbidden) and not allowed(g, "record_event", scope):
             raise
         return refused(request, _recorder(request, scope, g, line=line, error=error_body(e)["error"], typed=typed),
@@ -205,9 +209,12 @@ async def match_do(request: Request, mid: str, action: str):
     # the recorder page's undo and call: the whole recorder comes back (the undo button's number,
     # `seen`, an emptied reason box), not only a message
     on_recorder = is_htmx and form.get("page") == "record" and action in ("undo", "call")
+    api_client = wants_json(request) and not is_htmx
     try:
         result = run_match_action(context(request), g, action, scope, form)
     except HANDLED as e:
+        if api_client:
+            return json_error(e)
         if on_recorder and allowed(g, "record_event", scope):
             kept = form.get("reason") if action == "call" and isinstance(form.get("reason"), str) else ""
             return refused(request, _recorder(request, scope, g, act_error=error_body(e)["error"], call_reason=kept),
@@ -215,6 +222,8 @@ async def match_do(request: Request, mid: str, action: str):
         if is_htmx:
             return refused(request, page(request, "web/_flash.html", error=error_body(e)), error_status(e))
         return page(request, "web/error.html", error_status(e), title="Not done", error=error_body(e))
+    if api_client:  # as POST /api/m/ID/do/ACTION answers
+        return JSONResponse(result)
     if on_recorder:
         return _recorder(request, scope, g, done=dict(result, recorded=[]))
     if is_htmx:

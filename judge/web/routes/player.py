@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 from judge.tournament.tables import table_status
 from judge.tournament.rounds import clock_view
 from judge.web import views
-from judge.web.actions import run_action
+from judge.web.actions import number, run_action
 from judge.web.match_actions import run_match_action, table_match
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, page, read_form, refused,
@@ -20,7 +20,10 @@ from judge.web.routes.staff import context
 router = APIRouter(include_in_schema=False)
 
 
-def _view(request: Request, tid: str, g, me: str | None, status: int = 200, **extra) -> HTMLResponse:
+def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call_seen: int | None = None,
+          **extra) -> HTMLResponse:
+    """`call_seen`: the call form's `seen` when the page answers a call (the `seen` that call sent:
+    the answer is the same page, so its next tap finds the call it stored and stores nothing)."""
     web = app_state(request)
     st = web.desk.tournament(tid).state()
     rnd = st.round(g.round)
@@ -31,6 +34,8 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, **ex
     match_id = rnd.matches.get(g.table)
     # the call form's `seen`: 0 while the table has no match yet (the first call creates it)
     match_head = web.desk.matches.match(match_id).head_position() if match_id else 0
+    if call_seen is not None:
+        match_head = min(call_seen, match_head)
     if me not in (view["player1"], view["player2"]):
         me = None
     opponent = None if me is None else (view["player2"] if me == view["player1"] else view["player1"])
@@ -127,9 +132,12 @@ async def call_judge(request: Request, tid: str):
         return _refusal(request, tid, e, form)
     # in a player's words: where the judge comes and what the call says (the call also records the
     # moment of the game's log it was made at: the judge sees it, the player need not)
+    # the answer keeps the `seen` the call sent: rendering the head now (the call included) made the
+    # second tap of this same page a new call about the first (QA70 #4)
+    seen = number(form, "seen", required=False, low=0, high=10**9)  # checked by the call already
     if done.get("repeat"):  # a second tap of the same page
-        return _view(request, tid, g, me, notice=f"A judge is already called to table {g.table} (your call from "
-                     "this page; nothing more sent): stay at your table")
+        return _view(request, tid, g, me, call_seen=seen, notice=f"A judge is already called to table {g.table} "
+                     "(your call from this page; nothing more sent): stay at your table")
     reason = form.get("reason").strip() if isinstance(form.get("reason"), str) else ""
-    return _view(request, tid, g, me, notice=f"A judge is called to table {g.table}"
+    return _view(request, tid, g, me, call_seen=seen, notice=f"A judge is called to table {g.table}"
                  + (f" (“{reason}”)" if reason else "") + ": stay at your table")

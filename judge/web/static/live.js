@@ -44,6 +44,12 @@
     if (show) show(NOT_SENT);
     if (source) { source.close(); source = null; open(); }
   }
+  // the server answers again: a "not sent" note is no longer true (QA70 #11: it stayed, under a
+  // "live" badge, until the next tap); a refusal's note stays, it says what the server decided
+  function clearNotSent() {
+    var old = document.querySelectorAll(".tj-note");
+    for (var i = 0; i < old.length; i++) if (old[i].textContent === NOT_SENT) old[i].remove();
+  }
   window.TJLive = { NOT_SENT: NOT_SENT, unreachable: unreachable, note: note };
 
   function origin(detail) { return (detail.requestConfig && detail.requestConfig.elt) || detail.elt; }  // what was tapped
@@ -113,6 +119,7 @@
       hear();
       if (hello.ping) { quietMs = hello.ping * 3000; watchSilence(); }
       say("live", "on");
+      clearNotSent();
       if (at !== shown) { body.setAttribute("data-position", at); refresh(null); }
     });
     source.addEventListener("ping", hear);
