@@ -44,8 +44,10 @@ def register(cli: click.Group) -> None:
         `tournament pairings --csv` with its result column filled in. A CSV row left blank is a
         table still pending; a bye's row (no table) is skipped.
 
-        All or nothing: every unknown table, unreadable or impossible result, wrong player or
-        table that already has a different result (shown; use --overwrite) is listed at once,
+        All or nothing: every unknown table, unreadable or impossible result, wrong player, table
+        given twice (with the same result too: another table's number was likely mistyped), table
+        that already has a different result (shown; use --overwrite) or result against a player's
+        own report is listed at once,
         each with its file:line and field, and none of the file is stored (exit 2; with --json,
         also `{"error": {..., "errors": [...]}}` on stdout, one object a line). The same result
         again stores nothing. A result that differs from a player's own report (`tournament
