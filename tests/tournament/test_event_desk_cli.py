@@ -99,3 +99,27 @@ def test_a_judge_resolving_a_disputed_table_is_told_it_is_decided(tmp_path):
     r = run_cli("tournament", "resolve", "r1", "1-0", "--table", "1", "--judge", "Kim", "--reason", "x", db=db)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("table 1: 1-0-0 decided by Kim (event ")
+
+
+def test_register_csv_lists_every_refused_line_and_answers_json(tmp_path):
+    """QA70 5: `register --csv` stopped at the first problem (5 runs for 5 problems) and had no
+    --json ("No such option"). Every line at once, the same error shape as `results --json`; a
+    look-alike member id is a warning (stderr, and `warnings` in JSON)."""
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "R", "--game", "op2009", "--id", "t-r", db=db)
+    f = tmp_path / "players.csv"
+    f.write_text("\ufeffname,member_id\nLuca Conte,M10001\nluca conte,M10002\n\n  \nJose Garcia,M10005\n"
+                 "José García,M10006\nPino,M10001\n", encoding="utf-8")
+    r = run_cli("tournament", "register", "t-r", "--csv", str(f), "--json", db=db)
+    assert r.returncode == 2, r.stderr
+    err = json.loads(r.stdout)["error"]
+    assert err["message"] == f"3 lines of {f} refused; nothing was stored"
+    assert [(x["line"], x["field"]) for x in err["errors"]] == [(3, "player"), (7, "player"), (8, "member_id")]
+    assert f"{f}:7: field 'player'" in r.stderr and f"{f}:8: field 'member_id'" in r.stderr
+    f.write_text("name,member_id\nLuca Conte,M10001\nPino,M1000l\n", encoding="utf-8")
+    r = run_cli("tournament", "register", "t-r", "--csv", str(f), "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert [(x["player"], x["id"]) for x in out["registered"]] == [("Luca Conte", "M10001"), ("Pino", "M1000l")]
+    assert len(out["warnings"]) == 1 and "'M1000l' of 'Pino' looks like 'M10001'" in out["warnings"][0]
+    assert f"warning: {f}:3: member id 'M1000l'" in r.stderr
