@@ -131,6 +131,8 @@ def register(cli: click.Group) -> None:
     @pass_env
     def queue_cmd(env, tournament_ref, as_json) -> None:
         """The judges' queue: tables whose players' reports disagree (or disagree with the result).
+        Each report is said from its reporter's side ("Alice: I won 1-0"); the recorded result, and
+        --json's reports, are in table order (the first player's games first).
 
         \b
         Example:
@@ -141,9 +143,10 @@ def register(cli: click.Group) -> None:
             emit_json([v.to_dict() for v in q])
             return
         click.echo(table_text([{"round": v.round, "table": v.table, "players": f"{v.player1} vs {v.player2}",
-                                "reports": "; ".join(f"{k}: {x}" for k, x in v.reports.items()),
-                                "recorded": v.result or ""} for v in q],
-                              ["round", "table", "players", "reports", "recorded"]))
+                                "reports (each player's own)": "; ".join(
+                                    f"{k}: {tables.in_own_words(v, k, x)}" for k, x in v.reports.items()),
+                                "recorded (table order)": v.result or ""} for v in q],
+                              ["round", "table", "players", "reports (each player's own)", "recorded (table order)"]))
 
     @tournament.command("resolve")
     @click.argument("tournament_ref", metavar="T")

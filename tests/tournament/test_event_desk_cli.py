@@ -96,6 +96,10 @@ def test_a_judge_resolving_a_disputed_table_is_told_it_is_decided(tmp_path):
     a, b = next((p["player1"], p["player2"]) for p in pairings if p["table"] == 1)
     assert run_cli("tournament", "report", "r1", a, "1-0", db=db).returncode == 0
     assert run_cli("tournament", "report", "r1", b, "1-0", db=db).returncode == 0  # both claim the win
+    # QA70 10: the queue said `b: 0-1-0` (table order), read as b admitting a loss: each report is
+    # said from its reporter's side, and the column says so
+    q = run_cli("tournament", "queue", "r1", db=db).stdout
+    assert "reports (each player's own)" in q and f"{a}: I won 1-0; {b}: I won 1-0" in q, q
     r = run_cli("tournament", "resolve", "r1", "1-0", "--table", "1", "--judge", "Kim", "--reason", "x", db=db)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("table 1: 1-0-0 decided by Kim (event ")
