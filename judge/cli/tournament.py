@@ -84,14 +84,28 @@ def standings_export(st: Standings, ids: dict[str, str | None]) -> list[dict[str
     return out
 
 
-def _emit_standings(st: Standings, as_json: bool, as_csv: Any, ids: dict[str, str | None] | None = None) -> None:
+def _emit_standings(st: Standings, as_json: bool, as_csv: Any, ids: dict[str, str | None] | None = None,
+                    title: str = "") -> None:
     rows = st.to_dicts() if ids is None else standings_export(st, ids)
     if as_json:
         emit_json(rows)
     elif as_csv:
         echo_csv(rows, as_csv)
     else:
-        click.echo(standings_text(st))
+        click.echo((f"{title}\n" if title else "") + standings_text(st))
+
+
+def as_after(st: TournamentState, round_no: int) -> str:
+    """The standings' title: the round they are as after, and a later round whose results do not
+    count yet (QA70 11: mid-round 2 the text showed round 1's standings without saying so)."""
+    rnd = st.round(round_no) if round_no else None
+    said = f"Standings as after {rnd.name}" if rnd else "Standings before the first round"
+    later = [r for r in st.rounds if r.stage == "swiss" and r.number > round_no]
+    if later:
+        nxt = later[0]
+        said += (f" ({nxt.name} is in progress: its results do not count yet)" if not nxt.complete
+                 else f" (later: {', '.join(r.name for r in later)}; --round to see them)")
+    return said
 
 
 def register(cli: click.Group) -> None:
@@ -571,7 +585,8 @@ def register(cli: click.Group) -> None:
                   help="Also write the printable page (standings, pairings by table and by name).")
     @pass_env
     def t_standings_cmd(env, tournament_ref, round_no, as_json, as_csv, html) -> None:
-        """Standings with the policy's tiebreakers (the top cut never changes them). --json and
+        """Standings with the policy's tiebreakers (the top cut never changes them), as after a
+        round (the text's first line says which, and a round in progress). --json and
         --csv carry each player's member id (`id`, empty when none); --excel is the CSV for Excel.
 
         \b
@@ -592,7 +607,8 @@ def register(cli: click.Group) -> None:
 
             write_text(html, standings_page(st, round_no))  # atomic: whole or not at all
             stderr(f"wrote {html}")
-        _emit_standings(standings, as_json, as_csv, {p: i.player_id for p, i in st.players.items()})
+        _emit_standings(standings, as_json, as_csv, {p: i.player_id for p, i in st.players.items()},
+                        as_after(st, round_no))
 
     @tournament.command("pairings")
     @click.argument("tournament_ref", metavar="T")

@@ -127,3 +127,16 @@ def test_register_csv_lists_every_refused_line_and_answers_json(tmp_path):
     assert [(x["player"], x["id"]) for x in out["registered"]] == [("Luca Conte", "M10001"), ("Pino", "M1000l")]
     assert len(out["warnings"]) == 1 and "'M1000l' of 'Pino' looks like 'M10001'" in out["warnings"][0]
     assert f"warning: {f}:3: member id 'M1000l'" in r.stderr
+
+
+def test_standings_text_says_the_round_it_is_as_after(tmp_path):
+    """QA70 11: mid-round 2 `tournament standings` showed round 1's standings without saying so."""
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "S", "--game", "optcg", "--id", "s1", "--seed", "1", db=db)
+    run_cli("tournament", "register", "s1", "Ann", "Bob", "Cid", "Dee", db=db)
+    run_cli("tournament", "pair", "s1", db=db)
+    assert run_cli("tournament", "results", "s1", db=db, input="1 1-0\n2 1-0\n").returncode == 0
+    run_cli("tournament", "pair", "s1", db=db)
+    r = run_cli("tournament", "standings", "s1", db=db)
+    assert r.stdout.splitlines()[0] == "Standings as after Round 1 (Round 2 is in progress: its results do not count yet)"
+    assert run_cli("tournament", "standings", "s1", "--json", db=db).stdout.startswith("[")  # JSON: rows only
