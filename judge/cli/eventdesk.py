@@ -283,6 +283,8 @@ def register(cli: click.Group) -> None:
         each elimination round's losers (by Swiss standing), then the Swiss standings. Each row:
         place, player, id (the member id, empty when none), how they went out, Swiss rank. The
         standings sheet (`standings --html`) shows the top cut's places above the Swiss table.
+        With no top cut, the final placings are the Swiss standings once the last declared Swiss
+        round has every result (how: "Swiss standings").
 
         \b
         Examples:

@@ -342,6 +342,26 @@ def test_a_results_file_with_a_quote_left_open_is_refused_at_its_row():
     assert e.value.where == "sr.csv:3" and "unreadable CSV" in str(e.value)
 
 
+def test_with_no_top_cut_the_final_placings_are_the_swiss_standings(store):
+    """QA70 9: `tournament placings` on a Swiss-only event said "there is no top cut" (exit 2) and
+    /api/t/T/placings answered null. The final Swiss standings are the final placings."""
+    from judge.tournament.placings import placings_or_none
+
+    t = event(store, 4, rounds=2)
+    t.register_many([Entry("Zed", "M7")])
+    t.pair()
+    finish_round(t)
+    t.pair()
+    with pytest.raises(InputError, match=r"Swiss rounds are not over \(1 of 2 complete\)"):
+        final_placings(t.state())
+    finish_round(t)
+    rows = placings_or_none(t.state())
+    standings = t.state().standings().rows
+    assert [(p["place"], p["player"], p["how"]) for p in rows] == [(r.rank, r.player, "Swiss standings")
+                                                                 for r in standings]
+    assert next(p["id"] for p in rows if p["player"] == "Zed") == "M7"
+
+
 def test_a_bye_is_for_a_round_that_can_still_be_paired(store):
     """QA 2026-11-26: `bye --round 0` gave a bye in round 2; `--round 99999` was stored in a 3-round
     event. And placings before a declared top cut said there was none."""
