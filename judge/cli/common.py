@@ -206,7 +206,7 @@ def _failure(e: BaseException) -> Failure:
                        more=[f"  {f.rule} [{f.severity}] {_short(f.message, 500)}" for f in findings],
                        extra={"findings": [{"rule": f.rule, "severity": f.severity, "message": _short(f.message, 500)}
                                            for f in findings]})
-    if isinstance(e, _class("judge.tournament.entry", "BatchRefused")):
+    if isinstance(e, _class("judge.tournament.batch", "BatchRefused")):
         # several bad lines of one input, refused together: the sentence, then one line each on
         # stderr; in JSON `errors`, one object a line with the keys known of it (file, line,
         # column, field) and its message as stderr says it (README, "Errors as JSON")

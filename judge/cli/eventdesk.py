@@ -44,8 +44,10 @@ def register(cli: click.Group) -> None:
         `tournament pairings --csv` with its result column filled in. A CSV row left blank is a
         table still pending; a bye's row (no table) is skipped.
 
-        All or nothing: every unknown table, unreadable or impossible result, wrong player or
-        table that already has a different result (shown; use --overwrite) is listed at once,
+        All or nothing: every unknown table, unreadable or impossible result, wrong player, table
+        given twice (with the same result too: another table's number was likely mistyped), table
+        that already has a different result (shown; use --overwrite) or result against a player's
+        own report is listed at once,
         each with its file:line and field, and none of the file is stored (exit 2; with --json,
         also `{"error": {..., "errors": [...]}}` on stdout, one object a line). The same result
         again stores nothing. A result that differs from a player's own report (`tournament
@@ -129,6 +131,8 @@ def register(cli: click.Group) -> None:
     @pass_env
     def queue_cmd(env, tournament_ref, as_json) -> None:
         """The judges' queue: tables whose players' reports disagree (or disagree with the result).
+        Each report is said from its reporter's side ("Alice: I won 1-0"); the recorded result, and
+        --json's reports, are in table order (the first player's games first).
 
         \b
         Example:
@@ -139,9 +143,10 @@ def register(cli: click.Group) -> None:
             emit_json([v.to_dict() for v in q])
             return
         click.echo(table_text([{"round": v.round, "table": v.table, "players": f"{v.player1} vs {v.player2}",
-                                "reports": "; ".join(f"{k}: {x}" for k, x in v.reports.items()),
-                                "recorded": v.result or ""} for v in q],
-                              ["round", "table", "players", "reports", "recorded"]))
+                                "reports (each player's own)": "; ".join(
+                                    f"{k}: {tables.in_own_words(v, k, x)}" for k, x in v.reports.items()),
+                                "recorded (table order)": v.result or ""} for v in q],
+                              ["round", "table", "players", "reports (each player's own)", "recorded (table order)"]))
 
     @tournament.command("resolve")
     @click.argument("tournament_ref", metavar="T")
@@ -278,6 +283,8 @@ def register(cli: click.Group) -> None:
         each elimination round's losers (by Swiss standing), then the Swiss standings. Each row:
         place, player, id (the member id, empty when none), how they went out, Swiss rank. The
         standings sheet (`standings --html`) shows the top cut's places above the Swiss table.
+        With no top cut, the final placings are the Swiss standings once the last declared Swiss
+        round has every result (how: "Swiss standings").
 
         \b
         Examples:

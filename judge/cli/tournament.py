@@ -84,14 +84,28 @@ def standings_export(st: Standings, ids: dict[str, str | None]) -> list[dict[str
     return out
 
 
-def _emit_standings(st: Standings, as_json: bool, as_csv: Any, ids: dict[str, str | None] | None = None) -> None:
+def _emit_standings(st: Standings, as_json: bool, as_csv: Any, ids: dict[str, str | None] | None = None,
+                    title: str = "") -> None:
     rows = st.to_dicts() if ids is None else standings_export(st, ids)
     if as_json:
         emit_json(rows)
     elif as_csv:
         echo_csv(rows, as_csv)
     else:
-        click.echo(standings_text(st))
+        click.echo((f"{title}\n" if title else "") + standings_text(st))
+
+
+def as_after(st: TournamentState, round_no: int) -> str:
+    """The standings' title: the round they are as after, and a later round whose results do not
+    count yet (QA70 11: mid-round 2 the text showed round 1's standings without saying so)."""
+    rnd = st.round(round_no) if round_no else None
+    said = f"Standings as after {rnd.name}" if rnd else "Standings before the first round"
+    later = [r for r in st.rounds if r.stage == "swiss" and r.number > round_no]
+    if later:
+        nxt = later[0]
+        said += (f" ({nxt.name} is in progress: its results do not count yet)" if not nxt.complete
+                 else f" (later: {', '.join(r.name for r in later)}; --round to see them)")
+    return said
 
 
 def register(cli: click.Group) -> None:
@@ -270,14 +284,18 @@ def register(cli: click.Group) -> None:
                   help="Register everyone in a CSV file (columns name, member_id, decklist), all or none.")
     @click.option("--allow-similar", "allow_similar", is_flag=True,
                   help="Register a name that differs from a registered one only by case, spaces or accents.")
+    @click.option("--json", "as_json", is_flag=True,
+                  help="{\"registered\": [{player, id, position}], \"warnings\": [...]} (an error as {\"error\": {...}}).")
     @pass_env
-    def register_cmd(env, tournament_ref, players, player_id, decklist, csv_file, allow_similar) -> None:
+    def register_cmd(env, tournament_ref, players, player_id, decklist, csv_file, allow_similar, as_json) -> None:
         """Register players (also late entries, after round 1 is paired). A name that looks like a
         registered one (same but for case, spaces or accents: "luca  conte" and "Luca Conte") is
         refused unless --allow-similar. Two people with the very same name cannot share it (players
         are known by their registered name everywhere): register the second one under a name that
         tells them apart, e.g. their member id in brackets. A member id another player holds is
-        refused, naming them.
+        refused, naming them; one that differs from another player's only by look-alike characters
+        (l, I and 1; O and 0) or case is a warning. All or nothing: every refused name or CSV line
+        is listed at once (exit 2), and nobody is registered.
 
         \b
         Example:
@@ -301,14 +319,25 @@ def register(cli: click.Group) -> None:
             from judge.io import carddb
             _, checked = carddb.decklist_registration(carddb.CardDB.for_log(env.db), players[0],
                                                       read_text(decklist), where=decklist)
+        from judge.tournament.registration import import_registrations, lookalike_ids, read_entries
+
         if csv_file:
-            from judge.tournament.registration import import_registrations
             text = read_text(csv_file)
-            events = import_registrations(t, text, csv_file, allow_similar=allow_similar)
+            entries = read_entries(text, csv_file)
         else:
             deck = read_text(decklist) if decklist else None
-            events = t.register_many([Entry(p, player_id, deck) for p in players],  # one atomic batch
-                                     allow_similar=allow_similar)
+            entries = [Entry(p, player_id, deck) for p in players]
+        warnings = lookalike_ids(entries, t.state().players)
+        for w in warnings:  # before a refusal too: one run says everything to check
+            stderr(f"warning: {w}")
+        if csv_file:
+            events = import_registrations(t, text, csv_file, allow_similar=allow_similar)
+        else:
+            events = t.register_many(entries, allow_similar=allow_similar)  # one atomic batch
+        if as_json:
+            emit_json({"registered": [{"player": e.payload["player"], "id": e.payload.get("player_id"),
+                                       "position": e.position} for e in events], "warnings": warnings})
+            return
         for e in events:
             click.echo(f"registered {e.payload['player']} (event {e.position})")
         if checked is not None:
@@ -556,7 +585,8 @@ def register(cli: click.Group) -> None:
                   help="Also write the printable page (standings, pairings by table and by name).")
     @pass_env
     def t_standings_cmd(env, tournament_ref, round_no, as_json, as_csv, html) -> None:
-        """Standings with the policy's tiebreakers (the top cut never changes them). --json and
+        """Standings with the policy's tiebreakers (the top cut never changes them), as after a
+        round (the text's first line says which, and a round in progress). --json and
         --csv carry each player's member id (`id`, empty when none); --excel is the CSV for Excel.
 
         \b
@@ -577,7 +607,8 @@ def register(cli: click.Group) -> None:
 
             write_text(html, standings_page(st, round_no))  # atomic: whole or not at all
             stderr(f"wrote {html}")
-        _emit_standings(standings, as_json, as_csv, {p: i.player_id for p, i in st.players.items()})
+        _emit_standings(standings, as_json, as_csv, {p: i.player_id for p, i in st.players.items()},
+                        as_after(st, round_no))
 
     @tournament.command("pairings")
     @click.argument("tournament_ref", metavar="T")

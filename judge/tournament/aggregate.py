@@ -37,6 +37,7 @@ from judge.tournament.standings import (
     slip_words,
 )
 from judge.tournament.state import PlayerInfo, RoundState, TournamentState, advance, replay
+from judge.tournament.batch import refuse
 from judge.tournament.tables import against_reports, check_reports, who_entered
 from judge.tournament.vocab import CREATED, KINDS
 
@@ -164,10 +165,14 @@ class Tournament:
         (event,) = self.register_many([Entry(player, player_id, decklist)], allow_similar=allow_similar)
         return event
 
-    def register_many(self, players: Sequence["str | Entry"], *, allow_similar: bool = False) -> list[RecordedEvent]:
+    def register_many(self, players: Sequence["str | Entry"], *, allow_similar: bool = False,
+                      errors: Sequence[tuple[int, InputError]] = (), source: str = "") -> list[RecordedEvent]:
         """Register several players in one atomic batch (all or none). A name that differs from a
         registered one only by case, spaces or accents is refused unless `allow_similar`; a member
-        id another player holds (registered, or earlier in the batch) is refused, naming them."""
+        id another player holds (registered, or earlier in the batch) is refused, naming them.
+        Every refused entry is said at once (judge/tournament/batch.py: one error as itself,
+        several as BatchRefused), each where it was written (an Entry's `where`, else "entry N"),
+        with `errors` (the batch's lines its reader could not read, by line) and in line order."""
         st = self.state()
         if st.elimination_rounds:
             raise InputError("the top cut has started: no more entries", field="player")
@@ -175,38 +180,49 @@ class Tournament:
         batch_ids: dict[str, str | None] = {}  # member ids of this batch's names (a twin within the file)
         holders = {i.player_id.strip(): name for name, i in st.players.items() if i.player_id and i.player_id.strip()}
         drafts = []
+        refused = list(errors)
         for n, item in enumerate(players, start=1):
             e = item if isinstance(item, Entry) else Entry(item)
-            where = f"entry {n}" if len(players) > 1 else ""
-            p = clean_name(e.player) if isinstance(e.player, str) else e.player
-            if isinstance(p, str) and len(p) > MAX_NAME:  # before the payload's generic text limit
-                raise InputError(f"a player name is at most {MAX_NAME} characters; this one has {len(p):,}: "
-                                 f"{shown(p[:MAX_NAME])}...", field="player", where=where)
-            if p in seen:
-                raise InputError(_same_name(p, e.player_id, st.players, batch_ids.get(p)), field="player",
-                                 where=where)
-            twin = similar_to(p, seen)
-            if twin is not None and not allow_similar:
-                raise InputError(f"{shown(e.player)} looks like {shown(twin)}, {_where_seen(twin, st.players)} "
-                                 "(same name but for case, spaces or accents); if they are two people, register with "
-                                 "--allow-similar", field="player", where=where)
-            pid = e.player_id.strip() if isinstance(e.player_id, str) else e.player_id
-            holder = holders.get(pid) if pid else None
-            if holder is not None:  # exports would show the id twice, for two people
-                raise InputError(f"member id {shown(pid)} is held by {shown(holder)}, "
-                                 f"{_where_seen(holder, st.players)}: a member id is one player's; check the id "
-                                 f"given for {shown(p)}", field="player_id", where=where)
-            seen.append(p)
-            batch_ids[p] = e.player_id or None
-            if pid:
-                holders[pid] = p
+            where = e.where or (f"entry {n}" if len(players) > 1 else "")
             try:
-                drafts.append(self._draft("player.registered", {"player": p, "player_id": e.player_id or None,
-                                                                "decklist": e.decklist or None}))
+                p, draft = self._registrable(st, e, seen, holders, batch_ids, allow_similar)
             except InputError as err:  # the entry's own checks (a name too long): say which entry
                 err.where = err.where or where
-                raise
+                refused.append((e.line or n, err))
+                continue
+            seen.append(p)
+            batch_ids[p] = e.player_id or None
+            pid = e.player_id.strip() if isinstance(e.player_id, str) else e.player_id
+            if pid:
+                holders[pid] = p
+            drafts.append(draft)
+        refused.sort(key=lambda x: x[0])
+        refuse([err for _, err in refused], source)
         return self.store.append(self.id, drafts, expected_position=st.position or 1)
+
+    def _registrable(self, st: TournamentState, e: "Entry", seen: list[str], holders: dict[str, str],
+                     batch_ids: dict[str, str | None], allow_similar: bool) -> tuple[str, Any]:
+        """The name `e` registers under (cleaned) and its event's draft, or the InputError refusing it."""
+        p = clean_name(e.player) if isinstance(e.player, str) else e.player
+        if isinstance(p, str) and len(p) > MAX_NAME:  # before the payload's generic text limit
+            raise InputError(f"a player name is at most {MAX_NAME} characters; this one has {len(p):,}: "
+                             f"{shown(p[:MAX_NAME])}...", field="player")
+        if p in seen:
+            raise InputError(_same_name(p, e.player_id, st.players, batch_ids.get(p)), field="player")
+        twin = similar_to(p, seen)
+        if twin is not None and not allow_similar:
+            raise InputError(f"{shown(e.player)} looks like {shown(twin)}, {_where_seen(twin, st.players)} "
+                             "(same name but for case, spaces or accents); if they are two people, register with "
+                             "--allow-similar", field="player")
+        pid = e.player_id.strip() if isinstance(e.player_id, str) else e.player_id
+        holder = holders.get(pid) if pid else None
+        if holder is not None:  # exports would show the id twice, for two people
+            raise InputError(f"member id {shown(pid)} is held by {shown(holder)}, "
+                             f"{_where_seen(holder, st.players)}: a member id is one player's; check the id "
+                             f"given for {shown(p)}", field="player_id")
+        # the draft runs the payload's own checks (a type, a text limit): refused here, not at append
+        return p, self._draft("player.registered", {"player": p, "player_id": e.player_id or None,
+                                                    "decklist": e.decklist or None})
 
     def drop(self, player: str, reason: str | None = None) -> RecordedEvent:
         st = self.state()
@@ -559,11 +575,14 @@ class Tournament:
 
 
 class Entry(NamedTuple):
-    """A registration: the player's name, member id and decklist (both optional)."""
+    """A registration: the player's name, member id and decklist (both optional); from a file,
+    where it was written (`where`, file:line) and its line, for the errors refusing it."""
 
     player: str
     player_id: str | None = None
     decklist: str | None = None
+    where: str = ""
+    line: int = 0
 
 
 class _StreamCache:

@@ -1,5 +1,5 @@
-"""Results entry for scorekeepers: many tables in one atomic batch, the same result twice stored
-once, an overwrite shown and refused unless asked for, and undo.
+"""Results entry for scorekeepers: many tables in one atomic batch, a result the table already has
+stored nothing again, an overwrite shown and refused unless asked for, and undo.
 
     record_results(t, [(12, "2-1"), (13, "0-2")])          # one batch, one commit
     record_results(t, [(12, "1-2")], overwrite=True, reason="slip misread")
@@ -31,6 +31,7 @@ from engine.schema import shown
 from judge.io.csvread import read_rows
 from judge.tournament.aggregate import Tournament, overwrite_conflict, slip_text
 from judge.tournament.names import name_key
+from judge.tournament.batch import BatchRefused, conflict_error, refuse  # noqa: F401 - the batch's refusal, said here too
 from judge.tournament.tables import ReportsDiffer, against_reports, check_reports
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
 from judge.tournament.standings import DOUBLE_LOSS, slip_words
@@ -38,48 +39,7 @@ from judge.tournament.state import RoundState
 
 LINE_RE = re.compile(r"^\s*(\d+)\s*[ ,;:\t]\s*(\S.*?)\s*$")  # the result: parse_result reads it
 MAX_BATCH = 2000
-SHOWN_ERRORS = 50            # a refused batch lists this many bad lines, then "and N more"
 CSV_TABLE, CSV_RESULT, CSV_PLAYERS = "table", "result", ("player1", "player2")
-
-
-class BatchRefused(InputError):
-    """Two or more lines of a batch are wrong: nothing was stored. `errors`: every one, in line
-    order, each an InputError naming its file:line and field; `lines()` the first SHOWN_ERRORS
-    of them as text, then how many more. `summary`: the refusal in one sentence, naming the
-    batch's `source` (its file) when known: what the CLI's error boundary says before the lines
-    (judge/cli/common.py), the same for every command that refuses a batch."""
-
-    def __init__(self, errors: Sequence[InputError], source: str = "", summary: str = ""):
-        self.errors = list(errors)
-        of = f" of {source}" if source else ""
-        self.summary = summary or f"{len(self.errors)} lines{of} refused; nothing was stored"
-        super().__init__("\n  ".join([f"{len(self.errors)} lines refused; nothing was stored:", *self.lines()]))
-
-    @classmethod
-    def overwrites(cls, e: OverwriteRefused, source: str = "") -> "BatchRefused":
-        """OverwriteRefused's conflicts (ReportsDiffer's too) as a refused batch, one line each (its
-        file:line, field `table`), for a command that names the options replacing them."""
-        of, n = (f" of {source}" if source else ""), len(e.conflicts)
-        what = (f"{n} table(s){of} differ from a player's report or are disputed; nothing was stored (to "
-                "record them anyway: --overwrite --reason ...)" if isinstance(e, ReportsDiffer) else
-                f"{n} table(s){of} already have a different result; nothing was stored (to replace them: "
-                "--overwrite --reason ...)")
-        return cls([conflict_error(c) for c in e.conflicts], summary=what)
-
-    def lines(self, limit: int = SHOWN_ERRORS) -> list[str]:
-        out = [str(e) for e in self.errors[:limit]]
-        if len(self.errors) > limit:
-            out.append(f"... and {len(self.errors) - limit} more")
-        return out
-
-
-def refuse(errors: Sequence[InputError], source: str = "") -> None:
-    """Raise what a batch with these errors gets: nothing when none, the error itself when one
-    (its words unchanged), BatchRefused listing them all when several (`source`: the batch's file)."""
-    if len(errors) == 1:
-        raise errors[0]
-    if errors:
-        raise BatchRefused(errors, source)
 
 
 @dataclass
@@ -257,12 +217,14 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                    overwrite: bool = False, override_format: bool = False,
                    reason: str | None = None, override_reports: bool = True) -> list[Entered]:
     """Record (table, 'W-L-D') results of one round (default: the current one) in one atomic
-    batch. A table given twice with different results, an unknown table, an impossible result,
+    batch. A table given twice (with the same result too: another table's number was likely
+    mistyped, so its result is missing), an unknown table, an impossible result,
     a CSV's player who is not at that table, or (without `overwrite`) a different result already
     recorded refuses the whole batch. Every such line is reported at once, each naming where it
     was written (a `Slip`'s file and line, else "entry N"), with the lines `parse_entries` could
-    not read: one error raised as itself, several as BatchRefused; different results already
-    recorded, and nothing else, as OverwriteRefused (each conflict with its `where`). An entry
+    not read, and with them the entries overriding a player's report: one error raised as
+    itself, several as BatchRefused; different results already recorded, and nothing else, as
+    OverwriteRefused (each conflict with its `where`). An entry
     that differs from a player's own report, or settles a disputed table, overrides what a player
     said: refused as ReportsDiffer unless `overwrite`, and with `overwrite` it needs a `reason`
     (InputError, field `reason`); `override_reports` False refuses it even so (a scorekeeper
@@ -275,6 +237,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     conflicts: list[tuple[int, dict[str, Any]]] = []
     against: list[tuple[int, dict[str, Any]]] = []  # entries overriding a player's report
     errors: list[tuple[int, InputError]] = list(getattr(entries, "errors", ()))
+    repeats: list[tuple[int, int, str, RoundState, str]] = []  # a table given again with the same result
     for n, item in enumerate(entries, start=1):
         table, slip = item[0], item[1]
         where = (item[2] if len(item) > 2 else "") or (f"entry {n}" if len(entries) > 1 else "")
@@ -294,6 +257,10 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                     raise InputError(f"table {table} is given twice ({given[table][0]}"
                                      + (f" at {given[table][1]}" if given[table][1] else "") + f" and {new})",
                                      field="table")
+                # the same result twice is refused too: a table typed twice usually means another
+                # table's number was mistyped, and that table's result is missing (said below,
+                # once every line is read)
+                repeats.append((order, table, given[table][1], rnd, where))
                 continue
             given[table] = (new, where)
             old = rnd.results.get(table)
@@ -317,8 +284,16 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
         except InputError as e:
             e.where = e.where or where
             errors.append((order, e))
-    if errors:
+    errors += [(order, _repeated(table, first, rnd, set(given), where)) for order, table, first, rnd, where in repeats]
+    if errors:  # every problem of the batch at once: stored results and players' reports too
         errors += [(order, conflict_error(c)) for order, c in conflicts]
+        try:
+            check_reports([c for _, c in against], overwrite=overwrite, reason=reason,
+                          override_reports=override_reports)
+        except ReportsDiffer:
+            errors += [(order, conflict_error(c)) for order, c in against]
+        except InputError as e:  # --overwrite without a reason: the batch's, said first
+            errors.append((0, e))
         errors.sort(key=lambda x: x[0])
         refuse([e for _, e in errors], getattr(entries, "path", ""))
     check_reports([c for _, c in against], overwrite=overwrite, reason=reason, override_reports=override_reports)
@@ -329,6 +304,18 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
         if line.status not in ("unchanged", "pending"):
             line.event = next(events)
     return done
+
+
+def _repeated(table: int, first: str, rnd: RoundState, given: set[int], where: str) -> InputError:
+    """A table given a second time with the same result: refused, as a mistyped table number
+    leaves another table's result out of the batch; the round's tables still without one (and
+    not in the batch) are named, the one meant is likely among them."""
+    left = [n for n in rnd.missing() if n not in given]
+    return InputError(f"table {table} is given twice" + (f" (at {first} too)" if first else "")
+                      + ", with the same result: was one of them meant for another table? "
+                      + (f"{rnd.name} tables without a result, not in this batch: {', '.join(map(str, left))}"
+                         if left else f"every other table of {rnd.name} has a result")
+                      + "; give each table once", field="table", where=where)
 
 
 def _check_players(rnd: RoundState, p: Any, named: dict[str, str]) -> None:
@@ -344,17 +331,6 @@ def _check_players(rnd: RoundState, p: Any, named: dict[str, str]) -> None:
                          f"not {shown(name)} as {col}"
                          + ("; player1 and player2 are swapped: the result is player1's games first, so "
                             "write the row in the pairing's order" if swapped else ""), field=col)
-
-
-def conflict_error(c: dict[str, Any]) -> InputError:
-    """A conflict of OverwriteRefused as one line's error (its file:line, field `table`); one of
-    ReportsDiffer says the reports."""
-    if c.get("needs_reason"):
-        return InputError(f"{c['said']}; to record it anyway, --overwrite --reason ...", field="table",
-                          where=c.get("where") or "")
-    return InputError(f"round {c['round']} table {c['table']} already has {c['player1']} {c['old']} "
-                      f"{c['player2']} (recorded by {c['by']}), not {c['new']}; to replace it, --overwrite",
-                      field="table", where=c.get("where") or "")
 
 
 def current_result_event(rnd: RoundState, table: int) -> RecordedEvent:

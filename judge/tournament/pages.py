@@ -153,7 +153,8 @@ def placings_page(st: TournamentState) -> str:
         title=f"{st.name} — final placings",
         event_name=st.name,
         subtitle=f"{st.game} · {plural(len(st.players), 'player')} · {len(st.swiss_rounds)} Swiss rounds · "
-                 f"top {st.top_cut_size or 2 * len(st.elimination_rounds[0].tables())}",
+                 + (f"top {st.top_cut_size or 2 * len(st.elimination_rounds[0].tables())}" if st.elimination_rounds
+                    else "no top cut"),
         policy_name=st.policy.name,
         policy_order="points, then " + ", then ".join(TIEBREAKERS[k] for k in st.policy.order),
         placings=places, placings_all=True, bracket=bracket(st), rows=None,

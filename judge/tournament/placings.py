@@ -4,7 +4,8 @@ change invalidates something already built on it, and the organizer's recorded c
 Final placings: the final's winner 1st and loser 2nd; the players who lost in each earlier
 elimination round next (semifinal losers 3rd and 4th, quarterfinal losers 5th to 8th), ordered
 among themselves by their Swiss standing; then everyone who did not make the cut, in Swiss
-standings order. Placings exist only once the final has a result.
+standings order. Placings exist only once the final has a result; with no top cut, they are the
+Swiss standings once the last declared Swiss round has every result.
 
 Warnings (each has an id; the organizer's `decision.recorded` answers one):
 - `stale-bracket:<seeds>`: the Swiss standings now seed the top cut differently from the bracket
@@ -52,7 +53,7 @@ def final_placings(st: TournamentState) -> list[Placing]:
         if st.top_cut_size:
             raise InputError(f"the top cut (top {st.top_cut_size}) has not been paired yet: there are no final "
                              "placings before it is over", field="round")
-        raise InputError("there is no top cut: the Swiss standings are the final placings", field="round")
+        return _swiss_only(st)
     final = elim[-1]
     if len(final.tables()) != 1 or not final.complete:
         raise InputError(f"the top cut is not over ({final.name} "
@@ -78,6 +79,20 @@ def final_placings(st: TournamentState) -> list[Placing]:
     rest = [r.player for r in st.standings().rows if r.player not in placed]
     add(rest, SWISS)
     return out
+
+
+def _swiss_only(st: TournamentState) -> list[Placing]:
+    """No top cut: the final Swiss standings are the final placings (QA70 9: `placings` was an
+    error and the API null), once the declared Swiss rounds are all paired and every one has its
+    results (an open-ended event: every round paired so far)."""
+    swiss = st.swiss_rounds
+    if not swiss or len(swiss) < st.rounds_planned or not swiss[-1].complete:
+        done = sum(r.complete for r in swiss)
+        raise InputError(f"the Swiss rounds are not over ({done} of {st.rounds_planned or len(swiss) or '?'} "
+                         "complete): with no top cut the final placings are the Swiss standings after the last",
+                         field="round")
+    return [Placing(r.rank, r.player, SWISS, r.rank, st.players[r.player].player_id if r.player in st.players else None)
+            for r in st.standings().rows]
 
 
 def placings_or_none(st: TournamentState) -> list[dict[str, Any]] | None:

@@ -1,13 +1,19 @@
 """Registrations from a CSV file: one player per row, columns `name` (or `player`), an optional
 member id (`member_id`, `id`, `player_id`) and an optional `decklist` (the list's text; a quoted
-cell may span lines). Errors name the file, the line and the column; nothing is registered from a
-file with an error."""
+cell may span lines). Every error is said at once, each naming the file, the line and the column;
+nothing is registered from a file with an error. A member id that only looks like another
+player's (`lookalike_ids`) is a warning."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from engine.match import InputError
+from engine.schema import shown
 
 from judge.io.csvread import read_rows
 from judge.tournament.aggregate import Entry, Tournament
+from judge.tournament.batch import BatchRefused, refuse
 from judge.tournament.names import clean_name
 
 NAME_COLUMNS = ("name", "player")
@@ -22,12 +28,22 @@ def _column(header: list[str], names: tuple[str, ...]) -> str | None:
 
 
 def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
-    """Entries from CSV text, in file order; blank rows skipped."""
-    return [entry for _, entry in _read(text, path)]
+    """Entries from CSV text, in file order; blank rows skipped; a row that cannot be read refuses
+    the file (every such row said at once)."""
+    entries, errors = _read(text, path)
+    refuse([e for _, e in errors], path)
+    return entries
 
 
-def _read(text: str, path: str) -> list[tuple[int, Entry]]:
-    """(line, entry) for each player row: the line names a row the batch later refuses."""
+def read_entries(text: str, path: str = "<csv>") -> list[Entry]:
+    """The rows of a registrations CSV that can be read (the others are import_registrations'
+    refusals): what `lookalike_ids` looks at before the batch is tried."""
+    return _read(text, path)[0]
+
+
+def _read(text: str, path: str) -> tuple[list[Entry], list[tuple[int, InputError]]]:
+    """The player rows as Entries (each with its file:line) and (line, error) for each row that
+    cannot be read: the batch says them with the rows it refuses (Tournament.register_many)."""
     rows = read_rows(text, path)  # a byte-order mark dropped; a row that cannot be read: its line
     first = next(rows, None)
     header = list(first[1]) if first else []
@@ -36,42 +52,81 @@ def _read(text: str, path: str) -> list[tuple[int, Entry]]:
         raise InputError(f"no name column (the header has {', '.join(header) or 'nothing'}; expected "
                          f"one of {', '.join(NAME_COLUMNS)})", field="name", where=f"{path}:1")
     id_col, deck_col = _column(header, ID_COLUMNS), _column(header, DECK_COLUMNS)
-    entries: list[tuple[int, Entry]] = []
-    for line, cells in rows:
-        if len(cells) > len(header):
-            raise InputError(f"more cells than the header has columns ({len(header)})", where=f"{path}:{line}")
-        row = dict(zip(header, cells))
-        if not any((v or "").strip() for v in row.values()):
-            continue
-        name = clean_name(row.get(name_col) or "")
-        if not name:
-            raise InputError("the name is empty", field=name_col, where=f"{path}:{line}")
-        entries.append((line, Entry(name, (row.get(id_col) or "").strip() or None if id_col else None,
-                                    (row.get(deck_col) or "").strip() or None if deck_col else None)))
-        if len(entries) > MAX_ROWS:
-            raise InputError(f"more than {MAX_ROWS} registrations", where=f"{path}:{line}")
-    if not entries:
+    entries: list[Entry] = []
+    errors: list[tuple[int, InputError]] = []
+    try:
+        for line, cells in rows:
+            where = f"{path}:{line}"
+            if len(cells) > len(header):
+                errors.append((line, InputError(f"more cells than the header has columns ({len(header)})",
+                                                where=where)))
+                continue
+            row = dict(zip(header, cells))
+            if not any((v or "").strip() for v in row.values()):
+                continue
+            name = clean_name(row.get(name_col) or "")
+            if not name:
+                errors.append((line, InputError("the name is empty", field=name_col, where=where)))
+                continue
+            entries.append(Entry(name, (row.get(id_col) or "").strip() or None if id_col else None,
+                                 (row.get(deck_col) or "").strip() or None if deck_col else None, where, line))
+            if len(entries) > MAX_ROWS:
+                raise InputError(f"more than {MAX_ROWS} registrations", where=where)
+    except InputError as e:  # a quote left open: the rest of the file is unreadable
+        if "unreadable CSV" not in e.message or not e.where.startswith(f"{path}:"):
+            raise
+        errors.append((int(e.where.rsplit(":", 1)[1]), e))
+    if not entries and not errors:
         raise InputError("no player in the file", where=path)
-    return entries
+    return entries, errors
 
 
 def import_registrations(t: Tournament, text: str, path: str = "<csv>", *,
                          allow_similar: bool = False) -> list:
-    """Register every player of a CSV file in one atomic batch (events returned); an error in
-    the file, a name already registered or a near-duplicate, or a member id another player holds
-    names its line (and the id's column) and registers nobody."""
-    read = _read(text, path)
-    lines = [line for line, _ in read]
+    """Register every player of a CSV file in one atomic batch (events returned). Every row
+    refused — one that cannot be read, a name already registered or a near-duplicate, a member
+    id another player holds — is said at once, each naming its line (and the id's own column),
+    and nobody is registered (judge/tournament/batch.py)."""
+    entries, errors = _read(text, path)
     try:
-        return t.register_many([entry for _, entry in read], allow_similar=allow_similar)
+        return t.register_many(entries, allow_similar=allow_similar, errors=errors, source=path)
     except InputError as e:
-        # the batch says "entry N" (nothing, for one row): the person wants the file's line
-        if e.where.startswith("entry "):
-            n = int(e.where.split()[1])
-            e.where = f"{path}:{lines[n - 1] if n - 1 < len(lines) else '?'}"
-        elif not e.where and len(lines) == 1:
-            e.where = f"{path}:{lines[0]}"
-        if e.field == "player_id":  # a member id held by another player: the file's own column
-            first = next(read_rows(text, path), None)
-            e.field = _column(list(first[1]) if first else [], ID_COLUMNS) or e.field
+        said = getattr(e, "errors", [e])
+        first = next(read_rows(text, path), None)
+        id_col = _column(list(first[1]) if first else [], ID_COLUMNS)
+        for x in said:
+            if x.field == "player_id" and id_col:  # a member id held by another player: the file's column
+                x.field = id_col
+        if isinstance(e, BatchRefused):  # its text was made from the errors: made again
+            raise BatchRefused(said, path) from None
         raise
+
+
+def lookalike_ids(entries: Sequence[Entry], registered: dict[str, Any]) -> list[str]:
+    """Warnings, not refusals (member ids are the organizer's own, in any format): a member id of
+    `entries` that differs from another player's (registered, `registered`: name -> PlayerInfo,
+    or earlier in `entries`) only by characters that look alike — l, I, | and 1; O and 0 — or by
+    case. QA70: `M1000l` (a letter l) was taken beside `M10001`."""
+    seen: dict[str, tuple[str, str]] = {}  # folded id -> (id, holder)
+    for name, info in registered.items():
+        if info.player_id and info.player_id.strip():
+            seen.setdefault(_fold_id(info.player_id.strip()), (info.player_id.strip(), name))
+    out = []
+    for e in entries:
+        pid = (e.player_id or "").strip()
+        if not pid:
+            continue
+        key = _fold_id(pid)
+        other = seen.get(key)
+        if other is not None and other[0] != pid:  # the very same id is refused, not warned about
+            out.append((f"{e.where}: " if e.where else "") + f"member id {shown(pid)} of {shown(e.player)} looks "
+                       f"like {shown(other[0])}, held by {shown(other[1])} (l, I and 1, O and 0 look alike): check it")
+        seen.setdefault(key, (pid, e.player))
+    return out
+
+
+_LOOKALIKE = str.maketrans({"l": "1", "I": "1", "|": "1", "O": "0", "o": "0"})
+
+
+def _fold_id(pid: str) -> str:
+    return pid.translate(_LOOKALIKE).casefold()

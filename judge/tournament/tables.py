@@ -53,6 +53,20 @@ class TableView:
         return dict(self.__dict__)
 
 
+def in_own_words(view: TableView, player: str, slip: str) -> str:
+    """A report (table order, as `TableView.reports` keeps it) from its reporter's side, as the
+    player tapped it: `I won 1-0`, `I lost 0-2`, `a draw 1-1-1`. QA70 10: the CLI's queue said
+    `Alice Gentile: 0-1-0` in table order, and a judge read it as Alice admitting a loss."""
+    parts = slip.split("-")
+    if len(parts) != 3 or not all(x.isdigit() for x in parts):  # a double loss: the same either side
+        return slip
+    w, l, d = (int(x) for x in parts)
+    if player == view.player2:
+        w, l = l, w
+    games = f"{w}-{l}" + (f"-{d}" if d else "")
+    return f"I won {games}" if w > l else f"I lost {games}" if w < l else f"a draw {games}"
+
+
 def table_status(rnd: RoundState, table: int) -> TableView:
     p = next((x for x in rnd.tables() if x.table == table), None)
     if p is None:

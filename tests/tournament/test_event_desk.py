@@ -119,6 +119,39 @@ def test_registrations_from_csv_name_the_line_and_store_nothing_on_error(store):
     assert t.state().players["Ann Rossi"].player_id == "1001"
 
 
+def test_every_refused_registration_line_is_said_in_one_run(store):
+    """QA70 5: the organizer needed 5 runs of `register --csv`, one per problem. Every refused line
+    (one that cannot be read too) is said at once, in line order, and nobody is registered."""
+    from judge.tournament.entry import BatchRefused
+
+    t = event(store, 0)
+    t.register("Gül Öztürk", player_id="M10003")
+    text = ("name,member_id\nLuca Conte,M1\nluca conte,M2\nJosé García,M3\n,M9\nJose Garcia,M4\n"
+            "Maria Rossi,M5\nMaria Rossi,M99999\nPino,M10003\n")
+    with pytest.raises(BatchRefused) as e:
+        import_registrations(t, text, "p.csv")
+    assert [(x.where, x.field) for x in e.value.errors] == [
+        ("p.csv:3", "player"), ("p.csv:5", "name"), ("p.csv:6", "player"), ("p.csv:8", "player"),
+        ("p.csv:9", "member_id")]
+    assert "'M10003' is held by 'Gül Öztürk'" in e.value.errors[-1].message
+    assert list(t.state().players) == ["Gül Öztürk"]
+
+
+def test_a_member_id_that_only_looks_like_another_is_warned_about(store):
+    """QA70 5: `M1000l` (a letter l) was taken silently beside M10001. Ids are each organizer's
+    own, so it is a warning, not a refusal."""
+    from judge.tournament.registration import lookalike_ids, read_entries
+
+    t = event(store, 0)
+    t.register("Maria Rossi", player_id="M10001")
+    said = lookalike_ids(read_entries("name,id\nPino,M1000l\nAnn,MIOOO2\nBob,M10002\nCid,M10001\n", "p.csv"),
+                         t.state().players)
+    assert said == ["p.csv:2: member id 'M1000l' of 'Pino' looks like 'M10001', held by 'Maria Rossi' "
+                    "(l, I and 1, O and 0 look alike): check it",
+                    "p.csv:4: member id 'M10002' of 'Bob' looks like 'MIOOO2', held by 'Ann' "
+                    "(l, I and 1, O and 0 look alike): check it"]  # Cid's very same id: refused, not warned
+
+
 def test_a_name_longer_than_a_seat_holds_is_refused_at_registration(store):
     """QA 2026-11-26: 70 characters were registered, then creating the round's matches failed."""
     t = event(store, 0)
@@ -307,6 +340,26 @@ def test_a_results_file_with_a_quote_left_open_is_refused_at_its_row():
     with pytest.raises(InputError) as e:
         parse_results_csv(text, "sr.csv")
     assert e.value.where == "sr.csv:3" and "unreadable CSV" in str(e.value)
+
+
+def test_with_no_top_cut_the_final_placings_are_the_swiss_standings(store):
+    """QA70 9: `tournament placings` on a Swiss-only event said "there is no top cut" (exit 2) and
+    /api/t/T/placings answered null. The final Swiss standings are the final placings."""
+    from judge.tournament.placings import placings_or_none
+
+    t = event(store, 4, rounds=2)
+    t.register_many([Entry("Zed", "M7")])
+    t.pair()
+    finish_round(t)
+    t.pair()
+    with pytest.raises(InputError, match=r"Swiss rounds are not over \(1 of 2 complete\)"):
+        final_placings(t.state())
+    finish_round(t)
+    rows = placings_or_none(t.state())
+    standings = t.state().standings().rows
+    assert [(p["place"], p["player"], p["how"]) for p in rows] == [(r.rank, r.player, "Swiss standings")
+                                                                 for r in standings]
+    assert next(p["id"] for p in rows if p["player"] == "Zed") == "M7"
 
 
 def test_a_bye_is_for_a_round_that_can_still_be_paired(store):

@@ -96,6 +96,47 @@ def test_a_judge_resolving_a_disputed_table_is_told_it_is_decided(tmp_path):
     a, b = next((p["player1"], p["player2"]) for p in pairings if p["table"] == 1)
     assert run_cli("tournament", "report", "r1", a, "1-0", db=db).returncode == 0
     assert run_cli("tournament", "report", "r1", b, "1-0", db=db).returncode == 0  # both claim the win
+    # QA70 10: the queue said `b: 0-1-0` (table order), read as b admitting a loss: each report is
+    # said from its reporter's side, and the column says so
+    q = run_cli("tournament", "queue", "r1", db=db).stdout
+    assert "reports (each player's own)" in q and f"{a}: I won 1-0; {b}: I won 1-0" in q, q
     r = run_cli("tournament", "resolve", "r1", "1-0", "--table", "1", "--judge", "Kim", "--reason", "x", db=db)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("table 1: 1-0-0 decided by Kim (event ")
+
+
+def test_register_csv_lists_every_refused_line_and_answers_json(tmp_path):
+    """QA70 5: `register --csv` stopped at the first problem (5 runs for 5 problems) and had no
+    --json ("No such option"). Every line at once, the same error shape as `results --json`; a
+    look-alike member id is a warning (stderr, and `warnings` in JSON)."""
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "R", "--game", "op2009", "--id", "t-r", db=db)
+    f = tmp_path / "players.csv"
+    f.write_text("\ufeffname,member_id\nLuca Conte,M10001\nluca conte,M10002\n\n  \nJose Garcia,M10005\n"
+                 "José García,M10006\nPino,M10001\n", encoding="utf-8")
+    r = run_cli("tournament", "register", "t-r", "--csv", str(f), "--json", db=db)
+    assert r.returncode == 2, r.stderr
+    err = json.loads(r.stdout)["error"]
+    assert err["message"] == f"3 lines of {f} refused; nothing was stored"
+    assert [(x["line"], x["field"]) for x in err["errors"]] == [(3, "player"), (7, "player"), (8, "member_id")]
+    assert f"{f}:7: field 'player'" in r.stderr and f"{f}:8: field 'member_id'" in r.stderr
+    f.write_text("name,member_id\nLuca Conte,M10001\nPino,M1000l\n", encoding="utf-8")
+    r = run_cli("tournament", "register", "t-r", "--csv", str(f), "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert [(x["player"], x["id"]) for x in out["registered"]] == [("Luca Conte", "M10001"), ("Pino", "M1000l")]
+    assert len(out["warnings"]) == 1 and "'M1000l' of 'Pino' looks like 'M10001'" in out["warnings"][0]
+    assert f"warning: {f}:3: member id 'M1000l'" in r.stderr
+
+
+def test_standings_text_says_the_round_it_is_as_after(tmp_path):
+    """QA70 11: mid-round 2 `tournament standings` showed round 1's standings without saying so."""
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "S", "--game", "optcg", "--id", "s1", "--seed", "1", db=db)
+    run_cli("tournament", "register", "s1", "Ann", "Bob", "Cid", "Dee", db=db)
+    run_cli("tournament", "pair", "s1", db=db)
+    assert run_cli("tournament", "results", "s1", db=db, input="1 1-0\n2 1-0\n").returncode == 0
+    run_cli("tournament", "pair", "s1", db=db)
+    r = run_cli("tournament", "standings", "s1", db=db)
+    assert r.stdout.splitlines()[0] == "Standings as after Round 1 (Round 2 is in progress: its results do not count yet)"
+    assert run_cli("tournament", "standings", "s1", "--json", db=db).stdout.startswith("[")  # JSON: rows only

@@ -146,6 +146,41 @@ def test_a_conflict_with_a_stored_result_names_its_line_too(store):
     assert "already has" in e.value.errors[0].message and "--overwrite" in e.value.errors[0].message
 
 
+def test_a_table_given_twice_with_the_same_result_is_refused_naming_the_tables_left(store):
+    """QA70 6: `printf '9 1-0\n9 1-0\n' | tournament results` said "1 recorded". A table typed twice
+    usually means another table's number was mistyped, so that table's result is missing: refused,
+    naming both lines and the round's tables still without a result."""
+    t = event(store, 8)  # 4 tables
+    with pytest.raises(InputError) as e:
+        record_results(t, parse_entries("1 2-0\n3 2-0\n3 2-0\n", "r1.txt"))
+    assert (e.value.where, e.value.field) == ("r1.txt:3", "table")
+    assert "table 3 is given twice (at r1.txt:2 too), with the same result" in e.value.message
+    assert "tables without a result, not in this batch: 2, 4" in e.value.message
+    assert t.state().current.results == {}
+
+
+def test_an_unknown_player_does_not_hide_a_report_conflict_or_a_repeat(store):
+    """QA70 6: run 1 said only the unknown player (line 2); run 2 only the table whose slip
+    contradicts a player's own report; the repeated table never. One run says them all."""
+    from judge.tournament.reports import report_result
+
+    t = event(store, 8)
+    ps = t.state().current.tables()
+    report_result(t.with_actor(ps[0].player1, "x"), ps[0].player1, "2-0")  # table 1: player1 won
+    text = ("table,player1,player2,result\n"
+            f"2,{ps[1].player1},Chiara Nero,2-0\n"                     # line 2: not at that table
+            f"1,{ps[0].player1},{ps[0].player2},0-2\n"                  # line 3: against the report
+            f"3,{ps[2].player1},{ps[2].player2},2-1\n"
+            f"3,{ps[2].player1},{ps[2].player2},2-1\n")                 # line 5: table 3 again
+    with pytest.raises(BatchRefused) as e:
+        record_results(t, parse_entries(text, "b.csv"))
+    assert [(x.where, x.field) for x in e.value.errors] == [
+        ("b.csv:2", "player2"), ("b.csv:3", "table"), ("b.csv:5", "table")]
+    assert "'Chiara Nero' as player2" in e.value.errors[0].message
+    assert "--overwrite --reason" in e.value.errors[1].message and "given twice" in e.value.errors[2].message
+    assert t.state().current.results == {}
+
+
 def test_the_list_is_capped(store):
     t = event(store, 8)
     with pytest.raises(BatchRefused) as e:
