@@ -296,6 +296,7 @@ class EventStore:
         self._guard_checked_at = 0.0
         self._broken: dict[str, dict[str, Any]] = {}  # broken_streams(), as of the incident stream's head
         self._broken_at = -1
+        self._broken_checked_at = 0.0  # when _known_broken last read them (PostgreSQL)
         self._schema_version: int | None = None
         self._locked = False  # inside append_locked: this process holds the write lock
         self.guard_upgraded = False
@@ -424,6 +425,9 @@ class EventStore:
         self._q_head = (f"SELECT state FROM {ev} WHERE originator_id = {p} "
                         "ORDER BY originator_version DESC LIMIT 1")
         self._q_insert = f"INSERT INTO {ev} VALUES ({p}, {p}, {p}, {p})"
+        # a SQLite write's own checks, one read (~2 µs): the schema's version, the incident stream's head
+        self._q_write_checks = (f"SELECT (SELECT schema_version FROM pragma_schema_version()), "
+                                f"(SELECT max(originator_version) FROM {ev} WHERE originator_id = {p})")
         self._q_snapshot_insert = (f"INSERT INTO {sn} (originator_id, originator_version, topic, state) "
                                    f"VALUES ({p}, {p}, {p}, {p})")
 
@@ -584,14 +588,32 @@ class EventStore:
             raise GuardBroken(f"refused: nothing was stored. The append-only guard of {self.describe()} is "
                               f"not intact ({'; '.join(self.guard.problems)}); {REPAIR_HINT}")
         if stream is not None and stream != LOG_STREAM:  # the incident stream itself records the refusals' cause
-            broken = self.broken_streams().get(stream)
-            if broken is not None:
-                raise ChainBroken(
-                    f"refused: nothing was stored. The hash chain of {stream} is broken at event "
-                    f"{broken['position']}: {broken['reason']}; recorded by `verify --repair` as event "
-                    f"{broken['incident']} of {LOG_STREAM}. An event added now would rest on an edited log: "
-                    f"Keep {stream} as evidence (`tablejudge verify {stream}`, `tablejudge export {stream}`) "
-                    "and record the rest of the game in a new match")
+            self._refuse_if_broken(stream, self._known_broken())
+
+    def _known_broken(self) -> dict[str, dict[str, Any]]:
+        """broken_streams() as this store knows them, without a read on every write (issue 17: a
+        read of the incident stream's head cost a live append tens of µs). On SQLite each write
+        looks, inside its transaction, whether the incident stream moved (`_sqlite_write_checks`),
+        so this only says what is known already. On PostgreSQL they are read once and again every
+        5 s, as the guard is; a read that fails (the server gone) leaves the write to say its own
+        outcome, rather than a read's error for a write."""
+        if self.is_postgres and time.monotonic() - self._broken_checked_at > 5:
+            try:
+                self.broken_streams()
+            except StoreError:
+                return self._broken
+            self._broken_checked_at = time.monotonic()
+        return self._broken
+
+    def _refuse_if_broken(self, stream: str, broken_streams: dict[str, dict[str, Any]]) -> None:
+        broken = broken_streams.get(stream)
+        if broken is not None:
+            raise ChainBroken(
+                f"refused: nothing was stored. The hash chain of {stream} is broken at event "
+                f"{broken['position']}: {broken['reason']}; recorded by `verify --repair` as event "
+                f"{broken['incident']} of {LOG_STREAM}. An event added now would rest on an edited log: "
+                f"Keep {stream} as evidence (`tablejudge verify {stream}`, `tablejudge export {stream}`) "
+                "and record the rest of the game in a new match")
 
     def broken_streams(self) -> dict[str, dict[str, Any]]:
         """Streams the log's incidents (`guard.repaired`, `chain.broken`) recorded as broken:
@@ -616,18 +638,21 @@ class EventStore:
                 if isinstance(e.payload, dict) and isinstance(e.payload.get("heads"), dict)
                 and isinstance(e.payload["heads"].get(stream), int)]
 
-    def _sqlite_schema_changed(self, c: Any) -> None:
-        """Inside a SQLite write, before its commit: if the schema changed since the guard was
-        inspected (a trigger dropped or added), inspect it again; if it is broken now, the write
-        is refused and rolled back."""
-        c.execute("PRAGMA schema_version")
-        version = c.fetchone()[0]
+    def _sqlite_write_checks(self, c: Any, stream: str) -> None:
+        """Inside a SQLite write, before its commit, in one read: if the schema changed since the
+        guard was inspected (a trigger dropped or added), inspect it again, and if it is broken
+        now the write is refused and rolled back; if the incident stream moved (another process's
+        `verify --repair`), read which streams it recorded as broken, and refuse a write to one."""
+        c.execute(self._q_write_checks, (LOG_STREAM,))
+        version, incidents = c.fetchone()
         if version != self._schema_version:
             c.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")
             self.guard = guard.sqlite_inspect([tuple(r) for r in c.fetchall()])
             self._schema_version = version
             if not self.guard.ok:
                 self.check_writable()
+        if stream != LOG_STREAM and (incidents or 0) != self._broken_at:
+            self._refuse_if_broken(stream, self.broken_streams())
 
     def repair_guard(self, *, recorded_by: str | None = None, findings: Sequence[str] = (),
                      broken: Sequence[dict[str, Any]] = (),
@@ -850,7 +875,7 @@ class EventStore:
                 c.execute(f"UPDATE {META_TABLE} SET value = value WHERE 0")
                 sealed, rows = self._prepare_locked(match, prepare)
                 c.executemany(self._q_insert, rows)
-                self._sqlite_schema_changed(c)
+                self._sqlite_write_checks(c, match)
         except IntegrityError as e:  # only a writer that ignores the lock could cause this
             raise ConflictError(match, -1) from e
         except OperationalError as e:
@@ -916,7 +941,7 @@ class EventStore:
                 c.executemany(self._q_insert, rows)
                 # after the insert, which took the write lock (a read first would make the
                 # transaction a reader that cannot become a writer once another has committed)
-                self._sqlite_schema_changed(c)
+                self._sqlite_write_checks(c, match)
         except IntegrityError as e:
             raise ConflictError(match, head_position + 1) from e
         except OperationalError as e:

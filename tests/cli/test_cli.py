@@ -139,7 +139,7 @@ def test_the_demo_shows_an_optcg_match_with_card_names_and_english_rule_words(tm
     assert r.returncode == 0, r.stderr
     out = r.stdout[r.stdout.index("3. table 5 (ruleset optcg"):r.stdout.index("4. integrity")]
     assert "A: draw OP01-077 OP01-064 OP01-078 OP01-082 OP01-076" in out  # names typed, numbers stored
-    assert "'chopper' could be 2 cards: OP01-015 Tony Tony.Chopper, ST01-006 Tony Tony.Chopper" in out
+    assert "'chopper' could be 2 cards seen in this match for Bob: OP01-015 Tony Tony.Chopper, ST01-006 Tony Tony.Chopper" in out
     assert "OP01-024 Monkey.D.Luffy was played this turn and has no [Rush]" in out
     assert "[Rush] … an effect that lets the card attack in the turn it is played." in out  # English
     assert "«速攻 (速攻) … 在登場的回合中即可進行攻擊的效果。»" in out  # and the rulebook's words

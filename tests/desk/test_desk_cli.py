@@ -67,7 +67,7 @@ def test_judge_commands_record_events(db):
                      ("judge.deck_check", "judge:Maria"), ("backup", "judge:Maria"),
                      ("time.called", "judge:Maria")]
     assert events[4].payload["penalty"] == "Warning"
-    assert events[2].payload["at"] == 2  # the call is about the last event before it
+    assert events[2].payload["at"] == 1  # no play yet: about the match's start, not the desk's round.start
     # the clock: 35 + 4 minutes from 14:00
     code, out, _ = run(db, "judge", "clock", mid, "--now", "2025-03-30T14:30:00Z", "--json")
     c = json.loads(out)
