@@ -56,7 +56,31 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+class _NumberTooLarge(ValueError):
+    """A JSON number past what a float holds (1e309), as written: read_json says where it is."""
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # 1e309 would read as infinity: say what was written
+        raise _NumberTooLarge(text)
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+_LONG_DIGITS = re.compile(r"\d{4301,}")
+
+
+def _number_problem(text: str, index: int, message: str) -> "PayloadError":
+    """A refusal of the JSON number at `index` of `text`: its column (a line only past the first),
+    the key it is the value of when it is one, and `err.line` (so a caller can say file:line)."""
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    place = f"column {column}" if line == 1 else f"line {line}, column {column}"
+    key = re.search(r'"([^"\\]{1,80})"\s*:\s*$', text[max(0, index - 100):index])
+    err = PayloadError(key.group(1) if key else "", f"{message.format(place=place)}")
+    err.line = line
+    return err
 
 
 def json_problem(e: json.JSONDecodeError) -> str:
@@ -68,9 +92,9 @@ def json_problem(e: json.JSONDecodeError) -> str:
 
 def read_json(text: str) -> Any:
     """Untrusted JSON text to a value, or PayloadError saying why in words, never a traceback:
-    NaN and Infinity are refused, and so are numbers of more than 4,300 digits and nesting deeper
-    than Python reads. (A number too large for a float, 1e309, reads as infinity: the payload
-    checks refuse it as beyond MAX_NUMBER.)"""
+    NaN and Infinity are refused, and so are numbers of more than 4,300 digits, numbers too large
+    for a float (1e309, which would read as infinity) and nesting deeper than Python reads; a
+    number's refusal says its column."""
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as e:
@@ -79,7 +103,16 @@ def read_json(text: str) -> Any:
         raise err from None
     except RecursionError:
         raise PayloadError("", "not valid here: JSON nested too deeply") from None
+    except _NumberTooLarge as e:
+        number = str(e)
+        raise _number_problem(text, text.find(number), f"the number {shown(number, 40)} at {{place}} is too "
+                              f"large to read (numbers here are at most {MAX_NUMBER:,})") from None
     except ValueError as e:  # NaN/Infinity, or a number of more than 4,300 digits
+        long = _LONG_DIGITS.search(text)
+        if long is not None and "digits" in str(e):  # Python's own words, cut, said no place
+            raise _number_problem(text, long.start(), f"a number of {long.end() - long.start():,} digits "
+                                  f"at {{place}} is too long to read (at most 4,300 digits; numbers here "
+                                  f"are at most {MAX_NUMBER:,})") from None
         raise PayloadError("", f"not valid JSON: {str(e)[:QUOTE_CHARS]}") from None
 
 

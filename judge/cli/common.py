@@ -344,6 +344,17 @@ class FindingsExit(Exception):
         self.code = code
 
 
+def ruleset_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A `--ruleset` option's callback: the name with its case ignored when one ruleset has it
+    ("OPTCG" -> "optcg"); anything else goes on as given, and the engine's refusal suggests the
+    nearest name ("optgc": did you mean 'optcg'?)."""
+    if value is None:
+        return None
+    from engine.rulesets import ruleset_named
+
+    return ruleset_named(value) or value
+
+
 def json_option(f: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
 

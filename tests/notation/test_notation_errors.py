@@ -26,6 +26,10 @@ CASES = [
     ("A: setup deck 40\nA: draw 2\x00\n", 6, 10, "control character U+0000 (NUL)"),
     ("A: hand>field \x07OP01\x1b[31m\n", 5, 15, "control character U+0007 (BEL)"),
     ("A: note {a\x9bb}\n", 5, 11, "control character U+009B (CSI)"),
+    # QA71 item 12: a count past the limit says the limit, not "expected a card number"
+    ("A: setup deck 40\nA: draw 100000000000000000000000000000\n", 6, 9,
+     "at most 1000 cards (this game's limit), got 100000000000000000000000000000"),
+    ("A: setup deck 40\nA: draw " + "9" * 5000 + "\n", 6, 9, "at most 1000 cards (this game's limit)"),
 ]
 
 
