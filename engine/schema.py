@@ -10,7 +10,8 @@ one), `Player` (a player of the match), `Zone` (a zone the ruleset declares), `X
 
 Every value is bounded (README "Limits"; the figures are the constants below): a count of cards at
 most the ruleset's `max_cards`; any other number within +/-MAX_NUMBER and finite; text at most
-MAX_TEXT characters of valid Unicode; lists and objects at most MAX_ITEMS entries; free-form values
+MAX_TEXT characters of valid Unicode with no control character (free text: line breaks and tabs,
+PROSE_FIELDS); lists and objects at most MAX_ITEMS entries; free-form values
 nested at most MAX_DEPTH deep. A refusal quotes at most QUOTE_CHARS characters of the bad value.
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 import types
 import typing
 from typing import Any, Callable, ClassVar, Literal, NewType, get_args, get_origin
@@ -54,7 +56,31 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+class _NumberTooLarge(ValueError):
+    """A JSON number past what a float holds (1e309), as written: read_json says where it is."""
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # 1e309 would read as infinity: say what was written
+        raise _NumberTooLarge(text)
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+_LONG_DIGITS = re.compile(r"\d{4301,}")
+
+
+def _number_problem(text: str, index: int, message: str) -> "PayloadError":
+    """A refusal of the JSON number at `index` of `text`: its column (a line only past the first),
+    the key it is the value of when it is one, and `err.line` (so a caller can say file:line)."""
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    place = f"column {column}" if line == 1 else f"line {line}, column {column}"
+    key = re.search(r'"([^"\\]{1,80})"\s*:\s*$', text[max(0, index - 100):index])
+    err = PayloadError(key.group(1) if key else "", f"{message.format(place=place)}")
+    err.line = line
+    return err
 
 
 def json_problem(e: json.JSONDecodeError) -> str:
@@ -66,9 +92,9 @@ def json_problem(e: json.JSONDecodeError) -> str:
 
 def read_json(text: str) -> Any:
     """Untrusted JSON text to a value, or PayloadError saying why in words, never a traceback:
-    NaN and Infinity are refused, and so are numbers of more than 4,300 digits and nesting deeper
-    than Python reads. (A number too large for a float, 1e309, reads as infinity: the payload
-    checks refuse it as beyond MAX_NUMBER.)"""
+    NaN and Infinity are refused, and so are numbers of more than 4,300 digits, numbers too large
+    for a float (1e309, which would read as infinity) and nesting deeper than Python reads; a
+    number's refusal says its column."""
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as e:
@@ -77,19 +103,74 @@ def read_json(text: str) -> Any:
         raise err from None
     except RecursionError:
         raise PayloadError("", "not valid here: JSON nested too deeply") from None
+    except _NumberTooLarge as e:
+        number = str(e)
+        raise _number_problem(text, text.find(number), f"the number {shown(number, 40)} at {{place}} is too "
+                              f"large to read (numbers here are at most {MAX_NUMBER:,})") from None
     except ValueError as e:  # NaN/Infinity, or a number of more than 4,300 digits
+        long = _LONG_DIGITS.search(text)
+        if long is not None and "digits" in str(e):  # Python's own words, cut, said no place
+            raise _number_problem(text, long.start(), f"a number of {long.end() - long.start():,} digits "
+                                  f"at {{place}} is too long to read (at most 4,300 digits; numbers here "
+                                  f"are at most {MAX_NUMBER:,})") from None
         raise PayloadError("", f"not valid JSON: {str(e)[:QUOTE_CHARS]}") from None
 
 
-def valid_text(value: str) -> bool:
-    """Text that can be stored: no lone surrogates (what invalid UTF-8 or a JSON "\\ud800" becomes)."""
+# Control characters (C0, DEL, C1) are never stored where a word is meant: a terminal acts on them
+# (ESC starts a sequence that can rewrite a judge's screen, CR overwrites a line, BEL rings), and a
+# `draw 2<NUL>` read as a card named "2<NUL>" draws one card where two were meant. Free text (a note,
+# a reason, a decklist: PROSE_FIELDS) may hold line breaks and tabs, and nothing else of them.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_CONTROL_IN_PROSE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+PROSE_FIELDS = frozenset({"text", "note", "notes", "reason", "decklist"})
+_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 9: "TAB", 10: "LF", 13: "CR", 27: "ESC", 127: "DEL",
+                  0x85: "NEL", 0x9b: "CSI"}
+
+
+def control_at(value: str, *, prose: bool = False) -> int:
+    """The index of the first control character `value` may not hold (`prose`: free text, where
+    line breaks and tabs are text), or -1."""
+    m = (_CONTROL_IN_PROSE if prose else _CONTROL).search(value)
+    return -1 if m is None else m.start()
+
+
+def control_name(ch: str) -> str:
+    """A control character as a message names it: "U+001B (ESC)"."""
+    name = _CONTROL_NAMES.get(ord(ch))
+    return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
+
+
+def control_problem(value: str, *, prose: bool = False) -> str | None:
+    """Why `value` may not be stored for its control characters, with the (1-based) character, or
+    None: the one wording of the schema's, the notation's and the names' refusals."""
+    i = control_at(value, prose=prose)
+    if i < 0:
+        return None
+    allowed = "only line breaks and tabs are allowed in free text" if prose else \
+        "a card number, a name or a word never holds one"
+    return f"control character {control_name(value[i])} at character {i + 1} of {shown(value)} ({allowed})"
+
+
+def visible(text: str, keep: str = "\n\t") -> str:
+    """`text` with every control character but those in `keep` written out as `\\u001b`: what
+    every output shows of text stored before control characters were refused (an old log's
+    card number with an ESC in it must not drive the reader's terminal). The form is JSON's, so
+    JSON and notation written through it read back the same."""
+    if text.isprintable():  # the common case, at C speed
+        return text
+    return _CONTROL.sub(lambda m: m.group() if m.group() in keep else f"\\u{ord(m.group()):04x}", text)
+
+
+def valid_text(value: str, *, prose: bool = False) -> bool:
+    """Text that can be stored: no lone surrogates (what invalid UTF-8 or a JSON "\\ud800" becomes),
+    and no control characters (see _CONTROL; `prose`: line breaks and tabs allowed)."""
     if value.isascii():
-        return True
+        return value.isprintable() or control_at(value, prose=prose) < 0
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         return False
-    return True
+    return control_at(value, prose=prose) < 0
 
 
 class PayloadError(ValueError):
@@ -311,7 +392,9 @@ def _plain_check(tp: Any) -> Callable[[Any, ParseContext], Any]:
     """A field's check in a plan: the value as `_check(value, tp)` returns it when that accepts it
     plainly, else _UNDECIDED (never a different value, never accepting what `_check` refuses)."""
     if tp is str:
-        return lambda v, ctx: v if type(v) is str and len(v) <= MAX_TEXT and v.isascii() else _UNDECIDED
+        # ASCII and printable: no control character (a line break in free text is left to `_check`)
+        return lambda v, ctx: v if type(v) is str and len(v) <= MAX_TEXT and v.isascii() and v.isprintable() \
+            else _UNDECIDED
     if tp is int:
         return lambda v, ctx: v if type(v) is int and -MAX_NUMBER <= v <= MAX_NUMBER else _UNDECIDED
     if tp is bool:
@@ -356,7 +439,7 @@ def _plain_check(tp: Any) -> Callable[[Any, ParseContext], Any]:
                 return _UNDECIDED
             out = {}
             for k, x in v.items():
-                if type(k) is not str or len(k) > MAX_TEXT or not k.isascii():
+                if type(k) is not str or len(k) > MAX_TEXT or not k.isascii() or not k.isprintable():
                     return _UNDECIDED
                 x = item(x, ctx)
                 if x is _UNDECIDED:
@@ -407,7 +490,7 @@ def _origin_args(tp: Any) -> tuple[Any, tuple[Any, ...]]:
 
 def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
     # the common cases first, without typing introspection
-    if tp is str and type(value) is str and len(value) <= MAX_TEXT and value.isascii():
+    if tp is str and type(value) is str and len(value) <= MAX_TEXT and value.isascii() and value.isprintable():
         return value
     if tp is int and type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER:
         return value
@@ -492,17 +575,20 @@ def _check_name(value: Any, path: str, what: str, known: tuple[str, ...]) -> str
     return _check_text(value, path)
 
 
-def _check_text(value: str, path: str) -> str:
+def _check_text(value: str, path: str, *, key: bool = False) -> str:
     if len(value) > MAX_TEXT:
         raise PayloadError(path, f"at most {MAX_TEXT:,} characters, got {len(value):,}")
-    if not valid_text(value):
-        raise PayloadError(path, f"is not valid Unicode text (a lone surrogate, as invalid UTF-8 "
-                                 f"becomes): {shown(value)}")
+    # the field decides (a path starts with it: "notes[2]"); a key is never free text
+    prose = not key and re.match(r"[^.\[]*", path).group() in PROSE_FIELDS
+    if not valid_text(value, prose=prose):
+        problem = control_problem(value, prose=prose)
+        raise PayloadError(path, problem or f"is not valid Unicode text (a lone surrogate, as invalid "
+                                            f"UTF-8 becomes): {shown(value)}")
     return value
 
 
 def _check_key(key: Any, path: str) -> str:
-    return _check_text(str(key), f"{path} (a key)")
+    return _check_text(str(key), f"{path} (a key)", key=True)
 
 
 def _check_number(value: int | float, path: str) -> int | float:
@@ -538,7 +624,7 @@ def _check_free(value: Any, path: str, depth: int) -> None:
             for k, v in value.items():
                 if not isinstance(k, str):
                     raise PayloadError(path, f"keys must be text, got {_json_type(k)}")
-                _check_text(k, f"{path} (a key)")
+                _check_text(k, f"{path} (a key)", key=True)
                 _check_free(v, f"{path}.{k}", depth + 1)
     else:
         raise PayloadError(path, f"must be a JSON value, got {type(value).__name__}")

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.match import InputError, check_match_id
-from engine.notation.lexer import SEATS, NotationError
+from engine.notation.lexer import SEATS, NotationError, refuse_controls
 from engine.schema import PayloadError, json_problem, read_json, shown
 from engine.notation.values import Ctx, quote
 
@@ -31,6 +31,7 @@ class Header:
 
 
 def parse_tag(line: str, lineno: int) -> tuple[str, list[str]]:
+    refuse_controls(line, lineno)
     m = _TAG.match(line)
     if not m:
         raise NotationError("expected a tag: [Name \"value\"]", line=lineno, col=1)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.match import InputError
+from engine.schema import control_at, control_name
 
 SEATS = "ABCDEFGHIJKLMNOPQRSUVWXYZ"  # no T: it starts a turn header
 SEPARATORS = ("·", ";")
@@ -50,8 +51,19 @@ _KEY = re.compile(r"[a-z_][a-z0-9_]*=")
 _STOP = set(' \t{}"') | set(SEPARATORS)
 
 
+def refuse_controls(line: str, lineno: int) -> None:
+    """A NotationError at the first control character of `line` but a tab (a word's separator) or
+    the CR of a CRLF line end: read as part of a word, `draw 2<NUL>` named a card "2<NUL>" (the
+    schema refuses what reaches a payload; here the column is still known)."""
+    i = control_at(line.rstrip("\r"), prose=True)  # prose: a tab is text; a line holds no LF
+    if i >= 0:
+        raise NotationError(f"control character {control_name(line[i])} (a card number, a name or a "
+                            "note never holds one: leave it out)", line=lineno, col=i + 1)
+
+
 def tokenize(line: str, lineno: int = 0) -> list[Token]:
     """Split one line into tokens. Raises NotationError with the column."""
+    refuse_controls(line, lineno)
     toks: list[Token] = []
     i, n = 0, len(line)
     dec = json.JSONDecoder()

@@ -214,6 +214,10 @@ def expand_cards(tokens: Sequence[Token], ctx: Ctx, *, allow_unknown: bool = Fal
         elif _INT.fullmatch(code) or code in _WORD_RESERVED:
             if re.fullmatch(r"-\d+|0+", code):  # `draw -5`, `draw 0`: a count meant, not a card
                 raise NotationError(f"a count is a whole number of 1 or more, got {code}", col=t.col)
+            if re.fullmatch(r"\+?\d+", code) and (len(code) > 9 or int(code) > ctx.ruleset.max_cards):
+                # `draw 10**30`: a count meant, past the limit (the count's slot let it through)
+                raise NotationError(f"at most {ctx.ruleset.max_cards} cards (this game's limit), got "
+                                    f"{shown(int(code) if len(code) <= 4300 else code)}", col=t.col)
             raise NotationError(f"expected a card number, got {shown(code)} (quote a card number that "
                                 "looks like a number)", col=t.col)
         else:

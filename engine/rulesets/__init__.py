@@ -66,5 +66,25 @@ def get_ruleset(name: str) -> type[Ruleset]:
                 return cls
     rulesets = available()
     if name not in rulesets:
-        raise UnknownRuleset(f"unknown ruleset {shown(name)} (available: {', '.join(rulesets)})")
+        close = ruleset_named(name) or _close_ruleset(name, rulesets)
+        hint = f": did you mean {close!r}?" if close else ""
+        raise UnknownRuleset(f"unknown ruleset {shown(name)}{hint} (available: {', '.join(rulesets)})")
     return rulesets[name]
+
+
+def ruleset_named(name: str) -> str | None:
+    """The ruleset `name` means with its case ignored ("OPTCG" -> "optcg"), when exactly one
+    does; else None. The CLI takes that name; a file's or a payload's name is stored as written,
+    so there it is only suggested."""
+    if name in available():
+        return name
+    same = [r for r in available() if r.casefold() == name.casefold()]
+    return same[0] if len(same) == 1 else None
+
+
+def _close_ruleset(name: str, rulesets: dict[str, type[Ruleset]]) -> str | None:
+    """The one ruleset name nearest a misspelling ("optgc" -> "optcg"), or None."""
+    import difflib
+
+    close = difflib.get_close_matches(name.casefold(), list(rulesets), n=1, cutoff=0.6)
+    return close[0] if close else None

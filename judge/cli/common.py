@@ -110,6 +110,43 @@ def run_guarded(group: click.Group, args: list[str] | None = None) -> int:
     error is also printed on stdout as one JSON object (`error_json`), for a script that reads
     stdout; stderr says it as it always does."""
     argv = list(sys.argv[1:] if args is None else args)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = VisibleText(out), VisibleText(err)
+    try:
+        return _run(group, argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+class VisibleText:
+    """A text stream that writes every control character but line breaks and tabs as `\\u001b`
+    (engine.schema.visible): whatever a command prints (an old log's card number with an ESC in
+    it, a refused line echoed back), the reader's terminal is never driven by stored text. Bytes
+    written to `.buffer` (a binary export) pass as they are."""
+
+    def __init__(self, inner: Any):
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):  # click asks with b"" whether a stream is binary
+            raise TypeError("a text stream")
+        written = len(text)
+        if not text.replace("\n", "").replace("\t", "").isprintable():  # else no import: --version is click alone
+            from engine.schema import visible
+
+            text = visible(text)
+        self._inner.write(text)
+        return written
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # encoding, flush, isatty, buffer, fileno ...
+        return getattr(self._inner, name)
+
+
+def _run(group: click.Group, argv: list[str]) -> int:
     bad = check_arguments(argv)
     if bad:
         return _fail(Failure(EXIT_INPUT, bad), "--json" in argv)
@@ -305,6 +342,17 @@ class FindingsExit(Exception):
 
     def __init__(self, code: int = EXIT_FINDINGS):
         self.code = code
+
+
+def ruleset_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A `--ruleset` option's callback: the name with its case ignored when one ruleset has it
+    ("OPTCG" -> "optcg"); anything else goes on as given, and the engine's refusal suggests the
+    nearest name ("optgc": did you mean 'optcg'?)."""
+    if value is None:
+        return None
+    from engine.rulesets import ruleset_named
+
+    return ruleset_named(value) or value
 
 
 def json_option(f: Callable) -> Callable:

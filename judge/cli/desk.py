@@ -18,7 +18,7 @@ from judge import desk as lib
 from judge.desk.clock import check_wall_clock, wall_clock_now
 from judge.report.text import render_findings, render_judged
 from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
-from judge.cli.common import output_options, pass_env, table_text
+from judge.cli.common import output_options, pass_env, ruleset_name, table_text
 
 DEFAULT_READMODEL = os.path.join("exports", "readmodel.sqlite")
 
@@ -208,8 +208,8 @@ def penalty_cmd(env: Env, match, player, infraction, penalty, policy, reason, mi
 
 
 @judge_group.command("infractions")
-@click.argument("ruleset_arg", metavar="[RULESET]", required=False)
-@click.option("--ruleset", "-r", "ruleset_opt", default=None,
+@click.argument("ruleset_arg", metavar="[RULESET]", required=False, callback=ruleset_name)
+@click.option("--ruleset", "-r", "ruleset_opt", default=None, callback=ruleset_name,
               help="The game whose penalty guide to list, as RULESET says it (default: optcg; games without "
                    "a guide of their own use the generic one).")
 @output_options

@@ -9,7 +9,7 @@ import click
 from engine.events import JUDGE_PREFIX
 from engine.match import InputError
 
-from judge.cli.common import (csv_options, emit_json, emit_rows, pass_env,
+from judge.cli.common import (csv_options, ruleset_name, emit_json, emit_rows, pass_env,
                               stderr, table_text)
 from judge.io.text import read_text
 from judge.cli.tournament import warn_invalidated
@@ -349,7 +349,7 @@ def register(cli: click.Group) -> None:
 
     @tournament.command("matches")
     @click.argument("tournament_ref", metavar="T")
-    @click.option("--ruleset", required=True, help="The ruleset the tables play (see `tablejudge rulesets`).")
+    @click.option("--ruleset", required=True, callback=ruleset_name, help="The ruleset the tables play (see `tablejudge rulesets`).")
     @click.option("--round", "round_no", type=int, default=None)
     @click.option("--json", "as_json", is_flag=True)
     @pass_env

@@ -10,7 +10,7 @@ from engine.match import InputError, Match
 from engine.events import default_recorder_name
 from judge.live import ROLES, LiveSession, run_terminal
 from judge.live.acks import AckFile
-from judge.cli.common import EXIT_CONFLICT, EXIT_INPUT, Env, FindingsExit, pass_env
+from judge.cli.common import EXIT_CONFLICT, EXIT_INPUT, Env, FindingsExit, pass_env, ruleset_name
 from judge.cli.matches import _parse_options
 
 
@@ -20,7 +20,7 @@ def register(cli: click.Group) -> None:
 
 @click.command("live")
 @click.argument("target", metavar="MATCH|new")
-@click.option("--ruleset", "-r", help="With `new`: the ruleset.")
+@click.option("--ruleset", "-r", callback=ruleset_name, help="With `new`: the ruleset.")
 @click.option("--player", "-p", "players", multiple=True, help="With `new`: a player, in seat order (repeat).")
 @click.option("--event", help="With `new`: event label.")
 @click.option("--round", "round_", help="With `new`: round label.")

@@ -24,7 +24,7 @@ from judge.cli.fieldargs import parse_field_args
 from judge.cli.streams import TournamentStream, is_tournament, tournament_event_rows, tournament_events_text
 from judge.report.text import render_events, render_findings, render_judged, render_state
 from judge.cli.common import EXIT_CONFLICT, EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
-from judge.cli.common import output_options, pass_env, stderr, table_text
+from judge.cli.common import output_options, pass_env, ruleset_name, stderr, table_text
 
 DEFAULT_EXPORT_DIR = "exports"
 
@@ -55,7 +55,8 @@ def match_group() -> None:
 
 
 @match_group.command("new")
-@click.option("--ruleset", "-r", required=True, help="Ruleset name (see `tablejudge rulesets`).")
+@click.option("--ruleset", "-r", required=True, callback=ruleset_name,
+              help="Ruleset name (see `tablejudge rulesets`; any case: OPTCG is optcg).")
 @click.option("--player", "-p", "players", multiple=True, required=True,
               help="A player, in seat order; repeat for each player.")
 @click.option("--event", help="Event (tournament) label.")

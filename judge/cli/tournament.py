@@ -32,7 +32,8 @@ from judge.tournament.vocab import ResultRecorded
 from judge.tournament.placings import warnings as invalidation_warnings
 from judge.io.files import write_text
 from judge.io.text import read_text
-from judge.cli.common import FindingsExit, csv_options, echo_csv, emit_json, emit_rows, pass_env, stderr, table_text
+from judge.cli.common import (FindingsExit, csv_options, echo_csv, emit_json, emit_rows, pass_env, ruleset_name,
+                              stderr, table_text)
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -192,7 +193,7 @@ def register(cli: click.Group) -> None:
 
     @tournament.command("new")
     @click.option("--name", required=True, help="The event's name.")
-    @click.option("--game", "-r", "--ruleset", "game", required=True,
+    @click.option("--game", "-r", "--ruleset", "game", required=True, callback=ruleset_name,
                   help="The game/ruleset played (e.g. optcg, op2009); -r/--ruleset as `match new` takes it.")
     @click.option("--policy", default="mtg", show_default=True, help=policy_help)
     @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A policy parameter.")

@@ -49,9 +49,25 @@ def environment() -> "jinja2.Environment":
         # as nothing, which the templates test for with `{% if %}`
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_visible,
     )
     env.filters["plural"] = plural  # {{ n | plural("event") }} -> "1 event", "2 events"
     return env
+
+
+def _visible(value: Any) -> Any:
+    """Every `{{ }}` of every page: control characters written out (`\\u001b`), never raw.
+    Autoescaping leaves them be, and a log stored before they were refused may hold them (an ESC
+    in a card number rewrites the screen of a judge who `cat`s the report). `|tojson` output
+    (Markup) stays Markup: the written-out form is JSON's own."""
+    from markupsafe import Markup
+
+    from engine.schema import visible
+
+    if isinstance(value, str):
+        text = visible(value)
+        return value if text is value else (Markup(text) if isinstance(value, Markup) else text)
+    return value
 
 
 def render(name: str, **data: Any) -> str:

@@ -78,6 +78,10 @@ def test_a_whole_session(tmp_path):
     (["log", "MATCH", "turn", "--player", "Ann", "--number", "4", "--strict"], 1, "refused (--strict)"),
     (["state", "MATCH", "--at", "99"], 2, "there is no event 99"),
     (["match", "new", "--ruleset", "chess", "--player", "A", "--player", "B"], 2, "unknown ruleset 'chess'"),
+    # QA71 item 12: a near name is suggested (the CLI takes a name in another case as it is meant)
+    (["match", "new", "--ruleset", "optgc", "--player", "A", "--player", "B"], 2,
+     "unknown ruleset 'optgc': did you mean 'optcg'?"),
+    (["match", "new", "--ruleset", "OPTGC", "--player", "A", "--player", "B"], 2, "did you mean 'optcg'?"),
     (["export", "MATCH", "--format", "pdf"], 2, "unknown export format"),
 ])
 def test_errors_are_clear_and_exit_codes_documented(tmp_path, args, code, words):
@@ -89,6 +93,14 @@ def test_errors_are_clear_and_exit_codes_documented(tmp_path, args, code, words)
     assert "Traceback" not in r.stderr
     events = json.loads(run_cli("matches", "--json", db=db).stdout)
     assert all(m["events"] == 1 for m in events)  # nothing was stored by a failed command
+
+
+def test_ruleset_names_are_taken_in_any_case(tmp_path):
+    """QA71 item 12: `--ruleset OPTCG` is optcg (one ruleset has that name), stored as `optcg`."""
+    db = str(tmp_path / "t.db")
+    mid = run_cli("match", "new", "-r", "TABLE", "-p", "Ann", "-p", "Bob", db=db).stdout.strip()
+    assert [m["ruleset"] for m in json.loads(run_cli("matches", "--json", db=db).stdout)] == ["table"], mid
+    assert run_cli("judge", "infractions", "OPTCG", db=db).returncode == 0
 
 
 def test_verify_fails_with_exit_1_on_a_tampered_log(tmp_path):

@@ -26,7 +26,9 @@ event = st.one_of(
     st.builds(lambda p, z, c: ("reveal", {"player": p, "zone": z, "card": c}), player, zone,
               st.sampled_from(["OP01-001", "OP01-016"])),
     st.builds(lambda p, v: ("counter", {"player": p, "name": "life", "add": v}), player, st.integers(-2, 2)),
-    st.builds(lambda t: ("note", {"text": t}), st.text(max_size=20)),
+    # what a note can hold: no control character but a line break or a tab (QA71 item 3)
+    st.builds(lambda t: ("note", {"text": t}),
+              st.text(st.characters(blacklist_categories=("Cc", "Cs")) | st.sampled_from("\n\t"), max_size=20)),
     st.builds(lambda p: ("shuffle", {"player": p, "zone": "deck"}), player),
 )
 

@@ -65,3 +65,37 @@ def test_a_positive_count_refuses_zero_and_what_a_count_refuses(count, message):
     assert e.value.field == "count"
     assert ("count", "count (1 or more)", False) in draw.describe_fields()
     assert "count" in draw.count_fields  # replay bounds it like any count
+
+
+# --- control characters (QA71 item 3) -----------------------------------------------------------
+# C0, DEL and C1: never in a card number or a name; free text (a note's `text`) may hold only line
+# breaks and tabs of them.
+CONTROLS = [chr(c) for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]]
+
+
+@given(st.text(max_size=6), st.sampled_from(CONTROLS), st.text(max_size=6))
+def test_a_card_number_with_a_control_character_is_refused_at_its_field(before, control, after):
+    card = before + control + after
+    with pytest.raises(PayloadError) as e:
+        KINDS["move"].parse(
+            {"player": "Ann", "from_zone": "hand", "to_zone": "field", "card": card}, CTX)
+    assert e.value.field == "card"
+    assert "control character U+" in e.value.message
+    assert control not in e.value.message  # quoted escaped, never raw
+
+
+def test_free_text_keeps_line_breaks_and_tabs_only():
+    from engine.events import CORE_KINDS
+    note = CORE_KINDS["note"]
+    assert note.parse({"text": "line 1\n\tline 2"}).text == "line 1\n\tline 2"
+    for bad in ("\x1b[31m", "a\rb", "\x00", "\x85"):
+        with pytest.raises(PayloadError, match="only line breaks and tabs"):
+            note.parse({"text": bad})
+
+
+@given(st.text())
+def test_visible_text_holds_no_control_character_but_line_breaks_and_tabs(text):
+    from engine.schema import visible
+    shown_text = visible(text)
+    assert not set(shown_text) & (set(CONTROLS) - {"\n", "\t"})
+    assert (shown_text == text) == (not set(text) & (set(CONTROLS) - {"\n", "\t"}))

@@ -33,6 +33,7 @@ edge_numbers = st.sampled_from([0, 1, -1, 2, 59, 60, 61, 200, 201, MAX_NUMBER, M
                                 float("inf"), True, False])
 edge_text = st.sampled_from(["Ann", "Bob", "Cy", "", "deck", "hand", "field", "trash", "top", "bottom",
                              "win", "draw", "keep", "main", "life", "é", "\ud800", "x" * MAX_TEXT,
+                             "2\x00", "a\nb", "\tx", "\x1b[31m", "\x85", "é\x07",
                              "x" * (MAX_TEXT + 1), "Caution", "swiss", "character"])
 scalar = st.none() | st.booleans() | st.integers() | edge_numbers | st.floats() | st.text(max_size=6) | edge_text
 value = st.recursive(scalar, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
@@ -79,6 +80,7 @@ def near_values(tp) -> list:
         return bounds[tp]
     if tp in (Player, Zone, str):
         return ["Ann", "deck", "Cy", "", "é", "\ud800", "x" * MAX_TEXT, "x" * (MAX_TEXT + 1),
+                "2\x00", "a\nb", "a\tb", "\x1b[31m", "\x85", "é\x07",
                 Text("Ann"), Text("deck"), 1, None]
     if origin is typing.Literal:
         return list(args) + [str(args[0]).upper(), 1, True, Text(args[0])]
@@ -89,7 +91,7 @@ def near_values(tp) -> list:
     if origin is dict:
         ok = valid_value(args[1])
         return ([{"k": v} for v in near_values(args[1])]
-                + [{k: ok} for k in (1, Text("k"), "é", "\ud800", "x" * (MAX_TEXT + 1))]
+                + [{k: ok} for k in (1, Text("k"), "é", "\ud800", "x" * (MAX_TEXT + 1), "k\x00", "a\nb")]
                 + [{}, [], {str(i): ok for i in range(MAX_ITEMS + 1)}])
     return [None, 1, 1.5, "x", "\ud800", float("nan"), [1], {"a": [1]}, {1: 2}, deep(8), deep(9), object()]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from engine.canonical import GENESIS_HASH
 from engine.events import CORE_KINDS, chain, envelope_parts
 from engine.rulesets import get_ruleset
-from engine.schema import ParseContext
+from engine.schema import ParseContext, PayloadError
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "engine" / "sealed_930f011.json"
 PLAYERS = ("Ann", "Zoë 鈴木")
@@ -41,6 +41,14 @@ def test_the_stored_bytes_and_hashes_are_as_before():
 def test_every_payload_the_log_accepted_parses_again_to_itself():
     vocab = {**get_ruleset("table").vocabulary(), **CORE_KINDS}
     ctx = ParseContext(players=PLAYERS, zones=tuple(get_ruleset("table").zones), max_cards=200)
+    refused = 0
     for kind, version, _, payload, _ in json.loads(FIXTURE.read_text(encoding="utf-8"))["events"]:
         assert vocab[kind].version == version, kind
-        assert vocab[kind].parse(payload, ctx).to_dict() == payload, (kind, payload)
+        try:
+            assert vocab[kind].parse(payload, ctx).to_dict() == payload, (kind, payload)
+        except PayloadError as e:
+            # the one deliberate tightening since: a control character (here a line break) outside
+            # free text is refused at input now (QA 2026-11-27: "draw 2<NUL>" stored a card "2\0")
+            assert "control character" in e.message and "\\n" in json.dumps(payload), (kind, payload, e.message)
+            refused += 1
+    assert refused < 100

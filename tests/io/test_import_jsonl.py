@@ -147,6 +147,30 @@ def test_killed_import_leaves_log_as_before_or_complete(tmp_path):
         assert store.verify(mid).ok
 
 
+# --- numbers too large to read (QA71 item 12) ------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(number=st.one_of(st.integers(309, 99_999).map(lambda e: f"1e{e}"),
+                        st.integers(309, 400).map(lambda e: f"-{e}.5e{e}"),
+                        st.integers(4_301, 6_000).map(lambda n: "7" * n)),
+       pad=st.integers(0, 5))
+def test_a_number_too_large_to_read_is_named_with_its_column_and_field(tmp_path_factory, number, pad):
+    """Not "got number inf", not Python's own words cut mid-word: the number, its column, its key."""
+    path = tmp_path_factory.mktemp("big") / "big.jsonl"
+    head = json.dumps(GOOD[0])
+    line = '{"kind": "counter",' + " " * pad + ' "payload": {"name": "life", "player": "Ann", "add": '
+    path.write_text(head + "\n" + line + number + "}}\n", encoding="utf-8")
+    db = str(path.parent / "b.db")
+    with pytest.raises(InputError) as e:
+        import_file(EventStore.open(db), str(path))
+    message = str(e.value)
+    assert e.value.where == f"{path}:2" and e.value.field == "add", message
+    assert f"at column {len(line) + 1} is too" in message, message
+    assert "inf" not in message and "Exceeds" not in message and "sys." not in message
+    assert snapshot_of(db) == []
+
+
 # --- fuzz corpus and property test -------------------------------------------------------------
 
 FUZZ_DIR = os.path.join(FIXTURES, "jsonl", "fuzz")

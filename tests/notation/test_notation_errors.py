@@ -22,6 +22,14 @@ CASES = [
     ("A: draw ? OP01-016\n", 5, 9, "expected the seen cards first"),
     ("A: reveal hand OP01-016 bogus=1\n", 5, 25, "reveal has no field 'bogus'"),
     ("A: setup deck 40\n[Event \"late\"]\n", 6, 1, "tags belong in the header"),
+    # QA71 item 3: a control character is refused where it stands, not read into a card's name
+    ("A: setup deck 40\nA: draw 2\x00\n", 6, 10, "control character U+0000 (NUL)"),
+    ("A: hand>field \x07OP01\x1b[31m\n", 5, 15, "control character U+0007 (BEL)"),
+    ("A: note {a\x9bb}\n", 5, 11, "control character U+009B (CSI)"),
+    # QA71 item 12: a count past the limit says the limit, not "expected a card number"
+    ("A: setup deck 40\nA: draw 100000000000000000000000000000\n", 6, 9,
+     "at most 1000 cards (this game's limit), got 100000000000000000000000000000"),
+    ("A: setup deck 40\nA: draw " + "9" * 5000 + "\n", 6, 9, "at most 1000 cards (this game's limit)"),
 ]
 
 
@@ -44,6 +52,7 @@ def test_error_names_line_column_and_expectation(tmp_path, body, line, col, word
     ('[Ruleset "table"]\n[Colour "red"]\n', 2, "unknown tag 'Colour'"),
     ('[Ruleset "nope"]\n[A "Ann"]\n[B "Bob"]\n', 1, "nope"),
     ('[Ruleset "table"]\n[A "Ann"\n', 2, "expected ']'"),
+    ('[Ruleset "table"]\n[A "Ann\x1b[2J"]\n[B "Bob"]\n', 2, "control character U+001B (ESC)"),
 ])
 def test_header_errors(tmp_path, text, line, words):
     path = tmp_path / "game.txt"

@@ -59,7 +59,8 @@ def read_line(line: str, path: str, n: int, cut: bool = False) -> dict[str, Any]
     try:
         obj = read_json(line)
     except PayloadError as e:
-        raise InputError(e.message + (CUT_SHORT if cut else ""), where=f"{path}:{n}") from None
+        # the field: the key a refused number is the value of (read_json finds it), when it is one
+        raise InputError(e.message + (CUT_SHORT if cut else ""), field=e.field, where=f"{path}:{n}") from None
     if not isinstance(obj, dict):
         raise InputError("each line must be a JSON object", where=f"{path}:{n}")
     return obj
