@@ -21,6 +21,7 @@ from engine.names import names_now, shown_players
 from engine.notation.lexer import SEATS
 from engine.penalty_guide import guide_for
 from engine.replay import Fold
+from engine.state import TableState
 from judge.replay.board import board, codes_on
 from judge.replay.names import card_names
 
@@ -75,6 +76,13 @@ def as_known_to(match: Match, recorded_by: str, log: list[RecordedEvent]) -> lis
     events that link recorded itself: it typed the cards they name (a draw it saw), so it may see
     them again. What others recorded of hidden cards never comes through."""
     return [e if e.recorded_by == recorded_by else hide_event(match, e) for e in log]
+
+
+def table_known_to(match: Match, recorded_by: str, log: list[RecordedEvent] | None = None) -> TableState:
+    """The table now as one recorder's link knows it (as_known_to folded): what its buttons offer
+    and what a card name it types may be narrowed by, so neither learns another link's hidden cards."""
+    log = log if log is not None else match.events()
+    return match.replayer.fold(None, 1, as_known_to(match, recorded_by, log)[1:])[0]
 
 
 def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | None = None,

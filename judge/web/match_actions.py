@@ -78,15 +78,20 @@ def require(grant: Grant, action: str, scope: MatchScope) -> None:
 # --- the actions --------------------------------------------------------------------------------
 
 
-def recorder(m: Match, g: Grant) -> Recorder:
-    """The recorder core for this link: its own acts are its role's (scorekeeper:NAME, judge:NAME)."""
-    return Recorder(m, g.match_actor, g.recorded_by, g.full_view)
+def recorder(m: Match, g: Grant, desk: Any = None) -> Recorder:
+    """The recorder core for this link: its own acts are its role's (scorekeeper:NAME, judge:NAME).
+    `desk`: its cached table as this link knows it narrows card names (a scorekeeper's link: hidden
+    cards hidden but those it recorded itself, as its buttons)."""
+    known = None
+    if desk is not None and not g.full_view:
+        known = lambda: desk.matches.table_known_to(m.id, g.recorded_by)  # noqa: E731
+    return Recorder(m, g.match_actor, g.recorded_by, g.full_view, known)
 
 
 def _line(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     seen = number(f, "seen", low=0, high=m.head_position())  # a page never saw past the log's end
     try:
-        out: LineOutcome = recorder(m, g).record(f.get("line") if isinstance(f.get("line"), str) else "", seen)
+        out: LineOutcome = recorder(m, g, ctx.desk).record(f.get("line") if isinstance(f.get("line"), str) else "", seen)
     except PermissionError as e:
         raise Forbidden(str(e)) from None
     d = out.to_dict(describer(m.ruleset.describe))

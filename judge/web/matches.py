@@ -15,7 +15,7 @@ from engine.match import Match
 from engine.state import TableState
 from engine.store import EventStore, MatchNotFound, NotAMatch
 from judge.desk.calls import CALL_KINDS, call_queue
-from judge.replay.timeline import Timeline, as_known_to, walk
+from judge.replay.timeline import Timeline, table_known_to, walk
 
 MATCH_CREATED = "match.created"
 TIMELINES_KEPT = 64
@@ -124,7 +124,7 @@ class MatchIndex:
         if hit is None or hit[0] != head:
             log = read.events()
             if any(e.recorded_by == recorded_by for e in log[1:]):
-                state = m.replayer.fold(None, 1, as_known_to(m, recorded_by, log)[1:])[0]
+                state = table_known_to(m, recorded_by, log)
             else:
                 state = self.timeline(mid, hidden=True, read=read).state
             hit = self._known[key] = (head, state)

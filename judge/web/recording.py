@@ -8,6 +8,11 @@ its cards' facts from the card data), `Match.judge_batch` judges it whole on a c
 transaction right after the event it was judged against (a lost race stores nothing). Record, then
 judge: an illegal move is stored and comes back with its findings.
 
+Card names: a name is narrowed by the speaker's seat as the terminal recorder does (one resolver,
+judge.io.cardresolve, told to say how: `LineOutcome.notes`, shown beside the stored line), from the
+table as this link may see it (`known`): a scorekeeper's link never narrows by another link's hidden
+cards, so neither the card picked nor a refusal's list tells it what another recorded in a hand.
+
 Two recorders: a page says which event it last showed (`seen`). If the log has moved since, nothing
 is stored: the outcome lists what the other recorder stored and how much of this line repeats it
 (judge.live.moved.repeated), and the page asks before storing the line after them.
@@ -31,7 +36,7 @@ from judge.io.cardformats import card_number
 from judge.live.moved import repeated
 from judge.live.options import options
 from judge.live.session import JUDGE_DEFAULT_KINDS
-from judge.replay.timeline import Timeline
+from judge.replay.timeline import Timeline, table_known_to
 
 MAX_LINE = 4000
 
@@ -51,13 +56,15 @@ class LineOutcome:
     recorded: list[Recorded] = field(default_factory=list)
     moved: list[RecordedEvent] = field(default_factory=list)   # stored by others since `seen`
     repeats: list[int] = field(default_factory=list)           # of those, the ones this line repeats
+    notes: list[str] = field(default_factory=list)             # how card names were narrowed (stored lines)
 
     def to_dict(self, describe: Callable[[RecordedEvent], str]) -> dict[str, Any]:
         return {"status": self.status, "head": self.head,
                 "recorded": [{"position": r.event.position, "kind": r.event.kind, "text": describe(r.event),
                               "findings": [f.to_dict() for f in r.findings]} for r in self.recorded],
                 "moved": [{"position": e.position, "text": describe(e), "by": e.recorded_by,
-                           "at": e.recorded_at, "repeat": e.position in self.repeats} for e in self.moved]}
+                           "at": e.recorded_at, "repeat": e.position in self.repeats} for e in self.moved],
+                "notes": self.notes}
 
 
 class UndoRefused(InputError):
@@ -77,11 +84,17 @@ class Recorder:
     own_actor: str              # scorekeeper:NAME, or judge:NAME for a judge's or an organizer's link
     recorded_by: str
     may_act_as_judge: bool
+    # The table as this link may see it, by which a card name is narrowed (the server passes its
+    # cached MatchViews.table_known_to). None: worked out here: a judge's or the organizer's link
+    # sees the log as recorded, a scorekeeper's as timeline.table_known_to folds it.
+    known: Callable[[], TableState] | None = None
 
     def __post_init__(self) -> None:
         self.grammar = grammar_for(self.match.ruleset)
         self.ctx = make_ctx(self.match.players, self.match.ruleset, self.grammar)
-        self.cards = carddb.match_cards(self.match.ruleset, carddb.for_store(self.match.store))
+        # tell: the page shows how a name was narrowed (LineOutcome.notes), so the speaker's own
+        # cards and Leader's colours may narrow it, as in the terminal recorder
+        self.cards = carddb.match_cards(self.match.ruleset, carddb.for_store(self.match.store), tell=True)
         if self.cards is not None:  # names said at the table -> numbers; a deck line gets its facts
             self.ctx.card_ref = self._card_ref
             self.ctx.card_fill = self.cards.fill
@@ -89,8 +102,15 @@ class Recorder:
     def _card_ref(self, word: str, player: str | None = None, field: str | None = None) -> str:
         # a card number is itself: only a name is looked up among this match's cards, so only a
         # name costs a replay of the table (a page's buttons send numbers: read none for them)
-        state = None if card_number(word) is not None else self.match.state()
+        state = None if card_number(word) is not None else self._known()
         return self.cards.resolve(word, state, player, field)  # type: ignore[union-attr]
+
+    def _known(self) -> TableState:
+        if self.known is not None:
+            return self.known()
+        if self.may_act_as_judge:
+            return self.match.state()
+        return table_known_to(self.match, self.recorded_by)
 
     def default_actor(self, kind: str) -> str:
         """A line with no prefix: the table's; a judge's action, this link's if it is a judge's."""
@@ -102,15 +122,21 @@ class Recorder:
     # --- a line ------------------------------------------------------------------------------
 
     def parse(self, text: str) -> list[Any]:
-        """The actions of a line; LineRefused (with the column) if it does not read."""
+        """The actions of a line; LineRefused (with the column) if it does not read. How its card
+        names were narrowed: `self.line_notes`."""
+        self.line_notes: list[str] = []
         if not isinstance(text, str) or not text.strip():
             raise LineRefused("type an action (or tap one of the buttons)")
         if len(text) > MAX_LINE or "\x00" in text:
             raise LineRefused(f"a line has at most {MAX_LINE:,} characters of text", col=min(len(text), MAX_LINE))
+        if self.cards is not None:
+            self.cards.take_notes()  # an earlier refused line's notes are not this line's
         try:
             actions = parse_line(text, 0, self.grammar, self.ctx, default_actor=self.default_actor)
         except NotationError as e:
             raise LineRefused(e.message, col=e.col) from None
+        if self.cards is not None:
+            self.line_notes = self.cards.take_notes()
         if self.ctx.card_fill is not None:
             for a in actions:
                 a.payload = self.ctx.card_fill(a.kind, a.payload)
@@ -142,7 +168,7 @@ class Recorder:
             recs = self.match.store_batch(batch, after=after)
         except ConflictError:
             return self._moved(actions, seen, self.match.head_position())
-        return LineOutcome("stored", recs[-1].event.position, recs)
+        return LineOutcome("stored", recs[-1].event.position, recs, notes=self.line_notes)
 
     def _moved(self, actions: list[Any], seen: int, head: int) -> LineOutcome:
         moved = self.match.store.read(self.match.id, after=max(seen, 1), upto=head) if seen < head else []

@@ -184,3 +184,56 @@ def test_a_card_number_on_a_line_replays_no_table(match, monkeypatch):
     assert reads == []
     (by_name,) = rec.parse("A: play nami")
     assert reads and by_name.payload == by_number.payload
+
+
+@pytest.fixture
+def no_decks(tmp_path):
+    """A match from a pairing: no decklist, no Leader registered (a scorekeeper's usual table)."""
+    store = EventStore.open(str(tmp_path / "nodecks.db"))
+    yield Match.create(store, "optcg", ["Ann", "Bob"])
+    store.close()
+
+
+def test_a_name_is_narrowed_by_the_speakers_seat_never_to_the_opponents_card(no_decks):
+    """QA70 item 3 (bug): after A played OP01-016 Nami, 'B: play nami' was stored as OP01-016 (A's
+    card) with no question: the page narrowed a name to any player's cards. Now the speaker's seat
+    narrows it, as in the terminal recorder: B has shown nothing, so the name is refused with the
+    candidates and the number to type; nothing stored."""
+    m = no_decks
+    line(m, "A: play OP01-016")
+    head = m.head_position()
+    with pytest.raises(LineRefused) as e:
+        line(m, "B: play nami")
+    assert "'nami' could be" in e.value.message and "(none seen in this match for Bob)" in e.value.message
+    assert "OP01-016 Nami" in e.value.message and "type the card number in its place" in e.value.message
+    assert m.head_position() == head
+    # A's own Nami is still A's: narrowed by A's seat, and said
+    out = line(m, "A: play nami")
+    assert out.recorded[0].event.payload["card"] == "OP01-016"
+    assert out.notes == ["nami \u2192 OP01-016, the only Nami seen in this match for Ann"]
+
+
+def test_a_name_narrowed_by_the_leaders_colours_is_said_with_the_stored_line(no_decks):
+    m = no_decks
+    line(m, "B: deck OP01-060 deck_size=50")  # Doflamingo: a Blue Leader, no decklist
+    out = line(m, "B: play monet")  # 3 Monets; one a Blue deck may hold
+    assert out.recorded[0].event.payload["card"] == "OP01-082"
+    assert out.notes == ["monet \u2192 OP01-082, the only Monet in Bob's deck colours (Blue)"]
+    assert out.to_dict(str)["notes"] == out.notes  # the JSON API says it too
+
+
+def test_a_name_is_never_narrowed_by_another_links_hidden_cards(no_decks):
+    """Lia's link recorded Bob's draw of OP01-016 (a hidden card). Sam's link may not learn it: 'B:
+    play nami' from Sam is refused as ambiguous (the old page stored OP01-016, telling Sam what Bob
+    held); Lia, who typed the draw, and a judge, who sees the log as recorded, get it, said."""
+    m = no_decks
+    m.record("draw", {"player": "Bob", "count": 1, "cards": ["OP01-016"]}, actor="Bob", recorded_by=LIA)
+    head = m.head_position()
+    with pytest.raises(LineRefused) as e:
+        line(m, "B: play nami")
+    assert "(none seen in this match for Bob)" in e.value.message and m.head_position() == head
+    for by, judge in ((LIA, False), ("judge Kim (link ccc)", True)):
+        rec = Recorder(m, "judge:Kim" if judge else "scorekeeper:Lia", by, judge)
+        (a,) = rec.parse("B: play nami")
+        assert a.payload["card"] == "OP01-016"
+        assert rec.line_notes == ["nami \u2192 OP01-016, the only Nami seen in this match for Bob"]
