@@ -45,6 +45,17 @@ class FactsError(ValueError):
         return f"{self.message} (column {self.col})" if self.col else self.message
 
 
+class FactsNeeded(FactsError):
+    """A recorded match whose end-of-time decision reaches a count the log does not know (an optcg
+    deck never registered): the procedure stops there rather than derive a winner from it, and the
+    judge reads the table and decides from `facts`, a facts line with what the record knows filled
+    in and `?` where the count must be read (`tablejudge timelimit MATCH --facts "..."`)."""
+
+    def __init__(self, message: str, key: str, facts: str):
+        super().__init__(message, 0, key)
+        self.facts = facts
+
+
 @dataclass(frozen=True)
 class Fact:
     """One thing the judge reads off the table. `what` says it for the judge (help, errors, forms)."""

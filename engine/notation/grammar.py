@@ -65,6 +65,10 @@ class Suggestion:
     line: str
     why: str = ""
     group: str = ""  # plays, attacks, blocks, counters, ... (how `?` groups them)
+    # a line to complete before it is recorded (a placeholder in capitals, e.g. optcg's LEADER:
+    # what only the table knows): offered to edit, not judged, and a page's button fills the box
+    # rather than sending it
+    fill: bool = False
 
 
 @dataclass

@@ -33,7 +33,8 @@ def register(cli: click.Group) -> None:
         Tempo"), prints the decision, the branch taken and the rule quoted, and records it as a
         time.decision event (unless --dry-run, or the same decision is already recorded). A
         "continue" decision says what the table must play first (e.g. finish the turn).
-        Exit 2 when the match has no time.called event.
+        Exit 2 when the match has no time.called event, or when the decision reaches a count the
+        record does not know (optcg: a deck never registered): it prints the --facts to give.
 
         A match nobody recorded event by event: read the table and give --facts; the same
         procedure decides on the table the facts describe, and the decision records them. The

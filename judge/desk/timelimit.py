@@ -19,7 +19,7 @@ from engine.match import InputError, Match
 from engine.names import any_named, match_names, shown, shown_players
 from engine.rulesets.base import Decision, Ruleset
 from judge.desk.clock import check_wall_clock, wall_clock_now
-from engine.timefacts import FactsError, facts_text, parse_facts, usage
+from engine.timefacts import FactsError, FactsNeeded, facts_text, parse_facts, usage
 
 DEFAULT_JUDGE = "judge:timelimit"
 
@@ -79,7 +79,9 @@ def live_events(match: Match) -> tuple[list[RecordedEvent], set[int]]:
 
 def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
     """The ruleset's decision for this match's time call. Raises NoTimeCalled (exit 2) when time
-    was never called, InputError for a policy the ruleset does not know."""
+    was never called, InputError for a policy the ruleset does not know, and InputError (field
+    `facts.KEY`, exit 2, nothing stored) when the decision reaches a count the log does not know:
+    it says which facts to read off the table and the command that decides from them."""
     events, voided = live_events(match)
     called = find_time_called(events, voided)
     if called is None:
@@ -102,6 +104,11 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
         decision = _cited(match.ruleset, match.ruleset.end_of_time(state, game, policy=policy))
     except NotImplementedError as e:
         raise InputError(str(e)) from None
+    except FactsNeeded as e:  # never a winner from an unknown count: the judge reads it off the table
+        raise InputError(f"{e.message}.\nRead the table and decide from what you read (each ? is a count, in "
+                         f"seat order: {' - '.join(state.players)}; check the other values against the table):\n"
+                         f"  tablejudge timelimit {match.id} --facts \"{e.facts}\""
+                         + (f" --policy {policy}" if policy else ""), field=f"facts.{e.key}") from None
     except ValueError as e:  # an unknown policy, or a log the procedure cannot read
         raise InputError(str(e), field="policy") from None
     result = TimeLimitResult(match.id, match.ruleset.name, called, decision,

@@ -31,6 +31,9 @@ def options(match: Match, grammar: Grammar, ctx: Ctx, state: TableState,
         s = cand if isinstance(cand, Suggestion) else Suggestion(cand)
         if s.line in out:
             continue
+        if s.fill:  # a placeholder does not read as a card: judged once completed and sent
+            out[s.line] = s
+            continue
         try:
             actions = parse_line(s.line, 0, grammar, ctx, default_actor=default_actor)
             batch = match.judge_batch([(a.kind, a.payload, a.actor) for a in actions], after=head, table=state)
@@ -52,7 +55,7 @@ def legal_now(session: "LiveSession") -> list[str]:
         if name:
             lines.append(f"   {name}:")
         for s in items:
-            lines.append(f"    {s.line}" + (f"    ({s.why})" if s.why else ""))
+            lines.append(f"    {s.line}" + (f"    ({s.why})" if s.why else "") + ("    [to complete]" if s.fill else ""))
     if not options:
         lines.append("    (nothing the grammar proposes: help lists every action)")
     lines += [f"  {note}" for note in session.grammar.suggestion_notes(state, session.ctx)]

@@ -65,3 +65,12 @@ def test_the_buttons_and_the_event_list_name_the_cards_beside_their_numbers(api,
     page = api.http.get(f"/m/{mid}/record", params={"k": sam}).text
     recent = re.search(r'<ol class="recent".*?</ol>', page, re.S).group(0)
     assert "OP01-016 Red Character B" in html.unescape(recent), recent[:600]
+
+
+def test_an_unregistered_deck_has_a_button_that_fills_its_line(api, server):
+    """The deck line to complete fills the box (data-fill), and is no button that sends a line."""
+    tid, matches = optcg_event(api)
+    sam = mint(api, tid, "recorder", "Sam", match=matches[1])
+    page = api.http.get(f"/m/{matches[1]}/record", params={"k": sam}).text
+    assert 'data-fill="A: deck LEADER deck_size=50"' in page and 'data-fill="B: deck LEADER deck_size=50"' in page
+    assert not any("LEADER" in b for b in buttons(api, matches[1], sam))

@@ -237,3 +237,18 @@ def test_a_name_is_never_narrowed_by_another_links_hidden_cards(no_decks):
         (a,) = rec.parse("B: play nami")
         assert a.payload["card"] == "OP01-016"
         assert rec.line_notes == ["nami \u2192 OP01-016, the only Nami seen in this match for Bob"]
+
+
+def test_the_setup_buttons_offer_the_deck_line_to_complete(tmp_path):
+    """bf410cd: a deck never registered is of unknown size and `?` says to record `A: deck LEADER
+    deck_size=50`, but the recorder's set-up buttons offered only the order and T1. Now each deck
+    not registered has a button that fills that line in the box (LEADER to replace), not sent."""
+    with EventStore.open(str(tmp_path / "log.db")) as store:
+        m = Match.create(store, "optcg", ["Ann", "Bob"])
+        found, notes = buttons(m, m.state())
+        fills = [b for b in found if b.fill]
+        assert [(b.line, b.group) for b in fills] == [("A: deck LEADER deck_size=50", "setup"),
+                                                      ("B: deck LEADER deck_size=50", "setup")]
+        assert all(f"`{b.line}`" in n for b, n in zip(fills, notes))  # what `?`'s notes say
+        line(m, fills[0].line.replace("LEADER", "OP01-001"))  # the scorekeeper completes it
+        assert [b.line for b in buttons(m, m.state())[0] if b.fill] == ["B: deck LEADER deck_size=50"]

@@ -209,12 +209,14 @@ class OptcgGrammar(Grammar):
     def _setup_options(self, state, ctx):
         """The game's preparation still to record (rule manual, 遊戲的準備): who goes first, then
         per player, the first player first, the opening draw of 5, the mulligan decision, and the
-        Life cards once the hand is final. A deck is registered at the desk (its list is not a
-        button)."""
+        Life cards once the hand is final. A deck not registered (its list is registered at the
+        desk) is offered as a line to complete: the Leader only the table shows, the size the
+        manual builds every deck of (OPTCG-DECK-2), as the note under them says."""
+        out = [Suggestion(_deck_line(ctx, p), f"{p}'s deck: type the Leader's card number for LEADER", "setup",
+                          fill=True) for p in _unregistered(state, ctx)]
         first = state.extra.get("first")
         if not first:
-            return [Suggestion(f"order {ctx.seat_of[p]}", f"{p} goes first", "setup") for p in ctx.players]
-        out: list[Suggestion] = []
+            return out + [Suggestion(f"order {ctx.seat_of[p]}", f"{p} goes first", "setup") for p in ctx.players]
         for p in sorted(ctx.players, key=lambda q: q != first):
             s, info = ctx.seat_of[p], T.pinfo(state, p)
             hand, life = len(state.zone(p, "hand")), len(state.zone(p, "life"))
@@ -277,10 +279,10 @@ class OptcgGrammar(Grammar):
         number). In a turn: unseen cards in the hands that matter now (their plays and counters are
         not listed)."""
         if not state.turn:
-            return [f"{p}'s deck is not registered: record `{ctx.seat_of[p]}: deck LEADER deck_size=50` (the "
+            return [f"{p}'s deck is not registered: record `{_deck_line(ctx, p)}` (the "
                     "Leader's card number; its Life is what `life` places) before the first draw; without it "
                     "the deck's size is unknown and no deck-out is derived"
-                    for p in ctx.players if not T.pinfo(state, p).get("leader")]
+                    for p in _unregistered(state, ctx)]
         active = state.active or ctx.players[0]
         b = state.extra.get("battle")
         who = b["defender"] if b and b.get("step") != "damage" else active
@@ -290,6 +292,17 @@ class OptcgGrammar(Grammar):
         what = "counters" if who != active else "plays"
         return [f"{who}'s hand holds {unseen} unseen card{'s' if unseen != 1 else ''}: {what} from "
                 f"{'them' if unseen != 1 else 'it'} are not listed (the options come from the known cards only)"]
+
+
+def _unregistered(state, ctx) -> list[str]:
+    """The players whose deck no registration recorded (no Leader): of unknown size until one does."""
+    return [p for p in ctx.players if not T.pinfo(state, p).get("leader")]
+
+
+def _deck_line(ctx, player: str) -> str:
+    """The line that registers `player`'s deck by its size, LEADER to replace with the card number
+    (`?`'s note and the recorder's setup button say the same line)."""
+    return f"{ctx.seat_of[player]}: deck LEADER deck_size=50"
 
 
 def _known(state, player: str, zone: str) -> list[str]:

@@ -26,7 +26,9 @@ from engine.desk import time_calls
 from engine.events import RecordedEvent
 from engine.state import TableState
 from engine.rulesets.base import Decision, Ruleset
-from engine.timefacts import Fact, FactsError
+from engine.timefacts import Fact, FactsError, FactsNeeded
+
+from . import table as T
 
 
 CRITERIA = ("life", "deck", "characters", "last-life", "took-last-life")
@@ -111,6 +113,7 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     if marks and pol.overtime_ends != "turns-or-call":
         steps.append(f"the end of the extra minutes recorded at event {marks[0].position} does not count: policy "
                      f"{pol.name} gives no extra minutes after the call")
+    told = "turn=0"  # what the record says of the extra turns, as a judge would give it (--facts)
     if pol.turns == 0:
         steps.append("this policy plays no extra turns: the effect in progress resolves, then the game ends")
     else:
@@ -121,6 +124,8 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
         if ended and not done_last:
             steps.append(f"the extra minutes ran out at event {ended[0].position}, before game turn {last} "
                          f"(extra turn {pol.turns}) ended")
+            at_mark = sum(1 for e in events if e.kind == "turn" and e.position < ended[0].position)
+            told = f"turn={max(0, at_mark - first - 1)} minutes_up=yes"  # the turn in progress is not over
         elif not done_last:
             more = (" or until the extra minutes run out (record it: tablejudge judge time MATCH --clock HH:MM "
                     "--extra-minutes-over)") if pol.overtime_ends == "turns-or-call" else ""
@@ -129,7 +134,8 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
             return decision("continue", None, "extra-turns", steps)
         else:
             steps.append(f"turn 0 and {pol.turns} extra turns are over (game turn {last} ended) and nobody has won")
-    return by_criteria(pol, s, steps, decision)
+            told = f"turn={pol.turns}"
+    return by_criteria(pol, s, steps, decision, told=told)
 
 
 def where_now(s: TableState, first: int, extra: int) -> str:
@@ -144,21 +150,32 @@ def where_now(s: TableState, first: int, extra: int) -> str:
     return f"game turn {s.turn}, {which}" + (f", {s.phase} phase" if s.phase else "")
 
 
-def by_criteria(pol: Policy, s: TableState, steps: list[str], decision, read: set[str] | None = None) -> Decision:
+def by_criteria(pol: Policy, s: TableState, steps: list[str], decision, read: set[str] | None = None,
+                told: str = "") -> Decision:
     """The policy's criteria in order on the table `s`, once the extra turns are over: a recorded
     match's table, or the one a judge read off a table nobody recorded (`decide_from_facts`; `read`:
-    the facts the judge gave, so a criterion the decision reaches without its fact is asked for)."""
+    the facts the judge gave, so a criterion the decision reaches without its fact is asked for).
+    On a recorded match (`told`: its extra turns as facts) a count the log does not know (a deck
+    never registered, Life never placed) is asked for the same way: never compared as 0."""
     a, b = s.players[0], s.players[1]
+    known = [told]  # the criteria passed so far, as facts: the line a judge completes
     for crit in pol.criteria:
         fact = FACT_OF[crit]
         if read is not None and fact not in read:
             f = next(f for f in TIME_FACTS if f.key == fact)
             raise FactsError(f"the decision needs {fact}= ({f.what}): " + (
                 "; ".join(steps[1:]) if len(steps) > 1 else "the criteria before it are equal"), 0, fact)
+        unknown = unrecorded(s, crit) if read is None else []
+        if unknown:
+            f = next(f for f in TIME_FACTS if f.key == fact)
+            raise FactsNeeded(f"the decision needs the {f.what}, which the record does not know ("
+                              + "; ".join(unknown) + "): " + "; ".join(steps[1:]), fact,
+                              " ".join(known + [f"{fact}=" + "-".join("?" for _ in s.players)]))
         if crit in ("last-life", "took-last-life"):
             took = (s.extra.get("last_life_taken") or {}).get("player")
             if took is None:
                 steps.append("nobody took a Life card: equal")
+                known.append("last_life=none")
                 continue
             other = b if took == a else a
             winner = other if crit == "last-life" else took
@@ -170,6 +187,7 @@ def by_criteria(pol: Policy, s: TableState, steps: list[str], decision, read: se
         va, vb = len(s.zone(a, ZONE[crit])), len(s.zone(b, ZONE[crit]))
         if va == vb:
             steps.append(f"{LABEL[crit]}: {a} {va}, {b} {vb}: equal")
+            known.append(f"{fact}={va}-{vb}")
             continue
         winner = a if va > vb else b
         steps.append(f"{LABEL[crit]}: {a} {va}, {b} {vb}: {winner} has more and wins")
@@ -179,6 +197,18 @@ def by_criteria(pol: Policy, s: TableState, steps: list[str], decision, read: se
     else:
         steps.append("no victory condition was met: both players receive a loss (double loss)")
     return decision("double-loss", None, "double-loss", steps)
+
+
+def unrecorded(s: TableState, crit: str) -> list[str]:
+    """Why each player's count for `crit` is not a recorded fact (facts, not derivations: a deck
+    never registered is of unknown size, not empty; docs/rulesets/optcg.md), or nothing."""
+    if crit == "deck":
+        return [f"{p}'s deck was " + ("registered with its Leader alone" if T.pinfo(s, p).get("leader")
+                                      else "never registered") + ", so its size is unknown"
+                for p in s.players if not T.deck_known(s, p)]
+    if crit == "life":
+        return [f"{p}'s Life count was never recorded" for p in s.players if not T.life_known(s, p)]
+    return []
 
 
 # --- a table nobody recorded: the judge reads these facts off it (engine/timefacts.py) -----------

@@ -3,8 +3,13 @@ derives no deck-out; `life` with no number places the Leader's Life; a voided se
 win by Life; `state --at`, validate and the report replay the log as corrected the same way."""
 from __future__ import annotations
 
-from engine.match import Match
+import json
+
+import pytest
+
+from engine.match import InputError, Match
 from engine.store import EventStore
+from judge.desk import timelimit
 from judge.report.match import match_context
 from tests.conftest import run_cli
 from tests.rulesets.optcg.support import ev, judge, registration, rules_of
@@ -103,3 +108,57 @@ def test_the_report_counts_corrections_apart_from_backups(tmp_path):
     m.record("backup", {"to": 26, "reason": "back to the damage"}, actor="judge:Zoe")
     counts = match_context(m)["counts"]
     assert (counts["corrected"], counts["backed_out"], counts["backups"]) == (2, 2, 1)
+
+
+def _turn(player: str) -> list:
+    return [ev("turn", {"player": player}), ev("refresh", {"player": player}), ev("draw", {"player": player}),
+            ev("don", {"player": player}), ev("turn.end", {"player": player})]
+
+
+def _timed_out(tmp_path, registered: tuple[str, ...] = ()) -> tuple[Match, str]:
+    """Time called in turn 1 (turn 0 of the procedure), the 3 extra turns played, Life 5-5: the
+    bandai decision reaches the decks. `registered`: players whose deck_size (50) was recorded."""
+    db = str(tmp_path / "t.db")
+    m = Match.create(EventStore.open(db), "optcg", ["Ann", "Bob"], recorded_by="t")
+    game = [ev("deck.registered", {"player": p, "leader": "OP01-001", "deck_size": 50}) for p in registered]
+    game += UNREGISTERED[:7] + [ev("turn", {"player": "Ann"}), ev("refresh", {"player": "Ann"}),
+                                ev("don", {"player": "Ann"})]
+    for kind, actor, payload in game:
+        m.record(kind, payload, actor=actor if actor != "-" else payload.get("player", "-"))
+    m.record("time.called", {"clock": "14:35"}, actor="judge:Zoe")
+    for kind, _, payload in [ev("turn.end", {"player": "Ann"}), *_turn("Bob"), *_turn("Ann"), *_turn("Bob")]:
+        m.record(kind, payload, actor=payload["player"])
+    return m, db
+
+
+def test_end_of_time_asks_for_deck_counts_the_record_does_not_know(tmp_path):
+    """Bug: timelimit compared a deck never registered as a deck of 0 and ruled a result nobody could
+    check (here a double loss; one deck registered against one not: a win by the deck). Now it stops
+    at the decks and asks for them, naming the --facts to give."""
+    m, db = _timed_out(tmp_path)
+    r = run_cli("timelimit", m.id, db=db)
+    assert r.returncode == 2, r.stdout + r.stderr  # was 0: decks 'of 0' compared, a double loss recorded
+    assert "Ann's deck was never registered" in r.stderr and "Life cards: Ann 5, Bob 5: equal" in r.stderr
+    assert f'tablejudge timelimit {m.id} --facts "turn=3 life=5-5 deck=?-?"' in r.stderr, r.stderr
+    assert [e.kind for e in m.events()][-1] == "turn.end"  # nothing stored
+    # the judge reads the decks and gives them: the same procedure decides
+    r = run_cli("timelimit", m.id, "--facts", "turn=3 life=5-5 deck=20-18", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert (d["decision"], d["winner"], d["branch"]) == ("win", "Ann", "deck")
+
+
+def test_end_of_time_asks_only_when_it_reaches_the_unknown_count(tmp_path):
+    m, _ = _timed_out(tmp_path, registered=("Ann",))
+    with pytest.raises(InputError) as e:  # one deck known is not enough (was: Ann wins, 39 cards to "0")
+        timelimit.decide(m)
+    assert e.value.field == "facts.deck" and "Bob's deck was never registered" in str(e.value)
+    assert "Ann's deck" not in str(e.value)
+    m.record("life.taken", {"player": "Bob"}, actor="Bob")  # Life 5-4 decides before the decks
+    d = timelimit.decide(m).decision
+    assert (d.result, d.winner, d.branch) == ("win", "Ann", "life")
+    (tmp_path / "both").mkdir()
+    m2, _ = _timed_out(tmp_path / "both", registered=("Ann", "Bob"))
+    d = timelimit.decide(m2).decision  # both sizes recorded: compared (Ann drew 1 card after T1, Bob 2)
+    assert (d.result, d.winner, d.branch) == ("win", "Ann", "deck")
+    assert any("cards in the deck: Ann 39, Bob 38" in s for s in d.steps), d.steps
