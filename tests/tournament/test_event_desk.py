@@ -13,7 +13,7 @@ from judge.tournament.entry import OverwriteRefused, parse_entries, record_resul
 from judge.tournament.names import name_key, near_duplicates
 from judge.tournament.placings import decide, final_placings, warnings
 from judge.tournament.registration import import_registrations, read_registrations
-from judge.tournament.reports import RoundClosedError, report_result, resolve_dispute
+from judge.tournament.reports import ResultConfirmed, RoundClosedError, report_result, resolve_dispute
 from judge.tournament.tables import CONFIRMED, DISPUTED, PENDING, REPORTED, judges_queue, table_status
 from judge.tournament.rounds import (
     call_time, clock_view, close_round, create_matches, extend, repair, start_clock, swap_players, unpair,
@@ -257,6 +257,37 @@ def test_players_report_confirm_dispute_and_a_judge_decides(store):
     close_round(t)
     with pytest.raises(RoundClosedError):
         report_result(t, p1, "0-2")
+
+
+def test_a_players_report_does_not_reopen_a_confirmed_table(store):
+    """QA70 #8: after both players confirmed, a new report (anyone holding the table's shared
+    link) turned the table into a dispute. It is refused in words, nothing stored; the same
+    result again is no change; a judge's override (with a reason) still changes it."""
+    t = event(store, 4)
+    t.pair()
+    p = t.state().current.tables()[0]
+    report_result(t, p.player1, "2-1")
+    report_result(t, p.player2, "1-2")
+    before = t.state().position
+    for who, slip in ((p.player2, "2-1"), (p.player1, "0-2")):
+        with pytest.raises(ResultConfirmed, match=r"table 1's result is confirmed \(2-1-0, .*: a change now goes "
+                           "through a judge — call one"):
+            report_result(t, who, slip)
+    assert t.state().position == before and table_status(t.state().current, 1).status == CONFIRMED
+    assert report_result(t, p.player1, "2-1")[0] == []  # the same report again: nothing new
+    record_results(t.with_actor("judge:Kim", "Kim"), [(1, "1-2")], overwrite=True, reason="slip misread")
+    view = table_status(t.state().current, 1)
+    assert view.result == "1-2-0" and view.status == CONFIRMED  # the judge's entry stands
+    with pytest.raises(ResultConfirmed):  # the judge's decision is not reopened by a tap either
+        report_result(t, p.player1, "0-2")
+    # a slip a scorekeeper entered: the player who agreed with it cannot reopen it; the one who
+    # had said nothing yet may differ from it, and the table goes to the judges' queue (as before)
+    q = t.state().current.tables()[1]
+    record_results(t, [(2, "2-0")])
+    assert [e.kind for e in report_result(t, q.player2, "0-2")[0]] == ["result.reported"]
+    with pytest.raises(ResultConfirmed):
+        report_result(t, q.player2, "2-0")
+    assert report_result(t, q.player1, "0-2")[1].status == DISPUTED
 
 
 def test_unpair_repair_swap_and_the_clock(store):
