@@ -98,6 +98,23 @@ def test_a_member_id_another_player_holds_is_refused_naming_them(store, tmp_path
     assert r.returncode == 2 and "member id 'M1' is held by 'Maria Rossi'" in r.stderr
 
 
+def test_a_drop_names_the_namesakes_it_did_not_drop(store, tmp_path):
+    """QA70 #7: two people called Maria Rossi, registered apart as docs/tournaments.md advises;
+    `drop "maria rossi"` dropped M10001 without a word about the other Maria. The CLI and the
+    web desk say the same words (drop_words)."""
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "Same names", "--game", "op2009", "--id", "t-n", db=db)
+    for name, pid in (("Maria Rossi", "M10001"), ("Maria Rossi (M99999)", "M99999"), ("Anna Bianchi", "M3")):
+        assert run_cli("tournament", "register", "t-n", name, "--id", pid, db=db).returncode == 0
+    r = run_cli("tournament", "drop", "t-n", "maria rossi", db=db)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "Maria Rossi dropped (event 5); also registered: Maria Rossi (M99999), not dropped"
+    r = run_cli("tournament", "drop", "t-n", "Maria Rossi (M99999)", db=db)  # either way round
+    assert r.stdout.strip() == "Maria Rossi (M99999) dropped (event 6); also registered: Maria Rossi, dropped earlier"
+    r = run_cli("tournament", "drop", "t-n", "anna bianchi", db=db)  # no namesake: nothing more said
+    assert r.stdout.strip() == "Anna Bianchi dropped (event 7)"
+
+
 def test_registrations_from_csv_name_the_line_and_store_nothing_on_error(store):
     t = event(store, 0)
     csv_text = 'name,member id,decklist\nAnn Rossi,1001,"4 OP01-001\n4 OP01-002"\n\nBob Verdi,1002,\n'
