@@ -115,6 +115,8 @@ def register(cli: click.Group) -> None:
     def report_cmd(env, tournament_ref, player, slip) -> None:
         """A player's own report, SLIP in their view (their game wins first). The opponent's
         matching report records the result; a different one sends the table to the judges' queue.
+        A confirmed result the player already confirmed (or a judge decided) is not reopened by a
+        report: refused, nothing stored; a judge changes it (`resolve`, `result --overwrite`).
 
         \b
         Example:

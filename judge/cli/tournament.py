@@ -27,7 +27,7 @@ from judge.tournament.standings import (
 from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
 from judge.tournament.standings import format_fraction as _pct
 from judge.tournament import Tournament, TournamentState
-from judge.tournament.aggregate import Entry, slip_text
+from judge.tournament.aggregate import Entry, drop_words, slip_text
 from judge.tournament.vocab import ResultRecorded
 from judge.tournament.placings import warnings as invalidation_warnings
 from judge.io.files import write_text
@@ -357,7 +357,8 @@ def register(cli: click.Group) -> None:
         that equals one registered name but for case, spaces or accents ("gül  öztürk") is that
         player (as everywhere a player is named: result --player, bye, swap, report); one that
         equals several so is refused as ambiguous, listing them; one that is not registered is
-        refused with the registered names it may mean and their tables.
+        refused with the registered names it may mean and their tables. The players registered
+        under a name like it ("Maria Rossi (M99999)" for "Maria Rossi") are named, not dropped.
 
         \b
         Example:
@@ -365,7 +366,7 @@ def register(cli: click.Group) -> None:
         """
         t = _open(env, tournament_ref)
         e = t.drop(player, reason)
-        click.echo(f"{e.payload['player']} dropped (event {e.position})")
+        click.echo(drop_words(t.state(), e))
         warn_invalidated(t)
 
     @tournament.command("bye")

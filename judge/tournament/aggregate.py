@@ -27,7 +27,7 @@ from judge.tournament.pairing import (
     pair_swiss,
     pair_top_cut,
 )
-from judge.tournament.names import clean_name, did_you_mean, name_key, same_names, similar_to
+from judge.tournament.names import clean_name, did_you_mean, name_key, namesakes, same_names, similar_to
 from judge.tournament import seal
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip, refuse_no_game
 from judge.tournament.standings import (
@@ -611,6 +611,16 @@ def resolve_player(st: TournamentState, player: str, rnd: RoundState | None = No
         raise InputError(f"{shown(player)} is ambiguous: it is {', '.join(said[:-1])} or {said[-1]} but for case, "
                          "spaces or accents; give the name exactly as registered", field=field)
     raise not_registered(st, player, rnd, field)
+
+
+def drop_words(st: TournamentState, ev: RecordedEvent) -> str:
+    """What a drop says, the CLI's and the web desk's: `Maria Rossi dropped (event 12); also
+    registered: Maria Rossi (M99999), not dropped`. QA70 #7: `drop "maria rossi"` dropped one of
+    two namesakes without a word about the other, and the organizer could not tell which went."""
+    player = ev.payload["player"]
+    said = [f"{n}, {'dropped earlier' if st.players[n].dropped else 'not dropped'}"
+            for n in namesakes(player, st.players)]
+    return f"{player} dropped (event {ev.position})" + (f"; also registered: {'; '.join(said)}" if said else "")
 
 
 def _seat_words(st: TournamentState, rnd: RoundState | None) -> Callable[[str], str | None]:

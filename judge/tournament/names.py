@@ -4,7 +4,8 @@ runs of spaces and removing accents (Unicode NFKD, combining marks dropped).
 
 A name typed to find someone ("my table" on the web, `--player`, `drop`) is matched the same way:
 `near_matches` gives the names whose folded form contains the typed one's ("jose garcia" finds
-"José García"; "garcia" finds every García), and `did_you_mean` says them."""
+"José García"; "garcia" finds every García), and `did_you_mean` says them; `namesakes` gives the
+other registered names a found player may be taken for (either name contains the other's)."""
 from __future__ import annotations
 
 import unicodedata
@@ -51,6 +52,14 @@ def near_matches(query: str, items: Iterable[T], *, key: Callable[[T], str] = st
         return []
     hits = [i for i in items if folded in name_key(key(i))]
     return hits if limit is None else hits[:limit]
+
+
+def namesakes(name: str, names: Iterable[str]) -> list[str]:
+    """The other names among `names` that `name` may be taken for: one's folded form contains the
+    other's, either way (near_matches), as "Maria Rossi" and "Maria Rossi (M99999)", registered
+    apart as docs/tournaments.md advises for two people of the same name. In the names' order.
+    What `drop` names as not dropped, and "my table" lists apart from the player found."""
+    return [n for n in names if n != name and (near_matches(name, [n]) or near_matches(n, [name]))]
 
 
 def did_you_mean(query: str, names: Iterable[str], where: Callable[[str], str | None] = lambda n: None,

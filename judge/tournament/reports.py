@@ -17,12 +17,31 @@ from judge.tournament.aggregate import Tournament, resolve_player
 from judge.tournament.pairing import Pairing
 from judge.tournament.results import parse_slip
 from judge.tournament.state import RoundState
-from judge.tournament.tables import TableView, table_status
+from judge.tournament.tables import CONFIRMED, TableView, table_status
 
 
 
 class RoundClosedError(InputError):
     """The round is closed: players cannot report for it any more."""
+
+
+class ResultConfirmed(InputError):
+    """A player's report that would change a confirmed table the player already had their say
+    on (`_settled_for`): refused, nothing stored (QA70 #8: anyone holding the table's shared link
+    reopened a result both players had confirmed by tapping another one). A change after
+    confirmation goes through a judge (`resolve`, or an entry with `overwrite` and a reason);
+    the web answers 409."""
+
+
+def _settled_for(rnd: RoundState, table: int, view: TableView, player: str) -> bool:
+    """Whether a confirmed table's result is settled for `player`: they reported it themselves
+    (a result both players confirmed, or a slip entered as they reported), or a judge decided it
+    (a ruling, or an entry over a report with its reason). A result a scorekeeper entered before
+    the player said anything is not: the player's different report is their first say, and it
+    sends the table to the judges' queue (tables.py: a report that differs from the result)."""
+    ev = rnd.result_events[table]
+    return (view.reports.get(player) == view.result or ev.payload.get("source") == "judge"
+            or bool(ev.payload.get("reason")))
 
 
 def find_player_table(rnd: RoundState, player: str) -> Pairing:
@@ -40,7 +59,10 @@ def report_result(t: Tournament, player: str, slip: str, *, round_no: int | None
     """A player's own report, `slip` in their view (their wins first). Appends `result.reported`
     and, when it agrees with the opponent's latest report, the `result.recorded` it makes (one
     batch). The same report again stores nothing (a double-submitted form). Refused: a closed
-    round, a player not at `table` (when given), game counts the format cannot produce."""
+    round, a player not at `table` (when given), game counts the format cannot produce, and a
+    report that differs from a confirmed table's result the player already confirmed, or a
+    judge decided (ResultConfirmed: a judge changes it; a report that agrees with it is stored,
+    it changes nothing)."""
     w, l, d = parse_slip(slip, field="result")
     st = t.state()
     rnd = st.rounds[-1] if round_no is None and st.rounds else st.round(round_no or 0)
@@ -58,6 +80,9 @@ def report_result(t: Tournament, player: str, slip: str, *, round_no: int | None
     before = table_status(rnd, p.table)
     if before.reports.get(player) == mine:
         return [], before  # the same report again (a double-submitted form): nothing new
+    if before.status == CONFIRMED and before.result != mine and _settled_for(rnd, p.table, before, player):
+        raise ResultConfirmed(f"table {p.table}'s result is confirmed ({before.result}, {p.player1}'s games "
+                              "first): a change now goes through a judge — call one", field="result")
     # the format check is the recorded result's: build that draft whatever happens to it
     result_draft = t._result_draft(st, rnd, p, w1, w2, d, "players", None, field="result")
     drafts = [t._draft("result.reported", {"round": rnd.number, "table": p.table, "player": player,

@@ -15,6 +15,7 @@ from engine.match import InputError
 
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
+from judge.tournament.aggregate import drop_words
 from judge.tournament.registration import import_registrations
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.web.auth import (
@@ -95,7 +96,7 @@ def _import_csv(ctx, t, g, f):
 
 def _drop(ctx, t, g, f):
     e = t.drop(text(f, "player"), text(f, "reason", required=False))
-    return {"message": f"{e.payload['player']} dropped", "position": e.position}
+    return {"message": drop_words(t.state(), e), "position": e.position}
 
 
 def _bye(ctx, t, g, f):

@@ -7,6 +7,7 @@ from typing import Any
 
 from judge.desk.clock import parse_time
 
+from judge.tournament.names import namesakes, near_matches, same_names
 from judge.tournament.pages import pairings_by_name, standing_rows
 from judge.tournament import placings
 from judge.tournament.placings import warnings
@@ -42,6 +43,26 @@ def pairings_board(st: TournamentState, rnd: RoundState) -> dict[str, Any]:
                  "points2": pts.get(p.player2) if p.player2 else None, "reason": p.reason}
                 for p in rnd.pairings]
     return {"round": rnd.number, "name": rnd.name, "stage": rnd.stage, "by_name": by_name, "by_table": by_table}
+
+
+def my_table(st: TournamentState, rnd: RoundState, query: str) -> dict[str, Any]:
+    """The "my table" page's answer to a typed name, in `rnd`: `found`, the registered players the
+    name means (the same name but for case, spaces and accents: same_names), else those whose name
+    contains it (near_matches, as the CLI's "did you mean"); `others`, the players registered
+    under a similar name (namesakes) listed apart. Each row: the pairing row (table, opponent,
+    result) when paired in `rnd`, and `dropped_after_round`. QA70 #7: a dropped "Maria Rossi" typing
+    her name saw only "Maria Rossi (M99999)"'s table, another person's, and no word of her drop."""
+    paired = {r["player"]: r for r in pairings_board(st, rnd)["by_name"]}
+    ordered = sorted(st.players, key=lambda n: (n.casefold(), n))  # as the sheet by name
+
+    def row(name: str) -> dict[str, Any]:
+        return {"player": name, "table": None, "opponent": None, "result": None, "paired": name in paired,
+                **paired.get(name, {}), "dropped_after_round": st.players[name].dropped_after_round}
+
+    exact = list(same_names(query, ordered))
+    found = exact or near_matches(query, ordered)
+    others = [n for n in ordered if n not in found and any(n in namesakes(f, ordered) for f in exact)]
+    return {"found": [row(n) for n in found], "others": [row(n) for n in others]}
 
 
 def grid(st: TournamentState, rnd: RoundState) -> list[dict[str, Any]]:

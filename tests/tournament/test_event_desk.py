@@ -13,7 +13,7 @@ from judge.tournament.entry import OverwriteRefused, parse_entries, record_resul
 from judge.tournament.names import name_key, near_duplicates
 from judge.tournament.placings import decide, final_placings, warnings
 from judge.tournament.registration import import_registrations, read_registrations
-from judge.tournament.reports import RoundClosedError, report_result, resolve_dispute
+from judge.tournament.reports import ResultConfirmed, RoundClosedError, report_result, resolve_dispute
 from judge.tournament.tables import CONFIRMED, DISPUTED, PENDING, REPORTED, judges_queue, table_status
 from judge.tournament.rounds import (
     call_time, clock_view, close_round, create_matches, extend, repair, start_clock, swap_players, unpair,
@@ -96,6 +96,23 @@ def test_a_member_id_another_player_holds_is_refused_naming_them(store, tmp_path
     assert run_cli("tournament", "register", "t-i", "Maria Rossi", "--id", "M1", db=db).returncode == 0
     r = run_cli("tournament", "register", "t-i", "Luca", "--id", "M1", db=db)
     assert r.returncode == 2 and "member id 'M1' is held by 'Maria Rossi'" in r.stderr
+
+
+def test_a_drop_names_the_namesakes_it_did_not_drop(store, tmp_path):
+    """QA70 #7: two people called Maria Rossi, registered apart as docs/tournaments.md advises;
+    `drop "maria rossi"` dropped M10001 without a word about the other Maria. The CLI and the
+    web desk say the same words (drop_words)."""
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "Same names", "--game", "op2009", "--id", "t-n", db=db)
+    for name, pid in (("Maria Rossi", "M10001"), ("Maria Rossi (M99999)", "M99999"), ("Anna Bianchi", "M3")):
+        assert run_cli("tournament", "register", "t-n", name, "--id", pid, db=db).returncode == 0
+    r = run_cli("tournament", "drop", "t-n", "maria rossi", db=db)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "Maria Rossi dropped (event 5); also registered: Maria Rossi (M99999), not dropped"
+    r = run_cli("tournament", "drop", "t-n", "Maria Rossi (M99999)", db=db)  # either way round
+    assert r.stdout.strip() == "Maria Rossi (M99999) dropped (event 6); also registered: Maria Rossi, dropped earlier"
+    r = run_cli("tournament", "drop", "t-n", "anna bianchi", db=db)  # no namesake: nothing more said
+    assert r.stdout.strip() == "Anna Bianchi dropped (event 7)"
 
 
 def test_registrations_from_csv_name_the_line_and_store_nothing_on_error(store):
@@ -257,6 +274,37 @@ def test_players_report_confirm_dispute_and_a_judge_decides(store):
     close_round(t)
     with pytest.raises(RoundClosedError):
         report_result(t, p1, "0-2")
+
+
+def test_a_players_report_does_not_reopen_a_confirmed_table(store):
+    """QA70 #8: after both players confirmed, a new report (anyone holding the table's shared
+    link) turned the table into a dispute. It is refused in words, nothing stored; the same
+    result again is no change; a judge's override (with a reason) still changes it."""
+    t = event(store, 4)
+    t.pair()
+    p = t.state().current.tables()[0]
+    report_result(t, p.player1, "2-1")
+    report_result(t, p.player2, "1-2")
+    before = t.state().position
+    for who, slip in ((p.player2, "2-1"), (p.player1, "0-2")):
+        with pytest.raises(ResultConfirmed, match=r"table 1's result is confirmed \(2-1-0, .*: a change now goes "
+                           "through a judge — call one"):
+            report_result(t, who, slip)
+    assert t.state().position == before and table_status(t.state().current, 1).status == CONFIRMED
+    assert report_result(t, p.player1, "2-1")[0] == []  # the same report again: nothing new
+    record_results(t.with_actor("judge:Kim", "Kim"), [(1, "1-2")], overwrite=True, reason="slip misread")
+    view = table_status(t.state().current, 1)
+    assert view.result == "1-2-0" and view.status == CONFIRMED  # the judge's entry stands
+    with pytest.raises(ResultConfirmed):  # the judge's decision is not reopened by a tap either
+        report_result(t, p.player1, "0-2")
+    # a slip a scorekeeper entered: the player who agreed with it cannot reopen it; the one who
+    # had said nothing yet may differ from it, and the table goes to the judges' queue (as before)
+    q = t.state().current.tables()[1]
+    record_results(t, [(2, "2-0")])
+    assert [e.kind for e in report_result(t, q.player2, "0-2")[0]] == ["result.reported"]
+    with pytest.raises(ResultConfirmed):
+        report_result(t, q.player2, "2-0")
+    assert report_result(t, q.player1, "0-2")[1].status == DISPUTED
 
 
 def test_unpair_repair_swap_and_the_clock(store):

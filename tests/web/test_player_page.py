@@ -50,3 +50,60 @@ def test_every_result_on_the_page_reads_from_the_players_own_side(api):
     # someone who has not said who they are sees the table's order
     assert status_line(api.http.get(f"/t/{tid}/play", params={"k": k}).text) == \
         f"disputed: judges' queue: {p1} 0-2-0 {p2}"
+
+
+def test_a_confirmed_table_refuses_a_players_new_report(api):
+    """QA70 #8: the page no longer offered "Report again" after both players confirmed, but the
+    server still took a report from the shared link and turned the table into a dispute. It is
+    refused (409, in words, nothing stored) from the page and the API; a judge still decides."""
+    tid = new_event(api, 4)
+    api.do(tid, "pair")
+    t1 = api.get(f"/api/t/{tid}/tables").json()[0]
+    p1, p2 = t1["player1"], t1["player2"]
+    k = player_tokens(api, tid)[1]
+    for who, won in ((p1, "2-0"), (p2, "0-2")):
+        assert api.post(f"/api/t/{tid}/report", {"player": who, "result": won}, token=k).status_code == 200
+    before = len(api.get(f"/api/t/{tid}/audit").json())
+    said = "table 1's result is confirmed (2-0-0, " + p1 + "'s games first): a change now goes through a judge — call one"
+    page = api.http.get(f"/t/{tid}/play", params={"k": k, "me": p2}).text
+    r = api.http.post(f"/t/{tid}/play", data={"k": k, "csrf": csrf_of(page), "player": p2, "result": "2-0-0"})
+    assert r.status_code == 409 and said in htmllib.unescape(r.text), r.text
+    assert "Call a judge with the button below" in r.text and 'id="call-judge"' in r.text
+    r = api.post(f"/api/t/{tid}/report", {"player": p1, "result": "0-2"}, token=k)
+    assert r.status_code == 409 and r.json()["message"] == said, r.text
+    assert len(api.get(f"/api/t/{tid}/audit").json()) == before
+    assert api.get(f"/api/t/{tid}/tables").json()[0]["status"] == "confirmed"
+    # the organizer (or a judge) changes it with a reason, as before
+    r = api.post(f"/api/t/{tid}/results", {"table": 1, "result": "0-2", "overwrite": True, "reason": "slip misread"})
+    assert r.status_code == 200, r.text
+    assert api.get(f"/api/t/{tid}/tables").json()[0]["result"] == "0-2-0"
+
+
+def test_my_table_tells_a_dropped_player_so_and_lists_namesakes_apart(api):
+    """QA70 #7: with "Maria Rossi" (dropped) and "Maria Rossi (M99999)" registered, "my table" for
+    "maria rossi" showed only the other Maria's table, and no "you have dropped". The web desk's
+    drop names the namesake it did not drop, as the CLI does."""
+    tid = new_event(api, 6)
+    api.do(tid, "register", names="Maria Rossi\nMaria Rossi (M99999)")
+    out = api.do(tid, "drop", player="maria rossi", reason="left")
+    assert out["message"] == f"Maria Rossi dropped (event {out['position']}); also registered: Maria Rossi (M99999), " \
+        "not dropped"
+    api.do(tid, "pair")
+    page = api.http.get(f"/t/{tid}/me", params={"name": "maria rossi"}).text
+    text = re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", "", page)))
+    found = re.findall(r'data-me="([^"]+)"', page)
+    assert found == ["Maria Rossi"], page
+    assert "Maria Rossi has dropped (before round 1): not paired in Round 1" in text
+    assert "Also registered under a similar name" in text
+    assert re.findall(r'data-namesake="([^"]+)"', page) == ["Maria Rossi (M99999)"]
+    table = next(t for t in api.get(f"/api/t/{tid}/tables").json() if "Maria Rossi (M99999)" in
+                 (t["player1"], t["player2"]))
+    assert f"Maria Rossi (M99999): Round 1, table {table['table']} against" in text
+    # the other Maria typing her own name: her table first, the dropped namesake apart
+    page = api.http.get(f"/t/{tid}/me", params={"name": "Maria Rossi (M99999)"}).text
+    assert re.findall(r'data-me="([^"]+)"', page) == ["Maria Rossi (M99999)"]
+    assert re.findall(r'data-namesake="([^"]+)"', page) == ["Maria Rossi"]
+    # a part of a name still finds every player it may mean, none set apart
+    page = api.http.get(f"/t/{tid}/me", params={"name": "rossi"}).text
+    assert re.findall(r'data-me="([^"]+)"', page) == ["Maria Rossi", "Maria Rossi (M99999)"]
+    assert "data-namesake" not in page

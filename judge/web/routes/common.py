@@ -12,6 +12,7 @@ from engine.match import InputError
 from engine.store import ConflictError, NotAMatch, StoreError
 from judge.io.text import decode
 from judge.report.templating import render
+from judge.tournament.reports import ResultConfirmed
 from judge.tournament.results import OverwriteRefused
 from judge.web.recording import UndoRefused
 from judge.web.auth import PLAYER, ROOT_TOKEN_ID, Forbidden, Grant, grant_from_claims
@@ -189,7 +190,7 @@ def error_status(e: Exception) -> int:
         return 413
     if isinstance(e, Forbidden):
         return 403
-    if isinstance(e, (OverwriteRefused, ConflictError, UndoRefused)):
+    if isinstance(e, (OverwriteRefused, ConflictError, UndoRefused, ResultConfirmed)):
         return 409
     if isinstance(e, (KeyError, NotAMatch)):  # NotAMatch: /m/ given a tournament's id
         return 404

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from judge.tournament.reports import ResultConfirmed
 from judge.tournament.tables import table_status
 from judge.tournament.rounds import clock_view
 from judge.web import views
@@ -60,6 +61,8 @@ def _next_step(e: Exception, closed: bool) -> str:
     """What a player does after a refusal (the refusal says what was wrong)."""
     if closed:
         return "Find your table in the current round below, or see the pairings and standings."
+    if isinstance(e, ResultConfirmed):  # another tap would be refused the same: a judge changes it
+        return "Call a judge with the button below if the result is wrong."
     if isinstance(e, Forbidden) and "CSRF" not in str(e):
         return "Scan the slip's QR code again; if this happens again, ask a judge."
     return "Check your result and tap again; if this happens again, ask a judge."

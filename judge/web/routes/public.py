@@ -7,7 +7,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, StreamingResponse
 
 from engine.match import InputError
-from judge.tournament.names import near_matches
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.live import sse_stream
@@ -45,15 +44,13 @@ async def clock(request: Request, tid: str):
 
 @router.get("/t/{tid}/me", response_class=HTMLResponse)
 async def my_table(request: Request, tid: str, name: str = ""):
-    """A player's table this round, found by name (case, spaces and accents ignored)."""
+    """A player's table this round, found by name (case, spaces and accents ignored): a dropped
+    player is told so, and players registered under a similar name are listed apart (views.my_table)."""
     st = app_state(request).desk.tournament(tid).state()
-    found = []
     if len(name) > 200:
         raise InputError("a name has at most 200 characters", field="name")
-    if name.strip() and st.current:
-        rows = views.pairings_board(st, st.current)["by_name"]
-        found = near_matches(name, rows, key=lambda r: r["player"])  # as the CLI's "did you mean"
-    return _board(request, tid, "web/me.html", title=f"{st.name} — my table", query=name, found=found,
+    mine = views.my_table(st, st.current, name) if name.strip() and st.current else {"found": [], "others": []}
+    return _board(request, tid, "web/me.html", title=f"{st.name} — my table", query=name, **mine,
                   round_name=st.current.name if st.current else "")
 
 
