@@ -49,6 +49,7 @@ class Policy:
     overtime_ends: str
     criteria: tuple[str, ...]
     all_equal: str
+    extra_minutes: int | None = None  # turns-or-call: the minutes after the call (None: no such minutes)
 
 
 @cache
@@ -57,10 +58,13 @@ def policies() -> dict[str, Policy]:
     out = {}
     for p in data["policy"]:
         pol = Policy(p["name"], p["title"], p["reference"], p["quote"].strip(), p["en"], int(p["turns"]),
-                     p["overtime_ends"], tuple(p["criteria"]), p["all_equal"])
+                     p["overtime_ends"], tuple(p["criteria"]), p["all_equal"], p.get("extra_minutes"))
         unknown = [c for c in pol.criteria if c not in CRITERIA]
         if unknown or pol.overtime_ends not in ("turns", "turns-or-call"):
             raise ValueError(f"time_policies.toml: policy {pol.name}: unknown criterion or overtime_ends")
+        if (pol.overtime_ends == "turns-or-call") != isinstance(pol.extra_minutes, int):
+            raise ValueError(f"time_policies.toml: policy {pol.name}: extra_minutes (a whole number) is given "
+                             "exactly when overtime_ends is turns-or-call")
         out[pol.name] = pol
     return out
 
@@ -78,7 +82,7 @@ def policy_of(rs: Ruleset, name: str) -> Policy:
         if c not in CRITERIA:
             raise ValueError(f"unknown end-of-time criterion {c!r} (criteria: {', '.join(CRITERIA)})")
     return Policy(pol.name, pol.title, pol.reference, pol.quote, pol.en, int(rs.opts["end_of_time_turns"]),
-                  pol.overtime_ends, order, pol.all_equal)
+                  pol.overtime_ends, order, pol.all_equal, pol.extra_minutes)
 
 
 def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], *,
