@@ -148,6 +148,9 @@ def where_now(s: TableState, first: int, extra: int) -> str:
     return f"game turn {s.turn}, {which}" + (f", {s.phase} phase" if s.phase else "")
 
 
+NOBODY_TOOK = "nobody took a Life card: equal"
+
+
 def by_criteria(pol: Policy, s: TableState, steps: list[str], decision, read: set[str] | None = None) -> Decision:
     """The policy's criteria in order on the table `s`, once the extra turns are over: a recorded
     match's table, or the one a judge read off a table nobody recorded (`decide_from_facts`; `read`:
@@ -162,7 +165,10 @@ def by_criteria(pol: Policy, s: TableState, steps: list[str], decision, read: se
         if crit in ("last-life", "took-last-life"):
             took = (s.extra.get("last_life_taken") or {}).get("player")
             if took is None:
-                steps.append("nobody took a Life card: equal")
+                # last-life and took-last-life read one fact: when nobody took a card, it is said once
+                # (QA71: the default order, which has both, said it twice as two steps)
+                if NOBODY_TOOK not in steps:
+                    steps.append(NOBODY_TOOK)
                 continue
             other = b if took == a else a
             winner = other if crit == "last-life" else took
