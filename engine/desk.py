@@ -17,7 +17,7 @@ every path (engine.match.Match judges each event with them).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -404,23 +404,52 @@ def _before_the_call(mark: Any, call: Any) -> str | None:
             f"{call.payload.get('clock')} (event {call.position}): check the clock")
 
 
+# How far past the call plus its extra minutes a recorded end of them may be before it is flagged
+# (DESK-14): wall clocks are read and typed by hand, a few minutes off is usual, a round's worth is not.
+LATE_MARGIN = 10
+
+
+def _long_after_the_call(mark: Any, call: Any, minutes: int | None) -> str | None:
+    """The end of the extra minutes said at a wall clock later than the call's plus `minutes` (the
+    most a policy gives) plus LATE_MARGIN, or None. A late mark is still a fact (the judge saw the
+    minutes run out then): flagged, never refused."""
+    said, called = _clock_minutes(mark.payload.get("clock")), _clock_minutes(call.payload.get("clock"))
+    if said is None or called is None or minutes is None:
+        return None
+    after = (said - called) % (24 * 60)
+    if after <= minutes + LATE_MARGIN or after > 12 * 60:  # within the minutes, or before the call
+        return None
+    return (f"the extra minutes ran out at {mark.payload.get('clock')}, {plural(after, 'minute')} after time was "
+            f"called at {call.payload.get('clock')} (event {call.position}), though they last "
+            f"{plural(minutes, 'minute')}: check the clock (the mark is kept, and the end-of-time procedure "
+            "reads it as recorded)")
+
+
 @dataclass(frozen=True)
 class TimeCallFault:
     """What is wrong with one `time.called` after the ones before it (DESK-12), for either reader to
     word: "again" (time was called already: `call`), "not-called" (an end of the extra minutes with
     no call before it), "twice" (their end is recorded already: `over`), "before" (their end at a
-    wall clock before the call's: `early`, the words both readers say)."""
+    wall clock before the call's: `early`, the words both readers say), "late" (their end long after
+    the call plus its extra minutes, DESK-14: `early` holds its words; a warning, never a refusal)."""
     reason: str
     call: Any = None
     over: Any = None
     early: str = ""
 
+    @property
+    def refused(self) -> bool:
+        """Whether live input refuses it (every fault but a late mark, which is a fact said late)."""
+        return self.reason != "late"
 
-def _time_call_faults(calls: Iterable[Any]) -> Iterator[tuple[Any, TimeCallFault | None]]:
+
+def _time_call_faults(calls: Iterable[Any],
+                      minutes: int | None = None) -> Iterator[tuple[Any, TimeCallFault | None]]:
     """Each `time.called` among `calls` (that still count, in order) with its fault or None, judged
     after all those before it, flagged ones too: an imported log is stored as it is, and live input
     after it is judged against it. The call is the first that is not an end of the extra minutes;
-    their end, the first such mark after the call (one before the call is a fault, not the end).
+    their end, the first such mark after the call (one before the call is a fault, not the end; one
+    long after the call and its `minutes`, the most the ruleset's policies give, a warning).
     The one reading of DESK-12: live input refuses a fault (time_call_problem), a log flags it
     (_time_call_findings)."""
     first = over = None
@@ -440,18 +469,21 @@ def _time_call_faults(calls: Iterable[Any]) -> Iterator[tuple[Any, TimeCallFault
         else:
             over = e
             early = _before_the_call(e, first)
-            fault = TimeCallFault("before", call=first, early=early) if early else None
+            late = None if early else _long_after_the_call(e, first, minutes)
+            fault = (TimeCallFault("before", call=first, early=early) if early
+                     else TimeCallFault("late", call=first, early=late) if late else None)
         yield e, fault
 
 
 def time_call_problem(calls: Sequence[Any], probe: Any, head: int, *,
-                      extra_minutes: Sequence[str], ruleset: str) -> tuple[str, str] | None:
+                      extra_minutes: Mapping[str, int], ruleset: str) -> tuple[str, str] | None:
     """Why a live `time.called` (`probe`) is refused after `calls`, the time.called events before it
     that still count (stored ones have positions <= `head`; the others are earlier actions of the
     same line, not stored either), or None. Time is called once in a match (DESK-12): a second call
     would leave two times and the end-of-time procedure deciding from the later one. Under a policy
     with extra minutes (`extra_minutes`: the ruleset's policies that give them) their end is
-    recorded once, after the call (`extra_minutes_over`).
+    recorded once, after the call (`extra_minutes_over`). One long after the call is not refused
+    but flagged (time_call_warnings).
     Returned as (reason, words): the reason ("called": a stored call stands; "line": this line calls
     time already; "no-policy", "not-called", "before", "twice": of the end of the extra minutes) lets
     a command add only the commands that fit (the words, said on every path, have none)."""
@@ -459,8 +491,8 @@ def time_call_problem(calls: Sequence[Any], probe: Any, head: int, *,
         return "no-policy", (f"ruleset {ruleset} has no end-of-time policy with extra minutes after the call: "
                              "there are no extra minutes to run out (record the call itself without "
                              "extra_minutes_over)")
-    *_, (_, fault) = _time_call_faults([*calls, probe])
-    if fault is None:
+    *_, (_, fault) = _time_call_faults([*calls, probe], _most(extra_minutes))
+    if fault is None or not fault.refused:
         return None
     if fault.reason == "not-called":
         return "not-called", "the extra minutes cannot run out before time is called: call time first"
@@ -482,14 +514,36 @@ def time_call_problem(calls: Sequence[Any], probe: Any, head: int, *,
                       f"first if it was a mistake{mark})")
 
 
-def _time_call_findings(live: Sequence[Any]) -> list[Finding]:
+def _most(extra_minutes: Mapping[str, int] | None) -> int | None:
+    """The most extra minutes any of the ruleset's policies gives (a mark is late only past it)."""
+    return max(extra_minutes.values(), default=None) if extra_minutes else None
+
+
+def _late_finding(e: Any, fault: TimeCallFault) -> Finding:
+    return _flag("DESK-14", e.position, fault.early, "warning")
+
+
+def time_call_warnings(calls: Sequence[Any], probe: Any, *, extra_minutes: Mapping[str, int]) -> list[Finding]:
+    """What live input says of a `time.called` (`probe`) it records after `calls` (those before it
+    that still count): the end of the extra minutes long after the call (DESK-14), in the words the
+    whole log says (_time_call_findings), from the same reading (_time_call_faults)."""
+    *_, (_, fault) = _time_call_faults([*calls, probe], _most(extra_minutes))
+    return [_late_finding(probe, fault)] if fault is not None and fault.reason == "late" else []
+
+
+def _time_call_findings(live: Sequence[Any], extra_minutes: Mapping[str, int] | None = None) -> list[Finding]:
     """DESK-12 over a log (events that still count): every time call after the first, every end of
     the extra minutes but one after it, and that one at a wall clock before the call's. Live input
     refuses them all (Match.record, Match.judge_batch: `time_call_problem`, the same reading,
-    _time_call_faults); an imported log is a fact, stored and flagged here."""
+    _time_call_faults); an imported log is a fact, stored and flagged here. DESK-14: that one long
+    after the call and its extra minutes (`extra_minutes`: the ruleset's policies that give them),
+    flagged live too (time_call_warnings)."""
     out: list[Finding] = []
-    for e, fault in _time_call_faults(live):
+    for e, fault in _time_call_faults(live, _most(extra_minutes)):
         if fault is None:
+            continue
+        if fault.reason == "late":
+            out.append(_late_finding(e, fault))
             continue
         if fault.reason == "not-called":
             said = "the extra minutes ran out before time was called (their end comes after the call)"
@@ -546,11 +600,12 @@ def known_rule_ids(rule_ids: Iterable[str]) -> set[str]:
 
 def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequence[str],
                   outcome: LogOutcome | None, known_rules: Iterable[str] | None = None,
-                  guide: Any = None) -> list[Finding]:
+                  guide: Any = None, extra_minutes: Mapping[str, int] | None = None) -> list[Finding]:
     """The desk's checks over a whole log (events that still count). Sorted by position.
     `known_rules`: the rule ids a ruling may cite (the ruleset's); None skips that check. `guide`:
     the match's penalty guide (engine.penalty_guide.guide_for(ruleset)); None skips reading a
-    penalty recorded without the desk's suggestion against it (DESK-11)."""
+    penalty recorded without the desk's suggestion against it (DESK-11). `extra_minutes`: the
+    ruleset's extra_minutes_policies; None skips reading the end of them against the call (DESK-14)."""
     known = None if known_rules is None else known_rule_ids(known_rules)
     void = set(voided)
     live = [e for e in events if e.position not in void]
@@ -574,7 +629,7 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
                                  "warning"))
                 continue
             confirms.setdefault(target, {})[p["player"]] = e
-    out.extend(_time_call_findings(live))
+    out.extend(_time_call_findings(live, extra_minutes))
     out.extend(_appeal_findings(live))
     if slips:
         last = slips[max(slips)]

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.desk import ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids, time_call_problem
+from engine.desk import (ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids, time_call_problem,
+                         time_call_warnings)
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
@@ -333,13 +334,13 @@ class Match:
         before = self._table_at(head_event)
         probe = RecordedEvent(self.id, head_event.position + 1, draft.kind, draft.version, draft.actor,
                               draft.payload, "", draft.recorded_by, head_event.hash, "")
-        self._check_time_call(probe, before.voided, head_event.position)
+        late = self._check_time_call(probe, before.voided, head_event.position)
         try:
             findings = self.ruleset.check(before, probe)
         except Exception as err:  # noqa: BLE001 - a ruleset bug: recorded and flagged (DESK-10)
             findings = [failure_finding(head_event.position + 1, f"the ruleset could not judge this "
                                         f"{draft.kind}: {type(err).__name__}: {str(err)[:120]}")]
-        findings = findings + self._desk_findings(probe, before.voided)
+        findings = findings + self._desk_findings(probe, before.voided) + late
         if strict and any(f.severity == "error" for f in findings):
             raise StrictRefusal(findings)
         return before, findings
@@ -368,13 +369,14 @@ class Match:
         return event_desk_findings(probe, self._known_rules, guide, penalties)
 
     def _check_time_call(self, probe: RecordedEvent, voided: Iterable[int], head: int,
-                         earlier: Sequence[RecordedEvent] = ()) -> None:
+                         earlier: Sequence[RecordedEvent] = ()) -> list[Finding]:
         """Time is called once in a match (DESK-12): a `time.called` after one that still counts at
         `head` (or among `earlier`, the batch's items before it) is refused, nothing stored; so is
         a second end of a policy's extra minutes, or one before the call. Part of judging against
-        the head, so a writer retrying under the lock checks it again."""
+        the head, so a writer retrying under the lock checks it again. Returned: what is said of
+        one recorded anyway (an end of the extra minutes long after the call, DESK-14)."""
         if probe.kind != "time.called":
-            return
+            return []
         void = set(voided)
         calls = [e for e in [*self.store.read(self.id, after=1, upto=head), *earlier]
                  if e.kind == "time.called" and e.position not in void]
@@ -384,6 +386,7 @@ class Match:
             reason, words = problem
             raise TimeCallRefused(words, reason=reason, extra_minutes=policies,
                                   field="extra_minutes_over" if ends_extra_minutes(probe) else "clock")
+        return time_call_warnings(calls, probe, extra_minutes=policies)
 
     def _recorded(self, event: RecordedEvent, before: TableState, findings: list[Finding]) -> Recorded:
         self._head = event
@@ -465,18 +468,18 @@ class Match:
             for e in self.store.read(self.id, after=1, upto=head):
                 fold.push(e)
             for k, e in enumerate(probes):
-                self._check_batch_time_call(probes, k, fold.state.voided, head)
+                late = self._check_batch_time_call(probes, k, fold.state.voided, head)
                 before = fold.state.turn
-                found = fold.push(e, check=True) + self._desk_findings(e, fold.state.voided, probes[:k])
+                found = fold.push(e, check=True) + self._desk_findings(e, fold.state.voided, probes[:k]) + late
                 findings.append([_at(f, e.position) for f in found])
                 turns.append((before, fold.state.turn))
             return Batch(drafts, findings, turns, fold.state, cacheable=False)
         live = table if table is not None and table.position == head else self._live
         table = live.copy() if live is not None and live.position == head else self.state(at=head)
         for k, e in enumerate(probes):
-            self._check_batch_time_call(probes, k, table.voided, head)
+            late = self._check_batch_time_call(probes, k, table.voided, head)
             before = table.turn
-            found = self.ruleset.check(table, e) + self._desk_findings(e, table.voided, probes[:k])
+            found = self.ruleset.check(table, e) + self._desk_findings(e, table.voided, probes[:k]) + late
             findings.append([_at(f, e.position) for f in found])
             self.ruleset.apply(table, e)
             table.position = e.position
@@ -484,9 +487,9 @@ class Match:
         return Batch(drafts, findings, turns, table, cacheable=True)
 
     def _check_batch_time_call(self, probes: list[RecordedEvent], k: int, voided: Iterable[int],
-                               head: int) -> None:
+                               head: int) -> list[Finding]:
         try:
-            self._check_time_call(probes[k], voided, head, probes[:k])
+            return self._check_time_call(probes[k], voided, head, probes[:k])
         except InputError as e:
             raise BatchInputError(e, k) from None
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.canonical import canonical_bytes
@@ -201,8 +202,9 @@ class Ruleset:
         return [o] if o is not None else []
 
     # The end-of-time policies that give extra minutes after the call, whose end the judge records
-    # (a `time.called` marked `extra_minutes_over`); none: such a mark is refused when recorded.
-    extra_minutes_policies: ClassVar[tuple[str, ...]] = ()
+    # (a `time.called` marked `extra_minutes_over`), each with how many minutes it gives (an end
+    # recorded long after them is flagged, DESK-14); none: such a mark is refused when recorded.
+    extra_minutes_policies: ClassVar[Mapping[str, int]] = {}
 
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:

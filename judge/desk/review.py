@@ -107,7 +107,8 @@ def review(match: Match, upto: int | None = None) -> Review:
     game = match.ruleset.outcome(validation.state)
     outcome = log_outcome(events, voided, match.players, game)
     desk = desk_findings(events, voided, match.players, outcome,
-                         known_rules=[r.id for r in match.ruleset.rules], guide=guide_for(match.ruleset.name))
+                         known_rules=[r.id for r in match.ruleset.rules], guide=guide_for(match.ruleset.name),
+                         extra_minutes=match.ruleset.extra_minutes_policies)
     return Review(match, events, validation, desk, outcome, clock_of(events, voided))
 
 

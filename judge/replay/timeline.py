@@ -109,7 +109,7 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
         game = None
     outcome = log_outcome(log, voided, players, game)
     desk = desk_findings(log, voided, players, outcome, known_rules=[r.id for r in rs.rules],
-                         guide=guide_for(rs.name))
+                         guide=guide_for(rs.name), extra_minutes=rs.extra_minutes_policies)
     judged = [(f, validation.is_void(f)) for f in validation.findings] + [(f, f.position in voided) for f in desk]
     findings = [_finding_row(rs, f, void) for f, void in sorted(judged, key=lambda fv: (fv[0].position, fv[0].rule))]
     describe = describer(rs.describe)

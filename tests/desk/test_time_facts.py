@@ -248,3 +248,17 @@ def test_the_decision_cites_its_rule_in_english_and_in_the_rulebooks_words(tmp_p
     with EventStore.open(db) as store:
         rule = Match.open(store, "X").ruleset.rule(rule_id)
     assert f"rule {rule_id}: {rule.en}" in out.stdout and rule.quote in out.stdout
+
+
+def test_the_steps_say_each_thing_once_and_the_step_that_decides():
+    """QA71 item 10: optcg's double loss said "nobody took a Life card" twice (last-life and
+    took-last-life read one fact); onigashima's steps stopped at the points, the winner only in the
+    header; grandline refused vp=4-5 for a missing life the decision never reaches."""
+    steps = decide("optcg", "turn=3 life=2-2 deck=20-20 characters=1-1 last_life=none").steps
+    assert steps.count("nobody took a Life card: equal") == 1, steps
+    assert decide("onigashima", "vp=4-6 fight=yes").steps[-1] == "Bob has the most victory points and wins"
+    d = decide("grandline", "vp=4-5")
+    assert (d.result, d.winner, d.branch) == ("win", "Bob", "more-vp")
+    with pytest.raises(FactsError) as e:
+        decide("grandline", "vp=5-5")
+    assert e.value.key == "life" and "victory points are equal" in e.value.message

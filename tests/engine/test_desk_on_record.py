@@ -234,3 +234,24 @@ def test_the_end_of_the_extra_minutes_is_not_before_the_call_and_the_clock_says_
     assert not c.running and c.called["position"] == 2 and c.extra_minutes_over["position"] == 3
     steps = decide(m, "bandai").decision.steps
     assert any("event 3 does not count: policy bandai gives no extra minutes" in s for s in steps), steps
+
+
+def test_an_end_of_the_extra_minutes_long_after_the_call_is_kept_and_flagged_live_and_in_the_log(store):
+    """QA71 item 13: the regional policy's 5 minutes, marked over 4 hours after a call at 14:35, were
+    taken in silence and decided on. A late mark is still a fact (not refused), but it is said: when
+    recorded, one at a time or in a batch, and in the whole log, in the same words (DESK-14)."""
+    m = Match.create(store, "optcg", ["Ann", "Bob"])
+    m.record("time.called", {"clock": "14:35"}, actor="judge:Kim")
+    batch = m.judge_batch([("time.called", {"clock": "18:40", "extra_minutes_over": True}, "judge:Kim")],
+                          after=store.head(m.id))
+    rec = m.record("time.called", {"clock": "18:40", "extra_minutes_over": True}, actor="judge:Kim")
+    said = [f for f in rec.findings if f.rule == "DESK-14"]
+    assert [f.message for f in batch.findings[0] if f.rule == "DESK-14"] == [f.message for f in said]
+    assert len(said) == 1 and said[0].severity == "warning"
+    assert "ran out at 18:40, 245 minutes after time was called at 14:35 (event 2), though they last 5 minutes" \
+        in said[0].message
+    logged = [f for f in review(m).findings if f.rule in ("DESK-12", "DESK-14")]
+    assert [(f.rule, f.position, f.message) for f in logged] == [("DESK-14", 3, said[0].message)]
+    ok = Match.create(store, "optcg", ["Ann", "Bob"])  # within 5 + 10 minutes, across midnight: nothing said
+    ok.record("time.called", {"clock": "23:58"}, actor="judge:Kim")
+    assert not ok.record("time.called", {"clock": "00:13", "extra_minutes_over": True}, actor="judge:Kim").findings

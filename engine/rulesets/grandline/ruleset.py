@@ -19,7 +19,7 @@ from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.rulesets.base import Decision, Outcome, Ruleset
-from engine.timefacts import Fact
+from engine.timefacts import Fact, FactsError
 from engine.state import Card as TableCard
 from engine.state import MissingCard, TableState
 
@@ -456,17 +456,28 @@ class GrandlineRuleset(Ruleset):
 
     time_facts = (
         Fact("vp", "each", "victory points of each player", 0, 99),
-        Fact("life", "each", "life of each player", 0, 99),
+        Fact("life", "each", "life of each player", 0, 99, required=False,
+             optional="needed only if the victory points are equal"),
         Fact("round", "count", "the round in progress", 0, 999, required=False),
     )
 
     def table_from_facts(self, created: RecordedEvent, facts: dict[str, Any]) -> TableState:
         s = self.new_state(created)
         for counter in ("vp", "life"):
-            for p, n in facts[counter].items():
+            for p, n in facts.get(counter, {}).items():
                 s.counters[p][counter] = n
         s.turn = facts.get("round") or 0
         return s
+
+    def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,
+                               policy: str | None = None) -> Decision:
+        """As a recorded match, asking for `life` only when the decision reaches it (QA71: vp=4-5 was
+        refused for a missing life, though the victory points decide)."""
+        if "life" not in facts and (policy or "vp-then-life") == "vp-then-life" \
+                and len(set(facts["vp"].values())) < len(facts["vp"]):
+            raise FactsError("the decision needs life= (life of each player): the victory points are equal", 0,
+                             "life")
+        return super().end_of_time_from_facts(created, facts, policy=policy)
 
     def end_of_time(self, s: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:

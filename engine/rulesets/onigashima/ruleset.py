@@ -622,10 +622,13 @@ class OnigashimaRuleset(Ruleset):
                 steps.append("equal points; fights won: " + ", ".join(f"{c} {v}" for c, v in won.items()))
                 wr = sorted(won.items(), key=lambda kv: -kv[1])
                 if wr[0][1] != wr[1][1]:
-                    return "win", self._camp_label(s, wr[0][0]), steps
+                    winner = self._camp_label(s, wr[0][0])
+                    return "win", winner, steps + [f"{winner} has won more fights and wins"]
             steps.append("equal: a draw")
             return "draw", None, steps
-        return "win", self._camp_label(s, ranked[0][0]), steps
+        # the step that decides, said (QA71: the steps stopped at the points, the winner only in the header)
+        winner = self._camp_label(s, ranked[0][0])
+        return "win", winner, steps + [f"{winner} has the most victory points and wins"]
 
     def outcome(self, s: TableState) -> Outcome | None:
         if not self._game_over(s):

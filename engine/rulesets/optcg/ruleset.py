@@ -1253,7 +1253,8 @@ class OptcgRuleset(Ruleset):
         return decide_end_of_time(self, state, events, policy=policy or "bandai")
 
     time_facts = TIME_FACTS
-    extra_minutes_policies = tuple(p.name for p in time_policies().values() if p.overtime_ends == "turns-or-call")
+    extra_minutes_policies = {p.name: p.extra_minutes for p in time_policies().values()
+                              if p.overtime_ends == "turns-or-call"}
 
     def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,
                                policy: str | None = None) -> Decision:

@@ -51,6 +51,7 @@ class Policy:
     overtime_ends: str
     criteria: tuple[str, ...]
     all_equal: str
+    extra_minutes: int | None = None  # turns-or-call: the minutes after the call (None: no such minutes)
 
 
 @cache
@@ -59,10 +60,13 @@ def policies() -> dict[str, Policy]:
     out = {}
     for p in data["policy"]:
         pol = Policy(p["name"], p["title"], p["reference"], p["quote"].strip(), p["en"], int(p["turns"]),
-                     p["overtime_ends"], tuple(p["criteria"]), p["all_equal"])
+                     p["overtime_ends"], tuple(p["criteria"]), p["all_equal"], p.get("extra_minutes"))
         unknown = [c for c in pol.criteria if c not in CRITERIA]
         if unknown or pol.overtime_ends not in ("turns", "turns-or-call"):
             raise ValueError(f"time_policies.toml: policy {pol.name}: unknown criterion or overtime_ends")
+        if (pol.overtime_ends == "turns-or-call") != isinstance(pol.extra_minutes, int):
+            raise ValueError(f"time_policies.toml: policy {pol.name}: extra_minutes (a whole number) is given "
+                             "exactly when overtime_ends is turns-or-call")
         out[pol.name] = pol
     return out
 
@@ -80,7 +84,7 @@ def policy_of(rs: Ruleset, name: str) -> Policy:
         if c not in CRITERIA:
             raise ValueError(f"unknown end-of-time criterion {c!r} (criteria: {', '.join(CRITERIA)})")
     return Policy(pol.name, pol.title, pol.reference, pol.quote, pol.en, int(rs.opts["end_of_time_turns"]),
-                  pol.overtime_ends, order, pol.all_equal)
+                  pol.overtime_ends, order, pol.all_equal, pol.extra_minutes)
 
 
 def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], *,
@@ -150,6 +154,9 @@ def where_now(s: TableState, first: int, extra: int) -> str:
     return f"game turn {s.turn}, {which}" + (f", {s.phase} phase" if s.phase else "")
 
 
+NOBODY_TOOK = "nobody took a Life card: equal"
+
+
 def by_criteria(pol: Policy, s: TableState, steps: list[str], decision, read: set[str] | None = None,
                 told: str = "") -> Decision:
     """The policy's criteria in order on the table `s`, once the extra turns are over: a recorded
@@ -174,8 +181,11 @@ def by_criteria(pol: Policy, s: TableState, steps: list[str], decision, read: se
         if crit in ("last-life", "took-last-life"):
             took = (s.extra.get("last_life_taken") or {}).get("player")
             if took is None:
-                steps.append("nobody took a Life card: equal")
-                known.append("last_life=none")
+                # last-life and took-last-life read one fact: when nobody took a card, it is said once
+                # (QA71: the default order, which has both, said it twice as two steps)
+                if NOBODY_TOOK not in steps:
+                    steps.append(NOBODY_TOOK)
+                    known.append("last_life=none")
                 continue
             other = b if took == a else a
             winner = other if crit == "last-life" else took
