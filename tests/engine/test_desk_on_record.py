@@ -162,7 +162,9 @@ def test_the_end_of_a_policys_extra_minutes_is_its_own_mark_recorded_once_after_
     assert store.head(m.id) == after
     assert review(m).findings == []  # one call and one mark: nothing to flag
     from judge.desk.timelimit import decide
-    assert decide(m, "regional").time_called.position == 2  # the call, not the mark
+    # the mark ends the extra minutes; no deck was registered, so the counts are asked for (never 0)
+    with pytest.raises(InputError, match=r"the extra minutes ran out at event 3, before game turn 4"):
+        decide(m, "regional")
 
 
 def test_an_imported_mark_before_the_call_or_twice_is_flagged(store, tmp_path):
