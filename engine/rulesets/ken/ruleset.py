@@ -1075,14 +1075,18 @@ class KenRuleset(Ruleset):
                             rule.id, rule.quote, policy)
         a, b = state.players[0], state.players[1]
         pa, pb = state.counters[a]["order"], state.counters[b]["order"]
-        steps.append(f"Order points: {a} {pa}, {b} {pb} (turn {state.turn}, {state.active or 'no one'} active)")
+        where = f" (turn {state.turn}, {state.active} active)" if state.turn and state.active else (
+            f" (turn {state.turn})" if state.turn else "")  # a table read without its turn: nothing to say
+        steps.append(f"Order points: {a} {pa}, {b} {pb}{where}")
         need = LEAD if policy == "lead-10" else 1
         if abs(pa - pb) >= need:
             winner = a if pa > pb else b
             steps.append(f"{winner} leads by {abs(pa - pb)} (needed {need}): {winner} wins")
             return Decision("win", winner, "more-order-points" if need == 1 else "lead-10", steps, rule.id, rule.quote, policy)
-        steps.append("equal Order points: a draw" if pa == pb else
-                     f"a lead of {abs(pa - pb)} is less than {need}: a draw")
+        # the draw is tablejudge's policy, not the book's (it has no time limit): said so (QA71)
+        steps.append(("equal Order points: a draw" if pa == pb else
+                      f"a lead of {abs(pa - pb)} is less than {need}: a draw")
+                     + " (tablejudge's end-of-time policy: the rulebook has no time limit)")
         return Decision("draw", None, "equal" if pa == pb else "lead-short", steps, rule.id, rule.quote, policy)
 
     def key_counters(self, state: TableState) -> dict[str, dict[str, int]]:

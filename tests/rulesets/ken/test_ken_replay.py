@@ -187,7 +187,12 @@ def test_distribution_is_a_pure_function(cards, damage, waves):
 
 def test_end_of_time_policies_and_unknown_policy():
     g = Game().setup()
-    assert g.rs.end_of_time(g.state, g.events).result == "draw"
+    d = g.rs.end_of_time(g.state, g.events)
+    assert d.result == "draw"
+    # QA71: the draw is the tool's policy, said as such; no "(turn 0, no one active)" noise
+    assert d.steps[-1] == ("equal Order points: a draw (tablejudge's end-of-time policy: the rulebook "
+                           "has no time limit)")
+    assert "no one active" not in " ".join(d.steps)
     g.do("order.points", player="Bob", add=3, effect="test")
     d = g.rs.end_of_time(g.state, g.events)
     assert (d.result, d.winner) == ("win", "Bob")
