@@ -9,6 +9,13 @@ from judge import report as lib
 from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
 
 
+class FailedMatches:
+    """A round's matches that failed verification, said as one verdict's problems are."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(report_cmd)
 
@@ -28,7 +35,7 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json
     prints on A4) with the header and result, findings, a chart of the key counters, the timeline
     by turn and phase, the table after every event, and the hash chain's verdict. A match whose
     log fails verification (a broken chain, a missing guard) still gets its page, saying FAILED,
-    and the command exits 1.
+    and the command exits 1 (with --round: when any match of the round fails).
 
     \b
     Examples:
@@ -39,8 +46,11 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json
         raise InputError("name a MATCH, or give --round R", field="match")
     failed = None
     if round_:
-        paths = lib.write_round_report(env.store(), round_, event=event, out_dir=out_dir,
-                                       with_matches=not no_matches)
+        paths, failing = lib.write_round_report_checked(env.store(), round_, event=event, out_dir=out_dir,
+                                                        with_matches=not no_matches)
+        if failing:  # the round page says FAILED on their rows; the exit code says it too
+            failed = FailedMatches([f"match {mid} failed verification (details: tablejudge verify {mid})"
+                                    for mid in failing])
     else:
         m = env.match(match)
         paths = [lib.write_match_report(m, out_dir, out)]
@@ -55,7 +65,8 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json
         for p in paths:
             click.echo(p)
         if failed:
-            click.echo(f"{match}: the log FAILED verification (the report says so): "
-                       + "; ".join(failed.problems) + f"; details: tablejudge verify {m.id}", err=True)
+            click.echo(f"{match or 'round ' + round_}: the log FAILED verification (the report says so): "
+                       + "; ".join(failed.problems)
+                       + ("" if round_ else f"; details: tablejudge verify {m.id}"), err=True)
     if failed:
         raise FindingsExit(EXIT_FINDINGS)

@@ -12,7 +12,7 @@ from tests.engine.test_store_integrity import _tamper
 def test_an_edited_event_is_shown_diffed_against_an_export_marked_and_fails_the_report(tmp_path):
     db = str(tmp_path / "log.db")
     store = EventStore.open(db)
-    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t", round="3")
     for i in range(2, 6):
         m.record("note", {"text": f"r {i}"})
     store.close()
@@ -40,3 +40,5 @@ def test_an_edited_event_is_shown_diffed_against_an_export_marked_and_fails_the_
     r = run_cli("report", m.id, "-o", str(page), db=db)
     assert r.returncode == 1 and "FAILED" in page.read_text()
     assert "the log FAILED verification" in r.stderr
+    r = run_cli("report", "--round", "3", "--out-dir", str(tmp_path / "round"), db=db)  # a round holding it
+    assert r.returncode == 1 and f"match {m.id} failed verification" in r.stderr
