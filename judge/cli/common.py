@@ -151,7 +151,9 @@ def _run(group: click.Group, argv: list[str]) -> int:
     if bad:
         return _fail(Failure(EXIT_INPUT, bad), "--json" in argv)
     try:
-        group.main(args=argv, standalone_mode=False, prog_name="tablejudge")
+        # color=True: click would strip an ANSI sequence from piped output before VisibleText could
+        # show it, so a stored ESC[31m vanished from `events | less` (QA); nothing of ours is styled
+        group.main(args=argv, standalone_mode=False, prog_name="tablejudge", color=True)
         return EXIT_OK
     except click.exceptions.Exit as e:
         return e.exit_code

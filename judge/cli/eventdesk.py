@@ -167,7 +167,9 @@ def register(cli: click.Group) -> None:
         """
         t = _open(env, tournament_ref, actor=JUDGE_PREFIX + judge)
         ev = reports.resolve_dispute(t, table, slip, reason=reason, round_no=round_no)
-        click.echo(f"table {table}: {slip_text(ev.payload)} decided by {judge} (event {ev.position})")
+        p = ev.payload  # who won, not only the slip (QA: "1-0-0" alone did not say for whom)
+        click.echo(f"table {table}: {p['player1']} {slip_text(p)} {p['player2']} decided by {judge} "
+                   f"(event {ev.position})")
         warn_invalidated(t)
 
     @tournament.command("unpair")

@@ -49,6 +49,7 @@ def live_cmd(env: Env, target, ruleset, players, event, round_, table, opts, str
       tablejudge live new --ruleset optcg --player Ann --player Bob --table 12
       tablejudge live 3f2a9c01 --role judge
       tablejudge live 3f2a9c01 --judge Kim --strict < game.txt      # lines from a pipe
+
     \b
     From a pipe: a notation file's header block is accepted if it describes this match (ruleset,
     players, id; labels it gives that the match lacks are no contradiction); exit 2 if a line was

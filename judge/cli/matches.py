@@ -161,6 +161,7 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
       tablejudge log MATCH draw --actor Ann --player Ann --count 2
       tablejudge log MATCH move --payload '{"player":"Ann","from_zone":"hand","to_zone":"field"}'
       tablejudge log MATCH play --actor Ann --player Ann --card hancock     # optcg: a name stores its number
+
     \b
     Findings are printed under the event (exit 1 with --strict, which refuses).
     `tablejudge rulesets --kinds RULESET` lists each kind's fields.

@@ -36,3 +36,18 @@ def test_readme_ruleset_table_counts_every_rule():
         row = re.search(rf"^\| `{re.escape(name)}` \|.*\| (\d+) \| `docs/rulesets/{name}.md` \|$", readme, re.M)
         assert row, f"README has no ruleset row for {name}"
         assert int(row.group(1)) == len(cls.rules), f"README says {row.group(1)} rules for {name}"
+
+
+def test_no_help_text_shows_a_stray_paragraph_mark():
+    """QA 2026-11-27: `log --help` printed a literal \\u0008: click's no-rewrap mark (\\b) only works
+    as a paragraph's first line, and the output guard then showed the raw character escaped."""
+    import click
+
+    from judge.cli import cli
+
+    def walk(cmd: click.Command, path: list[str]):
+        yield " ".join(path), cmd.get_help(click.Context(cmd, info_name=path[-1]))
+        for name, sub in getattr(cmd, "commands", {}).items():
+            yield from walk(sub, path + [name])
+
+    assert [p for p, text in walk(cli, ["tablejudge"]) if "\b" in text] == []

@@ -102,7 +102,7 @@ def test_a_judge_resolving_a_disputed_table_is_told_it_is_decided(tmp_path):
     assert "reports (each player's own)" in q and f"{a}: I won 1-0; {b}: I won 1-0" in q, q
     r = run_cli("tournament", "resolve", "r1", "1-0", "--table", "1", "--judge", "Kim", "--reason", "x", db=db)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("table 1: 1-0-0 decided by Kim (event ")
+    assert r.stdout.startswith(f"table 1: {a} 1-0-0 {b} decided by Kim (event ")
 
 
 def test_register_csv_lists_every_refused_line_and_answers_json(tmp_path):
