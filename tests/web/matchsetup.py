@@ -62,6 +62,16 @@ def set_up(db: str, mid: str, *, hands_seen: bool = True) -> list[str]:
         return [a, b]
 
 
+def recorder_link(server, name: str = "Sam") -> tuple[str, str]:
+    """An optcg event paired, its first table's match created (no deck registered, as from a
+    pairing) and a recorder link for it named `name`: (match, token)."""
+    api = Api(server.url, server.token)
+    tid = new_event(api, 4, game="optcg")
+    api.do(tid, "pair")
+    mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
+    return mid, mint(api, tid, "recorder", name, match=mid)
+
+
 def mint(api: Api, tid: str, role: str, name: str, **extra) -> str:
     """A minted link's token (recorder links name their match)."""
     link = api.do(tid, "mint", role=role, name=name, **extra)["link"]

@@ -12,9 +12,8 @@ from engine.match import Match
 from engine.store import EventStore
 from tests.browser import browser, needs_chromium
 from tests.conftest import ROOT
-from tests.web.conftest import Api, new_event
 from tests.web.hall import WAIT, Hall
-from tests.web.matchsetup import mint
+from tests.web.matchsetup import recorder_link
 from tests.web.server import Server
 
 pytestmark = [*needs_chromium, pytest.mark.slow]
@@ -28,11 +27,7 @@ def test_b_play_nami_is_never_read_as_the_opponents_card_and_a_narrowed_name_is_
     recorded B drawing OP01-016, which Sam's link may not learn by narrowing either."""
     hall = Hall(ARTIFACTS)
     with Server(str(tmp_path / "event.db")) as server, browser() as b:
-        api = Api(server.url, server.token)
-        tid = new_event(api, 4, game="optcg")
-        api.do(tid, "pair")
-        mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
-        sam = mint(api, tid, "recorder", "Sam", match=mid)
+        mid, sam = recorder_link(server)
         with EventStore.open(server.db) as store:
             m = Match(store, mid)
             bob = m.players[1]

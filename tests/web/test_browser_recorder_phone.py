@@ -11,9 +11,8 @@ import pytest
 
 from tests.browser import browser, needs_chromium
 from tests.conftest import ROOT
-from tests.web.conftest import Api, new_event
 from tests.web.hall import WAIT, Hall
-from tests.web.matchsetup import mint, set_up
+from tests.web.matchsetup import recorder_link, set_up
 from tests.web.server import Server
 
 pytestmark = [*needs_chromium, pytest.mark.slow]
@@ -26,12 +25,9 @@ PHONES = {360: {"viewport": {"width": 360, "height": 780}, "device_scale_factor"
 
 def recorder_match(server) -> tuple[str, str]:
     """An optcg match set up for play, and a recorder's link (Sam) for it: (match, token)."""
-    api = Api(server.url, server.token)
-    tid = new_event(api, 4, game="optcg")
-    api.do(tid, "pair")
-    mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
+    mid, token = recorder_link(server)
     set_up(server.db, mid)
-    return mid, mint(api, tid, "recorder", "Sam", match=mid)
+    return mid, token
 
 
 def test_a_pasted_line_cut_to_the_limit_is_said_and_not_sent(tmp_path):
@@ -88,11 +84,7 @@ def apart(a: list[float], b: list[float], gap: float = 4) -> bool:
 def test_the_live_badge_keeps_clear_of_the_recorders_name(tmp_path, name):
     hall = Hall(ARTIFACTS)
     with Server(str(tmp_path / "event.db")) as server, browser() as b:
-        api = Api(server.url, server.token)
-        tid = new_event(api, 4, game="optcg")
-        api.do(tid, "pair")
-        mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
-        token = mint(api, tid, "recorder", name, match=mid)
+        mid, token = recorder_link(server, name)
         for width, phone in PHONES.items():
             page = hall.page(b.new_context(**phone))
             page.goto(f"{server.url}/m/{mid}/record?k={token}")
