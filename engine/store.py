@@ -577,8 +577,7 @@ class EventStore:
     def check_writable(self, stream: str | None = None) -> None:
         """Refuse a write (before anything is judged or stored) on a read-only log or one whose
         guard is not intact; with `stream`, also an append to a stream an incident recorded as
-        broken (one indexed read of the incident stream's head; its events are read again only
-        when it moved)."""
+        broken, as far as this store knows (`_known_broken`: no read on a SQLite write)."""
         if self.read_only:
             raise ReadOnlyLog(f"{self.target.note or self.describe() + ' is read-only'}: nothing can be "
                               "recorded in it (copy it to a writable folder to record more)")
@@ -928,7 +927,8 @@ class EventStore:
     def _write(self, match: str, head_position: int, sealed: list[RecordedEvent],
                rows: list[tuple[str, int, str, bytes]]) -> None:
         """One transaction inserting `rows` (sealed after `head_position`), on the log's backend."""
-        self.check_writable(match)  # a stream recorded as broken (the guard was checked before sealing)
+        if match != LOG_STREAM:  # a stream recorded as broken (read-only and the guard were checked before sealing)
+            self._refuse_if_broken(match, self._known_broken())
         if self.is_postgres:
             self._write_postgres(match, head_position, sealed, rows)
         else:
