@@ -40,17 +40,16 @@ from typing import Any
 from engine.desk import OFF_TABLE_KINDS
 from engine.events import Draft
 from engine.match import InputError
+from engine.names import NAMED, placeholder  # NAMED: a placeholder's real name (optcgsim.naming), not the game
 from engine.replay import VOIDING_KINDS, void_targets
 from engine.store import EventStore
 
-from judge.io.importers._optcgsim_seats import placeholder
 from judge.io.importers._resume import first_difference
 
 OPENING_HEX = 6   # hex digits of a match id that are the game's opening
 ENDING_KINDS = ("concede", "game.end")
 READ_AGAIN = "read again from a longer copy of the game,"  # how an import's own corrections begin (optcgsim.voiding)
 CONTINUES = ("resume", "reread")  # the relations that store events after the stored match's (optcgsim.resume)
-NAMED = "player.named"  # a placeholder's real name, recorded from another copy (optcgsim.naming): not the game
 
 
 @dataclass
