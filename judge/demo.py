@@ -128,7 +128,7 @@ def _run(store: EventStore, db_path: str, out_dir: str, echo: Callable[[str], No
         v = store.verify(m.id)
         verified &= v.ok
         echo(f"   {m.id}: hash chain {'ok' if v.ok else 'BROKEN'}, {plural(v.events, 'event')}, head {v.head_hash[:16]}…")
-    files = report.write_round_report(store, "3", event="Demo Cup", out_dir=out_dir)  # + each match
+    files, _ = report.write_round_report(store, "3", event="Demo Cup", out_dir=out_dir)  # + each match
     for m in (t47, t12, m5):
         for fmt in ("jsonl", "csv"):
             mod = exporter(fmt)

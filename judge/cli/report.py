@@ -9,13 +9,6 @@ from judge import report as lib
 from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
 
 
-class FailedMatches:
-    """A round's matches that failed verification, said as one verdict's problems are."""
-
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-
-
 def register(cli: click.Group) -> None:
     cli.add_command(report_cmd)
 
@@ -44,29 +37,27 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json
     """
     if bool(match) == bool(round_):
         raise InputError("name a MATCH, or give --round R", field="match")
-    failed = None
+    problems: list[str] = []  # why the log fails verification: the page says it, the exit code too
     if round_:
-        paths, failing = lib.write_round_report_checked(env.store(), round_, event=event, out_dir=out_dir,
-                                                        with_matches=not no_matches)
-        if failing:  # the round page says FAILED on their rows; the exit code says it too
-            failed = FailedMatches([f"match {mid} failed verification (details: tablejudge verify {mid})"
-                                    for mid in failing])
+        paths, failing = lib.write_round_report(env.store(), round_, event=event, out_dir=out_dir,
+                                                with_matches=not no_matches)
+        problems = [f"match {mid} failed verification (details: tablejudge verify {mid})" for mid in failing]
     else:
         m = env.match(match)
         paths = [lib.write_match_report(m, out_dir, out)]
         # the page is written either way (it says FAILED and where); the exit code says it too, so
         # that a script or a scorekeeper does not hand on a report of a log that fails its check
         verdict = m.store.verify(m.id)
-        failed = None if verdict.ok else verdict
+        problems = [] if verdict.ok else list(verdict.problems)
     if as_json:
-        emit_json({"files": paths} if not failed else
-                  {"files": paths, "verified": False, "problems": failed.problems})
+        emit_json({"files": paths} if not problems else
+                  {"files": paths, "verified": False, "problems": problems})
     else:
         for p in paths:
             click.echo(p)
-        if failed:
+        if problems:
             click.echo(f"{match or 'round ' + round_}: the log FAILED verification (the report says so): "
-                       + "; ".join(failed.problems)
+                       + "; ".join(problems)
                        + ("" if round_ else f"; details: tablejudge verify {m.id}"), err=True)
-    if failed:
+    if problems:
         raise FindingsExit(EXIT_FINDINGS)

@@ -16,6 +16,6 @@ __getattr__, __all__ = lazy_face(__name__, {
                            "same_layout", "result_text"),
     "judge.report.match": ("PALETTE", "match_context", "counter_chart", "render_match",
                            "write_match_report"),
-    "judge.report.round": ("round_context", "write_round_report", "write_round_report_checked"),
+    "judge.report.round": ("round_context", "write_round_report"),
     "judge.report.files": ("DEFAULT_DIR", "slug", "natural_key", "write_file", "report_path"),
 })

@@ -64,17 +64,10 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
 
 
 def write_round_report(store: EventStore, round_label: str, *, event: str | None = None,
-                       out_dir: str = DEFAULT_DIR, with_matches: bool = True) -> list[str]:
-    """Write the round page (and, by default, each match's report next to it, so its links work)."""
-    return write_round_report_checked(store, round_label, event=event, out_dir=out_dir,
-                                      with_matches=with_matches)[0]
-
-
-def write_round_report_checked(store: EventStore, round_label: str, *, event: str | None = None,
-                               out_dir: str = DEFAULT_DIR, with_matches: bool = True
-                               ) -> tuple[list[str], list[str]]:
-    """`write_round_report`, and the ids of the round's matches whose log failed verification
-    (their rows say FAILED; `tablejudge report --round` exits 1 for them, as for one match)."""
+                       out_dir: str = DEFAULT_DIR, with_matches: bool = True) -> tuple[list[str], list[str]]:
+    """Write the round page (and, by default, each match's report next to it, so its links work):
+    (the files, the ids of the round's matches whose log failed verification — their rows say
+    FAILED, and `tablejudge report --round` exits 1 for them, as for one match)."""
     ctx = round_context(store, round_label, event)
     paths = [write_file(report_path(out_dir, f"round-{round_label}"),
                         render("round.html", **ctx))]

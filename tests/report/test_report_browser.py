@@ -36,7 +36,7 @@ def reports(tmp_path):
     m = Match(store, jsonl.import_file(store, str(FIXTURE)).match)
     other = Match.create(store, "table", ["Cy", "Di"], event="Regional", round="3", table="2")
     other.record("game.end", {"how": "Di decked out", "winner": "Cy"})
-    paths = report.write_round_report(store, "3", out_dir=str(tmp_path / "exports"))
+    paths, _ = report.write_round_report(store, "3", out_dir=str(tmp_path / "exports"))
     store.close()
     return {"round": Path(paths[0]), "match": Path(tmp_path / "exports" / f"{m.id}.html"), "id": m.id}
 

@@ -115,7 +115,7 @@ def test_round_report(store, dispute, tmp_path):
     other = Match.create(store, "table", ["Cy", "Di"], round="3", table="2")
     other.record("game.end", {"how": "Di decked out", "winner": "Cy"})
     Match.create(store, "table", ["Ed", "Fa"], round="4", table="1")
-    paths = report.write_round_report(store, "3", out_dir=str(tmp_path / "out"))
+    paths, _ = report.write_round_report(store, "3", out_dir=str(tmp_path / "out"))
     assert [Path(p).name for p in paths] == ["round-3.html", f"{other.id}.html", f"{dispute.id}.html"]
     html = Path(paths[0]).read_text(encoding="utf-8")
     doc = Parsed(html)
