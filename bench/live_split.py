@@ -67,7 +67,7 @@ def in_loop(tmp: str, n: int = 3000) -> dict[str, float]:
     for row in rows:
         with writer.transaction() as c:
             c.executemany(store._q_insert, [row])
-            store._sqlite_schema_changed(c)
+            store._sqlite_write_checks(c, m.id + "w")
     writer_path = time.perf_counter() - t0
     conn = writer._conn
     t0 = time.perf_counter()
@@ -103,7 +103,7 @@ def with_commits(tmp: str, n: int = 400, block: int = 25, rounds: int = 3) -> di
             for i in range(start, start + block):
                 with other._writer.transaction() as c:
                     c.executemany(other._q_insert, [("m", i + 2, "k", stored[i])])
-                    other._sqlite_schema_changed(c)
+                    other._sqlite_write_checks(c, "m")
             t["writer_path_stored_rows"] += time.perf_counter() - t0
             t["raw"] += _single_commits(raw, payloads, start, start + block)
             t["raw_guarded_stored_rows"] += _single_commits(guarded, stored, start, start + block)
