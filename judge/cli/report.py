@@ -44,10 +44,11 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json
         problems = [f"match {mid} failed verification (details: tablejudge verify {mid})" for mid in failing]
     else:
         m = env.match(match)
-        paths = [lib.write_match_report(m, out_dir, out)]
         # the page is written either way (it says FAILED and where); the exit code says it too, so
-        # that a script or a scorekeeper does not hand on a report of a log that fails its check
+        # that a script or a scorekeeper does not hand on a report of a log that fails its check.
+        # One verification serves both: the page's verdict and the exit code's.
         verdict = m.store.verify(m.id)
+        paths = [lib.write_match_report(m, out_dir, out, verify=verdict)]
         problems = [] if verdict.ok else list(verdict.problems)
     if as_json:
         emit_json({"files": paths} if not problems else

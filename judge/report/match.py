@@ -8,7 +8,7 @@ from engine.desk import JUDGE_ACTION_KINDS, judge_of
 from engine.match import Match
 from engine.names import names_now, shown_players
 from engine.state import TableState
-from engine.store import anchor_token
+from engine.store import VerifyReport, anchor_token
 
 from judge import desk
 from judge.report.templating import render
@@ -22,7 +22,9 @@ PALETTE = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085")
 # --- the match report ------------------------------------------------------------------------
 
 
-def match_context(m: Match) -> dict[str, Any]:
+def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any]:
+    """What report.html draws. `verify`: the log's verdict, when the caller has it already (the
+    CLI verifies first, for its exit code: the chain is then not recomputed a second time)."""
     r = desk.review(m)
     voided = r.voided
     ruleset = m.ruleset
@@ -77,7 +79,8 @@ def match_context(m: Match) -> dict[str, Any]:
     same_layout([seg["table"] for seg in segments]
                 + [e["state"] for seg in segments for ph in seg["phases"] for e in ph["events"]])
 
-    verify = m.store.verify(m.id)
+    if verify is None:
+        verify = m.store.verify(m.id)
     outcome = r.outcome
     decision = _with_source(m, r.time_decision())
     c = m.created.payload
@@ -240,9 +243,10 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
 
 
-def render_match(m: Match) -> str:
-    return render("report.html", **match_context(m))
+def render_match(m: Match, verify: VerifyReport | None = None) -> str:
+    return render("report.html", **match_context(m, verify))
 
 
-def write_match_report(m: Match, out_dir: str = DEFAULT_DIR, path: str | None = None) -> str:
-    return write_file(path or report_path(out_dir, m.id), render_match(m))
+def write_match_report(m: Match, out_dir: str = DEFAULT_DIR, path: str | None = None,
+                       verify: VerifyReport | None = None) -> str:
+    return write_file(path or report_path(out_dir, m.id), render_match(m, verify))
