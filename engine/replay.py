@@ -201,11 +201,18 @@ class Replayer:
     # --- public ---------------------------------------------------------------------------
 
     def state_at(self, position: int | None = None, *, use_snapshots: bool = True,
-                 save_snapshots: bool = True, corrected: bool = False) -> TableState:
+                 save_snapshots: bool = True, corrected: bool = False,
+                 events: Sequence[RecordedEvent] | None = None) -> TableState:
         """The table right after event `position` (default: the last event): as recorded then
         (events 1..`position` and the voids among them), or with `corrected` as the whole log
-        corrects it (every void applied, also those recorded after `position`)."""
-        upto = self._bounded(position) if position is None else position
+        corrects it (every void applied, also those recorded after `position`). `events`: the
+        whole stream as the caller read it already; replay takes its events from it (snapshots
+        still checked against it) instead of reading the log again."""
+        held = events
+        if position is None:
+            upto = held[-1].position if held else self._bounded(None)
+        else:
+            upto = position
         if upto < 1 or upto > MAX_NUMBER:  # (no log holds a billion events; SQLite's integers end at 2**63)
             self._bounded(upto)  # names the range
         if corrected:
@@ -220,10 +227,10 @@ class Replayer:
         snap = self._snapshot(upto) if use_snapshots else None
         while True:
             if snap is None:
-                base_pos, base, events = 1, None, self.store.read(self.match, after=1, upto=upto)
+                base_pos, base, events = 1, None, self._read(held, after=1, upto=upto)
             else:
                 base_pos, base = snap.position, snap.state
-                events = self.store.read(self.match, after=base_pos - 1, upto=upto)
+                events = self._read(held, after=base_pos - 1, upto=upto)
                 if not events or events[0].position != base_pos or events[0].hash != snap.event_hash:
                     # the snapshot does not stand on this log's event: never use it
                     self.distrusted.append(base_pos)
@@ -238,6 +245,12 @@ class Replayer:
                 return state
             except _NeedEarlierBase as need:
                 snap = self._snapshot(need.position - 1) if use_snapshots else None
+
+    def _read(self, held: Sequence[RecordedEvent] | None, *, after: int, upto: int) -> list[RecordedEvent]:
+        """Events after < position <= upto: from `held` (read already) if given, else the store."""
+        if held is None:
+            return self.store.read(self.match, after=after, upto=upto)
+        return [e for e in held if after < e.position <= upto]
 
     def _snapshot(self, position: int):
         """The nearest usable snapshot at or before `position` (see the module's docstring)."""

@@ -260,6 +260,12 @@ def _event(d: dict[str, Any]) -> RecordedEvent:
     return _new_tuple(RecordedEvent, (*_ENVELOPE(d), d.get("write_id")))
 
 
+def recorded_events(raw: Sequence[tuple[StoredEvent, int]]) -> list[RecordedEvent]:
+    """Rows from `read_raw` as the events `read` gives: one read of a stream can serve both a
+    listing (or a replay) and `verify`."""
+    return [_event(d) for d in _decode_all([row.state for row, _ in raw])]
+
+
 def psycopg_errors() -> tuple[type[BaseException], ...]:
     import psycopg
 
@@ -1190,10 +1196,13 @@ class EventStore:
 
     # --- integrity ------------------------------------------------------------------------
 
-    def verify(self, match: str) -> VerifyReport:
+    def verify(self, match: str, raw: Sequence[tuple[StoredEvent, int]] | None = None) -> VerifyReport:
         """Recompute the hash chain from the stored rows; name the first broken link. Checks the
-        guard as it is now."""
-        raw = self.read_raw(match)
+        guard as it is now. `raw`: the whole stream as `read_raw(match)` returned it, when the
+        caller read it already for something else (`tablejudge events`): the chain is recomputed
+        from those rows' stored bytes all the same, only not read a second time."""
+        if raw is None:
+            raw = self.read_raw(match)
         if not raw:
             raise MatchNotFound(f"no match {match!r} in {self.describe()}")
         status = self.inspect_guard()

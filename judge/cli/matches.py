@@ -12,7 +12,7 @@ from engine.match import InputError, Match
 from engine.names import match_names, names_now, shown_players
 from engine.rulesets import available, get_ruleset
 from engine.schema import PayloadError, read_json, shown
-from engine.store import ConflictError, MatchNotFound, NotAMatch
+from engine.store import ConflictError, MatchNotFound, NotAMatch, recorded_events
 from engine.words import plural, positions
 
 from judge.io.files import atomic_write, inside, safe_name
@@ -473,9 +473,14 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
         else:
             click.echo(tournament_events_text(rows))
         return
-    voided = set(m.state().voided)
-    events = [e for e in m.events(upto=stop) if e.position >= start]
-    cut = m.store.verify(m.id).first_break  # an edited event is marked where it is listed
+    # one read of the stream serves the table (its voids, its card names), the listing and the
+    # chain's verdict; verify still recomputes every hash from these rows' stored bytes
+    raw = m.store.read_raw(m.id)
+    whole = recorded_events(raw)
+    state = m.replayer.state_at(events=whole)
+    voided = set(state.voided)
+    events = [e for e in whole if e.position >= start and (stop is None or e.position <= stop)]
+    cut = m.store.verify(m.id, raw).first_break  # an edited event is marked where it is listed
     broken = (cut.position, cut.reason) if cut else None
     if as_json or as_csv or as_nl:
         rows = [dict(e.to_dict(), description=m.ruleset.describe(e), voided=e.position in voided,
@@ -483,7 +488,7 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
                 for e in events]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl, text=lambda r: "")
     else:
-        click.echo(render_events(events, m.ruleset, voided, names=env.names(m), broken=broken))
+        click.echo(render_events(events, m.ruleset, voided, names=env.names(m, state), broken=broken))
         if cut:
             click.echo(f"the hash chain breaks at event {cut.position} (marked): it is not as it was recorded; "
                        f"tablejudge verify {m.id} says more", err=True)

@@ -26,17 +26,21 @@ def run(db, *args):
 
 @pytest.fixture
 def calls(monkeypatch):
-    """Counts of EventStore.read / read_raw / verify calls (each still does its work)."""
-    counts = {"read": 0, "read_raw": 0, "verify": 0}
+    """Counts of EventStore.read / read_raw / verify calls (each still does its work), and
+    `log_reads`: the reads of more than one event (opening a match reads its event 1 alone)."""
+    counts = {"read": 0, "read_raw": 0, "verify": 0, "log_reads": 0}
 
     def spy(name):
         real = getattr(EventStore, name)
 
         def wrapper(self, *a, **kw):
             counts[name] += 1
-            return real(self, *a, **kw)
+            out = real(self, *a, **kw)
+            if name != "verify" and len(out) > 1:
+                counts["log_reads"] += 1
+            return out
         monkeypatch.setattr(EventStore, name, wrapper)
-    for name in counts:
+    for name in ("read", "read_raw", "verify"):
         spy(name)
     return counts
 
@@ -59,3 +63,36 @@ def test_a_match_report_verifies_the_chain_once(table_match, calls, tmp_path):
     assert code == 0, err
     assert out.strip() == str(page) and "verified" in page.read_text().lower()
     assert calls["verify"] == 1
+
+
+def voiding_match(tmp_path):
+    """A table match with a correction and a backup among its events."""
+    db = tmp_path / "v.db"
+    store = EventStore.open(str(db))
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    for i in range(2, 8):
+        m.record("note", {"text": f"r {i}"})
+    m.record("counter", {"player": "Ann", "name": "life", "add": -1})
+    m.record("counter", {"player": "Bob", "name": "life", "add": -2})
+    m.record("correction", {"voids": 8, "reason": "wrong player"})
+    m.record("counter", {"player": "Bob", "name": "life", "add": -3})
+    m.record("backup", {"to": 10, "reason": "misplay"})
+    voided = m.state().voided
+    store.close()
+    return db, m.id, voided
+
+
+@pytest.mark.parametrize("fmt", [(), ("--json",)])
+def test_events_reads_the_log_once(tmp_path, calls, fmt):
+    db, mid, voided = voiding_match(tmp_path)
+    assert voided == [8, 11]
+    calls.update(read=0, read_raw=0, verify=0, log_reads=0)
+    code, out, err = run(db, "events", mid, *fmt)
+    assert code == 0, err
+    if fmt:
+        rows = json.loads(out)
+        assert [r["position"] for r in rows if r["voided"]] == voided
+        assert len(rows) == 12 and not any(r["broken_link"] for r in rows)
+    else:
+        assert len(out.splitlines()) >= 12
+    assert calls["verify"] == 1 and calls["log_reads"] == 1
