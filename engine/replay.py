@@ -216,7 +216,7 @@ class Replayer:
         if upto < 1 or upto > MAX_NUMBER:  # (no log holds a billion events; SQLite's integers end at 2**63)
             self._bounded(upto)  # names the range
         if corrected:
-            events = self.store.read(self.match, after=1)
+            events = self._read(held, after=1, upto=None)
             gone = voided_positions(events)
             if any(p <= upto for p in gone):  # else both views are the same table
                 if events and events[-1].position < upto:
@@ -224,6 +224,7 @@ class Replayer:
                 state, _ = self.corrected_fold([e for e in events if e.position <= upto], gone=gone)
                 state.voided = sorted(p for p in gone if p <= upto)
                 return state
+            held = events  # the same table as recorded then: replayed below from this one read
         snap = self._snapshot(upto) if use_snapshots else None
         while True:
             if snap is None:
@@ -246,11 +247,11 @@ class Replayer:
             except _NeedEarlierBase as need:
                 snap = self._snapshot(need.position - 1) if use_snapshots else None
 
-    def _read(self, held: Sequence[RecordedEvent] | None, *, after: int, upto: int) -> list[RecordedEvent]:
+    def _read(self, held: Sequence[RecordedEvent] | None, *, after: int, upto: int | None) -> list[RecordedEvent]:
         """Events after < position <= upto: from `held` (read already) if given, else the store."""
         if held is None:
             return self.store.read(self.match, after=after, upto=upto)
-        return [e for e in held if after < e.position <= upto]
+        return [e for e in held if after < e.position and (upto is None or e.position <= upto)]
 
     def _snapshot(self, position: int):
         """The nearest usable snapshot at or before `position` (see the module's docstring)."""

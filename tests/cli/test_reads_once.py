@@ -96,3 +96,15 @@ def test_events_reads_the_log_once(tmp_path, calls, fmt):
     else:
         assert len(out.splitlines()) >= 12
     assert calls["verify"] == 1 and calls["log_reads"] == 1
+
+
+@pytest.mark.parametrize("fmt", [(), ("--json",)])
+def test_state_at_a_moment_before_every_void_reads_the_log_once(tmp_path, calls, fmt):
+    db, mid, voided = voiding_match(tmp_path)
+    calls.update(read=0, read_raw=0, verify=0, log_reads=0)
+    code, out, err = run(db, "state", mid, "--at", "6", *fmt)  # the voids (8, 11) come after it
+    assert code == 0, err
+    if fmt:
+        view = json.loads(out)
+        assert view["position"] == 6 and view["view"] == "as corrected" and view["voided"] == []
+    assert calls["log_reads"] == 1

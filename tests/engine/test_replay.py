@@ -199,3 +199,20 @@ def test_a_finding_caused_only_by_a_voided_event_is_void(tmp_path):
     assert [(f.position, f.rule) for f in v.active_findings()] == [(5, "TABLE-1")]
     assert [(f.position, by) for f, by in v.void_findings()] == [(4, (fix.position,))]
     assert len(m.state().zone("Ann", "hand")) == 1
+
+
+def test_corrected_moment_before_every_void_reads_the_log_once_and_uses_snapshots(tmp_path, monkeypatch):
+    """`state --at N` as corrected, when nothing at or before N is voided, is the table as
+    recorded then: replayed (from a snapshot) out of the one read that found the voids."""
+    store = EventStore.open(str(tmp_path / "s.db"))
+    m = record_all(store, [("counter", {"player": "Ann", "name": "life", "add": i % 3 - 1}) for i in range(2, 121)])
+    m.record("correction", {"voids": 110, "reason": "wrong"}, recorded_by="prop")
+    assert m.state(115).position == 115  # replay saves the snapshots at 50 and 100
+    expected = Replayer(store, m.id).state_at(60, use_snapshots=False, save_snapshots=False)
+    reads = []
+    real = EventStore.read
+    monkeypatch.setattr(EventStore, "read", lambda self, *a, **kw: reads.append(kw) or real(self, *a, **kw))
+    fresh = Replayer(store, m.id)
+    got = fresh.state_at(60, corrected=True)
+    assert got.to_dict() == expected.to_dict() and got.voided == []
+    assert [kw.get("after") for kw in reads] == [1] and fresh.distrusted == []  # before: [1, 49]
