@@ -43,18 +43,38 @@ def naming_refusal(actor: str, payload: dict[str, Any], players: list[str]) -> t
     return None
 
 
+def name_seat(named: dict[str, dict[str, Any]], event: Any) -> None:
+    """Apply one standing `player.named` event to `named` (seat -> {"name", "position"}): the
+    last one for a seat wins. Replay keeps `named` in TableState.extra[NAMES]; `match_names`
+    folds the naming events alone."""
+    named[event.payload["player"]] = {"name": event.payload["name"], "position": event.position}
+
+
+def _as_named(players: list[str], named: dict[str, dict[str, Any]]) -> dict[str, str]:
+    return {p: named[p]["name"] if p in named else p for p in players}
+
+
 def names_now(state: TableState) -> dict[str, str]:
     """Seat -> the name it goes by now (its own where no standing event names it)."""
-    named = state.extra.get(NAMES) or {}
-    return {p: named[p]["name"] if p in named else p for p in state.players}
+    return _as_named(state.players, state.extra.get(NAMES) or {})
 
 
 def match_names(match: Any) -> dict[str, str]:
-    """`names_now` of a match's table at its last event. A ruleset that cannot name a seat is not
-    replayed for it (a list of many matches stays cheap)."""
+    """`names_now` of a match's table at its last event, without replaying it (a list of many
+    matches stays cheap): its `player.named` events and the corrections and backups that may void
+    them are all that decide it. Voids are found as replay finds them (`voided_positions`: a
+    backup voids a naming in its span, since a naming is no desk event). A ruleset that cannot
+    name a seat reads nothing."""
     if NAMED not in match.ruleset.vocabulary():
         return {p: p for p in match.players}
-    return names_now(match.state())
+    from engine.replay import VOIDING_KINDS, voided_positions  # (replay imports the rulesets, which import this)
+    events = match.store.read_kinds(match.id, (NAMED, *VOIDING_KINDS))
+    gone = voided_positions(events)
+    named: dict[str, dict[str, Any]] = {}
+    for e in events:
+        if e.kind == NAMED and e.position not in gone:
+            name_seat(named, e)
+    return _as_named(match.players, named)
 
 
 def any_named(names: dict[str, str]) -> bool:

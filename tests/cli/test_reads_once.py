@@ -108,3 +108,46 @@ def test_state_at_a_moment_before_every_void_reads_the_log_once(tmp_path, calls,
         view = json.loads(out)
         assert view["position"] == 6 and view["view"] == "as corrected" and view["voided"] == []
     assert calls["log_reads"] == 1
+
+
+def test_matches_names_the_seats_without_replaying_a_match(tmp_path, monkeypatch):
+    """`matches` learns who a seat is now from the match's `player.named` events (and the voids
+    that may take one back), not from a replay of each match: the same names as the table's."""
+    from engine.names import names_now
+    from engine.replay import Replayer
+
+    db = tmp_path / "n.db"
+    store = EventStore.open(str(db))
+    seats = ["LeoIlPirata#3980", "Player 2"]
+
+    def named(m, name, actor="-"):
+        return m.record("player.named", {"player": "Player 2", "name": name, "reason": "a longer copy"},
+                        actor=actor, recorded_by="t").event.position
+    plain = Match.create(store, "optcg", seats, recorded_by="t", table="1")
+    renamed = Match.create(store, "optcg", seats, recorded_by="t", table="2")
+    named(renamed, "Theshyopop#27381")
+    named(renamed, "Theshyopop#27382", actor="judge:Jo")  # the last standing one counts
+    corrected = Match.create(store, "optcg", seats, recorded_by="t", table="3")
+    named(corrected, "Theshyopop#27381")
+    wrong = named(corrected, "Wrong#1", actor="judge:Jo")
+    corrected.record("correction", {"voids": wrong, "reason": "not this player"}, actor="judge:Jo",
+                     recorded_by="t")
+    backed = Match.create(store, "optcg", seats, recorded_by="t", table="4")
+    named(backed, "Early#1")
+    backed.record("note", {"text": "x"}, recorded_by="t")
+    named(backed, "Late#2", actor="judge:Jo")
+    backed.record("backup", {"to": 3, "reason": "rewind"}, actor="judge:Jo", recorded_by="t")
+    table = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t", table="5")
+    expected = {m.id: list(names_now(Match(store, m.id).state()).values())
+                for m in (plain, renamed, corrected, backed, table)}
+    store.close()
+    assert expected[renamed.id][1] == "Theshyopop#27382" and expected[corrected.id][1] == "Theshyopop#27381"
+    assert expected[backed.id][1] == "Early#1"
+
+    replays = []
+    real = Replayer.state_at
+    monkeypatch.setattr(Replayer, "state_at", lambda self, *a, **kw: replays.append(self.match) or real(self, *a, **kw))
+    code, out, err = run(db, "matches", "--json")
+    assert code == 0, err
+    assert {r["id"]: r["named"] for r in json.loads(out)} == expected
+    assert replays == []

@@ -18,7 +18,7 @@ from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.hidden import forget
-from engine.names import NAMES, names_now, shown as shown_seat
+from engine.names import NAMES, name_seat, names_now, shown as shown_seat
 from engine.state import Card, TableState
 from . import hidden as H
 from . import table as T
@@ -1184,7 +1184,7 @@ class OptcgRuleset(Ruleset):
 
     def apply_player_named(self, s: TableState, e: RecordedEvent) -> None:
         # the seat keeps its name in the events; what it is called now is said beside it
-        s.extra.setdefault(NAMES, {})[e.payload["player"]] = {"name": e.payload["name"], "position": e.position}
+        name_seat(s.extra.setdefault(NAMES, {}), e)
 
     def unsettled(self, s: TableState) -> str | None:
         left = s.extra.get("left") if s.result is None else None
