@@ -22,6 +22,7 @@ from judge.tournament.seal import seal_events, token as seal_token
 
 def round_context(store: EventStore, round_label: str, event: str | None = None) -> dict[str, Any]:
     rows = []
+    verified = {}  # each match's verdict, for its own report (write_round_report): verified once
     for mid in store.match_ids():
         c = store.created(mid).payload
         if str(c.get("round")) != str(round_label) or (event is not None and c.get("event") != event):
@@ -30,7 +31,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
         r = desk.review(m)
         active = r.active_findings()
         slip = r.slip()
-        verify = store.verify(mid)
+        verify = verified[mid] = store.verify(mid)
         seats = names_now(r.state)
         rows.append({
             "id": mid, "table": c.get("table"), "event": c.get("event"), "players": shown_players(seats),
@@ -57,7 +58,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
     return {"title": f"Round {round_label}" + (f" — {', '.join(events)}" if events else ""),
             "round": round_label, "event": event or ", ".join(events),
             "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
-            "matches": rows, "seals": seals,
+            "matches": rows, "seals": seals, "verified": verified,
             "totals": {"matches": len(rows), "findings": sum(r["findings"] for r in rows),
                        "errors": sum(r["errors"] for r in rows),
                        "undecided": sum(1 for r in rows if r["result"] == "not decided")}}
@@ -73,5 +74,6 @@ def write_round_report(store: EventStore, round_label: str, *, event: str | None
                         render("round.html", **ctx))]
     if with_matches:
         for row in ctx["matches"]:
-            paths.append(write_match_report(Match(store, row["id"]), out_dir))
+            paths.append(write_match_report(Match(store, row["id"]), out_dir,
+                                            verify=ctx["verified"][row["id"]]))
     return paths, [row["id"] for row in ctx["matches"] if not row["chain_ok"]]

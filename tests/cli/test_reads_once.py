@@ -65,6 +65,15 @@ def test_a_match_report_verifies_the_chain_once(table_match, calls, tmp_path):
     assert calls["verify"] == 1
 
 
+def test_a_round_report_verifies_each_match_once(table_match, calls, tmp_path):
+    """The round page and each match's own report carry one verification of the match."""
+    db, mid = table_match
+    code, out, err = run(db, "report", "--round", "3", "--out-dir", tmp_path / "round")
+    assert code == 0, err
+    assert (tmp_path / "round" / "round-3.html").exists() and (tmp_path / "round" / f"{mid}.html").exists()
+    assert calls["verify"] == 1
+
+
 def voiding_match(tmp_path):
     """A table match with a correction and a backup among its events."""
     db = tmp_path / "v.db"
