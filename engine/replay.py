@@ -268,26 +268,31 @@ class Replayer:
     def state_at_turn(self, turn: int, *, corrected: bool = False) -> TableState:
         """The table at the start of turn `turn`: right after the event that began it (with
         `corrected`, in the log as corrected: see `state_at`)."""
+        held = None
         if corrected:
-            events = self.store.read(self.match, after=1)
-            gone = voided_positions(events)
+            held = self.store.read(self.match, after=1)
+            gone = voided_positions(held)
             if gone:
-                state, _ = self.corrected_fold(events, gone=gone, stop=lambda s: s.turn >= turn)
+                state, _ = self.corrected_fold(held, gone=gone, stop=lambda s: s.turn >= turn)
                 state.voided = sorted(p for p in gone if p <= state.position)
                 return self._reached(state, turn)
+            # nothing voided: the table as recorded, replayed below from this one read
         base_pos, base = 1, None
         for pos in reversed(self.store.snapshot_positions(self.match, self.key)):
             snap = self._snapshot(pos)
             if snap is not None and snap.state["turn"] < turn:
-                event = self.store.event_at(self.match, snap.position)
+                if held is not None:
+                    event = next((e for e in held if e.position == snap.position), None)
+                else:
+                    event = self.store.event_at(self.match, snap.position)
                 if event is not None and event.hash == snap.event_hash:
                     base_pos, base = snap.position, snap.state
                     break
-        events = self.store.read(self.match, after=base_pos)
+        events = self._read(held, after=base_pos, upto=None)
         try:
             state, _ = self.fold(base, base_pos, events, stop=lambda s: s.turn >= turn)
         except _NeedEarlierBase:
-            state, _ = self.fold(None, 1, self.store.read(self.match, after=1),
+            state, _ = self.fold(None, 1, self._read(held, after=1, upto=None),
                                  stop=lambda s: s.turn >= turn)
         return self._reached(state, turn)
 

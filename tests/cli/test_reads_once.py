@@ -119,6 +119,23 @@ def test_state_at_a_moment_before_every_void_reads_the_log_once(tmp_path, calls,
     assert calls["log_reads"] == 1
 
 
+@pytest.mark.parametrize("fmt", [(), ("--json",)])
+def test_state_at_a_turn_reads_the_log_once_when_nothing_is_voided(tmp_path, calls, fmt):
+    db = tmp_path / "turns.db"
+    store = EventStore.open(str(db))
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    for turn in range(1, 5):
+        m.record("turn", {"player": ["Ann", "Bob"][turn % 2], "number": turn})
+        m.record("note", {"text": f"turn {turn}"})
+    store.close()
+    calls.update(read=0, read_raw=0, verify=0, log_reads=0)
+    code, out, err = run(db, "state", m.id, "--turn", "3", *fmt)
+    assert code == 0, err
+    if fmt:
+        assert json.loads(out)["position"] == 6  # the turn 3 event
+    assert calls["log_reads"] == 1
+
+
 def test_matches_names_the_seats_without_replaying_a_match(tmp_path, monkeypatch):
     """`matches` learns who a seat is now from the match's `player.named` events (and the voids
     that may take one back), not from a replay of each match: the same names as the table's."""
