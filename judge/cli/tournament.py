@@ -320,11 +320,11 @@ def register(cli: click.Group) -> None:
             from judge.io import carddb
             _, checked = carddb.decklist_registration(carddb.CardDB.for_log(env.db), players[0],
                                                       read_text(decklist), where=decklist)
-        from judge.tournament.registration import import_registrations, lookalike_ids, read_entries
+        from judge.tournament.registration import lookalike_ids, parse_registrations, register_parsed
 
-        if csv_file:
-            text = read_text(csv_file)
-            entries = read_entries(text, csv_file)
+        if csv_file:  # the file is read once: the warnings and the batch look at the same entries
+            read = parse_registrations(read_text(csv_file), csv_file)
+            entries = read.entries
         else:
             deck = read_text(decklist) if decklist else None
             entries = [Entry(p, player_id, deck) for p in players]
@@ -332,7 +332,7 @@ def register(cli: click.Group) -> None:
         for w in warnings:  # before a refusal too: one run says everything to check
             stderr(f"warning: {w}")
         if csv_file:
-            events = import_registrations(t, text, csv_file, allow_similar=allow_similar)
+            events = register_parsed(t, read, allow_similar=allow_similar)
         else:
             events = t.register_many(entries, allow_similar=allow_similar)  # one atomic batch
         if as_json:

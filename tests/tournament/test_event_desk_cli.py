@@ -140,3 +140,41 @@ def test_standings_text_says_the_round_it_is_as_after(tmp_path):
     r = run_cli("tournament", "standings", "s1", db=db)
     assert r.stdout.splitlines()[0] == "Standings as after Round 1 (Round 2 is in progress: its results do not count yet)"
     assert run_cli("tournament", "standings", "s1", "--json", db=db).stdout.startswith("[")  # JSON: rows only
+
+
+def test_register_csv_reads_the_file_once_and_replays_once(tmp_path, monkeypatch):
+    """Review: `register --csv` parsed the file twice (once for the look-alike warning, once for the
+    batch; a third time for a refusal's column name). Counted in-process: a subprocess cannot be spied."""
+    import click
+    from click.testing import CliRunner
+
+    import judge.tournament.aggregate as aggregate
+    import judge.tournament.registration as registration
+    from judge.cli import cli
+    from judge.cli.common import run_guarded
+
+    counts = {"parse": 0, "replay": 0}
+
+    def counting(name, key, module):
+        real = getattr(module, name)
+
+        def spy(*a, **k):
+            counts[key] += 1
+            return real(*a, **k)
+        monkeypatch.setattr(module, name, spy)
+    counting("read_rows", "parse", registration)
+    counting("replay", "replay", aggregate)
+
+    @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+    @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+    def entry(argv):
+        raise SystemExit(run_guarded(cli, ["--db", str(tmp_path / "t.db"), *argv]))
+
+    assert CliRunner().invoke(entry, ["tournament", "new", "--name", "R", "--game", "optcg", "--id", "t-r"]).exit_code == 0
+    f = tmp_path / "r.csv"
+    for text, code in (("name,member_id\nLuca,M10001\nPino,M1000l\n", 0), ("name,member_id\nAnn,M10001\n", 2)):
+        f.write_text(text, encoding="utf-8")
+        counts.update(parse=0, replay=0)
+        r = CliRunner().invoke(entry, ["tournament", "register", "t-r", "--csv", str(f), "--json"])
+        assert r.exit_code == code, r.output
+        assert counts == {"parse": 1, "replay": 1}, (text, counts)
