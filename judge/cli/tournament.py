@@ -32,7 +32,7 @@ from judge.tournament.vocab import ResultRecorded
 from judge.tournament.placings import warnings as invalidation_warnings
 from judge.io.files import write_text
 from judge.io.text import read_text
-from judge.cli.common import (FindingsExit, csv_options, echo_csv, emit_json, emit_rows, pass_env, ruleset_name,
+from judge.cli.common import (WARNINGS_SAID, FindingsExit, csv_options, echo_csv, emit_json, emit_rows, pass_env, ruleset_name,
                               stderr, table_text)
 
 
@@ -286,7 +286,8 @@ def register(cli: click.Group) -> None:
     @click.option("--allow-similar", "allow_similar", is_flag=True,
                   help="Register a name that differs from a registered one only by case, spaces or accents.")
     @click.option("--json", "as_json", is_flag=True,
-                  help="{\"registered\": [{player, id, position}], \"warnings\": [...]} (an error as {\"error\": {...}}).")
+                  help="{\"registered\": [{player, id, position}], \"warnings\": [...]} (an error as {\"error\": {...}}, "
+                       "with the \"warnings\" said before it).")
     @pass_env
     def register_cmd(env, tournament_ref, players, player_id, decklist, csv_file, allow_similar, as_json) -> None:
         """Register players (also late entries, after round 1 is paired). A name that looks like a
@@ -331,10 +332,14 @@ def register(cli: click.Group) -> None:
         warnings = lookalike_ids(entries, t.state().players)
         for w in warnings:  # before a refusal too: one run says everything to check
             stderr(f"warning: {w}")
-        if csv_file:
-            events = register_parsed(t, read, allow_similar=allow_similar)
-        else:
-            events = t.register_many(entries, allow_similar=allow_similar)  # one atomic batch
+        try:
+            if csv_file:
+                events = register_parsed(t, read, allow_similar=allow_similar)
+            else:
+                events = t.register_many(entries, allow_similar=allow_similar)  # one atomic batch
+        except InputError as e:  # the error's JSON carries the warnings too (QA: only stderr had them)
+            setattr(e, WARNINGS_SAID, warnings)
+            raise
         if as_json:
             emit_json({"registered": [{"player": e.payload["player"], "id": e.payload.get("player_id"),
                                        "position": e.position} for e in events], "warnings": warnings})

@@ -178,3 +178,20 @@ def test_register_csv_reads_the_file_once_and_replays_once(tmp_path, monkeypatch
         r = CliRunner().invoke(entry, ["tournament", "register", "t-r", "--csv", str(f), "--json"])
         assert r.exit_code == code, r.output
         assert counts == {"parse": 1, "replay": 1}, (text, counts)
+
+
+def test_a_refused_register_says_its_lookalike_warnings_in_the_error_json_too(tmp_path):
+    """QA: with --json, the look-alike member-id warning was on stderr only when the batch was
+    refused; the error JSON carries it in `warnings`, as the success JSON does."""
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "R", "--game", "op2009", "--id", "t-r", db=db)
+    f = tmp_path / "players.csv"
+    f.write_text("name,member_id\nLuca Conte,M10001\nPino,M1000l\nluca conte,M10009\n", encoding="utf-8")
+    r = run_cli("tournament", "register", "t-r", "--csv", str(f), "--json", db=db)
+    assert r.returncode == 2, r.stderr
+    out = json.loads(r.stdout)
+    assert out["error"]["message"].startswith(f"{f}:4") and list(out) == ["error", "warnings"]
+    assert len(out["warnings"]) == 1 and f"{f}:3: member id 'M1000l' of 'Pino' looks like 'M10001'" in out["warnings"][0]
+    assert f"warning: {f}:3: member id 'M1000l'" in r.stderr
+    r = run_cli("tournament", "register", "t-r", "Ann", "Ann", "--json", db=db)  # no warning: none said
+    assert r.returncode == 2 and list(json.loads(r.stdout)) == ["error"]
