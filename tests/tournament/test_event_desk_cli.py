@@ -195,3 +195,22 @@ def test_a_refused_register_says_its_lookalike_warnings_in_the_error_json_too(tm
     assert f"warning: {f}:3: member id 'M1000l'" in r.stderr
     r = run_cli("tournament", "register", "t-r", "Ann", "Ann", "--json", db=db)  # no warning: none said
     assert r.returncode == 2 and list(json.loads(r.stdout)) == ["error"]
+
+
+def test_a_tournament_takes_its_games_own_standings_policy_and_show_says_it(tmp_path):
+    """QA: `tournament show` said "policy mtg" for an optcg event: the standings policy (points and
+    tiebreakers) defaulted to MTG's for every game. A game's own is the default now (optcg: Bandai's
+    OMW%, OOMW%), and show says what the policy ranks by and whether it is the game's own."""
+    db = str(tmp_path / "t.db")
+    for game, tid, policy in (("optcg", "t-o", None), ("op2009", "t-p", None), ("ken", "t-k", None),
+                              ("optcg", "t-m", "mtg")):
+        r = run_cli("tournament", "new", "--name", "E", "--game", game, "--id", tid,
+                    *(["--policy", policy] if policy else []), db=db)
+        assert r.returncode == 0, r.stderr
+    said = {tid: run_cli("tournament", "show", tid, db=db).stdout.splitlines()[0] for tid in ("t-o", "t-p", "t-k", "t-m")}
+    assert said["t-o"] == ("E (t-o) — optcg, standings policy bandai (points, then OMW%, OOMW%; optcg's own), "
+                           "open Swiss rounds, top cut none")
+    assert "standings policy op2009 (points, then OMW%, GW%, OGW%; op2009's own)" in said["t-p"]
+    assert "standings policy mtg (points, then OMW%, GW%, OGW%; ken has no policy of its own)" in said["t-k"]
+    assert "standings policy mtg (points, then OMW%, GW%, OGW%; optcg's own is bandai)" in said["t-m"]
+    assert json.loads(run_cli("tournament", "show", "t-o", "--json", db=db).stdout)["policy"] == "bandai"

@@ -73,7 +73,7 @@ async def create(request: Request):
     from judge.web.actions import number, text
     try:
         t = Tournament.create(web.desk.store, name=text(form, "name", limit=200), game=text(form, "game", limit=40),
-                              policy=text(form, "policy", required=False, limit=40) or "mtg",
+                              policy=text(form, "policy", required=False, limit=40) or None,  # None: the game's own
                               rounds=number(form, "rounds", required=False, low=0, high=50) or 0,
                               top_cut=number(form, "top_cut", required=False, low=0, high=1024) or 0,
                               seed=text(form, "seed", required=False, limit=40),
