@@ -450,7 +450,7 @@ def _time_call_faults(calls: Iterable[Any],
     after it is judged against it. The call is the first that is not an end of the extra minutes;
     their end, the first such mark after the call (one before the call is a fault, not the end; one
     long after the call and its `minutes`, the most the ruleset's policies give, a warning).
-    The one reading of DESK-12: live input refuses a fault (time_call_problem), a log flags it
+    The one reading of DESK-12: live input refuses a fault (time_call_verdict), a log flags it
     (_time_call_findings)."""
     first = over = None
     for e in calls:
@@ -475,25 +475,41 @@ def _time_call_faults(calls: Iterable[Any],
         yield e, fault
 
 
-def time_call_problem(calls: Sequence[Any], probe: Any, head: int, *,
-                      extra_minutes: Mapping[str, int], ruleset: str) -> tuple[str, str] | None:
-    """Why a live `time.called` (`probe`) is refused after `calls`, the time.called events before it
-    that still count (stored ones have positions <= `head`; the others are earlier actions of the
-    same line, not stored either), or None. Time is called once in a match (DESK-12): a second call
+@dataclass(frozen=True)
+class TimeCallVerdict:
+    """What live input says of one `time.called` (time_call_verdict): `refusal` (reason, words), or
+    None when it is recorded; `warnings`, what is said of one recorded (DESK-14)."""
+    refusal: tuple[str, str] | None
+    warnings: list[Finding]
+
+
+def time_call_verdict(calls: Sequence[Any], probe: Any, head: int, *,
+                      extra_minutes: Mapping[str, int], ruleset: str) -> TimeCallVerdict:
+    """Live input's one reading of a `time.called` (`probe`) after `calls`, the time.called events
+    before it that still count (stored ones have positions <= `head`; the others are earlier actions
+    of the same line, not stored either): the refusal and the warning come from one pass of
+    _time_call_faults (review: each ran it). Time is called once in a match (DESK-12): a second call
     would leave two times and the end-of-time procedure deciding from the later one. Under a policy
     with extra minutes (`extra_minutes`: the ruleset's policies that give them) their end is
     recorded once, after the call (`extra_minutes_over`). One long after the call is not refused
-    but flagged (time_call_warnings).
-    Returned as (reason, words): the reason ("called": a stored call stands; "line": this line calls
-    time already; "no-policy", "not-called", "before", "twice": of the end of the extra minutes) lets
-    a command add only the commands that fit (the words, said on every path, have none)."""
+    but flagged (DESK-14: `warnings`, in the words the whole log says, _time_call_findings).
+    The refusal is (reason, words): the reason ("called": a stored call stands; "line": this line
+    calls time already; "no-policy", "not-called", "before", "twice": of the end of the extra
+    minutes) lets a command add only the commands that fit (the words, said on every path, have none)."""
     if ends_extra_minutes(probe) and not extra_minutes:
-        return "no-policy", (f"ruleset {ruleset} has no end-of-time policy with extra minutes after the call: "
-                             "there are no extra minutes to run out (record the call itself without "
-                             "extra_minutes_over)")
+        return TimeCallVerdict(("no-policy", (
+            f"ruleset {ruleset} has no end-of-time policy with extra minutes after the call: there are no "
+            "extra minutes to run out (record the call itself without extra_minutes_over)")), [])
     *_, (_, fault) = _time_call_faults([*calls, probe], _most(extra_minutes))
-    if fault is None or not fault.refused:
-        return None
+    if fault is None:
+        return TimeCallVerdict(None, [])
+    if not fault.refused:  # late: recorded, and said
+        return TimeCallVerdict(None, [_late_finding(probe, fault)])
+    return TimeCallVerdict(_refusal(fault, head, extra_minutes, ruleset), [])
+
+
+def _refusal(fault: TimeCallFault, head: int, extra_minutes: Mapping[str, int], ruleset: str) -> tuple[str, str]:
+    """A refused fault in live input's words (time_call_verdict)."""
     if fault.reason == "not-called":
         return "not-called", "the extra minutes cannot run out before time is called: call time first"
     if fault.reason == "before":
@@ -523,21 +539,13 @@ def _late_finding(e: Any, fault: TimeCallFault) -> Finding:
     return _flag("DESK-14", e.position, fault.early, "warning")
 
 
-def time_call_warnings(calls: Sequence[Any], probe: Any, *, extra_minutes: Mapping[str, int]) -> list[Finding]:
-    """What live input says of a `time.called` (`probe`) it records after `calls` (those before it
-    that still count): the end of the extra minutes long after the call (DESK-14), in the words the
-    whole log says (_time_call_findings), from the same reading (_time_call_faults)."""
-    *_, (_, fault) = _time_call_faults([*calls, probe], _most(extra_minutes))
-    return [_late_finding(probe, fault)] if fault is not None and fault.reason == "late" else []
-
-
 def _time_call_findings(live: Sequence[Any], extra_minutes: Mapping[str, int] | None = None) -> list[Finding]:
     """DESK-12 over a log (events that still count): every time call after the first, every end of
     the extra minutes but one after it, and that one at a wall clock before the call's. Live input
-    refuses them all (Match.record, Match.judge_batch: `time_call_problem`, the same reading,
+    refuses them all (Match.record, Match.judge_batch: `time_call_verdict`, the same reading,
     _time_call_faults); an imported log is a fact, stored and flagged here. DESK-14: that one long
     after the call and its extra minutes (`extra_minutes`: the ruleset's policies that give them),
-    flagged live too (time_call_warnings)."""
+    flagged live too (time_call_verdict's warnings)."""
     out: list[Finding] = []
     for e, fault in _time_call_faults(live, _most(extra_minutes)):
         if fault is None:

@@ -18,8 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.desk import (ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids, time_call_problem,
-                         time_call_warnings)
+from engine.desk import ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids, time_call_verdict
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
@@ -35,7 +34,7 @@ from engine.store import ConflictError, EventStore, StoreError
 class TimeCallRefused(InputError):
     """A `time.called` refused (time is called once; the end of extra minutes once, after the call):
     its words say why on every path; a command line adds how (judge time's --help commands), the
-    ones that fit `reason` (see engine.desk.time_call_problem) and `extra_minutes` (the ruleset's
+    ones that fit `reason` (see engine.desk.time_call_verdict) and `extra_minutes` (the ruleset's
     policies with extra minutes after the call; none: there is no end of them to record)."""
 
     def __init__(self, message: str, *, reason: str = "", extra_minutes: Sequence[str] = (), **kw: Any):
@@ -381,12 +380,12 @@ class Match:
         calls = [e for e in [*self.store.read(self.id, after=1, upto=head), *earlier]
                  if e.kind == "time.called" and e.position not in void]
         policies = self.ruleset.extra_minutes_policies
-        problem = time_call_problem(calls, probe, head, ruleset=self.ruleset.name, extra_minutes=policies)
-        if problem:
-            reason, words = problem
+        verdict = time_call_verdict(calls, probe, head, ruleset=self.ruleset.name, extra_minutes=policies)
+        if verdict.refusal:
+            reason, words = verdict.refusal
             raise TimeCallRefused(words, reason=reason, extra_minutes=policies,
                                   field="extra_minutes_over" if ends_extra_minutes(probe) else "clock")
-        return time_call_warnings(calls, probe, extra_minutes=policies)
+        return verdict.warnings
 
     def _recorded(self, event: RecordedEvent, before: TableState, findings: list[Finding]) -> Recorded:
         self._head = event

@@ -170,7 +170,9 @@ def _run(group: click.Group, argv: list[str]) -> int:
     except KeyboardInterrupt:
         return _fail(Failure(EXIT_INTERRUPTED, "interrupted", prefix=""), _asked_json(group, argv))
     except Exception as e:  # noqa: BLE001 - the boundary: nothing past here is a traceback
-        return _fail(_failure(e), _asked_json(group, argv), e)
+        f = _failure(e)
+        f.warnings = list(getattr(e, WARNINGS_SAID, None) or [])
+        return _fail(f, _asked_json(group, argv), e)
 
 
 @dataclass
@@ -186,11 +188,21 @@ class Failure:
     extra: dict[str, Any] = field(default_factory=dict)  # further JSON keys (the findings)
     shown: bool = False  # stderr has it already (click's own usage error)
     said: str = ""  # stderr's line when it is not `message` (a refused batch's, ending in ":")
+    warnings: list[str] = field(default_factory=list)  # said on stderr before the failure (WARNINGS_SAID)
 
 
 def error_json(f: Failure) -> dict[str, Any]:
-    """The JSON a failed command prints on stdout when --json was given (the README's shape)."""
-    return {"error": {"code": f.code, "message": _short(f.message), **f.location, **f.extra}}
+    """The JSON a failed command prints on stdout when --json was given (the README's shape), with
+    the warnings the command said before it failed (`warnings`, as on success)."""
+    out: dict[str, Any] = {"error": {"code": f.code, "message": _short(f.message), **f.location, **f.extra}}
+    if f.warnings:
+        out["warnings"] = list(f.warnings)
+    return out
+
+
+# A command that said warnings (stderr) before an error was raised hangs them on the error under
+# this name, so the error's JSON carries them too (`tournament register --csv`'s look-alike ids).
+WARNINGS_SAID = "warnings_said"
 
 
 def _fail(f: Failure, as_json: bool, e: BaseException | None = None) -> int:

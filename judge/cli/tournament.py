@@ -20,7 +20,10 @@ from judge.tournament.standings import (
     PolicyError,
     Standings,
     compare,
+    FALLBACK_POLICY,
+    GAME_POLICIES,
     compute_standings,
+    default_policy,
     get_policy,
     uncompared_columns,
 )
@@ -32,7 +35,7 @@ from judge.tournament.vocab import ResultRecorded
 from judge.tournament.placings import warnings as invalidation_warnings
 from judge.io.files import write_text
 from judge.io.text import read_text
-from judge.cli.common import (FindingsExit, csv_options, echo_csv, emit_json, emit_rows, pass_env, ruleset_name,
+from judge.cli.common import (WARNINGS_SAID, FindingsExit, csv_options, echo_csv, emit_json, emit_rows, pass_env, ruleset_name,
                               stderr, table_text)
 
 
@@ -44,6 +47,15 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
         k, v = item.split("=", 1)
         out[k.strip()] = v.strip()
     return out
+
+
+def _policy_words(st: TournamentState) -> str:
+    """What the standings policy ranks by, and whether it is the game's own (an event created before
+    the game's own became the default may hold mtg's)."""
+    own = GAME_POLICIES.get(st.game)
+    whose = (f"{st.game} has no policy of its own" if own is None else
+             f"{st.game}'s own" if st.policy.name == own else f"{st.game}'s own is {own}")
+    return f"points, then {', '.join(TB_LABELS[k] for k in st.policy.order)}; {whose}"
 
 
 def _policy(name: str, options: dict[str, str]):
@@ -195,7 +207,10 @@ def register(cli: click.Group) -> None:
     @click.option("--name", required=True, help="The event's name.")
     @click.option("--game", "-r", "--ruleset", "game", required=True, callback=ruleset_name,
                   help="The game/ruleset played (e.g. optcg, op2009); -r/--ruleset as `match new` takes it.")
-    @click.option("--policy", default="mtg", show_default=True, help=policy_help)
+    @click.option("--policy", default=None,
+                  help="The standings policy (match points and tiebreakers): " + ", ".join(POLICIES) + ". Default: "
+                       "the game's own (" + ", ".join(f"{g} {p}" for g, p in GAME_POLICIES.items())
+                       + f", others {FALLBACK_POLICY}; docs/tournaments.md).")
     @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A policy parameter.")
     @click.option("--rounds", default=0, show_default=True, help="Swiss rounds planned (0: open-ended).")
     @click.option("--top-cut", default=0, show_default=True, help="Top cut size (0, 2, 4, 8, ...).")
@@ -217,6 +232,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament new --name "Regional" --game optcg --best-of 3 --rounds 6
         """
         opts = _options(options)
+        policy = policy or default_policy(game)
         _policy(policy, opts)
         t = Tournament.create(env.store(create=True), name=name, game=game, policy=policy, policy_options=opts or None,
                               rounds=rounds, top_cut=top_cut, seed=seed, tournament_id=tid,
@@ -261,7 +277,8 @@ def register(cli: click.Group) -> None:
         if as_json:
             emit_json(s)
             return
-        click.echo(f"{st.name} ({st.id}) — {st.game}, policy {st.policy.name}, "
+        click.echo(f"{st.name} ({st.id}) — {st.game}, standings policy {st.policy.name} "
+                   f"({_policy_words(st)}), "
                    f"{st.rounds_planned or 'open'} Swiss rounds, top cut {st.top_cut_size or 'none'}")
         sw, el = st.match_format("swiss"), st.match_format("elimination")
         def said(f) -> str:  # each stage for itself, as --json's "declared" and "source" say
@@ -286,7 +303,8 @@ def register(cli: click.Group) -> None:
     @click.option("--allow-similar", "allow_similar", is_flag=True,
                   help="Register a name that differs from a registered one only by case, spaces or accents.")
     @click.option("--json", "as_json", is_flag=True,
-                  help="{\"registered\": [{player, id, position}], \"warnings\": [...]} (an error as {\"error\": {...}}).")
+                  help="{\"registered\": [{player, id, position}], \"warnings\": [...]} (an error as {\"error\": {...}}, "
+                       "with the \"warnings\" said before it).")
     @pass_env
     def register_cmd(env, tournament_ref, players, player_id, decklist, csv_file, allow_similar, as_json) -> None:
         """Register players (also late entries, after round 1 is paired). A name that looks like a
@@ -320,21 +338,25 @@ def register(cli: click.Group) -> None:
             from judge.io import carddb
             _, checked = carddb.decklist_registration(carddb.CardDB.for_log(env.db), players[0],
                                                       read_text(decklist), where=decklist)
-        from judge.tournament.registration import import_registrations, lookalike_ids, read_entries
+        from judge.tournament.registration import lookalike_ids, parse_registrations, register_parsed
 
-        if csv_file:
-            text = read_text(csv_file)
-            entries = read_entries(text, csv_file)
+        if csv_file:  # the file is read once: the warnings and the batch look at the same entries
+            read = parse_registrations(read_text(csv_file), csv_file)
+            entries = read.entries
         else:
             deck = read_text(decklist) if decklist else None
             entries = [Entry(p, player_id, deck) for p in players]
         warnings = lookalike_ids(entries, t.state().players)
         for w in warnings:  # before a refusal too: one run says everything to check
             stderr(f"warning: {w}")
-        if csv_file:
-            events = import_registrations(t, text, csv_file, allow_similar=allow_similar)
-        else:
-            events = t.register_many(entries, allow_similar=allow_similar)  # one atomic batch
+        try:
+            if csv_file:
+                events = register_parsed(t, read, allow_similar=allow_similar)
+            else:
+                events = t.register_many(entries, allow_similar=allow_similar)  # one atomic batch
+        except InputError as e:  # the error's JSON carries the warnings too (QA: only stderr had them)
+            setattr(e, WARNINGS_SAID, warnings)
+            raise
         if as_json:
             emit_json({"registered": [{"player": e.payload["player"], "id": e.payload.get("player_id"),
                                        "position": e.position} for e in events], "warnings": warnings})

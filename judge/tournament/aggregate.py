@@ -33,6 +33,7 @@ from judge.tournament.results import OverwriteRefused, is_double_loss, parse_sli
 from judge.tournament.standings import (
     DOUBLE_LOSS,
     Standings,
+    default_policy,
     slip_text,
     slip_words,
 )
@@ -86,12 +87,13 @@ class Tournament:
     # --- opening ----------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, store: EventStore, *, name: str, game: str, policy: str = "mtg",
+    def create(cls, store: EventStore, *, name: str, game: str, policy: str | None = None,
                policy_options: dict[str, Any] | None = None, rounds: int = 0, top_cut: int = 0,
                seed: str | int | None = None, tournament_id: str | None = None,
                recorded_by: str | None = None, best_of: int | None = None,
                top_cut_best_of: int | None = None, actor: str = TABLE_ACTOR) -> "Tournament":
-        payload = {"name": name, "game": game, "policy": policy, "rounds": rounds,
+        # stored as chosen, the game's own when none was (standings.default_policy)
+        payload = {"name": name, "game": game, "policy": policy or default_policy(game), "rounds": rounds,
                    "top_cut": top_cut, "seed": str(seed if seed is not None else uuid.uuid4().hex[:8])}
         if best_of is not None:
             payload["best_of"] = best_of

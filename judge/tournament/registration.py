@@ -6,6 +6,7 @@ player's (`lookalike_ids`) is a warning."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.match import InputError
@@ -27,23 +28,28 @@ def _column(header: list[str], names: tuple[str, ...]) -> str | None:
     return next((folded[n] for n in names if n in folded), None)
 
 
+@dataclass
+class Registrations:
+    """A registrations CSV read once: the player rows as Entries (each with its file:line), (line,
+    error) for each row that cannot be read (the batch says them with the rows it refuses), and the
+    file's member-id column (a refusal names the id by the file's own column)."""
+    path: str
+    entries: list[Entry]
+    errors: list[tuple[int, InputError]]
+    id_col: str | None
+
+
 def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
     """Entries from CSV text, in file order; blank rows skipped; a row that cannot be read refuses
     the file (every such row said at once)."""
-    entries, errors = _read(text, path)
-    refuse([e for _, e in errors], path)
-    return entries
+    read = parse_registrations(text, path)
+    refuse([e for _, e in read.errors], path)
+    return read.entries
 
 
-def read_entries(text: str, path: str = "<csv>") -> list[Entry]:
-    """The rows of a registrations CSV that can be read (the others are import_registrations'
-    refusals): what `lookalike_ids` looks at before the batch is tried."""
-    return _read(text, path)[0]
-
-
-def _read(text: str, path: str) -> tuple[list[Entry], list[tuple[int, InputError]]]:
-    """The player rows as Entries (each with its file:line) and (line, error) for each row that
-    cannot be read: the batch says them with the rows it refuses (Tournament.register_many)."""
+def parse_registrations(text: str, path: str = "<csv>") -> Registrations:
+    """Read a registrations CSV once: `lookalike_ids` looks at its entries and `register_parsed`
+    registers them (the CLI does both; review: the file was parsed twice)."""
     rows = read_rows(text, path)  # a byte-order mark dropped; a row that cannot be read: its line
     first = next(rows, None)
     header = list(first[1]) if first else []
@@ -78,27 +84,30 @@ def _read(text: str, path: str) -> tuple[list[Entry], list[tuple[int, InputError
         errors.append((int(e.where.rsplit(":", 1)[1]), e))
     if not entries and not errors:
         raise InputError("no player in the file", where=path)
-    return entries, errors
+    return Registrations(path, entries, errors, id_col)
 
 
 def import_registrations(t: Tournament, text: str, path: str = "<csv>", *,
                          allow_similar: bool = False) -> list:
-    """Register every player of a CSV file in one atomic batch (events returned). Every row
+    """Register every player of a CSV file in one atomic batch (events returned): see
+    `register_parsed`."""
+    return register_parsed(t, parse_registrations(text, path), allow_similar=allow_similar)
+
+
+def register_parsed(t: Tournament, read: Registrations, *, allow_similar: bool = False) -> list:
+    """Register the players of a read CSV file in one atomic batch (events returned). Every row
     refused — one that cannot be read, a name already registered or a near-duplicate, a member
     id another player holds — is said at once, each naming its line (and the id's own column),
     and nobody is registered (judge/tournament/batch.py)."""
-    entries, errors = _read(text, path)
     try:
-        return t.register_many(entries, allow_similar=allow_similar, errors=errors, source=path)
+        return t.register_many(read.entries, allow_similar=allow_similar, errors=read.errors, source=read.path)
     except InputError as e:
         said = getattr(e, "errors", [e])
-        first = next(read_rows(text, path), None)
-        id_col = _column(list(first[1]) if first else [], ID_COLUMNS)
         for x in said:
-            if x.field == "player_id" and id_col:  # a member id held by another player: the file's column
-                x.field = id_col
+            if x.field == "player_id" and read.id_col:  # a member id held by another player: the file's column
+                x.field = read.id_col
         if isinstance(e, BatchRefused):  # its text was made from the errors: made again
-            raise BatchRefused(said, path) from None
+            raise BatchRefused(said, read.path) from None
         raise
 
 

@@ -132,6 +132,16 @@ POLICIES: dict[str, Policy] = {
                      source="MM25 'Situazione Fine Tempo' (no match draws); tiebreakers: MTG's, our choice"),
 }
 DIGIMON_ORDER = ("mw", "omw", "h2h")
+# game -> its own standings policy, the default of a tournament of that game (QA: an optcg event
+# defaulted to `mtg`'s tiebreakers, GW% and OGW%, not Bandai's OMW% and OOMW%). A game with none
+# of its own takes FALLBACK_POLICY.
+GAME_POLICIES = {"optcg": "bandai", "op2009": "op2009"}
+FALLBACK_POLICY = "mtg"
+
+
+def default_policy(game: str) -> str:
+    """The standings policy of a tournament of `game` that names none."""
+    return GAME_POLICIES.get(game, FALLBACK_POLICY)
 
 
 class PolicyError(ValueError):

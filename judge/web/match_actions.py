@@ -56,23 +56,33 @@ def match_scope(desk: Any, mid: str) -> MatchScope:
 RECORDING = ("record_event", "undo_event", "call_judge")  # what a match's recorder link may do there
 
 
+# What each permission on a recorded match does, as a refusal says it to a person (QA: "it can
+# record event only with ..." read as the permission's name, not a sentence).
+DOING = {"record_event": "record the game's events", "undo_event": "undo events", "call_judge": "call a judge",
+         "judge_match": "rule, give penalties, back up or extend time"}
+
+
+def _at(table: tuple[int, int] | None) -> str:
+    return f" (round {table[0]}, table {table[1]})" if table else ""
+
+
 def require(grant: Grant, action: str, scope: MatchScope) -> None:
     tid = scope.tournament or "*"
     if scope.tournament is None and grant.tournament != "*":
         raise Forbidden("this match belongs to no tournament here: only the organizer's own link writes it")
     if not grant.allows_match(action, tid, scope.match, scope.table):
-        what = action.replace("_", " ")
+        what = DOING.get(action, action.replace("_", " "))
+        match = f"match {scope.match}{_at(scope.table)}"
         if grant.role == PLAYER:
-            raise Forbidden(f"a player's link cannot {what} here (this link is for round {grant.round} table "
-                            f"{grant.table})")
+            raise Forbidden(f"this link is the players' link of round {grant.round}, table {grant.table}: it "
+                            f"cannot {what} in {match}; ask a judge at the table")
         if grant.role == RECORDER and grant.match != scope.match:
-            raise Forbidden(f"this recorder link writes match {grant.match} only, not {scope.match}")
+            raise Forbidden(f"this link records only match {grant.match}; to record {match}, ask the organizer "
+                            "for that match's recorder link (made on the round's page)")
         if grant.role == SCOREKEEPER and action in RECORDING:
-            where = f" (round {scope.table[0]} table {scope.table[1]})" if scope.table else ""
-            raise Forbidden(f"a scorekeeper's tournament link writes no recorded match: it can {what} only with a "
-                            f"recorder link for match {scope.match}{where}, which the organizer makes on the "
-                            "round's page")
-        raise Forbidden(f"a {grant.role} link cannot {what} in match {scope.match}")
+            raise Forbidden(f"this scorekeeper link enters results, not a match's events: to {what} in {match}, "
+                            "ask the organizer for that match's recorder link (made on the round's page)")
+        raise Forbidden(f"this {grant.role} link cannot {what} in {match}")
 
 
 # --- the actions --------------------------------------------------------------------------------

@@ -257,3 +257,23 @@ def test_an_end_of_the_extra_minutes_long_after_the_call_is_kept_and_flagged_liv
     ok = Match.create(store, "optcg", ["Ann", "Bob"])  # within 5 + 10 minutes, across midnight: nothing said
     ok.record("time.called", {"clock": "23:58"}, actor="judge:Kim")
     assert not ok.record("time.called", {"clock": "00:13", "extra_minutes_over": True}, actor="judge:Kim").findings
+
+
+def test_a_live_time_call_is_read_once_for_its_refusal_and_its_warning(store, monkeypatch):
+    """Review: a live `time.called` ran the DESK-12 reading (_time_call_faults) twice, once for the
+    refusal and once for the warning; one verdict serves both now."""
+    import engine.desk as desk
+
+    reads = []
+    faults = desk._time_call_faults
+
+    def counted(*a, **k):
+        reads.append(1)
+        return faults(*a, **k)
+    monkeypatch.setattr(desk, "_time_call_faults", counted)
+    m = new(store)
+    m.record("time.called", {"clock": "14:35"}, actor="judge:Kim")  # recorded: refusal and warning both asked
+    assert len(reads) == 1
+    with pytest.raises(InputError):  # refused: read once, against the head (a refusal is judged again
+        m.record("time.called", {"clock": "15:40"}, actor="judge:Kim", expected_position=2)  # under the lock)
+    assert len(reads) == 2

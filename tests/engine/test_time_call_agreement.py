@@ -1,5 +1,5 @@
 """DESK-12 has two readers: live input refuses a time call or an end of the extra minutes
-(`time_call_problem`), a whole log flags them (desk_findings). They must agree: over any sequence
+(`time_call_verdict`), a whole log flags them (desk_findings). They must agree: over any sequence
 of calls and marks, the log flags exactly the events live input would have refused had each been
 offered after the ones before it (an imported log goes on live, so its flagged events count). An
 end of the extra minutes long after the call is not refused but flagged (DESK-14): the log flags
@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from hypothesis import example, given, settings, strategies as st
 
-from engine.desk import LATE_MARGIN, desk_findings, time_call_problem, time_call_warnings
+from engine.desk import LATE_MARGIN, desk_findings, time_call_verdict
 
 MINUTES = {"regional": 5}
 clocks = st.one_of(st.none(), st.builds(lambda h, m: f"{h:02d}:{m:02d}", st.integers(0, 23), st.integers(0, 59)))
@@ -45,11 +45,11 @@ def test_the_whole_log_flags_exactly_what_live_input_refuses(seq):
     events = _events(seq)
     found = desk_findings(events, (), ["Ann", "Bob"], None, extra_minutes=MINUTES)
     flagged = {f.position for f in found if f.rule == "DESK-12"}
-    refused = {e.position for i, e in enumerate(events)
-               if time_call_problem(events[:i], e, head=e.position - 1, extra_minutes=MINUTES, ruleset="optcg")}
+    said = [time_call_verdict(events[:i], e, head=e.position - 1, extra_minutes=MINUTES, ruleset="optcg")
+            for i, e in enumerate(events)]
+    refused = {e.position for e, v in zip(events, said) if v.refusal}
     assert flagged == refused
     late = {f.position: f.message for f in found if f.rule == "DESK-14"}
-    warned = {w.position: w.message for i, e in enumerate(events)
-              for w in time_call_warnings(events[:i], e, extra_minutes=MINUTES)}
+    warned = {w.position: w.message for v in said for w in v.warnings}
     assert late == warned
     assert not late.keys() & refused  # a late mark is a warning, never a refusal

@@ -164,3 +164,32 @@ def test_a_folder_of_two_cut_copies_either_side_of_the_naming_is_one_match_named
     assert not result.failed
     (m,) = store.match_ids()
     assert [(e.payload["player"], e.payload["name"]) for e in _namings(store, m)] == [("Player 2", "Theshyopop#27381")]
+
+
+def test_a_reread_copy_that_names_the_seat_reads_the_match_once_to_relate_and_builds_one_validator(
+        tmp_path, cuts, monkeypatch):
+    """Review: relating a copy read the stored match twice (to compare it, then again to see which
+    seats the log names), and the corrections re-reading its last turn and the naming each built the
+    match's validator. Cut 212 (placeholder) then cut 217 (named, re-reads the last turn): the match
+    is read once to relate and once to resume (after the file's transaction), one validator."""
+    store = EventStore.open(str(tmp_path / "t.db"))
+    optcgsim.import_file(store, cuts.path(212))
+    (m,) = store.match_ids()
+    counts = {"reads": 0, "matches": 0}
+    read = EventStore.read
+
+    def reading(self, match, *a, **k):
+        counts["reads"] += match == m and not a and not k  # the whole stored match
+        return read(self, match, *a, **k)
+
+    class Counted(Match):
+        def __init__(self, *a, **k):
+            counts["matches"] += 1
+            super().__init__(*a, **k)
+    monkeypatch.setattr(EventStore, "read", reading)
+    monkeypatch.setattr(optcgsim, "Match", Counted)
+    g = optcgsim.import_file(store, cuts.path(217)).to_dict()["games"][0]
+    assert "read again" in g["status"] and "now named Theshyopop#27381" in g["status"]
+    assert counts == {"reads": 2, "matches": 1}
+    kinds = [e.kind for e in store.read(m)]
+    assert kinds.count("correction") == 1 and kinds[-1] == "player.named"  # both drafted by the one validator

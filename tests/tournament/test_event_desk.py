@@ -157,12 +157,12 @@ def test_every_refused_registration_line_is_said_in_one_run(store):
 def test_a_member_id_that_only_looks_like_another_is_warned_about(store):
     """QA70 5: `M1000l` (a letter l) was taken silently beside M10001. Ids are each organizer's
     own, so it is a warning, not a refusal."""
-    from judge.tournament.registration import lookalike_ids, read_entries
+    from judge.tournament.registration import lookalike_ids, parse_registrations
 
     t = event(store, 0)
     t.register("Maria Rossi", player_id="M10001")
-    said = lookalike_ids(read_entries("name,id\nPino,M1000l\nAnn,MIOOO2\nBob,M10002\nCid,M10001\n", "p.csv"),
-                         t.state().players)
+    read = parse_registrations("name,id\nPino,M1000l\nAnn,MIOOO2\nBob,M10002\nCid,M10001\n", "p.csv")
+    said = lookalike_ids(read.entries, t.state().players)
     assert said == ["p.csv:2: member id 'M1000l' of 'Pino' looks like 'M10001', held by 'Maria Rossi' "
                     "(l, I and 1, O and 0 look alike): check it",
                     "p.csv:4: member id 'M10002' of 'Bob' looks like 'MIOOO2', held by 'Ann' "

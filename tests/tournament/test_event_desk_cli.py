@@ -140,3 +140,77 @@ def test_standings_text_says_the_round_it_is_as_after(tmp_path):
     r = run_cli("tournament", "standings", "s1", db=db)
     assert r.stdout.splitlines()[0] == "Standings as after Round 1 (Round 2 is in progress: its results do not count yet)"
     assert run_cli("tournament", "standings", "s1", "--json", db=db).stdout.startswith("[")  # JSON: rows only
+
+
+def test_register_csv_reads_the_file_once_and_replays_once(tmp_path, monkeypatch):
+    """Review: `register --csv` parsed the file twice (once for the look-alike warning, once for the
+    batch; a third time for a refusal's column name). Counted in-process: a subprocess cannot be spied."""
+    import click
+    from click.testing import CliRunner
+
+    import judge.tournament.aggregate as aggregate
+    import judge.tournament.registration as registration
+    from judge.cli import cli
+    from judge.cli.common import run_guarded
+
+    counts = {"parse": 0, "replay": 0}
+
+    def counting(name, key, module):
+        real = getattr(module, name)
+
+        def spy(*a, **k):
+            counts[key] += 1
+            return real(*a, **k)
+        monkeypatch.setattr(module, name, spy)
+    counting("read_rows", "parse", registration)
+    counting("replay", "replay", aggregate)
+
+    @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+    @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+    def entry(argv):
+        raise SystemExit(run_guarded(cli, ["--db", str(tmp_path / "t.db"), *argv]))
+
+    assert CliRunner().invoke(entry, ["tournament", "new", "--name", "R", "--game", "optcg", "--id", "t-r"]).exit_code == 0
+    f = tmp_path / "r.csv"
+    for text, code in (("name,member_id\nLuca,M10001\nPino,M1000l\n", 0), ("name,member_id\nAnn,M10001\n", 2)):
+        f.write_text(text, encoding="utf-8")
+        counts.update(parse=0, replay=0)
+        r = CliRunner().invoke(entry, ["tournament", "register", "t-r", "--csv", str(f), "--json"])
+        assert r.exit_code == code, r.output
+        assert counts == {"parse": 1, "replay": 1}, (text, counts)
+
+
+def test_a_refused_register_says_its_lookalike_warnings_in_the_error_json_too(tmp_path):
+    """QA: with --json, the look-alike member-id warning was on stderr only when the batch was
+    refused; the error JSON carries it in `warnings`, as the success JSON does."""
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "R", "--game", "op2009", "--id", "t-r", db=db)
+    f = tmp_path / "players.csv"
+    f.write_text("name,member_id\nLuca Conte,M10001\nPino,M1000l\nluca conte,M10009\n", encoding="utf-8")
+    r = run_cli("tournament", "register", "t-r", "--csv", str(f), "--json", db=db)
+    assert r.returncode == 2, r.stderr
+    out = json.loads(r.stdout)
+    assert out["error"]["message"].startswith(f"{f}:4") and list(out) == ["error", "warnings"]
+    assert len(out["warnings"]) == 1 and f"{f}:3: member id 'M1000l' of 'Pino' looks like 'M10001'" in out["warnings"][0]
+    assert f"warning: {f}:3: member id 'M1000l'" in r.stderr
+    r = run_cli("tournament", "register", "t-r", "Ann", "Ann", "--json", db=db)  # no warning: none said
+    assert r.returncode == 2 and list(json.loads(r.stdout)) == ["error"]
+
+
+def test_a_tournament_takes_its_games_own_standings_policy_and_show_says_it(tmp_path):
+    """QA: `tournament show` said "policy mtg" for an optcg event: the standings policy (points and
+    tiebreakers) defaulted to MTG's for every game. A game's own is the default now (optcg: Bandai's
+    OMW%, OOMW%), and show says what the policy ranks by and whether it is the game's own."""
+    db = str(tmp_path / "t.db")
+    for game, tid, policy in (("optcg", "t-o", None), ("op2009", "t-p", None), ("ken", "t-k", None),
+                              ("optcg", "t-m", "mtg")):
+        r = run_cli("tournament", "new", "--name", "E", "--game", game, "--id", tid,
+                    *(["--policy", policy] if policy else []), db=db)
+        assert r.returncode == 0, r.stderr
+    said = {tid: run_cli("tournament", "show", tid, db=db).stdout.splitlines()[0] for tid in ("t-o", "t-p", "t-k", "t-m")}
+    assert said["t-o"] == ("E (t-o) — optcg, standings policy bandai (points, then OMW%, OOMW%; optcg's own), "
+                           "open Swiss rounds, top cut none")
+    assert "standings policy op2009 (points, then OMW%, GW%, OGW%; op2009's own)" in said["t-p"]
+    assert "standings policy mtg (points, then OMW%, GW%, OGW%; ken has no policy of its own)" in said["t-k"]
+    assert "standings policy mtg (points, then OMW%, GW%, OGW%; optcg's own is bandai)" in said["t-m"]
+    assert json.loads(run_cli("tournament", "show", "t-o", "--json", db=db).stdout)["policy"] == "bandai"

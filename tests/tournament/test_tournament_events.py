@@ -184,7 +184,7 @@ def cli_run(args, capsys, db):
 
 def test_full_six_round_tournament_from_the_cli(tmp_path, capsys):
     db = tmp_path / "event.db"
-    code, out, err = cli_run(["tournament", "new", "--name", "Lega <Pavia>", "--game", "optcg",
+    code, out, err = cli_run(["tournament", "new", "--name", "Lega <Pavia>", "--game", "optcg", "--policy", "mtg",
                               "--rounds", "6", "--top-cut", "8", "--seed", "2024", "--best-of", "3"],
                              capsys, db)
     assert code == 0, err

@@ -75,6 +75,8 @@ def test_a_whole_event_in_the_browser(tmp_path):
         org.get_by_role("button", name="Create", exact=True).click()
         org.wait_for_url(re.compile(r"/t/t-[0-9a-f]+\?"))
         tid = re.search(r"/t/(t-[0-9a-f]+)", org.url).group(1)
+        # no policy chosen: the game's own standings policy (QA: an optcg event took mtg's)
+        assert "optcg · standings policy bandai ·" in org.locator("main").inner_text(timeout=WAIT)
         org.set_input_files("input[name=csv]", os.path.join(FIXTURES, "web", "registrations-16.csv"))
         org.get_by_role("button", name="Import", exact=True).click()
         see(org, "registered 16 players")

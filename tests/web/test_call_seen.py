@@ -75,3 +75,21 @@ def test_a_confirmed_table_offers_a_judge_call_not_a_new_report(api, server):
     html = api.http.get(f"/t/{tid}/play", params={"k": token, "me": table["player2"]}).text
     assert "Report again" not in html and 'name="result"' not in html, html
     assert 'id="call-judge"' in html and "goes through a judge" in html
+
+
+def test_the_queue_api_lists_the_calls_and_the_disputes_its_page_shows(api, server):
+    """QA: /api/t/T/queue listed the disputed tables only, while the judges' queue page also shows
+    the judge calls. It lists both now, each with a `type`, the fields as /calls and before."""
+    tid, _ = optcg_event(api, players=4)
+    links = player_tokens(api, tid)
+    one = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+    post(api, tid, call_form(api, tid, links[1], one), "he looked at my Life")
+    t2 = api.get(f"/api/t/{tid}/tables").json()[1]
+    for who in (t2["player1"], t2["player2"]):  # both say they won: a dispute
+        assert api.post(f"/api/t/{tid}/report", {"player": who, "result": "1-0"}, token=links[2]).status_code == 200
+    items = api.get(f"/api/t/{tid}/queue").json()
+    assert [x["type"] for x in items] == ["call", "dispute"]
+    assert {k: v for k, v in items[0].items() if k != "type"} == api.get(f"/api/t/{tid}/calls").json()[0]
+    assert items[1]["table"] == 2 and set(items[1]["reports"]) == {t2["player1"], t2["player2"]}
+    page = api.http.get(f"/t/{tid}/queue", params={"k": api.token}).text
+    assert 'data-call="' in page and 'data-queue-table="2"' in page  # the page shows the same two

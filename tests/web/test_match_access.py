@@ -29,7 +29,10 @@ def test_a_recorder_link_writes_only_its_match_and_nothing_of_a_judges(api, serv
         assert len(events(api, tid)) == tournament_before
 
     # another match
-    refused(api.post(f"/api/m/{m2}/lines", {"line": "T1 A:", "seen": before[m2]}, token=rec))
+    r = api.post(f"/api/m/{m2}/lines", {"line": "T1 A:", "seen": before[m2]}, token=rec)
+    refused(r)
+    assert r.json()["error"] == (f"this link records only match {m1}; to record match {m2} (round 1, table 2), "
+                                 "ask the organizer for that match's recorder link (made on the round's page)")
     refused(api.post(f"/api/m/{m2}/do/call", {"reason": "x"}, token=rec))
     # a judge's actions on its own match
     for action, fields in (("ruling", {"text": "stands"}), ("penalty", {"player": "Player 01", "infraction": "Slow Play",
@@ -110,8 +113,11 @@ def test_a_scorekeepers_tournament_link_writes_no_match_never_rules_and_never_se
     for path, fields in writes:
         r = api.post(path.format(m1), fields, token=sk)
         assert r.status_code == 403, (path, r.text)
-        if "ruling" not in path:
-            assert "recorder link for match" in r.text, r.text
+        if "ruling" not in path:  # QA: "it can record event only with a recorder link for match ..."
+            what = "call a judge" if "call" in path else "undo events" if "undo" in path else "record the game's events"
+            assert r.json()["error"] == (f"this scorekeeper link enters results, not a match's events: to {what} in "
+                                         f"match {m1} (round 1, table 1), ask the organizer for that match's "
+                                         "recorder link (made on the round's page)"), r.text
     assert api.http.get(f"/m/{m1}/record", params={"k": sk}).status_code == 403
     assert head(api, m1) == n
     # the match's own recorder link records it

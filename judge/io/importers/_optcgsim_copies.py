@@ -102,10 +102,11 @@ class Copies:
             if first is not None:
                 return self._naming(Copy("same", match, _names(first, game)))
         for match in self.openings.get(game.match[:OPENING_HEX], []):
-            held = self._events(match)
+            log = None if match in self.held else self.store.read(match)  # read once: compared and named
+            held = list(self.held[match].drafts) if log is None else standing(log)  # held: its drafts
             copy = against(held, game, path, match) if held else None  # none: its file was refused
             if copy is not None:
-                copy = self._naming(copy)
+                copy = self._naming(copy, log)
                 if copy.how in CONTINUES:
                     undo.append((match, self.held.get(match), False))
                     self.held[match] = game
@@ -115,11 +116,13 @@ class Copies:
         self.openings.setdefault(game.match[:OPENING_HEX], []).append(game.match)
         return Copy("new", game.match, {})
 
-    def _naming(self, copy: Copy) -> Copy:
+    def _naming(self, copy: Copy, log: list[Any] | None = None) -> Copy:
         """`copy` naming only the seats the log does not name yet (`unnamed`): what the import will
-        record (optcgsim.naming) and say. A held game's drafts name none."""
+        record (optcgsim.naming) and say. A held game's drafts name none. `log`: the match's events
+        when the caller has read them (review: they were read again here)."""
         if copy.detail.get("named") and copy.match not in self.held:
-            copy.detail["named"] = unnamed(self.store.read(copy.match), copy.detail["named"])
+            log = log if log is not None else self.store.read(copy.match)
+            copy.detail["named"] = unnamed(log, copy.detail["named"])
             if not copy.detail["named"]:
                 del copy.detail["named"]
         return copy
@@ -132,10 +135,6 @@ class Copies:
         if match in self.held:
             return self.held[match].drafts[0]
         return self.store.event_at(match, 1)
-
-    def _events(self, match: str) -> list[Any]:
-        """The match's events as the log will read them: a held game's drafts compare as events."""
-        return list(self.held[match].drafts) if match in self.held else standing(self.store.read(match))
 
 
 def by_opening(match_ids: list[str]) -> dict[str, list[str]]:
@@ -154,7 +153,7 @@ def comparable(drafts: list[Draft], stored: list[Any]) -> list[Draft]:
     in it the game starts (a file holding two copies), and what the players were called in it (a
     renamed or re-used log) are not the game; the stored copy's stand (a name change is said as a
     warning, `_names`)."""
-    rename = _renaming(drafts[0], stored[0]) if drafts and stored else {}
+    rename = renaming(_players(drafts[0]), _players(stored[0])) if drafts and stored else {}
     out = [_renamed(d, rename) for d in drafts] if rename else list(drafts)
     for i, (d, e) in enumerate(zip(out, stored)):
         key = WHERE.get(d.kind)
@@ -201,8 +200,10 @@ def unnamed(events: list[Any], named: dict[str, str]) -> dict[str, str]:
     return {seat: name for seat, name in named.items() if seat not in said}
 
 
-def _renaming(mine: Any, theirs: Any) -> dict[str, str]:
-    a, b = _players(mine), _players(theirs)
+def renaming(a: list[str], b: list[str]) -> dict[str, str]:
+    """This copy's name -> the stored copy's, seat by seat, for the seats they name otherwise (a
+    renamed or re-used log): how a copy is compared (`comparable`) and its result said
+    (optcgsim.as_stored). {} when the seats cannot be paired one to one."""
     if len(a) != len(b) or a == b or len(set(a)) != len(a):
         return {}
     return {x: y for x, y in zip(a, b) if x != y}

@@ -42,7 +42,7 @@ from engine.store import EventStore, StoreError
 from judge.io.importers import ImportSummary
 from judge.io.importers._optcgsim_convert import Converter
 from judge.io.importers._optcgsim_copies import (CONTINUES, NAMED, OPENING_HEX, READ_AGAIN, Copies, Copy, continuation,
-                                                 placeholders_named, unnamed)
+                                                 placeholders_named, renaming, unnamed)
 from judge.io.importers._optcgsim_games import Game, split
 from judge.io.importers._optcgsim_lines import MoveLine, PlayerLine, TextLine, card_ids, read
 from judge.io.importers._optcgsim_version import Variant, detect
@@ -209,47 +209,56 @@ def resume(store: EventStore, path: str, g: GameResult, copy: Copy) -> None:
     if not stored:  # the file holding its start was refused in the same folder import
         raise InputError(f"game {g.index} continues match {match}, which was not stored: nothing of the "
                          "game was stored", where=f"{path}:{g.first_line}")
-    by = g.drafts[0].recorded_by
+    table = _TableDrafts(store, match, stored, g.drafts[0].recorded_by)
     drafts: list[Draft] = []
     if copy.how in CONTINUES:
         voids, tail = continuation(stored, g, path, match)
-        drafts = voiding(store, match, stored, voids, path, by) + tail
-    drafts += naming(store, match, stored, g, path, by, len(stored) + len(drafts))
+        drafts = voiding(table, voids, path) + tail
+    drafts += naming(table, g, path, len(stored) + len(drafts))
     if drafts:
         store.append_after(match, stored[-1], drafts)
 
 
-def naming(store: EventStore, match: str, stored: list, g: GameResult, path: str, recorded_by: str,
-           head: int) -> list[Draft]:
-    """A `player.named` for each seat the stored cut copy knew only by the simulator's placeholder
-    and this copy names (`placeholders_named`), unless the log names it already, or did and a judge
-    voided it (`unnamed`): the name is a correction recorded as an event (the match's creation is
-    never rewritten); its events keep the seat's name. By the table (`-`), like `voiding`: the
-    import decided it."""
-    named = unnamed(stored, placeholders_named(stored[0], g.drafts[0]))
-    if not named:
-        return []
-    validator = Match(store, match).validator
-    kinds = {e.position: e.kind for e in stored}
+class _TableDrafts:
+    """The events an import records by the table (`-`: the import decided it, not a judge;
+    `recorded_by` says who ran it) after a stored match's events `stored`: one validator and one
+    map of the stored events' kinds serve `voiding` and `naming` (review: each built its own)."""
+
+    def __init__(self, store: EventStore, match: str, stored: list, recorded_by: str):
+        self.store, self.match, self.stored, self.recorded_by = store, match, stored, recorded_by
+
+    @cached_property
+    def _validator(self) -> Any:  # made only when there is something to record
+        return Match(self.store, self.match).validator
+
+    @cached_property
+    def _kinds(self) -> dict[int, str]:
+        return {e.position: e.kind for e in self.stored}
+
+    def draft(self, kind: str, payload: dict[str, Any], head: int) -> Draft:
+        return self._validator.draft(kind, payload, actor=TABLE_ACTOR, recorded_by=self.recorded_by,
+                                     head=head, kind_at=self._kinds.get)
+
+
+def naming(table: _TableDrafts, g: GameResult, path: str, head: int) -> list[Draft]:
+    """A `player.named` for each seat the stored cut copy (`table.stored`) knew only by the
+    simulator's placeholder and this copy names (`placeholders_named`), unless the log names it
+    already, or did and a judge voided it (`unnamed`): the name is a correction recorded as an
+    event (the match's creation is never rewritten); its events keep the seat's name. By the
+    table, like `voiding`."""
+    named = unnamed(table.stored, placeholders_named(table.stored[0], g.drafts[0]))
     reason = f"named in another copy of the game, {os.path.basename(path)}: the stored copy was cut before the log named this player"
-    return [validator.draft(NAMED, {"player": seat, "name": name, "reason": reason}, actor=TABLE_ACTOR,
-                            recorded_by=recorded_by, head=head + k, kind_at=kinds.get)
+    return [table.draft(NAMED, {"player": seat, "name": name, "reason": reason}, head + k)
             for k, (seat, name) in enumerate(named.items())]
 
 
-def voiding(store: EventStore, match: str, stored: list, positions: list[int], path: str,
-            recorded_by: str) -> list[Draft]:
+def voiding(table: _TableDrafts, positions: list[int], path: str) -> list[Draft]:
     """Corrections voiding a cut copy's events that the whole file reads otherwise (corrections are
-    events: the cut copy's reading stays in the log, struck through). By the table (`-`): the
-    import decided it, not a judge; `recorded_by` says who ran it."""
-    if not positions:
-        return []
-    validator = Match(store, match).validator
-    kinds = {e.position: e.kind for e in stored}
+    events: the cut copy's reading stays in the log, struck through). By the table."""
     reason = (f"{READ_AGAIN} {os.path.basename(path)}: the stored copy's last turn (or set-up) was "
               "read without the lines after its cut")
-    return [validator.draft("correction", {"voids": p, "reason": reason}, actor=TABLE_ACTOR, recorded_by=recorded_by,
-                            head=stored[-1].position + k, kind_at=kinds.get) for k, p in enumerate(positions)]
+    return [table.draft("correction", {"voids": p, "reason": reason}, table.stored[-1].position + k)
+            for k, p in enumerate(positions)]
 
 
 def first_copies(games: Sequence[GameResult]) -> dict[str, GameResult]:
@@ -304,8 +313,9 @@ def game_row(g: GameResult, copy: Copy, first: GameResult, store: EventStore) ->
 
 def as_stored(result: dict[str, Any], detail: dict[str, Any]) -> dict[str, Any]:
     """A copy's result with the stored match's names for the copy's (`detail`'s "names" and
-    "log_names", seat by seat, when they differ: `_optcgsim_copies._names`)."""
-    rename = dict(zip(detail.get("names", []), detail.get("log_names", [])))
+    "log_names", seat by seat, when they differ: `_optcgsim_copies._names`), renamed as the copy
+    was compared (`renaming`)."""
+    rename = renaming(detail.get("names", []), detail.get("log_names", []))
     return {k: rename.get(v, v) if isinstance(v, str) else v for k, v in result.items()}
 
 

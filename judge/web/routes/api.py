@@ -10,13 +10,12 @@ from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, Field
 
 from judge.tournament.audit import audit_rows
-from judge.tournament.tables import judges_queue
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.actions import ACTIONS, run_action
 from judge.web.match_actions import MATCH_ACTIONS, match_scope, run_match_action
 from judge.web.routes.common import app_state, check_csrf, grant_of
-from judge.web.routes.staff import context, tournament_calls
+from judge.web.routes.staff import context, queue_view, tournament_calls
 
 router = APIRouter(prefix="/api")
 
@@ -111,10 +110,13 @@ async def tables(request: Request, tid: str) -> list[dict[str, Any]]:
 
 @router.get("/t/{tid}/queue")
 async def queue(request: Request, tid: str) -> list[dict[str, Any]]:
-    """The judges' queue: disputed tables. Staff."""
+    """The judges' queue as its page shows it: the judge calls (`type` "call", open ones first, as
+    /calls gives them), then the disputed tables (`type` "dispute", as /tables gives them). Staff."""
     g = grant_of(request, tid)
     g.require("view", tid)
-    return [v.to_dict() for v in judges_queue(app_state(request).desk.tournament(tid).state())]
+    desk = app_state(request).desk
+    shown = queue_view(desk, desk.tournament(tid).state())
+    return [{"type": "call", **c} for c in shown["calls"]] + [{"type": "dispute", **v} for v in shown["queue"]]
 
 
 @router.get("/t/{tid}/warnings")

@@ -73,7 +73,7 @@ async def create(request: Request):
     from judge.web.actions import number, text
     try:
         t = Tournament.create(web.desk.store, name=text(form, "name", limit=200), game=text(form, "game", limit=40),
-                              policy=text(form, "policy", required=False, limit=40) or "mtg",
+                              policy=text(form, "policy", required=False, limit=40) or None,  # None: the game's own
                               rounds=number(form, "rounds", required=False, low=0, high=50) or 0,
                               top_cut=number(form, "top_cut", required=False, low=0, high=1024) or 0,
                               seed=text(form, "seed", required=False, limit=40),
@@ -215,13 +215,18 @@ def tournament_calls(desk, st) -> list[dict]:
     return desk.matches.calls([m for rnd in st.rounds for m in rnd.matches.values()])
 
 
+def queue_view(desk, st) -> dict[str, list[dict]]:
+    """What the judges' queue shows: the judge calls (`calls`, open first, then answered) and the
+    disputed tables (`queue`). The page and /api/t/T/queue both read it, so they list the same."""
+    return {"calls": tournament_calls(desk, st), "queue": [v.to_dict() for v in judges_queue(st)]}
+
+
 @router.get("/t/{tid}/queue", response_class=HTMLResponse)
 async def queue(request: Request, tid: str):
     desk = app_state(request).desk
     st = desk.tournament(tid).state()
     return staff_page(request, tid, "web/queue.html", title=f"{st.name} — judges' queue",
-                      queue=[v.to_dict() for v in judges_queue(st)], calls=tournament_calls(desk, st),
-                      fragment=request.query_params.get("part"))
+                      **queue_view(desk, st), fragment=request.query_params.get("part"))
 
 
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)
