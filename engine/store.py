@@ -55,7 +55,10 @@ PREFIXED_STREAMS = ("tournament.created",)
 MIN_TOURNAMENT_PREFIX = 3  # as `tournament show` (judge/tournament/aggregate.py) takes one
 LOG_STREAM = "tablejudge:log"  # the log's own stream: guard incidents (no match id has a colon)
 LOG_FORMAT = "tablejudge log 1"
-SNAPSHOT_FORMAT = "s2"  # snapshots carry the hash of the event they stand at
+# s2: snapshots carry the hash of the event they stand at. s3: the same, with the state's own
+# hash under "hash" (not "state_hash"), so that "state" is the last key and its canonical bytes
+# stand verbatim at the end of the row (see `snapshot_bytes`). s2 rows are never read again.
+SNAPSHOT_FORMAT = "s3"
 # A lost PostgreSQL connection is tried again with randomised exponential backoff: at most
 # PG_ATTEMPTS tries within PG_RETRY_SECONDS (each try may itself wait up to the connect timeout).
 PG_ATTEMPTS = 6
@@ -1152,9 +1155,7 @@ class EventStore:
         on a read-only log or one whose guard is broken: a cache is never worth a refusal."""
         if self.read_only or not self.guard.ok or self._locked:
             return
-        state_bytes = canonical_bytes(state)
-        data = canonical_bytes({"at": position, "event_hash": event_hash,
-                                "state_hash": sha256_hex(state_bytes), "state": state})
+        data = snapshot_bytes(position, event_hash, canonical_bytes(state))
         try:
             with self._cursor(commit=True) as c:
                 c.execute(self._q_snapshot_insert, (self._snapshot_id(match, key), position, key, data))
@@ -1320,14 +1321,43 @@ def _check_row(row: StoredEvent, expected: int, match: str, prev: str) -> str | 
     return None
 
 
+_STATE_KEY = b',"state":'  # in a snapshot row: the header ends, the state's canonical bytes begin
+
+
+def snapshot_bytes(position: int, event_hash: str, state_bytes: bytes) -> bytes:
+    """A snapshot row: canonical JSON of {"at", "event_hash", "hash", "state"}, built around the
+    state's canonical bytes as they are ("state" sorts last, and canonical JSON nests verbatim), so
+    that reading it hashes a slice of the row instead of encoding the state again (that encoding
+    was ~50 us of the ~520 us a moment deep in a 20,000-event log costs, measured 2026-11)."""
+    head = canonical_bytes({"at": position, "event_hash": event_hash, "hash": sha256_hex(state_bytes)})
+    return head[:-1] + _STATE_KEY + state_bytes + b"}"
+
+
+def split_snapshot(data: bytes) -> tuple[dict[str, Any], bytes]:
+    """A snapshot row's header (at, event_hash, hash) and its state's bytes, as written by
+    `snapshot_bytes`. ValueError (or KeyError, TypeError) if the row is not of that shape. Whether
+    the state bytes are what the header's hash says is the caller's check: `state` uses a snapshot
+    only if they are, and `verify` (engine/integrity.py) says which it is."""
+    cut = data.find(_STATE_KEY)
+    if cut < 0 or not data.endswith(b"}"):
+        raise ValueError("not a snapshot row")
+    head = json.loads(data[:cut] + b"}")
+    if type(head) is not dict or not isinstance(head["hash"], str):
+        raise ValueError("not a snapshot row")
+    return head, data[cut + len(_STATE_KEY):-1]
+
+
 def _snapshot(data: bytes) -> Snapshot | None:
-    """A stored snapshot, if it is whole and consistent with itself (its state hash)."""
+    """A stored snapshot, if it is whole and consistent with itself (its state hash): the state
+    used is decoded from exactly the bytes that hash covers."""
     try:
-        d = json.loads(data)
-        state = d["state"]
-        if sha256_hex(canonical_bytes(state)) != d["state_hash"]:
+        head, state_bytes = split_snapshot(data)
+        if sha256_hex(state_bytes) != head["hash"]:
             return None
-        return Snapshot(int(d["at"]), str(d["event_hash"]), state)
+        state = json.loads(state_bytes)
+        if type(state) is not dict:
+            return None
+        return Snapshot(int(head["at"]), str(head["event_hash"]), state)
     except (ValueError, KeyError, TypeError):
         return None
 
