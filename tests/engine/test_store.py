@@ -188,6 +188,20 @@ def test_a_long_read_holds_the_garbage_collector_off_and_leaves_it_as_it_was(sto
         gc.callbacks.remove(count)
 
 
+def test_a_failed_read_on_sqlite_is_said_in_words_not_raised_as_sqlite3s_error(sqlite_path):
+    """Reads on SQLite skip the library's transaction (engine/store.py `_sqlite_rows`): its errors
+    still come out as the store's, naming the log."""
+    from engine.store import StoreUnavailable
+
+    store = EventStore.open(sqlite_path)
+    m = new_match(store)
+    c = sqlite3.connect(sqlite_path)
+    c.execute("ALTER TABLE stored_events RENAME TO elsewhere")
+    c.commit()
+    c.close()
+    with pytest.raises(StoreUnavailable, match=r"cannot read the event log .*: no such table: stored_events"):
+        store.read(m.id, after=1)
+
 # --- two writers, real processes ---------------------------------------------------------------
 
 def _writer(db: str, match: str, name: str, count: int, barrier, results) -> None:
