@@ -25,7 +25,7 @@ from urllib.parse import quote, unquote
 
 from engine.canonical import canonical_bytes, sha256_hex
 from engine.replay import SNAPSHOT_EVERY, Replayer
-from engine.store import EventStore, MatchNotFound, VerifyReport, anchor_token
+from engine.store import EventStore, MatchNotFound, VerifyReport, anchor_token, split_snapshot
 
 ANCHOR_RE = re.compile(r"tj-anchor:([A-Za-z0-9._~%-]+)@(\d{1,12}):([0-9a-f]{64})")
 SEAL_RE = re.compile(r"tj-seal:([A-Za-z0-9._~%-]+)/([A-Za-z0-9._~%-]+):([0-9a-f]{64})")
@@ -83,17 +83,18 @@ def _check_snapshots(store: EventStore, replayer: Replayer, report: VerifyReport
 
 
 def _snapshot_problem(position: int, data: bytes, event_hash: str | None, replayed: str) -> str | None:
-    try:
-        d = json.loads(data)
-        state = d["state"]
-        stated = sha256_hex(canonical_bytes(state))
+    try:  # read as `state` reads it (engine/store.py): the hash of the state's bytes as stored
+        d, state_bytes = split_snapshot(data)
+        if type(json.loads(state_bytes)) is not dict:
+            raise ValueError("not a state")
+        stated = sha256_hex(state_bytes)
     except (ValueError, KeyError, TypeError):
         return "cannot be read (it is never used)"
     if event_hash is None:
         return "stands at an event the log does not hold"
     if d.get("event_hash") != event_hash:
         return "names another event than the log's (a forged or stale snapshot; it is never used)"
-    if d.get("state_hash") != stated:
+    if d["hash"] != stated:
         return "its state does not match its own state hash (edited; it is never used)"
     if position % SNAPSHOT_EVERY:
         return f"stands where replay never saves one (not a multiple of {SNAPSHOT_EVERY}; never used)"

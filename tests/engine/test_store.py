@@ -159,6 +159,49 @@ def test_notification_log_orders_all_streams(store):
     assert seen == [(a.id, 1), (b.id, 1), (a.id, 2), (b.id, 2)]
 
 
+
+def test_a_long_read_holds_the_garbage_collector_off_and_leaves_it_as_it_was(store):
+    """Reading thousands of events starts no collection while it decodes (they cost a replay of
+    20,000 events ~15%), and the collector is back as it was: on if it was on, off if it was off."""
+    import gc
+
+    m = new_match(store)
+    store.append(m.id, [note(f"n{i}") for i in range(3000)])
+    runs: list[int] = []
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "start":
+            runs.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        assert gc.isenabled()
+        events = store.read(m.id)
+        during = len(runs)  # before anything else allocates: the collector may run right after
+        assert during == 0 and gc.isenabled()
+        gc.disable()
+        try:
+            assert len(store.read(m.id)) == len(events) == 3001 and not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        gc.callbacks.remove(count)
+
+
+def test_a_failed_read_on_sqlite_is_said_in_words_not_raised_as_sqlite3s_error(sqlite_path):
+    """Reads on SQLite skip the library's transaction (engine/store.py `_sqlite_rows`): its errors
+    still come out as the store's, naming the log."""
+    from engine.store import StoreUnavailable
+
+    store = EventStore.open(sqlite_path)
+    m = new_match(store)
+    c = sqlite3.connect(sqlite_path)
+    c.execute("ALTER TABLE stored_events RENAME TO elsewhere")
+    c.commit()
+    c.close()
+    with pytest.raises(StoreUnavailable, match=r"cannot read the event log .*: no such table: stored_events"):
+        store.read(m.id, after=1)
+
 # --- two writers, real processes ---------------------------------------------------------------
 
 def _writer(db: str, match: str, name: str, count: int, barrier, results) -> None:

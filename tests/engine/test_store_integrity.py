@@ -116,6 +116,41 @@ def test_a_snapshot_standing_on_another_event_is_not_used(sqlite_path):
     assert m2.replayer.distrusted == [SNAPSHOT_EVERY]
 
 
+
+def test_a_snapshot_row_holds_its_states_canonical_bytes_and_an_older_format_is_never_used(sqlite_path):
+    """The row is canonical JSON ending in the state's canonical bytes, which its "hash" covers
+    (`state` hashes that slice, never encodes the state again); a row of the format before (s2,
+    its hash under "state_hash") is neither read nor compared, even with every hash made to fit."""
+    from engine.canonical import canonical_bytes, sha256_hex
+
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    store.append(m.id, [Draft("counter", 1, "-", {"player": "Ann", "name": "life", "add": 1}, "t")
+                        for _ in range(SNAPSHOT_EVERY + 10)])
+    m.state(at=SNAPSHOT_EVERY + 5)
+    ((key, at, data),) = store.all_snapshots(m.id)
+    d = json.loads(data)
+    state = canonical_bytes(d["state"])
+    assert (key, at) == (store.snapshot_key_id(m.replayer.key), SNAPSHOT_EVERY) and key.endswith("/s3")
+    assert data == canonical_bytes(d) and data.endswith(b',"state":' + state + b"}")
+    assert sorted(d) == ["at", "event_hash", "hash", "state"] and d["hash"] == sha256_hex(state)
+    # an s2 row at a later snapshot position, well formed but telling another table: never used
+    at2 = 2 * SNAPSHOT_EVERY
+    store.append(m.id, [note("x") for _ in range(at2 - SNAPSHOT_EVERY)])
+    wrong = dict(d["state"], position=at2, turn=99)
+    old = canonical_bytes({"at": at2, "event_hash": store.event_at(m.id, at2).hash,
+                           "state_hash": sha256_hex(canonical_bytes(wrong)), "state": wrong})
+    c = sqlite3.connect(sqlite_path)
+    with c:
+        c.execute("INSERT INTO stored_snapshots VALUES (?, ?, ?, ?)",
+                  (f"{m.id}/{m.replayer.key}/s2", at2, m.replayer.key, old))
+    c.close()
+    fresh = Match.open(EventStore.open(sqlite_path), m.id)
+    assert fresh.state(at=at2 + 1).turn != 99
+    report = verify_match(fresh.store, m.id)
+    assert report.ok
+    assert any("1 snapshot of another ruleset version, options or snapshot format" in c for c in report.checked)
+
 def test_anchor_tokens_hashes_and_files(tmp_path, store):
     m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
     head = store.append(m.id, [note("a")])[-1]

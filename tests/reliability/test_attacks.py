@@ -307,7 +307,7 @@ def test_a_forged_snapshot_is_caught_by_verify_and_a_careless_one_is_never_used(
     r = run_cli("verify", m.id, db=db_url)
     assert r.returncode == 1 and f"snapshot at event {AT}: its state does not match its own state hash" in r.stdout
     # careful: every hash made to fit; a replay is the only way to know, and verify does it
-    snap["state_hash"] = sha256_hex(canonical_bytes(snap["state"]))
+    snap["hash"] = sha256_hex(canonical_bytes(snap["state"]))
     raw.insider(f"UPDATE stored_snapshots SET state = {p} WHERE originator_id = {p} AND originator_version = {AT}",
                 params=(canonical_bytes(snap), sid))
     r = run_cli("verify", m.id, db=db_url)
@@ -324,7 +324,7 @@ def test_a_snapshot_slipped_in_where_replay_never_saves_one_is_not_used(db_url, 
     snap.update(at=at, event_hash=store.event_at(m.id, at).hash)
     snap["state"]["counters"]["Ann"]["life"] = 14
     snap["state"]["position"] = at
-    snap["state_hash"] = sha256_hex(canonical_bytes(snap["state"]))
+    snap["hash"] = sha256_hex(canonical_bytes(snap["state"]))
     p = "%s" if raw.is_postgres else "?"
     raw.run(f"INSERT INTO stored_snapshots VALUES ({p}, {at}, 'x', {p})", params=(sid, canonical_bytes(snap)))
     assert _life_at(db_url, m.id, at + 5) == at + 4
