@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -243,7 +242,9 @@ class Snapshot:
 
 
 def new_write_id() -> str:
-    return secrets.token_hex(8)
+    """16 random hex digits, as secrets.token_hex(8) gives them (the same os.urandom bytes) without
+    its three calls' layers: 0.99 against 1.40 us (medians of 15 alternations), once per append."""
+    return os.urandom(8).hex()
 
 
 _decode_text = json.JSONDecoder().decode  # text, not bytes: no encoding sniffing per call
