@@ -59,6 +59,9 @@ class SQLiteWriter:
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()  # an RLock: _Transaction asks whether it holds it
         self._owner: int | None = None  # the thread inside a transaction
+        # transactions begun, counted under the lock: the store's write checks tell by it whether
+        # a write of their own came in between (EventStore._sqlite_write_checks)
+        self.begun = 0
 
     @staticmethod
     def usable(dbname: str) -> bool:
@@ -114,6 +117,7 @@ class _Transaction:
         try:
             w._lock.acquire()
             w._owner = me
+            w.begun += 1
             if w._conn is None:
                 w._conn = w._connect()
             elif w._conn.in_transaction:  # an interrupted transaction's leftover (see above)

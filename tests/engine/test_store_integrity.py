@@ -240,6 +240,50 @@ def test_after_a_repair_appends_to_a_match_whose_chain_is_broken_are_refused(sql
         fresh.append(m.id, [note("x")])
 
 
+def test_an_incident_another_process_records_between_two_appends_refuses_the_next(sqlite_path):
+    """A writer skips its write checks while no other connection has committed (PRAGMA
+    data_version): a chain.broken recorded by another process must still be seen at once."""
+    from engine.store import ChainBroken
+
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    for text in ("a", "b", "c"):  # the checks pass, then are skipped
+        m.record("note", {"text": text})
+    other = EventStore.open(sqlite_path)  # another process's `verify --repair`
+    other.repair_guard(broken=[{"stream": m.id, "position": 2, "reason": "edited"}])
+    other.close()
+    with pytest.raises(ChainBroken, match=f"chain of {m.id} is broken at event 2"):
+        m.record("note", {"text": "after the repair"})
+    assert store.head(m.id).position == 4  # nothing stored
+
+
+def test_a_guard_dropped_by_another_process_between_two_appends_refuses_the_next(sqlite_path):
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    for text in ("a", "b"):
+        m.record("note", {"text": text})
+    with sqlite3.connect(sqlite_path) as c:
+        c.execute("DROP TRIGGER tablejudge_no_update")
+    with pytest.raises(GuardBroken, match="trigger tablejudge_no_update is missing"):
+        m.record("note", {"text": "after"})
+    assert store.head(m.id).position == 3
+
+
+def test_an_incident_this_store_records_refuses_its_next_append_at_once(sqlite_path):
+    """Its own connection's commits do not change data_version: the skip must not hide them."""
+    from engine.store import ChainBroken
+
+    store = EventStore.open(sqlite_path)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    for text in ("a", "b"):
+        m.record("note", {"text": text})
+    # (recorded after the store read the incidents: only the append's own checks can know)
+    store.repair_guard(broken=[{"stream": m.id, "position": 2, "reason": "edited"}])
+    with pytest.raises(ChainBroken):
+        m.record("note", {"text": "after"})
+    assert store.head(m.id).position == 3
+
+
 def test_verify_repair_records_a_chain_broken_while_the_guard_stayed_intact(sqlite_path):
     from engine.store import ChainBroken
 
