@@ -209,10 +209,10 @@ def _import_with_workers(store: EventStore, path: str, match_id: str, head: Draf
     """A long file creating a new match: drafted by worker processes beside this one, which
     chains each chunk as it comes back and stores them all in one transaction (see
     _jsonl_workers.py)."""
-    batches = _jsonl_workers.batches_from_workers(path, head, head_hash, rest, validator, match_id, recorded_by,
-                                                  workers, read_line, draft_line, line_of)
+    batches = _jsonl_workers.batches_from_workers(path, rest, validator, match_id, recorded_by, workers,
+                                                  read_line, draft_line, line_of)
     try:
-        events = store.create_in_batches(match_id, batches)
+        events = store.create_in_batches(match_id, head, head_hash, batches)
     except HashMismatch as e:
         raise hash_refusal(e, path, line_of) from None
     except StreamExists:  # created by another writer since it was looked for
@@ -220,7 +220,7 @@ def _import_with_workers(store: EventStore, path: str, match_id: str, head: Draf
     finally:
         batches.close()  # stops the workers at once if the import was refused
     findings = findings_after(store, match_id, 1) if judge else 0
-    return ImportSummary(file=path, match=match_id, events=len(events), created=True, findings=findings,
+    return ImportSummary(file=path, match=match_id, events=events, created=True, findings=findings,
                          extra={"status": "created", "already_in_log": 0, "workers": workers})
 
 
