@@ -142,20 +142,20 @@ def _draft_range(job: tuple, start: int, stop: int) -> Envelopes | dict[str, str
     names = validator.vocab.keys()
     one: dict[str, str] = dict(zip(names, names))
     out = Envelopes([], [], [])
+    # (the lists' appends looked up once: this loop runs for every line of a long file)
+    add_kind, add_parts, add_hash = out.kinds.append, out.parts.append, out.expected_hashes.append
     try:
-        for i in range(start, stop):
-            n, text, cut = lines[i]
-            position = i + 2
+        for position, (n, text, cut) in enumerate(lines[start:stop], start=start + 2):
             obj = read_line(text, path, n, cut)
             d = draft_line(validator, obj, path, n, position, match_id, True, recorded_by, kind_at)
-            kinds[position] = d.kind
-            out.kinds.append(one.get(d.kind, d.kind))
+            kind = kinds[position] = one.get(d.kind, d.kind)
+            add_kind(kind)
             # a plain tuple: EnvelopeParts pickles as a call of its class per event
-            out.parts.append(tuple(envelope_parts(
-                match=match_id, position=position, kind=d.kind, version=d.version, actor=d.actor,
+            add_parts(tuple(envelope_parts(
+                match=match_id, position=position, kind=kind, version=d.version, actor=d.actor,
                 payload=d.payload, recorded_at=d.recorded_at or at, recorded_by=d.recorded_by,
                 write_id=d.write_id)))
-            out.expected_hashes.append(obj.get("hash"))
+            add_hash(obj.get("hash"))
     except InputError as e:
         return {"message": e.message, "where": e.where, "field": e.field}
     return out
