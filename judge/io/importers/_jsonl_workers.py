@@ -19,9 +19,9 @@ import gc
 import os
 from typing import TYPE_CHECKING, Any
 
-from engine.events import Draft, EnvelopeParts, envelope_parts, now_iso
+from engine.events import Draft, envelope_parts, now_iso
 from engine.match import EventValidator, InputError
-from engine.store import Batch
+from engine.store import Envelopes
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -56,17 +56,16 @@ def pool_size(workers: int | None, events: int) -> int:
     return max(0, min(workers, MAX_WORKERS, events // CHUNK))
 
 
-def batches_from_workers(path: str, head: Draft, head_hash: str | None, lines: list[tuple[int, str, bool]],
-                         validator: EventValidator, match_id: str, recorded_by: str, workers: int,
-                         read_line: LineReader, draft_line: LineDrafter, line_of: dict[int, int]) -> Iterator[Batch]:
-    """The match's events in batches for `EventStore.create_in_batches`: `head` (its
-    match.created, event 1, with the hash its line gave) and every line of `lines` (the file after
-    that line: events 2, 3, ...), drafted with the importer's `read_line` and `draft_line` (passed
-    in: the importer imports this module). The main process drafts the first chunk while the
-    workers start on the others; each worker's chunk is handed on as it comes back, in file order.
-    `line_of` is filled with each event's line number as its batch is handed on. InputError for
-    the first refused line, in file order. Close the iterator when done with it (the workers are
-    stopped)."""
+def batches_from_workers(path: str, lines: list[tuple[int, str, bool]], validator: EventValidator,
+                         match_id: str, recorded_by: str, workers: int, read_line: LineReader,
+                         draft_line: LineDrafter, line_of: dict[int, int]) -> Iterator[Envelopes]:
+    """The match's events after its match.created, in batches for
+    `EventStore.create_in_batches`: every line of `lines` (the file after that line: events 2, 3,
+    ...), drafted with the importer's `read_line` and `draft_line` (passed in: the importer
+    imports this module). The main process drafts the first chunk while the workers start on the
+    others; each worker's chunk is handed on as it comes back, in file order. `line_of` is filled
+    with each event's line number as its batch is handed on. InputError for the first refused
+    line, in file order. Close the iterator when done with it (the workers are stopped)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -81,10 +80,9 @@ def batches_from_workers(path: str, head: Draft, head_hash: str | None, lines: l
             try:
                 futures += [pool.submit(_draft_chunk, s, min(s + CHUNK, len(lines)))
                             for s in range(own, len(lines), CHUNK)]
-                first = _batch(path, _draft_range(job, 0, own), line_of)  # the main process's own chunk
-                yield Batch([head, *first.drafts], [head_hash, *first.expected_hashes], [None, *first.parts])
-                for future in futures:
-                    yield _batch(path, future.result(), line_of)
+                yield _batch(_draft_range(job, 0, own), lines, 0, line_of)  # the main process's own chunk
+                for s, future in zip(range(own, len(lines), CHUNK), futures):
+                    yield _batch(future.result(), lines, s, line_of)
             except BaseException:  # a refused line, Ctrl-C, the consumer gone: the rest is not wanted
                 for future in futures:  # (before the pool's exit, which waits for what is still queued)
                     future.cancel()
@@ -94,13 +92,14 @@ def batches_from_workers(path: str, head: Draft, head_hash: str | None, lines: l
                          where=path) from None
 
 
-def _batch(path: str, result: list[tuple] | dict[str, str], line_of: dict[int, int]) -> Batch:
-    """A chunk's drafts as a Batch (its lines noted in `line_of`), or its refused line raised."""
+def _batch(result: Envelopes | dict[str, str], lines: list[tuple[int, str, bool]], start: int,
+           line_of: dict[int, int]) -> Envelopes:
+    """A chunk's envelopes (lines[start:] onwards: their line numbers noted in `line_of`), or its
+    refused line raised."""
     if isinstance(result, dict):
         raise InputError(result["message"], where=result["where"], field=result["field"])
-    line_of.update((p[0], n) for _, p, _, n in result)
-    return Batch([Draft(*d) for d, _, _, _ in result], [h for _, _, h, _ in result],
-                 [EnvelopeParts(*p) for _, p, _, _ in result])
+    line_of.update((i + 2, lines[i][0]) for i in range(start, start + len(result.kinds)))
+    return result
 
 
 def _start(job: tuple) -> None:
@@ -112,15 +111,15 @@ def _start(job: tuple) -> None:
     gc.disable()  # a worker's objects live until its chunk is sent: see jsonl.gc_paused
 
 
-def _draft_chunk(start: int, stop: int) -> list[tuple] | dict[str, str]:
+def _draft_chunk(start: int, stop: int) -> Envelopes | dict[str, str]:
     """A worker's task: its share of the pool's job."""
     assert _job is not None
     return _draft_range(_job, start, stop)
 
 
-def _draft_range(job: tuple, start: int, stop: int) -> list[tuple] | dict[str, str]:
-    """lines[start:stop] of `job` drafted, each with its envelope (plain tuples: cheap to send
-    back from a worker), or the first refused line's error."""
+def _draft_range(job: tuple, start: int, stop: int) -> Envelopes | dict[str, str]:
+    """lines[start:stop] of `job` drafted, as their envelopes (no drafts: see engine/store.py
+    Envelopes), or the first refused line's error."""
     path, lines, validator, match_id, recorded_by, at, read_line, draft_line = job
     kinds: dict[int, str] = {1: "match.created"}
 
@@ -139,20 +138,24 @@ def _draft_range(job: tuple, start: int, stop: int) -> list[tuple] | dict[str, s
             return kind if isinstance(kind, str) else None
         return None
 
-    out: list[tuple[Any, ...]] = []
+    # each kind as one object (the vocabulary's few), so pickle sends each once, then a reference
+    names = validator.vocab.keys()
+    one: dict[str, str] = dict(zip(names, names))
+    out = Envelopes([], [], [])
+    # (the lists' appends looked up once: this loop runs for every line of a long file)
+    add_kind, add_parts, add_hash = out.kinds.append, out.parts.append, out.expected_hashes.append
     try:
-        for i in range(start, stop):
-            n, text, cut = lines[i]
-            position = i + 2
+        for position, (n, text, cut) in enumerate(lines[start:stop], start=start + 2):
             obj = read_line(text, path, n, cut)
             d = draft_line(validator, obj, path, n, position, match_id, True, recorded_by, kind_at)
-            if d.recorded_at is None:
-                d = d._replace(recorded_at=at)
-            kinds[position] = d.kind
-            p = envelope_parts(match=match_id, position=position, kind=d.kind, version=d.version,
-                               actor=d.actor, payload=d.payload, recorded_at=d.recorded_at,
-                               recorded_by=d.recorded_by, write_id=d.write_id)
-            out.append((tuple(d), tuple(p), obj.get("hash"), n))
+            kind = kinds[position] = one.get(d.kind, d.kind)
+            add_kind(kind)
+            # a plain tuple: EnvelopeParts pickles as a call of its class per event
+            add_parts(tuple(envelope_parts(
+                match=match_id, position=position, kind=kind, version=d.version, actor=d.actor,
+                payload=d.payload, recorded_at=d.recorded_at or at, recorded_by=d.recorded_by,
+                write_id=d.write_id)))
+            add_hash(obj.get("hash"))
     except InputError as e:
         return {"message": e.message, "where": e.where, "field": e.field}
     return out
