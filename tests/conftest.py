@@ -72,6 +72,23 @@ def run_cli(*args: str, db: str | None = None, input: str | None = None,
                           cwd=ROOT, env=full_env, timeout=120)
 
 
+def run_in_process(db, *args) -> tuple[int, str, str]:
+    """Run `tablejudge --db DB ARGS` in this process the way the installed command does (exit
+    codes included): (exit code, stdout, stderr). For tests that spy on the library's calls."""
+    import click
+    from click.testing import CliRunner
+
+    from judge.cli import cli
+    from judge.cli.common import run_guarded
+
+    @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+    @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+    def entry(argv):
+        raise SystemExit(run_guarded(cli, ["--db", str(db), *argv]))
+    res = CliRunner().invoke(entry, [str(a) for a in args])
+    return res.exit_code, res.stdout, res.stderr
+
+
 def pytest_sessionfinish(session, exitstatus):
     """`make test` (and so CI) installs everything the suite needs, so there a skipped test means a
     missing tool went unnoticed: with TABLEJUDGE_NO_SKIPS=1 any skip fails the run, naming the tests."""

@@ -5,23 +5,11 @@ from __future__ import annotations
 
 import json
 
-import click
 import pytest
-from click.testing import CliRunner
 
 from engine.match import Match
 from engine.store import EventStore
-from judge.cli import cli
-from judge.cli.common import run_guarded
-
-
-def run(db, *args):
-    @click.command(context_settings={"ignore_unknown_options": True})
-    @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
-    def entry(argv):
-        raise SystemExit(run_guarded(cli, ["--db", str(db), *argv]))
-    res = CliRunner().invoke(entry, [str(a) for a in args])
-    return res.exit_code, res.stdout, res.stderr
+from tests.conftest import run_in_process as run
 
 
 @pytest.fixture

@@ -4,30 +4,16 @@ import io
 import json
 from pathlib import Path
 
-import click
 import pytest
 import sqlite_utils
-from click.testing import CliRunner
 
 from engine.match import Match
 from engine.store import EventStore
 from judge import desk
-from judge.cli import cli
-from judge.cli.common import run_guarded
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_in_process as run
 
 FIXTURE = Path(ROOT) / "tests" / "fixtures" / "desk" / "dispute.jsonl"
 BAD = "<script>alert(1)</script>"
-
-
-def run(db, *args):
-    """Run `tablejudge --db DB ARGS` the way the installed command does (exit codes included)."""
-    @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-    @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
-    def entry(argv):
-        raise SystemExit(run_guarded(cli, ["--db", str(db), *argv]))
-    res = CliRunner().invoke(entry, [str(a) for a in args])
-    return res.exit_code, res.stdout, res.stderr
 
 
 @pytest.fixture
