@@ -8,6 +8,9 @@ import json
 
 from engine.match import Match
 from engine.store import EventStore
+from judge.io.cardnames import CardNames
+from judge.report.match import match_context
+from judge.report.views import table_view
 from tests.conftest import run_cli
 from tests.rulesets.optcg.support import ev, registration
 
@@ -74,6 +77,13 @@ def test_a_judge_replaces_the_set_up_and_the_life_taken_since_comes_off_it(tmp_p
     out = run_cli("state", m.id, "--at", str(t3), "--as-recorded", "--json", db=db)
     assert _bob_life(out) == 5, out.stdout + out.stderr
     assert before + 1 == rec.event.position
+    # the report: the set-up marked replaced, its timeline on the corrected table
+    ctx = match_context(m)
+    rows = {e["position"]: e for seg in ctx["segments"] for ph in seg["phases"] for e in ph["events"]}
+    assert rows[BOB_LIFE]["void_how"] == "replaced" and ctx["counts"]["corrected"] == 1
+    assert "should read" in rows[rec.event.position]["description"], rows[rec.event.position]
+    assert rows[t3]["state"] == table_view(m.replayer.state_at(t3, corrected=True), m.ruleset,
+                                           CardNames.for_state(m.state(), m.ruleset))
 
 
 def test_voiding_and_placing_again_is_still_read_as_placed_now(tmp_path):
@@ -101,3 +111,41 @@ def test_the_cli_records_a_replacement(tmp_path):
 def _bob_life(out) -> int:
     assert out.returncode == 0, out.stdout + out.stderr
     return json.loads(out.stdout)["players"]["Bob"]["zones"]["life"]["count"]
+
+
+def test_the_live_recorder_records_a_replacement_as_a_judge_only(tmp_path):
+    from judge.live import LiveSession
+    from tests.live.test_live_session import _ok, _optcg_setup, _session
+    store, m, s = _session(tmp_path)
+    _optcg_setup(s)  # ... A: life 4 · B: life 4
+    bob = max(e.position for e in m.events() if e.kind == "life.placed")
+    line = f'judge Zoe: void {bob} "3 placed" instead={{"actor":"Bob","payload":{{"player":"Bob","count":3}}}}'
+    refused = s.handle(line.replace("judge Zoe", "B"))
+    assert refused.refused and "only a judge" in refused.text, refused.text
+    judge = LiveSession(Match(store, m.id), recorded_by="floor", role="judge")
+    _ok(judge, line)
+    assert _life(m.state(), "Bob") == 3 and m.events()[bob - 1].payload["count"] == 4
+
+
+def test_the_wrong_leader_replaced_from_the_cli_by_name_places_its_life(tmp_path):
+    """Bob's deck was registered with the wrong Leader (Life 5, not OP01-002's 4) and `life` with no
+    number placed 5. The judge gives the right Leader by name: the CLI stores its number and its
+    facts (as for a deck.registered), and the set-up's Life, read from the Leader, is 4 as corrected."""
+    import os
+    from tests.conftest import ROOT
+    db = str(tmp_path / "m.db")
+    assert run_cli("cards", "import", os.path.join(ROOT, "tests", "fixtures", "optcg", "cards.json"),
+                   db=db).returncode == 0
+    m = Match.create(EventStore.open(db), "optcg", ["Ann", "Bob"], recorded_by="t")
+    wrong = registration("Bob")
+    for kind, payload in [("deck.registered", registration("Ann")), ("deck.registered", wrong),
+                          ("life.placed", {"player": "Bob"})]:
+        m.record(kind, payload, actor="-")
+    assert _life(m.state(), "Bob") == 5
+    instead = {"actor": "-", "payload": {"player": "Bob", "leader": "Test Leader Red/Green", "deck": wrong["deck"]}}
+    out = run_cli("log", m.id, "correction", "--actor", "judge:Zoe", "--voids", "3", "--reason", "wrong Leader",
+                  "--instead", json.dumps(instead), db=db)
+    assert out.returncode == 0, out.stdout + out.stderr
+    fixed = m.events()[-1].payload["instead"]["payload"]
+    assert fixed["leader"] == "OP01-002" and "OP01-002" in fixed["cards"]
+    assert _bob_life(run_cli("state", m.id, "--json", db=db)) == 4
