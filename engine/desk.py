@@ -699,6 +699,8 @@ def describe_desk_event(kind: str, payload: dict[str, Any], actor: str) -> str |
     """Plain words for a desk kind (None: not a desk kind). Rulesets' describe() falls back to a
     generic `kind field=value`; reports call this first."""
     judge = judge_of(actor)
+    if kind == "correction" and payload.get("instead"):  # its replacement in the ruleset's words
+        return None
     if kind == "time.called" and payload.get("extra_minutes_over") is True:  # not a call: its own words
         note = f": {payload['note']}" if payload.get("note") else ""
         return f"the extra minutes ran out at {payload.get('clock')}{note}"

@@ -212,11 +212,21 @@ class Note(Payload):
 
 
 @event_kind("correction")
-class Correction(Payload):
-    """Voids one earlier event: replay plays as if it had not happened. The original stays in the log."""
+class Void(Payload):
+    """Voids one earlier event: replay plays as if it had not happened. The original stays in the
+    log. (A tournament's stream takes only this; a match's log takes `Correction`.)"""
 
     voids: int
     reason: str
+
+
+@event_kind("correction")
+class Correction(Void):
+    """Voids one earlier event; with `instead` (a judge's, of a game event), says what that event
+    should have read, `{"kind", "actor", "payload"}` (kind: the voided event's, the default), which
+    replay plays in its place (engine/replacing.py). The original stays in the log."""
+
+    instead: dict[str, Any] | None = None
 
 
 @event_kind("backup")

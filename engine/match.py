@@ -18,11 +18,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.desk import ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids, time_call_verdict
+from engine.desk import (OFF_TABLE_KINDS, ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids,
+                         time_call_verdict)
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
 from engine.replay import VOIDING_KINDS, Replayer, Validation
+from engine.replacing import INSTEAD_FIELDS
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from engine.canonical import canonical_json
 # InputError lives in engine.schema (the penalty guides raise it too); engine.match.InputError is the name callers use
@@ -160,6 +162,10 @@ class EventValidator:
         except PayloadError as e:
             raise InputError(e.message, field=f"payload.{e.field}" if e.field else "payload") from None
         data = parsed.to_dict()
+        if kind in ("correction", "backup"):
+            self._check_void_target(kind, data, head, kind_at)
+        if kind == "correction" and data.get("instead") is not None:
+            data["instead"] = self._replacement(data, actor, kind_at)
         if _may_be_large(data) and len(canonical_json(data)) > MAX_PAYLOAD_BYTES:
             raise InputError(f"the payload is larger than {MAX_PAYLOAD_BYTES:,} characters of JSON, "
                              "the most one event may hold", field="payload")
@@ -169,12 +175,46 @@ class EventValidator:
             self._recorder_checked = recorded_by
         if kind == NAMED and (refused := naming_refusal(actor, data, self.players)):
             raise InputError(refused[0], field=refused[1])
-        if kind in ("correction", "backup"):
-            self._check_void_target(kind, data, head, kind_at)
         for name, kinds in self.vocab[kind].references.items():
             self._check_reference(name, data.get(name), kinds, head, kind_at)
         return Draft(kind, parsed.version, actor, data, recorded_by or default_recorder_name(),
                      recorded_at)
+
+    def _replacement(self, data: dict, actor: str, kind_at: Callable[[int], str | None]) -> dict[str, Any]:
+        """A correction's `instead` (what event `voids` should have read), checked as an event of the
+        voided one's kind recorded right after the events before it; stored with its kind, version
+        and actor. The rules of replacing: engine/replacing.py."""
+        target, given = data["voids"], data["instead"]
+        where = "payload.instead"
+        if not actor.startswith(JUDGE_PREFIX) or len(actor) == len(JUDGE_PREFIX):
+            raise InputError(f"only a judge (actor 'judge:NAME') may say what event {target} should have "
+                             f"read, not {shown(actor)}; to void it only, leave out instead", field=where)
+        found = kind_at(target)
+        if found in OFF_TABLE_KINDS:
+            raise InputError(f"event {target} is a {found}, not a game event: a judge action, note, slip or "
+                             "clock event is changed by recording the next one (or voiding it), not replaced",
+                             field=where)
+        unknown = sorted(set(given) - set(INSTEAD_FIELDS))
+        if unknown:
+            raise InputError(f"instead has no field {shown(unknown[0])} (fields: kind, actor, payload)",
+                             field=f"{where}.{unknown[0][:40]}")
+        for name in ("actor", "payload"):
+            if name not in given:
+                raise InputError(f"instead needs {name!r}: the {name} event {target} should have had "
+                                 "(fields: kind, actor, payload)", field=f"{where}.{name}")
+        kind = given.get("kind", found)
+        if kind != found:
+            raise InputError(f"event {target} is a {found}; its replacement must be one too, got {shown(kind)} "
+                             "(a different act: void it and record what happened)", field=f"{where}.kind")
+        version = self.vocab[found].version
+        if given.get("version", version) != version:
+            raise InputError(f"instead.version must be {version} (the {found} kind's), got "
+                             f"{shown(given['version'])}", field=f"{where}.version")
+        try:  # as any event of its kind, recorded where it stands: fields may name only earlier events
+            d = self.draft(found, given["payload"], actor=given["actor"], head=target - 1, kind_at=kind_at)
+        except InputError as e:
+            raise InputError(f"instead: {e.message}", field=f"{where}.{e.field}" if e.field else where) from None
+        return {"kind": d.kind, "version": d.version, "actor": d.actor, "payload": d.payload}
 
     def check_actor(self, actor: Any) -> None:
         if not isinstance(actor, str):

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from engine.desk import OFF_TABLE_KINDS, failure_finding, limit_finding
 from engine.events import RecordedEvent
 from engine.findings import Finding
+from engine.replacing import Replacement, from_correction, noted, replacements
 from engine.rulesets import Ruleset, get_ruleset
 from engine.schema import MAX_NUMBER
 from engine.state import TableState
@@ -86,36 +87,52 @@ class Fold:
 
     Starts from `base` (a snapshot's state, the table after event `base_pos`) or, without one,
     from the ruleset's table right after `created`. `skip`: positions voided later in the log,
-    left out from the start (the corrected view: `Replayer.corrected_fold`)."""
+    left out from the start (the corrected view: `Replayer.corrected_fold`). `instead`: what the
+    corrections of the whole log play in place of the positions they replace (the corrected view;
+    without it, each correction's replacement counts from the correction on, as its void does)."""
 
     def __init__(self, ruleset: Ruleset, created: RecordedEvent, base: dict | None = None,
-                 base_pos: int = 1, skip: frozenset[int] = frozenset()):
+                 base_pos: int = 1, skip: frozenset[int] = frozenset(),
+                 instead: dict[int, Replacement] | None = None):
         self.ruleset = ruleset
         self.created = created
         self.base = base
         self.base_pos = base_pos
         self.skip = skip
+        self.instead: dict[int, Replacement] = dict(instead or {})
+        self._noting = instead is None  # the view as recorded: learn replacements as they come
         self.state = self._base_state()
         self.state.voided = sorted(skip)
         self.applied: list[RecordedEvent] = []
         self.inert: set[int] = set()  # stored events beyond the limits: kept, flagged, not applied
+        self.inert_instead: set[int] = set()  # the same of replacements, by the position they replace
         self._limits = ruleset.limit_checks()  # looked up per event: replay's hot path
 
     def push(self, e: RecordedEvent, *, check: bool = False) -> list[Finding]:
         """Apply one event (judging it first against the table before it, with `check`)."""
+        played, by = e, 0
         if e.position in self.skip:  # voided later in the log: as if it had not happened
-            self.state.position = e.position
-            self.applied.append(e)
-            return []
-        problem = self.ruleset.limit_problem(e) if e.kind in self._limits else None
+            sub = self.instead.get(e.position)
+            if sub is None:
+                self.state.position = e.position
+                self.applied.append(e)
+                return []
+            played, by = sub.event, sub.by  # ... or as if it had read what a correction says
+        findings = self._play(e, played, check)
+        return [from_correction(f, by) for f in findings] if by else findings
+
+    def _play(self, e: RecordedEvent, played: RecordedEvent, check: bool) -> list[Finding]:
+        """Judge and apply `played`: `e` itself, or the replacement a correction plays in its place."""
+        inert = self.inert if played is e else self.inert_instead
+        problem = self.ruleset.limit_problem(played) if played.kind in self._limits else None
         if problem is not None:
-            self.inert.add(e.position)
+            inert.add(e.position)
             self.state.position = e.position
             self.applied.append(e)
             return [limit_finding(e.position, f"event {e.position} ({e.kind}): {problem}; it is kept "
                                   "in the log but not replayed (void it with a correction)")] if check else []
         try:
-            findings = self.ruleset.check(self.state, e) if check else []
+            findings = self.ruleset.check(self.state, played) if check else []
         except Exception as err:  # noqa: BLE001 - a ruleset bug must not stop replay (DESK-10)
             findings = [failure_finding(e.position, f"the ruleset could not judge event {e.position} "
                                         f"({e.kind}): {type(err).__name__}: {str(err)[:120]}")]
@@ -125,13 +142,14 @@ class Fold:
                 raise _NeedEarlierBase(min(span))
             kinds = {a.position: a.kind for a in self.applied}
             new = sorted(set(void_targets(e, kinds.__getitem__)) - set(self.state.voided))
-            if new:
+            replaced = self._noting and noted(self.instead, e)
+            if new or replaced:
                 self.state = self._rebuild(sorted(set(self.state.voided) | set(new)))
         else:
             try:
-                self.ruleset.apply(self.state, e)
+                self.ruleset.apply(self.state, played)
             except Exception as err:  # noqa: BLE001 - kept, flagged, not replayed (DESK-10)
-                self.inert.add(e.position)
+                inert.add(e.position)
                 self.applied.append(e)
                 self.state = self._rebuild(list(self.state.voided))  # the table without its half
                 return findings + ([failure_finding(
@@ -148,12 +166,23 @@ class Fold:
         return self.ruleset.new_state(self.created)
 
     def _rebuild(self, voided: list[int]) -> TableState:
-        """The table again from the base, skipping what is now void."""
+        """The table again from the base, skipping what is now void (and playing, in place of a
+        void event a correction replaces, its replacement)."""
         state = self._base_state()
         state.voided = voided
-        skip = set(voided) | self.inert | self.skip
+        gone = set(voided) | self.skip
         for e in self.applied:
-            if e.position not in skip and e.kind not in VOIDING_KINDS:
+            if e.kind in VOIDING_KINDS:
+                pass
+            elif e.position in gone:
+                sub = self.instead.get(e.position)
+                if sub is not None and e.position not in self.inert_instead:
+                    try:
+                        self.ruleset.apply(state, sub.event)
+                    except Exception:  # noqa: BLE001 - kept, not replayed; the corrected fold flags it
+                        self.inert_instead.add(e.position)
+                        return self._rebuild(voided)  # the table without its half
+            elif e.position not in self.inert:
                 self.ruleset.apply(state, e)
             state.position = e.position
         return state
@@ -221,7 +250,7 @@ class Replayer:
             if any(p <= upto for p in gone):  # else both views are the same table
                 if events and events[-1].position < upto:
                     self._bounded(upto)
-                state, _ = self.corrected_fold([e for e in events if e.position <= upto], gone=gone)
+                state, _ = self.corrected_fold([e for e in events if e.position <= upto], whole=events)
                 state.voided = sorted(p for p in gone if p <= upto)
                 return state
             held = events  # the same table as recorded then: replayed below from this one read
@@ -273,7 +302,7 @@ class Replayer:
             held = self.store.read(self.match, after=1)
             gone = voided_positions(held)
             if gone:
-                state, _ = self.corrected_fold(held, gone=gone, stop=lambda s: s.turn >= turn)
+                state, _ = self.corrected_fold(held, stop=lambda s: s.turn >= turn)
                 state.voided = sorted(p for p in gone if p <= state.position)
                 return self._reached(state, turn)
             # nothing voided: the table as recorded, replayed below from this one read
@@ -312,16 +341,16 @@ class Replayer:
         state, raised = self.fold(None, 1, events, check=True)
         if not state.voided:
             return Validation(state, raised)
-        return Validation(state, *self._judge_corrected(events, state.voided, raised))
+        return Validation(state, *self._judge_corrected(events, raised))
 
-    def _judge_corrected(self, events: Sequence[RecordedEvent], voided: Sequence[int],
+    def _judge_corrected(self, events: Sequence[RecordedEvent],
                          raised: list[Finding]) -> tuple[list[Finding], dict[Finding, tuple[int, ...]]]:
         """Judge the log again as corrected (voided events and the voiding ones left out): what
         stands is what that finds; a finding raised as the events came in that it does not find
         is void, and names the voiding events that took it away."""
         voiders = [e for e in events if e.kind in VOIDING_KINDS]
         kinds = {e.position: e.kind for e in events}
-        _, judged = self.corrected_fold(events, gone=set(voided), check=True)
+        _, judged = self.corrected_fold(events, check=True)
         # a void's own findings: as raised when it came in (the corrected log leaves it out)
         standing = [f for f in judged if kinds.get(f.position) not in VOIDING_KINDS]
         standing += [f for f in raised if kinds.get(f.position) in VOIDING_KINDS]
@@ -354,14 +383,16 @@ class Replayer:
 
     # --- the fold -------------------------------------------------------------------------
 
-    def corrected_fold(self, events: Sequence[RecordedEvent], *, gone: set[int] | None = None,
+    def corrected_fold(self, events: Sequence[RecordedEvent], *, whole: Sequence[RecordedEvent] | None = None,
                        check: bool = False, after_each: Callable[[TableState], None] | None = None,
                        stop: Callable[[TableState], bool] | None = None) -> tuple[TableState, list[Finding]]:
-        """The log as corrected: `events` (2 onwards) played with every void among them (or
-        `gone`, the voids of a longer log) left out from the start. The one corrected replay:
-        validation's standing findings, `state --at`, the report's timeline and charts."""
-        skip = frozenset(voided_positions(events) if gone is None else gone)
-        fold = Fold(self.ruleset, self.created, None, 1, skip=skip)
+        """The log as corrected: `events` (2 onwards) played with every void among them (or among
+        `whole`, a longer log they begin) left out from the start, and a replacement a correction
+        gives played in its target's place. The one corrected replay: validation's standing
+        findings, `state --at`, the report's timeline and charts."""
+        log = events if whole is None else whole
+        fold = Fold(self.ruleset, self.created, None, 1, skip=frozenset(voided_positions(log)),
+                    instead=replacements(log))
         findings: list[Finding] = []
         for e in events:
             findings.extend(fold.push(e, check=check and e.kind not in VOIDING_KINDS))

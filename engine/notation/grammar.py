@@ -41,7 +41,8 @@ class Verb:
 
 
 CORE_VERBS = (
-    Verb("void", "correction", ("voids", "reason"), doc="void N \"reason\": a correction (event N is void)"),
+    Verb("void", "correction", ("voids", "reason"), doc="void N \"reason\": a correction (event N is void); a judge's may add "
+                                                         "instead={\"actor\":..,\"payload\":{..}}: what N should have read"),
     Verb("backup", "backup", ("to", "reason"), doc="backup N \"reason\": back the game up to just after event N"),
     Verb("time", "time.called", ("clock", "note"), doc="time 14:35: the round's time is called"),
     Verb("call", "judge.call", ("caller", "reason"), players=("caller",),

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from engine.canonical import canonical_bytes
 from engine.catalogue import Option  # noqa: F401 (a plug-in's import: engine.rulesets.base.Option)
+from engine import replacing
 from engine.desk import describe_desk_event
 from engine.events import CORE_KINDS, RecordedEvent
 from engine.findings import Finding, Rule, finding
@@ -266,6 +267,9 @@ class Ruleset:
             return words
         if event.kind == "match.created":
             return f"match created ({self.title}): {' vs '.join(p['players'])}"
+        replaced = replacing.describe(event, self.describe)  # a correction saying what N should read
+        if replaced is not None:
+            return replaced
         desk_words = describe_desk_event(event.kind, p, event.actor)  # judge actions, clock, slips
         if desk_words is not None:
             return desk_words

@@ -161,6 +161,13 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
       tablejudge log MATCH draw --actor Ann --player Ann --count 2
       tablejudge log MATCH move --payload '{"player":"Ann","from_zone":"hand","to_zone":"field"}'
       tablejudge log MATCH play --actor Ann --player Ann --card hancock     # optcg: a name stores its number
+      tablejudge log MATCH correction --actor judge:Zoe --voids 10 --reason "set-up miscount"
+      tablejudge log MATCH correction --actor judge:Zoe --voids 10 --reason "4 placed" --instead '{"actor":"Bob","payload":{"player":"Bob","count":4}}'
+
+    \b
+    A correction voids event N (it never happened); with --instead (a judge's, of a game event) it
+    says what N should have read: its actor and payload (kind: N's). The log keeps N; replay plays
+    the replacement in N's place, so what came after N counts on it (docs/log-protocol.md).
 
     \b
     Findings are printed under the event (exit 1 with --strict, which refuses).
@@ -183,7 +190,7 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
         payload = parse_field_args(vocab[kind], list(ctx.args))
     if m.ruleset.name in CARD_DATA_RULESETS and isinstance(payload, dict):
         from judge.io import carddb  # a card's name -> its number; a deck's facts (only for such games)
-        payload = carddb.MatchCards(carddb.for_store(m.store)).prepare(kind, payload, m.state())
+        payload = carddb.MatchCards(carddb.for_store(m.store)).prepare(kind, payload, m.state(), m._kind_at)
     if expected is not None:  # the log moved since N: show what moved (who, when), ask or refuse
         draft = m.draft(kind, payload, actor=actor, recorded_by=env.recorded_by)
         expected = confirm_expected(m.store, m.id, expected, what="event", describe=m.ruleset.describe,

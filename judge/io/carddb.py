@@ -431,9 +431,19 @@ class MatchCards:
         out, self.notes = self.notes, []
         return out
 
-    def prepare(self, kind: str, payload: dict[str, Any], state: Any = None) -> dict[str, Any]:
+    def prepare(self, kind: str, payload: dict[str, Any], state: Any = None,
+                kind_at: Any = None) -> dict[str, Any]:
         """A payload typed as JSON or --FIELD VALUE: names in its card fields become numbers (an
-        InputError names the field), then `fill`."""
+        InputError names the field), then `fill`. A correction's replacement (`instead`) is
+        prepared as an event of its kind (`kind_at(n)`: the kind of event n, the one it replaces)."""
+        x = payload.get("instead") if kind == "correction" else None
+        if isinstance(x, dict) and isinstance(x.get("payload"), dict):
+            inner = x.get("kind") or (kind_at(payload.get("voids")) if kind_at and isinstance(
+                payload.get("voids"), int) else None) or ""
+            try:
+                return dict(payload, instead=dict(x, payload=self.prepare(inner, x["payload"], state)))
+            except InputError as e:
+                raise InputError(e.message, field=f"instead.payload.{e.field}") from None
         out = dict(payload)
         for key, value in payload.items():
             try:

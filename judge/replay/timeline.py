@@ -20,6 +20,7 @@ from engine.match import Match
 from engine.names import names_now, shown_players
 from engine.notation.lexer import SEATS
 from engine.penalty_guide import guide_for
+from engine import replacing
 from engine.replay import Fold
 from engine.state import TableState
 from judge.replay.board import board, codes_on
@@ -66,7 +67,7 @@ def hide_event(match: Match, e: RecordedEvent) -> RecordedEvent:
     if e.position == 1:
         return e
     try:
-        return e._replace(payload=match.ruleset.hide(e.kind, dict(e.payload)))
+        return e._replace(payload=replacing.hide(match.ruleset, e.kind, dict(e.payload)))
     except Exception:  # noqa: BLE001 - a stored payload hide() cannot read: show nothing of it
         return e._replace(payload={k: v for k, v in e.payload.items() if k in ("player",)})
 

@@ -147,22 +147,25 @@ def _with_source(m: Match, decision: dict[str, Any] | None) -> dict[str, Any] | 
 
 
 def voided_how(events, voided) -> dict[int, str]:
-    """Each voided position: "corrected away" (a correction voids it) or "backed out" (a backup
-    rewinds the game past it); an event both voided counts as corrected."""
+    """Each voided position: "corrected away" (a correction voids it), "replaced" (the latest
+    correction of it says what it should have read: replay plays that in its place) or "backed
+    out" (a backup rewinds the game past it); an event both voided counts as corrected."""
+    from engine.replacing import replacement_of
     from engine.replay import void_targets
     kinds = {e.position: e.kind for e in events}
     how: dict[int, str] = {}
     for e in sorted((e for e in events if e.kind in ("correction", "backup")), key=lambda e: e.kind == "correction"):
         for p in void_targets(e, lambda p: kinds.get(p, "")):
             if p in voided:
-                how[p] = "corrected away" if e.kind == "correction" else "backed out"
+                how[p] = "backed out" if e.kind == "backup" else \
+                    "replaced" if replacement_of(e) is not None else "corrected away"
     return how
 
 
 def void_counts(events, how: dict[int, str]) -> dict[str, int]:
     """What the header says of voids: the events corrected away and those backed out, each with
     how many corrections and backups there were (two corrections are not "2 events backed out")."""
-    return {"corrected": sum(1 for h in how.values() if h == "corrected away"),
+    return {"corrected": sum(1 for h in how.values() if h in ("corrected away", "replaced")),
             "corrections": sum(1 for e in events if e.kind == "correction"),
             "backed_out": sum(1 for h in how.values() if h == "backed out"),
             "backups": sum(1 for e in events if e.kind == "backup")}

@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from engine.events import (
-    Correction,
     Note,
+    Void,  # a stream's correction only voids (a match's may replace: engine/replacing.py)
 )
 from engine.match import MAX_NAME
 from engine.schema import Payload, PayloadError, event_kind, shown
@@ -266,4 +266,4 @@ KINDS: dict[str, type[Payload]] = {k.kind: k for k in (
     TournamentCreated, PlayerRegistered, PlayerDropped, ByeGranted, RoundPaired, ResultRecorded,
     ResultReported, RoundClosed, PairingSwapped, ClockStarted, ClockExtended, ClockTimeCalled,
     DecisionRecorded, AccessGranted, AccessRevoked, RoundMatches, RoundSealed,
-    Correction, Note)}
+    Void, Note)}

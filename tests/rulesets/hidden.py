@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from engine import replacing
 from engine.events import Draft
 from engine.match import Match
 from engine.rulesets import get_ruleset
@@ -40,7 +41,7 @@ def _record(store: EventStore, ruleset: str, players: Sequence[str], steps: Sequ
 def hide_steps(ruleset: str, steps: Sequence[Step], options: dict | None = None) -> list[Step]:
     """The steps as a scorekeeper records them (`Ruleset.hide` on each payload)."""
     rs = get_ruleset(ruleset)(options or {})
-    return [(kind, actor, rs.hide(kind, dict(payload))) for kind, actor, payload in steps]
+    return [(kind, actor, replacing.hide(rs, kind, dict(payload))) for kind, actor, payload in steps]
 
 
 def known_and_hidden(ruleset: str, players: Sequence[str], steps: Sequence[Step], folder: Path,

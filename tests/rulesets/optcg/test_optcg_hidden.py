@@ -124,3 +124,21 @@ def test_every_kind_is_either_hidden_or_kept_on_purpose():
             "log.count"}  # a count: how many cards a zone holds is open information
     covered = {k for k, _, _ in HIDE} | kept
     assert {k.kind for k in get_ruleset("optcg").kinds} == covered
+
+
+def test_a_replacement_hides_what_the_event_it_replaces_hides(tmp_path):
+    """A judge's correction saying what a draw should have read (engine/replacing.py) names the cards
+    drawn: a viewer gets them hidden as the draw's own are, and hiding the log still adds nothing."""
+    from judge.replay.timeline import hide_event
+    ruleset, players, options, steps = game_from_file(SIM_LOG, tmp_path)
+    at = next(i for i, (k, _, p) in enumerate(steps) if k == "draw" and p.get("cards"))
+    kind, actor, draw = steps[at]
+    fix = {"voids": at + 2, "reason": "the same draw, as the judge read it",
+           "instead": {"kind": kind, "version": 1, "actor": actor, "payload": draw}}
+    steps = steps + [("correction", "judge:Zoe", fix)]
+    assert hiding_problems(ruleset, players, steps, tmp_path, options, knowledge=True) == []
+    m = Match.create(EventStore.open(str(tmp_path / "fix.db")), ruleset, players, options=options)
+    for k, a, p in steps[:at + 1]:
+        m.record(k, p, actor=a)
+    shown = hide_event(m, m.record("correction", fix, actor="judge:Zoe").event).payload["instead"]["payload"]
+    assert shown == get_ruleset("optcg")().hide("draw", dict(draw)) and not shown.get("cards")

@@ -1,0 +1,98 @@
+"""A correction that replaces: "event N should have read X".
+
+A `correction` voids event N ("it never happened"). With `instead` it also says what N should have
+read: `{"kind", "version", "actor", "payload"}`, an event of N's own kind. The log keeps N as it
+was recorded (immutable) and the correction after it; replay plays X in N's place, so what came
+after N is judged on the table as corrected (a Life card taken at turn 3 comes off the corrected
+set-up, not off a set-up placed again at turn 6).
+
+The choices, all in one place:
+
+- only a judge (`judge:NAME`) replaces, and only a game event: a judge action, the clock, a slip,
+  a note, a correction or a backup is changed by recording the next one (a penalty's override, a
+  correction voiding it), as before; event 1 is never voided, so never replaced;
+- the replacement is of N's kind (a different act is voided and recorded as what it was) and is
+  checked like any event of that kind when the correction is recorded (schema, text, limits, the
+  events its fields name must come before N);
+- several corrections of the same N: the latest wins (a plain one after a replacement voids N
+  outright again; a replacement after a plain one replaces it);
+- its findings are said at N, their words naming the correction they come from;
+- hidden information: a viewer gets X hidden as an event of its kind is (`hide`), so a replacement
+  shows no more than the event it replaces would.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace as _with
+from typing import Any, NamedTuple
+
+from engine.events import RecordedEvent
+from engine.findings import Finding
+
+INSTEAD_FIELDS = ("kind", "version", "actor", "payload")
+
+
+class Replacement(NamedTuple):
+    """What event `event.position` should have read, and the correction (`by`) that says so."""
+
+    by: int
+    event: RecordedEvent
+
+
+def replacement_of(correction: RecordedEvent) -> RecordedEvent | None:
+    """The event a correction plays in its target's place (None: it only voids). It stands at the
+    target's position; its time and recorder are the correction's (that is when it was said)."""
+    p = correction.payload
+    x = p.get("instead") if correction.kind == "correction" else None
+    if not isinstance(x, dict):
+        return None
+    return RecordedEvent(correction.match, p["voids"], x.get("kind", ""), x.get("version", 1),
+                         x.get("actor", "-"), x.get("payload") or {}, correction.recorded_at,
+                         correction.recorded_by, "", "")
+
+
+def noted(table: dict[int, Replacement], correction: RecordedEvent) -> bool:
+    """Update `table` (position -> its replacement) with one more correction: the latest
+    correction of a position decides. True if that changed what is played there."""
+    if correction.kind != "correction":
+        return False
+    target = correction.payload["voids"]
+    event = replacement_of(correction)
+    before = table.get(target)
+    if event is None:
+        table.pop(target, None)
+        return before is not None
+    table[target] = Replacement(correction.position, event)
+    return True
+
+
+def replacements(events: Sequence[RecordedEvent]) -> dict[int, Replacement]:
+    """Every position the corrections among `events` replace, with what plays there."""
+    table: dict[int, Replacement] = {}
+    for e in events:
+        noted(table, e)
+    return table
+
+
+def from_correction(f: Finding, by: int) -> Finding:
+    """A finding on a replacement: said at the replaced event, naming the correction it comes from."""
+    return _with(f, message=f"{f.message} (event {f.position} as correction {by} has it read)")
+
+
+def hide(ruleset: Any, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """`ruleset.hide` for any event, a replacing correction included: its replacement is hidden as
+    an event of the replacement's kind is, so a viewer learns no card the replaced event would hide."""
+    x = payload.get("instead") if kind == "correction" else None
+    if not isinstance(x, dict):
+        return ruleset.hide(kind, payload)
+    inner = ruleset.hide(x.get("kind", ""), dict(x.get("payload") or {}))
+    return {**payload, "instead": {**x, "payload": inner}}
+
+
+def describe(correction: RecordedEvent, describe_event: Any) -> str | None:
+    """A replacing correction in words (None: a plain one): what event N should have read."""
+    event = replacement_of(correction)
+    if event is None:
+        return None
+    return (f"correction: event {event.position} should read: {describe_event(event)} "
+            f"({correction.payload.get('reason', '')})")

@@ -1,0 +1,130 @@
+"""A correction that replaces: "event N should have read X" (engine/replacing.py). The log keeps N;
+replay plays X in N's place, from the start (the corrected view) or from the correction on (as
+recorded then)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from engine import replacing
+from engine.events import Void
+from engine.match import InputError, Match
+from engine.rulesets import get_ruleset
+from engine.schema import PayloadError
+from engine.store import EventStore
+from tests.engine.test_replay import PLAYERS, event, record_all
+
+
+@pytest.fixture
+def game(sqlite_path) -> Match:
+    m = Match.create(EventStore.open(sqlite_path), "table", PLAYERS)
+    m.record("setup", {"player": "Ann", "zone": "deck", "count": 10})    # 2
+    m.record("setup", {"player": "Bob", "zone": "life", "count": 5})     # 3: Bob placed 4
+    m.record("turn", {"player": "Ann", "number": 1})                     # 4
+    m.record("move", {"player": "Bob", "from_zone": "life", "to_zone": "hand"})  # 5: a Life card taken
+    m.record("note", {"text": "judge called"})                           # 6
+    return m
+
+
+def _life(m: Match, **kw) -> int:
+    return len(m.replayer.state_at(corrected=True, **kw).zone("Bob", "life"))
+
+
+def _replace(m: Match, target: int, payload: dict, actor: str = "-", judge: str = "judge:Zoe", **extra):
+    return m.record("correction", {"voids": target, "reason": "miscounted",
+                                   "instead": {"actor": actor, "payload": payload, **extra}}, actor=judge)
+
+
+def test_the_replacement_plays_in_the_voided_events_place(game):
+    assert _life(game) == 4
+    fix = _replace(game, 3, {"player": "Bob", "zone": "life", "count": 4}).event
+    assert _life(game) == 3 and len(game.state().zone("Bob", "life")) == 3
+    assert len(game.replayer.state_at(5, corrected=True).zone("Bob", "life")) == 3
+    assert len(game.state(at=5).zone("Bob", "life")) == 4  # as recorded then: before the correction
+    assert game.state().voided == [3]
+    assert game.events()[2].payload["count"] == 5  # the log keeps event 3
+    assert game.ruleset.describe(fix).startswith("correction: event 3 should read: ")
+
+
+def test_the_latest_correction_of_an_event_wins(game):
+    _replace(game, 3, {"player": "Bob", "zone": "life", "count": 4})
+    _replace(game, 3, {"player": "Bob", "zone": "life", "count": 3})
+    assert _life(game) == 2 and len(game.state().zone("Bob", "life")) == 2
+    game.record("correction", {"voids": 3, "reason": "never placed"}, actor="judge:Zoe")
+    assert _life(game) == 0 and len(game.state().zone("Bob", "life")) == 0
+    _replace(game, 3, {"player": "Bob", "zone": "life", "count": 4})
+    assert _life(game) == 3 and len(game.state().zone("Bob", "life")) == 3
+
+
+def _refused(game: Match, match: str, *args, **kw) -> None:
+    head = game.head_position()
+    with pytest.raises(InputError, match=match):
+        _replace(game, *args, **kw)
+    assert game.head_position() == head  # nothing stored
+
+
+def test_refusals_store_nothing(game):
+    life4 = {"player": "Bob", "zone": "life", "count": 4}
+    _refused(game, "only a judge", 3, life4, judge="Bob")
+    _refused(game, "only a judge", 3, life4, judge="scorekeeper:Sam")
+    _refused(game, "event 1 creates the match", 1, life4)
+    _refused(game, "not a game event", 6, {"text": "x"})  # a note
+    game.record("correction", {"voids": 5, "reason": "x"}, actor="judge:Zoe")  # 7
+    _refused(game, "itself a correction", 7, life4)
+    _refused(game, "replacement must be one too", 3, {"player": "Bob"}, kind="turn")
+    _refused(game, "unknown player", 3, {"player": "Zed", "zone": "life", "count": 4})
+    _refused(game, "unknown actor", 3, life4, actor="Zed")
+    _refused(game, "control character", 3, {"player": "Bob", "zone": "life", "count": 4, "cards": ["A\x1b[2J"]})
+    _refused(game, "at most", 3, {"player": "Bob", "zone": "life", "count": 10**6})
+    _refused(game, "no field 'when'", 3, life4, when="now")
+    _refused(game, "version must be", 3, life4, version=7)
+    with pytest.raises(InputError, match="needs 'actor'"):
+        game.record("correction", {"voids": 3, "reason": "x", "instead": {"payload": life4}}, actor="judge:Zoe")
+
+
+def test_a_tournament_stream_correction_only_voids():
+    with pytest.raises(PayloadError, match="no field 'instead'"):
+        Void.parse({"voids": 3, "reason": "x", "instead": {}})
+
+
+def test_a_viewer_gets_the_replacement_hidden_as_its_kind_is():
+    rs = get_ruleset("optcg")()
+    draw = {"player": "Bob", "count": 2, "cards": ["OP01-016", "OP01-013"]}
+    fix = {"voids": 5, "reason": "r", "instead": {"kind": "draw", "version": 1, "actor": "Bob", "payload": draw}}
+    hidden = replacing.hide(rs, "correction", fix)
+    assert hidden["instead"]["payload"] == rs.hide("draw", dict(draw)) != draw
+    assert "OP01-016" not in str(hidden)
+
+
+def _without_void(state) -> dict:
+    d = state.to_dict()
+    d.pop("voided", None)
+    d.pop("position", None)
+    return d
+
+
+settings_ = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@settings_
+@given(events=st.lists(event, min_size=2, max_size=15), target=st.integers(2, 16), x=event)
+def test_a_replaced_log_reads_as_if_recorded_so(tmp_path_factory, events, target, x):
+    """Replacing event N with X reads, as corrected, as the log with X recorded at N: the same table
+    at every moment before the correction, the same findings (said at N); replacing N with a copy
+    of itself changes nothing."""
+    target = min(target, len(events) + 1)
+    kind, payload = events[target - 2]
+    assume(kind != "note")  # a note is not replaced (refused: test_refusals_store_nothing)
+    if x[0] != kind:
+        x = (kind, payload)  # a game event is replaced by one of its kind: here, a copy
+    tmp = tmp_path_factory.mktemp("rep")
+    fixed = record_all(EventStore.open(str(tmp / "a.db")), events)
+    _replace(fixed, target, x[1])
+    so = record_all(EventStore.open(str(tmp / "b.db")), events[:target - 2] + [x] + events[target - 1:])
+    for pos in range(2, so.head_position() + 1):
+        assert _without_void(fixed.replayer.state_at(pos, corrected=True)) == \
+               _without_void(so.replayer.state_at(pos, corrected=True))
+    assert _without_void(fixed.state()) == _without_void(so.state())
+    said = {(f.rule, f.position, f.message.split(" (event ")[0]) for f in fixed.validate().active_findings()}
+    assert said == {(f.rule, f.position, f.message.split(" (event ")[0]) for f in so.validate().active_findings()}
