@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.events import TABLE_ACTOR, RecordedEvent
@@ -73,6 +73,9 @@ class ReadGame:
     created: Any  # engine.events.Draft
     drafts: list[Any]
     lines: list[int]
+    # how the card data picked a card for a name, with the line it was said on: (line, note), in the
+    # card data's own words ("nami → OP09-050, the only Nami in Ann's deck colours (Blue)")
+    notes: list[tuple[int, str]] = field(default_factory=list)
 
 
 def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
@@ -81,8 +84,10 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
     InputError) naming FILE:LINE:COL and what was expected there.
 
     `cards(ruleset)` may give the card data for the file's game (judge.io.carddb.match_cards): an
-    object with `resolve(word, state, player, field)` (a card's name -> its number, as the table stands) and
-    `fill(kind, payload)` (the facts a payload carries, e.g. a decklist's); None for no card data."""
+    object with `resolve(word, state, player, field)` (a card's name -> its number, as the table stands),
+    `fill(kind, payload)` (the facts a payload carries, e.g. a decklist's) and `take_notes()` (how the
+    names since the last call were narrowed: kept with their line in ReadGame.notes, for the import's
+    summary to show); None for no card data."""
     from engine.match import EventValidator, creation_draft
     from engine.rulesets import get_ruleset
 
@@ -110,7 +115,12 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
         ctx.card_fill = lookup.fill
     drafts: list[Any] = []
     where: list[int] = []
+    notes: list[tuple[int, str]] = []
     kinds = {1: "match.created"}
+
+    def noted(line: int) -> None:
+        if lookup is not None:
+            notes.extend((line, n) for n in lookup.take_notes())
 
     def add(kind: str, actor: str, payload: dict, line: int, col: int) -> Any:
         head = len(drafts) + 1
@@ -133,10 +143,12 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
         if player is None:
             raise NotationError(f"[Deck] names {shown(seat)}, not a seat ({', '.join(ctx.player_at)})",
                                 line=line, col=col, path=path)
+        ctx.speaker = player  # a [Deck] tag's names are that player's cards (card_ref), as a deck line's
         try:
             kind, actor, payload = grammar.deck_event(player, tokenize(deck, line), ctx)
         except NotationError as e:
             raise NotationError(f"in the decklist: {e.message}", line=line, col=col, path=path) from None
+        noted(line)
         add(kind, actor, payload, line, col)
     for idx in range(header.lines, len(lines)):
         lineno = idx + 1
@@ -149,12 +161,13 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
             actions = parse_line(lines[idx], lineno, grammar, ctx)
         except NotationError as e:
             raise e.at(path, lineno) from None
+        noted(lineno)
         for a in actions:
             add(a.kind, a.actor, a.payload, lineno, a.col)
             check_turn_number(grammar, a, tracker.state, path)
     if not drafts and not header.players:
         raise NotationError("the file holds no game", line=1, col=1, path=path)
-    return ReadGame(header, created, drafts, where)
+    return ReadGame(header, created, drafts, where, notes)
 
 
 def check_turn_number(grammar: Grammar, a: Action, state: TableState, path: str = "") -> None:

@@ -381,6 +381,9 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
         elif rows:
             click.echo(table_text([r | {"status": import_status(r)} for r in rows],
                                   ["file", "match", "events", "findings", "status"]))
+        for r in rows:  # a card picked for a name is never picked silently (cardresolve), here as live
+            for n in r.get("card_notes") or ():
+                click.echo(card_note_line(n))
         for f in failures:
             stderr(f"failed (nothing of it stored): {f['error']}")
     if interrupted:
@@ -390,6 +393,12 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
         raise FindingsExit(130)
     if failures:
         raise FindingsExit(EXIT_CONFLICT if conflicts else 2)
+
+
+def card_note_line(n: dict) -> str:
+    """How a notation file's card name was narrowed, where it was said: `game.txt:7: = hancock → OP01-078,
+    the only Boa Hancock seen in this match for Ann` (the live recorder's `= note`, with the file's line)."""
+    return f"{n['file']}:{n['line']}: = {n['note']}"
 
 
 def import_status(r: dict) -> str:

@@ -404,24 +404,23 @@ CARD_LIST_FIELDS = ("cards", "deck")  # payload fields listing cards (when they 
 
 
 class MatchCards:
-    """The card data as one match uses it while it is recorded (the notation's `cards` hook and the
-    live recorder): names said at the table become numbers, decklists get their facts.
+    """The card data as one match uses it while it is recorded (the notation's `cards` hook: the live
+    recorders and a notation file's import): names said at the table become numbers, decklists get
+    their facts.
 
-    `tell`: the caller shows `notes` (how each name was narrowed) to the person typing, so a name may
-    be narrowed by the player's own cards and Leader's colours (cardresolve). Without it (a file
-    import answers once for the whole file) only the match's cards narrow a name."""
+    A name is narrowed by the player's own cards and Leader's colours (cardresolve), and every caller
+    shows `notes` (how each name was narrowed): the recorders with the line, an import in its summary
+    with the file's line, so no card is ever picked silently."""
 
-    def __init__(self, db: CardDB, tell: bool = False):
+    def __init__(self, db: CardDB):
         self.db = db
-        self.tell = tell
         self.notes: list[str] = []  # "nami → OP09-050, the only Nami in Ann's deck colours (Blue)"
 
     def resolve(self, word: str, state: Any = None, player: str | None = None, field: str | None = None) -> str:
         """A card word -> its number, looking first among the cards of this match (registered decks,
         cards on the table): there "hancock" is one card, not 17 printings. `player`: whose line it
         is; `field`: which of the payload's cards (an attack's target is the opponent's)."""
-        seat = seat_of(state, player, field, self.db) if self.tell else None
-        got = cardresolve.resolve(self.db, word, match_numbers(state), seat)
+        got = cardresolve.resolve(self.db, word, match_numbers(state), seat_of(state, player, field, self.db))
         if got.note:
             self.notes.append(got.note)
         return got.code
@@ -500,12 +499,12 @@ def seat_of(state: Any, player: str | None, field: str | None, db: CardDB) -> Se
     return Seat(player, list(dict.fromkeys(seen)), colours)
 
 
-def match_cards(ruleset: Any, db: CardDB | None = None, *, tell: bool = False) -> MatchCards | None:
-    """The card data for a match of `ruleset`, or None for a game it does not cover. `tell`: the
-    caller shows MatchCards.notes (see there)."""
+def match_cards(ruleset: Any, db: CardDB | None = None) -> MatchCards | None:
+    """The card data for a match of `ruleset`, or None for a game it does not cover. The caller shows
+    MatchCards.notes (see there)."""
     if getattr(ruleset, "name", ruleset) not in CARD_GAMES:
         return None
-    return MatchCards(db or CardDB(), tell)
+    return MatchCards(db or CardDB())
 
 
 def for_store(store: Any) -> CardDB:

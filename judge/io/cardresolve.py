@@ -8,8 +8,8 @@ itself holds, in this order, and the first step that leaves any card decides:
 3. the cards that player's deck may hold: OPTCG-DECK-3 "構築卡組時，只能放入含有領航卡顏色的卡片" (only
    cards that have the Leader's colour), and OPTCG-DECK-2 (a deck holds Characters, Events and Stages).
 A card picked by narrowing is never picked silently: `Resolved.note` says how ("nami -> OP09-050, the
-only Nami in Ann's deck colours (Blue)"), and the recorder shows it. A caller that cannot show it (a
-file import reads many lines and answers once) gives no `seat`: only step 2 applies there, as before.
+only Nami in Ann's deck colours (Blue)"), and every caller shows it in these words: the recorders
+(terminal and web) with the line, a notation file's import in its summary with the file's line.
 
 A name that matches nothing gets the nearest names (difflib over the same folded names the look-up
 uses: cardsnapshot.name_key, one folding), narrowed the same way, with the numbers to type.

@@ -109,8 +109,8 @@ class LiveSession:
         self.judge = judge_actor(judge) if judge else (self.me if role == "judge" else None)
         self.grammar = grammar_for(match.ruleset)
         self.ctx = make_ctx(match.players, match.ruleset, self.grammar)
-        # tell: the reply says how a name was narrowed (carddb.MatchCards.notes)
-        self.cards = carddb.match_cards(match.ruleset, carddb.for_store(match.store), tell=True)
+        # the reply says how a name was narrowed (carddb.MatchCards.notes)
+        self.cards = carddb.match_cards(match.ruleset, carddb.for_store(match.store))
         if self.cards is not None:  # names said at the table -> numbers; a deck line gets its facts
             self.ctx.card_ref = lambda word, player, field: self.cards.resolve(  # type: ignore[union-attr]
                 word, self.state(), player, field)

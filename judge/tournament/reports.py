@@ -55,14 +55,15 @@ def find_player_table(rnd: RoundState, player: str) -> Pairing:
 
 
 def report_result(t: Tournament, player: str, slip: str, *, round_no: int | None = None,
-                  table: int | None = None) -> tuple[list[RecordedEvent], TableView]:
+                  table: int | None = None, device: str | None = None) -> tuple[list[RecordedEvent], TableView]:
     """A player's own report, `slip` in their view (their wins first). Appends `result.reported`
     and, when it agrees with the opponent's latest report, the `result.recorded` it makes (one
     batch). The same report again stores nothing (a double-submitted form). Refused: a closed
     round, a player not at `table` (when given), game counts the format cannot produce, and a
     report that differs from a confirmed table's result the player already confirmed, or a
     judge decided (ResultConfirmed: a judge changes it; a report that agrees with it is stored,
-    it changes nothing)."""
+    it changes nothing). `device`: the opaque id of the browser it came from (the web desk's), kept
+    in the event: tables.py flags a table whose two reports share one."""
     w, l, d = parse_slip(slip, field="result")
     st = t.state()
     rnd = st.rounds[-1] if round_no is None and st.rounds else st.round(round_no or 0)
@@ -86,7 +87,8 @@ def report_result(t: Tournament, player: str, slip: str, *, round_no: int | None
     # the format check is the recorded result's: build that draft whatever happens to it
     result_draft = t._result_draft(st, rnd, p, w1, w2, d, "players", None, field="result")
     drafts = [t._draft("result.reported", {"round": rnd.number, "table": p.table, "player": player,
-                                           "wins1": w1, "wins2": w2, "draws": d})]
+                                           "wins1": w1, "wins2": w2, "draws": d,
+                                           **({"device": device} if device else {})})]
     opponent = p.player2 if player == p.player1 else p.player1
     if before.result is None and before.reports.get(opponent) == mine:
         drafts.append(result_draft)

@@ -48,9 +48,14 @@ class TableView:
     reports: dict[str, str]            # player -> their report, table order (wins1-wins2-draws)
     result_position: int | None = None
     result_who: str | None = None      # who entered the result, in words ("scorekeeper Sam", "both players")
+    # both players' latest reports came from one device (the same browser: the web desk's device id);
+    # the result stands (players hand one phone around), the desk flags it for a judge to look
+    one_device: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        # the flag in words, for the pages and the API alike (docs/serve.md says what it means)
+        flag = f"both reports of table {self.table} came from one device" if self.one_device else None
+        return dict(self.__dict__, one_device_flag=flag)
 
 
 def in_own_words(view: TableView, player: str, slip: str) -> str:
@@ -85,9 +90,12 @@ def table_status(rnd: RoundState, table: int) -> TableView:
         status = REPORTED
     else:
         status = PENDING
+    devices = {ev.payload.get("device") for ev in reports.values()}
+    one_device = len(reports) == 2 and len(devices) == 1 and None not in devices
     return TableView(rnd.number, table, p.player1, p.player2, status, result,
                      None if res_ev is None else res_ev.recorded_by, said,
-                     None if res_ev is None else res_ev.position, None if res_ev is None else who_entered(res_ev))
+                     None if res_ev is None else res_ev.position, None if res_ev is None else who_entered(res_ev),
+                     one_device)
 
 
 
@@ -98,6 +106,12 @@ def round_tables(rnd: RoundState) -> list[TableView]:
 def judges_queue(st: TournamentState) -> list[TableView]:
     """Every disputed table, in round and table order (a dispute is never forgotten by moving on)."""
     return [v for rnd in st.rounds for v in round_tables(rnd) if v.status == DISPUTED]
+
+
+def one_device_tables(st: TournamentState) -> list[TableView]:
+    """Every table whose two reports came from one device, in round and table order: flagged for a
+    judge to look at, whatever its status (a confirmed result stands)."""
+    return [v for rnd in st.rounds for v in round_tables(rnd) if v.one_device]
 
 
 class ReportsDiffer(OverwriteRefused):

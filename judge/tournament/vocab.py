@@ -146,7 +146,10 @@ class RoundSealed(Payload):
 class ResultReported(Payload):
     """One player's own report of their table's result (game counts in table order: player1's
     wins first). Two reports that agree make the result (`result.recorded`, source `players`);
-    two that disagree put the table in the judges' queue. A report never overwrites anything."""
+    two that disagree put the table in the judges' queue. A report never overwrites anything.
+    `device`: the opaque random id of the browser it came from (judge/web/device.py; never an IP
+    address or a user agent), kept so the desk can say when both reports of a table came from one
+    device."""
 
     round: int
     table: int
@@ -154,6 +157,7 @@ class ResultReported(Payload):
     wins1: int
     wins2: int
     draws: int = 0
+    device: str | None = None
 
     def validate(self) -> None:
         for f in ("wins1", "wins2", "draws"):

@@ -33,10 +33,11 @@ class Action:
 
 
 class Context:
-    """What an action may need beyond the tournament: the desk and the token signer."""
+    """What an action may need beyond the tournament: the desk, the token signer, and the browser's
+    device id (judge/web/device.py; None: none sent), which a player's report keeps."""
 
-    def __init__(self, desk, signer, base_url: Callable[[], str]):
-        self.desk, self.signer, self.base_url = desk, signer, base_url
+    def __init__(self, desk, signer, base_url: Callable[[], str], device: str | None = None):
+        self.desk, self.signer, self.base_url, self.device = desk, signer, base_url, device
 
 
 # --- field readers: a form's strings or JSON values, refused with the field's name -------------
@@ -273,7 +274,7 @@ def _report(ctx, t, g, f):
     if seat is None or player not in (seat.player1, seat.player2):
         raise Forbidden(f"{player!r} does not play at table {g.table} of round {g.round}")
     events, view = reports.report_result(t.with_actor(player, g.recorded_by), player, text(f, "result", limit=20),
-                                         round_no=g.round, table=g.table)
+                                         round_no=g.round, table=g.table, device=ctx.device)
     return {"message": {"pending": "reported", "reported": "reported: waiting for your opponent",
                         "confirmed": "confirmed", "disputed": "the reports differ: a judge is coming"}[view.status],
             "status": view.status, "stored": len(events), "table": view.to_dict()}

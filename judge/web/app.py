@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from engine.store import EventStore
 from judge.web.auth import Signer, organizer_claims
 from judge.web.desk import Desk
+from judge.web.device import give_device
 from judge.report.templating import template_dir
 from judge.web.routes import api, matches, player, public, staff
 from judge.web.routes.common import HANDLED, LimitBody, html_error, json_error, wants_json
@@ -82,6 +83,8 @@ def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
 
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_middleware(LimitBody)  # the body is cut at MAX_FORM_BYTES, announced or chunked
+
+    app.middleware("http")(give_device)  # the device id a player's report keeps (device.py)
 
     @app.middleware("http")
     async def headers(request: Request, call_next):

@@ -92,9 +92,8 @@ class Recorder:
     def __post_init__(self) -> None:
         self.grammar = grammar_for(self.match.ruleset)
         self.ctx = make_ctx(self.match.players, self.match.ruleset, self.grammar)
-        # tell: the page shows how a name was narrowed (LineOutcome.notes), so the speaker's own
-        # cards and Leader's colours may narrow it, as in the terminal recorder
-        self.cards = carddb.match_cards(self.match.ruleset, carddb.for_store(self.match.store), tell=True)
+        # the page shows how a name was narrowed (LineOutcome.notes), as the terminal recorder does
+        self.cards = carddb.match_cards(self.match.ruleset, carddb.for_store(self.match.store))
         if self.cards is not None:  # names said at the table -> numbers; a deck line gets its facts
             self.ctx.card_ref = self._card_ref
             self.ctx.card_fill = self.cards.fill

@@ -103,3 +103,30 @@ def test_audit_names_cards_and_the_lang_variable_is_read(tmp_path, capsys, monke
     monkeypatch.setenv("TABLEJUDGE_LANG", "orig")
     run_guarded(cli, ["--db", db, "validate", match])
     assert "«" in capsys.readouterr().out
+
+
+def test_every_name_an_import_narrowed_is_in_its_summary_with_file_and_line(tmp_path, capsys):
+    """A card picked for a name is never picked silently: the import says each, in the live recorder's
+    words, narrowed as the live recorder narrows it (Ann's Leader OP01-060 is Blue: the one Blue Monet)."""
+    game = GAME.replace('A: play "Boa Hancock" 4', "A: play monet 1")
+    db, code, out = _import(tmp_path, capsys, game)
+    assert code == 0, out.err
+    path = str(tmp_path / "game.txt")
+    assert json.loads(out.out)["card_notes"] == [
+        {"file": path, "line": 8, "note": "hancock \u2192 OP01-078, the only Boa Hancock seen in this match for Ann"},
+        {"file": path, "line": 15, "note": "monet \u2192 OP01-082, the only Monet in Ann's deck colours (Blue)"}]
+    path2 = tmp_path / "again.txt"
+    path2.write_text(game, encoding="utf-8")
+    assert run_guarded(cli, ["--db", str(tmp_path / "u.db"), "import", str(path2)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[1:] == [f"{path2}:8: = hancock \u2192 OP01-078, the only Boa Hancock seen in this match for Ann",
+                        f"{path2}:15: = monet \u2192 OP01-082, the only Monet in Ann's deck colours (Blue)"]
+
+
+def test_a_name_the_players_cards_cannot_narrow_is_refused_as_live_and_nothing_stored(tmp_path, capsys):
+    db, code, out = _import(tmp_path, capsys, GAME.replace('A: play "Boa Hancock" 4', "A: play diamante 1"))
+    assert code == 2
+    assert (f"{tmp_path / 'game.txt'}:15:9: 'diamante' could be 3 cards (none in Ann's deck colours (Blue)): "
+            "OP04-028 Diamante, OP10-068 Diamante, OP14-066 Diamante; type the card number in its place") in out.err
+    assert run_guarded(cli, ["--db", db, "matches", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []

@@ -6,15 +6,18 @@ is appended to an existing match instead (its header must then name the same rul
 unless the match already holds its events (imported before?): see _tail.py.
 Every line is parsed and validated before anything is stored; a problem is an InputError naming
 FILE:LINE:COL and what was expected there. For a game the card data covers (optcg), a card may be
-written by name (`A: play hancock`, `"Boa Hancock"`: the number is stored; an ambiguous name is refused
-with the candidates), and `[Deck]` tags get each card's facts from the card data.
+written by name (`A: play hancock`, `"Boa Hancock"`: the number is stored), narrowed as the live
+recorders narrow it (judge/io/cardresolve.py: the player's own cards, then their Leader's colours), and
+every name so narrowed is in the summary's `card_notes` with its file and line, in the recorders' words;
+a name still ambiguous is refused with the candidates at FILE:LINE:COL, nothing stored. `[Deck]` tags
+get each card's facts from the card data.
 """
 from __future__ import annotations
 
 from engine.match import InputError, Match, new_match_id
 from engine.store import EventStore, MatchNotFound
 
-from engine.notation import NotationError, read_game
+from engine.notation import NotationError, ReadGame, read_game
 from engine.notation.header import contradiction
 from judge.io import carddb
 from judge.io.importers import ImportSummary, findings_after
@@ -28,6 +31,13 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
     db = carddb.for_store(store)
     game = read_game(read_text(path), path, recorded_by=recorded_by,
                      cards=lambda ruleset: carddb.match_cards(ruleset, db))
+    summary = _store(store, path, game, match, expect, again, resume)
+    summary.extra["card_notes"] = [{"file": path, "line": line, "note": note} for line, note in game.notes]
+    return summary
+
+
+def _store(store: EventStore, path: str, game: ReadGame, match: str | None, expect: int | None,
+           again: bool, resume: bool) -> ImportSummary:
     if match:
         try:
             existing = Match.open(store, match)

@@ -111,12 +111,14 @@ async def tables(request: Request, tid: str) -> list[dict[str, Any]]:
 @router.get("/t/{tid}/queue")
 async def queue(request: Request, tid: str) -> list[dict[str, Any]]:
     """The judges' queue as its page shows it: the judge calls (`type` "call", open ones first, as
-    /calls gives them), then the disputed tables (`type` "dispute", as /tables gives them). Staff."""
+    /calls gives them), then the disputed tables (`type` "dispute", as /tables gives them), then the
+    tables whose two reports came from one device (`type` "one_device": the result stands). Staff."""
     g = grant_of(request, tid)
     g.require("view", tid)
     desk = app_state(request).desk
     shown = queue_view(desk, desk.tournament(tid).state())
-    return [{"type": "call", **c} for c in shown["calls"]] + [{"type": "dispute", **v} for v in shown["queue"]]
+    return ([{"type": "call", **c} for c in shown["calls"]] + [{"type": "dispute", **v} for v in shown["queue"]]
+            + [{"type": "one_device", **v} for v in shown["one_device"]])
 
 
 @router.get("/t/{tid}/warnings")

@@ -9,11 +9,12 @@ from engine.match import InputError
 from judge.tournament import Tournament
 from judge.tournament.aggregate import swiss_rounds_left
 from judge.tournament.audit import audit_rows
-from judge.tournament.tables import judges_queue
+from judge.tournament.tables import judges_queue, one_device_tables
 from judge.tournament.rounds import clock_view
 from judge.web import qr, views
 from judge.web.actions import Context, run_action
 from judge.web.auth import player_claims
+from judge.web.device import device_of
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form, refused,
 )
@@ -28,7 +29,7 @@ def base_url(request: Request) -> str:
 
 def context(request: Request) -> Context:
     web = app_state(request)
-    return Context(web.desk, web.signer, lambda: base_url(request))
+    return Context(web.desk, web.signer, lambda: base_url(request), device_of(request))
 
 
 def staff_page(request: Request, tid: str, template: str, **data) -> HTMLResponse:
@@ -216,9 +217,12 @@ def tournament_calls(desk, st) -> list[dict]:
 
 
 def queue_view(desk, st) -> dict[str, list[dict]]:
-    """What the judges' queue shows: the judge calls (`calls`, open first, then answered) and the
-    disputed tables (`queue`). The page and /api/t/T/queue both read it, so they list the same."""
-    return {"calls": tournament_calls(desk, st), "queue": [v.to_dict() for v in judges_queue(st)]}
+    """What the judges' queue shows: the judge calls (`calls`, open first, then answered), the
+    disputed tables (`queue`) and the tables whose two reports came from one device (`one_device`:
+    their result stands, a judge may look). The page and /api/t/T/queue both read it, so they list
+    the same."""
+    return {"calls": tournament_calls(desk, st), "queue": [v.to_dict() for v in judges_queue(st)],
+            "one_device": [v.to_dict() for v in one_device_tables(st)]}
 
 
 @router.get("/t/{tid}/queue", response_class=HTMLResponse)
