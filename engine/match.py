@@ -24,11 +24,12 @@ from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, 
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
 from engine.replay import VOIDING_KINDS, Replayer, Validation
-from engine.replacing import INSTEAD_FIELDS
+from engine.replacing import INSTEAD_FIELDS, replacement_field
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from engine.canonical import canonical_json
 # InputError lives in engine.schema (the penalty guides raise it too); engine.match.InputError is the name callers use
-from engine.schema import MAX_PAYLOAD_BYTES, InputError, ParseContext, PayloadError, shown, valid_text
+from engine.schema import (MAX_PAYLOAD_BYTES, InputError, ParseContext, PayloadError, control_problem, shown,
+                           valid_text)
 from engine.state import TableState
 from engine.store import ConflictError, EventStore, StoreError
 
@@ -166,6 +167,10 @@ class EventValidator:
             self._check_void_target(kind, data, head, kind_at)
         if kind == "correction" and data.get("instead") is not None:
             data["instead"] = self._replacement(data, actor, kind_at)
+        elif kind == "correction" and "instead" in payload:  # null: a replacement said, then lost
+            raise InputError(f"instead must be an object, what event {data['voids']} should have read "
+                             '({"actor":..,"payload":{..}}), got null; to void it only, leave instead out',
+                             field=replacement_field())
         if _may_be_large(data) and len(canonical_json(data)) > MAX_PAYLOAD_BYTES:
             raise InputError(f"the payload is larger than {MAX_PAYLOAD_BYTES:,} characters of JSON, "
                              "the most one event may hold", field="payload")
@@ -185,7 +190,7 @@ class EventValidator:
         voided one's kind recorded right after the events before it; stored with its kind, version
         and actor. The rules of replacing: engine/replacing.py."""
         target, given = data["voids"], data["instead"]
-        where = "payload.instead"
+        where = replacement_field()
         if not actor.startswith(JUDGE_PREFIX) or len(actor) == len(JUDGE_PREFIX):
             raise InputError(f"only a judge (actor 'judge:NAME') may say what event {target} should have "
                              f"read, not {shown(actor)}; to void it only, leave out instead", field=where)
@@ -197,23 +202,23 @@ class EventValidator:
         unknown = sorted(set(given) - set(INSTEAD_FIELDS))
         if unknown:
             raise InputError(f"instead has no field {shown(unknown[0])} (fields: kind, actor, payload)",
-                             field=f"{where}.{unknown[0][:40]}")
+                             field=replacement_field(unknown[0][:40]))
         for name in ("actor", "payload"):
             if name not in given:
                 raise InputError(f"instead needs {name!r}: the {name} event {target} should have had "
-                                 "(fields: kind, actor, payload)", field=f"{where}.{name}")
+                                 "(fields: kind, actor, payload)", field=replacement_field(name))
         kind = given.get("kind", found)
         if kind != found:
             raise InputError(f"event {target} is a {found}; its replacement must be one too, got {shown(kind)} "
-                             "(a different act: void it and record what happened)", field=f"{where}.kind")
+                             "(a different act: void it and record what happened)", field=replacement_field("kind"))
         version = self.vocab[found].version
         if given.get("version", version) != version:
             raise InputError(f"instead.version must be {version} (the {found} kind's), got "
-                             f"{shown(given['version'])}", field=f"{where}.version")
+                             f"{shown(given['version'])}", field=replacement_field("version"))
         try:  # as any event of its kind, recorded where it stands: fields may name only earlier events
             d = self.draft(found, given["payload"], actor=given["actor"], head=target - 1, kind_at=kind_at)
         except InputError as e:
-            raise InputError(f"instead: {e.message}", field=f"{where}.{e.field}" if e.field else where) from None
+            raise InputError(f"instead: {e.message}", field=replacement_field(e.field)) from None
         return {"kind": d.kind, "version": d.version, "actor": d.actor, "payload": d.payload}
 
     def check_actor(self, actor: Any) -> None:
@@ -221,8 +226,10 @@ class EventValidator:
             raise InputError(f"must be text, got {shown(actor)}", field="actor")
         if actor == TABLE_ACTOR or actor in self.players:
             return
-        if len(actor) > MAX_NAME + len(SCOREKEEPER_PREFIX) or not valid_text(actor):
-            raise InputError(f"an actor is at most {MAX_NAME} characters of valid text, got {shown(actor)}",
+        if not valid_text(actor):  # said first: a control character is the problem, whatever the length
+            raise InputError(control_problem(actor) or f"is not valid Unicode text: {shown(actor)}", field="actor")
+        if len(actor) > MAX_NAME + len(SCOREKEEPER_PREFIX):
+            raise InputError(f"an actor is at most {MAX_NAME} characters, got {len(actor):,}: {shown(actor)}",
                              field="actor")
         for prefix in (JUDGE_PREFIX, SCOREKEEPER_PREFIX):
             if actor.startswith(prefix) and len(actor) > len(prefix):
@@ -250,10 +257,10 @@ class EventValidator:
         target = data["voids"] if kind == "correction" else data["to"]
         low = 2 if kind == "correction" else 1
         where = "payload.voids" if kind == "correction" else "payload.to"
+        if target == 1 and low == 2:
+            raise InputError("event 1 creates the match and cannot be voided", field=where)
         if not low <= target <= head:
-            raise InputError(f"{kind} names event {target}, but the log holds events 1..{head}"
-                             + (" (event 1 creates the match and cannot be voided)" if kind == "correction" else ""),
-                             field=where)
+            raise InputError(f"{kind} names event {target}, but the log holds events 1..{head}", field=where)
         if kind == "correction" and kind_at(target) in ("correction", "backup"):
             raise InputError(f"event {target} is itself a {kind_at(target)}; a correction cannot undo it "
                              "(record the events again instead)", field=where)

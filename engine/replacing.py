@@ -30,6 +30,13 @@ from engine.events import RecordedEvent
 from engine.findings import Finding
 
 INSTEAD_FIELDS = ("kind", "version", "actor", "payload")
+WHERE = "payload.instead"  # the correction's field that holds the replacement
+
+
+def replacement_field(inside: str = "") -> str:
+    """A field of a replacement named as every refusal names it, from the event down
+    (`payload.instead.payload.count`): the schema, the validator and the card names alike."""
+    return f"{WHERE}.{inside}" if inside else WHERE
 
 
 class Replacement(NamedTuple):

@@ -518,15 +518,17 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
         args = tp_args
         if value is None and type(None) in args:
             return None
-        errors = []
+        errors: list[PayloadError] = []
         for arg in args:
             if arg is type(None):
                 continue
             try:
                 return _check(value, arg, path, ctx)
             except PayloadError as e:
-                errors.append(e.message)
-        raise PayloadError(path, "; or ".join(errors))
+                errors.append(e)
+        if len(errors) == 1:  # one type to be (`X | None`): its error names the field inside, if it is there
+            raise errors[0]
+        raise PayloadError(path, "; or ".join(e.message for e in errors))
     if origin is Literal:
         allowed = tp_args
         if not any(value == a and type(value) is type(a) for a in allowed):
@@ -534,13 +536,13 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
         return value
     if origin is list:
         if not isinstance(value, list):
-            raise PayloadError(path, f"must be a list, got {_json_type(value)}")
+            raise PayloadError(path, f"must be a list, got {json_type(value)}")
         _check_size(value, path)
         (item,) = tp_args
         return [_check(v, item, f"{path}[{i}]", ctx) for i, v in enumerate(value)]
     if origin is dict:
         if not isinstance(value, dict):
-            raise PayloadError(path, f"must be an object, got {_json_type(value)}")
+            raise PayloadError(path, f"must be an object, got {json_type(value)}")
         _check_size(value, path)
         _, item = tp_args
         return {_check_key(k, path): _check(v, item, f"{path}.{k}", ctx) for k, v in value.items()}
@@ -550,26 +552,26 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
         return _check_name(value, path, "zone", ctx.zones)
     if tp is bool:
         if not isinstance(value, bool):
-            raise PayloadError(path, f"must be true or false, got {_json_type(value)}")
+            raise PayloadError(path, f"must be true or false, got {json_type(value)}")
         return value
     if tp is Count or tp is PositiveCount:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise PayloadError(path, f"must be a whole number of cards, got {_json_type(value)}")
+            raise PayloadError(path, f"must be a whole number of cards, got {json_type(value)}")
         least = 1 if tp is PositiveCount else 0
         if value < least:
             raise PayloadError(path, f"must be {least} or more, got {shown(value)}")
         raise PayloadError(path, f"at most {ctx.max_cards} cards (this game's limit), got {shown(value)}")
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise PayloadError(path, f"must be a whole number, got {_json_type(value)}")
+            raise PayloadError(path, f"must be a whole number, got {json_type(value)}")
         return _check_number(value, path)
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise PayloadError(path, f"must be a number, got {_json_type(value)}")
+            raise PayloadError(path, f"must be a number, got {json_type(value)}")
         return float(_check_number(value, path))
     if tp is str:
         if not isinstance(value, str):
-            raise PayloadError(path, f"must be text, got {_json_type(value)}")
+            raise PayloadError(path, f"must be text, got {json_type(value)}")
         return _check_text(value, path)
     if tp is Any:
         _check_free(value, path, 0)
@@ -580,7 +582,7 @@ def _check(value: Any, tp: Any, path: str, ctx: ParseContext) -> Any:
 def _check_name(value: Any, path: str, what: str, known: tuple[str, ...]) -> str:
     """A player's or a zone's name: text, and one of the match's (when it has any)."""
     if not isinstance(value, str):
-        raise PayloadError(path, f"must be a {what} name, got {_json_type(value)}")
+        raise PayloadError(path, f"must be a {what} name, got {json_type(value)}")
     if known and value not in known:
         raise PayloadError(path, f"unknown {what} {shown(value)} ({what}s: {', '.join(known)})")
     return _check_text(value, path)
@@ -634,14 +636,14 @@ def _check_free(value: Any, path: str, depth: int) -> None:
         else:
             for k, v in value.items():
                 if not isinstance(k, str):
-                    raise PayloadError(path, f"keys must be text, got {_json_type(k)}")
+                    raise PayloadError(path, f"keys must be text, got {json_type(k)}")
                 _check_text(k, f"{path} (a key)", key=True)
                 _check_free(v, f"{path}.{k}", depth + 1)
     else:
         raise PayloadError(path, f"must be a JSON value, got {type(value).__name__}")
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):

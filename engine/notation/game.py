@@ -85,7 +85,8 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
 
     `cards(ruleset)` may give the card data for the file's game (judge.io.carddb.match_cards): an
     object with `resolve(word, state, player, field)` (a card's name -> its number, as the table stands),
-    `fill(kind, payload)` (the facts a payload carries, e.g. a decklist's) and `take_notes()` (how the
+    `complete(kind, payload, table, kind_at)` (the facts a payload carries, e.g. a decklist's; a
+    correction's replacement, JSON as typed, with its names resolved) and `take_notes()` (how the
     names since the last call were narrowed: kept with their line in ReadGame.notes, for the import's
     summary to show); None for no card data."""
     from engine.match import EventValidator, creation_draft
@@ -112,7 +113,8 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
     tracker = Fold(ruleset, created_event)  # the table as the file is read
     if lookup is not None:
         ctx.card_ref = lambda word, player, field: lookup.resolve(word, tracker.state, player, field)
-        ctx.card_fill = lookup.fill
+        # a replacement (`void N instead={..}`) is JSON as typed: its names resolved as `log --instead`'s
+        ctx.card_fill = lambda kind, payload: lookup.complete(kind, payload, lambda: tracker.state, kinds.get)
     drafts: list[Any] = []
     where: list[int] = []
     notes: list[tuple[int, str]] = []
@@ -148,8 +150,8 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
             kind, actor, payload = grammar.deck_event(player, tokenize(deck, line), ctx)
         except NotationError as e:
             raise NotationError(f"in the decklist: {e.message}", line=line, col=col, path=path) from None
-        noted(line)
         add(kind, actor, payload, line, col)
+        noted(line)
     for idx in range(header.lines, len(lines)):
         lineno = idx + 1
         if not lines[idx].strip():
@@ -161,10 +163,10 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
             actions = parse_line(lines[idx], lineno, grammar, ctx)
         except NotationError as e:
             raise e.at(path, lineno) from None
-        noted(lineno)
         for a in actions:
             add(a.kind, a.actor, a.payload, lineno, a.col)
             check_turn_number(grammar, a, tracker.state, path)
+        noted(lineno)  # after add: a replacement's names are resolved (and noted) there
     if not drafts and not header.players:
         raise NotationError("the file holds no game", line=1, col=1, path=path)
     return ReadGame(header, created, drafts, where, notes)

@@ -12,7 +12,8 @@ import typing
 from typing import Any, Literal, get_args, get_origin
 
 from engine.match import InputError
-from engine.schema import QUOTE_CHARS, Count, Payload, PayloadError, Player, PositiveCount, Zone, read_json, shown
+from engine.schema import (QUOTE_CHARS, Count, Payload, PayloadError, Player, PositiveCount, Zone, json_type,
+                           read_json, shown)
 
 
 def parse_field_args(kind_cls: type[Payload], words: list[str]) -> dict[str, Any]:
@@ -56,6 +57,12 @@ def _strip_optional(tp: Any) -> Any:
 def _coerce(raw: str, tp: Any, name: str) -> Any:
     tp = _strip_optional(tp)
     origin = get_origin(tp)
+    if origin is dict:  # an object, given as JSON: `null` would quietly mean "not given"
+        value = None if raw == "null" else _json(raw, name)
+        if not isinstance(value, dict):
+            raise InputError(f"--{name} takes a JSON object, got {json_type(value)}; to give none, "
+                             f"leave out --{name}", field=f"payload.{name}")
+        return value
     if raw == "null":
         return None
     if tp in (str, Player, Zone):

@@ -170,6 +170,9 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     the replacement in N's place, so what came after N counts on it (docs/log-protocol.md).
 
     \b
+    A card's name (optcg; in --instead too) is narrowed by the match's cards, a Leader field to the
+    Leader cards: each name so picked is said above the event (`= chopper → OP08-001, ...`; --json:
+    card_notes), an ambiguous one refused.
     Findings are printed under the event (exit 1 with --strict, which refuses).
     `tablejudge rulesets --kinds RULESET` lists each kind's fields.
     """
@@ -188,9 +191,12 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
             raise InputError(f"--payload: {e.message}", field="payload") from None
     else:
         payload = parse_field_args(vocab[kind], list(ctx.args))
+    notes: list[str] = []  # how each name was narrowed to one card: said, as import and live say it
     if m.ruleset.name in CARD_DATA_RULESETS and isinstance(payload, dict):
         from judge.io import carddb  # a card's name -> its number; a deck's facts (only for such games)
-        payload = carddb.MatchCards(carddb.for_store(m.store)).prepare(kind, payload, m.state(), m._kind_at)
+        cards = carddb.MatchCards(carddb.for_store(m.store))
+        payload = cards.prepare(kind, payload, m.state(), m._kind_at)
+        notes = cards.take_notes()
     if expected is not None:  # the log moved since N: show what moved (who, when), ask or refuse
         draft = m.draft(kind, payload, actor=actor, recorded_by=env.recorded_by)
         expected = confirm_expected(m.store, m.id, expected, what="event", describe=m.ruleset.describe,
@@ -198,8 +204,11 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     rec = m.record(kind, payload, actor=actor, recorded_by=env.recorded_by, strict=strict,
                    expected_position=expected)
     if as_json:
-        emit_json({"event": rec.event.to_dict(), "findings": [f.to_dict() for f in rec.findings]})
+        emit_json({"event": rec.event.to_dict(), "findings": [f.to_dict() for f in rec.findings],
+                   "card_notes": notes})
     else:
+        for note in notes:
+            click.echo(f"= {note}")
         names = env.names(m)
         click.echo(f"{rec.event.position}  {names.text(m.ruleset.describe(rec.event))}")
         if rec.findings:

@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any
 
 from engine.match import InputError
+from engine.replacing import replacement_field
 from engine.schema import shown
 from judge.io import cardformats, cardresolve, cardsnapshot
 from judge.io.cardresolve import AmbiguousCard, Resolved, Seat, UnknownCard  # noqa: F401 - raised here
@@ -401,6 +402,7 @@ CARD_GAMES = cardsnapshot.GAMES
 DECK_KIND = "deck.registered"
 CARD_FIELDS = ("card", "leader", "attacker", "target")  # payload fields naming one card
 CARD_LIST_FIELDS = ("cards", "deck")  # payload fields listing cards (when they are lists)
+FIELD_ROLES = {"leader": "leader"}  # a field naming a card of one category: a name means one of those
 
 
 class MatchCards:
@@ -420,7 +422,8 @@ class MatchCards:
         """A card word -> its number, looking first among the cards of this match (registered decks,
         cards on the table): there "hancock" is one card, not 17 printings. `player`: whose line it
         is; `field`: which of the payload's cards (an attack's target is the opponent's)."""
-        got = cardresolve.resolve(self.db, word, match_numbers(state), seat_of(state, player, field, self.db))
+        got = cardresolve.resolve(self.db, word, match_numbers(state), seat_of(state, player, field, self.db),
+                                  FIELD_ROLES.get(field or ""))
         if got.note:
             self.notes.append(got.note)
         return got.code
@@ -435,24 +438,37 @@ class MatchCards:
         """A payload typed as JSON or --FIELD VALUE: names in its card fields become numbers (an
         InputError names the field), then `fill`. A correction's replacement (`instead`) is
         prepared as an event of its kind (`kind_at(n)`: the kind of event n, the one it replaces)."""
-        x = payload.get("instead") if kind == "correction" else None
-        if isinstance(x, dict) and isinstance(x.get("payload"), dict):
-            inner = x.get("kind") or (kind_at(payload.get("voids")) if kind_at and isinstance(
-                payload.get("voids"), int) else None) or ""
-            try:
-                return dict(payload, instead=dict(x, payload=self.prepare(inner, x["payload"], state)))
-            except InputError as e:
-                raise InputError(e.message, field=f"instead.payload.{e.field}") from None
+        if _replacement(kind, payload) is not None:
+            return self._prepare_replacement(payload, state, kind_at)
         out = dict(payload)
         for key, value in payload.items():
             try:
                 if key in CARD_FIELDS and isinstance(value, str):
-                    out[key] = self.resolve(value, state)
+                    out[key] = self.resolve(value, state, field=key)
                 elif key in CARD_LIST_FIELDS and isinstance(value, list):
                     out[key] = [self.resolve(v, state) if isinstance(v, str) else v for v in value]
             except InputError as e:
                 raise InputError(e.message, field=key) from None
         return self.fill(kind, out)
+
+    def complete(self, kind: str, payload: dict[str, Any], table: Any = None,
+                 kind_at: Any = None) -> dict[str, Any]:
+        """A payload a notation line gave (a file's, a live recorder's): its card fields are numbers
+        already (the grammar's card_ref), but a correction's replacement is JSON as typed: it is
+        prepared as `log --instead` prepares it (the same names, notes and refusals). Then `fill`.
+        `table()`: the table the names are narrowed by, asked for only then (it may cost a replay)."""
+        if _replacement(kind, payload) is not None:
+            return self._prepare_replacement(payload, table() if table else None, kind_at)
+        return self.fill(kind, payload)
+
+    def _prepare_replacement(self, payload: dict[str, Any], state: Any, kind_at: Any) -> dict[str, Any]:
+        x = payload["instead"]
+        voids = payload.get("voids")
+        inner = x.get("kind") or (kind_at(voids) if kind_at and isinstance(voids, int) else None) or ""
+        try:
+            return dict(payload, instead=dict(x, payload=self.prepare(inner, x["payload"], state)))
+        except InputError as e:
+            raise InputError(e.message, field=replacement_field(f"payload.{e.field}")) from None
 
     def fill(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """A `deck.registered` payload with each card's facts copied in from the card data (facts
@@ -463,6 +479,12 @@ class MatchCards:
         deck = [c for c in payload.get("deck") or [] if isinstance(c, str)]
         given = payload.get("cards") if isinstance(payload.get("cards"), dict) else {}
         return dict(payload, cards=fill_facts(self.db, [payload["leader"]] + deck, given))
+
+
+def _replacement(kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """A correction's `instead` whose payload is an object (else None: the validator refuses it)."""
+    x = payload.get("instead") if kind == "correction" else None
+    return x if isinstance(x, dict) and isinstance(x.get("payload"), dict) else None
 
 
 def match_numbers(state: Any) -> list[str]:

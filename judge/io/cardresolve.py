@@ -7,6 +7,8 @@ itself holds, in this order, and the first step that leaves any card decides:
 2. without a player (a scorekeeper's line with no seat): every card seen in this match;
 3. the cards that player's deck may hold: OPTCG-DECK-3 "構築卡組時，只能放入含有領航卡顏色的卡片" (only
    cards that have the Leader's colour), and OPTCG-DECK-2 (a deck holds Characters, Events and Stages).
+A field that names a card of one category (a deck's `leader`: a Leader, OPTCG-DECK-1) is first
+narrowed to that category, and step 3 (a deck's cards) does not apply to it.
 A card picked by narrowing is never picked silently: `Resolved.note` says how ("nami -> OP09-050, the
 only Nami in Ann's deck colours (Blue)"), and every caller shows it in these words: the recorders
 (terminal and web) with the line, a notation file's import in its summary with the file's line.
@@ -67,9 +69,11 @@ class Resolved:
     note: str | None = None  # how a name was narrowed to this card (None: it was the only one)
 
 
-def resolve(db: Cards, word: str, among: Iterable[str] = (), seat: Seat | None = None) -> Resolved:
+def resolve(db: Cards, word: str, among: Iterable[str] = (), seat: Seat | None = None,
+            role: str | None = None) -> Resolved:
     """What a player said -> the card number to store (see the module's doc). A card number is itself
-    (known or not). UnknownCard / AmbiguousCard, each saying what to type instead."""
+    (known or not). `role`: the category the field's card must be ("leader"; carddb.FIELD_ROLES
+    names the fields). UnknownCard / AmbiguousCard, each saying what to type instead."""
     word = word.strip()
     code = cardformats.card_number(word)
     if code is not None:
@@ -80,27 +84,40 @@ def resolve(db: Cards, word: str, among: Iterable[str] = (), seat: Seat | None =
     hits = db.find(key)
     if not hits:
         raise UnknownCard(f"no card is called {shown(word)}" + _suggest(db, key, seat))
+    kind = ""  # "Leader ": the cards left are of the field's category (said in a note or refusal)
+    if role is not None:
+        of_role = [h for h in hits if (db.get(h[0]) or {}).get("category") == role]
+        if not of_role:
+            raise UnknownCard(f"{shown(word)} names no {role.title()} card (it fits {len(hits)}, none a "
+                              f"{role.title()}: {_listed(hits)}); type the {role.title()}'s number in its place")
+        # a Character picked for a Leader field is never right, and never picked silently
+        kind, cut, hits = f"{role.title()} ", len(of_role) < len(hits), of_role
+        one = _only(key, hits)
+        if one and cut:
+            return Resolved(one, f"{word} \u2192 {one}, the only {db.name(one) or word} that is a {role.title()}")
     if _only(key, hits):
         return Resolved(_only(key, hits))  # type: ignore[arg-type]
     narrowed, missed = False, None
-    for pool, why in _steps(db, hits, among, seat):
+    for pool, why in _steps(db, hits, among, seat, role):
         if not pool:
             missed = why  # said in the refusal: a card outside the Leader's colours is worth a look
             continue
         one = _only(key, pool)
         if one:
-            return Resolved(one, f"{word} \u2192 {one}, the only {db.name(one) or word} {why}")
+            return Resolved(one, f"{word} \u2192 {one}, the only {kind}{db.name(one) or word} {why}")
         hits, narrowed = pool, True
         break
-    raise _ambiguous(word, hits, why if narrowed else f"(none {missed})" if missed and seat else None)
+    raise _ambiguous(word, hits, why if narrowed else f"(none {missed})" if missed and seat else None, kind)
 
 
-def _steps(db: Cards, hits: list[tuple[str, str]], among: Iterable[str], seat: Seat | None):
-    """(the hits a step keeps, how to say it) for each narrowing step, in order."""
+def _steps(db: Cards, hits: list[tuple[str, str]], among: Iterable[str], seat: Seat | None,
+           role: str | None = None):
+    """(the hits a step keeps, how to say it) for each narrowing step, in order. The deck-colour
+    step is for a deck's cards: not for a field of one category (a Leader)."""
     if seat is not None:
         seen = set(seat.seen)
         yield [h for h in hits if h[0] in seen], f"seen in this match for {seat.player}"
-        if seat.colours:
+        if seat.colours and role is None:
             yield (_in_deck_colours(db, hits, seat.colours),
                    f"in {seat.player}'s deck colours ({'/'.join(seat.colours)})")
     else:
@@ -129,11 +146,15 @@ def _only(key: str, hits: list[tuple[str, str]]) -> str | None:
     return whole.pop() if len(whole) == 1 else None
 
 
-def _ambiguous(word: str, hits: list[tuple[str, str]], why: str | None) -> AmbiguousCard:
-    listed = ", ".join(f"{n} {name}" for n, name in hits[:MAX_CANDIDATES])
+def _listed(hits: list[tuple[str, str]]) -> str:
+    """`OP01-078 Boa Hancock, … and 9 more`: the first MAX_CANDIDATES of `hits`."""
     more = f" and {len(hits) - MAX_CANDIDATES} more" if len(hits) > MAX_CANDIDATES else ""
-    which = f"{len(hits)} cards {why}" if why else f"{len(hits)} cards"
-    return AmbiguousCard(f"{shown(word)} could be {which}: {listed}{more}; type the card number in its place "
+    return ", ".join(f"{n} {name}" for n, name in hits[:MAX_CANDIDATES]) + more
+
+
+def _ambiguous(word: str, hits: list[tuple[str, str]], why: str | None, kind: str = "") -> AmbiguousCard:
+    which = f"{len(hits)} {kind}cards {why}" if why else f"{len(hits)} {kind}cards"
+    return AmbiguousCard(f"{shown(word)} could be {which}: {_listed(hits)}; type the card number in its place "
                          f"(e.g. {hits[0][0]})", hits)
 
 

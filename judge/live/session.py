@@ -18,6 +18,7 @@ from engine.desk import JUDGE_ONLY_KINDS
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.match import BatchInputError, InputError, Match
+from engine.replacing import replacement_field
 from engine.notation.lines import turn_number_problem
 from engine.replay import VOIDING_KINDS
 from engine.state import TableState
@@ -114,7 +115,9 @@ class LiveSession:
         if self.cards is not None:  # names said at the table -> numbers; a deck line gets its facts
             self.ctx.card_ref = lambda word, player, field: self.cards.resolve(  # type: ignore[union-attr]
                 word, self.state(), player, field)
-            self.ctx.card_fill = self.cards.fill
+            # a replacement (`void N instead={..}`) is JSON as typed: its names resolved as `log --instead`'s
+            self.ctx.card_fill = lambda kind, payload: self.cards.complete(  # type: ignore[union-attr]
+                kind, payload, self.state, self.match._kind_at)
         self.acks = acks
         self.seen_event = match.store.head(match.id)  # the last event this session has shown
         self._last_mine = self.seen_event  # its last own line (or where it started)
@@ -252,9 +255,12 @@ class LiveSession:
             actions = parse_line(text, 0, self.grammar, self.ctx, default_actor=self._default_actor)
         except NotationError as e:
             return self._refuse(text, e.col, e.message, e.action, e.action_text)
-        if self.ctx.card_fill is not None:  # a deck line gets its cards' facts from the card data
+        if self.ctx.card_fill is not None:  # a deck line gets its cards' facts, a replacement its numbers
             for a in actions:
-                a.payload = self.ctx.card_fill(a.kind, a.payload)
+                try:
+                    a.payload = self.ctx.card_fill(a.kind, a.payload)
+                except InputError as e:
+                    return self._refuse(text, a.col, _input_message(e), a.index, a.text)
         notes = self.cards.take_notes() if self.cards is not None else []
         reply = self._store(actions, text)
         if notes and not reply.refused:  # a name narrowed to one card is said, never a silent guess
@@ -560,7 +566,10 @@ def _input_message(e: InputError) -> str:
     """A refused action's input error in the notation's words: a missing value is "expected a
     value for X", never a field path."""
     msg = e.message
-    name = e.field.split(".", 1)[1] if e.field.startswith("payload.") else e.field
+    # a field of the line is named as typed (`count`); one inside a replacement's JSON by its whole
+    # path, as `log --instead` names it (engine.replacing.replacement_field): one spelling
+    name = e.field.split(".", 1)[1] if e.field.startswith("payload.") and not \
+        e.field.startswith(replacement_field()) else e.field
     if msg.startswith("required"):
         return f"expected a value for {name}"
     return f"{name}: {msg}" if name else msg

@@ -96,7 +96,9 @@ class Recorder:
         self.cards = carddb.match_cards(self.match.ruleset, carddb.for_store(self.match.store))
         if self.cards is not None:  # names said at the table -> numbers; a deck line gets its facts
             self.ctx.card_ref = self._card_ref
-            self.ctx.card_fill = self.cards.fill
+            # a replacement (`void N instead={..}`) is JSON as typed: its names resolved as `log --instead`'s
+            self.ctx.card_fill = lambda kind, payload: self.cards.complete(  # type: ignore[union-attr]
+                kind, payload, self._known, self.match._kind_at)
 
     def _card_ref(self, word: str, player: str | None = None, field: str | None = None) -> str:
         # a card number is itself: only a name is looked up among this match's cards, so only a
@@ -134,11 +136,14 @@ class Recorder:
             actions = parse_line(text, 0, self.grammar, self.ctx, default_actor=self.default_actor)
         except NotationError as e:
             raise LineRefused(e.message, col=e.col) from None
-        if self.cards is not None:
-            self.line_notes = self.cards.take_notes()
         if self.ctx.card_fill is not None:
             for a in actions:
-                a.payload = self.ctx.card_fill(a.kind, a.payload)
+                try:
+                    a.payload = self.ctx.card_fill(a.kind, a.payload)
+                except InputError as e:
+                    raise LineRefused(str(e), col=a.col) from None
+        if self.cards is not None:  # after card_fill: a replacement's names are noted there
+            self.line_notes = self.cards.take_notes()
         if not self.may_act_as_judge:
             for a in actions:
                 if a.actor.startswith(JUDGE_PREFIX):

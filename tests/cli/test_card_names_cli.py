@@ -130,3 +130,53 @@ def test_a_name_the_players_cards_cannot_narrow_is_refused_as_live_and_nothing_s
             "OP04-028 Diamante, OP10-068 Diamante, OP14-066 Diamante; type the card number in its place") in out.err
     assert run_guarded(cli, ["--db", db, "matches", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == []
+
+
+# Bob's deck holds the Character Tony Tony.Chopper (ST01-006): a Leader field must not pick it
+CHOPPER_GAME = GAME.replace('"OP01-001 50xOP01-016"', '"OP01-001 46xOP01-016 4xST01-006"')
+CHOPPER = "chopper \u2192 OP08-001, the only Tony Tony.Chopper that is a Leader"
+
+
+def _log(db, capsys, *args):
+    code = run_guarded(cli, ["--db", db, "log", *args])
+    return code, capsys.readouterr()
+
+
+def test_log_instead_resolves_a_leader_among_leaders_and_says_so(tmp_path, capsys):
+    db, code, out = _import(tmp_path, capsys, CHOPPER_GAME)
+    match = json.loads(out.out)["match"]
+    x = '{"actor":"Bob","payload":{"player":"Bob","leader":"chopper"}}'
+    code, out = _log(db, capsys, match, "correction", "--actor", "judge:Zoe", "--voids", "3", "--reason", "leader",
+                     "--instead", x)
+    assert code == 0, out.err
+    assert out.out.startswith(f"= {CHOPPER}\n") and "Leader OP08-001 Tony Tony.Chopper" in out.out
+    code, out = _log(db, capsys, match, "correction", "--actor", "judge:Zoe", "--voids", "3", "--reason", "leader",
+                     "--instead", x, "--json")
+    data = json.loads(out.out)
+    assert data["event"]["payload"]["instead"]["payload"]["leader"] == "OP08-001" and data["card_notes"] == [CHOPPER]
+
+
+def test_log_instead_null_is_refused_naming_instead(tmp_path, capsys):
+    db, code, out = _import(tmp_path, capsys)
+    match = json.loads(out.out)["match"]
+    for given in ("null", "5"):
+        code, out = _log(db, capsys, match, "correction", "--actor", "judge:Zoe", "--voids", "5", "--reason", "x",
+                         "--instead", given)
+        assert code == 2 and "--instead takes a JSON object, got " in out.err and "leave out --instead" in out.err
+    assert run_guarded(cli, ["--db", db, "events", match, "--json"]) == 0
+    assert all(e["kind"] != "correction" for e in json.loads(capsys.readouterr().out))  # nothing stored
+
+
+def test_a_files_replacement_names_cards_as_log_instead_does(tmp_path, capsys):
+    """A notation file's `void N instead={..}` was stored with the names as typed."""
+    line = 'judge Zoe: void 3 "leader" instead={"actor":"Bob","payload":{"player":"Bob","leader":"chopper"}}\n'
+    db, code, out = _import(tmp_path, capsys, CHOPPER_GAME + line)
+    assert code == 0, out.err
+    data = json.loads(out.out)
+    assert {"file": str(tmp_path / "game.txt"), "line": 16, "note": CHOPPER} in data["card_notes"]
+    assert run_guarded(cli, ["--db", db, "events", data["match"], "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[-1]["payload"]["instead"]["payload"]["leader"] == "OP08-001"
+    line = line.replace("chopper", "hancock")
+    db, code, out = _import(tmp_path, capsys, CHOPPER_GAME + line)
+    assert code == 2 and "game.txt:16:" in out.err
+    assert "payload.instead.payload.leader: 'hancock' could be 2 Leader cards" in out.err

@@ -83,6 +83,44 @@ def test_refusals_store_nothing(game):
         game.record("correction", {"voids": 3, "reason": "x", "instead": {"payload": life4}}, actor="judge:Zoe")
 
 
+def _field(game: Match, payload: dict, actor: str = "judge:Zoe") -> InputError:
+    head = game.head_position()
+    with pytest.raises(InputError) as got:
+        game.record("correction", payload, actor=actor)
+    assert game.head_position() == head  # nothing stored
+    return got.value
+
+
+def test_a_refusal_inside_a_replacement_names_the_whole_field(game):
+    """A limit or a control character deep in `instead` is named where it is, as a schema error is
+    (it said only 'payload.instead')."""
+    def inside(payload: dict, **extra) -> InputError:
+        return _field(game, {"voids": 3, "reason": "x", "instead": {"actor": "-", "payload": payload, **extra}})
+    e = inside({"player": "Bob", "zone": "life", "count": 10**20})
+    assert e.field == "payload.instead.payload.count" and "between" in e.message
+    e = inside({"player": "Bob\u0007", "zone": "life", "count": 4})
+    assert e.field == "payload.instead.payload.player" and "control character U+0007" in e.message
+    e = inside({"player": "Bob", "zone": "life", "count": 4, "by": "x" * 70_000})
+    assert e.field == "payload.instead.payload.by" and "at most" in e.message
+
+
+def test_a_null_replacement_is_refused_not_read_as_a_plain_void(game):
+    e = _field(game, {"voids": 3, "reason": "x", "instead": None})
+    assert e.field == "payload.instead" and "got null; to void it only, leave instead out" in e.message
+    game.record("correction", {"voids": 3, "reason": "x"}, actor="judge:Zoe")  # leaving it out voids
+
+
+def test_voiding_event_1_and_a_control_character_in_an_actor_are_said_as_what_they_are(game):
+    e = _field(game, {"voids": 1, "reason": "x"})
+    assert e.message == "event 1 creates the match and cannot be voided"
+    e = _field(game, {"voids": 999, "reason": "x"})
+    assert e.message == "correction names event 999, but the log holds events 1..6"  # no aside on event 1
+    e = _field(game, {"voids": 3, "reason": "x"}, actor="judge:Z\u0007")
+    assert e.field == "actor" and e.message.startswith("control character U+0007 (BEL) at character 8")
+    e = _field(game, {"voids": 3, "reason": "x"}, actor="judge:" + "Z" * 80)
+    assert "at most 64 characters, got 86" in e.message
+
+
 def test_a_tournament_stream_correction_only_voids():
     with pytest.raises(PayloadError, match="no field 'instead'"):
         Void.parse({"voids": 3, "reason": "x", "instead": {}})

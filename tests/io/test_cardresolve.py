@@ -66,3 +66,18 @@ def test_a_lookup_costs_well_under_a_few_milliseconds(db):
     for _ in range(50):
         resolve(db, "nami", seat=Seat("Ann", ["OP11-054"], ["Blue"]))
     assert (time.perf_counter() - start) / 50 < 0.01  # measured ~1 ms; 10 ms leaves room for a busy CI
+
+
+def test_a_leader_field_is_narrowed_to_leader_cards_and_says_so(db):
+    """A deck's `leader` is a Leader: `chopper` (29 cards, one a Leader) is OP08-001, said, never the
+    Character ST01-006 a match happens to hold (it was picked silently)."""
+    got = resolve(db, "chopper", among=["ST01-006"], role="leader")
+    assert (got.code, got.note) == ("OP08-001", "chopper \u2192 OP08-001, the only Tony Tony.Chopper that is a Leader")
+    with pytest.raises(AmbiguousCard) as e:
+        resolve(db, "hancock", role="leader")
+    assert e.value.message.startswith("'hancock' could be 2 Leader cards: OP07-038 Boa Hancock, OP14-041 Boa Hancock")
+    # narrowed further by the player's cards: no colour step (a Leader is not a deck card)
+    got = resolve(db, "doflamingo", seat=Seat("Ann", ["OP01-060"], ["Blue"]), role="leader")
+    assert got.note == "doflamingo \u2192 OP01-060, the only Leader Donquixote Doflamingo seen in this match for Ann"
+    with pytest.raises(UnknownCard, match="'monet' names no Leader card \\(it fits 6, none a Leader: EB03-010 Monet"):
+        resolve(db, "monet", role="leader")

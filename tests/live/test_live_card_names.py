@@ -92,3 +92,19 @@ def test_findings_and_state_name_the_cards(tmp_path):
         in reply.lines
     state = s.handle("state").text
     assert "OP01-078 Boa Hancock" in state and "OP01-060 Donquixote Doflamingo" in state
+
+
+def test_a_replacement_names_cards_as_log_instead_does(tmp_path):
+    """`void N instead={..}` stored "hancock" as typed where `log --instead` refuses it: one resolver
+    now, the same refusal (named by the same field) and the same note."""
+    m, s = _session(tmp_path)
+    s.handle(DECK)
+    s.handle("B: deck OP01-001 46xOP01-016 4xST01-006")  # a Character Tony Tony.Chopper
+    head = m.head_position()
+    reply = s.handle('judge Kim: void 2 "leader" instead={"actor":"Ann","payload":{"player":"Ann","leader":"hancock"}}')
+    assert reply.refused and m.head_position() == head
+    assert "payload.instead.payload.leader: 'hancock' could be 2 Leader cards: OP07-038 Boa Hancock" in reply.text
+    reply = s.handle('judge Kim: void 2 "leader" instead={"actor":"Ann","payload":{"player":"Ann","leader":"chopper"}}')
+    (e,) = reply.recorded
+    assert e.payload["instead"]["payload"]["leader"] == "OP08-001"
+    assert "  = chopper \u2192 OP08-001, the only Tony Tony.Chopper that is a Leader" in reply.lines

@@ -252,3 +252,17 @@ def test_the_setup_buttons_offer_the_deck_line_to_complete(tmp_path):
         assert all(f"`{b.line}`" in n for b, n in zip(fills, notes))  # what `?`'s notes say
         line(m, fills[0].line.replace("LEADER", "OP01-001"))  # the scorekeeper completes it
         assert [b.line for b in buttons(m, m.state())[0] if b.fill] == ["B: deck LEADER deck_size=50"]
+
+
+def test_a_replacements_names_are_resolved_said_and_refused_as_log_instead_does(match):
+    """The page's `void N instead={..}` (a judge's link) stored names as typed; now they are read as
+    `log --instead` reads them: a Leader among Leaders, the note with the line, an ambiguous one refused."""
+    head = match.head_position()
+    with pytest.raises(LineRefused, match="payload.instead.payload.leader.*'hancock' could be 2 Leader cards"):
+        line(match, 'judge Kim: void 2 "x" instead={"actor":"Ann","payload":{"player":"Ann","leader":"hancock"}}',
+             judge=True)
+    assert match.head_position() == head
+    out = line(match, 'judge Kim: void 2 "x" instead={"actor":"Ann","payload":{"player":"Ann","leader":"chopper"}}',
+               judge=True)
+    assert out.recorded[0].event.payload["instead"]["payload"]["leader"] == "OP08-001"
+    assert out.notes == ["chopper \u2192 OP08-001, the only Tony Tony.Chopper that is a Leader"]
