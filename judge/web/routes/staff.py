@@ -212,8 +212,13 @@ async def grid(request: Request, tid: str):
 
 
 def tournament_calls(desk, st) -> list[dict]:
-    """Judge calls from every recorded match of the tournament, open ones first."""
-    return desk.matches.calls([m for rnd in st.rounds for m in rnd.matches.values()])
+    """Judge calls from every recorded match of the tournament, open ones first, with `round` and
+    `table` as the tournament has them: numbers, as a disputed table's. A match keeps its round and
+    table as free text (a match recorded outside a tournament may say "Top 8"), and QA73 6 found the
+    queue's calls giving "1" and "8" next to the disputes' 1 and 8."""
+    where = {mid: (rnd.number, table) for rnd in st.rounds for table, mid in rnd.matches.items()}
+    return [dict(c, round=where[c["match"]][0], table=where[c["match"]][1])
+            for c in desk.matches.calls(list(where))]
 
 
 def queue_view(desk, st) -> dict[str, list[dict]]:
