@@ -16,7 +16,7 @@ from judge.web.actions import Context, run_action
 from judge.web.auth import player_claims
 from judge.web.device import device_of
 from judge.web.routes.common import (
-    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form, refused,
+    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, html_error, link, page, read_form, refused,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -91,10 +91,9 @@ def _done(request: Request, g, path: str, error: Exception | None, msg: str | No
     """After a form: htmx gets a message fragment (or is sent on to the page); a plain form a 303."""
     is_htmx = request.headers.get("hx-request") == "true"
     if error is not None:
-        body = error_body(error)
         if is_htmx:
-            return refused(request, page(request, "web/_flash.html", error=body), error_status(error))
-        return page(request, "web/error.html", error_status(error), title="Not done", error=body)
+            return refused(request, page(request, "web/_flash.html", error=error_body(error)), error_status(error))
+        return html_error(request, error)
     target = link(path, g, msg=msg)
     if is_htmx:
         return Response(status_code=204, headers={"HX-Redirect": target})
