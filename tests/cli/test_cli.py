@@ -95,6 +95,18 @@ def test_errors_are_clear_and_exit_codes_documented(tmp_path, args, code, words)
     assert all(m["events"] == 1 for m in events)  # nothing was stored by a failed command
 
 
+def test_a_round_report_refuses_o_and_names_out_dir(tmp_path):
+    """QA73 13: `report --round 2 -o FILE` ignored -o and wrote the round where --out-dir said."""
+    db = str(tmp_path / "t.db")
+    run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", "--round", "2", db=db)
+    folder = tmp_path / "round"
+    r = run_cli("report", "--round", "2", "-o", str(tmp_path / "x"), "--out-dir", str(folder), db=db)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "give --out-dir DIR instead of -o" in r.stderr and "Traceback" not in r.stderr
+    assert not folder.exists() and not (tmp_path / "x").exists()
+    assert "a round writes a folder: --out-dir" in " ".join(run_cli("report", "--help").stdout.split())
+
+
 def test_ruleset_names_are_taken_in_any_case(tmp_path):
     """QA71 item 12: `--ruleset OPTCG` is optcg (one ruleset has that name), stored as `optcg`."""
     db = str(tmp_path / "t.db")
