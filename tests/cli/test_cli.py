@@ -77,6 +77,9 @@ def test_a_whole_session(tmp_path):
     (["log", "MATCH", "note", "--text", "x", "--expect", "0"], 3, "conflict on match"),
     (["log", "MATCH", "turn", "--player", "Ann", "--number", "4", "--strict"], 1, "refused (--strict)"),
     (["state", "MATCH", "--at", "99"], 2, "there is no event 99"),
+    # QA73 10: turn 0 showed the table after event 2, mid set-up; -1 said "(last turn: 0)"
+    (["state", "MATCH", "--turn", "0"], 2, "has no turn 0: turns start at 1 (the start of turn 1 is the table"),
+    (["state", "MATCH", "--turn", "-1"], 2, "has no turn -1: turns start at 1"),
     (["match", "new", "--ruleset", "chess", "--player", "A", "--player", "B"], 2, "unknown ruleset 'chess'"),
     # QA71 item 12: a near name is suggested (the CLI takes a name in another case as it is meant)
     (["match", "new", "--ruleset", "optgc", "--player", "A", "--player", "B"], 2,
