@@ -296,7 +296,12 @@ class Replayer:
 
     def state_at_turn(self, turn: int, *, corrected: bool = False) -> TableState:
         """The table at the start of turn `turn`: right after the event that began it (with
-        `corrected`, in the log as corrected: see `state_at`)."""
+        `corrected`, in the log as corrected: see `state_at`). Turns start at 1: the start of turn 1
+        is the table when the set-up is done, and a moment inside the set-up has no turn number."""
+        if turn < 1:  # QA73 10: turn 0 stopped after event 2, mid set-up; -1 said "(last turn: 0)"
+            raise PositionOutOfRange(f"match {self.match} has no turn {turn}: turns start at 1 (the start of "
+                                     "turn 1 is the table when the set-up is done; a moment inside the set-up "
+                                     "is shown by its event's position)")
         held = None
         if corrected:
             held = self.store.read(self.match, after=1)

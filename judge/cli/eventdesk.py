@@ -145,8 +145,7 @@ def register(cli: click.Group) -> None:
             emit_json([v.to_dict() for v in q])
             return
         click.echo(table_text([{"round": v.round, "table": v.table, "players": f"{v.player1} vs {v.player2}",
-                                "reports (each player's own)": "; ".join(
-                                    f"{k}: {tables.in_own_words(v, k, x)}" for k, x in v.reports.items()),
+                                "reports (each player's own)": "; ".join(v.reports_said()),
                                 "recorded (table order)": v.result or ""} for v in q],
                               ["round", "table", "players", "reports (each player's own)", "recorded (table order)"]))
 

@@ -522,7 +522,9 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
 @click.command("state")
 @click.argument("match")
 @click.option("--at", type=int, metavar="N", help="The table right after event N (as corrected).")
-@click.option("--turn", type=int, metavar="T", help="The table at the start of turn T (as corrected).")
+@click.option("--turn", type=int, metavar="T",
+              help="The table at the start of turn T (as corrected). Turns start at 1: --turn 1 is the table "
+                   "when the set-up is done; --at N shows a moment inside the set-up.")
 @click.option("--as-recorded", is_flag=True,
               help="The table as it was recorded then, before the corrections and backups recorded after it.")
 @json_option

@@ -19,7 +19,8 @@ def register(cli: click.Group) -> None:
 @click.option("--event", help="With --round: only matches of this event label.")
 @click.option("--out-dir", default=lib.DEFAULT_DIR, show_default=True, type=click.Path(file_okay=False),
               help="Folder for the HTML files.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), help="File for a match report (default OUT-DIR/MATCH.html).")
+@click.option("--out", "-o", type=click.Path(dir_okay=False),
+              help="File for a match report (default OUT-DIR/MATCH.html); a round writes a folder: --out-dir.")
 @click.option("--no-matches", is_flag=True, help="With --round: write only the round page, not each match's report.")
 @json_option
 @pass_env
@@ -37,6 +38,9 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json
     """
     if bool(match) == bool(round_):
         raise InputError("name a MATCH, or give --round R", field="match")
+    if round_ and out:  # QA73 13: -o was ignored and the round went to exports/ without a word
+        raise InputError(f"--out (-o) names one match's file; a round writes a folder of files: give "
+                         f"--out-dir DIR instead of -o {out}", field="out")
     problems: list[str] = []  # why the log fails verification: the page says it, the exit code too
     if round_:
         paths, failing = lib.write_round_report(env.store(), round_, event=event, out_dir=out_dir,

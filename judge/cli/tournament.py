@@ -58,6 +58,11 @@ def _policy_words(st: TournamentState) -> str:
     return f"points, then {', '.join(TB_LABELS[k] for k in st.policy.order)}; {whose}"
 
 
+def _policy_line(st: TournamentState) -> str:
+    """The policy in words, as `new` says it, `standings` heads its text and `show` lists it."""
+    return f"standings policy {st.policy.name} ({_policy_words(st)})"
+
+
 def _policy(name: str, options: dict[str, str]):
     try:
         return get_policy(name, options)
@@ -224,7 +229,8 @@ def register(cli: click.Group) -> None:
     @pass_env
     def new_cmd(env, name, game, policy, options, rounds, top_cut, seed, best_of, top_cut_best_of, tid,
                 as_json) -> None:
-        """Create a tournament; prints its id.
+        """Create a tournament; prints its id alone on stdout, and on stderr the standings policy
+        it picked (the game's own unless --policy; --json carries it as `policy`).
 
         \b
         Examples:
@@ -240,7 +246,9 @@ def register(cli: click.Group) -> None:
         if as_json:
             emit_json(t.state().summary())
         else:
-            click.echo(t.id)
+            click.echo(t.id)  # alone on stdout: scripts read it (T=$(tablejudge tournament new ...))
+            # QA73 16: the policy picked for the game was said nowhere until `show`
+            stderr(f"{_policy_line(t.state())}; --policy to choose another at creation")
 
     @tournament.command("list")
     @click.option("--json", "as_json", is_flag=True)
@@ -277,8 +285,7 @@ def register(cli: click.Group) -> None:
         if as_json:
             emit_json(s)
             return
-        click.echo(f"{st.name} ({st.id}) — {st.game}, standings policy {st.policy.name} "
-                   f"({_policy_words(st)}), "
+        click.echo(f"{st.name} ({st.id}) — {st.game}, {_policy_line(st)}, "
                    f"{st.rounds_planned or 'open'} Swiss rounds, top cut {st.top_cut_size or 'none'}")
         sw, el = st.match_format("swiss"), st.match_format("elimination")
         def said(f) -> str:  # each stage for itself, as --json's "declared" and "source" say
@@ -632,7 +639,7 @@ def register(cli: click.Group) -> None:
             write_text(html, standings_page(st, round_no))  # atomic: whole or not at all
             stderr(f"wrote {html}")
         _emit_standings(standings, as_json, as_csv, {p: i.player_id for p, i in st.players.items()},
-                        as_after(st, round_no))
+                        f"{as_after(st, round_no)}; {_policy_line(st)}")  # QA73 16: which policy ranks
 
     @tournament.command("pairings")
     @click.argument("tournament_ref", metavar="T")

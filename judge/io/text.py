@@ -32,6 +32,9 @@ def utf16(raw: bytes) -> str | None:
 
 def decode(raw: bytes, where: str) -> str:
     """`raw` as text; InputError at `where:line:column` of the first byte that is not UTF-8."""
+    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):  # before UTF-16's mark, its first half
+        # QA73 14: read as UTF-16, every character came with a NUL ("the header has \u0000n\u0000a…")
+        raise InputError("not UTF-8 text (it looks like UTF-32): save it as CSV UTF-8", where=where)
     codec = utf16(raw)
     if codec:
         try:

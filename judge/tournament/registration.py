@@ -116,10 +116,10 @@ def lookalike_ids(entries: Sequence[Entry], registered: dict[str, Any]) -> list[
     `entries` that differs from another player's (registered, `registered`: name -> PlayerInfo,
     or earlier in `entries`) only by characters that look alike — l, I, | and 1; O and 0 — or by
     case. QA70: `M1000l` (a letter l) was taken beside `M10001`."""
-    seen: dict[str, tuple[str, str]] = {}  # folded id -> (id, holder)
+    seen: dict[str, tuple[str, str]] = {}  # folded id -> (id, whose it is, in words)
     for name, info in registered.items():
         if info.player_id and info.player_id.strip():
-            seen.setdefault(_fold_id(info.player_id.strip()), (info.player_id.strip(), name))
+            seen.setdefault(_fold_id(info.player_id.strip()), (info.player_id.strip(), f"held by {shown(name)}"))
     out = []
     for e in entries:
         pid = (e.player_id or "").strip()
@@ -129,8 +129,10 @@ def lookalike_ids(entries: Sequence[Entry], registered: dict[str, Any]) -> list[
         other = seen.get(key)
         if other is not None and other[0] != pid:  # the very same id is refused, not warned about
             out.append((f"{e.where}: " if e.where else "") + f"member id {shown(pid)} of {shown(e.player)} looks "
-                       f"like {shown(other[0])}, held by {shown(other[1])} (l, I and 1, O and 0 look alike): check it")
-        seen.setdefault(key, (pid, e.player))
+                       f"like {shown(other[0])}, {other[1]} (l, I and 1, O and 0 look alike): check it")
+        # QA73 14: a same-file look-alike said "held by 'Gus'" though the batch (Gus too) was refused
+        seen.setdefault(key, (pid, f"given for {shown(e.player)} "
+                                   + (f"on line {e.line} of this file" if e.line else "in this list")))
     return out
 
 

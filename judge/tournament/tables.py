@@ -55,7 +55,13 @@ class TableView:
     def to_dict(self) -> dict[str, Any]:
         # the flag in words, for the pages and the API alike (docs/serve.md says what it means)
         flag = f"both reports of table {self.table} came from one device" if self.one_device else None
-        return dict(self.__dict__, one_device_flag=flag)
+        return dict(self.__dict__, one_device_flag=flag, reports_said=self.reports_said())
+
+    def reports_said(self) -> list[str]:
+        """Each report as its reporter said it (`Sara Bruno: I lost 0-1`): the one wording of a
+        report for the round page, the judges' queue (web and CLI) and the grid. QA73 5: the round
+        page listed them in table order unlabelled, and a player's loss read as a claimed win."""
+        return [f"{who}: {in_own_words(self, who, slip)}" for who, slip in self.reports.items()]
 
 
 def in_own_words(view: TableView, player: str, slip: str) -> str:

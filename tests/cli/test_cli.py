@@ -77,6 +77,9 @@ def test_a_whole_session(tmp_path):
     (["log", "MATCH", "note", "--text", "x", "--expect", "0"], 3, "conflict on match"),
     (["log", "MATCH", "turn", "--player", "Ann", "--number", "4", "--strict"], 1, "refused (--strict)"),
     (["state", "MATCH", "--at", "99"], 2, "there is no event 99"),
+    # QA73 10: turn 0 showed the table after event 2, mid set-up; -1 said "(last turn: 0)"
+    (["state", "MATCH", "--turn", "0"], 2, "has no turn 0: turns start at 1 (the start of turn 1 is the table"),
+    (["state", "MATCH", "--turn", "-1"], 2, "has no turn -1: turns start at 1"),
     (["match", "new", "--ruleset", "chess", "--player", "A", "--player", "B"], 2, "unknown ruleset 'chess'"),
     # QA71 item 12: a near name is suggested (the CLI takes a name in another case as it is meant)
     (["match", "new", "--ruleset", "optgc", "--player", "A", "--player", "B"], 2,
@@ -93,6 +96,18 @@ def test_errors_are_clear_and_exit_codes_documented(tmp_path, args, code, words)
     assert "Traceback" not in r.stderr
     events = json.loads(run_cli("matches", "--json", db=db).stdout)
     assert all(m["events"] == 1 for m in events)  # nothing was stored by a failed command
+
+
+def test_a_round_report_refuses_o_and_names_out_dir(tmp_path):
+    """QA73 13: `report --round 2 -o FILE` ignored -o and wrote the round where --out-dir said."""
+    db = str(tmp_path / "t.db")
+    run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", "--round", "2", db=db)
+    folder = tmp_path / "round"
+    r = run_cli("report", "--round", "2", "-o", str(tmp_path / "x"), "--out-dir", str(folder), db=db)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "give --out-dir DIR instead of -o" in r.stderr and "Traceback" not in r.stderr
+    assert not folder.exists() and not (tmp_path / "x").exists()
+    assert "a round writes a folder: --out-dir" in " ".join(run_cli("report", "--help").stdout.split())
 
 
 def test_ruleset_names_are_taken_in_any_case(tmp_path):

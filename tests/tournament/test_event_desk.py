@@ -165,8 +165,20 @@ def test_a_member_id_that_only_looks_like_another_is_warned_about(store):
     said = lookalike_ids(read.entries, t.state().players)
     assert said == ["p.csv:2: member id 'M1000l' of 'Pino' looks like 'M10001', held by 'Maria Rossi' "
                     "(l, I and 1, O and 0 look alike): check it",
-                    "p.csv:4: member id 'M10002' of 'Bob' looks like 'MIOOO2', held by 'Ann' "
-                    "(l, I and 1, O and 0 look alike): check it"]  # Cid's very same id: refused, not warned
+                    "p.csv:4: member id 'M10002' of 'Bob' looks like 'MIOOO2', given for 'Ann' on line 3 of "
+                    "this file (l, I and 1, O and 0 look alike): check it"]  # Cid's very same id: refused, not warned
+    # QA73 14: Ann is in this file, not registered (a refused batch registers nobody): never "held by"
+
+
+def test_a_utf32_registrations_file_is_said_not_to_be_utf8(tmp_path):
+    """QA73 14: a UTF-32 CSV was read as UTF-16 and refused as "no name column (the header has
+    \\u0000n\\u0000a…)". UTF-16 is read as such; UTF-32 is said to be what it is."""
+    db, path = str(tmp_path / "t.db"), tmp_path / "r.csv"
+    run_cli("tournament", "new", "--name", "Ids", "--game", "op2009", "--id", "t-i", db=db)
+    path.write_bytes("name,member_id\nGus,M1\n".encode("utf-32"))
+    r = run_cli("tournament", "register", "t-i", "--csv", str(path), db=db)
+    assert r.returncode == 2 and f"{path}: not UTF-8 text (it looks like UTF-32): save it as CSV UTF-8" in r.stderr
+    assert "name column" not in r.stderr and "Traceback" not in r.stderr
 
 
 def test_a_name_longer_than_a_seat_holds_is_refused_at_registration(store):

@@ -138,8 +138,19 @@ def test_standings_text_says_the_round_it_is_as_after(tmp_path):
     assert run_cli("tournament", "results", "s1", db=db, input="1 1-0\n2 1-0\n").returncode == 0
     run_cli("tournament", "pair", "s1", db=db)
     r = run_cli("tournament", "standings", "s1", db=db)
-    assert r.stdout.splitlines()[0] == "Standings as after Round 1 (Round 2 is in progress: its results do not count yet)"
+    assert r.stdout.splitlines()[0] == ("Standings as after Round 1 (Round 2 is in progress: its results do not count "
+                                        "yet); standings policy bandai (points, then OMW%, OOMW%; optcg's own)")
     assert run_cli("tournament", "standings", "s1", "--json", db=db).stdout.startswith("[")  # JSON: rows only
+
+
+def test_tournament_new_says_the_policy_it_picked_and_keeps_stdout_the_id(tmp_path):
+    """QA73 16: `tournament new --game optcg` printed only the id; the policy was said only by `show`."""
+    db = str(tmp_path / "t.db")
+    r = run_cli("tournament", "new", "--name", "S", "--game", "optcg", "--id", "s1", db=db)
+    assert r.returncode == 0 and r.stdout == "s1\n"  # scripts read the id
+    assert "standings policy bandai (points, then OMW%, OOMW%; optcg's own)" in r.stderr
+    r = run_cli("tournament", "new", "--name", "M", "--game", "optcg", "--policy", "mtg", "--id", "s2", db=db)
+    assert r.stdout == "s2\n" and "standings policy mtg (" in r.stderr and "optcg's own is bandai" in r.stderr
 
 
 def test_register_csv_reads_the_file_once_and_replays_once(tmp_path, monkeypatch):

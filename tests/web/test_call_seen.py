@@ -91,6 +91,8 @@ def test_the_queue_api_lists_the_calls_and_the_disputes_its_page_shows(api, serv
     # both reports came from this one client's cookie jar: the table is flagged as one device too
     assert [x["type"] for x in items] == ["call", "dispute", "one_device"]
     assert {k: v for k, v in items[0].items() if k != "type"} == api.get(f"/api/t/{tid}/calls").json()[0]
+    # QA73 6: a call gave round and table as strings ("1"), a dispute as numbers: numbers in every item
+    assert [(x["round"], x["table"]) for x in items] == [(1, 1), (1, 2), (1, 2)]
     assert items[1]["table"] == 2 and set(items[1]["reports"]) == {t2["player1"], t2["player2"]}
     page = api.http.get(f"/t/{tid}/queue", params={"k": api.token}).text
     assert 'data-call="' in page and 'data-queue-table="2"' in page  # the page shows the same two

@@ -175,3 +175,22 @@ def test_the_pages_match_writes_answer_an_api_client_in_json(api, server):
     assert head(api, m1) == n
     r = api.post(f"/m/{m1}/do/call", {"reason": "x"}, token=rec)
     assert r.status_code == 200 and "a judge is called" in r.json()["message"], r.text
+
+
+def test_a_refusal_page_says_try_again_only_where_trying_again_can_succeed(api, server):
+    """QA73 15: the 403 page for another match's link said whom to ask, then "Go back and try
+    again." — and the same link gets the same 403 every time. A 403 says to do as the message says;
+    a field to correct (422) still says to try again."""
+    tid, matches = optcg_event(api)
+    m1, m2 = matches[1], matches[2]
+    rec = mint(api, tid, "recorder", "Lia", match=m1)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', api.http.get(f"/m/{m1}/record", params={"k": rec}).text).group(1)
+    for r in (api.http.get(f"/m/{m2}/record", params={"k": rec}),
+              api.http.post(f"/m/{m2}/do/line", data={"k": rec, "csrf": csrf, "line": "T1 A: refresh", "seen": "1"})):
+        assert r.status_code == 403, r.text
+        assert "ask the organizer for that match" in r.text and "try again" not in r.text
+        assert "Trying again with this link gets the same answer: do as the message above says." in r.text
+    page = api.http.get(f"/t/{tid}", params={"k": api.token}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = api.http.post(f"/t/{tid}/do/bye", data={"k": api.token, "csrf": csrf, "player": "Nobody at all"})
+    assert r.status_code == 422 and "Go back and try again." in r.text, r.text

@@ -112,7 +112,8 @@ async def tables(request: Request, tid: str) -> list[dict[str, Any]]:
 async def queue(request: Request, tid: str) -> list[dict[str, Any]]:
     """The judges' queue as its page shows it: the judge calls (`type` "call", open ones first, as
     /calls gives them), then the disputed tables (`type` "dispute", as /tables gives them), then the
-    tables whose two reports came from one device (`type` "one_device": the result stands). Staff."""
+    tables whose two reports came from one device (`type` "one_device": the result stands); `round`
+    and `table` are numbers in every item. Staff."""
     g = grant_of(request, tid)
     g.require("view", tid)
     desk = app_state(request).desk

@@ -222,5 +222,18 @@ def json_error(e: Exception) -> JSONResponse:
     return JSONResponse(error_body(e), status_code=error_status(e))
 
 
+def next_step(e: Exception) -> str:
+    """What the error page tells the user to do, after "Nothing was stored.". "Try again" only where
+    a retry can succeed (a lost race, a field to correct); QA73 15: a 403 for another match's link
+    ended "Go back and try again.", and the same link gets the same 403 however often it tries."""
+    if isinstance(e, (Forbidden, ResultConfirmed)):  # the message says who can do it, or whom to call
+        return "Trying again with this link gets the same answer: do as the message above says."
+    if error_status(e) == 404:
+        return "Check the link: trying it again gets the same answer."
+    return "Go back and try again."
+
+
 def html_error(request: Request, e: Exception) -> Response:
-    return page(request, "web/error.html", error_status(e), title="Not done", error=error_body(e))
+    """The error page of a refused plain (non-htmx) request: every page route answers with this."""
+    return page(request, "web/error.html", error_status(e), title="Not done", error=error_body(e),
+                next_step=next_step(e))

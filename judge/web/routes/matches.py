@@ -28,7 +28,7 @@ from judge.web.live import sse_stream
 from judge.web.match_actions import MatchScope, match_scope, recorder as recorder_of, require, run_match_action
 from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.routes.common import (
-    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, json_error, link, page, read_form, refused,
+    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, html_error, json_error, link, page, read_form, refused,
     wants_json,
 )
 from judge.web.routes.staff import context
@@ -221,7 +221,7 @@ async def match_do(request: Request, mid: str, action: str):
                            error_status(e))
         if is_htmx:
             return refused(request, page(request, "web/_flash.html", error=error_body(e)), error_status(e))
-        return page(request, "web/error.html", error_status(e), title="Not done", error=error_body(e))
+        return html_error(request, e)
     if api_client:  # as POST /api/m/ID/do/ACTION answers
         return JSONResponse(result)
     if on_recorder:

@@ -16,7 +16,7 @@ from judge.web.actions import Context, run_action
 from judge.web.auth import player_claims
 from judge.web.device import device_of
 from judge.web.routes.common import (
-    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, link, page, read_form, refused,
+    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, html_error, link, page, read_form, refused,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -91,10 +91,9 @@ def _done(request: Request, g, path: str, error: Exception | None, msg: str | No
     """After a form: htmx gets a message fragment (or is sent on to the page); a plain form a 303."""
     is_htmx = request.headers.get("hx-request") == "true"
     if error is not None:
-        body = error_body(error)
         if is_htmx:
-            return refused(request, page(request, "web/_flash.html", error=body), error_status(error))
-        return page(request, "web/error.html", error_status(error), title="Not done", error=body)
+            return refused(request, page(request, "web/_flash.html", error=error_body(error)), error_status(error))
+        return html_error(request, error)
     target = link(path, g, msg=msg)
     if is_htmx:
         return Response(status_code=204, headers={"HX-Redirect": target})
@@ -212,8 +211,13 @@ async def grid(request: Request, tid: str):
 
 
 def tournament_calls(desk, st) -> list[dict]:
-    """Judge calls from every recorded match of the tournament, open ones first."""
-    return desk.matches.calls([m for rnd in st.rounds for m in rnd.matches.values()])
+    """Judge calls from every recorded match of the tournament, open ones first, with `round` and
+    `table` as the tournament has them: numbers, as a disputed table's. A match keeps its round and
+    table as free text (a match recorded outside a tournament may say "Top 8"), and QA73 6 found the
+    queue's calls giving "1" and "8" next to the disputes' 1 and 8."""
+    where = {mid: (rnd.number, table) for rnd in st.rounds for table, mid in rnd.matches.items()}
+    return [dict(c, round=where[c["match"]][0], table=where[c["match"]][1])
+            for c in desk.matches.calls(list(where))]
 
 
 def queue_view(desk, st) -> dict[str, list[dict]]:
