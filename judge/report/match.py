@@ -93,7 +93,8 @@ def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any
                   "rulebook": ruleset.rulebook, "rulebook_lang": rulebook_lang(ruleset.rulebook), "events": len(events),
                   "created_at": m.created.recorded_at},
         "result": {
-            "text": result_text(outcome.result, outcome.winner, seats) if outcome else "not decided by the log",
+            "text": result_text(outcome.result, outcome.winner, seats) if outcome
+            else r.not_decided() or "not decided by the log",
             "decided": outcome is not None,
             "how": outcome.how if outcome else "",
             "source": outcome.source if outcome else "",
