@@ -454,7 +454,10 @@ class Match:
         events = self.store.read(self.id)
         if not any(e.kind == "time.decision" for e in events):
             return []
-        stale = stale_decisions(self.replayer, events)
+        try:
+            stale = stale_decisions(self.replayer, events)
+        except Exception:  # noqa: BLE001 - the event is stored: never a traceback after it; verify says the rest
+            return []
         return stale_findings({p: s for p, s in stale.items() if mine & {at for at, _ in s.by}}, self.id)
 
     def _table_at(self, head_event: RecordedEvent) -> TableState:

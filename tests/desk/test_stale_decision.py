@@ -13,6 +13,7 @@ from judge.desk import review
 from judge.desk.timelimit import run
 from judge.live import LiveSession
 from judge.report.match import match_context
+from judge.replay.timeline import walk
 from judge.report.round import round_context
 from tests.conftest import run_in_process
 from tests.rulesets.optcg.test_optcg_time_policies import game
@@ -70,6 +71,8 @@ def test_a_later_correction_leaves_the_decision_stale_everywhere(tmp_path, corre
     assert ctx["result"]["text"] == waiting and ctx["decision"]["stale"] == said
     (row,) = round_context(m.store, "2")["matches"]
     assert row["result"] == waiting
+    page = walk(Match(m.store, m.id), hidden=True, boards=False)  # the replay page, a viewer's too
+    assert page.match["outcome"] is None and page.match["not_decided"] == waiting
 
     from judge.tournament.aggregate import Tournament
     t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=1)
