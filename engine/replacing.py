@@ -74,6 +74,44 @@ def replacements(events: Sequence[RecordedEvent]) -> dict[int, Replacement]:
     return table
 
 
+def superseded(events: Sequence[RecordedEvent]) -> dict[int, int]:
+    """Each correction a later correction of the same event supersedes (the latest decides), with
+    the position of the one that superseded it next."""
+    last: dict[int, int] = {}
+    out: dict[int, int] = {}
+    for e in events:
+        if e.kind == "correction":
+            target = e.payload["voids"]
+            if target in last:
+                out[last[target]] = e.position
+            last[target] = e.position
+    return out
+
+
+def marks(events: Sequence[RecordedEvent], voided: set[int]) -> dict[int, dict[str, Any]]:
+    """What a listing of the log says beside an event beyond "void": the correction that replaced
+    it (`replaced_by`), or, of a correction, the later one of the same event that superseded it
+    (`superseded_by`). `events list` and its JSON say these."""
+    out: dict[int, dict[str, Any]] = {}
+    for p, r in replacements(events).items():
+        if p in voided:
+            out[p] = {"replaced_by": r.by}
+    for p, by in superseded(events).items():
+        out.setdefault(p, {})["superseded_by"] = by
+    return out
+
+
+def mark_words(mark: dict[str, Any] | None, void: bool) -> str:
+    """The listing's words for an event's mark: "(replaced by correction 64)", "(superseded by
+    correction 65)", "(void)"."""
+    mark = mark or {}
+    if "replaced_by" in mark:
+        return f" (replaced by correction {mark['replaced_by']})"
+    if "superseded_by" in mark:
+        return f" (superseded by correction {mark['superseded_by']})"
+    return " (void)" if void else ""
+
+
 def from_correction(f: Finding, by: int) -> Finding:
     """A finding on a replacement: said at the replaced event, naming the correction it comes from."""
     return _with(f, message=f"{f.message} (event {f.position} as correction {by} has it read)")
