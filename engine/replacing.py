@@ -16,7 +16,8 @@ The choices, all in one place:
   events its fields name must come before N);
 - several corrections of the same N: the latest wins (a plain one after a replacement voids N
   outright again; a replacement after a plain one replaces it);
-- its findings are said at N, their words naming the correction they come from;
+- its own findings are said at N, their words naming the correction they come from (a later event's
+  findings on the corrected table, such as the first turn's set-up check, stay at that event);
 - hidden information: a viewer gets X hidden as an event of its kind is (`hide`), so a replacement
   shows no more than the event it replaces would.
 """
