@@ -116,3 +116,13 @@ def test_the_live_recorder_says_it_when_a_judge_voids(tmp_path):
     assert not reply.refused, reply.text
     assert f"the time decision at event {decision} is out of date" in reply.text
     assert f"tablejudge timelimit {m.id}" in reply.text
+
+
+def test_a_backup_past_the_judged_table_leaves_it_stale_too(tmp_path):
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    rec = m.record("backup", {"to": decision - 4, "reason": "rewind to before the last draw"}, actor=JUDGE)
+    (said,) = [f.message for f in rec.findings if f.rule == "DESK-15"]
+    assert said.startswith(f"the time decision at event {decision} is out of date after backup {rec.event.position}")
+    code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
+    assert code == 1 and "is STALE" in out
