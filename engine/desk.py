@@ -276,6 +276,13 @@ def _flag(rule_id: str, position: int, message: str, severity: str = "error") ->
                    source=POLICY_SOURCE)
 
 
+def stale_decision_finding(position: int, words: str) -> Finding:
+    """DESK-15, said at the correction (or backup) that left a time decision out of date
+    (engine/decisions.py): a warning, so a judge recording the correction with --strict is not
+    refused for it; the match waits for a new decision."""
+    return _flag("DESK-15", position, words, "warning")
+
+
 @dataclass
 class LogOutcome:
     """How the log itself says the match ended, and from which event."""
@@ -293,12 +300,18 @@ class LogOutcome:
 
 
 def log_outcome(events: Sequence[Any], voided: Iterable[int], players: Sequence[str],
-                game_outcome: Any | None) -> LogOutcome | None:
+                game_outcome: Any | None, stale: Iterable[int] = ()) -> LogOutcome | None:
     """The match result the log shows, in this order: a Match Loss / Disqualification penalty; the
     game's own outcome (ruleset.outcome); a Game Loss penalty; a time.decision. None: not over.
 
-    `game_outcome` is an engine.rules.Outcome (or None); events are RecordedEvents."""
+    `game_outcome` is an engine.rules.Outcome (or None); events are RecordedEvents. `stale`: the
+    positions of time decisions a later correction left out of date (engine/decisions.py): never
+    the result, whether the table carries one (a ruleset applies a decision as the game's end) or
+    the log's latest decision is one."""
     void = set(voided)
+    out_of_date = set(stale)
+    if game_outcome is not None and getattr(game_outcome, "position", None) in out_of_date:
+        game_outcome = None
     live = [e for e in events if e.position not in void]
     losers: dict[str, tuple[str, int]] = {}
     for e in live:
@@ -314,7 +327,8 @@ def log_outcome(events: Sequence[Any], voided: Iterable[int], players: Sequence[
             losers.setdefault(e.payload["player"], ("Game Loss", e.position))
     if losers:
         return _penalty_outcome(losers, players)
-    decisions = [e for e in live if e.kind == "time.decision" and e.payload["result"] != "continue"]
+    decisions = [e for e in live if e.kind == "time.decision" and e.payload["result"] != "continue"
+                 and e.position not in out_of_date]
     if decisions:
         d = decisions[-1]
         p = d.payload

@@ -2,7 +2,8 @@
 
 - `verify_match`: the store's chain and guard check, then a full replay that compares every
   snapshot with the state it claims to be, and rechecks the state hash every recorded decision
-  (`time.decision`) says it was based on.
+  (`time.decision`) says it was based on: edited (tampered), or out of date after a later
+  correction (STALE, engine/decisions.py).
 - Anchors: a head hash that left the log (a slip, a report, an export, a terminal) as
   `tj-anchor:STREAM@POSITION:HASH`. `check_anchor` proves the log still holds it as a prefix: the
   event is there with that hash, and the chain up to it holds. A deleted tail or a deleted match
@@ -24,6 +25,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from engine.canonical import canonical_bytes, sha256_hex
+from engine.decisions import stale_decisions
 from engine.replay import SNAPSHOT_EVERY, Replayer
 from engine.store import EventStore, MatchNotFound, VerifyReport, anchor_token, split_snapshot
 
@@ -105,22 +107,39 @@ def _snapshot_problem(position: int, data: bytes, event_hash: str | None, replay
 
 
 def _check_decisions(replayer: Replayer, report: VerifyReport) -> None:
+    """Each decision's recorded basis against the log as recorded then (a difference: an edit, of
+    the decision or of the log), then against the log as corrected since (a difference: a later
+    correction changed the table it judged, so it is STALE until a new decision supersedes it)."""
     events = replayer.store.read(replayer.match)
     decisions = [e for e in events if e.kind == "time.decision" and "state_hash" in e.payload]
+    tampered = set()
     for e in decisions:
         basis = e.payload.get("based_on", e.position - 1)
         try:
             got = replayer.decision_basis(events, basis).state_hash()
         except (LookupError, ValueError) as err:
             report.fail(f"event {e.position} (time.decision): its basis cannot be replayed ({str(err)[:80]})")
+            tampered.add(e.position)
             continue
         if got != e.payload["state_hash"]:
+            tampered.add(e.position)
             report.fail(f"event {e.position} (time.decision) was decided on a table with state hash "
                         f"{e.payload['state_hash'][:16]}..., but replaying events 1..{basis} gives "
-                        f"{got[:16]}...: the decision rests on a table the log does not give")
+                        f"{got[:16]}...: the decision rests on a table the log does not give (tampered: "
+                        "the decision or the log was edited)")
+    for pos, s in stale_decisions(replayer, events).items():
+        if pos in tampered:
+            continue
+        if s.superseded_by is None:
+            report.fail(f"event {pos} (time.decision) is STALE: {s.words()}, which changed the table it "
+                        f"judged (events 1..{s.based_on}); decide again: {s.redo(replayer.match)}")
+        else:
+            report.checked.append(f"event {pos} (time.decision) is stale ({s.words()}), superseded by the "
+                                  f"decision at event {s.superseded_by}")
     if decisions:
         report.checked.append(f"{len(decisions)} time decision{'s' if len(decisions) != 1 else ''}: "
-                              "the table each was based on replayed and its state hash compared")
+                              "the table each was based on replayed and its state hash compared, as "
+                              "recorded and as corrected since")
 
 
 # --- anchors ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.decisions import stale_decisions, stale_findings
 from engine.desk import (OFF_TABLE_KINDS, ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids,
                          time_call_verdict)
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
@@ -448,7 +449,23 @@ class Match:
                 self._live = before
             except Exception:  # noqa: BLE001 - stored; replay flags it (DESK-10) and goes on
                 self._live = None
-        return Recorded(event, [_at(f, event.position) for f in findings])
+        return Recorded(event, [_at(f, event.position) for f in findings] + self._staled_by([event]))
+
+    def _staled_by(self, stored: Sequence[RecordedEvent]) -> list[Finding]:
+        """DESK-15, said as a correction or backup is recorded: the time decisions it leaves out of
+        date (engine/decisions.py), with the command that decides again. Only a log that holds a
+        decision is read again for it."""
+        mine = {e.position for e in stored if e.kind in VOIDING_KINDS}
+        if not mine:
+            return []
+        events = self.store.read(self.id)
+        if not any(e.kind == "time.decision" for e in events):
+            return []
+        try:
+            stale = stale_decisions(self.replayer, events)
+        except Exception:  # noqa: BLE001 - the event is stored: never a traceback after it; verify says the rest
+            return []
+        return stale_findings({p: s for p, s in stale.items() if mine & {at for at, _ in s.by}}, self.id)
 
     def _table_at(self, head_event: RecordedEvent) -> TableState:
         """The table right after `head_event`: the one this object keeps, caught up with the
@@ -548,7 +565,10 @@ class Match:
         events = self.store.append_after(self.id, after, batch.drafts)
         self._head = events[-1] if events else after
         self._live = batch.state if batch.cacheable and events else None
-        return [Recorded(e, f) for e, f in zip(events, batch.findings)]
+        out = [Recorded(e, f) for e, f in zip(events, batch.findings)]
+        if out:
+            out[-1].findings.extend(self._staled_by(events))
+        return out
 
     # --- reading --------------------------------------------------------------------------
 

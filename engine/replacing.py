@@ -16,7 +16,8 @@ The choices, all in one place:
   events its fields name must come before N);
 - several corrections of the same N: the latest wins (a plain one after a replacement voids N
   outright again; a replacement after a plain one replaces it);
-- its findings are said at N, their words naming the correction they come from;
+- its own findings are said at N, their words naming the correction they come from (a later event's
+  findings on the corrected table, such as the first turn's set-up check, stay at that event);
 - hidden information: a viewer gets X hidden as an event of its kind is (`hide`), so a replacement
   shows no more than the event it replaces would.
 """
@@ -79,6 +80,44 @@ def replacements(events: Sequence[RecordedEvent]) -> dict[int, Replacement]:
     for e in events:
         noted(table, e)
     return table
+
+
+def superseded(events: Sequence[RecordedEvent]) -> dict[int, int]:
+    """Each correction a later correction of the same event supersedes (the latest decides), with
+    the position of the one that superseded it next."""
+    last: dict[int, int] = {}
+    out: dict[int, int] = {}
+    for e in events:
+        if e.kind == "correction":
+            target = e.payload["voids"]
+            if target in last:
+                out[last[target]] = e.position
+            last[target] = e.position
+    return out
+
+
+def marks(events: Sequence[RecordedEvent], voided: set[int]) -> dict[int, dict[str, Any]]:
+    """What a listing of the log says beside an event beyond "void": the correction that replaced
+    it (`replaced_by`), or, of a correction, the later one of the same event that superseded it
+    (`superseded_by`). `events list` and its JSON say these."""
+    out: dict[int, dict[str, Any]] = {}
+    for p, r in replacements(events).items():
+        if p in voided:
+            out[p] = {"replaced_by": r.by}
+    for p, by in superseded(events).items():
+        out.setdefault(p, {})["superseded_by"] = by
+    return out
+
+
+def mark_words(mark: dict[str, Any] | None, void: bool) -> str:
+    """The listing's words for an event's mark: "(replaced by correction 64)", "(superseded by
+    correction 65)", "(void)"."""
+    mark = mark or {}
+    if "replaced_by" in mark:
+        return f" (replaced by correction {mark['replaced_by']})"
+    if "superseded_by" in mark:
+        return f" (superseded by correction {mark['superseded_by']})"
+    return " (void)" if void else ""
 
 
 def from_correction(f: Finding, by: int) -> Finding:

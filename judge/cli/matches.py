@@ -487,6 +487,8 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
       tablejudge events MATCH --from 10 --to 20
       tablejudge events TOURNAMENT --json
     """
+    from engine.replacing import marks as replacing_marks
+
     try:
         m = env.match(match)
     except NotAMatch as e:  # a tournament's own events: the audit trail's words beside each
@@ -504,16 +506,19 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
     whole = recorded_events(raw)
     state = m.replayer.state_at(events=whole)
     voided = set(state.voided)
+    marks = replacing_marks(whole, voided)  # replaced events, superseded corrections
     events = [e for e in whole if e.position >= start and (stop is None or e.position <= stop)]
     cut = m.store.verify(m.id, raw).first_break  # an edited event is marked where it is listed
     broken = (cut.position, cut.reason) if cut else None
     if as_json or as_csv or as_nl:
+        # `voided` stays true for a replaced event (older readers); `replaced_by` says by which correction
         rows = [dict(e.to_dict(), description=m.ruleset.describe(e), voided=e.position in voided,
+                     **marks.get(e.position, {}),
                      broken_link=cut.reason if cut and cut.position == e.position else None)
                 for e in events]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl, text=lambda r: "")
     else:
-        click.echo(render_events(events, m.ruleset, voided, names=env.names(m, state), broken=broken))
+        click.echo(render_events(events, m.ruleset, voided, names=env.names(m, state), broken=broken, marks=marks))
         if cut:
             click.echo(f"the hash chain breaks at event {cut.position} (marked): it is not as it was recorded; "
                        f"tablejudge verify {m.id} says more", err=True)

@@ -34,7 +34,9 @@ def register(cli: click.Group) -> None:
 @pass_env
 def verify_cmd(env: Env, matches, all_, anchors, seals, repair, as_json) -> None:
     """Recompute hash chains, compare snapshots with a full replay, recheck the state recorded
-    decisions were based on, and check the append-only guard; with --anchor and --seal, prove that
+    decisions were based on (as recorded, and as corrected since: a time decision a later
+    correction changed the table of is STALE until `timelimit` decides again), and check the
+    append-only guard; with --anchor and --seal, prove that
     heads kept outside the log are still in it. Exit 1 if anything fails.
 
     \b

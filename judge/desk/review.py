@@ -1,7 +1,7 @@
 """Review: everything a judge looks at in one match (findings, the desk's findings, how it ended, the slip)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.desk import (
@@ -14,6 +14,7 @@ from engine.desk import (
     judge_of,
     log_outcome,
 )
+from engine.decisions import StaleDecision, not_decided_words, stale_decisions, stale_findings
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.match import Match
@@ -36,6 +37,8 @@ class Review:
     desk: list[Finding]
     outcome: LogOutcome | None
     clock: Clock
+    # time decisions a later correction left out of date (engine/decisions.py): never the outcome
+    stale: dict[int, StaleDecision] = field(default_factory=dict)
 
     @property
     def state(self) -> TableState:
@@ -93,8 +96,16 @@ class Review:
                     complete=all(p in confirmed for p in players) and not disputed)
 
     def time_decision(self) -> dict[str, Any] | None:
+        """The latest time decision that counts; a stale one says so (`stale`: its words)."""
         ds = [e for e in self.events if e.kind == "time.decision" and e.position not in self.voided]
-        return dict(ds[-1].payload, position=ds[-1].position) if ds else None
+        if not ds:
+            return None
+        s = self.stale.get(ds[-1].position)
+        return dict(ds[-1].payload, position=ds[-1].position, **({"stale": s.words()} if s else {}))
+
+    def not_decided(self) -> str | None:
+        """While no outcome stands and a stale decision waits for a new one: what to say instead."""
+        return None if self.outcome is not None else not_decided_words(self.stale, self.match.id)
 
     def describe(self, e: RecordedEvent) -> str:
         return describer(self.match.ruleset.describe)(e)
@@ -105,11 +116,12 @@ def review(match: Match, upto: int | None = None) -> Review:
     events = match.events(upto)
     voided = set(validation.state.voided)
     game = match.ruleset.outcome(validation.state)
-    outcome = log_outcome(events, voided, match.players, game)
+    stale = stale_decisions(match.replayer, events)
+    outcome = log_outcome(events, voided, match.players, game, stale)
     desk = desk_findings(events, voided, match.players, outcome,
                          known_rules=[r.id for r in match.ruleset.rules], guide=guide_for(match.ruleset.name),
-                         extra_minutes=match.ruleset.extra_minutes_policies)
-    return Review(match, events, validation, desk, outcome, clock_of(events, voided))
+                         extra_minutes=match.ruleset.extra_minutes_policies) + stale_findings(stale, match.id)
+    return Review(match, events, validation, desk, outcome, clock_of(events, voided), stale)
 
 
 def finding_rows(r: Review) -> list[dict[str, Any]]:

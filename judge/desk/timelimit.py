@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
+from engine.decisions import StaleDecision, stale_decisions
 from engine.desk import find_time_called
 from engine.events import JUDGE_PREFIX, RecordedEvent
 from engine.match import InputError, Match
@@ -38,6 +40,9 @@ class TimeLimitResult:
     already_recorded: RecordedEvent | None = None
     # a different final decision recorded after the same time call: this one is not recorded over it
     contradicts: RecordedEvent | None = None
+    # the latest decision after the same time call is out of date (a later correction changed its
+    # table, engine/decisions.py): this one is recorded and supersedes it
+    supersedes: StaleDecision | None = None
     moot: bool = False  # the match was decided before time was called: nothing to record
     # (last event considered, the table's state hash then): recorded with the decision, so
     # `verify` can replay that table again and compare
@@ -66,6 +71,7 @@ class TimeLimitResult:
             "decided_before_time": self.moot,
             "facts": self.facts,
             "contradicts_position": self.contradicts.position if self.contradicts else None,
+            "supersedes_stale": self.supersedes.to_dict() if self.supersedes else None,
             # the players as named now, where a later event named a seat the log calls otherwise
             **({"named": self.names} if any_named(self.names) else {}),
         }
@@ -113,7 +119,7 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
         raise InputError(str(e), field="policy") from None
     result = TimeLimitResult(match.id, match.ruleset.name, called, decision,
                              basis=(events[-1].position, state.state_hash()))
-    _against_recorded(result, events, voided)
+    _against_recorded(result, events, voided, stale_decisions(match.replayer, events))
     return result
 
 
@@ -154,7 +160,7 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
                          "--clock only says when a call this command records was made", field="clock")
     result = TimeLimitResult(match.id, rs.name, called, decision, facts=shown_facts)
     if called.position:
-        _against_recorded(result, events, voided)
+        _against_recorded(result, events, voided, stale_decisions(match.replayer, events))
     return result
 
 
@@ -207,18 +213,23 @@ def _cited(rs: Ruleset, d: Decision) -> Decision:
     return dataclasses.replace(d, quote=d.quote or rule.quote, en=d.en or rule.en)
 
 
-def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], voided: set[int]) -> None:
+def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], voided: set[int],
+                      stale: Mapping[int, StaleDecision]) -> None:
     """Compare the decision with the latest one recorded after the same time call (so re-running is
     harmless): the same one is `already_recorded`; a different one after a final decision (a win,
     a draw: not "continue", which the procedure supersedes as the game goes on) `contradicts` it,
     and is not recorded over it. A final decision is the same when its result and winner are (its
     steps' wording may come from another version); a "continue" also by its branch and steps (the
-    play after the call moves it on)."""
+    play after the call moves it on). A stale one (`stale`: a later correction changed the table it
+    judged) is neither: this decision, on the corrected table, is recorded and `supersedes` it."""
     called, d = result.time_called, result.decision
     for e in reversed(events):
         if e.position <= called.position:
             return
         if e.kind == "time.decision" and e.position not in voided:
+            if e.position in stale:
+                result.supersedes = stale[e.position]
+                return
             p = e.payload
             same = (p.get("result"), p.get("winner")) == (d.result, d.winner)
             if same and d.result == "continue":
@@ -258,6 +269,9 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
         lines += ["", "nothing recorded: the match was decided before time was called"]
     elif result.recorded is not None:
         lines += ["", f"recorded as event {result.recorded.position} (time.decision)"]
+        if result.supersedes is not None:
+            lines.append(f"it supersedes the decision at event {result.supersedes.position}, out of date after "
+                         f"{result.supersedes.because()}")
     elif result.already_recorded is not None:
         lines += ["", f"already recorded as event {result.already_recorded.position}; nothing added"]
     elif result.contradicts is not None:

@@ -180,6 +180,7 @@ def _refresh_match(db: sqlite_utils.Database, m: Match) -> None:
         "events": len(r.events), "result": r.outcome.result if r.outcome else None,
         "winner": r.outcome.winner if r.outcome else None, "how": r.outcome.how if r.outcome else None,
         "decided_by": r.outcome.source if r.outcome else None,
+        "not_decided": r.not_decided(),  # a stale time decision waits for a new one
         "slip_result": slip["result"] if slip else None, "slip_winner": slip.get("winner") if slip else None,
         "slip_confirmed": int(slip["complete"]) if slip else None,
         "findings": len(r.active_findings()),

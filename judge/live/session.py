@@ -441,6 +441,8 @@ class LiveSession:
             self._state = None
             reply.lines.append(f"  #{rec.event.position} {self.line_of(rec.event)}   (event {target.position}: "
                                f"{self.line_of(target)} is void; it stays in the log)")
+            reply.lines += [self._finding_line(f) for f in rec.findings]  # e.g. a time decision now stale
+            reply.findings += rec.findings
             reply.recorded.append(rec.event)
             return
         reply.lines.append("  other recorders kept writing: nothing was undone; try again")

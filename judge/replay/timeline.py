@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.decisions import not_decided_words, stale_decisions, stale_findings
 from engine.desk import DESK_RULES, JUDGE_ACTION_KINDS, describer, desk_findings, log_outcome
 from engine.events import RecordedEvent
 from engine.findings import Finding
@@ -90,6 +91,9 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
          events: list[RecordedEvent] | None = None) -> Timeline:
     rs = match.ruleset
     log = events if events is not None else match.events()
+    # time decisions out of date: judged on the log as stored (a hidden log lacks cards a table's
+    # hash stands on), up to where this walk ends
+    stale = stale_decisions(match.replayer, log)
     if hidden:
         log = [hide_event(match, e) for e in log]
     players = match.players
@@ -108,9 +112,10 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
         game = rs.outcome(state)
     except Exception:  # noqa: BLE001
         game = None
-    outcome = log_outcome(log, voided, players, game)
+    outcome = log_outcome(log, voided, players, game, stale)
     desk = desk_findings(log, voided, players, outcome, known_rules=[r.id for r in rs.rules],
-                         guide=guide_for(rs.name), extra_minutes=rs.extra_minutes_policies)
+                         guide=guide_for(rs.name), extra_minutes=rs.extra_minutes_policies) + \
+        stale_findings(stale, match.id)
     judged = [(f, validation.is_void(f)) for f in validation.findings] + [(f, f.position in voided) for f in desk]
     findings = [_finding_row(rs, f, void) for f, void in sorted(judged, key=lambda fv: (fv[0].position, fv[0].rule))]
     describe = describer(rs.describe)
@@ -129,7 +134,8 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
             "shown": shown_players(names_now(state)),  # as named now: "X (seat Player 2)"
             "labels": {k: p.get(k) for k in ("event", "round", "table") if p.get(k) is not None},
             "head": log[-1].position, "hidden": hidden, "zones": list(rs.zones),
-            "outcome": outcome.to_dict() if outcome else None}
+            "outcome": outcome.to_dict() if outcome else None,
+            "not_decided": None if outcome else not_decided_words(stale, match.id)}
     codes = set().union(*(codes_on(b) for b in snaps)) if snaps else set()
     return Timeline(info, rows, snaps, findings, card_names(codes, state, rs, event_db), state)
 

@@ -93,7 +93,8 @@ def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any
                   "rulebook": ruleset.rulebook, "rulebook_lang": rulebook_lang(ruleset.rulebook), "events": len(events),
                   "created_at": m.created.recorded_at},
         "result": {
-            "text": result_text(outcome.result, outcome.winner, seats) if outcome else "not decided by the log",
+            "text": result_text(outcome.result, outcome.winner, seats) if outcome
+            else r.not_decided() or "not decided by the log",
             "decided": outcome is not None,
             "how": outcome.how if outcome else "",
             "source": outcome.source if outcome else "",
@@ -163,9 +164,11 @@ def voided_how(events, voided) -> dict[int, str]:
 
 
 def void_counts(events, how: dict[int, str]) -> dict[str, int]:
-    """What the header says of voids: the events corrected away and those backed out, each with
-    how many corrections and backups there were (two corrections are not "2 events backed out")."""
-    return {"corrected": sum(1 for h in how.values() if h in ("corrected away", "replaced")),
+    """What the header says of voids: the events corrected away, those replaced and those backed
+    out, each with how many corrections and backups there were (two corrections are not "2 events
+    backed out"; a replaced event is not "corrected away": replay plays what it should have read)."""
+    return {"corrected": sum(1 for h in how.values() if h == "corrected away"),
+            "replaced": sum(1 for h in how.values() if h == "replaced"),
             "corrections": sum(1 for e in events if e.kind == "correction"),
             "backed_out": sum(1 for h in how.values() if h == "backed out"),
             "backups": sum(1 for e in events if e.kind == "backup")}

@@ -36,7 +36,8 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
         rows.append({
             "id": mid, "table": c.get("table"), "event": c.get("event"), "players": shown_players(seats),
             "ruleset": c["ruleset"],
-            "result": result_text(r.outcome.result, r.outcome.winner, seats) if r.outcome else "not decided",
+            "result": result_text(r.outcome.result, r.outcome.winner, seats) if r.outcome
+            else r.not_decided() or "not decided",
             "how": r.outcome.how if r.outcome else "",
             "slip": (result_text(slip["result"], slip.get("winner"), seats) + ("" if slip["complete"] else " (unconfirmed)"))
             if slip else "",
@@ -61,7 +62,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
             "matches": rows, "seals": seals, "verified": verified,
             "totals": {"matches": len(rows), "findings": sum(r["findings"] for r in rows),
                        "errors": sum(r["errors"] for r in rows),
-                       "undecided": sum(1 for r in rows if r["result"] == "not decided")}}
+                       "undecided": sum(1 for r in rows if r["result"].startswith("not decided"))}}
 
 
 def write_round_report(store: EventStore, round_label: str, *, event: str | None = None,

@@ -47,12 +47,17 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
 
 
 def render_events(events: list[RecordedEvent], ruleset: Ruleset, voided: set[int],
-                  names: CardNames | None = None, broken: tuple[int, str] | None = None) -> str:
-    """`broken`: the chain's first broken link (position, reason), marked on its event."""
+                  names: CardNames | None = None, broken: tuple[int, str] | None = None,
+                  marks: dict[int, dict] | None = None) -> str:
+    """`broken`: the chain's first broken link (position, reason), marked on its event. `marks`:
+    replaced events and superseded corrections (engine.replacing.marks), said as such."""
+    from engine.replacing import mark_words
+
     names = names or CardNames.for_state(None, ruleset)
+    marks = marks or {}
     lines = []
     for e in events:
-        mark = " (void)" if e.position in voided else ""
+        mark = mark_words(marks.get(e.position), e.position in voided)
         if broken and e.position == broken[0]:
             mark += f"  !! BROKEN LINK: {broken[1]}"
         lines.append(f"{e.position:>5}  {e.actor:<12} {names.text(ruleset.describe(e))}{mark}")

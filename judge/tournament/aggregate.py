@@ -6,6 +6,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from engine.decisions import outstanding, stale_decisions, standing_outcome
 from engine.events import (
     TABLE_ACTOR,
     Draft,
@@ -378,9 +379,14 @@ class Tournament:
             elif set(names.values()) != players:
                 raise InputError(f"match {m.id} is between {', '.join(names.values())}, not the players "
                                  "of the other matches given", field="match")
-            outcome = m.ruleset.outcome(m.state())
+            events = m.events()
+            stale = stale_decisions(m.replayer, events)
+            outcome = standing_outcome(m.ruleset.outcome(m.state()), stale, events)
             if outcome is None:
-                raise InputError(f"match {m.id} has no outcome yet (the game is not over)", field="match")
+                waiting = outstanding(stale)
+                raise InputError(f"match {m.id} has no outcome yet: " + (
+                    f"{waiting.words()}: decide again: {waiting.redo(m.id)}" if waiting else "the game is not over"),
+                    field="match")
             if outcome.result == "double-loss":
                 raise InputError(f"match {m.id} ended in a double loss, which a game count cannot "
                                  "express; if both players lose the match, record it as one: `tablejudge "

@@ -126,8 +126,11 @@ def _undo(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
         raise InputError(UNDO_NEEDS_VOIDS, field="voids")
     voids = number(f, "voids", low=1, high=m.head_position())
     rec, target = recorder(m, g).undo(voids, text(f, "reason", required=False))
-    return {"message": f"event {target.position} is void (correction #{rec.event.position}); it stays in the log",
-            "position": rec.event.position, "voids": target.position}
+    # what the correction changed beyond its event (a time decision now out of date) is said with it
+    said = "".join(f"; {f.message}" for f in rec.findings)
+    return {"message": f"event {target.position} is void (correction #{rec.event.position}); it stays in the log{said}",
+            "position": rec.event.position, "voids": target.position,
+            "findings": [x.to_dict() for x in rec.findings]}
 
 
 def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:

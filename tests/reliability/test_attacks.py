@@ -354,6 +354,7 @@ def test_a_decision_based_on_another_table_fails_verify(sqlite_path, raw):
     r = run_cli("verify", m.id, db=sqlite_path)
     assert r.returncode == 1
     assert f"event {decision.position} (time.decision) was decided on a table" in r.stdout
+    assert "(tampered: the decision or the log was edited)" in r.stdout and "STALE" not in r.stdout
 
 
 # --- whose database, and read-only copies ----------------------------------------------------

@@ -80,7 +80,9 @@ def test_a_judge_replaces_the_set_up_and_the_life_taken_since_comes_off_it(tmp_p
     # the report: the set-up marked replaced, its timeline on the corrected table
     ctx = match_context(m)
     rows = {e["position"]: e for seg in ctx["segments"] for ph in seg["phases"] for e in ph["events"]}
-    assert rows[BOB_LIFE]["void_how"] == "replaced" and ctx["counts"]["corrected"] == 1
+    assert rows[BOB_LIFE]["void_how"] == "replaced"
+    # counted apart: a replaced event is not "corrected away" (replay plays what it should have read)
+    assert (ctx["counts"]["replaced"], ctx["counts"]["corrected"], ctx["counts"]["corrections"]) == (1, 0, 1)
     assert "should read" in rows[rec.event.position]["description"], rows[rec.event.position]
     assert rows[t3]["state"] == table_view(m.replayer.state_at(t3, corrected=True), m.ruleset,
                                            CardNames.for_state(m.state(), m.ruleset))
@@ -149,3 +151,20 @@ def test_the_wrong_leader_replaced_from_the_cli_by_name_places_its_life(tmp_path
     fixed = m.events()[-1].payload["instead"]["payload"]
     assert fixed["leader"] == "OP01-002" and "OP01-002" in fixed["cards"]
     assert _bob_life(run_cli("state", m.id, "--json", db=db)) == 4
+
+
+def test_events_says_replaced_by_which_correction_and_marks_a_superseded_correction(tmp_path):
+    m, _ = _qa(tmp_path)
+    plain = m.record("correction", {"voids": BOB_LIFE, "reason": "miscount"}, actor="judge:Zoe").event.position
+    fix = m.record("correction", {"voids": BOB_LIFE, "reason": "4 placed", "instead": {
+        "actor": "Bob", "payload": {"player": "Bob", "count": 4}}}, actor="judge:Zoe").event.position
+    db = str(tmp_path / "m.db")
+    out = run_cli("events", m.id, db=db)
+    lines = {int(line.split()[0]): line for line in out.stdout.splitlines()}
+    assert lines[BOB_LIFE].endswith(f"(replaced by correction {fix})") and "(void)" not in lines[BOB_LIFE]
+    assert lines[plain].endswith(f"(superseded by correction {fix})")
+    assert "superseded" not in lines[fix] and "(void)" not in lines[fix]
+    rows = {r["position"]: r for r in json.loads(run_cli("events", m.id, "--json", db=db).stdout)}
+    assert rows[BOB_LIFE]["voided"] is True and rows[BOB_LIFE]["replaced_by"] == fix  # voided kept for old readers
+    assert rows[plain]["superseded_by"] == fix and "superseded_by" not in rows[fix]
+    assert "replaced_by" not in rows[BOB_LIFE - 1]

@@ -1,0 +1,166 @@
+"""Recorded time decisions against the log as corrected: current, or STALE.
+
+A `time.decision` records the table it judged: `based_on` (the last event it considered) and
+`state_hash` (that table as recorded then: `Replayer.decision_basis`). The log is append-only, so
+a correction recorded later cannot change what the judge saw; it can change what the table WAS (a
+void, or a replacement, of an event at or before `based_on`). The decision is then out of date:
+STALE, as a round seal is whose results changed after it (judge/tournament/seal.py). It is not
+tampered with (`verify` tells the two apart: a recorded basis the log as recorded does not give is
+an edit, engine/integrity.py), and it no longer decides the match: the judge decides again
+(`tablejudge timelimit`), and the new decision supersedes it.
+
+One place decides staleness (`stale_decisions`) for `verify`, the desk's outcome (review, reports,
+`matches`, the read model, a tournament's result from `--match`), the time-limit module and the
+words said when a correction is recorded (DESK-15).
+
+Only final decisions (a win, a draw, a double loss) go stale: a "continue" is an instruction to
+play on, superseded by the procedure itself as play goes on (as `timelimit` treats it).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.desk import stale_decision_finding
+from engine.events import RecordedEvent
+from engine.findings import Finding
+from engine.rulesets.base import Outcome
+from engine.replay import VOIDING_KINDS, Replayer, void_targets
+
+DECISION = "time.decision"
+
+
+@dataclass(frozen=True)
+class StaleDecision:
+    """A final time decision (at `position`, judged on events 1..`based_on`) whose table the log as
+    corrected no longer gives, because of the voiding events `by` (recorded after `based_on`).
+    `superseded_by`: a later decision that still stands, recorded after all of them."""
+
+    position: int
+    based_on: int
+    by: tuple[tuple[int, str], ...]  # (position, kind) of each correction or backup that changed it
+    superseded_by: int | None = None
+
+    def because(self) -> str:
+        """'correction 64', 'corrections 64 and 66', 'backup 70': what changed the judged table."""
+        kinds = {k for _, k in self.by}
+        if len(kinds) == 1:
+            kind = kinds.pop()
+            return f"{kind}{'s' if len(self.by) > 1 else ''} {_listed([str(p) for p, _ in self.by])}"
+        return _listed([f"{k} {p}" for p, k in self.by])
+
+    def words(self) -> str:
+        return f"the time decision at event {self.position} is out of date after {self.because()}"
+
+    def redo(self, match: str) -> str:
+        """The command that decides again (it supersedes this one)."""
+        return f"tablejudge timelimit {match}"
+
+    def to_dict(self) -> dict:
+        return {"position": self.position, "based_on": self.based_on, "by": [p for p, _ in self.by],
+                "superseded_by": self.superseded_by, "words": self.words()}
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _changed_by(events: Sequence[RecordedEvent], based_on: int) -> tuple[tuple[int, str], ...]:
+    """The corrections and backups recorded after `based_on` that void or replace a game event at
+    or before it (a decision voided is the procedure's output, not its table). Cheap: no replay."""
+    kinds = {e.position: e.kind for e in events}
+    out = []
+    for e in events:
+        if e.position > based_on and e.kind in VOIDING_KINDS:
+            hit = [p for p in void_targets(e, lambda p: kinds.get(p, ""))
+                   if p <= based_on and kinds.get(p, DECISION) != DECISION]
+            if hit:
+                out.append((e.position, e.kind))
+    return tuple(out)
+
+
+def _table_changed(replayer: Replayer, events: Sequence[RecordedEvent], based_on: int) -> bool:
+    """Does the log as corrected give another table at `based_on` than the log as recorded then?
+    Both leave decisions out (Replayer.decision_basis). The lists of voided positions are set
+    aside: a note voided after the decision leaves the judged table what it was."""
+    recorded = replayer.decision_basis(events, based_on)
+    game = [e for e in events[1:] if e.kind != DECISION]
+    corrected, _ = replayer.corrected_fold([e for e in game if e.position <= based_on], whole=game)
+    corrected.voided = list(recorded.voided)
+    corrected.position = recorded.position
+    return corrected.state_hash() != recorded.state_hash()
+
+
+def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None = None) -> dict[int, StaleDecision]:
+    """Every final time decision that still counts (no correction voids it) and whose judged table
+    a later correction or backup changed: position -> StaleDecision. `events`: the whole log, as
+    the caller read it (else read here). A decision without a recorded basis (decided from facts
+    read off the table) is judged on no log table, so none of the log's corrections makes it stale.
+    A basis the log cannot replay is `verify`'s to report, not staleness."""
+    if events is None:
+        events = replayer.store.read(replayer.match)
+    voiders = [e for e in events if e.kind in VOIDING_KINDS]
+    if not voiders:
+        return {}
+    from engine.replay import voided_positions
+    gone = voided_positions(events)
+    decisions = [e for e in events if e.kind == DECISION and e.position not in gone]
+    out: dict[int, StaleDecision] = {}
+    for d in decisions:
+        p = d.payload
+        if p.get("result") == "continue" or "state_hash" not in p:
+            continue
+        based_on = p.get("based_on", d.position - 1)
+        by = _changed_by(events, based_on)
+        if not by:
+            continue
+        try:
+            if not _table_changed(replayer, events, based_on):
+                continue
+        except (LookupError, ValueError, KeyError):
+            continue
+        out[d.position] = StaleDecision(d.position, based_on, by)
+    for pos, s in list(out.items()):
+        last = s.by[-1][0]
+        later = [d.position for d in decisions if d.position > last and d.position not in out]
+        if later:
+            out[pos] = StaleDecision(s.position, s.based_on, s.by, later[-1])
+    return out
+
+
+def outstanding(stale: Mapping[int, StaleDecision]) -> StaleDecision | None:
+    """The latest stale decision no later decision supersedes: the match waits for a new one."""
+    left = [s for s in stale.values() if s.superseded_by is None]
+    return max(left, key=lambda s: s.position) if left else None
+
+
+def standing_outcome(outcome: Any, stale: Mapping[int, StaleDecision],
+                     events: Sequence[RecordedEvent]) -> Any:
+    """A ruleset's outcome (`ruleset.outcome(state)`, which a ruleset may take from the first time
+    decision it applied) with a stale decision taken out: the decision that supersedes it, as an
+    Outcome of its own; None while none does."""
+    if outcome is None or getattr(outcome, "position", None) not in stale:
+        return outcome
+    s = stale[outcome.position]
+    if s.superseded_by is None:
+        return None
+    d = next(e for e in events if e.position == s.superseded_by)
+    p = d.payload
+    return Outcome(p["result"], p.get("winner"), "time", [f"decided at the end of time ({p.get('branch')})",
+                   f"event {d.position}"], p.get("rule", ""), d.position)
+
+
+def not_decided_words(stale: Mapping[int, StaleDecision], match: str) -> str | None:
+    """What a page says for the result while a stale decision waits for a new one."""
+    s = outstanding(stale)
+    if s is None:
+        return None
+    return f"not decided ({s.words()}: decide again: {s.redo(match)})"
+
+
+def stale_findings(stale: Mapping[int, StaleDecision], match: str) -> list[Finding]:
+    """DESK-15 for each stale decision no later one supersedes, at the last event that changed its
+    table: the words the correction was recorded with (Match records them), said again by the log."""
+    return [stale_decision_finding(s.by[-1][0], f"{s.words()}: decide again: {s.redo(match)}")
+            for s in stale.values() if s.superseded_by is None]
