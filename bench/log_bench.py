@@ -17,7 +17,7 @@ the eventsourcing recorder's). Medians of repeated runs; ratios are what to read
   rounds. The CLI then also judges what it imported (a full replay with checks), reported apart
   as import_then_validate_events_per_s.
 - state_at: the table at any event of a 20,000-event match: positions across the log, the worst
-  case included (99 events past a snapshot). `state_at_ms`: a process with the log open (the
+  case included (49 events past a snapshot). `state_at_ms`: a process with the log open (the
   server, a live recorder), opening the match and replaying from the nearest snapshot; the median
   of each position, the worst position's. Bar <= 1 ms. `state_at_fresh_process_ms`: the same from a
   new process (open the log, find the match, load the snapshot, replay; Python's imports timed
