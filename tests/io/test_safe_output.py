@@ -95,7 +95,7 @@ def test_every_csv_output_neutralises_formulas(tmp_path, monkeypatch):
     }
     # tournaments: players with formula names, standings and pairings as CSV
     r = run("tournament", "new", "--name", "=T", "--game", "optcg", "--rounds", "2")
-    tid = r.output.strip().split()[-1]
+    tid = r.output.split()[0]  # stdout (the id) comes before stderr (the policy said)
     assert run("tournament", "register", tid, "=HYPERLINK(1)", "@SUM(2)", "+C", "--", "-D").code == 0
     outputs["tournament pair --csv"] = run("tournament", "pair", tid, "--csv")
     assert run("tournament", "result", tid, "1-0-0", "--table", "1").code == 0
