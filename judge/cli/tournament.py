@@ -671,9 +671,9 @@ def warn_invalidated(t: Tournament) -> None:
     """After a change: say (on stderr) what it invalidated that is not answered yet, and which
     round seals no longer match their round's results (sealing the round again answers that)."""
     st = t.state()
-    for w in invalidation_warnings(st):
-        stderr(f"warning: {w.message}\n  answer it: tablejudge tournament decide {t.id} {w.id} "
-               f"{'|'.join(w.choices)} --reason ...")
+    for w in invalidation_warnings(st, store=t.store):
+        stderr(f"warning: {w.message}" + (f"\n  answer it: tablejudge tournament decide {t.id} {w.id} "
+                                          f"{'|'.join(w.choices)} --reason ..." if w.choices else ""))
     for n, e in st.stale_seals().items():
         stderr(f"warning: round {n}'s seal (event {st.sealed_at[n]}) is out of date: its results changed "
                f"after it (event {e.position}), and so are standings printed with it\n"
