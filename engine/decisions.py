@@ -80,7 +80,7 @@ def _changed_by(events: Sequence[RecordedEvent], based_on: int) -> tuple[tuple[i
     return tuple(out)
 
 
-def _table_changed(replayer: Replayer, events: Sequence[RecordedEvent], based_on: int) -> bool:
+def table_changed(replayer: Replayer, events: Sequence[RecordedEvent], based_on: int) -> bool:
     """Does the log as corrected give another table at `based_on` than the log as recorded then?
     Both leave decisions out (Replayer.decision_basis). The lists of voided positions are set
     aside: a note voided after the decision leaves the judged table what it was."""
@@ -116,7 +116,7 @@ def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None =
         if not by:
             continue
         try:
-            if not _table_changed(replayer, events, based_on):
+            if not table_changed(replayer, events, based_on):
                 continue
         except (LookupError, ValueError, KeyError):
             continue

@@ -214,7 +214,8 @@ def register(cli: click.Group) -> None:
     @click.argument("tournament_ref", metavar="T")
     @pass_env
     def close_cmd(env, tournament_ref) -> None:
-        """Close the current round: every result in, no table disputed. Players' links expire.
+        """Close the current round: every result in, no table disputed, none taken from a match
+        a later correction in it left out of date (`tournament warnings`). Players' links expire.
         The round is sealed: one hash over the tournament's log and every match of the round,
         printed here and on the standings page (`tablejudge verify --seal` checks it later).
 
@@ -313,20 +314,23 @@ def register(cli: click.Group) -> None:
     @pass_env
     def warnings_cmd(env, tournament_ref, include_resolved, as_json) -> None:
         """What a change invalidated (a Swiss result changed after the top cut was paired, a result
-        changed after the next round was paired on it). Exit 1 while any is unanswered.
+        changed after the next round was paired on it, a result taken from a match that a later
+        correction in the match left out of date: record it again; `close` waits for it). Exit 1
+        while any is unanswered.
 
         \b
         Example:
           tablejudge tournament warnings t-1a2b
         """
-        ws = placings.warnings(_open(env, tournament_ref).state(), include_resolved=include_resolved)
+        t = _open(env, tournament_ref)
+        ws = placings.warnings(t.state(), include_resolved=include_resolved, store=t.store)
         if as_json:
             emit_json([w.to_dict() for w in ws])
         else:
             for w in ws:
                 d = w.to_dict().get("decision")
                 click.echo(f"{w.id}: {w.message}" + (f"\n  answered: {d['choice']} ({d['reason']})" if d else
-                                                     f"\n  choices: {', '.join(w.choices)}"))
+                                                     f"\n  choices: {', '.join(w.choices)}" if w.choices else ""))
             if not ws:
                 click.echo("no warning")
         if any(w.decision is None for w in ws):

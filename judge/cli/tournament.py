@@ -53,7 +53,7 @@ def _policy_words(st: TournamentState) -> str:
     """What the standings policy ranks by, and whether it is the game's own (an event created before
     the game's own became the default may hold mtg's)."""
     own = GAME_POLICIES.get(st.game)
-    whose = (f"{st.game} has no policy of its own" if own is None else
+    whose = (f"the default: {st.game} has no policy of its own" if own is None else
              f"{st.game}'s own" if st.policy.name == own else f"{st.game}'s own is {own}")
     return f"points, then {', '.join(TB_LABELS[k] for k in st.policy.order)}; {whose}"
 
@@ -211,7 +211,7 @@ def register(cli: click.Group) -> None:
     @tournament.command("new")
     @click.option("--name", required=True, help="The event's name.")
     @click.option("--game", "-r", "--ruleset", "game", required=True, callback=ruleset_name,
-                  help="The game/ruleset played (e.g. optcg, op2009); -r/--ruleset as `match new` takes it.")
+                  help="The game/ruleset played (e.g. optcg, op2009); -r/--ruleset as `match new` takes it, and refuses an unknown one.")
     @click.option("--policy", default=None,
                   help="The standings policy (match points and tiebreakers): " + ", ".join(POLICIES) + ". Default: "
                        "the game's own (" + ", ".join(f"{g} {p}" for g, p in GAME_POLICIES.items())
@@ -237,7 +237,13 @@ def register(cli: click.Group) -> None:
           tablejudge tournament new --name "Store league" --game optcg --policy bandai --rounds 5 --top-cut 4
           tablejudge tournament new --name "Regional" --game optcg --best-of 3 --rounds 6
         """
+        from engine.rulesets import UnknownRuleset, get_ruleset
+        try:  # refused as `match new` refuses it: a typo ("optgc") would pick another game's defaults
+            get_ruleset(game)
+        except UnknownRuleset as e:
+            raise InputError(str(e), field="game") from None
         opts = _options(options)
+        chosen = policy is not None
         policy = policy or default_policy(game)
         _policy(policy, opts)
         t = Tournament.create(env.store(create=True), name=name, game=game, policy=policy, policy_options=opts or None,
@@ -248,7 +254,7 @@ def register(cli: click.Group) -> None:
         else:
             click.echo(t.id)  # alone on stdout: scripts read it (T=$(tablejudge tournament new ...))
             # QA73 16: the policy picked for the game was said nowhere until `show`
-            stderr(f"{_policy_line(t.state())}; --policy to choose another at creation")
+            stderr(_policy_line(t.state()) + ("" if chosen else "; --policy to choose another at creation"))
 
     @tournament.command("list")
     @click.option("--json", "as_json", is_flag=True)
@@ -671,9 +677,9 @@ def warn_invalidated(t: Tournament) -> None:
     """After a change: say (on stderr) what it invalidated that is not answered yet, and which
     round seals no longer match their round's results (sealing the round again answers that)."""
     st = t.state()
-    for w in invalidation_warnings(st):
-        stderr(f"warning: {w.message}\n  answer it: tablejudge tournament decide {t.id} {w.id} "
-               f"{'|'.join(w.choices)} --reason ...")
+    for w in invalidation_warnings(st, store=t.store):
+        stderr(f"warning: {w.message}" + (f"\n  answer it: tablejudge tournament decide {t.id} {w.id} "
+                                          f"{'|'.join(w.choices)} --reason ..." if w.choices else ""))
     for n, e in st.stale_seals().items():
         stderr(f"warning: round {n}'s seal (event {st.sealed_at[n]}) is out of date: its results changed "
                f"after it (event {e.position}), and so are standings printed with it\n"

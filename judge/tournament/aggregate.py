@@ -534,13 +534,15 @@ class Tournament:
                 based_on: list[dict[str, Any]] | None = None, double_loss: bool = False) -> RecordedEvent:
         old = rnd.results.get(p.table)
         new = slip_words(w, l, d, double_loss)
-        if old is not None and slip_text(old) == new:
+        if old is not None and slip_text(old) == new and not (
+                based_on and seal.out_of_date(self.store, rnd.result_events[p.table])):
             # the same result again, whatever the reason given: nothing new to store (as a batch,
-            # judge/tournament/entry.py); the event returned is the one that recorded it
+            # judge/tournament/entry.py); the event returned is the one that recorded it. Unless
+            # it is taken again from a match corrected since: then it rests on the match as it is
             return rnd.result_events[p.table]
         draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
                                    based_on=based_on, double_loss=double_loss)
-        if old is not None and not overwrite:
+        if old is not None and not overwrite and slip_text(old) != new:
             raise OverwriteRefused([overwrite_conflict(rnd, p, new)])
         (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
         return event

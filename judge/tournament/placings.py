@@ -23,9 +23,11 @@ from typing import Any
 
 from engine.events import RecordedEvent
 from engine.match import InputError
+from engine.store import EventStore
 
 from judge.tournament.aggregate import Tournament, slip_text, top_cut_seeds
 from judge.tournament.pairing import PairingError, pair_top_cut
+from judge.tournament.seal import standing_problems
 from judge.tournament.rounds import repair_drafts, round_voids, state_without
 from judge.tournament.state import TournamentState
 
@@ -149,8 +151,15 @@ def _bracket_now(st: TournamentState) -> list[tuple[str, str]] | None:
         return []
 
 
-def warnings(st: TournamentState, *, include_resolved: bool = False) -> list[Warning]:
+def warnings(st: TournamentState, *, include_resolved: bool = False,
+             store: EventStore | None = None) -> list[Warning]:
+    """What a change invalidated. With the `store`, also each standing result taken from a match
+    whose log no longer gives it (seal.standing_problems, the check `verify` makes): no answer
+    settles that one (no choices); recording the result again does, and `close` waits for it."""
     out: list[Warning] = []
+    if store is not None:
+        for p in standing_problems(store, st):
+            out.append(Warning(f"result-basis:{p.event.position}", "result-basis", p.warning(st.id), []))
     now = _bracket_now(st)
     if now is not None:
         first = st.elimination_rounds[0]

@@ -23,6 +23,7 @@ from judge.tournament.aggregate import Tournament, not_registered, resolve_playe
 from judge.tournament.pairing import RoundPairing
 from judge.tournament.tables import DISPUTED, round_tables
 from judge.tournament.state import RoundState, TournamentState, replay
+from judge.tournament.seal import standing_problems
 
 
 def _current(st: TournamentState, round_no: int | None = None) -> RoundState:
@@ -135,6 +136,11 @@ def close_round(t: Tournament, round_no: int | None = None) -> RecordedEvent:
     if rnd.missing():
         raise InputError(f"{rnd.name} still misses results for table(s) "
                          f"{', '.join(map(str, rnd.missing()))}", field="round")
+    mine = set(e.position for e in rnd.result_events.values())
+    behind = [p for p in standing_problems(t.store, st) if p.event.position in mine]
+    if behind:  # a seal over a result the match no longer gives would certify it
+        raise InputError(f"{rnd.name} cannot close: " + "; ".join(p.warning(t.id) for p in behind),
+                         field="round")
     (ev,) = t.append(st, [t._draft("round.closed", {"round": rnd.number})])
     try:
         t.seal_round(rnd.number)  # its seal, over the log as it stands closed (judge/tournament/seal.py)

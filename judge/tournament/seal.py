@@ -12,15 +12,17 @@ for its tables (`round.matches`), and every match created for this tournament an
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.events import RecordedEvent
 from engine.integrity import SealResult, check_seal, seal_hash, seal_token
-from engine.replay import Replayer
+from engine.decisions import stale_decisions, table_changed
+from engine.replay import VOIDING_KINDS, Replayer
 from engine.store import MATCH_CREATED, EventStore, MatchNotFound
 
 from judge.tournament.standings import slip_text
-from judge.tournament.state import TournamentState
+from judge.tournament.state import TournamentState, replay
 from judge.tournament.vocab import CREATED
 
 SEALED = "round.sealed"
@@ -105,27 +107,135 @@ def find(store: EventStore, seal: str) -> list[RecordedEvent]:
     return [e for e in seal_events(store) if e.payload.get("seal") == seal]
 
 
-def check_results(store: EventStore, events: list[RecordedEvent]) -> tuple[list[str], int]:
+@dataclass(frozen=True)
+class BasisProblem:
+    """A result recorded from a match (`event`, a result.recorded) that the match's log no longer
+    gives. `out_of_date`: a correction or backup recorded in the match after the result was taken
+    changed its table (the procedure: decide again if need be, take the result again); else the
+    log does not give the recorded basis at all (an edit, or a basis that cannot be checked)."""
+
+    event: RecordedEvent
+    match: str
+    position: int           # the match's head the result was taken at
+    words: str              # what changed, or what is wrong
+    out_of_date: bool
+    decide_again: bool = False  # the match's time decision is stale and no later one supersedes it
+
+    @property
+    def table(self) -> Any:
+        return self.event.payload.get("table")
+
+    def fix(self, tournament: str) -> str:
+        again = f"`tablejudge tournament result {tournament} --match {self.match}`"
+        return (f"decide again (`tablejudge timelimit {self.match}`), then {again}" if self.decide_again
+                else f"record it again: {again}")
+
+    def warning(self, tournament: str) -> str:
+        """'table 3's result came from match M at event 63; M's decision is out of date after ...'."""
+        return (f"round {self.event.payload.get('round')} table {self.table}'s result came from match "
+                f"{self.match} at event {self.position}; {self.words}: {self.fix(tournament)}")
+
+
+def _why_changed(store: EventStore, match: str, position: int) -> tuple[str, bool] | None:
+    """Whether corrections or backups recorded in `match` after `position` (the head a result was
+    taken at) changed the table there: (what changed, in words; whether the time decision the result
+    rests on is stale with none superseding it) or None. Decided as a time decision's staleness is
+    (engine/decisions.py): a plain void replays to the same head state, yet the table it gives is
+    another one."""
+    events = store.read(match)
+    later = [e for e in events if e.position > position and e.kind in VOIDING_KINDS]
+    if not later:
+        return None
+    replayer = Replayer(store, match)
+    stale = [s for s in stale_decisions(replayer, events).values() if s.position <= position]
+    if stale:
+        s = max(stale, key=lambda s: s.position)
+        again = (f" (decided again at event {s.superseded_by})" if s.superseded_by is not None else "")
+        return f"{match}'s time decision (event {s.position}) is out of date after {s.because()}{again}", \
+            s.superseded_by is None
+    try:
+        if not table_changed(replayer, events, position):
+            return None
+    except (LookupError, ValueError, KeyError):
+        return None
+    return (f"match {match} was changed after it by "
+            + ", ".join(f"{e.kind} {e.position}" for e in later[:5])
+            + (f" and {len(later) - 5} more" if len(later) > 5 else ""), False)
+
+
+def out_of_date(store: EventStore, event: RecordedEvent) -> bool:
+    """Has a correction in a match a result (`event`) was taken from changed it since? The same
+    slip taken again from the match then rests on the match as corrected: worth recording."""
+    try:
+        return any(_why_changed(store, str(b["match"]), int(b["position"])) is not None
+                   for b in event.payload.get("based_on") or ())
+    except (KeyError, TypeError, ValueError, LookupError, MatchNotFound):
+        return False
+
+
+def basis_problems(store: EventStore, events: list[RecordedEvent], *,
+                   changed_only: bool = False) -> tuple[list[BasisProblem], int]:
     """Results recorded from matches carry each match's head and final state hash: the log must
-    still hold that head, and replaying the match to it must give that state. (problems, checked)"""
-    problems: list[str] = []
+    still hold that head, replaying the match to it must give that state, and no correction or
+    backup recorded in the match since may have changed the table there. One check for
+    `verify`, `tournament warnings` (and the web desk's) and `tournament close`. (problems, checked)
+    `changed_only`: replay only the matches with a correction or backup after the head (the desk's
+    cheap pass after every change; an edited log is `verify`'s to find)."""
+    problems: list[BasisProblem] = []
     checked = 0
     for e in events:
         if e.kind != "result.recorded":
             continue
         for b in e.payload.get("based_on") or ():
             checked += 1
-            where = f"event {e.position} (result of round {e.payload.get('round')} table {e.payload.get('table')})"
+            match, position = str(b.get("match")), b.get("position")
             try:
-                problem = store.holds(b["match"], int(b["position"]), b["hash"])
+                position = int(b["position"])
+                if changed_only and not any(x.kind in VOIDING_KINDS for x in store.read(match, after=position)):
+                    continue
+                problem = store.holds(b["match"], position, b["hash"])
                 if problem is None:
                     got = Replayer(store, b["match"]).state_at(
-                        int(b["position"]), use_snapshots=False, save_snapshots=False).state_hash()
+                        position, use_snapshots=False, save_snapshots=False).state_hash()
+                    why = _why_changed(store, b["match"], position)
+                    if why is not None:
+                        problems.append(BasisProblem(e, match, position, why[0], True, why[1]))
+                        continue
                     if got != b["state_hash"]:
                         problem = (f"match {b['match']} replayed to event {b['position']} gives state "
                                    f"{got[:16]}..., not the {str(b['state_hash'])[:16]}... the result was based on")
             except (KeyError, TypeError, ValueError, LookupError, MatchNotFound) as err:
                 problem = f"its basis cannot be checked ({str(err)[:80]})"
             if problem:
-                problems.append(f"{where}: {problem}")
+                problems.append(BasisProblem(e, match, position if isinstance(position, int) else 0,
+                                             problem, False))
     return problems, checked
+
+
+def _standing(st: TournamentState) -> set[int]:
+    """The positions of the result events that stand now."""
+    return {e.position for r in st.rounds for e in r.result_events.values()} - st.voided
+
+
+def standing_problems(store: EventStore, st: TournamentState,
+                      events: list[RecordedEvent] | None = None) -> list[BasisProblem]:
+    """The basis problems of the results that stand now (a result recorded again or voided since
+    is no longer counted): what `tournament warnings` lists and `tournament close` refuses on."""
+    standing = _standing(st)
+    problems, _ = basis_problems(store, events if events is not None else store.read(st.id), changed_only=True)
+    return [p for p in problems if p.event.position in standing]
+
+
+def check_results(store: EventStore, events: list[RecordedEvent]) -> tuple[list[str], int]:
+    """`verify`'s words for basis_problems. A result out of date after a correction in its match
+    fails only while it stands: recorded again from the match (or voided), the procedure was kept."""
+    problems, checked = basis_problems(store, events)
+    if any(p.out_of_date for p in problems):
+        standing = _standing(replay(events))
+        problems = [p for p in problems if not p.out_of_date or p.event.position in standing]
+    out = []
+    for p in problems:
+        where = f"event {p.event.position} (result of round {p.event.payload.get('round')} table {p.table})"
+        out.append(f"{where}: out of date after a correction in match {p.match} ({p.words}); {p.fix(events[0].match)}"
+                   if p.out_of_date else f"{where}: {p.words}")
+    return out, checked

@@ -100,8 +100,9 @@ placings_or_none = placings.placings_or_none
 bracket = placings.bracket
 
 
-def warning_list(st: TournamentState, include_resolved: bool = False) -> list[dict[str, Any]]:
-    return [w.to_dict() for w in warnings(st, include_resolved=include_resolved)]
+def warning_list(st: TournamentState, include_resolved: bool = False, store: Any = None) -> list[dict[str, Any]]:
+    """The tournament's warnings; with its `store`, also the results out of date with their match."""
+    return [w.to_dict() for w in warnings(st, include_resolved=include_resolved, store=store)]
 
 
 def result_choices(best_of: int, max_wins: int) -> list[dict[str, Any]]:

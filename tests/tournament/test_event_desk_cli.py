@@ -222,6 +222,20 @@ def test_a_tournament_takes_its_games_own_standings_policy_and_show_says_it(tmp_
     assert said["t-o"] == ("E (t-o) — optcg, standings policy bandai (points, then OMW%, OOMW%; optcg's own), "
                            "open Swiss rounds, top cut none")
     assert "standings policy op2009 (points, then OMW%, GW%, OGW%; op2009's own)" in said["t-p"]
-    assert "standings policy mtg (points, then OMW%, GW%, OGW%; ken has no policy of its own)" in said["t-k"]
+    assert "standings policy mtg (points, then OMW%, GW%, OGW%; the default: ken has no policy of its own)" in said["t-k"]
     assert "standings policy mtg (points, then OMW%, GW%, OGW%; optcg's own is bandai)" in said["t-m"]
     assert json.loads(run_cli("tournament", "show", "t-o", "--json", db=db).stdout)["policy"] == "bandai"
+
+
+def test_tournament_new_refuses_an_unknown_game_and_says_the_policy_without_contradiction(tmp_path):
+    """QA N9: `--game optgc` (a typo) was accepted (rc 0, "optgc has no policy of its own") while
+    `match new` refuses unknown rulesets; the fallback read "standings policy mtg (...; mtg has no
+    policy of its own)"; and "--policy to choose another" was said even when --policy was given."""
+    db = str(tmp_path / "t.db")
+    r = run_cli("tournament", "new", "--name", "E", "--game", "optgc", db=db)
+    assert r.returncode == 2 and "unknown ruleset 'optgc': did you mean 'optcg'?" in r.stderr, r.stderr
+    assert "E" not in run_cli("tournament", "list", db=db).stdout  # nothing stored
+    r = run_cli("tournament", "new", "--name", "E", "--game", "optcg", "--policy", "mtg", db=db)
+    assert r.returncode == 0 and "standings policy mtg" in r.stderr and "--policy to choose" not in r.stderr
+    r = run_cli("tournament", "new", "--name", "E", "--game", "table", db=db)
+    assert r.returncode == 0 and "the default: table has no policy of its own); --policy to choose" in r.stderr

@@ -249,12 +249,12 @@ def test_full_six_round_tournament_from_the_cli(tmp_path, capsys):
 
 def test_cli_errors_name_the_field(tmp_path, capsys):
     db = tmp_path / "e.db"
-    code, out, err = cli_run(["tournament", "new", "--name", "X", "--game", "g", "--top-cut", "6"], capsys, db)
+    code, out, err = cli_run(["tournament", "new", "--name", "X", "--game", "table", "--top-cut", "6"], capsys, db)
     assert code == 2 and "top_cut" in err
-    code, out, err = cli_run(["tournament", "new", "--name", "X", "--game", "g", "--option", "mw_floor=2"],
+    code, out, err = cli_run(["tournament", "new", "--name", "X", "--game", "table", "--option", "mw_floor=2"],
                              capsys, db)
     assert code == 2 and "mw_floor" in err
-    code, out, _ = cli_run(["tournament", "new", "--name", "X", "--game", "g", "--id", "t-x"], capsys, db)
+    code, out, _ = cli_run(["tournament", "new", "--name", "X", "--game", "table", "--id", "t-x"], capsys, db)
     assert code == 0
     cli_run(["tournament", "register", "t-x", "A", "B"], capsys, db)
     cli_run(["tournament", "pair", "t-x"], capsys, db)

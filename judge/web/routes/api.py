@@ -126,7 +126,8 @@ async def queue(request: Request, tid: str) -> list[dict[str, Any]]:
 async def warnings(request: Request, tid: str, all: bool = False) -> list[dict[str, Any]]:
     g = grant_of(request, tid)
     g.require("view", tid)
-    return views.warning_list(app_state(request).desk.tournament(tid).state(), include_resolved=all)
+    t = app_state(request).desk.tournament(tid)
+    return views.warning_list(t.state(), include_resolved=all, store=t.store)
 
 
 @router.get("/t/{tid}/audit")

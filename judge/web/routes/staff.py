@@ -172,7 +172,8 @@ def _recorder_link(request: Request, g, tid: str, form: dict, back: str) -> Resp
 @router.get("/t/{tid}", response_class=HTMLResponse)
 async def home(request: Request, tid: str):
     web = app_state(request)
-    st = web.desk.tournament(tid).state()
+    t = web.desk.tournament(tid)
+    st = t.state()
     cur = st.current
     return staff_page(request, tid, "web/desk.html", title=f"{st.name} — desk",
                       players=[{"player": p.player, "id": p.player_id, "late": p.late, "dropped": p.dropped,
@@ -181,7 +182,7 @@ async def home(request: Request, tid: str):
                       rounds=[{"number": r.number, "name": r.name, "stage": r.stage, "closed": st.is_closed(r),
                                "missing": len(r.missing()), "tables": len(r.tables())} for r in st.rounds],
                       current=views.round_page(st, cur) if cur else None,
-                      warnings=views.warning_list(st), placings=views.placings_or_none(st),
+                      warnings=views.warning_list(st, store=t.store), placings=views.placings_or_none(st),
                       bracket=views.bracket(st),
                       standings=views.standings_rows(st),
                       staff=staff_rows(st),

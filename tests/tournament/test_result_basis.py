@@ -1,0 +1,55 @@
+"""A tournament result taken from a match (`tournament result T --match M`) rests on the match's
+head and table: a later correction in the match that changes that table (here: one that leaves
+the match's time decision out of date, engine/decisions.py) makes the result out of date. One check
+(judge/tournament/seal.py basis_problems) says so in `tournament warnings`, refuses `tournament
+close`, and words `verify T`; recording the result again from the match settles it."""
+from __future__ import annotations
+
+import json
+
+from engine.match import Match
+from judge.desk.timelimit import run
+from judge.tournament.aggregate import Tournament
+from tests.conftest import run_in_process
+from tests.desk.test_stale_decision import JUDGE, decided, taken
+
+
+def test_a_result_from_a_match_whose_decision_went_stale_is_warned_and_blocks_close(tmp_path):
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=1)
+    t.register("Ann")
+    t.register("Bob")
+    t.pair()
+    t.record_matches([m.id])
+    code, out, _ = run_in_process(db, "log", m.id, "correction", "--actor", JUDGE, "--payload",
+                                  json.dumps({"voids": taken(m, "Ann"), "reason": "no damage was dealt"}))
+    assert code == 0
+    fix = decision + 1
+    said = (f"round 1 table 1's result came from match {m.id} at event {decision}; {m.id}'s time decision "
+            f"(event {decision}) is out of date after correction {fix}: decide again "
+            f"(`tablejudge timelimit {m.id}`), then `tablejudge tournament result {t.id} --match {m.id}`")
+
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 1 and said in out, out
+    code, out, err = run_in_process(db, "tournament", "close", t.id)
+    assert code != 0 and f"Round 1 cannot close: {said}" in out + err
+    assert not any(e.kind == "round.closed" for e in t.events())  # nothing stored on a refusal
+    code, out, _ = run_in_process(db, "verify", t.id)
+    assert code == 1 and f"out of date after a correction in match {m.id}" in out
+    assert "replayed to event" not in out  # not worded as a bare hash mismatch
+
+    run(Match(m.store, m.id))  # decide again on the corrected table: it supersedes the stale decision
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 1 and f"(decided again at event {fix + 1}): record it again" in out, out
+
+    # what the warning says to do; the same slip is recorded again, on the match as corrected
+    code, out, err = run_in_process(db, "tournament", "result", t.id, "--match", m.id)
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out
+    code, out, _ = run_in_process(db, "verify", t.id)
+    assert code == 0, out  # the superseded result is no longer counted: the procedure was kept
+    code, out, err = run_in_process(db, "tournament", "close", t.id)
+    assert code == 0, out + err
