@@ -126,3 +126,19 @@ def test_a_backup_past_the_judged_table_leaves_it_stale_too(tmp_path):
     assert said.startswith(f"the time decision at event {decision} is out of date after backup {rec.event.position}")
     code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
     assert code == 1 and "is STALE" in out
+
+
+def test_timelimit_decides_again_after_a_backup_past_the_decision(tmp_path):
+    """QA74 N1: the backup's span holds the decision, which decision_basis leaves out of its fold:
+    `timelimit` crashed with KeyError (rc 70), so the stale warning's advice could not be followed."""
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    backup = m.record("backup", {"to": decision - 4, "reason": "rewind"}, actor=JUDGE).event.position
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--dry-run")
+    assert code == 0, out + err
+    assert "dry run: nothing recorded" in out and len(m.events()) == backup
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id)
+    assert code == 0, out + err
+    assert f"it supersedes the decision at event {decision}, out of date after backup {backup}" in out
+    code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
+    assert code == 0, out
