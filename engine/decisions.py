@@ -145,17 +145,43 @@ def standing_outcome(outcome: Any, stale: Mapping[int, StaleDecision],
     s = stale[outcome.position]
     if s.superseded_by is None:
         return None
-    d = next(e for e in events if e.position == s.superseded_by)
-    p = d.payload
+    p = _superseding(s, events)
     return Outcome(p["result"], p.get("winner"), "time", [f"decided at the end of time ({p.get('branch')})",
-                   f"event {d.position}"], p.get("rule", ""), d.position)
+                   f"event {s.superseded_by}"], p.get("rule", ""), s.superseded_by)
+
+
+def _superseding(s: StaleDecision, events: Sequence[RecordedEvent]) -> Mapping[str, Any]:
+    return next(e for e in events if e.position == s.superseded_by).payload
+
+
+def standing_result(result: Mapping[str, Any] | None, stale: Mapping[int, StaleDecision],
+                    events: Sequence[RecordedEvent], match: str,
+                    at: int | None = None) -> tuple[Mapping[str, Any] | None, str | None]:
+    """A table's `result` (what a ruleset set when it applied a time decision: `state --json`, the
+    replay's boards) as it stands: (result, None), or (None, the not-decided words) while the
+    decision it came from is stale; the decision that supersedes it, once one does. `at`: the
+    moment of a table as recorded then (a replay step): the decision stood until the first event
+    that left it out of date. None: the table as corrected, where every later correction counts."""
+    pos = (result or {}).get("position")
+    if pos not in stale:
+        return result, None
+    s = stale[pos]
+    if at is not None and at < s.by[0][0]:
+        return result, None
+    if s.superseded_by is not None and (at is None or at >= s.superseded_by):
+        p = _superseding(s, events)
+        return {"result": p["result"], "winner": p.get("winner"), "how": "time",
+                "position": s.superseded_by, "branch": p.get("branch")}, None
+    return None, _not_decided(s, match)
 
 
 def not_decided_words(stale: Mapping[int, StaleDecision], match: str) -> str | None:
     """What a page says for the result while a stale decision waits for a new one."""
     s = outstanding(stale)
-    if s is None:
-        return None
+    return None if s is None else _not_decided(s, match)
+
+
+def _not_decided(s: StaleDecision, match: str) -> str:
     return f"not decided ({s.words()}: decide again: {s.redo(match)})"
 
 

@@ -142,3 +142,27 @@ def test_timelimit_decides_again_after_a_backup_past_the_decision(tmp_path):
     assert f"it supersedes the decision at event {decision}, out of date after backup {backup}" in out
     code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
     assert code == 0, out
+
+
+def test_state_and_the_replay_boards_give_no_result_for_a_stale_decision(tmp_path):
+    """QA74 N3: `state --json` and the replay's last board gave the stale decision as the result."""
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    fix = m.record("correction", PLAIN[1](m), actor=JUDGE).event.position
+    waiting = (f"not decided (the time decision at event {decision} is out of date after correction {fix}: "
+               f"decide again: tablejudge timelimit {m.id})")
+    code, out, _ = run_in_process(tmp_path / "t.db", "state", m.id, "--json")
+    view = json.loads(out)
+    assert code == 0 and view["result"] is None and view["not_decided"] == waiting
+    code, out, _ = run_in_process(tmp_path / "t.db", "state", m.id)
+    assert f"result: {waiting}" in out and "result: Ann" not in out
+    code, out, _ = run_in_process(tmp_path / "t.db", "state", m.id, "--at", str(decision), "--as-recorded")
+    assert "result: Ann (time)" in out  # what the judge saw then
+    boards = walk(Match(m.store, m.id), hidden=True).boards
+    assert boards[decision - 1]["result"]["winner"] == "Ann"  # the step as recorded then
+    assert boards[-1]["result"] is None and boards[-1]["not_decided"] == waiting
+
+    again = run(m).recorded.position  # decided again: the new decision is the result
+    view = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--json")[1])
+    assert view["result"]["position"] == again and view["not_decided"] is None
+    assert walk(Match(m.store, m.id), hidden=True).boards[-1]["result"]["position"] == again
