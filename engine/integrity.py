@@ -131,6 +131,7 @@ def _check_decisions(replayer: Replayer, report: VerifyReport) -> None:
         if pos in tampered:
             continue
         if s.superseded_by is None:
+            report.stale.append(pos)
             report.fail(f"event {pos} (time.decision) is STALE: {s.words()}, which changed the table it "
                         f"judged (events 1..{s.based_on}); decide again: {s.redo(replayer.match)}")
         else:

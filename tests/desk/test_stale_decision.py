@@ -166,3 +166,18 @@ def test_state_and_the_replay_boards_give_no_result_for_a_stale_decision(tmp_pat
     view = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--json")[1])
     assert view["result"]["position"] == again and view["not_decided"] is None
     assert walk(Match(m.store, m.id), hidden=True).boards[-1]["result"]["position"] == again
+
+
+def test_the_report_and_round_page_follow_verify_for_a_stale_decision(tmp_path):
+    """QA74 N6: both said "verified" (the chain alone) while `verify` failed the stale decision."""
+    m = decided(tmp_path)
+    m.record("correction", PLAIN[1](m), actor=JUDGE)
+    assert run_in_process(tmp_path / "t.db", "verify", m.id)[0] == 1
+    ctx = match_context(Match(m.store, m.id))
+    assert (ctx["integrity"]["ok"], ctx["integrity"]["verdict"]) == (False, "decision out of date")
+    assert ctx["integrity"]["chain_ok"]  # the chain itself links up: not an edited log
+    (row,) = round_context(m.store, "2")["matches"]
+    assert (row["chain_ok"], row["verdict"]) == (False, "decision out of date")
+    run(m)  # decided again: verify passes, and the pages say so
+    assert match_context(Match(m.store, m.id))["integrity"]["verdict"] == "verified"
+    assert round_context(m.store, "2")["matches"][0]["verdict"] == "verified"
