@@ -181,3 +181,19 @@ def test_the_report_and_round_page_follow_verify_for_a_stale_decision(tmp_path):
     run(m)  # decided again: verify passes, and the pages say so
     assert match_context(Match(m.store, m.id))["integrity"]["verdict"] == "verified"
     assert round_context(m.store, "2")["matches"][0]["verdict"] == "verified"
+
+
+def test_voiding_the_time_call_leaves_its_decision_stale(tmp_path):
+    """QA74 N5: a void of the time call left the decision as the result, and verify passed."""
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    call = next(e.position for e in m.events() if e.kind == "time.called")
+    fix = m.record("correction", {"voids": call, "reason": "time was not called"}, actor=JUDGE)
+    said = (f"the time decision at event {decision} is out of date: correction {fix.event.position} "
+            f"voided the time call it answered (event {call})")
+    assert [f.message for f in fix.findings if f.rule == "DESK-15"] == [
+        f"{said}: decide again: tablejudge judge time {m.id} if time was called, then tablejudge timelimit {m.id}"]
+    r = review(Match(m.store, m.id))
+    assert r.outcome is None and r.not_decided().startswith(f"not decided ({said}")
+    code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
+    assert code == 1 and f"event {decision} (time.decision) is STALE: {said};" in out
