@@ -557,10 +557,13 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     state = (replayer.state_at_turn(turn, corrected=not as_recorded) if turn is not None
              else replayer.state_at(at, corrected=not as_recorded))
     view_of = "as recorded then" if as_recorded else "as corrected"
-    # a stale time decision is no result, though the table still holds what it set (QA74 N3)
-    events = m.events()
-    standing = standing_result(state.result, stale_decisions(replayer, events), events, m.id,
-                               at=state.position if as_recorded else None)
+    # a stale time decision is no result, though the table still holds what it set (QA74 N3);
+    # the log is read again only for a result a decision set (one read for every other table)
+    standing: tuple = (state.result, None)
+    if (state.result or {}).get("position") is not None:
+        events = m.events()
+        standing = standing_result(state.result, stale_decisions(replayer, events), events, m.id,
+                                   at=state.position if as_recorded else None)
     if as_json:
         view = state.view()
         view["result"], view["not_decided"] = standing
