@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.desk import stale_decision_finding
+from engine.desk import find_time_called, stale_decision_finding
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.rulesets.base import Outcome
@@ -41,6 +41,7 @@ class StaleDecision:
     based_on: int
     by: tuple[tuple[int, str], ...]  # (position, kind) of each correction or backup that changed it
     superseded_by: int | None = None
+    call: int | None = None  # the time call it answered, when `by` voided that call (not the table)
 
     def because(self) -> str:
         """'correction 64', 'corrections 64 and 66', 'backup 70': what changed the judged table."""
@@ -51,15 +52,21 @@ class StaleDecision:
         return _listed([f"{k} {p}" for p, k in self.by])
 
     def words(self) -> str:
+        if self.call is not None:
+            return (f"the time decision at event {self.position} is out of date: {self.because()} "
+                    f"voided the time call it answered (event {self.call})")
         return f"the time decision at event {self.position} is out of date after {self.because()}"
 
     def redo(self, match: str) -> str:
-        """The command that decides again (it supersedes this one)."""
+        """The command that decides again (it supersedes this one): without its time call, a
+        decision has nothing to answer until time is called again."""
+        if self.call is not None:
+            return f"tablejudge judge time {match} if time was called, then tablejudge timelimit {match}"
         return f"tablejudge timelimit {match}"
 
     def to_dict(self) -> dict:
         return {"position": self.position, "based_on": self.based_on, "by": [p for p, _ in self.by],
-                "superseded_by": self.superseded_by, "words": self.words()}
+                "superseded_by": self.superseded_by, "call": self.call, "words": self.words()}
 
 
 def _listed(items: list[str]) -> str:
@@ -105,11 +112,20 @@ def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None =
         return {}
     from engine.replay import voided_positions
     gone = voided_positions(events)
+    kinds = {e.position: e.kind for e in events}
     decisions = [e for e in events if e.kind == DECISION and e.position not in gone]
     out: dict[int, StaleDecision] = {}
     for d in decisions:
         p = d.payload
-        if p.get("result") == "continue" or "state_hash" not in p:
+        if p.get("result") == "continue":
+            continue
+        call = find_time_called([e for e in events if e.position < d.position], ())
+        if call is not None and call.position in gone:  # the call it answered is void (QA74 N5)
+            by = tuple((e.position, e.kind) for e in voiders
+                       if call.position in void_targets(e, lambda q: kinds.get(q, "")))
+            out[d.position] = StaleDecision(d.position, p.get("based_on", d.position - 1), by, call=call.position)
+            continue
+        if "state_hash" not in p:
             continue
         based_on = p.get("based_on", d.position - 1)
         by = _changed_by(events, based_on)
@@ -125,7 +141,7 @@ def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None =
         last = s.by[-1][0]
         later = [d.position for d in decisions if d.position > last and d.position not in out]
         if later:
-            out[pos] = StaleDecision(s.position, s.based_on, s.by, later[-1])
+            out[pos] = StaleDecision(s.position, s.based_on, s.by, later[-1], s.call)
     return out
 
 
@@ -145,17 +161,43 @@ def standing_outcome(outcome: Any, stale: Mapping[int, StaleDecision],
     s = stale[outcome.position]
     if s.superseded_by is None:
         return None
-    d = next(e for e in events if e.position == s.superseded_by)
-    p = d.payload
+    p = _superseding(s, events)
     return Outcome(p["result"], p.get("winner"), "time", [f"decided at the end of time ({p.get('branch')})",
-                   f"event {d.position}"], p.get("rule", ""), d.position)
+                   f"event {s.superseded_by}"], p.get("rule", ""), s.superseded_by)
+
+
+def _superseding(s: StaleDecision, events: Sequence[RecordedEvent]) -> Mapping[str, Any]:
+    return next(e for e in events if e.position == s.superseded_by).payload
+
+
+def standing_result(result: Mapping[str, Any] | None, stale: Mapping[int, StaleDecision],
+                    events: Sequence[RecordedEvent], match: str,
+                    at: int | None = None) -> tuple[Mapping[str, Any] | None, str | None]:
+    """A table's `result` (what a ruleset set when it applied a time decision: `state --json`, the
+    replay's boards) as it stands: (result, None), or (None, the not-decided words) while the
+    decision it came from is stale; the decision that supersedes it, once one does. `at`: the
+    moment of a table as recorded then (a replay step): the decision stood until the first event
+    that left it out of date. None: the table as corrected, where every later correction counts."""
+    pos = (result or {}).get("position")
+    if pos not in stale:
+        return result, None
+    s = stale[pos]
+    if at is not None and at < s.by[0][0]:
+        return result, None
+    if s.superseded_by is not None and (at is None or at >= s.superseded_by):
+        p = _superseding(s, events)
+        return {"result": p["result"], "winner": p.get("winner"), "how": "time",
+                "position": s.superseded_by, "branch": p.get("branch")}, None
+    return None, _not_decided(s, match)
 
 
 def not_decided_words(stale: Mapping[int, StaleDecision], match: str) -> str | None:
     """What a page says for the result while a stale decision waits for a new one."""
     s = outstanding(stale)
-    if s is None:
-        return None
+    return None if s is None else _not_decided(s, match)
+
+
+def _not_decided(s: StaleDecision, match: str) -> str:
     return f"not decided ({s.words()}: decide again: {s.redo(match)})"
 
 

@@ -131,8 +131,10 @@ def _check_decisions(replayer: Replayer, report: VerifyReport) -> None:
         if pos in tampered:
             continue
         if s.superseded_by is None:
-            report.fail(f"event {pos} (time.decision) is STALE: {s.words()}, which changed the table it "
-                        f"judged (events 1..{s.based_on}); decide again: {s.redo(replayer.match)}")
+            report.stale.append(pos)
+            why = "" if s.call is not None else f", which changed the table it judged (events 1..{s.based_on})"
+            report.fail(f"event {pos} (time.decision) is STALE: {s.words()}{why}; "
+                        f"decide again: {s.redo(replayer.match)}")
         else:
             report.checked.append(f"event {pos} (time.decision) is stale ({s.words()}), superseded by the "
                                   f"decision at event {s.superseded_by}")

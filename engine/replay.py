@@ -25,7 +25,7 @@ check them) is kept, flagged (DESK-9) and not applied, so no stored event can ma
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.desk import OFF_TABLE_KINDS, failure_finding, limit_finding
@@ -89,12 +89,17 @@ class Fold:
     from the ruleset's table right after `created`. `skip`: positions voided later in the log,
     left out from the start (the corrected view: `Replayer.corrected_fold`). `instead`: what the
     corrections of the whole log play in place of the positions they replace (the corrected view;
-    without it, each correction's replacement counts from the correction on, as its void does)."""
+    without it, each correction's replacement counts from the correction on, as its void does).
+    `left_out`: the kinds of events the caller leaves out of the events it pushes (decision_basis
+    leaves out decisions): a backup's span may cover them, and only their kind says whether it
+    voids them."""
 
     def __init__(self, ruleset: Ruleset, created: RecordedEvent, base: dict | None = None,
                  base_pos: int = 1, skip: frozenset[int] = frozenset(),
-                 instead: dict[int, Replacement] | None = None):
+                 instead: dict[int, Replacement] | None = None,
+                 left_out: Mapping[int, str] | None = None):
         self.ruleset = ruleset
+        self.left_out: dict[int, str] = dict(left_out or {})
         self.created = created
         self.base = base
         self.base_pos = base_pos
@@ -140,7 +145,7 @@ class Fold:
             span = void_span(e)
             if span and min(span) <= self.base_pos:  # the base state already holds what it voids
                 raise _NeedEarlierBase(min(span))
-            kinds = {a.position: a.kind for a in self.applied}
+            kinds = {**self.left_out, **{a.position: a.kind for a in self.applied}}
             new = sorted(set(void_targets(e, kinds.__getitem__)) - set(self.state.voided))
             replaced = self._noting and noted(self.instead, e)
             if new or replaced:
@@ -382,8 +387,11 @@ class Replayer:
         decision carries this table's state hash, and `verify` replays it again."""
         if events is None:
             events = self.store.read(self.match, upto=upto)
-        game = [e for e in events[1:] if e.kind != "time.decision" and (upto is None or e.position <= upto)]
-        state, _ = self.fold(None, 1, game)
+        within = [e for e in events[1:] if upto is None or e.position <= upto]
+        game = [e for e in within if e.kind != "time.decision"]
+        # a backup past a decision spans it: the fold must know what it left out (QA74 N1)
+        state, _ = self.fold(None, 1, game, left_out={e.position: e.kind for e in within
+                                                       if e.kind == "time.decision"})
         return state
 
     # --- the fold -------------------------------------------------------------------------
@@ -410,10 +418,10 @@ class Replayer:
     def fold(self, base: dict | None, base_pos: int, events: Sequence[RecordedEvent], *,
              check: bool = False, after_each: Callable[[TableState], None] | None = None,
              stop: Callable[[TableState], bool] | None = None,
-             save: bool = False) -> tuple[TableState, list[Finding]]:
+             save: bool = False, left_out: Mapping[int, str] | None = None) -> tuple[TableState, list[Finding]]:
         """Play `events` on the base state. With `save`, keep a snapshot every SNAPSHOT_EVERY
-        events (with the hash of the event it stands at)."""
-        fold = Fold(self.ruleset, self.created, base, base_pos)
+        events (with the hash of the event it stands at). `left_out`: see `Fold`."""
+        fold = Fold(self.ruleset, self.created, base, base_pos, left_out=left_out)
         findings: list[Finding] = []
         if not (check or after_each or stop or save):
             push = fold.push

@@ -220,10 +220,18 @@ class VerifyReport:
     stored_head: int = 0  # the last position stored, whatever the chain says of it
     checked: list[str] = field(default_factory=list)  # what was checked, in words
     unknowable: list[str] = field(default_factory=lambda: list(UNKNOWABLE))
+    stale: list[int] = field(default_factory=list)  # time decisions failed only for being out of date
 
     def fail(self, problem: str) -> None:
         self.problems.append(problem)
         self.ok = False
+
+    def verdict(self) -> str:
+        """The word a report or round page shows: "verified", "decision out of date" (the log is
+        intact; only a time decision waits to be decided again), or "FAILED"."""
+        if self.ok:
+            return "verified"
+        return "decision out of date" if self.stale and len(self.problems) == len(self.stale) else "FAILED"
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from engine.decisions import stale_decisions, standing_result
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 from engine.names import match_names, names_now, shown_players
@@ -540,6 +541,8 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
 
     A moment is shown as corrected: a correction or backup recorded later in the log counts there
     too, as it does in `validate` and the report. `--as-recorded` shows what the recorder saw then.
+    A time decision a later correction left out of date is no result: "not decided (...)" says why
+    (`not_decided` in the JSON) until `timelimit` decides again.
 
     \b
     Examples:
@@ -554,8 +557,16 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     state = (replayer.state_at_turn(turn, corrected=not as_recorded) if turn is not None
              else replayer.state_at(at, corrected=not as_recorded))
     view_of = "as recorded then" if as_recorded else "as corrected"
+    # a stale time decision is no result, though the table still holds what it set (QA74 N3);
+    # the log is read again only for a result a decision set (one read for every other table)
+    standing: tuple = (state.result, None)
+    if (state.result or {}).get("position") is not None:
+        events = m.events()
+        standing = standing_result(state.result, stale_decisions(replayer, events), events, m.id,
+                                   at=state.position if as_recorded else None)
     if as_json:
         view = state.view()
+        view["result"], view["not_decided"] = standing
         view["view"] = view_of
         view["match"] = m.id
         view["summary"] = m.ruleset.summary_lines(state)
@@ -566,7 +577,8 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
         emit_json(view)
     else:
         click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id, names=env.names(m, state),
-                                view=view_of if state.position != m.head_position() else None))
+                                view=view_of if state.position != m.head_position() else None,
+                                standing=standing))
 
 
 @click.command("validate")

@@ -5,6 +5,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from engine.desk import JUDGE_ACTION_KINDS, judge_of
+from engine.integrity import verify_match
 from engine.match import Match
 from engine.names import names_now, shown_players
 from engine.state import TableState
@@ -79,8 +80,8 @@ def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any
     same_layout([seg["table"] for seg in segments]
                 + [e["state"] for seg in segments for ph in seg["phases"] for e in ph["events"]])
 
-    if verify is None:
-        verify = m.store.verify(m.id)
+    if verify is None:  # `verify`'s own verdict: the chain, and the replay (a stale decision fails it)
+        verify = verify_match(m.store, m.id)
     outcome = r.outcome
     decision = _with_source(m, r.time_decision())
     c = m.created.payload
@@ -113,7 +114,7 @@ def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any
                    "warnings": sum(1 for f in findings if f["severity"] == "warning" and not f["backed_out"]),
                    **void_counts(events, how), "judge_actions": sum(
                        1 for s in segments for ph in s["phases"] for e in ph["events"] if e["judge_action"])},
-        "integrity": {"ok": verify.ok, "head_hash": verify.head_hash, "events": verify.events,
+        "integrity": {"ok": verify.ok, "verdict": verify.verdict(), "chain_ok": verify.first_break is None, "head_hash": verify.head_hash, "events": verify.events,
                       "anchor": anchor_token(m.id, verify.head_position, verify.head_hash)
                       if verify.head_hash else None,
                       "guard": verify.guard_detail, "problems": verify.problems,

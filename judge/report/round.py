@@ -5,6 +5,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from engine.match import InputError, Match
+from engine.integrity import verify_match
 from engine.names import names_now, shown_players
 from engine.store import EventStore
 
@@ -31,7 +32,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
         r = desk.review(m)
         active = r.active_findings()
         slip = r.slip()
-        verify = verified[mid] = store.verify(mid)
+        verify = verified[mid] = verify_match(store, mid)  # as `verify` judges it
         seats = names_now(r.state)
         rows.append({
             "id": mid, "table": c.get("table"), "event": c.get("event"), "players": shown_players(seats),
@@ -43,7 +44,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
             if slip else "",
             "errors": sum(1 for f in active if f.severity == "error"),
             "warnings": sum(1 for f in active if f.severity == "warning"),
-            "findings": len(active), "events": len(r.events), "chain_ok": verify.ok,
+            "findings": len(active), "events": len(r.events), "chain_ok": verify.ok, "verdict": verify.verdict(),
             "href": f"{safe_name(mid)}.html",  # the name write_match_report gives it
         })
     if not rows:

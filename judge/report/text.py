@@ -13,9 +13,11 @@ LANGS = ("en", "orig", "both")  # English, the rulebook's own words, or both (`-
 
 
 def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None,
-                 match_id: str = "", names: CardNames | None = None, view: str | None = None) -> str:
+                 match_id: str = "", names: CardNames | None = None, view: str | None = None,
+                 standing: tuple[dict | None, str | None] | None = None) -> str:
     """The table for a terminal; card numbers shown with their names (`OP01-078 Boa Hancock`).
-    `view`: said in the heading ("as corrected", "as recorded then") for a moment before the end."""
+    `view`: said in the heading ("as corrected", "as recorded then") for a moment before the end.
+    `standing`: the result as it stands (engine.decisions.standing_result), else the table's own."""
     names = names or CardNames.for_state(state, ruleset)
     seats = names_now(state)  # a player named after the log began: "X (seat Player 2)"
     where = f"after event {state.position}" + (f" of {head}" if head else "") + (f" ({view})" if view else "")
@@ -39,9 +41,11 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
     lines.extend(names.text(line) for line in ruleset.summary_lines(state))
     if state.voided:
         lines.append(f"backed out / corrected away: events {_ranges(state.voided)}")
-    if state.result:
-        r = state.result
+    r, waiting = standing or (state.result, None)
+    if r:
         lines.append(f"result: {seat_shown(r.get('winner'), seats) or 'no winner'} ({r.get('how')})")
+    elif waiting:
+        lines.append(f"result: {waiting}")
     lines.append(f"state hash {state.state_hash()}")
     return "\n".join(lines)
 

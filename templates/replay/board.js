@@ -26,6 +26,7 @@
     if (b.active) head.appendChild(el("span", "active", " · " + b.active + " to play"));
     if (b.phase) head.appendChild(el("span", "phase", " · " + b.phase));
     if (b.result) head.appendChild(el("span", "result", " · " + result(b.result)));
+    else if (b.not_decided) head.appendChild(el("span", "result", " · " + b.not_decided));
     target.appendChild(head);
     var grid = el("div", "players");
     b.players.forEach(function (p) {

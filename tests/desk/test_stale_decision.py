@@ -126,3 +126,74 @@ def test_a_backup_past_the_judged_table_leaves_it_stale_too(tmp_path):
     assert said.startswith(f"the time decision at event {decision} is out of date after backup {rec.event.position}")
     code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
     assert code == 1 and "is STALE" in out
+
+
+def test_timelimit_decides_again_after_a_backup_past_the_decision(tmp_path):
+    """QA74 N1: the backup's span holds the decision, which decision_basis leaves out of its fold:
+    `timelimit` crashed with KeyError (rc 70), so the stale warning's advice could not be followed."""
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    backup = m.record("backup", {"to": decision - 4, "reason": "rewind"}, actor=JUDGE).event.position
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--dry-run")
+    assert code == 0, out + err
+    assert "dry run: nothing recorded" in out and len(m.events()) == backup
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id)
+    assert code == 0, out + err
+    assert f"it supersedes the decision at event {decision}, out of date after backup {backup}" in out
+    code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
+    assert code == 0, out
+
+
+def test_state_and_the_replay_boards_give_no_result_for_a_stale_decision(tmp_path):
+    """QA74 N3: `state --json` and the replay's last board gave the stale decision as the result."""
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    fix = m.record("correction", PLAIN[1](m), actor=JUDGE).event.position
+    waiting = (f"not decided (the time decision at event {decision} is out of date after correction {fix}: "
+               f"decide again: tablejudge timelimit {m.id})")
+    code, out, _ = run_in_process(tmp_path / "t.db", "state", m.id, "--json")
+    view = json.loads(out)
+    assert code == 0 and view["result"] is None and view["not_decided"] == waiting
+    code, out, _ = run_in_process(tmp_path / "t.db", "state", m.id)
+    assert f"result: {waiting}" in out and "result: Ann" not in out
+    code, out, _ = run_in_process(tmp_path / "t.db", "state", m.id, "--at", str(decision), "--as-recorded")
+    assert "result: Ann (time)" in out  # what the judge saw then
+    boards = walk(Match(m.store, m.id), hidden=True).boards
+    assert boards[decision - 1]["result"]["winner"] == "Ann"  # the step as recorded then
+    assert boards[-1]["result"] is None and boards[-1]["not_decided"] == waiting
+
+    again = run(m).recorded.position  # decided again: the new decision is the result
+    view = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--json")[1])
+    assert view["result"]["position"] == again and view["not_decided"] is None
+    assert walk(Match(m.store, m.id), hidden=True).boards[-1]["result"]["position"] == again
+
+
+def test_the_report_and_round_page_follow_verify_for_a_stale_decision(tmp_path):
+    """QA74 N6: both said "verified" (the chain alone) while `verify` failed the stale decision."""
+    m = decided(tmp_path)
+    m.record("correction", PLAIN[1](m), actor=JUDGE)
+    assert run_in_process(tmp_path / "t.db", "verify", m.id)[0] == 1
+    ctx = match_context(Match(m.store, m.id))
+    assert (ctx["integrity"]["ok"], ctx["integrity"]["verdict"]) == (False, "decision out of date")
+    assert ctx["integrity"]["chain_ok"]  # the chain itself links up: not an edited log
+    (row,) = round_context(m.store, "2")["matches"]
+    assert (row["chain_ok"], row["verdict"]) == (False, "decision out of date")
+    run(m)  # decided again: verify passes, and the pages say so
+    assert match_context(Match(m.store, m.id))["integrity"]["verdict"] == "verified"
+    assert round_context(m.store, "2")["matches"][0]["verdict"] == "verified"
+
+
+def test_voiding_the_time_call_leaves_its_decision_stale(tmp_path):
+    """QA74 N5: a void of the time call left the decision as the result, and verify passed."""
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    call = next(e.position for e in m.events() if e.kind == "time.called")
+    fix = m.record("correction", {"voids": call, "reason": "time was not called"}, actor=JUDGE)
+    said = (f"the time decision at event {decision} is out of date: correction {fix.event.position} "
+            f"voided the time call it answered (event {call})")
+    assert [f.message for f in fix.findings if f.rule == "DESK-15"] == [
+        f"{said}: decide again: tablejudge judge time {m.id} if time was called, then tablejudge timelimit {m.id}"]
+    r = review(Match(m.store, m.id))
+    assert r.outcome is None and r.not_decided().startswith(f"not decided ({said}")
+    code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
+    assert code == 1 and f"event {decision} (time.decision) is STALE: {said};" in out
