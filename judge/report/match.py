@@ -120,6 +120,10 @@ def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any
                       "guard": verify.guard_detail, "problems": verify.problems,
                       "first_break": verify.first_break.position if verify.first_break else None},
         "voided": sorted(voided),
+        # the final table's note, each void said as what it is (a replaced event is played, as it should have read)
+        "voided_said": [(h, [p for p in sorted(voided) if how.get(p, "corrected away") == h])
+                        for h in ("replaced", "corrected away", "backed out")
+                        if any(how.get(p, "corrected away") == h for p in voided)],
         # the header lists every judge action and penalty (an appeal starts there, not on page 16)
         "judge_actions": [e for seg in segments for ph in seg["phases"] for e in ph["events"] if e["judge_action"]],
     }

@@ -9,7 +9,7 @@ import json
 from engine.match import Match
 from engine.store import EventStore
 from judge.io.cardnames import CardNames
-from judge.report.match import match_context
+from judge.report.match import match_context, render_match
 from judge.report.views import table_view
 from tests.conftest import run_cli
 from tests.rulesets.optcg.support import ev, registration
@@ -83,6 +83,10 @@ def test_a_judge_replaces_the_set_up_and_the_life_taken_since_comes_off_it(tmp_p
     assert rows[BOB_LIFE]["void_how"] == "replaced"
     # counted apart: a replaced event is not "corrected away" (replay plays what it should have read)
     assert (ctx["counts"]["replaced"], ctx["counts"]["corrected"], ctx["counts"]["corrections"]) == (1, 0, 1)
+    # and the final table's note says it as replaced, not "backed out or corrected away" (QA74)
+    assert ctx["voided_said"] == [("replaced", [BOB_LIFE])]
+    page = render_match(m)
+    assert f"Replaced: event {BOB_LIFE} (played as the correction says" in page and "corrected away: event" not in page
     assert "should read" in rows[rec.event.position]["description"], rows[rec.event.position]
     assert rows[t3]["state"] == table_view(m.replayer.state_at(t3, corrected=True), m.ruleset,
                                            CardNames.for_state(m.state(), m.ruleset))
