@@ -279,4 +279,7 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
                       f"({result.contradicts.payload.get('result')}); nothing added"]
     else:
         lines += ["", "dry run: nothing recorded"]
+        if result.supersedes is not None:  # as the JSON says it (QA74 N10)
+            lines.append(f"recorded, it would supersede the decision at event {result.supersedes.position}, "
+                         f"out of date after {result.supersedes.because()}")
     return "\n".join(lines)

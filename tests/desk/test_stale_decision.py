@@ -137,6 +137,8 @@ def test_timelimit_decides_again_after_a_backup_past_the_decision(tmp_path):
     code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--dry-run")
     assert code == 0, out + err
     assert "dry run: nothing recorded" in out and len(m.events()) == backup
+    # the dry run says what the record would do, as its JSON does (QA74 N10)
+    assert f"recorded, it would supersede the decision at event {decision}, out of date after backup {backup}" in out
     code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id)
     assert code == 0, out + err
     assert f"it supersedes the decision at event {decision}, out of date after backup {backup}" in out
