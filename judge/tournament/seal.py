@@ -96,9 +96,8 @@ def staleness(st: TournamentState, event: RecordedEvent,
     later = st.changes_after(round_no, event.position)
     if not later:
         return None, None
-    words = (f"round {round_no}'s results changed after it: "
-             + "; ".join(change_words(e, events) for e in later[:5])
-             + (f"; and {len(later) - 5} more" if len(later) > 5 else ""))
+    words = f"round {round_no}'s results changed after it: " + _first_five(
+        [change_words(e, events) for e in later], "; ", "; and")
     resealed = st.sealed_at.get(round_no)
     return words, (resealed if resealed is not None and resealed > later[-1].position else None)
 
@@ -136,13 +135,20 @@ class BasisProblem:
                 f"{self.match} at event {self.position}; {self.words}: {self.fix(tournament)}")
 
 
-def _why_changed(store: EventStore, match: str, position: int) -> tuple[str, bool] | None:
+def _first_five(items: list[str], sep: str, more: str) -> str:
+    """The first five items joined by `sep`, and how many more there are ('...; and 3 more')."""
+    return sep.join(items[:5]) + (f"{more} {len(items) - 5} more" if len(items) > 5 else "")
+
+
+def _why_changed(store: EventStore, match: str, position: int,
+                 events: list[RecordedEvent] | None = None) -> tuple[str, bool] | None:
     """Whether corrections or backups recorded in `match` after `position` (the head a result was
     taken at) changed the table there: (what changed, in words; whether the time decision the result
     rests on is stale with none superseding it) or None. Decided as a time decision's staleness is
     (engine/decisions.py): a plain void replays to the same head state, yet the table it gives is
-    another one."""
-    events = store.read(match)
+    another one. `events`: the match's whole log, if the caller read it already."""
+    if events is None:
+        events = store.read(match)
     later = [e for e in events if e.position > position and e.kind in VOIDING_KINDS]
     if not later:
         return None
@@ -158,9 +164,8 @@ def _why_changed(store: EventStore, match: str, position: int) -> tuple[str, boo
             return None
     except (LookupError, ValueError, KeyError):
         return None
-    return (f"match {match} was changed after it by "
-            + ", ".join(f"{e.kind} {e.position}" for e in later[:5])
-            + (f" and {len(later) - 5} more" if len(later) > 5 else ""), False)
+    return f"match {match} was changed after it by " + _first_five(
+        [f"{e.kind} {e.position}" for e in later], ", ", " and"), False
 
 
 def out_of_date(store: EventStore, event: RecordedEvent) -> bool:
@@ -191,16 +196,17 @@ def basis_problems(store: EventStore, events: list[RecordedEvent], *,
             match, position = str(b.get("match")), b.get("position")
             try:
                 position = int(b["position"])
-                if changed_only and not any(x.kind in VOIDING_KINDS for x in store.read(match, after=position)):
+                log = store.read(match)  # one read serves the cheap pass and _why_changed
+                if changed_only and not any(x.kind in VOIDING_KINDS for x in log if x.position > position):
                     continue
                 problem = store.holds(b["match"], position, b["hash"])
                 if problem is None:
-                    got = Replayer(store, b["match"]).state_at(
-                        position, use_snapshots=False, save_snapshots=False).state_hash()
-                    why = _why_changed(store, b["match"], position)
-                    if why is not None:
+                    why = _why_changed(store, match, position, log)
+                    if why is not None:  # out of date: the replay to the head below is not needed
                         problems.append(BasisProblem(e, match, position, why[0], True, why[1]))
                         continue
+                    got = Replayer(store, b["match"]).state_at(
+                        position, use_snapshots=False, save_snapshots=False).state_hash()
                     if got != b["state_hash"]:
                         problem = (f"match {b['match']} replayed to event {b['position']} gives state "
                                    f"{got[:16]}..., not the {str(b['state_hash'])[:16]}... the result was based on")
