@@ -26,7 +26,7 @@ from engine.desk import find_time_called, stale_decision_finding
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.rulesets.base import Outcome
-from engine.replay import VOIDING_KINDS, Replayer, void_targets
+from engine.replay import VOIDING_KINDS, Replayer, void_targets, voided_positions
 
 DECISION = "time.decision"
 
@@ -73,10 +73,11 @@ def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _changed_by(events: Sequence[RecordedEvent], based_on: int) -> tuple[tuple[int, str], ...]:
+def _changed_by(events: Sequence[RecordedEvent], based_on: int,
+                kinds: Mapping[int, str] | None = None) -> tuple[tuple[int, str], ...]:
     """The corrections and backups recorded after `based_on` that void or replace a game event at
     or before it (a decision voided is the procedure's output, not its table). Cheap: no replay."""
-    kinds = {e.position: e.kind for e in events}
+    kinds = kinds if kinds is not None else {e.position: e.kind for e in events}
     out = []
     for e in events:
         if e.position > based_on and e.kind in VOIDING_KINDS:
@@ -110,7 +111,6 @@ def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None =
     voiders = [e for e in events if e.kind in VOIDING_KINDS]
     if not voiders:
         return {}
-    from engine.replay import voided_positions
     gone = voided_positions(events)
     kinds = {e.position: e.kind for e in events}
     decisions = [e for e in events if e.kind == DECISION and e.position not in gone]
@@ -128,7 +128,7 @@ def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None =
         if "state_hash" not in p:
             continue
         based_on = p.get("based_on", d.position - 1)
-        by = _changed_by(events, based_on)
+        by = _changed_by(events, based_on, kinds)
         if not by:
             continue
         try:

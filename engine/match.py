@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.decisions import stale_decisions, stale_findings
-from engine.desk import (OFF_TABLE_KINDS, ends_extra_minutes, event_desk_findings, failure_finding, known_rule_ids,
+from engine.desk import (OFF_TABLE_KINDS, ends_extra_minutes, event_desk_findings, failure_finding, judge_of, known_rule_ids,
                          time_call_verdict)
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
 from engine.findings import Finding
@@ -192,7 +192,7 @@ class EventValidator:
         and actor. The rules of replacing: engine/replacing.py."""
         target, given = data["voids"], data["instead"]
         where = replacement_field()
-        if not actor.startswith(JUDGE_PREFIX) or len(actor) == len(JUDGE_PREFIX):
+        if not judge_of(actor):  # no prefix, or "judge:" with no name
             raise InputError(f"only a judge (actor 'judge:NAME') may say what event {target} should have "
                              f"read, not {shown(actor)}; to void it only, leave out instead", field=where)
         found = kind_at(target)
@@ -458,9 +458,9 @@ class Match:
         mine = {e.position for e in stored if e.kind in VOIDING_KINDS}
         if not mine:
             return []
+        if not self.store.read_kinds(self.id, ("time.decision",)):
+            return []  # no decision to leave out of date: the whole log is not read
         events = self.store.read(self.id)
-        if not any(e.kind == "time.decision" for e in events):
-            return []
         try:
             stale = stale_decisions(self.replayer, events)
         except Exception:  # noqa: BLE001 - the event is stored: never a traceback after it; verify says the rest
