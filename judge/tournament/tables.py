@@ -109,15 +109,21 @@ def round_tables(rnd: RoundState) -> list[TableView]:
     return [table_status(rnd, p.table) for p in rnd.tables()]
 
 
-def judges_queue(st: TournamentState) -> list[TableView]:
-    """Every disputed table, in round and table order (a dispute is never forgotten by moving on)."""
-    return [v for rnd in st.rounds for v in round_tables(rnd) if v.status == DISPUTED]
+def every_table(st: TournamentState) -> list[TableView]:
+    """Every table of every round, in round and table order."""
+    return [v for rnd in st.rounds for v in round_tables(rnd)]
 
 
-def one_device_tables(st: TournamentState) -> list[TableView]:
+def judges_queue(st: TournamentState, views: list[TableView] | None = None) -> list[TableView]:
+    """Every disputed table, in round and table order (a dispute is never forgotten by moving on).
+    `views`: every_table(st), if the caller has it already (the queue page asks twice)."""
+    return [v for v in (every_table(st) if views is None else views) if v.status == DISPUTED]
+
+
+def one_device_tables(st: TournamentState, views: list[TableView] | None = None) -> list[TableView]:
     """Every table whose two reports came from one device, in round and table order: flagged for a
     judge to look at, whatever its status (a confirmed result stands)."""
-    return [v for rnd in st.rounds for v in round_tables(rnd) if v.one_device]
+    return [v for v in (every_table(st) if views is None else views) if v.one_device]
 
 
 class ReportsDiffer(OverwriteRefused):

@@ -9,7 +9,7 @@ from engine.match import InputError
 from judge.tournament import Tournament
 from judge.tournament.aggregate import swiss_rounds_left
 from judge.tournament.audit import audit_rows
-from judge.tournament.tables import judges_queue, one_device_tables
+from judge.tournament.tables import every_table, judges_queue, one_device_tables
 from judge.tournament.rounds import clock_view
 from judge.web import qr, views
 from judge.web.actions import Context, run_action
@@ -226,8 +226,9 @@ def queue_view(desk, st) -> dict[str, list[dict]]:
     disputed tables (`queue`) and the tables whose two reports came from one device (`one_device`:
     their result stands, a judge may look). The page and /api/t/T/queue both read it, so they list
     the same."""
-    return {"calls": tournament_calls(desk, st), "queue": [v.to_dict() for v in judges_queue(st)],
-            "one_device": [v.to_dict() for v in one_device_tables(st)]}
+    views = every_table(st)  # each table's status worked out once for both lists
+    return {"calls": tournament_calls(desk, st), "queue": [v.to_dict() for v in judges_queue(st, views)],
+            "one_device": [v.to_dict() for v in one_device_tables(st, views)]}
 
 
 @router.get("/t/{tid}/queue", response_class=HTMLResponse)
