@@ -121,9 +121,7 @@ def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any
                       "first_break": verify.first_break.position if verify.first_break else None},
         "voided": sorted(voided),
         # the final table's note, each void said as what it is (a replaced event is played, as it should have read)
-        "voided_said": [(h, [p for p in sorted(voided) if how.get(p, "corrected away") == h])
-                        for h in ("replaced", "corrected away", "backed out")
-                        if any(how.get(p, "corrected away") == h for p in voided)],
+        "voided_said": _voids_said(voided, how),
         # the header lists every judge action and penalty (an appeal starts there, not on page 16)
         "judge_actions": [e for seg in segments for ph in seg["phases"] for e in ph["events"] if e["judge_action"]],
     }
@@ -161,11 +159,20 @@ def voided_how(events, voided) -> dict[int, str]:
     kinds = {e.position: e.kind for e in events}
     how: dict[int, str] = {}
     for e in sorted((e for e in events if e.kind in ("correction", "backup")), key=lambda e: e.kind == "correction"):
+        said = "backed out" if e.kind == "backup" else \
+            "replaced" if replacement_of(e) is not None else "corrected away"
         for p in void_targets(e, lambda p: kinds.get(p, "")):
             if p in voided:
-                how[p] = "backed out" if e.kind == "backup" else \
-                    "replaced" if replacement_of(e) is not None else "corrected away"
+                how[p] = said
     return how
+
+
+def _voids_said(voided, how: dict[int, str]) -> list[tuple[str, list[int]]]:
+    """The voided positions grouped by how (replaced, corrected away, backed out), in that order."""
+    by: dict[str, list[int]] = {}
+    for p in sorted(voided):
+        by.setdefault(how.get(p, "corrected away"), []).append(p)
+    return [(h, by[h]) for h in ("replaced", "corrected away", "backed out") if h in by]
 
 
 def void_counts(events, how: dict[int, str]) -> dict[str, int]:
