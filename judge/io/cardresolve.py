@@ -95,8 +95,9 @@ def resolve(db: Cards, word: str, among: Iterable[str] = (), seat: Seat | None =
         one = _only(key, hits)
         if one and cut:
             return Resolved(one, f"{word} \u2192 {one}, the only {db.name(one) or word} that is a {role.title()}")
-    if _only(key, hits):
-        return Resolved(_only(key, hits))  # type: ignore[arg-type]
+    one = _only(key, hits)
+    if one:
+        return Resolved(one)
     narrowed, missed = False, None
     for pool, why in _steps(db, hits, among, seat, role):
         if not pool:

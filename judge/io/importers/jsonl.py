@@ -248,7 +248,7 @@ def draft_line(validator: EventValidator, obj: dict[str, Any], path: str, n: int
 def _check_keys(obj: dict[str, Any], path: str, n: int) -> None:
     if LINE_KEYS.issuperset(obj) and "kind" in obj:  # the common line, said in one C call (bulk import)
         return
-    unknown = sorted(set(obj) - EVENT_KEYS - ENVELOPE_KEYS)
+    unknown = sorted(set(obj) - LINE_KEYS)
     if unknown:
         raise InputError(f"unknown field {shown(unknown[0])} (an event line has: "
                          f"{', '.join(sorted(EVENT_KEYS))})", where=f"{path}:{n}", field=unknown[0][:40])
