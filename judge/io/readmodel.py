@@ -9,7 +9,8 @@ Tables, all openable by Datasette or plain sqlite3:
 - `findings`: every finding (the ruleset's and the desk's) with rule id, severity, the rulebook's words;
 - `penalties`: one row per judge.penalty;
 - `matches`: one row per match: labels, players, result as the log shows it, the slip, counts,
-  the hash chain's verdict and head hash;
+  `chain_ok` (the chain and its guard, as `verify` checks them before any replay; a stale time
+  decision is not a broken chain: `not_decided` says it) and the head hash;
 - `_readmodel`: the last notification id pulled, and which log it follows (its first event's hash).
 
 Running it again pulls only new notifications and refreshes the matches they touched (a later

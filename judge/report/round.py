@@ -44,7 +44,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
             if slip else "",
             "errors": sum(1 for f in active if f.severity == "error"),
             "warnings": sum(1 for f in active if f.severity == "warning"),
-            "findings": len(active), "events": len(r.events), "chain_ok": verify.ok, "verdict": verify.verdict(),
+            "findings": len(active), "events": len(r.events), "verified": verify.ok, "verdict": verify.verdict(),
             "href": f"{safe_name(mid)}.html",  # the name write_match_report gives it
         })
     if not rows:
@@ -78,4 +78,4 @@ def write_round_report(store: EventStore, round_label: str, *, event: str | None
         for row in ctx["matches"]:
             paths.append(write_match_report(Match(store, row["id"]), out_dir,
                                             verify=ctx["verified"][row["id"]]))
-    return paths, [row["id"] for row in ctx["matches"] if not row["chain_ok"]]
+    return paths, [row["id"] for row in ctx["matches"] if not row["verified"]]

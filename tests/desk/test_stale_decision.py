@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import sqlite_utils
 
 from engine.match import InputError, Match
 from engine.store import EventStore
@@ -179,7 +180,10 @@ def test_the_report_and_round_page_follow_verify_for_a_stale_decision(tmp_path):
     assert (ctx["integrity"]["ok"], ctx["integrity"]["verdict"]) == (False, "decision out of date")
     assert ctx["integrity"]["chain_ok"]  # the chain itself links up: not an edited log
     (row,) = round_context(m.store, "2")["matches"]
-    assert (row["chain_ok"], row["verdict"]) == (False, "decision out of date")
+    assert (row["verified"], row["verdict"]) == (False, "decision out of date")
+    run_in_process(tmp_path / "t.db", "readmodel", "-o", str(tmp_path / "rm.db"))
+    mrow = sqlite_utils.Database(tmp_path / "rm.db")["matches"].get(m.id)
+    assert mrow["chain_ok"] == 1 and "out of date" in mrow["not_decided"]  # stale, not a broken chain
     run(m)  # decided again: verify passes, and the pages say so
     assert match_context(Match(m.store, m.id))["integrity"]["verdict"] == "verified"
     assert round_context(m.store, "2")["matches"][0]["verdict"] == "verified"
