@@ -82,7 +82,14 @@ def batches_from_workers(path: str, lines: list[tuple[int, str, bool]], validato
                             for s in range(own, len(lines), CHUNK)]
                 yield _batch(_draft_range(job, 0, own), lines, 0, line_of)  # the main process's own chunk
                 for s, future in zip(range(own, len(lines), CHUNK), futures):
-                    yield _batch(future.result(), lines, s, line_of)
+                    result = future.result()
+                    if future is futures[-1]:
+                        # every task is done: the workers are told to leave, and leave while the
+                        # last chunk is chained and everything is written, rather than the writer
+                        # waiting at the pool's exit for them to end (5-10 ms of a 20,000-line
+                        # import's ~360 on 2 cores); the pool's exit then has nothing to wait for
+                        pool.shutdown(wait=False)
+                    yield _batch(result, lines, s, line_of)
             except BaseException:  # a refused line, Ctrl-C, the consumer gone: the rest is not wanted
                 for future in futures:  # (before the pool's exit, which waits for what is still queued)
                     future.cancel()
