@@ -110,7 +110,8 @@ def instead_of(m: Match, target: RecordedEvent, f: dict[str, Any]) -> dict[str, 
     except InputError as e:  # named as the validator names a replacement's field
         raise InputError(e.message, field=replacement_field(e.field)) from None
     kind = f.get("kind") if f.get("kind") not in (None, "") else target.kind
-    return {"kind": kind, "actor": f.get("actor", ""), "payload": payload}
+    # an actor left out is the validator's to refuse ("instead needs 'actor'"), in its words
+    return {"kind": kind, **({"actor": f["actor"]} if "actor" in f else {}), "payload": payload}
 
 
 def replace(m: Match, g: Grant, f: dict[str, Any]) -> dict[str, Any]:
@@ -124,7 +125,7 @@ def replace(m: Match, g: Grant, f: dict[str, Any]) -> dict[str, Any]:
     said = describe(rec.event, describer(m.ruleset.describe)) or ""
     # how a card's name was narrowed, and what the correction changed beyond its event (a time
     # decision now out of date), are said with it, as the recorder's undo says them
-    more = "".join(f" = {n};" for n in notes) + "".join(f"; {x.message}" for x in rec.findings)
+    more = "".join(f"; = {n}" for n in notes) + "".join(f"; {x.message}" for x in rec.findings)
     return {"message": f"{said} — recorded as correction #{rec.event.position}; event {voids} stays in the "
                        f"log{more}",
             "position": rec.event.position, "voids": voids, "notes": notes,

@@ -72,7 +72,8 @@ def test_a_card_name_is_narrowed_by_the_same_resolver_and_said(api, server):
     assert r.status_code == 303, r.text
     assert log_of(server, mid)[-1].payload["instead"]["payload"] == {"player": ann, "count": 2,
                                                                      "cards": ["OP01-016", "OP01-013"]}
-    assert "= nami → OP01-016, the only Nami seen in this match" in html.unescape(api.http.get(r.headers["location"]).text)
+    said = html.unescape(api.http.get(r.headers["location"]).text)
+    assert "= nami → OP01-016, the only Nami seen in this match" in said
 
 
 def test_a_scorekeeper_or_a_recorder_is_refused_403_and_nothing_is_stored(api, server):
@@ -164,3 +165,17 @@ def test_the_recorder_offers_replace_beside_game_events_to_a_judge_only(api, ser
     assert 'action="/m/' + mid + '/replace"' in judge  # an older event, by its number
     sam = api.http.get(f"/m/{mid}/record", params={"k": links["recorder"]}).text
     assert "data-replace=" not in sam and "/replace" not in sam
+
+
+def test_the_api_replaces_with_the_forms_fields_and_refuses_as_the_terminal(api, server):
+    tid, mid, links = judged_match(api, server)
+    bob = log_of(server, mid)[9].actor
+    fields = {"voids": 10, "reason": "4 placed", "actor": bob, "payload.player": bob, "payload.count": 4}
+    r = api.post(f"/api/m/{mid}/do/replace", {**fields, "kind": "draw"}, token=links["judge"])
+    assert r.status_code == 422 and r.json()["field"] == "payload.instead.kind", r.text
+    r = api.post(f"/api/m/{mid}/do/replace", fields, token=links["scorekeeper"])
+    assert r.status_code == 403, r.text
+    assert len(log_of(server, mid)) == 10
+    r = api.post(f"/api/m/{mid}/do/replace", fields, token=links["judge"])
+    assert r.status_code == 200 and r.json()["position"] == 11, r.text
+    assert log_of(server, mid)[-1].payload["instead"]["payload"] == {"player": bob, "count": 4}

@@ -159,7 +159,8 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
                 groups=groups, notes=notes, seats=[(seats[p], p) for p in m.players], position=tl.head,
                 mine={"position": mine["p"], "text": names.text(mine_text)} if mine else None,
                 named=names.text, max_line=MAX_LINE, may_judge=g.full_view, off_table=OFF_TABLE_KINDS,
-                replace_url=link(f"/m/{scope.match}/replace", g) if allowed(g, "judge_match", scope) else None, live=f"/m/{scope.match}/live",
+                replace_url=link(f"/m/{scope.match}/replace", g) if allowed(g, "judge_match", scope) else None,
+                live=f"/m/{scope.match}/live",
                 replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
 
 
@@ -278,10 +279,13 @@ async def replace_post(request: Request, mid: str):
             position = None
         if wants_json(request) or position is None:  # no event to show the form of: the error page
             raise
-        return _replace_form(request, scope, g, position, 422, typed=form, error=e)
+        return refused(request, _replace_form(request, scope, g, position, typed=form, error=e), 422)
     if wants_json(request):
         return JSONResponse(result)
-    return RedirectResponse(link(f"/m/{mid}/record", g, msg=result["message"]), status_code=303)
+    done = link(f"/m/{mid}/record", g, msg=result["message"])
+    if request.headers.get("hx-request") == "true":  # the page goes to the recorder, as a plain form's does
+        return Response(status_code=200, headers={"HX-Redirect": done})
+    return RedirectResponse(done, status_code=303)
 
 
 # --- a judge call at the judges' desk -----------------------------------------------------------
