@@ -193,11 +193,9 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     else:
         payload = parse_field_args(vocab[kind], list(ctx.args))
     notes: list[str] = []  # how each name was narrowed to one card: said, as import and live say it
-    if m.ruleset.name in CARD_DATA_RULESETS and isinstance(payload, dict):
+    if m.ruleset.name in CARD_DATA_RULESETS:
         from judge.io import carddb  # a card's name -> its number; a deck's facts (only for such games)
-        cards = carddb.MatchCards(carddb.for_store(m.store))
-        payload = cards.prepare(kind, payload, m.state(), m._kind_at)
-        notes = cards.take_notes()
+        payload, notes = carddb.typed_payload(m, kind, payload)  # as the web's replace form (one path)
     if expected is not None:  # the log moved since N: show what moved (who, when), ask or refuse
         draft = m.draft(kind, payload, actor=actor, recorded_by=env.recorded_by)
         expected = confirm_expected(m.store, m.id, expected, what="event", describe=m.ruleset.describe,

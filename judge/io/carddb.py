@@ -529,6 +529,18 @@ def match_cards(ruleset: Any, db: CardDB | None = None) -> MatchCards | None:
     return MatchCards(db or CardDB())
 
 
+def typed_payload(m: Any, kind: str, payload: Any) -> tuple[Any, list[str]]:
+    """A payload a person typed for match `m` (`tablejudge log`'s fields or JSON, the web's replace
+    form), as it is then recorded: card names become numbers narrowed by the table as it stands, a
+    replacement's (`instead`) as an event of the kind it replaces, a deck its facts (`prepare`); with
+    how each name was narrowed. One path, so the terminal and the web store and refuse alike. A
+    game without card data, or a payload that is no object (the validator refuses it): as given."""
+    cards = match_cards(m.ruleset, for_store(m.store)) if isinstance(payload, dict) else None
+    if cards is None:
+        return payload, []
+    return cards.prepare(kind, payload, m.state(), m._kind_at), cards.take_notes()
+
+
 def for_store(store: Any) -> CardDB:
     """The card database that goes with an event log: the local one (`local_path`), and the snapshot."""
     return CardDB.for_log(event_db_path(store))

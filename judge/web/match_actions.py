@@ -24,6 +24,7 @@ from judge.tournament import rounds
 from judge.web.actions import Context, number, text
 from judge.web.auth import PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant
 from judge.web.recording import LineOutcome, Recorder
+from judge.web.replace import replace as replace_event
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ RECORDING = ("record_event", "undo_event", "call_judge")  # what a match's recor
 # What each permission on a recorded match does, as a refusal says it to a person (QA: "it can
 # record event only with ..." read as the permission's name, not a sentence).
 DOING = {"record_event": "record the game's events", "undo_event": "undo events", "call_judge": "call a judge",
-         "judge_match": "rule, give penalties, back up or extend time"}
+         "judge_match": "rule, give penalties, back up, replace an event or extend time"}
 
 
 def _at(table: tuple[int, int] | None) -> str:
@@ -261,6 +262,8 @@ MATCH_ACTIONS: dict[str, MatchAction] = {
     "backup": MatchAction("judge_match", _backup),
     "extend": MatchAction("judge_match", _extend),
     "time": MatchAction("judge_match", _time),
+    # "event N should have read X": the replace form's (judge.web.replace), as `log --instead`
+    "replace": MatchAction("judge_match", lambda ctx, m, g, scope, f: replace_event(m, g, f)),
 }
 
 

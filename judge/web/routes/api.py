@@ -202,7 +202,9 @@ async def match_act(request: Request, mid: str, action: MatchActionName,
     player's link also `player`), and a judge's ruling
     (`text`, `rule`, `call`), penalty (`player`, `infraction`: the penalty guide's id or name,
     `penalty`, `reason`, `minutes_late`), backup (`to`, `reason`, `rule`), extend (`minutes`,
-    `reason`: the table's time on the round clock)."""
+    `reason`: the table's time on the round clock), replace (`voids`, `reason`, `kind`, `actor` and a
+    `payload.FIELD` per field: what event `voids` should have read, as the replace form sends it;
+    recorded as `tablejudge log M correction --instead` records it)."""
     scope, g = _match_grant(request, mid)
     check_csrf(request, g, {})
     return run_match_action(context(request), g, action.value, scope, fields)

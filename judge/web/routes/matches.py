@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from engine.catalogue import load as load_catalogue
-from engine.desk import PENALTY_LADDER
+from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER
 from engine.match import InputError
 from engine.timefacts import usage
 from judge.desk.audit import audit
@@ -26,7 +26,9 @@ from judge.replay.names import names_in
 from judge.web.auth import Forbidden, Grant
 from judge.web.live import sse_stream
 from judge.web.match_actions import MatchScope, match_scope, recorder as recorder_of, require, run_match_action
+from judge.web.actions import number
 from judge.web.recording import MAX_LINE, LineRefused, last_own_event
+from judge.web.replace import box_of, event_at, form_of, refusal
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, html_error, json_error, link, page, read_form, refused,
     wants_json,
@@ -156,7 +158,9 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
                 match=tl.match, head=tl.head, board={"board": tl.boards[-1], "names": tl.names}, recent=recent,
                 groups=groups, notes=notes, seats=[(seats[p], p) for p in m.players], position=tl.head,
                 mine={"position": mine["p"], "text": names.text(mine_text)} if mine else None,
-                named=names.text, max_line=MAX_LINE, may_judge=g.full_view, live=f"/m/{scope.match}/live",
+                named=names.text, max_line=MAX_LINE, may_judge=g.full_view, off_table=OFF_TABLE_KINDS,
+                replace_url=link(f"/m/{scope.match}/replace", g) if allowed(g, "judge_match", scope) else None,
+                live=f"/m/{scope.match}/live",
                 replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
 
 
@@ -165,7 +169,7 @@ async def recorder(request: Request, mid: str):
     scope = scope_of(request, mid)
     g = match_grant(request, scope)
     require(g, "record_event", scope)
-    return _recorder(request, scope, g)
+    return _recorder(request, scope, g, msg=request.query_params.get("msg"))  # a replace form's answer
 
 
 @router.post("/m/{mid}/record", response_class=HTMLResponse)
@@ -229,6 +233,59 @@ async def match_do(request: Request, mid: str, action: str):
     if is_htmx:
         return page(request, "web/_flash.html", result=result)
     return RedirectResponse(link(back, g, msg=result["message"]), status_code=303)
+
+
+# --- a judge's replace form: "event N should have read X" ------------------------------------
+
+
+def _replace_form(request: Request, scope: MatchScope, g: Grant, position: int, status: int = 200,
+                  typed: dict[str, Any] | None = None, error: InputError | None = None) -> Response:
+    """The form for event `position`: as the event reads (or as a refused form was typed, with the
+    refusal beside the box it names)."""
+    web = app_state(request)
+    m = web.desk.matches.match(scope.match)
+    e = event_at(m, position)
+    cannot = refusal(m, g, e)
+    shown = error or cannot
+    return page(request, "web/replace.html", status, title=f"Replace event {position}", mid=scope.match, k=g.token,
+                csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, form=form_of(m, g, e, typed),
+                error=str(shown) if shown else "", error_box=box_of(shown.field) if shown else "",
+                cannot=cannot is not None, judge=g.match_actor, recorder=link(f"/m/{scope.match}/record", g),
+                replay=link(f"/m/{scope.match}", g) + f"#e{position}")
+
+
+@router.get("/m/{mid}/replace", response_class=HTMLResponse)
+async def replace_page(request: Request, mid: str):
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope)
+    require(g, "judge_match", scope)
+    return _replace_form(request, scope, g, number(dict(request.query_params), "event", low=1, high=10**9))
+
+
+@router.post("/m/{mid}/replace", response_class=HTMLResponse)
+async def replace_post(request: Request, mid: str):
+    """The correction the form says, recorded as `log --instead` records it; refused: the form again
+    with what was typed and the refusal beside its box (422), nothing stored."""
+    form = await read_form(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope, form)
+    check_csrf(request, g, form)
+    try:
+        result = run_match_action(context(request), g, "replace", scope, form)
+    except InputError as e:
+        try:
+            position = int(form.get("voids"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            position = None
+        if wants_json(request) or position is None:  # no event to show the form of: the error page
+            raise
+        return refused(request, _replace_form(request, scope, g, position, typed=form, error=e), 422)
+    if wants_json(request):
+        return JSONResponse(result)
+    done = link(f"/m/{mid}/record", g, msg=result["message"])
+    if request.headers.get("hx-request") == "true":  # the page goes to the recorder, as a plain form's does
+        return Response(status_code=200, headers={"HX-Redirect": done})
+    return RedirectResponse(done, status_code=303)
 
 
 # --- a judge call at the judges' desk -----------------------------------------------------------
