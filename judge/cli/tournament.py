@@ -30,7 +30,7 @@ from judge.tournament.standings import (
 from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
 from judge.tournament.standings import format_fraction as _pct
 from judge.tournament import Tournament, TournamentState
-from judge.tournament.aggregate import Entry, drop_words, slip_text
+from judge.tournament.aggregate import Entry, check_game, drop_words, slip_text
 from judge.tournament.vocab import ResultRecorded
 from judge.tournament.placings import warnings as invalidation_warnings
 from judge.io.files import write_text
@@ -237,11 +237,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament new --name "Store league" --game optcg --policy bandai --rounds 5 --top-cut 4
           tablejudge tournament new --name "Regional" --game optcg --best-of 3 --rounds 6
         """
-        from engine.rulesets import UnknownRuleset, get_ruleset
-        try:  # refused as `match new` refuses it: a typo ("optgc") would pick another game's defaults
-            get_ruleset(game)
-        except UnknownRuleset as e:
-            raise InputError(str(e), field="game") from None
+        check_game(game)  # Tournament.create checks it too; here first, before the policy is worked out
         opts = _options(options)
         chosen = policy is not None
         policy = policy or default_policy(game)
