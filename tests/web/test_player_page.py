@@ -107,3 +107,26 @@ def test_my_table_tells_a_dropped_player_so_and_lists_namesakes_apart(api):
     page = api.http.get(f"/t/{tid}/me", params={"name": "rossi"}).text
     assert re.findall(r'data-me="([^"]+)"', page) == ["Maria Rossi", "Maria Rossi (M99999)"]
     assert "data-namesake" not in page
+
+
+def test_my_table_folds_each_registered_name_a_bounded_number_of_times(tmp_path, monkeypatch):
+    """"My table" found the namesakes by folding every registered name once per registered name
+    (quadratic: 3 x 300 x 300 folds for one typed name at a 300-player event); now a few per name."""
+    from engine.store import EventStore
+    from judge.tournament import Tournament
+    from judge.tournament import names
+    from judge.web.views import my_table
+
+    store = EventStore.open(str(tmp_path / "t.db"))
+    t = Tournament.create(store, name="Big", game="optcg", seed="7", rounds=3)
+    t.register_many([f"Player {i:03d}" for i in range(298)] + ["Maria Rossi", "Maria Rossi (M99999)"])
+    t.pair()
+    st = t.state()
+    folds = []
+    real = names.name_key
+    monkeypatch.setattr(names, "name_key", lambda n: folds.append(n) or real(n))
+    mine = my_table(st, st.current, "maria rossi")
+    store.close()
+    assert [r["player"] for r in mine["found"]] == ["Maria Rossi"]
+    assert [r["player"] for r in mine["others"]] == ["Maria Rossi (M99999)"]
+    assert len(folds) <= 4 * len(st.players), len(folds)
