@@ -32,6 +32,27 @@ def test_a_judge_call_is_told_in_a_players_words(api):
     assert "event" not in said
 
 
+def test_a_judge_call_with_a_stale_csrf_token_says_reload_then_call_again(api):
+    """A judge call refused for its CSRF token (a page from before the server's secret changed, or
+    a form from elsewhere) ended "Check your result and tap again": the same tap is refused the same,
+    and it was no result. It says what to do: reload the page, then call again."""
+    tid = new_event(api, 4)
+    api.do(tid, "pair")
+    t1 = api.get(f"/api/t/{tid}/tables").json()[0]
+    k = player_tokens(api, tid)[1]
+    before = len(api.get(f"/api/t/{tid}/audit").json())
+    r = api.http.post(f"/t/{tid}/play/call", data={"k": k, "csrf": "stale", "player": t1["player1"]})
+    assert r.status_code == 403, r.text
+    said = re.sub(r"\s+", " ", htmllib.unescape(re.search(r'id="refusal">(.*?)</div>', r.text, re.S).group(1)))
+    assert said.endswith("Nothing was stored. Reload the page, then call a judge again; if this happens again, "
+                         "ask a judge."), said
+    assert "tap again" not in said and "result" not in said
+    assert len(api.get(f"/api/t/{tid}/audit").json()) == before
+    # a report's refusal says the same for a report
+    r = api.http.post(f"/t/{tid}/play", data={"k": k, "csrf": "stale", "player": t1["player1"], "result": "2-0-0"})
+    assert r.status_code == 403 and "Reload the page, then report again" in r.text, r.text
+
+
 def test_every_result_on_the_page_reads_from_the_players_own_side(api):
     tid = new_event(api, 4)
     api.do(tid, "pair")
