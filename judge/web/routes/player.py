@@ -145,9 +145,9 @@ async def call_judge(request: Request, tid: str):
     # the answer keeps the `seen` the call sent: rendering the head now (the call included) made the
     # second tap of this same page a new call about the first (QA70 #4)
     seen = number(form, "seen", required=False, low=0, high=10**9)  # checked by the call already
-    if done.get("repeat"):  # a second tap of the same page
-        return _view(request, tid, g, me, call_seen=seen, notice=f"A judge is already called to table {g.table} "
-                     "(your call from this page; nothing more sent): stay at your table")
+    if done.get("repeat"):  # a second tap, or the page reloaded while the table's call is open
+        return _view(request, tid, g, me, call_seen=seen, notice=f"A judge is already called to {done['where']}, "
+                     f"called at {done['called_at']} (nothing more sent): stay at your table")
     reason = form.get("reason").strip() if isinstance(form.get("reason"), str) else ""
     return _view(request, tid, g, me, call_seen=seen, notice=f"A judge is called to table {g.table}"
                  + (f" (“{reason}”)" if reason else "") + ": stay at your table")
