@@ -62,17 +62,16 @@ def names_now(state: TableState) -> dict[str, str]:
 def match_names(match: Any) -> dict[str, str]:
     """`names_now` of a match's table at its last event, without replaying it (a list of many
     matches stays cheap): its `player.named` events and the corrections and backups that may void
-    them are all that decide it. Voids are found as replay finds them (`voided_positions`: a
-    backup voids a naming in its span, since a naming is no desk event). A ruleset that cannot
-    name a seat reads nothing."""
+    or replace them are all that decide it. They are played as the corrected replay plays them
+    (`as_corrected`: a backup voids a naming in its span, since a naming is no desk event; a
+    judge's correction with `instead` names the seat as its replacement says). A ruleset that
+    cannot name a seat reads nothing."""
     if NAMED not in match.ruleset.vocabulary():
         return {p: p for p in match.players}
-    from engine.replay import VOIDING_KINDS, voided_positions  # (replay imports the rulesets, which import this)
-    events = match.store.read_kinds(match.id, (NAMED, *VOIDING_KINDS))
-    gone = voided_positions(events)
+    from engine.replay import VOIDING_KINDS, as_corrected  # (replay imports the rulesets, which import this)
     named: dict[str, dict[str, Any]] = {}
-    for e in events:
-        if e.kind == NAMED and e.position not in gone:
+    for e in as_corrected(match.store.read_kinds(match.id, (NAMED, *VOIDING_KINDS))):
+        if e.kind == NAMED:
             name_seat(named, e)
     return _as_named(match.players, named)
 

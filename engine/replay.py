@@ -81,6 +81,28 @@ def voided_positions(events: Sequence[RecordedEvent]) -> set[int]:
     return out
 
 
+def corrections_of(events: Sequence[RecordedEvent]) -> tuple[frozenset[int], dict[int, Replacement]]:
+    """What the corrections among `events` (a whole log) do to it: the positions they void, and
+    what plays in place of those a correction replaces. The corrected replay folds with these;
+    `as_corrected` lists with them."""
+    return frozenset(voided_positions(events)), replacements(events)
+
+
+def as_corrected(events: Sequence[RecordedEvent]) -> list[RecordedEvent]:
+    """`events` (a whole log, or the kinds of it a caller reads) as the corrected replay plays
+    them, without replaying: a void event left out, or, where a correction replaces it, the
+    replacement in its place (at its position); the voiding events themselves kept. What reads a
+    few kinds instead of replaying (`names.match_names`) sees the same events replay applies."""
+    gone, instead = corrections_of(events)
+    out = []
+    for e in events:
+        if e.kind in VOIDING_KINDS or e.position not in gone:
+            out.append(e)
+        elif e.position in instead:
+            out.append(instead[e.position].event)
+    return out
+
+
 class Fold:
     """The table event by event, as replay builds it, voids included: used by replay, and by
     anything that walks a log one event at a time (the notation reader and writer).
@@ -404,8 +426,8 @@ class Replayer:
         gives played in its target's place. The one corrected replay: validation's standing
         findings, `state --at`, the report's timeline and charts."""
         log = events if whole is None else whole
-        fold = Fold(self.ruleset, self.created, None, 1, skip=frozenset(voided_positions(log)),
-                    instead=replacements(log))
+        skip, instead = corrections_of(log)
+        fold = Fold(self.ruleset, self.created, None, 1, skip=skip, instead=instead)
         findings: list[Finding] = []
         for e in events:
             findings.extend(fold.push(e, check=check and e.kind not in VOIDING_KINDS))

@@ -17,6 +17,7 @@ from judge.tournament.seal import token as seal_token
 from judge.tournament.standings import (
     DOUBLE_LOSS,
     POLICIES,
+    Policy,
     PolicyError,
     Standings,
     compare,
@@ -30,7 +31,7 @@ from judge.tournament.standings import (
 from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
 from judge.tournament.standings import format_fraction as _pct
 from judge.tournament import Tournament, TournamentState
-from judge.tournament.aggregate import Entry, drop_words, slip_text
+from judge.tournament.aggregate import Entry, check_game, drop_words, slip_text
 from judge.tournament.vocab import ResultRecorded
 from judge.tournament.placings import warnings as invalidation_warnings
 from judge.io.files import write_text
@@ -49,18 +50,22 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def _policy_words(st: TournamentState) -> str:
-    """What the standings policy ranks by, and whether it is the game's own (an event created before
-    the game's own became the default may hold mtg's)."""
-    own = GAME_POLICIES.get(st.game)
-    whose = (f"the default: {st.game} has no policy of its own" if own is None else
-             f"{st.game}'s own" if st.policy.name == own else f"{st.game}'s own is {own}")
-    return f"points, then {', '.join(TB_LABELS[k] for k in st.policy.order)}; {whose}"
+def _policy_words(policy: Policy, game: str | None = None) -> str:
+    """What the standings policy ranks by, and whether it is `game`'s own (an event created before
+    the game's own became the default may hold mtg's; a results file names no game)."""
+    words = f"points, then {', '.join(TB_LABELS[k] for k in policy.order)}"
+    if game is None:
+        return words
+    own = GAME_POLICIES.get(game)
+    whose = (f"the default: {game} has no policy of its own" if own is None else
+             f"{game}'s own" if policy.name == own else f"{game}'s own is {own}")
+    return f"{words}; {whose}"
 
 
-def _policy_line(st: TournamentState) -> str:
-    """The policy in words, as `new` says it, `standings` heads its text and `show` lists it."""
-    return f"standings policy {st.policy.name} ({_policy_words(st)})"
+def _policy_line(policy: Policy, game: str | None = None) -> str:
+    """The policy in words, as `tournament new` says it, `tournament standings` and `standings FILE`
+    head their text and `tournament show` lists it."""
+    return f"standings policy {policy.name} ({_policy_words(policy, game)})"
 
 
 def _policy(name: str, options: dict[str, str]):
@@ -105,6 +110,8 @@ def standings_export(st: Standings, ids: dict[str, str | None]) -> list[dict[str
 def _emit_standings(st: Standings, as_json: bool, as_csv: Any, ids: dict[str, str | None] | None = None,
                     title: str = "") -> None:
     rows = st.to_dicts() if ids is None else standings_export(st, ids)
+    if as_json and ids is None:  # a results file's rows: no tournament shows which policy ranked them
+        rows = [{**r, "policy": st.policy.name} for r in rows]
     if as_json:
         emit_json(rows)
     elif as_csv:
@@ -146,7 +153,8 @@ def register(cli: click.Group) -> None:
         FILE is a melee.gg / MTGODecklistCache JSON file (Rounds, Matches with Player1, Player2 ("-"
         for a bye), Result "W-L-D" or "double-loss", Standings) or a CSV with the columns
         round,player,opponent,wins,losses,draws (and optionally double_loss: true for a match loss
-        for both). Top-cut rounds (Quarterfinals, Top 8, ...) do not count.
+        for both). Top-cut rounds (Quarterfinals, Top 8, ...) do not count. The text's first line
+        names the policy (on stderr with --csv; `policy` in --json rows).
 
         \b
         Examples:
@@ -168,7 +176,7 @@ def register(cli: click.Group) -> None:
             skipped = uncompared_columns(pol, data.published)
             if as_json:
                 emit_json({"differences": diffs, "rows": len(st.rows), "published": len(data.published),
-                           "not_compared": skipped})
+                           "not_compared": skipped, "policy": pol.name})
             elif as_csv:
                 echo_csv(diffs, as_csv)
             elif diffs:
@@ -186,7 +194,9 @@ def register(cli: click.Group) -> None:
             if diffs:
                 raise FindingsExit()
             return
-        _emit_standings(st, as_json, as_csv)
+        if as_csv:  # on stderr, so the CSV stays clean; --json rows carry it as `policy`
+            stderr(_policy_line(pol))
+        _emit_standings(st, as_json, as_csv, title=_policy_line(pol))
 
     def _compare(st, published, tolerance):
         return compare(st, published, tolerance=tolerance)
@@ -237,11 +247,7 @@ def register(cli: click.Group) -> None:
           tablejudge tournament new --name "Store league" --game optcg --policy bandai --rounds 5 --top-cut 4
           tablejudge tournament new --name "Regional" --game optcg --best-of 3 --rounds 6
         """
-        from engine.rulesets import UnknownRuleset, get_ruleset
-        try:  # refused as `match new` refuses it: a typo ("optgc") would pick another game's defaults
-            get_ruleset(game)
-        except UnknownRuleset as e:
-            raise InputError(str(e), field="game") from None
+        check_game(game)  # Tournament.create checks it too; here first, before the policy is worked out
         opts = _options(options)
         chosen = policy is not None
         policy = policy or default_policy(game)
@@ -254,7 +260,8 @@ def register(cli: click.Group) -> None:
         else:
             click.echo(t.id)  # alone on stdout: scripts read it (T=$(tablejudge tournament new ...))
             # QA73 16: the policy picked for the game was said nowhere until `show`
-            stderr(_policy_line(t.state()) + ("" if chosen else "; --policy to choose another at creation"))
+            st = t.state()
+            stderr(_policy_line(st.policy, st.game) + ("" if chosen else "; --policy to choose another at creation"))
 
     @tournament.command("list")
     @click.option("--json", "as_json", is_flag=True)
@@ -291,7 +298,7 @@ def register(cli: click.Group) -> None:
         if as_json:
             emit_json(s)
             return
-        click.echo(f"{st.name} ({st.id}) — {st.game}, {_policy_line(st)}, "
+        click.echo(f"{st.name} ({st.id}) — {st.game}, {_policy_line(st.policy, st.game)}, "
                    f"{st.rounds_planned or 'open'} Swiss rounds, top cut {st.top_cut_size or 'none'}")
         sw, el = st.match_format("swiss"), st.match_format("elimination")
         def said(f) -> str:  # each stage for itself, as --json's "declared" and "source" say
@@ -645,7 +652,7 @@ def register(cli: click.Group) -> None:
             write_text(html, standings_page(st, round_no))  # atomic: whole or not at all
             stderr(f"wrote {html}")
         _emit_standings(standings, as_json, as_csv, {p: i.player_id for p, i in st.players.items()},
-                        f"{as_after(st, round_no)}; {_policy_line(st)}")  # QA73 16: which policy ranks
+                        f"{as_after(st, round_no)}; {_policy_line(st.policy, st.game)}")  # QA73 16: which policy ranks
 
     @tournament.command("pairings")
     @click.argument("tournament_ref", metavar="T")

@@ -18,18 +18,27 @@ from engine.store import EventStore
 CALL_KINDS = ("judge.call", "judge.ruling", "correction")
 
 
+def standing_calls(events: Iterable[RecordedEvent]) -> list[tuple[RecordedEvent, RecordedEvent | None]]:
+    """A match's calls that still count, each with the ruling that answers it (None: open), in
+    order. `events`: the match's events of CALL_KINDS (others are passed over)."""
+    evs = list(events)
+    voided = {e.payload.get("voids") for e in evs if e.kind == "correction"}
+    rulings = {e.payload.get("call"): e for e in evs
+               if e.kind == "judge.ruling" and e.position not in voided and e.payload.get("call")}
+    return [(e, rulings.get(e.position)) for e in evs if e.kind == "judge.call" and e.position not in voided]
+
+
+def open_call(store: EventStore, match: str, caller: str) -> RecordedEvent | None:
+    """`caller`'s first call in the match that no ruling answers yet (None: none is open)."""
+    return next((c for c, answer in standing_calls(store.read_kinds(match, CALL_KINDS))
+                 if answer is None and c.payload.get("caller") == caller), None)
+
+
 def call_queue(store: EventStore, events: Mapping[str, Iterable[RecordedEvent]]) -> list[dict[str, Any]]:
     rows = []
     for mid, evs in events.items():
-        evs = list(evs)
-        voided = {e.payload.get("voids") for e in evs if e.kind == "correction"}
-        rulings = {e.payload.get("call"): e for e in evs
-                   if e.kind == "judge.ruling" and e.position not in voided and e.payload.get("call")}
         created = store.created(mid).payload
-        for e in evs:
-            if e.kind != "judge.call" or e.position in voided:
-                continue
-            answer = rulings.get(e.position)
+        for e, answer in standing_calls(evs):
             p = e.payload
             rows.append({"match": mid, "position": e.position, "caller": p["caller"], "reason": p.get("reason", ""),
                          "at": p.get("at") or max(e.position - 1, 1), "recorded_at": e.recorded_at,

@@ -68,6 +68,19 @@ def _same_name(name: str, player_id: str | None, registered: dict[str, PlayerInf
             "cannot share one; --allow-similar does not apply to the very same name)")
 
 
+def check_game(game: str) -> None:
+    """Refuse a game no ruleset plays, saying the nearest ("optgc": did you mean 'optcg'?), as
+    `match new` refuses it: a typo would otherwise pick another game's policy and format defaults.
+    `Tournament.create` checks it, so the CLI, the web form and any library caller get one wording."""
+    from engine.rulesets import UnknownRuleset, get_ruleset
+    if not isinstance(game, str) or not game:
+        raise InputError("a tournament needs a game (see `tablejudge rulesets`)", field="game")
+    try:
+        get_ruleset(game)
+    except UnknownRuleset as e:
+        raise InputError(str(e), field="game") from None
+
+
 class Tournament:
     """`actor`: who acts (`-` for the organizer at the CLI; the web desk passes `organizer`,
     `judge:NAME`, `scorekeeper:NAME` or a player's name). A long-lived instance keeps its state
@@ -93,6 +106,7 @@ class Tournament:
                seed: str | int | None = None, tournament_id: str | None = None,
                recorded_by: str | None = None, best_of: int | None = None,
                top_cut_best_of: int | None = None, actor: str = TABLE_ACTOR) -> "Tournament":
+        check_game(game)  # before anything is stored
         # stored as chosen, the game's own when none was (standings.default_policy)
         payload = {"name": name, "game": game, "policy": policy or default_policy(game), "rounds": rounds,
                    "top_cut": top_cut, "seed": str(seed if seed is not None else uuid.uuid4().hex[:8])}

@@ -24,6 +24,11 @@ def name_key(name: str) -> str:
     return " ".join(bare.casefold().split())
 
 
+def name_keys(names: Iterable[str]) -> dict[str, str]:
+    """Each name's name_key, for a caller that compares many names with many (`namesakes`' keys)."""
+    return {n: name_key(n) for n in names}
+
+
 def clean_name(name: str) -> str:
     """A name as registered: outer spaces removed, inner runs of spaces made one."""
     return " ".join(name.split())
@@ -48,18 +53,24 @@ def near_matches(query: str, items: Iterable[T], *, key: Callable[[T], str] = st
     contains the query's. In the items' order, at most `limit`; none for a blank query. The web's
     "my table" page and the CLI's suggestions both ask this."""
     folded = name_key(query)
-    if not folded:
-        return []
-    hits = [i for i in items if folded in name_key(key(i))]
+    hits = [i for i in items if _within(folded, name_key(key(i)))]
     return hits if limit is None else hits[:limit]
 
 
-def namesakes(name: str, names: Iterable[str]) -> list[str]:
+def _within(folded_query: str, folded: str) -> bool:
+    """Does a folded name contain a folded typed one? A blank one means nobody."""
+    return bool(folded_query) and folded_query in folded
+
+
+def namesakes(name: str, names: Iterable[str], *, keys: dict[str, str] | None = None) -> list[str]:
     """The other names among `names` that `name` may be taken for: one's folded form contains the
-    other's, either way (near_matches), as "Maria Rossi" and "Maria Rossi (M99999)", registered
-    apart as docs/tournaments.md advises for two people of the same name. In the names' order.
-    What `drop` names as not dropped, and "my table" lists apart from the player found."""
-    return [n for n in names if n != name and (near_matches(name, [n]) or near_matches(n, [name]))]
+    other's, either way (as near_matches matches), as "Maria Rossi" and "Maria Rossi (M99999)",
+    registered apart as docs/tournaments.md advises for two people of the same name. In the names'
+    order. What `drop` names as not dropped, and "my table" lists apart from the player found.
+    `keys`: each name's name_key, folded already (a caller asking for several names folds once)."""
+    fold = keys.__getitem__ if keys is not None else name_key
+    mine = fold(name)
+    return [n for n in names if n != name and (_within(mine, k := fold(n)) or _within(k, mine))]
 
 
 def did_you_mean(query: str, names: Iterable[str], where: Callable[[str], str | None] = lambda n: None,

@@ -188,6 +188,7 @@ def basis_problems(store: EventStore, events: list[RecordedEvent], *,
     cheap pass after every change; an edited log is `verify`'s to find)."""
     problems: list[BasisProblem] = []
     checked = 0
+    logs: dict[str, list[RecordedEvent]] = {}  # each match read once, however many results rest on it
     for e in events:
         if e.kind != "result.recorded":
             continue
@@ -196,7 +197,9 @@ def basis_problems(store: EventStore, events: list[RecordedEvent], *,
             match, position = str(b.get("match")), b.get("position")
             try:
                 position = int(b["position"])
-                log = store.read(match)  # one read serves the cheap pass and _why_changed
+                if match not in logs:  # one read serves the cheap pass, _why_changed and the replay
+                    logs[match] = store.read(match)
+                log = logs[match]
                 if changed_only and not any(x.kind in VOIDING_KINDS for x in log if x.position > position):
                     continue
                 problem = store.holds(b["match"], position, b["hash"])
@@ -205,8 +208,8 @@ def basis_problems(store: EventStore, events: list[RecordedEvent], *,
                     if why is not None:  # out of date: the replay to the head below is not needed
                         problems.append(BasisProblem(e, match, position, why[0], True, why[1]))
                         continue
-                    got = Replayer(store, b["match"]).state_at(
-                        position, use_snapshots=False, save_snapshots=False).state_hash()
+                    got = Replayer(store, match).state_at(
+                        position, use_snapshots=False, save_snapshots=False, events=log).state_hash()
                     if got != b["state_hash"]:
                         problem = (f"match {b['match']} replayed to event {b['position']} gives state "
                                    f"{got[:16]}..., not the {str(b['state_hash'])[:16]}... the result was based on")

@@ -15,13 +15,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.desk import PENALTY_LADDER, describer
+from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.desk.actions import last_game_event, record as desk_record
+from judge.desk.calls import open_call
 from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
 from judge.tournament import rounds
 from judge.web.actions import Context, number, text
+from judge.web.views import local_time
 from judge.web.auth import PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant
 from judge.web.recording import LineOutcome, Recorder
 from judge.web.replace import replace as replace_event
@@ -139,7 +142,9 @@ def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     page showed) a second tap of the same page stores nothing: this link's call by the same caller
     after `seen` already stands (the move buttons' `seen`, the same idea). Every page with a call
     button sends it (the recorder, a table's QR page); the caller counts because both players of a
-    table share their QR page's link, and one's call does not swallow the other's."""
+    table share their QR page's link, and one's call does not swallow the other's. A player's call
+    while their own earlier one is still open (no ruling answers it) stores nothing either, whatever
+    `seen`: a reloaded page would otherwise queue the same call twice for the judges."""
     head = m.head_position()
     if g.role == PLAYER:
         caller = text(f, "player", limit=64)
@@ -150,6 +155,10 @@ def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
         caller = g.role if g.name in ("", g.role) else f"{g.role} {g.name}"
         actor = g.match_actor
     seen = number(f, "seen", required=False, low=0, high=head)
+    if g.role == PLAYER:  # the page reloaded (a new `seen`) while this player's call is open: it stands alone
+        called = open_call(m.store, m.id, caller)
+        if called is not None:
+            return _already(called, f"table {g.table}")
     since = max(seen, 1) if seen is not None and seen < head else None
     # one read serves both questions: the calls since `seen`, and (no `at` given) the last game event
     # (`number` gives no 0: an `at` given is never replaced by the default)
@@ -160,13 +169,20 @@ def _call(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
         for e in log:
             if e.position > since and e.kind == "judge.call" and e.recorded_by == g.recorded_by \
                     and e.payload.get("caller") == caller:
-                return {"message": f"a judge is already called (#{e.position}, sent from this page); "
-                                   "nothing more stored", "position": e.position, "repeat": True}
+                return _already(e, f"table {g.table}" if g.role == PLAYER else "this match")
     at = number(f, "at", required=False, high=head) or last_game_event(m, log)
     reason = text(f, "reason", required=False, limit=500)
     rec = desk_record(m, "judge.call", {"caller": caller, "reason": reason, "at": at}, actor=actor,
                       recorded_by=g.recorded_by)
     return {"message": "a judge is called" + (f" (about event {at})" if at else ""), "position": rec.event.position}
+
+
+def _already(call: RecordedEvent, where: str) -> dict[str, Any]:
+    """A call not stored again: the call that stands, where the judge comes and since when."""
+    when = local_time(call.recorded_at)
+    return {"message": f"a judge is already called to {where}, called at {when} (#{call.position}); "
+                       "nothing more stored", "position": call.position, "repeat": True,
+            "where": where, "called_at": when}
 
 
 def _ruling(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from judge.desk.clock import parse_time
 
-from judge.tournament.names import namesakes, near_matches, same_names
+from judge.tournament.names import name_keys, namesakes, near_matches, same_names
 from judge.tournament.pages import pairings_by_name, standing_rows
 from judge.tournament import placings
 from judge.tournament.placings import warnings
@@ -61,7 +61,11 @@ def my_table(st: TournamentState, rnd: RoundState, query: str) -> dict[str, Any]
 
     exact = list(same_names(query, ordered))
     found = exact or near_matches(query, ordered)
-    others = [n for n in ordered if n not in found and any(n in namesakes(f, ordered) for f in exact)]
+    # each name folded once, each found name's namesakes asked once: linear in the players (it
+    # asked every player's namesakes once per player: quadratic)
+    keys = name_keys(ordered)
+    close = {n for f in exact for n in namesakes(f, ordered, keys=keys)} - set(found)
+    others = [n for n in ordered if n in close]
     return {"found": [row(n) for n in found], "others": [row(n) for n in others]}
 
 

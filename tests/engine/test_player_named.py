@@ -51,3 +51,30 @@ def test_a_placeholder_is_named_by_the_table_or_a_judge_but_never_as_another_sea
                                                    "Player 2": "Theshyopop#27381"}
     named(m, "Player 2", "Theshyopop#27382", actor="judge:Jo")  # a judge mends a wrong name
     assert match_names(Match.open(store, m.id))["Player 2"] == "Theshyopop#27382"
+
+
+def test_matches_lists_the_name_a_replacing_correction_gives_as_replay_does(tmp_path):
+    """A judge's correction that REPLACES a `player.named` event (`instead`, engine/replacing.py)
+    was ignored by `match_names`: `tablejudge matches` listed the name the replaced event gave,
+    while replay (`state`) played the replacement and showed the corrected one."""
+    import json
+
+    from engine.names import names_now
+    from engine.replay import Replayer
+    from tests.conftest import run_cli
+
+    db = str(tmp_path / "log.db")
+    store = EventStore.open(db)
+    m = Match.create(store, "optcg", ["LeoIlPirata#3980", "Player 2"], recorded_by="t")
+    named(m, "Player 2", "Theshyopop#27318")  # mistyped by the copy
+    m.record("correction", {"voids": 2, "reason": "the copy misspelt the id",
+                            "instead": {"actor": "-", "payload": {"player": "Player 2", "name": "Theshyopop#27381",
+                                                                   "reason": "a longer copy names them"}}},
+             actor="judge:Jo", recorded_by="t")
+    replayed = names_now(Replayer(store, m.id).state_at(save_snapshots=False))
+    store.close()
+    assert replayed["Player 2"] == "Theshyopop#27381"
+    r = run_cli("matches", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)[0]["named"] == ["LeoIlPirata#3980", "Theshyopop#27381"]
+    assert "Theshyopop#27381 (seat Player 2)" in run_cli("matches", db=db).stdout

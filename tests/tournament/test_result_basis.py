@@ -53,3 +53,32 @@ def test_a_result_from_a_match_whose_decision_went_stale_is_warned_and_blocks_cl
     assert code == 0, out  # the superseded result is no longer counted: the procedure was kept
     code, out, err = run_in_process(db, "tournament", "close", t.id)
     assert code == 0, out + err
+
+
+def test_standing_problems_reads_each_match_once(tmp_path, monkeypatch):
+    """The desk's check after every tournament change read a match's log once per result taken
+    from it (here two: the result and the one recorded again after a correction), not once."""
+    from engine.store import EventStore
+    from judge.tournament.seal import standing_problems
+
+    m = decided(tmp_path)
+    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=1)
+    t.register("Ann")
+    t.register("Bob")
+    t.pair()
+    t.record_matches([m.id])
+    Match(m.store, m.id).record("correction", {"voids": taken(m, "Ann"), "reason": "no damage was dealt"},
+                                actor=JUDGE)
+    run(Match(m.store, m.id))  # decided again
+    t.record_matches([m.id])  # the result recorded again: two results rest on the match
+    st, events = t.state(), t.events()
+    assert sum(e.kind == "result.recorded" for e in events) == 2
+    reads = []
+    real = EventStore.read
+
+    def spy(self, match, *a, **kw):
+        reads.append(match)
+        return real(self, match, *a, **kw)
+    monkeypatch.setattr(EventStore, "read", spy)
+    assert standing_problems(m.store, st, events) == []
+    assert reads == [m.id], reads

@@ -139,6 +139,19 @@ def test_cli_json_rows_have_the_documented_fields(capsys):
     assert code == 0 and "oomw" in json.loads(out)[0]
 
 
+def test_cli_standings_of_a_file_names_the_policy_as_tournament_standings_does(capsys):
+    """`tournament standings` names the policy that ranks (QA73 16); `standings FILE` did not, in
+    text, CSV or JSON, though --policy changes every tiebreaker."""
+    code, out, _ = run(["standings", str(FIXTURE), "--policy", "bandai"], capsys)
+    assert code == 0 and out.splitlines()[0] == "standings policy bandai (points, then OMW%, OOMW%)", out
+    code, out, err = run(["standings", str(FIXTURE), "--csv"], capsys)
+    assert code == 0 and out.startswith("rank,") and "standings policy mtg (points, then OMW%, GW%, OGW%)" in err
+    code, out, _ = run(["standings", str(FIXTURE), "--json"], capsys)
+    assert {r["policy"] for r in json.loads(out)} == {"mtg"}
+    code, out, _ = run(["standings", str(FIXTURE), "--compare", "--policy", "bandai", "--json"], capsys)
+    assert json.loads(out)["policy"] == "bandai"
+
+
 def test_cli_compare_exit_codes(tmp_path, capsys):
     code, out, _ = run(["standings", str(FIXTURE), "--compare"], capsys)
     assert code == 0 and "all 21 published rows agree" in out

@@ -369,3 +369,13 @@ def test_late_entry_losses_is_a_policy_parameter(tmp_path):
         # Late's MW% is 1/3 with the losses, 1 without: the opponent Late beat has a lower OMW%
         assert on[opp].tiebreakers["omw"] < off[opp].tiebreakers["omw"]
         assert with_losses.state().policy.late_entry_losses and not without.state().policy.late_entry_losses
+
+
+def test_the_library_refuses_an_unknown_game_as_the_cli_does(store):
+    """`tournament new --game optgc` was refused only by the CLI: `Tournament.create` (the web
+    form's and any library caller's way in) stored a tournament of a game no ruleset plays."""
+    with pytest.raises(InputError) as e:
+        Tournament.create(store, name="Typo cup", game="optgc")
+    assert e.value.field == "game"
+    assert str(e.value).startswith("field 'game': unknown ruleset 'optgc': did you mean 'optcg'?")
+    assert Tournament.list_ids(store) == []  # nothing stored

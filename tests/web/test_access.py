@@ -185,3 +185,18 @@ def test_a_link_minted_without_javascript_is_shown(api):
     minted = re.search(r'id="minted-link" readonly value="([^"]+)"', r.text).group(1)
     sk = re.search(r"k=([^&\s\"]+)", minted).group(1).replace("&amp;", "&")
     assert api.get(f"/api/t/{tid}/tables", token=sk).status_code == 200  # the link works
+
+
+def test_the_new_tournament_form_refuses_an_unknown_game_in_the_form(api):
+    """The organizer's form (or a hand-made POST) created a tournament of a game no ruleset plays:
+    only the CLI refused one. Now the library refuses it, naming the field, and nothing is stored."""
+    html = api.http.get("/", params={"k": api.token}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', html).group(1)
+    form = {"k": api.token, "csrf": csrf, "name": "Typo cup", "game": "optgc", "rounds": "3"}
+    r = api.http.post("/create", data=form)  # a plain form: the error page
+    assert r.status_code == 422, r.text
+    assert "field &#39;game&#39;: unknown ruleset &#39;optgc&#39;: did you mean &#39;optcg&#39;?" in r.text, r.text
+    r = api.http.post("/create", data=form, headers={"HX-Request": "true"})  # htmx: the flash by the form
+    assert r.headers.get("x-tablejudge-refused") == "422" and 'class="flash error"' in r.text, r.text
+    assert "field &#39;game&#39;" in r.text, r.text
+    assert api.get("/api/tournaments").json() == []  # nothing stored

@@ -165,6 +165,26 @@ def test_a_connection_that_goes_quiet_without_an_error_is_noticed_and_picked_up_
     assert hall.errors == []
 
 
+def test_a_call_from_a_reloaded_page_while_the_first_is_open_stores_no_second_call(tmp_path):
+    """A player called a judge, reloaded the page (a new `seen`) and tapped "Call a judge" again:
+    a second call for the same table went to the judges' queue while the first was open. Now the
+    page says a judge is already called, and when; the judges see one call."""
+    with phone_at_table_1(str(tmp_path / "event.db")) as (hall, server, b, api, tid, t1, link, phone):
+        me = t1["player1"]
+        phone.locator("input[name=reason]").fill("he looked at my Life")
+        phone.locator("#call-judge").click()
+        phone.locator("[role=status]", has_text="A judge is called to table 1").wait_for(timeout=WAIT)
+        open_as(phone, link, me)  # the page loaded again, as a reload does
+        phone.locator("#call-judge").click()
+        said = phone.locator("[role=status]", has_text="A judge is already called to table 1, called at")
+        said.wait_for(timeout=WAIT)
+        assert "nothing more sent" in said.inner_text()
+        hall.shot(phone, "call-after-reload")
+        calls = api.get(f"/api/t/{tid}/calls").json()
+        assert [(c["caller"], c["reason"], c["open"]) for c in calls] == [(me, "he looked at my Life", True)], calls
+    assert hall.errors == []
+
+
 def test_a_second_call_a_judge_tap_stores_no_second_call_and_says_already_called(tmp_path):
     """QA70 #4, the QA's own steps on a phone: a call with a reason, then "Call a judge" tapped again
     on the page that answered it (its reason box empty). The answer page showed the log's head with

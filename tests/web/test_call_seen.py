@@ -40,9 +40,33 @@ def test_a_double_tap_on_the_qr_pages_call_stores_one_call(api, server):
     assert "already called" in second
     # the opponent, on the same link with a page shown before that call: their own call stands
     post(api, tid, call_form(api, tid, token, two) | {"seen": form.get("seen", "")}, "slow play")
-    # the first player's page after it came back: a new call is a new call
+    # the first player's page reloaded while their call is open: still one call (it stored a second)
+    again = post(api, tid, call_form(api, tid, token, one), "again")
+    assert re.search(r"A judge is already called to table 1, called at \d\d:\d\d \S+ \(nothing more sent\)", again)
+    assert calls(api, tid) == [(one, "he looked at my Life"), (two, "slow play")]
+    # once a judge answered it, a new call is a new call
+    mid = api.get(f"/api/t/{tid}/calls").json()[0]["match"]
+    first = api.get(f"/api/t/{tid}/calls").json()[0]["position"]
+    assert api.post(f"/api/m/{mid}/do/ruling", {"text": "play on", "call": first}).status_code == 200
     post(api, tid, call_form(api, tid, token, one), "again")
-    assert calls(api, tid) == [(one, "he looked at my Life"), (two, "slow play"), (one, "again")]
+    assert calls(api, tid) == [(two, "slow play"), (one, "again"), (one, "he looked at my Life")]  # open first
+
+
+def test_a_players_api_call_while_their_call_is_open_stores_nothing(api, server):
+    """The API as the QR page: a player's second call with a fresh `seen` (or none) while their
+    first is open is not stored; the answer names the table and when the standing call was made."""
+    tid, matches = optcg_event(api)
+    token = player_tokens(api, tid)[1]
+    one = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+    mid = matches[1]
+    first = api.post(f"/api/m/{mid}/do/call", {"player": one, "reason": "he looked at my Life"}, token=token)
+    assert first.status_code == 200, first.text
+    seen = len(api.get(f"/api/m/{mid}").json()["events"])  # the head a reloaded page shows
+    for fields in ({"player": one}, {"player": one, "seen": seen, "reason": "again"}):
+        r = api.post(f"/api/m/{mid}/do/call", fields, token=token)
+        assert r.status_code == 200 and r.json()["position"] == first.json()["position"], r.text
+        assert re.match(r"a judge is already called to table 1, called at \d\d:\d\d", r.json()["message"]), r.text
+    assert calls(api, tid) == [(one, "he looked at my Life")]
 
 
 def test_a_double_tap_stores_one_call_when_the_call_creates_the_tables_match(api, server):

@@ -32,6 +32,27 @@ def test_a_judge_call_is_told_in_a_players_words(api):
     assert "event" not in said
 
 
+def test_a_judge_call_with_a_stale_csrf_token_says_reload_then_call_again(api):
+    """A judge call refused for its CSRF token (a page from before the server's secret changed, or
+    a form from elsewhere) ended "Check your result and tap again": the same tap is refused the same,
+    and it was no result. It says what to do: reload the page, then call again."""
+    tid = new_event(api, 4)
+    api.do(tid, "pair")
+    t1 = api.get(f"/api/t/{tid}/tables").json()[0]
+    k = player_tokens(api, tid)[1]
+    before = len(api.get(f"/api/t/{tid}/audit").json())
+    r = api.http.post(f"/t/{tid}/play/call", data={"k": k, "csrf": "stale", "player": t1["player1"]})
+    assert r.status_code == 403, r.text
+    said = re.sub(r"\s+", " ", htmllib.unescape(re.search(r'id="refusal">(.*?)</div>', r.text, re.S).group(1)))
+    assert said.endswith("Nothing was stored. Reload the page, then call a judge again; if this happens again, "
+                         "ask a judge."), said
+    assert "tap again" not in said and "result" not in said
+    assert len(api.get(f"/api/t/{tid}/audit").json()) == before
+    # a report's refusal says the same for a report
+    r = api.http.post(f"/t/{tid}/play", data={"k": k, "csrf": "stale", "player": t1["player1"], "result": "2-0-0"})
+    assert r.status_code == 403 and "Reload the page, then report again" in r.text, r.text
+
+
 def test_every_result_on_the_page_reads_from_the_players_own_side(api):
     tid = new_event(api, 4)
     api.do(tid, "pair")
@@ -107,3 +128,26 @@ def test_my_table_tells_a_dropped_player_so_and_lists_namesakes_apart(api):
     page = api.http.get(f"/t/{tid}/me", params={"name": "rossi"}).text
     assert re.findall(r'data-me="([^"]+)"', page) == ["Maria Rossi", "Maria Rossi (M99999)"]
     assert "data-namesake" not in page
+
+
+def test_my_table_folds_each_registered_name_a_bounded_number_of_times(tmp_path, monkeypatch):
+    """"My table" found the namesakes by folding every registered name once per registered name
+    (quadratic: 3 x 300 x 300 folds for one typed name at a 300-player event); now a few per name."""
+    from engine.store import EventStore
+    from judge.tournament import Tournament
+    from judge.tournament import names
+    from judge.web.views import my_table
+
+    store = EventStore.open(str(tmp_path / "t.db"))
+    t = Tournament.create(store, name="Big", game="optcg", seed="7", rounds=3)
+    t.register_many([f"Player {i:03d}" for i in range(298)] + ["Maria Rossi", "Maria Rossi (M99999)"])
+    t.pair()
+    st = t.state()
+    folds = []
+    real = names.name_key
+    monkeypatch.setattr(names, "name_key", lambda n: folds.append(n) or real(n))
+    mine = my_table(st, st.current, "maria rossi")
+    store.close()
+    assert [r["player"] for r in mine["found"]] == ["Maria Rossi"]
+    assert [r["player"] for r in mine["others"]] == ["Maria Rossi (M99999)"]
+    assert len(folds) <= 4 * len(st.players), len(folds)

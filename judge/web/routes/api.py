@@ -199,7 +199,7 @@ async def match_act(request: Request, mid: str, action: MatchActionName,
     """undo (`voids`, required: the event to void, 422 without it, 409 if no longer this link's own
     undoable event; `reason`),
     call (`reason`, `at`: default the last game event, `seen`: a repeat after it stores nothing; a
-    player's link also `player`), and a judge's ruling
+    player's link also `player`, and stores nothing while that player's call is open), and a judge's ruling
     (`text`, `rule`, `call`), penalty (`player`, `infraction`: the penalty guide's id or name,
     `penalty`, `reason`, `minutes_late`), backup (`to`, `reason`, `rule`), extend (`minutes`,
     `reason`: the table's time on the round clock), replace (`voids`, `reason`, `kind`, `actor` and a

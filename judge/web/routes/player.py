@@ -57,18 +57,25 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call
                 topic=f"table:{g.round}:{g.table}", match_id=match_id, match_head=match_head, **extra)
 
 
-def _next_step(e: Exception, closed: bool) -> str:
-    """What a player does after a refusal (the refusal says what was wrong)."""
+def _next_step(e: Exception, closed: bool, action: str = "report") -> str:
+    """What a player does after a refusal of `action` ("report" or "call"; the refusal says what
+    was wrong). As the desk's next_step: "again" only where doing it again can succeed."""
     if closed:
         return "Find your table in the current round below, or see the pairings and standings."
     if isinstance(e, ResultConfirmed):  # another tap would be refused the same: a judge changes it
         return "Call a judge with the button below if the result is wrong."
-    if isinstance(e, Forbidden) and "CSRF" not in str(e):
+    again = "call a judge again" if action == "call" else "report again"
+    if isinstance(e, Forbidden) and "CSRF" in str(e):  # the page's form is stale: the same tap is refused the same
+        return f"Reload the page, then {again}; if this happens again, ask a judge."
+    if isinstance(e, Forbidden):
         return "Scan the slip's QR code again; if this happens again, ask a judge."
+    if action == "call":
+        return "Check what you typed and call a judge again; if this happens again, ask a judge."
     return "Check your result and tap again; if this happens again, ask a judge."
 
 
-def _refusal(request: Request, tid: str, e: Exception, form: dict | None = None) -> Response:
+def _refusal(request: Request, tid: str, e: Exception, form: dict | None = None,
+             action: str = "report") -> Response:
     """A refused request from a table's page, answered with the page itself: the table as it is
     now (a closed round's link still shows it) with the refusal, "nothing was stored", and what
     to do next; a link that shows no table here gets the refusal and the event's links alone.
@@ -83,10 +90,10 @@ def _refusal(request: Request, tid: str, e: Exception, form: dict | None = None)
         g = None
     if g is not None:
         st = app_state(request).desk.tournament(tid).state()
-        error["next"] = _next_step(e, st.is_closed(st.round(g.round)))
+        error["next"] = _next_step(e, st.is_closed(st.round(g.round)), action)
         response = _view(request, tid, g, me, error=error)
     else:
-        error["next"] = _next_step(e, False)
+        error["next"] = _next_step(e, False, action)
         try:
             event_name = app_state(request).desk.tournament(tid).state().name
         except HANDLED:
@@ -132,15 +139,15 @@ async def call_judge(request: Request, tid: str):
         ctx = context(request)
         done = run_match_action(ctx, g, "call", table_match(ctx, g, tid), form)
     except HANDLED as e:
-        return _refusal(request, tid, e, form)
+        return _refusal(request, tid, e, form, "call")
     # in a player's words: where the judge comes and what the call says (the call also records the
     # moment of the game's log it was made at: the judge sees it, the player need not)
     # the answer keeps the `seen` the call sent: rendering the head now (the call included) made the
     # second tap of this same page a new call about the first (QA70 #4)
     seen = number(form, "seen", required=False, low=0, high=10**9)  # checked by the call already
-    if done.get("repeat"):  # a second tap of the same page
-        return _view(request, tid, g, me, call_seen=seen, notice=f"A judge is already called to table {g.table} "
-                     "(your call from this page; nothing more sent): stay at your table")
+    if done.get("repeat"):  # a second tap, or the page reloaded while the table's call is open
+        return _view(request, tid, g, me, call_seen=seen, notice=f"A judge is already called to {done['where']}, "
+                     f"called at {done['called_at']} (nothing more sent): stay at your table")
     reason = form.get("reason").strip() if isinstance(form.get("reason"), str) else ""
     return _view(request, tid, g, me, call_seen=seen, notice=f"A judge is called to table {g.table}"
                  + (f" (“{reason}”)" if reason else "") + ": stay at your table")
