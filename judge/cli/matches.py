@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from engine.decisions import stale_decisions, standing_result
+from engine.decisions import Standing, stale_decisions
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 from engine.names import match_names, names_now, shown_players
@@ -562,8 +562,8 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     standing: tuple = (state.result, None)
     if (state.result or {}).get("position") is not None:
         events = m.events()
-        standing = standing_result(state.result, stale_decisions(replayer, events), events, m.id,
-                                   at=state.position if as_recorded else None)
+        standing = Standing(replayer, events, stale_decisions(replayer, events)).result(
+            state.result, m.id, at=state.position if as_recorded else None, upto=state.position)
     if as_json:
         view = state.view()
         view["result"], view["not_decided"] = standing

@@ -1,0 +1,89 @@
+"""What supersedes a stale time decision, and what the match reads as after it (engine/decisions.py):
+a later decision on the corrected table stands in its place, a "continue" one too (play on: the
+match is not over until the game or a later decision ends it), and only the decision that stands
+is checked again when a further correction comes."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.decisions import stale_decisions
+from engine.match import InputError, Match
+from judge.desk import review
+from judge.desk.timelimit import run
+from judge.tournament.aggregate import Tournament
+from tests.conftest import run_in_process
+from tests.desk.test_stale_decision import JUDGE, PLAIN, REPLACING, decided
+
+CONTINUE = {"result": "continue", "branch": "finish-turn", "steps": ["finish the turn"], "rule": "OPTCG-TIME-1"}
+
+
+def cup(m: Match) -> Tournament:
+    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=1)
+    t.register("Ann")
+    t.register("Bob")
+    t.pair()
+    return t
+
+
+def test_a_continue_superseding_a_stale_decision_leaves_the_match_in_play(tmp_path):
+    """A "continue" on the corrected table supersedes the stale win: the match is neither decided
+    (by the stale win) nor waiting for a decision; the game's own end decides it."""
+    m = decided(tmp_path)
+    m.record("correction", PLAIN[1](m), actor=JUDGE)
+    go_on = m.record("time.decision", CONTINUE, actor=JUDGE).event.position
+    r = review(Match(m.store, m.id))
+    assert r.outcome is None and r.not_decided() is None  # in play, nothing to decide again
+    view = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--json")[1])
+    assert view["result"] is None and view["not_decided"] is None
+    with pytest.raises(InputError, match="no outcome yet: the game is not over"):
+        cup(m).record_matches([m.id])
+    assert run_in_process(tmp_path / "t.db", "verify", m.id)[0] == 0
+
+    end = m.record("game.end", {"winner": "Bob", "how": "life"}, actor=JUDGE).event.position
+    assert end > go_on
+    r = review(Match(m.store, m.id))
+    assert (r.outcome.result, r.outcome.winner) == ("win", "Bob")
+    view = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--json")[1])
+    assert (view["result"]["winner"], view["result"]["position"]) == ("Bob", end)
+
+
+def test_a_second_correction_checks_only_the_standing_decision(tmp_path):
+    """QA N8: the first decision, superseded already, was flagged stale again by a later correction."""
+    m = decided(tmp_path)
+    first = m.events()[-1].position
+    m.record("correction", REPLACING[1](m), actor=JUDGE)
+    second = run(m).recorded.position
+    fix = m.record("correction", PLAIN[1](m), actor=JUDGE)
+    said = [f.message for f in fix.findings if f.rule == "DESK-15"]
+    assert len(said) == 1 and said[0].startswith(f"the time decision at event {second} is out of date")
+    code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
+    assert code == 1 and f"event {second} (time.decision) is STALE" in out
+    assert f"event {first} (time.decision) is STALE" not in out
+    stale = stale_decisions(m.replayer)  # judged as it stood when superseded: the first correction alone
+    assert (stale[first].by, stale[first].superseded_by) == (((first + 1, "correction"),), second)
+
+
+def test_an_op2009_decision_that_supersedes_reads_by_op2009s_own_end_of_time_rule(tmp_path):
+    """The superseding decision was read as an optcg-shaped win ("time", no games): op2009's own
+    rule awards the games the branch gives (1-0 while sideboarding: 2-1), as a first decision's."""
+    from tests.rulesets.op2009.builder import ANN, BOB, Log
+    from tests.rulesets.op2009.test_op2009_time import game_won_by_concession
+    L = Log(tmp_path)
+    L.register()
+    game_won_by_concession(L, BOB)  # Ann 1-0
+    L.time()
+    assert run(L.m).recorded.payload["winner"] == ANN
+    conceded = next(e for e in L.m.events() if e.kind == "concede")
+    L.m.record("correction", {"voids": conceded.position, "reason": "Ann conceded, not Bob",
+                              "instead": {"kind": "concede", "actor": ANN, "payload": {"player": ANN}}}, actor=JUDGE)
+    # the judge decides again on the corrected table (Bob 1-0), as the rulebook's branch says
+    L.m.record("time.decision", {"result": "win", "winner": BOB, "branch": "sideboard-1-0",
+                                 "rule": "OP09-TEMPO-SIDE-1", "steps": ["Bob leads 1-0 while sideboarding"]},
+               actor=JUDGE)
+    view = json.loads(run_in_process(tmp_path / "m.db", "state", L.m.id, "--json")[1])
+    assert view["result"]["how"] == "end of time: sideboard-1-0" and view["result"]["score"] == {ANN: 1, BOB: 2}
+    r = review(Match(L.m.store, L.m.id))
+    assert (r.outcome.winner, r.outcome.how) == (BOB, "end of time: sideboard-1-0")
+    assert any("awarded at the end of time" in line for line in r.outcome.explanation)
