@@ -87,3 +87,16 @@ def test_an_op2009_decision_that_supersedes_reads_by_op2009s_own_end_of_time_rul
     r = review(Match(L.m.store, L.m.id))
     assert (r.outcome.winner, r.outcome.how) == (BOB, "end of time: sideboard-1-0")
     assert any("awarded at the end of time" in line for line in r.outcome.explanation)
+
+
+def test_events_marks_a_superseded_decision(tmp_path):
+    """QA N7: `events` (text and --json) did not say a stale decision had been decided again."""
+    m = decided(tmp_path)
+    first = m.events()[-1].position
+    m.record("correction", REPLACING[1](m), actor=JUDGE)
+    second = run(m).recorded.position
+    code, out, _ = run_in_process(tmp_path / "t.db", "events", m.id)
+    (line,) = [ln for ln in out.splitlines() if ln.lstrip().startswith(f"{first} ")]
+    assert code == 0 and line.endswith(f"(superseded by event {second})")
+    rows = json.loads(run_in_process(tmp_path / "t.db", "events", m.id, "--json")[1])
+    assert [r.get("superseded_by_event") for r in rows if r["position"] in (first, second)] == [second, None]
