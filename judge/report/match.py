@@ -60,6 +60,8 @@ def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any
                                                                    if e.position not in voided else r.describe(e)),
             "judge_action": e.kind in JUDGE_ACTION_KINDS or e.actor.startswith("judge:"),
             "backed_out": e.position in voided, "void_how": how.get(e.position), "recorded_at": e.recorded_at,
+            # a stale time decision a later one decided again (QA N7): said as a replaced event is
+            "superseded_by": getattr(r.stale.get(e.position), "superseded_by", None),
             "recorded_by": e.recorded_by, "findings": findings_at.get(e.position, []),
             "state": table_view(st, ruleset, names),
         }

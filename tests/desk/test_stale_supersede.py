@@ -100,3 +100,16 @@ def test_events_marks_a_superseded_decision(tmp_path):
     assert code == 0 and line.endswith(f"(superseded by event {second})")
     rows = json.loads(run_in_process(tmp_path / "t.db", "events", m.id, "--json")[1])
     assert [r.get("superseded_by_event") for r in rows if r["position"] in (first, second)] == [second, None]
+
+
+def test_the_report_marks_a_superseded_decision_among_the_judge_actions(tmp_path):
+    """QA N7: the report's judge actions listed both decisions alike."""
+    from judge.report.match import match_context, render_match
+    m = decided(tmp_path)
+    first = m.events()[-1].position
+    m.record("correction", REPLACING[1](m), actor=JUDGE)
+    second = run(m).recorded.position
+    acts = {e["position"]: e["superseded_by"] for e in match_context(Match(m.store, m.id))["judge_actions"]}
+    assert (acts[first], acts[second]) == (second, None)
+    html = render_match(Match(m.store, m.id))
+    assert html.count(f"superseded by event {second}") == 2  # the judge actions and the timeline
