@@ -113,3 +113,24 @@ def test_the_report_marks_a_superseded_decision_among_the_judge_actions(tmp_path
     assert (acts[first], acts[second]) == (second, None)
     html = render_match(Match(m.store, m.id))
     assert html.count(f"superseded by event {second}") == 2  # the judge actions and the timeline
+
+
+def test_facts_a_recorded_log_contradicts_are_refused(tmp_path):
+    """QA N4: `timelimit --facts` decided on Life and deck counts the recorded log contradicts."""
+    from engine.store import EventStore
+    from tests.rulesets.optcg.test_optcg_time_policies import game
+    m = Match.create(EventStore.open(str(tmp_path / "t.db")), "optcg", ["Ann", "Bob"])
+    for kind, actor, payload in game():
+        m.record(kind, payload, actor=actor)  # Life 4-4, decks 38-38 at the end
+    head = m.head_position()
+    for extra in (["--dry-run"], [], ["--json"]):
+        code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts",
+                                        "turn=3 life=2-3 deck=38-38", *extra)
+        assert code == 2 and "life: --facts reads Ann 2, Bob 3, the log has Ann 4, Bob 4" in out + err
+        assert "deck:" not in out + err and "give what it has (life=4-4)" in out + err
+        assert m.head_position() == head  # nothing stored
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=2-3 deck=20-18")
+    assert code == 2 and "deck: --facts reads Ann 20, Bob 18, the log has Ann 38, Bob 38" in err
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=4-4 deck=38-38 characters=2-1",
+                                    "--dry-run")
+    assert code == 0, out + err  # the log's own counts: accepted
