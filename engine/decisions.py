@@ -90,11 +90,13 @@ def _changed_by(events: Sequence[RecordedEvent], based_on: int,
     return tuple(out)
 
 
-def table_changed(replayer: Replayer, events: Sequence[RecordedEvent], based_on: int) -> bool:
+def table_changed(replayer: Replayer, events: Sequence[RecordedEvent], based_on: int,
+                  recorded: TableState | None = None) -> bool:
     """Does the log as corrected give another table at `based_on` than the log as recorded then?
-    Both leave decisions out (Replayer.decision_basis). The lists of voided positions are set
-    aside: a note voided after the decision leaves the judged table what it was."""
-    recorded = replayer.decision_basis(events, based_on)
+    Both leave decisions out (Replayer.decision_basis; `recorded`: that table, where the caller
+    replayed it already). The lists of voided positions are set aside: a note voided after the
+    decision leaves the judged table what it was."""
+    recorded = recorded if recorded is not None else replayer.decision_basis(events, based_on)
     game = [e for e in events[1:] if e.kind != DECISION]
     corrected, _ = replayer.corrected_fold([e for e in game if e.position <= based_on], whole=game)
     corrected.voided = list(recorded.voided)
@@ -102,12 +104,14 @@ def table_changed(replayer: Replayer, events: Sequence[RecordedEvent], based_on:
     return corrected.state_hash() != recorded.state_hash()
 
 
-def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None = None) -> dict[int, StaleDecision]:
+def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None = None, *,
+                    bases: Mapping[int, TableState] | None = None) -> dict[int, StaleDecision]:
     """Every final time decision that still counts (no correction voids it) and whose judged table
     a later correction or backup changed: position -> StaleDecision. `events`: the whole log, as
     the caller read it (else read here). A decision without a recorded basis (decided from facts
     read off the table) is judged on no log table, so none of the log's corrections makes it stale.
-    A basis the log cannot replay is `verify`'s to report, not staleness.
+    A basis the log cannot replay is `verify`'s to report, not staleness. `bases`: the tables as
+    recorded at some `based_on` positions, replayed already (verify's check of each recorded hash).
 
     A decision a later one supersedes (the next decision that counts, a "continue" too: the judge
     decided again on the corrected table) is judged on the log as it was when superseded: only the
@@ -122,14 +126,15 @@ def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None =
     out: dict[int, StaleDecision] = {}
     for i, d in enumerate(decisions):
         nxt = decisions[i + 1].position if i + 1 < len(decisions) else None
-        s = _stale(replayer, events if nxt is None else [e for e in events if e.position < nxt], d, gone, kinds)
+        s = _stale(replayer, events if nxt is None else [e for e in events if e.position < nxt], d, gone, kinds,
+                   bases or {})
         if s is not None:
             out[d.position] = dataclasses.replace(s, superseded_by=nxt)
     return out
 
 
 def _stale(replayer: Replayer, events: Sequence[RecordedEvent], d: RecordedEvent, gone: set[int],
-           kinds: Mapping[int, str]) -> StaleDecision | None:
+           kinds: Mapping[int, str], bases: Mapping[int, TableState]) -> StaleDecision | None:
     """Decision `d` against the corrections and backups among `events`: stale, or None."""
     p = d.payload
     if p.get("result") == "continue":
@@ -148,7 +153,7 @@ def _stale(replayer: Replayer, events: Sequence[RecordedEvent], d: RecordedEvent
     if not by:
         return None
     try:
-        if not table_changed(replayer, events, based_on):
+        if not table_changed(replayer, events, based_on, bases.get(based_on)):
             return None
     except (LookupError, ValueError, KeyError):
         return None

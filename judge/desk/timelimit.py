@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.decisions import StaleDecision, stale_decisions
@@ -119,7 +119,7 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
         raise InputError(str(e), field="policy") from None
     result = TimeLimitResult(match.id, match.ruleset.name, called, decision,
                              basis=(events[-1].position, state.state_hash()))
-    _against_recorded(result, events, voided, stale_decisions(match.replayer, events))
+    _against_recorded(result, events, voided, lambda: stale_decisions(match.replayer, events))
     return result
 
 
@@ -161,7 +161,7 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
                          "--clock only says when a call this command records was made", field="clock")
     result = TimeLimitResult(match.id, rs.name, called, decision, facts=shown_facts)
     if called.position:
-        _against_recorded(result, events, voided, stale_decisions(match.replayer, events))
+        _against_recorded(result, events, voided, lambda: stale_decisions(match.replayer, events))
     return result
 
 
@@ -242,21 +242,23 @@ def _cited(rs: Ruleset, d: Decision) -> Decision:
 
 
 def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], voided: set[int],
-                      stale: Mapping[int, StaleDecision]) -> None:
+                      stale: Callable[[], Mapping[int, StaleDecision]]) -> None:
     """Compare the decision with the latest one recorded after the same time call (so re-running is
     harmless): the same one is `already_recorded`; a different one after a final decision (a win,
     a draw: not "continue", which the procedure supersedes as the game goes on) `contradicts` it,
     and is not recorded over it. A final decision is the same when its result and winner are (its
     steps' wording may come from another version); a "continue" also by its branch and steps (the
     play after the call moves it on). A stale one (`stale`: a later correction changed the table it
-    judged) is neither: this decision, on the corrected table, is recorded and `supersedes` it."""
+    judged) is neither: this decision, on the corrected table, is recorded and `supersedes` it.
+    `stale` works staleness out: asked only when a decision follows the call (most matches have none)."""
     called, d = result.time_called, result.decision
     for e in reversed(events):
         if e.position <= called.position:
             return
         if e.kind == "time.decision" and e.position not in voided:
-            if e.position in stale:
-                result.supersedes = stale[e.position]
+            out_of_date = stale().get(e.position)
+            if out_of_date is not None:
+                result.supersedes = out_of_date
                 return
             p = e.payload
             same = (p.get("result"), p.get("winner")) == (d.result, d.winner)
