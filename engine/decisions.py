@@ -19,14 +19,16 @@ play on, superseded by the procedure itself as play goes on (as `timelimit` trea
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from engine.desk import find_time_called, stale_decision_finding
 from engine.events import RecordedEvent
 from engine.findings import Finding
-from engine.rulesets.base import Outcome
 from engine.replay import VOIDING_KINDS, Replayer, void_targets, voided_positions
+from engine.state import TableState
 
 DECISION = "time.decision"
 
@@ -88,11 +90,13 @@ def _changed_by(events: Sequence[RecordedEvent], based_on: int,
     return tuple(out)
 
 
-def table_changed(replayer: Replayer, events: Sequence[RecordedEvent], based_on: int) -> bool:
+def table_changed(replayer: Replayer, events: Sequence[RecordedEvent], based_on: int,
+                  recorded: TableState | None = None) -> bool:
     """Does the log as corrected give another table at `based_on` than the log as recorded then?
-    Both leave decisions out (Replayer.decision_basis). The lists of voided positions are set
-    aside: a note voided after the decision leaves the judged table what it was."""
-    recorded = replayer.decision_basis(events, based_on)
+    Both leave decisions out (Replayer.decision_basis; `recorded`: that table, where the caller
+    replayed it already). The lists of voided positions are set aside: a note voided after the
+    decision leaves the judged table what it was."""
+    recorded = recorded if recorded is not None else replayer.decision_basis(events, based_on)
     game = [e for e in events[1:] if e.kind != DECISION]
     corrected, _ = replayer.corrected_fold([e for e in game if e.position <= based_on], whole=game)
     corrected.voided = list(recorded.voided)
@@ -100,49 +104,60 @@ def table_changed(replayer: Replayer, events: Sequence[RecordedEvent], based_on:
     return corrected.state_hash() != recorded.state_hash()
 
 
-def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None = None) -> dict[int, StaleDecision]:
+def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None = None, *,
+                    bases: Mapping[int, TableState] | None = None) -> dict[int, StaleDecision]:
     """Every final time decision that still counts (no correction voids it) and whose judged table
     a later correction or backup changed: position -> StaleDecision. `events`: the whole log, as
     the caller read it (else read here). A decision without a recorded basis (decided from facts
     read off the table) is judged on no log table, so none of the log's corrections makes it stale.
-    A basis the log cannot replay is `verify`'s to report, not staleness."""
+    A basis the log cannot replay is `verify`'s to report, not staleness. `bases`: the tables as
+    recorded at some `based_on` positions, replayed already (verify's check of each recorded hash).
+
+    A decision a later one supersedes (the next decision that counts, a "continue" too: the judge
+    decided again on the corrected table) is judged on the log as it was when superseded: only the
+    standing decision is checked against the corrections recorded since (QA N8)."""
     if events is None:
         events = replayer.store.read(replayer.match)
-    voiders = [e for e in events if e.kind in VOIDING_KINDS]
-    if not voiders:
+    if not any(e.kind in VOIDING_KINDS for e in events):
         return {}
     gone = voided_positions(events)
     kinds = {e.position: e.kind for e in events}
     decisions = [e for e in events if e.kind == DECISION and e.position not in gone]
     out: dict[int, StaleDecision] = {}
-    for d in decisions:
-        p = d.payload
-        if p.get("result") == "continue":
-            continue
-        call = find_time_called([e for e in events if e.position < d.position], ())
-        if call is not None and call.position in gone:  # the call it answered is void (QA74 N5)
-            by = tuple((e.position, e.kind) for e in voiders
-                       if call.position in void_targets(e, lambda q: kinds.get(q, "")))
-            out[d.position] = StaleDecision(d.position, p.get("based_on", d.position - 1), by, call=call.position)
-            continue
-        if "state_hash" not in p:
-            continue
-        based_on = p.get("based_on", d.position - 1)
-        by = _changed_by(events, based_on, kinds)
-        if not by:
-            continue
-        try:
-            if not table_changed(replayer, events, based_on):
-                continue
-        except (LookupError, ValueError, KeyError):
-            continue
-        out[d.position] = StaleDecision(d.position, based_on, by)
-    for pos, s in list(out.items()):
-        last = s.by[-1][0]
-        later = [d.position for d in decisions if d.position > last and d.position not in out]
-        if later:
-            out[pos] = StaleDecision(s.position, s.based_on, s.by, later[-1], s.call)
+    for i, d in enumerate(decisions):
+        nxt = decisions[i + 1].position if i + 1 < len(decisions) else None
+        s = _stale(replayer, events if nxt is None else [e for e in events if e.position < nxt], d, gone, kinds,
+                   bases or {})
+        if s is not None:
+            out[d.position] = dataclasses.replace(s, superseded_by=nxt)
     return out
+
+
+def _stale(replayer: Replayer, events: Sequence[RecordedEvent], d: RecordedEvent, gone: set[int],
+           kinds: Mapping[int, str], bases: Mapping[int, TableState]) -> StaleDecision | None:
+    """Decision `d` against the corrections and backups among `events`: stale, or None."""
+    p = d.payload
+    if p.get("result") == "continue":
+        return None
+    call = find_time_called([e for e in events if e.position < d.position], ())
+    if call is not None and call.position in gone:  # the call it answered is void (QA74 N5)
+        by = tuple((e.position, e.kind) for e in events if e.kind in VOIDING_KINDS
+                   and call.position in void_targets(e, lambda q: kinds.get(q, "")))
+        if not by:  # voided by a correction recorded after the decision that superseded this one
+            return None
+        return StaleDecision(d.position, p.get("based_on", d.position - 1), by, call=call.position)
+    if "state_hash" not in p:
+        return None
+    based_on = p.get("based_on", d.position - 1)
+    by = _changed_by(events, based_on, kinds)
+    if not by:
+        return None
+    try:
+        if not table_changed(replayer, events, based_on, bases.get(based_on)):
+            return None
+    except (LookupError, ValueError, KeyError):
+        return None
+    return StaleDecision(d.position, based_on, by)
 
 
 def outstanding(stale: Mapping[int, StaleDecision]) -> StaleDecision | None:
@@ -151,44 +166,44 @@ def outstanding(stale: Mapping[int, StaleDecision]) -> StaleDecision | None:
     return max(left, key=lambda s: s.position) if left else None
 
 
-def standing_outcome(outcome: Any, stale: Mapping[int, StaleDecision],
-                     events: Sequence[RecordedEvent]) -> Any:
-    """A ruleset's outcome (`ruleset.outcome(state)`, which a ruleset may take from the first time
-    decision it applied) with a stale decision taken out: the decision that supersedes it, as an
-    Outcome of its own; None while none does."""
-    if outcome is None or getattr(outcome, "position", None) not in stale:
-        return outcome
-    s = stale[outcome.position]
-    if s.superseded_by is None:
-        return None
-    p = _superseding(s, events)
-    return Outcome(p["result"], p.get("winner"), "time", [f"decided at the end of time ({p.get('branch')})",
-                   f"event {s.superseded_by}"], p.get("rule", ""), s.superseded_by)
+class Standing:
+    """The table as corrected with every stale decision left out, folded once when first asked (a
+    log with no stale decision behind its result never is): each decision that stands applied by
+    the ruleset's own rule (`apply_time_decision`: optcg's win, op2009's games awarded by the
+    branch), a "continue" leaving the game in play until the game, or a later decision, ends it."""
 
+    def __init__(self, replayer: Replayer, events: Sequence[RecordedEvent], stale: Mapping[int, StaleDecision]):
+        self.replayer, self.events, self.stale = replayer, events, stale
 
-def _superseding(s: StaleDecision, events: Sequence[RecordedEvent]) -> Mapping[str, Any]:
-    return next(e for e in events if e.position == s.superseded_by).payload
+    @functools.cached_property
+    def table(self) -> TableState:
+        return self.replayer.corrected_fold(self.events[1:], leave_out=self.stale.keys())[0]
 
+    def outcome(self, outcome: Any) -> Any:
+        """A ruleset's outcome (`ruleset.outcome(state)`, which a ruleset may take from the first
+        time decision it applied) as it stands: the standing table's, where it came from a stale
+        decision some later decision supersedes; None while none does (decide again)."""
+        s = self.stale.get(getattr(outcome, "position", None))
+        if s is None:
+            return outcome
+        return None if s.superseded_by is None else self.replayer.ruleset.outcome(self.table)
 
-def standing_result(result: Mapping[str, Any] | None, stale: Mapping[int, StaleDecision],
-                    events: Sequence[RecordedEvent], match: str,
-                    at: int | None = None) -> tuple[Mapping[str, Any] | None, str | None]:
-    """A table's `result` (what a ruleset set when it applied a time decision: `state --json`, the
-    replay's boards) as it stands: (result, None), or (None, the not-decided words) while the
-    decision it came from is stale; the decision that supersedes it, once one does. `at`: the
-    moment of a table as recorded then (a replay step): the decision stood until the first event
-    that left it out of date. None: the table as corrected, where every later correction counts."""
-    pos = (result or {}).get("position")
-    if pos not in stale:
-        return result, None
-    s = stale[pos]
-    if at is not None and at < s.by[0][0]:
-        return result, None
-    if s.superseded_by is not None and (at is None or at >= s.superseded_by):
-        p = _superseding(s, events)
-        return {"result": p["result"], "winner": p.get("winner"), "how": "time",
-                "position": s.superseded_by, "branch": p.get("branch")}, None
-    return None, _not_decided(s, match)
+    def result(self, result: Mapping[str, Any] | None, match: str, *, at: int | None = None,
+               upto: int | None = None) -> tuple[Mapping[str, Any] | None, str | None]:
+        """A table's `result` (what a ruleset set when it applied a time decision: `state --json`,
+        the replay's boards) as it stands: (result, None), or (None, the not-decided words) while
+        the decision it came from is stale; the standing table's once a later decision supersedes
+        it. `at`: the moment of a table as recorded then (a replay step): the decision stood until
+        the first event that left it out of date. None: the table as corrected, where every later
+        correction counts. `upto` (default `at`): the table's position; a result set later (play
+        went on after a "continue") is not yet one."""
+        s = self.stale.get((result or {}).get("position"))
+        if s is None or (at is not None and at < s.by[0][0]):
+            return result, None
+        if s.superseded_by is not None and (at is None or at >= s.superseded_by):
+            now, upto = self.table.result, upto if upto is not None else at
+            return (now if now is not None and (upto is None or now.get("position", 0) <= upto) else None), None
+        return None, _not_decided(s, match)
 
 
 def not_decided_words(stale: Mapping[int, StaleDecision], match: str) -> str | None:

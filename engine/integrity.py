@@ -20,12 +20,14 @@ import io
 import json
 import os
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote
 
 from engine.canonical import canonical_bytes, sha256_hex
-from engine.decisions import stale_decisions
+from engine.decisions import StaleDecision, stale_decisions
+from engine.events import RecordedEvent
 from engine.replay import SNAPSHOT_EVERY, Replayer
 from engine.store import EventStore, MatchNotFound, VerifyReport, anchor_token, split_snapshot
 
@@ -37,9 +39,12 @@ MAX_ANCHOR_FILE = 64 * 1024 * 1024
 
 # --- a match in full -------------------------------------------------------------------------
 
-def verify_match(store: EventStore, match: str) -> VerifyReport:
+def verify_match(store: EventStore, match: str, *, events: Sequence[RecordedEvent] | None = None,
+                 stale: Mapping[int, StaleDecision] | None = None) -> VerifyReport:
     """Chain and guard (engine/store.py), then, if the chain holds, a full replay: every snapshot
-    compared with the replayed state at its position, and every decision's state hash rechecked."""
+    compared with the replayed state at its position, and every decision's state hash rechecked.
+    `events`, `stale`: the whole log and its stale decisions, where the caller (a report, after its
+    review) has them already: neither is read or replayed again."""
     report = store.verify(match)
     if report.first_break is not None:
         return report
@@ -52,7 +57,7 @@ def verify_match(store: EventStore, match: str) -> VerifyReport:
         report.fail(f"cannot replay: {str(e)[:120]}")
         return report
     _check_snapshots(store, replayer, report)
-    _check_decisions(replayer, report)
+    _check_decisions(replayer, report, events, stale)
     return report
 
 
@@ -106,17 +111,20 @@ def _snapshot_problem(position: int, data: bytes, event_hash: str | None, replay
     return None
 
 
-def _check_decisions(replayer: Replayer, report: VerifyReport) -> None:
+def _check_decisions(replayer: Replayer, report: VerifyReport, events: Sequence[RecordedEvent] | None = None,
+                     stale: Mapping[int, StaleDecision] | None = None) -> None:
     """Each decision's recorded basis against the log as recorded then (a difference: an edit, of
     the decision or of the log), then against the log as corrected since (a difference: a later
     correction changed the table it judged, so it is STALE until a new decision supersedes it)."""
-    events = replayer.store.read(replayer.match)
+    events = events if events is not None else replayer.store.read(replayer.match)
     decisions = [e for e in events if e.kind == "time.decision" and "state_hash" in e.payload]
     tampered = set()
+    bases = {}  # based_on -> the table as recorded then: replayed once, for the hash and for staleness
     for e in decisions:
         basis = e.payload.get("based_on", e.position - 1)
         try:
-            got = replayer.decision_basis(events, basis).state_hash()
+            bases[basis] = replayer.decision_basis(events, basis)
+            got = bases[basis].state_hash()
         except (LookupError, ValueError) as err:
             report.fail(f"event {e.position} (time.decision): its basis cannot be replayed ({str(err)[:80]})")
             tampered.add(e.position)
@@ -127,7 +135,9 @@ def _check_decisions(replayer: Replayer, report: VerifyReport) -> None:
                         f"{e.payload['state_hash'][:16]}..., but replaying events 1..{basis} gives "
                         f"{got[:16]}...: the decision rests on a table the log does not give (tampered: "
                         "the decision or the log was edited)")
-    for pos, s in stale_decisions(replayer, events).items():
+    if stale is None:
+        stale = stale_decisions(replayer, events, bases=bases)
+    for pos, s in stale.items():
         if pos in tampered:
             continue
         if s.superseded_by is None:

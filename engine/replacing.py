@@ -99,7 +99,8 @@ def superseded(events: Sequence[RecordedEvent]) -> dict[int, int]:
 def marks(events: Sequence[RecordedEvent], voided: set[int]) -> dict[int, dict[str, Any]]:
     """What a listing of the log says beside an event beyond "void": the correction that replaced
     it (`replaced_by`), or, of a correction, the later one of the same event that superseded it
-    (`superseded_by`). `events list` and its JSON say these."""
+    (`superseded_by`). `events list` and its JSON say these; a stale time decision a later one
+    superseded (`superseded_by_event`) is marked by the caller (engine/decisions.py)."""
     out: dict[int, dict[str, Any]] = {}
     for p, r in replacements(events).items():
         if p in voided:
@@ -117,6 +118,8 @@ def mark_words(mark: dict[str, Any] | None, void: bool) -> str:
         return f" (replaced by correction {mark['replaced_by']})"
     if "superseded_by" in mark:
         return f" (superseded by correction {mark['superseded_by']})"
+    if "superseded_by_event" in mark:  # a stale time decision decided again (engine/decisions.py)
+        return f" (superseded by event {mark['superseded_by_event']})"
     return " (void)" if void else ""
 
 

@@ -25,7 +25,7 @@ check them) is kept, flagged (DESK-9) and not applied, so no stored event can ma
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.desk import OFF_TABLE_KINDS, failure_finding, limit_finding
@@ -420,14 +420,16 @@ class Replayer:
 
     def corrected_fold(self, events: Sequence[RecordedEvent], *, whole: Sequence[RecordedEvent] | None = None,
                        check: bool = False, after_each: Callable[[TableState], None] | None = None,
-                       stop: Callable[[TableState], bool] | None = None) -> tuple[TableState, list[Finding]]:
+                       stop: Callable[[TableState], bool] | None = None,
+                       leave_out: Iterable[int] = ()) -> tuple[TableState, list[Finding]]:
         """The log as corrected: `events` (2 onwards) played with every void among them (or among
         `whole`, a longer log they begin) left out from the start, and a replacement a correction
         gives played in its target's place. The one corrected replay: validation's standing
-        findings, `state --at`, the report's timeline and charts."""
+        findings, `state --at`, the report's timeline and charts. `leave_out`: more positions played
+        as voids (the stale time decisions: engine/decisions.py `Standing`)."""
         log = events if whole is None else whole
         skip, instead = corrections_of(log)
-        fold = Fold(self.ruleset, self.created, None, 1, skip=skip, instead=instead)
+        fold = Fold(self.ruleset, self.created, None, 1, skip=skip | frozenset(leave_out), instead=instead)
         findings: list[Finding] = []
         for e in events:
             findings.extend(fold.push(e, check=check and e.kind not in VOIDING_KINDS))

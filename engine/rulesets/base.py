@@ -223,6 +223,13 @@ class Ruleset:
         """The table the facts describe (the match's players and options from `created`)."""
         raise NotImplementedError(f"ruleset {shown(self.name)} cannot decide from facts read off the table")
 
+    def logged_facts(self, state: TableState) -> dict[str, Any]:
+        """Of `time_facts`, those the log knows on `state` (the recorded table now), as parsed
+        facts are ("each": {player: n}, a player known alone where another's count is not): a
+        judge's --facts that say otherwise are refused (record, then judge). Hidden or unrecorded
+        counts are left out, and so accepted as read. By default the log knows none."""
+        return {}
+
     def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,
                                policy: str | None = None) -> Decision:
         """The end-of-time decision for a table the judge read (`facts`, parsed against

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from engine.decisions import stale_decisions, standing_result
+from engine.decisions import Standing, stale_decisions
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 from engine.names import match_names, names_now, shown_players
@@ -506,6 +506,9 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
     state = m.replayer.state_at(events=whole)
     voided = set(state.voided)
     marks = replacing_marks(whole, voided)  # replaced events, superseded corrections
+    for pos, s in stale_decisions(m.replayer, whole).items():  # and stale decisions decided again (QA N7)
+        if s.superseded_by is not None:
+            marks.setdefault(pos, {})["superseded_by_event"] = s.superseded_by
     events = [e for e in whole if e.position >= start and (stop is None or e.position <= stop)]
     cut = m.store.verify(m.id, raw).first_break  # an edited event is marked where it is listed
     broken = (cut.position, cut.reason) if cut else None
@@ -560,8 +563,8 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     standing: tuple = (state.result, None)
     if (state.result or {}).get("position") is not None:
         events = m.events()
-        standing = standing_result(state.result, stale_decisions(replayer, events), events, m.id,
-                                   at=state.position if as_recorded else None)
+        standing = Standing(replayer, events, stale_decisions(replayer, events)).result(
+            state.result, m.id, at=state.position if as_recorded else None, upto=state.position)
     if as_json:
         view = state.view()
         view["result"], view["not_decided"] = standing

@@ -4,9 +4,10 @@ from __future__ import annotations
 import click
 
 from engine.match import InputError
-from engine.integrity import verify_match
 
 from judge import report as lib
+from judge.report.files import report_path, write_file
+from judge.report.match import render_match_verified
 from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
 
 
@@ -52,8 +53,8 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json
         # the page is written either way (it says FAILED and where); the exit code says it too, so
         # that a script or a scorekeeper does not hand on a report of a log that fails its check.
         # One verification serves both: the page's verdict and the exit code's.
-        verdict = verify_match(m.store, m.id)
-        paths = [lib.write_match_report(m, out_dir, out, verify=verdict)]
+        page, verdict = render_match_verified(m)
+        paths = [write_file(out or report_path(out_dir, m.id), page)]
         problems = [] if verdict.ok else list(verdict.problems)
     if as_json:
         emit_json({"files": paths} if not problems else

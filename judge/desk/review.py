@@ -14,7 +14,7 @@ from engine.desk import (
     judge_of,
     log_outcome,
 )
-from engine.decisions import StaleDecision, not_decided_words, stale_decisions, stale_findings
+from engine.decisions import Standing, StaleDecision, not_decided_words, stale_decisions, stale_findings
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.match import Match
@@ -115,8 +115,8 @@ def review(match: Match, upto: int | None = None) -> Review:
     validation = match.validate(upto)
     events = match.events(upto)
     voided = set(validation.state.voided)
-    game = match.ruleset.outcome(validation.state)
     stale = stale_decisions(match.replayer, events)
+    game = Standing(match.replayer, events, stale).outcome(match.ruleset.outcome(validation.state))
     outcome = log_outcome(events, voided, match.players, game, stale)
     desk = desk_findings(events, voided, match.players, outcome,
                          known_rules=[r.id for r in match.ruleset.rules], guide=guide_for(match.ruleset.name),

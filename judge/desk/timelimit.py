@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.decisions import StaleDecision, stale_decisions
@@ -119,7 +119,7 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
         raise InputError(str(e), field="policy") from None
     result = TimeLimitResult(match.id, match.ruleset.name, called, decision,
                              basis=(events[-1].position, state.state_hash()))
-    _against_recorded(result, events, voided, stale_decisions(match.replayer, events))
+    _against_recorded(result, events, voided, lambda: stale_decisions(match.replayer, events))
     return result
 
 
@@ -127,8 +127,8 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
                       clock: str | None = None) -> TimeLimitResult:
     """The decision for a table nobody recorded event by event, from what the judge read off it
     (`text`, e.g. "turn=4 life=2-3 deck=20-18"; engine/timefacts.py). The facts must be the table
-    as it is NOW: the game events in the log, if any, are not consulted. A match with no time call
-    gets one (at `clock`) with the decision. InputError (field `facts`, with the column) on facts
+    as it is NOW: one the log knows then and reads otherwise is refused (`_against_log`). A match
+    with no time call gets one (at `clock`) with the decision. InputError (field `facts`, with the column) on facts
     the ruleset does not read, of the wrong shape or out of range, or missing where the decision
     needs them."""
     rs = match.ruleset
@@ -148,6 +148,7 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
                          field="facts" + (f".{e.key}" if e.key else "")) from None
     except ValueError as e:  # an unknown policy
         raise InputError(str(e), field="policy") from None
+    _against_log(match, events, facts)
     called = find_time_called(events, voided)
     shown_facts = facts_text(facts, list(created.payload["players"]))
     decision.steps.insert(0, f"the judge read the table: {shown_facts}")
@@ -160,8 +161,35 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
                          "--clock only says when a call this command records was made", field="clock")
     result = TimeLimitResult(match.id, rs.name, called, decision, facts=shown_facts)
     if called.position:
-        _against_recorded(result, events, voided, stale_decisions(match.replayer, events))
+        _against_recorded(result, events, voided, lambda: stale_decisions(match.replayer, events))
     return result
+
+
+def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, Any]) -> None:
+    """Record, then judge: a fact the log knows (the ruleset's `logged_facts` on the table now,
+    decisions left out) that --facts reads otherwise is refused, each field with both values, before
+    anything is decided or stored. A log of no game event knows nothing (the ruleset says so)."""
+    known = match.ruleset.logged_facts(match.replayer.decision_basis(events))
+    wrong = []  # (fact, as read, as logged, the fact as the log gives it)
+    for key, read in facts.items():
+        logged = known.get(key)
+        if isinstance(read, Mapping) and isinstance(logged, Mapping):
+            differ = [p for p in read if p in logged and logged[p] != read[p]]
+            if differ:
+                wrong.append((key, ", ".join(f"{p} {read[p]}" for p in differ),
+                              ", ".join(f"{p} {logged[p]}" for p in differ), {**read, **logged}))
+        elif logged is not None and not isinstance(logged, Mapping) and logged != read:
+            wrong.append((key, str(read), str(logged), logged))
+    if wrong:
+        said = "; ".join(f"{k}: --facts reads {r}, the log has {lg}" for k, r, lg, _ in wrong)
+        players = list(events[0].payload["players"])
+        raise InputError(
+            f"the facts contradict the recorded log ({said}). Nothing was recorded. Record, then judge: if the "
+            f"log is wrong, record a correction first (tablejudge log {match.id} correction --actor judge:NAME "
+            f"--voids N --reason \"...\"), then decide; if the log is right, give what it has "
+            f"({facts_text({k: v for k, _, _, v in wrong}, players)}) or leave "
+            f"{', '.join(k + '=' for k, *_ in wrong)} out where the decision does not reach it",
+            field="facts" + (f".{wrong[0][0]}" if len(wrong) == 1 else ""))
 
 
 def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
@@ -214,21 +242,23 @@ def _cited(rs: Ruleset, d: Decision) -> Decision:
 
 
 def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], voided: set[int],
-                      stale: Mapping[int, StaleDecision]) -> None:
+                      stale: Callable[[], Mapping[int, StaleDecision]]) -> None:
     """Compare the decision with the latest one recorded after the same time call (so re-running is
     harmless): the same one is `already_recorded`; a different one after a final decision (a win,
     a draw: not "continue", which the procedure supersedes as the game goes on) `contradicts` it,
     and is not recorded over it. A final decision is the same when its result and winner are (its
     steps' wording may come from another version); a "continue" also by its branch and steps (the
     play after the call moves it on). A stale one (`stale`: a later correction changed the table it
-    judged) is neither: this decision, on the corrected table, is recorded and `supersedes` it."""
+    judged) is neither: this decision, on the corrected table, is recorded and `supersedes` it.
+    `stale` works staleness out: asked only when a decision follows the call (most matches have none)."""
     called, d = result.time_called, result.decision
     for e in reversed(events):
         if e.position <= called.position:
             return
         if e.kind == "time.decision" and e.position not in voided:
-            if e.position in stale:
-                result.supersedes = stale[e.position]
+            out_of_date = stale().get(e.position)
+            if out_of_date is not None:
+                result.supersedes = out_of_date
                 return
             p = e.payload
             same = (p.get("result"), p.get("winner")) == (d.result, d.winner)

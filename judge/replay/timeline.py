@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.decisions import not_decided_words, stale_decisions, stale_findings, standing_result
+from engine.decisions import Standing, not_decided_words, stale_decisions, stale_findings
 from engine.desk import DESK_RULES, JUDGE_ACTION_KINDS, describer, desk_findings, log_outcome
 from engine.events import RecordedEvent
 from engine.findings import Finding
@@ -94,7 +94,7 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
     # time decisions out of date: judged on the log as stored (a hidden log lacks cards a table's
     # hash stands on), up to where this walk ends
     stale = stale_decisions(match.replayer, log)
-    stored = log
+    standing = Standing(match.replayer, log, stale)
     if hidden:
         log = [hide_event(match, e) for e in log]
     players = match.players
@@ -110,11 +110,11 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
             b = board(fold.state, rs, seats)
             # a step's table holds the decision it applied; from the correction that left it out
             # of date on, it is no result (QA74 N3)
-            b["result"], b["not_decided"] = standing_result(b["result"], stale, stored, match.id, at=e.position)
+            b["result"], b["not_decided"] = standing.result(b["result"], match.id, at=e.position)
             snaps.append(b)
     voided = set(state.voided)
     try:
-        game = rs.outcome(state)
+        game = standing.outcome(rs.outcome(state))
     except Exception:  # noqa: BLE001
         game = None
     outcome = log_outcome(log, voided, players, game, stale)

@@ -24,8 +24,14 @@ PALETTE = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085")
 
 
 def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any]:
-    """What report.html draws. `verify`: the log's verdict, when the caller has it already (the
-    CLI verifies first, for its exit code: the chain is then not recomputed a second time)."""
+    """What report.html draws. `verify`: the log's verdict, when the caller has it already (a
+    round page verifies each match once: the chain is then not recomputed a second time)."""
+    return _context(m, verify)[0]
+
+
+def _context(m: Match, verify: VerifyReport | None) -> tuple[dict[str, Any], VerifyReport]:
+    """The page's context, and the verdict it carries (verified here, after the review, on the
+    review's log and stale decisions, when not given)."""
     r = desk.review(m)
     voided = r.voided
     ruleset = m.ruleset
@@ -60,6 +66,8 @@ def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any
                                                                    if e.position not in voided else r.describe(e)),
             "judge_action": e.kind in JUDGE_ACTION_KINDS or e.actor.startswith("judge:"),
             "backed_out": e.position in voided, "void_how": how.get(e.position), "recorded_at": e.recorded_at,
+            # a stale time decision a later one decided again (QA N7): said as a replaced event is
+            "superseded_by": getattr(r.stale.get(e.position), "superseded_by", None),
             "recorded_by": e.recorded_by, "findings": findings_at.get(e.position, []),
             "state": table_view(st, ruleset, names),
         }
@@ -81,7 +89,7 @@ def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any
                 + [e["state"] for seg in segments for ph in seg["phases"] for e in ph["events"]])
 
     if verify is None:  # `verify`'s own verdict: the chain, and the replay (a stale decision fails it)
-        verify = verify_match(m.store, m.id)
+        verify = verify_match(m.store, m.id, events=r.events, stale=r.stale)  # the review's log and staleness
     outcome = r.outcome
     decision = _with_source(m, r.time_decision())
     c = m.created.payload
@@ -124,7 +132,7 @@ def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any
         "voided_said": _voids_said(voided, how),
         # the header lists every judge action and penalty (an appeal starts there, not on page 16)
         "judge_actions": [e for seg in segments for ph in seg["phases"] for e in ph["events"] if e["judge_action"]],
-    }
+    }, verify
 
 
 def rulebook_lang(rulebook: str) -> str:
@@ -263,6 +271,13 @@ def _num(v: float) -> str:
 
 def render_match(m: Match, verify: VerifyReport | None = None) -> str:
     return render("report.html", **match_context(m, verify))
+
+
+def render_match_verified(m: Match) -> tuple[str, VerifyReport]:
+    """The page and the verdict it shows (the CLI's exit code says it too): the match reviewed and
+    verified once, the verification on the review's log."""
+    ctx, verify = _context(m, None)
+    return render("report.html", **ctx), verify
 
 
 def write_match_report(m: Match, out_dir: str = DEFAULT_DIR, path: str | None = None,

@@ -32,7 +32,8 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
         r = desk.review(m)
         active = r.active_findings()
         slip = r.slip()
-        verify = verified[mid] = verify_match(store, mid)  # as `verify` judges it
+        # as `verify` judges it, on the review's log and stale decisions (not read or replayed again)
+        verify = verified[mid] = verify_match(store, mid, events=r.events, stale=r.stale)
         seats = names_now(r.state)
         rows.append({
             "id": mid, "table": c.get("table"), "event": c.get("event"), "players": shown_players(seats),

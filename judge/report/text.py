@@ -17,7 +17,7 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
                  standing: tuple[dict | None, str | None] | None = None) -> str:
     """The table for a terminal; card numbers shown with their names (`OP01-078 Boa Hancock`).
     `view`: said in the heading ("as corrected", "as recorded then") for a moment before the end.
-    `standing`: the result as it stands (engine.decisions.standing_result), else the table's own."""
+    `standing`: the result as it stands (engine.decisions.Standing.result), else the table's own."""
     names = names or CardNames.for_state(state, ruleset)
     seats = names_now(state)  # a player named after the log began: "X (seat Player 2)"
     where = f"after event {state.position}" + (f" of {head}" if head else "") + (f" ({view})" if view else "")

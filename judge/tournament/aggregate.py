@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from engine.decisions import outstanding, stale_decisions, standing_outcome
+from engine.decisions import Standing, outstanding, stale_decisions
 from engine.events import (
     TABLE_ACTOR,
     Draft,
@@ -395,7 +395,7 @@ class Tournament:
                                  "of the other matches given", field="match")
             events = m.events()
             stale = stale_decisions(m.replayer, events)
-            outcome = standing_outcome(m.ruleset.outcome(m.state()), stale, events)
+            outcome = Standing(m.replayer, events, stale).outcome(m.ruleset.outcome(m.state()))
             if outcome is None:
                 waiting = outstanding(stale)
                 raise InputError(f"match {m.id} has no outcome yet: " + (

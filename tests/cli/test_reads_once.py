@@ -165,3 +165,75 @@ def test_matches_names_the_seats_without_replaying_a_match(tmp_path, monkeypatch
     assert code == 0, err
     assert {r["id"]: r["named"] for r in json.loads(out)} == expected
     assert replays == []
+
+
+def _stale_match(tmp_path):
+    """An optcg match decided at the end of time, then corrected: its decision is stale."""
+    from tests.desk.test_stale_decision import JUDGE, PLAIN, decided
+    m = decided(tmp_path)
+    m.record("correction", PLAIN[1](m), actor=JUDGE)
+    return m
+
+
+@pytest.fixture
+def bases(monkeypatch):
+    """Counts of Replayer.decision_basis calls (each a replay of a decision's table)."""
+    from engine.replay import Replayer
+    counts = {"n": 0}
+    real = Replayer.decision_basis
+
+    def wrapper(self, *a, **kw):
+        counts["n"] += 1
+        return real(self, *a, **kw)
+    monkeypatch.setattr(Replayer, "decision_basis", wrapper)
+    return counts
+
+
+def test_verify_replays_a_decisions_basis_once(tmp_path, bases):
+    """Its hash check and its staleness check replayed the same table twice."""
+    m = _stale_match(tmp_path)
+    bases["n"] = 0
+    code, out, _ = run(tmp_path / "t.db", "verify", m.id)
+    assert code == 1 and "is STALE" in out
+    assert bases["n"] == 1
+
+
+def test_a_match_report_works_out_staleness_once(tmp_path, monkeypatch):
+    """The report's review worked out the stale decisions, then its verification again."""
+    import engine.decisions as decisions
+    m = _stale_match(tmp_path)
+    n = {"stale": 0}
+    real = decisions.stale_decisions
+
+    def spy(*a, **kw):
+        n["stale"] += 1
+        return real(*a, **kw)
+    import sys
+    for mod in ("judge.desk.review", "engine.integrity"):  # the module (judge.desk.review is also a function)
+        monkeypatch.setattr(sys.modules[mod], "stale_decisions", spy)
+    page = tmp_path / "r.html"
+    code, out, err = run(tmp_path / "t.db", "report", m.id, "-o", page)
+    assert code != 0 and "decision out of date" in page.read_text()
+    assert n["stale"] == 1
+
+
+def test_timelimit_works_out_no_staleness_without_a_decision(tmp_path, monkeypatch):
+    """`timelimit` worked out stale decisions on a match that has none to be stale."""
+    import judge.desk.timelimit as tl
+    from tests.desk.test_stale_decision import JUDGE
+    from tests.rulesets.optcg.test_optcg_time_policies import game
+    m = Match.create(EventStore.open(str(tmp_path / "t.db")), "optcg", ["Ann", "Bob"])
+    for kind, actor, payload in game():
+        m.record(kind, payload, actor=actor)
+    m.record("note", {"text": "x"}, actor=JUDGE)
+    m.record("correction", {"voids": m.head_position(), "reason": "wrong match"}, actor=JUDGE)
+    n = {"stale": 0}
+    real = tl.stale_decisions
+
+    def spy(*a, **kw):
+        n["stale"] += 1
+        return real(*a, **kw)
+    monkeypatch.setattr(tl, "stale_decisions", spy)
+    code, out, err = run(tmp_path / "t.db", "timelimit", m.id, "--dry-run")
+    assert code == 0 and "dry run: nothing recorded" in out, err
+    assert n["stale"] == 0

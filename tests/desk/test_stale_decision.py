@@ -94,7 +94,9 @@ def test_deciding_again_supersedes_the_stale_decision(tmp_path):
     code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
     assert code == 0, out
     r = review(Match(m.store, m.id))
-    assert (r.outcome.result, r.outcome.winner, r.outcome.position) == ("win", "Ann", again.recorded.position)
+    # read as a first decision is: the ruleset applied it (engine/decisions.py Standing)
+    assert (r.outcome.result, r.outcome.winner) == ("win", "Ann")
+    assert f"event {again.recorded.position}" in r.outcome.explanation
     assert not [f for f in r.active_findings() if f.rule == "DESK-15"]
     assert run(m).already_recorded.position == again.recorded.position  # and it stands: nothing more
 

@@ -1253,6 +1253,13 @@ class OptcgRuleset(Ruleset):
         return decide_end_of_time(self, state, events, policy=policy or "bandai")
 
     time_facts = TIME_FACTS
+
+    def logged_facts(self, s: TableState) -> dict[str, Any]:
+        # Life and deck counts, where recorded (a deck never registered, Life never placed: unknown;
+        # before the first turn no Life placed is not yet said unknown by the table, so not known here)
+        return {"life": {p: len(s.zone(p, "life")) for p in s.players
+                         if T.life_known(s, p) and (s.turn or s.zone(p, "life"))},
+                "deck": {p: len(s.zone(p, "deck")) for p in s.players if T.deck_known(s, p)}}
     extra_minutes_policies = {p.name: p.extra_minutes for p in time_policies().values()
                               if p.overtime_ends == "turns-or-call"}
 

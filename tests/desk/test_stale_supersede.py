@@ -1,0 +1,136 @@
+"""What supersedes a stale time decision, and what the match reads as after it (engine/decisions.py):
+a later decision on the corrected table stands in its place, a "continue" one too (play on: the
+match is not over until the game or a later decision ends it), and only the decision that stands
+is checked again when a further correction comes."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.decisions import stale_decisions
+from engine.match import InputError, Match
+from judge.desk import review
+from judge.desk.timelimit import run
+from judge.tournament.aggregate import Tournament
+from tests.conftest import run_in_process
+from tests.desk.test_stale_decision import JUDGE, PLAIN, REPLACING, decided
+
+CONTINUE = {"result": "continue", "branch": "finish-turn", "steps": ["finish the turn"], "rule": "OPTCG-TIME-1"}
+
+
+def cup(m: Match) -> Tournament:
+    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=1)
+    t.register("Ann")
+    t.register("Bob")
+    t.pair()
+    return t
+
+
+def test_a_continue_superseding_a_stale_decision_leaves_the_match_in_play(tmp_path):
+    """A "continue" on the corrected table supersedes the stale win: the match is neither decided
+    (by the stale win) nor waiting for a decision; the game's own end decides it."""
+    m = decided(tmp_path)
+    m.record("correction", PLAIN[1](m), actor=JUDGE)
+    go_on = m.record("time.decision", CONTINUE, actor=JUDGE).event.position
+    r = review(Match(m.store, m.id))
+    assert r.outcome is None and r.not_decided() is None  # in play, nothing to decide again
+    view = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--json")[1])
+    assert view["result"] is None and view["not_decided"] is None
+    with pytest.raises(InputError, match="no outcome yet: the game is not over"):
+        cup(m).record_matches([m.id])
+    assert run_in_process(tmp_path / "t.db", "verify", m.id)[0] == 0
+
+    end = m.record("game.end", {"winner": "Bob", "how": "life"}, actor=JUDGE).event.position
+    assert end > go_on
+    r = review(Match(m.store, m.id))
+    assert (r.outcome.result, r.outcome.winner) == ("win", "Bob")
+    view = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--json")[1])
+    assert (view["result"]["winner"], view["result"]["position"]) == ("Bob", end)
+
+
+def test_a_second_correction_checks_only_the_standing_decision(tmp_path):
+    """QA N8: the first decision, superseded already, was flagged stale again by a later correction."""
+    m = decided(tmp_path)
+    first = m.events()[-1].position
+    m.record("correction", REPLACING[1](m), actor=JUDGE)
+    second = run(m).recorded.position
+    fix = m.record("correction", PLAIN[1](m), actor=JUDGE)
+    said = [f.message for f in fix.findings if f.rule == "DESK-15"]
+    assert len(said) == 1 and said[0].startswith(f"the time decision at event {second} is out of date")
+    code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
+    assert code == 1 and f"event {second} (time.decision) is STALE" in out
+    assert f"event {first} (time.decision) is STALE" not in out
+    stale = stale_decisions(m.replayer)  # judged as it stood when superseded: the first correction alone
+    assert (stale[first].by, stale[first].superseded_by) == (((first + 1, "correction"),), second)
+
+
+def test_an_op2009_decision_that_supersedes_reads_by_op2009s_own_end_of_time_rule(tmp_path):
+    """The superseding decision was read as an optcg-shaped win ("time", no games): op2009's own
+    rule awards the games the branch gives (1-0 while sideboarding: 2-1), as a first decision's."""
+    from tests.rulesets.op2009.builder import ANN, BOB, Log
+    from tests.rulesets.op2009.test_op2009_time import game_won_by_concession
+    L = Log(tmp_path)
+    L.register()
+    game_won_by_concession(L, BOB)  # Ann 1-0
+    L.time()
+    assert run(L.m).recorded.payload["winner"] == ANN
+    conceded = next(e for e in L.m.events() if e.kind == "concede")
+    L.m.record("correction", {"voids": conceded.position, "reason": "Ann conceded, not Bob",
+                              "instead": {"kind": "concede", "actor": ANN, "payload": {"player": ANN}}}, actor=JUDGE)
+    # the judge decides again on the corrected table (Bob 1-0), as the rulebook's branch says
+    L.m.record("time.decision", {"result": "win", "winner": BOB, "branch": "sideboard-1-0",
+                                 "rule": "OP09-TEMPO-SIDE-1", "steps": ["Bob leads 1-0 while sideboarding"]},
+               actor=JUDGE)
+    view = json.loads(run_in_process(tmp_path / "m.db", "state", L.m.id, "--json")[1])
+    assert view["result"]["how"] == "end of time: sideboard-1-0" and view["result"]["score"] == {ANN: 1, BOB: 2}
+    r = review(Match(L.m.store, L.m.id))
+    assert (r.outcome.winner, r.outcome.how) == (BOB, "end of time: sideboard-1-0")
+    assert any("awarded at the end of time" in line for line in r.outcome.explanation)
+
+
+def test_events_marks_a_superseded_decision(tmp_path):
+    """QA N7: `events` (text and --json) did not say a stale decision had been decided again."""
+    m = decided(tmp_path)
+    first = m.events()[-1].position
+    m.record("correction", REPLACING[1](m), actor=JUDGE)
+    second = run(m).recorded.position
+    code, out, _ = run_in_process(tmp_path / "t.db", "events", m.id)
+    (line,) = [ln for ln in out.splitlines() if ln.lstrip().startswith(f"{first} ")]
+    assert code == 0 and line.endswith(f"(superseded by event {second})")
+    rows = json.loads(run_in_process(tmp_path / "t.db", "events", m.id, "--json")[1])
+    assert [r.get("superseded_by_event") for r in rows if r["position"] in (first, second)] == [second, None]
+
+
+def test_the_report_marks_a_superseded_decision_among_the_judge_actions(tmp_path):
+    """QA N7: the report's judge actions listed both decisions alike."""
+    from judge.report.match import match_context, render_match
+    m = decided(tmp_path)
+    first = m.events()[-1].position
+    m.record("correction", REPLACING[1](m), actor=JUDGE)
+    second = run(m).recorded.position
+    acts = {e["position"]: e["superseded_by"] for e in match_context(Match(m.store, m.id))["judge_actions"]}
+    assert (acts[first], acts[second]) == (second, None)
+    html = render_match(Match(m.store, m.id))
+    assert html.count(f"superseded by event {second}") == 2  # the judge actions and the timeline
+
+
+def test_facts_a_recorded_log_contradicts_are_refused(tmp_path):
+    """QA N4: `timelimit --facts` decided on Life and deck counts the recorded log contradicts."""
+    from engine.store import EventStore
+    from tests.rulesets.optcg.test_optcg_time_policies import game
+    m = Match.create(EventStore.open(str(tmp_path / "t.db")), "optcg", ["Ann", "Bob"])
+    for kind, actor, payload in game():
+        m.record(kind, payload, actor=actor)  # Life 4-4, decks 38-38 at the end
+    head = m.head_position()
+    for extra in (["--dry-run"], [], ["--json"]):
+        code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts",
+                                        "turn=3 life=2-3 deck=38-38", *extra)
+        assert code == 2 and "life: --facts reads Ann 2, Bob 3, the log has Ann 4, Bob 4" in out + err
+        assert "deck:" not in out + err and "give what it has (life=4-4)" in out + err
+        assert m.head_position() == head  # nothing stored
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=2-3 deck=20-18")
+    assert code == 2 and "deck: --facts reads Ann 20, Bob 18, the log has Ann 38, Bob 38" in err
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=4-4 deck=38-38 characters=2-1",
+                                    "--dry-run")
+    assert code == 0, out + err  # the log's own counts: accepted
