@@ -272,8 +272,8 @@ def new_write_id() -> str:
     """16 random hex digits, as secrets.token_hex(8) gives them: the same os.urandom bytes, drawn
     64 ids at a time. A live append runs this right after the previous append's fsync, when each
     system call costs most: one getrandom per 64 appends rather than one each took a write id
-    from 6.8-8.3 to 2.9-3.5 us with the CPU caches flushed before it (0.84 against 1.11 us warm;
-    issue 17). Safe to share: `next` on a list iterator is atomic under the GIL, so two threads
+    from 2.4-3.6 to 1.2-1.9 us with the CPU caches flushed before each call, 0.9-1.2 -> 0.4-0.6
+    warm (alternating in one process; issue 17). Safe to share: `next` on a list iterator is atomic under the GIL, so two threads
     never get the same id (a thread finding the batch spent draws a fresh one of its own), and
     a forked child drops what its parent drew (os.register_at_fork below), so two processes never
     hand out the same ids."""

@@ -1,6 +1,8 @@
-"""Write ids are drawn from os.urandom several at a time (engine/store.py new_write_id): each is
-still 16 hex digits, never handed out twice, and a forked process (a bulk import's worker, a
-server's worker) does not hand out the ids its parent drew ahead."""
+"""What every append stamps, made lean for the live append (issue 17). Write ids are drawn from
+os.urandom several at a time (engine/store.py new_write_id): each is still 16 hex digits, never
+handed out twice, and a forked process (a bulk import's worker, a server's worker) does not hand
+out the ids its parent drew ahead. The time's milliseconds come from a table (engine/events.py
+now_iso): the same text as formatting them."""
 from __future__ import annotations
 
 import os
@@ -8,6 +10,7 @@ import re
 
 import pytest
 
+import engine.events as events
 from engine.store import new_write_id
 
 
@@ -34,3 +37,14 @@ def test_a_forked_child_does_not_reuse_the_parents_drawn_ids():
     parent_next = new_write_id()
     assert re.fullmatch(r"[0-9a-f]{16}", child)
     assert child != parent_next
+
+
+@pytest.mark.parametrize("ns, text", [
+    (1_700_000_000_000_000_000, "2023-11-14T22:13:20.000Z"),
+    (1_700_000_000_007_999_999, "2023-11-14T22:13:20.007Z"),  # truncated, not rounded
+    (1_700_000_000_999_999_999, "2023-11-14T22:13:20.999Z"),
+    (1_700_000_001_042_000_000, "2023-11-14T22:13:21.042Z"),  # the next second's text, made again
+])
+def test_now_iso_to_the_millisecond(monkeypatch, ns, text):
+    monkeypatch.setattr(events, "_time_ns", lambda: ns)
+    assert events.now_iso() == text
