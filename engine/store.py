@@ -273,10 +273,10 @@ def new_write_id() -> str:
     64 ids at a time. A live append runs this right after the previous append's fsync, when each
     system call costs most: one getrandom per 64 appends rather than one each took a write id
     from 2.4-3.6 to 1.2-1.9 us with the CPU caches flushed before each call, 0.9-1.2 -> 0.4-0.6
-    warm (alternating in one process; issue 17). Safe to share: `next` on a list iterator is atomic under the GIL, so two threads
-    never get the same id (a thread finding the batch spent draws a fresh one of its own), and
-    a forked child drops what its parent drew (os.register_at_fork below), so two processes never
-    hand out the same ids."""
+    warm (alternating in one process; issue 17). Safe to share: `next` on a list iterator is
+    atomic under the GIL, so two threads never get the same id (a thread finding the batch spent
+    draws a fresh one of its own), and a forked child drops what its parent drew
+    (os.register_at_fork below), so two processes never hand out the same ids."""
     global _write_ids
     write_id = next(_write_ids, None)
     if write_id is None:
