@@ -142,10 +142,16 @@ def chain(parts: EnvelopeParts, prev_hash: str) -> tuple[str, bytes]:
     envelope with `"hash"` spliced in after `"actor"` (keys are sorted; "hash" sorts right after
     "actor"). The one step of sealing a bulk import's main process does per event, in order (its
     workers make the parts): sha256 called here directly and the tuple unpacked once, 1.09 ->
-    1.06 us an event (A/B medians)."""
+    1.06 us an event (A/B medians). The three pieces are fed to the hash in turn rather than
+    joined first: no ~1 KB copy, which a live append pays with cold caches right after the
+    previous append's fsync (Match.record 1.5-3.3 us less there, median 2.1, in four runs
+    alternating event by event with the joined form; warm 1.25-1.27 against 1.29-1.34 us a call)."""
     prev = prev_hash.encode("ascii")
     _, head, tail, cut = parts
-    digest = _sha256(head + prev + tail).hexdigest()
+    h = _sha256(head)
+    h.update(prev)
+    h.update(tail)
+    digest = h.hexdigest()
     return digest, b"".join((head[:cut], b'"hash":"', digest.encode("ascii"), b'",', head[cut:], prev, tail))
 
 
@@ -163,17 +169,24 @@ class Draft(NamedTuple):
 
 
 _second: tuple[int, str] = (-1, "")  # the last second formatted and its text, as one value (threads)
+_time_ns = time.time_ns
+# ".000Z" .. ".999Z": the millisecond's text looked up rather than formatted. A live append stamps
+# its time right after the previous append's fsync, CPU caches cold, and int formatting's code is
+# one more thing to fetch then: 3.1-4.0 -> 2.1-2.3 us with the caches flushed before each call,
+# 0.9-1.2 -> 0.6-0.8 warm (alternating in one process; issue 17). Keep the table.
+_MILLIS = tuple(f".{i:03d}Z" for i in range(1000))
 
 
 def now_iso() -> str:
     """Now, in UTC, to the millisecond: `2026-11-22T15:56:40.925Z` (every append stamps one).
     Formatting the date is most of the cost, so the text of the last second is kept."""
     global _second
-    seconds, ms = divmod(time.time_ns() // 1_000_000, 1000)
+    ms = _time_ns() // 1_000_000
+    seconds = ms // 1000
     last = _second
     if seconds != last[0]:
         last = _second = (seconds, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)))
-    return f"{last[1]}.{ms:03d}Z"
+    return last[1] + _MILLIS[ms % 1000]
 
 
 def default_recorder_name() -> str:

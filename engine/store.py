@@ -22,7 +22,7 @@ import os
 import random
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -264,10 +264,35 @@ class Snapshot:
     state: dict[str, Any]
 
 
+_WRITE_IDS_AT_ONCE = 64
+_write_ids: Iterator[str] = iter(())  # ids drawn ahead from os.urandom, each handed out once
+
+
 def new_write_id() -> str:
-    """16 random hex digits, as secrets.token_hex(8) gives them (the same os.urandom bytes) without
-    its three calls' layers: 0.99 against 1.40 us (medians of 15 alternations), once per append."""
-    return os.urandom(8).hex()
+    """16 random hex digits, as secrets.token_hex(8) gives them: the same os.urandom bytes, drawn
+    64 ids at a time. A live append runs this right after the previous append's fsync, when each
+    system call costs most: one getrandom per 64 appends rather than one each took a write id
+    from 2.4-3.6 to 1.2-1.9 us with the CPU caches flushed before each call, 0.9-1.2 -> 0.4-0.6
+    warm (alternating in one process; issue 17). Safe to share: `next` on a list iterator is
+    atomic under the GIL, so two threads never get the same id (a thread finding the batch spent
+    draws a fresh one of its own), and a forked child drops what its parent drew
+    (os.register_at_fork below), so two processes never hand out the same ids."""
+    global _write_ids
+    write_id = next(_write_ids, None)
+    if write_id is None:
+        text = os.urandom(8 * _WRITE_IDS_AT_ONCE).hex()
+        ids = iter([text[i:i + 16] for i in range(0, len(text), 16)])
+        write_id = next(ids)
+        _write_ids = ids
+    return write_id
+
+
+def _forget_write_ids() -> None:
+    global _write_ids
+    _write_ids = iter(())
+
+
+os.register_at_fork(after_in_child=_forget_write_ids)
 
 
 _decode_text = json.JSONDecoder().decode  # text, not bytes: no encoding sniffing per call
