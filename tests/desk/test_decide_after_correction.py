@@ -82,3 +82,20 @@ def test_optcg_a_turn_replaced_before_the_call_is_still_counted(tmp_path):
     said = json.loads(out)
     assert code == 0 and (said["decision"], said["steps"]) == (before.result, before.steps)
 
+
+def test_a_match_over_before_the_call_is_read_as_corrected(tmp_path):
+    """The bug: whether the match was over before time was called was read off the table as
+    recorded then, before the correction: Bob's concession, replaced by Ann's, still gave Ann the match."""
+    from tests.rulesets.optcg.support import opening
+    m = Match.create(EventStore.open(str(tmp_path / "t.db")), "optcg", ["Ann", "Bob"])
+    for kind, actor, payload in opening():
+        m.record(kind, payload, actor=actor)
+    conceded = m.record("concede", {"player": "Bob"}, actor="Bob").event.position
+    m.record("time.called", {"clock": "14:35"}, actor=JUDGE)
+    m.record("correction", {"voids": conceded, "reason": "Ann conceded, not Bob",
+                            "instead": {"actor": "Ann", "payload": {"player": "Ann"}}}, actor=JUDGE)
+    code, out, _ = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--json")
+    said = json.loads(out)
+    assert code == 0 and (said["decided_before_time"], said["winner"]) == (True, "Bob")
+    assert "Ann conceded" in said["steps"] and said["recorded_at_position"] is None
+    assert review(Match(m.store, m.id)).outcome.winner == "Bob"
