@@ -99,3 +99,23 @@ def test_a_match_over_before_the_call_is_read_as_corrected(tmp_path):
     assert code == 0 and (said["decided_before_time"], said["winner"]) == (True, "Bob")
     assert "Ann conceded" in said["steps"] and said["recorded_at_position"] is None
     assert review(Match(m.store, m.id)).outcome.winner == "Bob"
+
+
+def test_op2009_a_backup_over_a_decision_is_decided_again_without_a_traceback(tmp_path):
+    """The bug: op2009's own replay looked up the kind of every position a backup spans among the
+    events it was given, which leave decisions out: a backup past a "continue" ended `timelimit`
+    in a KeyError. The backup keeps the call (a judge action) and rewinds the play after it."""
+    from tests.rulesets.op2009.test_op2009_time import to_turn3
+    L = Log(tmp_path)
+    L.register()
+    to_turn3(L)
+    L.time()
+    go_on = run(L.m).recorded
+    assert go_on.payload["result"] == "continue"
+    L.ev("note", actor=JUDGE, text="the players played on")
+    L.m.record("backup", {"to": go_on.position - 2, "reason": "rewound to before the call"}, actor=JUDGE)
+    code, out, err = run_in_process(tmp_path / "m.db", "timelimit", L.m.id, "--dry-run", "--json")
+    assert code == 0 and not err, err
+    said = json.loads(out)
+    assert (said["decision"], said["branch"]) == ("continue", "parita/turno-in-corso")
+    assert said["time_called"]["position"] == go_on.position - 1
