@@ -103,6 +103,14 @@ def as_corrected(events: Sequence[RecordedEvent]) -> list[RecordedEvent]:
     return out
 
 
+def as_played(events: Sequence[RecordedEvent]) -> list[RecordedEvent]:
+    """`as_corrected` without the voiding events: what the corrected replay applies, in order. An
+    end-of-time procedure reads the log through this (op2009 folds it step by step, optcg counts its
+    turns), so a decision made after a correction stands on the table as corrected, a replacement
+    in its target's place (a concession replaced before the call counts at the call)."""
+    return [e for e in as_corrected(events) if e.kind not in VOIDING_KINDS]
+
+
 class Fold:
     """The table event by event, as replay builds it, voids included: used by replay, and by
     anything that walks a log one event at a time (the notation reader and writer).

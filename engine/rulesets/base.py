@@ -210,7 +210,9 @@ class Ruleset:
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:
         """Decide the match when time is called. `state` is the table now, `events` the whole log
-        (a `time.called` event among them marks when). Rulesets override this."""
+        (a `time.called` event among them marks when), as recorded: a procedure reads it as
+        corrected through `engine.replay.as_played` (a void left out, a replaced event as its
+        correction has it read), so it judges the table `state` is. Rulesets override this."""
         raise NotImplementedError(f"ruleset {shown(self.name)} has no end-of-time procedure")
 
     # What the judge reads off the table when time is called on a match nobody recorded event by

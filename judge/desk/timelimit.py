@@ -93,7 +93,9 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
     if called is None:
         raise NoTimeCalled(f"match {match.id} has no time.called event: record one first "
                            f"(e.g. kind time.called, payload {{\"clock\": \"14:35\"}})")
-    before = match.state(at=called.position - 1)
+    # the table before the call as the log now has it: a correction recorded since counts at its
+    # target (as recorded then, a concession replaced or voided later still ended the match)
+    before = match.replayer.state_at(called.position - 1, corrected=True, events=events)
     earlier = match.ruleset.outcome(before)
     if earlier is not None and earlier.result != "continue":
         # Time called on a match that was already over changes nothing: say so, record nothing.

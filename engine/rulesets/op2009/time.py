@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from engine.desk import time_calls
 from engine.events import RecordedEvent
-from engine.replay import VOIDING_KINDS, void_targets
+from engine.replay import Fold, as_played
 from engine.state import TableState
 from engine.rulesets.base import Decision
 from engine.timefacts import Fact, FactsError
@@ -72,20 +72,17 @@ class Procedure:
     # --- replay ---------------------------------------------------------------------------
 
     def _replay(self, events: list[RecordedEvent]) -> None:
-        voided: set[int] = set()
-        kinds = {e.position: e.kind for e in events}
-        for e in events:
-            voided.update(void_targets(e, kinds.__getitem__))
-        live = [e for e in events if e.position not in voided and e.kind not in VOIDING_KINDS
-                and self.rs.limit_problem(e) is None]  # beyond the limits: kept, never replayed
-        created = live[0]
-        state = self.rs.new_state(created)
-        self.start = state.copy()
-        for e in live[1:]:
-            before = state.copy()
-            self.rs.apply(state, e)
-            state.position = e.position
-            self.steps.append(Step(e, before, state.copy()))
+        """Each event as the corrected replay plays it (`as_played`: a void left out, a replacement in
+        its target's place), applied by replay's own `Fold` (an event beyond the limits, or that the
+        ruleset cannot apply, is kept and not replayed): one table, the one `state` shows."""
+        created, *played = as_played(events)
+        fold = Fold(self.rs, created)
+        self.start = fold.state.copy()
+        for e in played:
+            before = fold.state.copy()
+            fold.push(e)
+            if e.position not in fold.inert:
+                self.steps.append(Step(e, before, fold.state.copy()))
 
     def say(self, line: str) -> None:
         self.lines.append(line)

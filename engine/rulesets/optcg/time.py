@@ -24,6 +24,7 @@ from importlib import resources
 
 from engine.desk import time_calls
 from engine.events import RecordedEvent
+from engine.replay import as_played
 from engine.state import TableState
 from engine.rulesets.base import Decision, Ruleset
 from engine.timefacts import Fact, FactsError, FactsNeeded
@@ -100,8 +101,9 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
         return decision(r["result"], r.get("winner"), "game-over",
                         [f"the game already ended at event {r.get('position')}: "
                          + (f"{r['winner']} won by {r.get('how')}" if r.get("winner") else f"{r['result']} ({r.get('how')})")])
-    voided = set(s.voided)  # corrected away or backed out: as if it had not happened
-    events = [e for e in events if e.position not in voided]
+    # as corrected: a void as if it had not happened, a replaced event as its correction has it read
+    # (leaving a replaced turn out counted one turn less)
+    events = as_played(events)
     called = [e for e in events if e.kind == "time.called"]
     calls = time_calls(called)
     if not calls:
