@@ -90,7 +90,8 @@ def render_audit(a: dict[str, Any], lang: str = "en") -> str:
                 lines.append(f"    {z:<10} {zv['count']:>3}  {shown}")
     lines.extend("  " + s for s in a["summary"])
     if st["voided"]:
-        lines.append(f"  backed out / corrected away so far: {', '.join(map(str, st['voided']))}")
+        lines.append(f"  not played as recorded so far (backed out, corrected away or replaced): "
+                     f"{', '.join(map(str, st['voided']))}")
     if a["clock"]:
         c = a["clock"]
         lines.append(f"clock at that moment: {c['time_left']} left (round {c['minutes']} min"

@@ -40,7 +40,9 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
             lines.append(f"  {z:<{width}} {len(cards):>3}  {shown}")
     lines.extend(names.text(line) for line in ruleset.summary_lines(state))
     if state.voided:
-        lines.append(f"backed out / corrected away: events {_ranges(state.voided)}")
+        # the table alone cannot tell a replaced event from one voided outright (both leave the
+        # recorded event unplayed): `events` says which, so the line names all three
+        lines.append(f"not played as recorded (backed out, corrected away or replaced): events {_ranges(state.voided)}")
     r, waiting = standing or (state.result, None)
     if r:
         lines.append(f"result: {seat_shown(r.get('winner'), seats) or 'no winner'} ({r.get('how')})")

@@ -76,6 +76,10 @@ def test_a_judge_replaces_the_set_up_and_the_life_taken_since_comes_off_it(tmp_p
     assert _bob_life(out) == 4, out.stdout + out.stderr
     out = run_cli("state", m.id, "--at", str(t3), "--as-recorded", "--json", db=db)
     assert _bob_life(out) == 5, out.stdout + out.stderr
+    # the terminal's table does not call the replaced set-up "corrected away" (QA73): the table
+    # alone cannot tell, so the line names all three ways an event is not played as recorded
+    said = run_cli("state", m.id, "--at", str(t3), db=db).stdout
+    assert f"(backed out, corrected away or replaced): events {BOB_LIFE}" in said, said
     assert before + 1 == rec.event.position
     # the report: the set-up marked replaced, its timeline on the corrected table
     ctx = match_context(m)
