@@ -321,9 +321,12 @@ class Match:
         """Validate one event's input. Raises InputError naming the field."""
         return self.validator.draft(
             kind, payload, actor=actor, recorded_by=recorded_by, recorded_at=recorded_at,
-            head=head if head is not None else self.head_position(), kind_at=self._kind_at)
+            head=head if head is not None else self.head_position(), kind_at=self.kind_at)
 
-    def _kind_at(self, position: int) -> str | None:
+    def kind_at(self, position: int) -> str | None:
+        """The kind of event `position` as recorded (None: no such event): one row read. What a
+        correction's replacement is checked against (same kind), and what the card resolver narrows
+        a replacement's names by, in every recorder."""
         events = self.store.read(self.id, after=position - 1, upto=position)
         return events[0].kind if events else None
 
@@ -512,7 +515,7 @@ class Match:
         mine: dict[int, str] = {}
 
         def kind_at(position: int) -> str | None:
-            return mine[position] if position in mine else self._kind_at(position)
+            return mine[position] if position in mine else self.kind_at(position)
 
         drafts: list[Draft] = []
         for k, (kind, payload, actor) in enumerate(items):

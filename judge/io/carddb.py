@@ -538,7 +538,7 @@ def typed_payload(m: Any, kind: str, payload: Any) -> tuple[Any, list[str]]:
     cards = match_cards(m.ruleset, for_store(m.store)) if isinstance(payload, dict) else None
     if cards is None:
         return payload, []
-    return cards.prepare(kind, payload, m.state(), m._kind_at), cards.take_notes()
+    return cards.prepare(kind, payload, m.state(), m.kind_at), cards.take_notes()
 
 
 def for_store(store: Any) -> CardDB:

@@ -117,7 +117,7 @@ class LiveSession:
                 word, self.state(), player, field)
             # a replacement (`void N instead={..}`) is JSON as typed: its names resolved as `log --instead`'s
             self.ctx.card_fill = lambda kind, payload: self.cards.complete(  # type: ignore[union-attr]
-                kind, payload, self.state, self.match._kind_at)
+                kind, payload, self.state, self.match.kind_at)
         self.acks = acks
         self.seen_event = match.store.head(match.id)  # the last event this session has shown
         self._last_mine = self.seen_event  # its last own line (or where it started)

@@ -98,7 +98,7 @@ class Recorder:
             self.ctx.card_ref = self._card_ref
             # a replacement (`void N instead={..}`) is JSON as typed: its names resolved as `log --instead`'s
             self.ctx.card_fill = lambda kind, payload: self.cards.complete(  # type: ignore[union-attr]
-                kind, payload, self._known, self.match._kind_at)
+                kind, payload, self._known, self.match.kind_at)
 
     def _card_ref(self, word: str, player: str | None = None, field: str | None = None) -> str:
         # a card number is itself: only a name is looked up among this match's cards, so only a

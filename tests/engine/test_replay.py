@@ -52,7 +52,7 @@ def test_same_log_same_state_hash(tmp_path_factory, events, voids):
     a = record_all(EventStore.open(str(tmp / "a.db")), events, "m1")
     b = record_all(EventStore.open(str(tmp / "b.db")), events, "m1")
     for target in voids:
-        if target <= a.head_position() and a._kind_at(target) not in ("correction", "backup"):
+        if target <= a.head_position() and a.kind_at(target) not in ("correction", "backup"):
             for m in (a, b):
                 m.record("correction", {"voids": target, "reason": "prop"}, actor="judge:P",
                          recorded_by="prop")

@@ -166,7 +166,7 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
     def kind_at(position: int) -> str | None:
         if position in known_kinds:
             return known_kinds[position]
-        return existing._kind_at(position) if existing is not None else None
+        return existing.kind_at(position) if existing is not None else None
 
     # worker processes for a long new match (one the log holds is compared line by line: below)
     stored = store.read(match_id) if created and first.get("match") is not None else []
