@@ -19,7 +19,8 @@ from judge.tournament.aggregate import drop_words
 from judge.tournament.registration import import_registrations
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.web.auth import (
-    JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims, staff_claims,
+    ACTION_WORDS, JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims,
+    staff_claims, who_can,
 )
 
 MAX_TEXT = 200_000
@@ -169,8 +170,9 @@ def _record_results(ctx, t, g, f):
         if g.role == SCOREKEEPER:  # a scorekeeper enters slips; judges and the organizer decide disputes
             c = e.conflicts[0]
             said = "; ".join(f"{p} reported {s}" for p, s in c["reports"].items())
-            raise Forbidden(f"table {c['table']} is disputed ({said}; the slip says {c['new']}): a judge or the "
-                            "organizer decides it (resolve, with a reason)") from None
+            # "your entry": what the scorekeeper just typed (QA75 6: "the slip says" when no slip exists)
+            raise Forbidden(f"table {c['table']} is disputed ({said}; your entry says {c['new']}): a judge or the "
+                            "organizer decides it in the judges' queue, with a reason; call a judge") from None
         raise  # 409 with its conflicts (`said`, `needs_reason`): the grid asks for the reason
     return {"message": ", ".join(f"table {d.table}: {d.status}" for d in done[:5])
             + (f" and {len(done) - 5} more" if len(done) > 5 else ""), "entered": [d.to_dict() for d in done]}
@@ -315,5 +317,5 @@ def run_action(ctx: Context, grant: Grant, name: str, tid: str, fields: dict[str
     else:
         grant.require(action.permission, tid)
     if grant.role == PLAYER and not action.player_scoped:
-        raise Forbidden("a player's link cannot do this")
+        raise Forbidden(f"a player link cannot {ACTION_WORDS[action.permission]}: {who_can(action.permission)}")
     return ctx.desk.write(tid, grant, lambda t: action.run(ctx, t, grant, fields))
