@@ -28,7 +28,7 @@ from engine.events import RecordedEvent
 from engine.match import InputError
 from engine.schema import shown
 
-from judge.io.csvread import read_rows
+from judge.io.csvread import line_of, read_rows
 from judge.tournament.aggregate import Tournament, overwrite_conflict, slip_text
 from judge.tournament.names import name_key
 from judge.tournament.batch import BatchRefused, conflict_error, refuse  # noqa: F401 - the batch's refusal, said here too
@@ -188,7 +188,7 @@ def _parse_csv(text: str, path: str, delimiter: str = ",") -> Entries:
     except InputError as e:
         if not e.where.startswith(f"{path}:") or "unreadable CSV" not in e.message:
             raise
-        out.errors.append((int(e.where.rsplit(":", 1)[1]), e))  # a quote left open: the rest is unreadable
+        out.errors.append((line_of(e.where, path), e))  # a quote left open: the rest is unreadable
     return out
 
 

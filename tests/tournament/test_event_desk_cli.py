@@ -118,8 +118,9 @@ def test_register_csv_lists_every_refused_line_and_answers_json(tmp_path):
     assert r.returncode == 2, r.stderr
     err = json.loads(r.stdout)["error"]
     assert err["message"] == f"3 lines of {f} refused; nothing was stored"
-    assert [(x["line"], x["field"]) for x in err["errors"]] == [(3, "player"), (7, "player"), (8, "member_id")]
-    assert f"{f}:7: field 'player'" in r.stderr and f"{f}:8: field 'member_id'" in r.stderr
+    assert [(x["line"], x["column"], x["field"]) for x in err["errors"]] == [
+        (3, 1, "name"), (7, 1, "name"), (8, 6, "member_id")]  # QA75 4: the cell's column, the file's own name
+    assert f"{f}:7:1: field 'name'" in r.stderr and f"{f}:8:6: field 'member_id'" in r.stderr
     f.write_text("name,member_id\nLuca Conte,M10001\nPino,M1000l\n", encoding="utf-8")
     r = run_cli("tournament", "register", "t-r", "--csv", str(f), "--json", db=db)
     assert r.returncode == 0, r.stderr
