@@ -23,6 +23,17 @@ from judge.tournament.state import RoundState, TournamentState
 PENDING, REPORTED, DISPUTED, CONFIRMED = "pending", "reported", "disputed", "confirmed"
 
 
+def table_list(numbers: Sequence[int]) -> str:
+    """Table numbers in words, runs joined: `1-3, 5, 7-150` (QA75 7: `show` listed 150 numbers)."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def who_entered(ev: RecordedEvent) -> str:
     """Who a recorded result is by, in words: "both players", "judge Kim", "scorekeeper Sam",
     "organizer" (the actor, with its role's colon as a space), "recorded matches"."""

@@ -551,3 +551,11 @@ def test_qa9_wording_result_field_top_cut_counts_and_a_players_impossible_report
     with pytest.raises(InputError) as e:
         c.top_cut()
     assert e.value.message.startswith("1 of the 2 Swiss rounds declared has been played: pair the next")
+
+
+def test_table_numbers_are_said_in_runs():
+    """QA75 7: `show` listed "missing results at table(s) 1, 2, 3, … 150", 150 numbers on a line."""
+    from judge.tournament.tables import table_list
+
+    assert table_list(range(1, 151)) == "1-150"
+    assert table_list([9, 1, 2, 3, 5, 7, 8]) == "1-3, 5, 7-9"
