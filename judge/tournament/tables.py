@@ -148,8 +148,8 @@ class ReportsDiffer(OverwriteRefused):
 
     def __init__(self, conflicts: list[dict[str, Any]]):
         more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
-        InputError.__init__(self, "; ".join(c["said"] for c in conflicts[:5]) + more + ": nothing was stored; "
-                            "to record it anyway, record it again with overwrite and a reason "
+        self.what = "; ".join(c["said"] for c in conflicts[:5]) + more + ": nothing was stored"
+        InputError.__init__(self, self.what + "; to record it anyway, record it again with overwrite and a reason "
                             "(--overwrite --reason ...)", field="table")
         self.conflicts = conflicts
 

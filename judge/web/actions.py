@@ -146,18 +146,22 @@ def _decide(ctx, t, g, f):
 GRID_ENTRY = re.compile(r"^\s*(\d+)\D+(\d+)\D+(\d+)(?:\D+(\d+))?\s*$")
 
 
-def grid_entry(line: str) -> tuple[int, str]:
+def grid_entry(line: str, example: str = "2-1") -> tuple[int, str]:
     """The results grid's one line: the table, then the games, any separators (`12 2-1`, `12.2.1`
-    from a phone's number pad, `12 2-1-0`): (table, 'W-L-D'). grid.js reads it the same way."""
+    from a phone's number pad, `12 2-1-0`): (table, 'W-L-D'). grid.js reads it the same way.
+    `example`: a result in the round's format, for the refusal (`1-0` in a best of one)."""
     m = GRID_ENTRY.match(line)
     if not m:
-        raise InputError(f"type the table and the result: 12 2-1 (or 12.2.1), got {line[:40]!r}", field="entry")
+        raise InputError(f"type the table and the result: 12 {example} (or 12.{example.replace('-', '.')}), got "
+                         f"{line[:40]!r}", field="entry")
     return int(m.group(1)), f"{m.group(2)}-{m.group(3)}-{m.group(4) or 0}"
 
 
 def _record_results(ctx, t, g, f):
     if f.get("entry") is not None:  # the grid's form without JavaScript
-        pairs = [grid_entry(text(f, "entry", limit=40))]
+        st = t.state()
+        rnd = st.round(number(f, "round", required=False) or 0) or st.current
+        pairs = [grid_entry(text(f, "entry", limit=40), st.match_format(rnd.stage).example if rnd else "2-1")]
     elif f.get("lines") is not None:
         pairs = entry.parse_entries(text(f, "lines", limit=MAX_TEXT), "lines")
     else:
