@@ -52,7 +52,8 @@ def register(cli: click.Group) -> None:
         also `{"error": {..., "errors": [...]}}` on stdout, one object a line). The same result
         again stores nothing. A result that differs from a player's own report (`tournament
         report`, the player's link), or settles a disputed table, is refused the same way: it
-        goes in only with --overwrite and a --reason.
+        goes in only with --overwrite and a --reason. Recorded, it says how many tables were
+        recorded and the round's tables still without a result.
 
         \b
         Examples:
