@@ -52,7 +52,8 @@ def register(cli: click.Group) -> None:
         also `{"error": {..., "errors": [...]}}` on stdout, one object a line). The same result
         again stores nothing. A result that differs from a player's own report (`tournament
         report`, the player's link), or settles a disputed table, is refused the same way: it
-        goes in only with --overwrite and a --reason.
+        goes in only with --overwrite and a --reason. Recorded, it says how many tables were
+        recorded and the round's tables still without a result.
 
         \b
         Examples:
@@ -84,6 +85,9 @@ def register(cli: click.Group) -> None:
                 rnd = t.state().round(done[0].round)
                 said += (f" ({rnd.name}, round {rnd.number})" if rnd and rnd.stage != "swiss"
                          else f" (round {done[0].round})")
+                left = rnd.missing() if rnd else []
+                # QA75 7: the tables left out of the file were not said
+                said += f"; still without a result: table(s) {tables.table_list(left)}" if left else "; every table has a result"
             click.echo(said)
         warn_invalidated(t)
 

@@ -32,6 +32,7 @@ from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
 from judge.tournament.standings import format_fraction as _pct
 from judge.tournament import Tournament, TournamentState
 from judge.tournament.aggregate import Entry, check_game, drop_words, slip_text
+from judge.tournament.tables import table_list
 from judge.tournament.vocab import ResultRecorded
 from judge.tournament.placings import warnings as invalidation_warnings
 from judge.io.files import write_text
@@ -310,7 +311,7 @@ def register(cli: click.Group) -> None:
         if cur:
             miss = cur.missing()
             click.echo(f"current: {cur.name} ({cur.stage}); "
-                       + (f"missing results at table(s) {', '.join(map(str, miss))}" if miss else "complete"))
+                       + (f"missing results at table(s) {table_list(miss)}" if miss else "complete"))
 
     @tournament.command("register")
     @click.argument("tournament_ref", metavar="T")
@@ -383,6 +384,8 @@ def register(cli: click.Group) -> None:
             return
         for e in events:
             click.echo(f"registered {e.payload['player']} (event {e.position})")
+        if len(events) > 1:  # QA75 7: 300 lines and no total
+            click.echo(f"{len(events)} registered ({len(t.state().players)} players in {t.state().name})")
         if checked is not None:
             names = CardNames(checked.names)
             click.echo(f"  decklist: Leader {names.label(checked.leader)}, {len(checked.cards)} cards")

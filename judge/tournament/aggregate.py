@@ -535,7 +535,7 @@ class Tournament:
             if hit is None and player not in st.players:
                 raise not_registered(st, player, rnd)
             if hit is None:
-                raise InputError(f"{shown(player)} is not paired in {rnd.name}", field="player")
+                raise not_paired(st, player, rnd)
             if hit.player2 is None:
                 raise InputError(f"{shown(player)} has a bye in {rnd.name}: no result to record", field="player")
         else:
@@ -662,6 +662,17 @@ def _seat_words(st: TournamentState, rnd: RoundState | None) -> Callable[[str], 
         return "a bye" if p.player2 is None else f"table {p.table}"
 
     return where
+
+
+def not_paired(st: TournamentState, player: str, rnd: RoundState, field: str = "player") -> InputError:
+    """A registered player with no seat in `rnd`: dropped (said so, with the drop's event: QA75 7
+    said only "not paired in Round 2" of a player who dropped after round 1), or registered after
+    it was paired."""
+    info = st.players.get(player)
+    if info is not None and info.dropped and info.dropped_after_round < rnd.number:
+        return InputError(f"{shown(player)} dropped after round {info.dropped_after_round} (event "
+                          f"{info.dropped_at}): not paired in {rnd.name}", field=field)
+    return InputError(f"{shown(player)} is not paired in {rnd.name}", field=field)
 
 
 def not_registered(st: TournamentState, player: str, rnd: RoundState | None = None,

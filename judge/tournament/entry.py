@@ -28,11 +28,11 @@ from engine.events import RecordedEvent
 from engine.match import InputError
 from engine.schema import shown
 
-from judge.io.csvread import read_rows
+from judge.io.csvread import line_of, read_rows
 from judge.tournament.aggregate import Tournament, overwrite_conflict, slip_text
 from judge.tournament.names import name_key
 from judge.tournament.batch import BatchRefused, conflict_error, refuse  # noqa: F401 - the batch's refusal, said here too
-from judge.tournament.tables import ReportsDiffer, against_reports, check_reports
+from judge.tournament.tables import ReportsDiffer, against_reports, check_reports, table_list
 from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
 from judge.tournament.standings import DOUBLE_LOSS, slip_words
 from judge.tournament.state import RoundState
@@ -188,7 +188,7 @@ def _parse_csv(text: str, path: str, delimiter: str = ",") -> Entries:
     except InputError as e:
         if not e.where.startswith(f"{path}:") or "unreadable CSV" not in e.message:
             raise
-        out.errors.append((int(e.where.rsplit(":", 1)[1]), e))  # a quote left open: the rest is unreadable
+        out.errors.append((line_of(e.where, path), e))  # a quote left open: the rest is unreadable
     return out
 
 
@@ -313,7 +313,7 @@ def _repeated(table: int, first: str, rnd: RoundState, given: set[int], where: s
     left = [n for n in rnd.missing() if n not in given]
     return InputError(f"table {table} is given twice" + (f" (at {first} too)" if first else "")
                       + ", with the same result: was one of them meant for another table? "
-                      + (f"{rnd.name} tables without a result, not in this batch: {', '.join(map(str, left))}"
+                      + (f"{rnd.name} tables without a result, not in this batch: {table_list(left)}"
                          if left else f"every other table of {rnd.name} has a result")
                       + "; give each table once", field="table", where=where)
 

@@ -40,6 +40,12 @@ class MatchFormat:
     def max_wins(self) -> int:
         return self.best_of // 2 + 1  # a majority of N: ceil(N/2) for odd N
 
+    @property
+    def example(self) -> str:
+        """A won match's W-L in this format, for a form's example: `1-0` in a best of one, `2-1` in
+        a best of three (QA75 6: a best-of-one event's grid said `12 2-1`, which it refuses)."""
+        return f"{self.max_wins}-{min(self.max_wins - 1, self.best_of - self.max_wins)}"
+
     def problem(self, wins1: int, wins2: int, draws: int) -> str | None:
         """Why a W-L-D result cannot happen in this format (None: it can)."""
         if max(wins1, wins2) > self.max_wins:

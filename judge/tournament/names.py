@@ -24,6 +24,13 @@ def name_key(name: str) -> str:
     return " ".join(bare.casefold().split())
 
 
+def name_order(name: str) -> tuple[str, str]:
+    """A name's place in a list by name (the standings' last tiebreak, the pairings by name): case
+    and accents folded, so `Álvaro` sorts with the A's (QA75 7: by code point it came after `Zoë`,
+    300th of 300); the name itself breaks a tie of folded forms."""
+    return name_key(name), name
+
+
 def name_keys(names: Iterable[str]) -> dict[str, str]:
     """Each name's name_key, for a caller that compares many names with many (`namesakes`' keys)."""
     return {n: name_key(n) for n in names}

@@ -15,6 +15,7 @@ from judge.tournament.standings import (
 )
 from judge.report.templating import render
 from judge.tournament.placings import SWISS, bracket, final_placings, placings_or_none
+from judge.tournament.names import name_order
 from judge.tournament.state import RoundState, TournamentState
 
 
@@ -32,7 +33,7 @@ def pairings_by_name(rnd: RoundState) -> list[dict[str, Any]]:
         if p.player2 is not None:
             rows.append({"player": p.player2, "table": p.table, "opponent": p.player1,
                          "result": None if r is None else _result(r.wins2, r.wins1, r)})
-    return sorted(rows, key=lambda r: (r["player"].casefold(), r["player"]))
+    return sorted(rows, key=lambda r: name_order(r["player"]))
 
 
 def _result(mine: int, theirs: int, r: Any) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from engine.match import InputError
 from engine.schema import shown
 
-from judge.io.csvread import read_rows
+from judge.io.csvread import cell_starts, line_of, read_rows, split_lines
 from judge.tournament.aggregate import Entry, Tournament
 from judge.tournament.batch import BatchRefused, refuse
 from judge.tournament.names import clean_name
@@ -31,12 +31,23 @@ def _column(header: list[str], names: tuple[str, ...]) -> str | None:
 @dataclass
 class Registrations:
     """A registrations CSV read once: the player rows as Entries (each with its file:line), (line,
-    error) for each row that cannot be read (the batch says them with the rows it refuses), and the
-    file's member-id column (a refusal names the id by the file's own column)."""
+    error) for each row that cannot be read (the batch says them with the rows it refuses), the
+    file's name and member-id columns (a refusal names the cell by the file's own column), and
+    the file's lines (`at`: where a row's cell is, for a refusal of it)."""
     path: str
     entries: list[Entry]
     errors: list[tuple[int, InputError]]
     id_col: str | None
+    name_col: str = ""
+    header: tuple[str, ...] = ()
+    lines: tuple[str, ...] = ()
+
+    def at(self, line: int, column: str) -> str:
+        """`file:line:col` of the cell of the `column` in the row starting on `line` (the row's
+        line when it has no such cell)."""
+        starts, _ = cell_starts(self.lines, line)
+        k = self.header.index(column) if column in self.header else len(starts)
+        return f"{self.path}:{line}" if k >= len(starts) else "{}:{}:{}".format(self.path, *starts[k])
 
 
 def read_registrations(text: str, path: str = "<csv>") -> list[Entry]:
@@ -58,21 +69,22 @@ def parse_registrations(text: str, path: str = "<csv>") -> Registrations:
         raise InputError(f"no name column (the header has {', '.join(header) or 'nothing'}; expected "
                          f"one of {', '.join(NAME_COLUMNS)})", field="name", where=f"{path}:1")
     id_col, deck_col = _column(header, ID_COLUMNS), _column(header, DECK_COLUMNS)
-    entries: list[Entry] = []
-    errors: list[tuple[int, InputError]] = []
+    read = Registrations(path, [], [], id_col, name_col, tuple(header), tuple(split_lines(text)))
+    entries, errors = read.entries, read.errors
     try:
         for line, cells in rows:
             where = f"{path}:{line}"
-            if len(cells) > len(header):
+            if len(cells) > len(header):  # at the first cell past the header's columns
+                starts, _ = cell_starts(read.lines, line)
                 errors.append((line, InputError(f"more cells than the header has columns ({len(header)})",
-                                                where=where)))
+                                                where="{}:{}:{}".format(path, *starts[len(header)]))))
                 continue
             row = dict(zip(header, cells))
             if not any((v or "").strip() for v in row.values()):
                 continue
             name = clean_name(row.get(name_col) or "")
             if not name:
-                errors.append((line, InputError("the name is empty", field=name_col, where=where)))
+                errors.append((line, InputError("the name is empty", field=name_col, where=read.at(line, name_col))))
                 continue
             entries.append(Entry(name, (row.get(id_col) or "").strip() or None if id_col else None,
                                  (row.get(deck_col) or "").strip() or None if deck_col else None, where, line))
@@ -81,10 +93,10 @@ def parse_registrations(text: str, path: str = "<csv>") -> Registrations:
     except InputError as e:  # a quote left open: the rest of the file is unreadable
         if "unreadable CSV" not in e.message or not e.where.startswith(f"{path}:"):
             raise
-        errors.append((int(e.where.rsplit(":", 1)[1]), e))
+        errors.append((line_of(e.where, path), e))
     if not entries and not errors:
         raise InputError("no player in the file", where=path)
-    return Registrations(path, entries, errors, id_col)
+    return read
 
 
 def import_registrations(t: Tournament, text: str, path: str = "<csv>", *,
@@ -103,9 +115,11 @@ def register_parsed(t: Tournament, read: Registrations, *, allow_similar: bool =
         return t.register_many(read.entries, allow_similar=allow_similar, errors=read.errors, source=read.path)
     except InputError as e:
         said = getattr(e, "errors", [e])
-        for x in said:
-            if x.field == "player_id" and read.id_col:  # a member id held by another player: the file's column
-                x.field = read.id_col
+        by_where = {entry.where: entry.line for entry in read.entries}
+        for x in said:  # a refused entry: named by the file's own column and the cell's line:col
+            column = read.id_col if x.field == "player_id" else read.name_col if x.field == "player" else None
+            if column and x.where in by_where:
+                x.field, x.where = column, read.at(by_where[x.where], column)
         if isinstance(e, BatchRefused):  # its text was made from the errors: made again
             raise BatchRefused(said, read.path) from None
         raise

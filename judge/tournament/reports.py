@@ -13,10 +13,10 @@ from __future__ import annotations
 from engine.events import RecordedEvent
 from engine.match import InputError
 
-from judge.tournament.aggregate import Tournament, resolve_player
+from judge.tournament.aggregate import Tournament, not_paired, resolve_player
 from judge.tournament.pairing import Pairing
 from judge.tournament.results import parse_slip
-from judge.tournament.state import RoundState
+from judge.tournament.state import RoundState, TournamentState
 from judge.tournament.tables import CONFIRMED, TableView, table_status
 
 
@@ -44,11 +44,11 @@ def _settled_for(rnd: RoundState, table: int, view: TableView, player: str) -> b
             or bool(ev.payload.get("reason")))
 
 
-def find_player_table(rnd: RoundState, player: str) -> Pairing:
-    """The table of `player` (a registered name: resolve_player first) in `rnd`."""
+def find_player_table(st: TournamentState, rnd: RoundState, player: str) -> Pairing:
+    """The table of `player` (a registered name: resolve_player first) in `rnd` of `st`."""
     hit = next((p for p in rnd.pairings if player in (p.player1, p.player2)), None)
     if hit is None:
-        raise InputError(f"{player!r} is not paired in {rnd.name}", field="player")
+        raise not_paired(st, player, rnd)
     if hit.player2 is None:
         raise InputError(f"{player!r} has a bye in {rnd.name}: nothing to report", field="player")
     return hit
@@ -73,7 +73,7 @@ def report_result(t: Tournament, player: str, slip: str, *, round_no: int | None
         raise RoundClosedError(f"{rnd.name} is closed: results are no longer reported here; see a judge",
                                field="round")
     player = resolve_player(st, player, rnd)  # a name typed: the registered one it means
-    p = find_player_table(rnd, player)
+    p = find_player_table(st, rnd, player)
     if table is not None and p.table != table:
         raise InputError(f"{player!r} does not play at table {table} in {rnd.name}", field="player")
     w1, w2 = (w, l) if player == p.player1 else (l, w)

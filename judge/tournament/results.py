@@ -64,8 +64,10 @@ class OverwriteRefused(InputError):
                          + f"round {c['round']} table {c['table']} has {c['player1']} {c['old']} {c['player2']} "
                          f"(recorded by {c['by']}), not {c['new']}" for c in conflicts[:5])
         more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
-        super().__init__(f"{said}{more}: nothing was stored; to replace it, record again with overwrite "
-                         "(--overwrite)", field="table")
+        # `what`: the refusal without its step, which the CLI (--overwrite) and the web desk (the
+        # grid's Replace) say each their own way (QA75 6: a web page said "--overwrite")
+        self.what = f"{said}{more}: nothing was stored"
+        super().__init__(f"{self.what}; to replace it, record again with overwrite (--overwrite)", field="table")
         self.conflicts = conflicts
 
 

@@ -19,7 +19,7 @@ from engine.match import InputError, creation_draft, new_match_id
 from engine.store import ConflictError
 
 from judge.desk.clock import format_left, parse_time
-from judge.tournament.aggregate import Tournament, not_registered, resolve_player
+from judge.tournament.aggregate import Tournament, not_paired, not_registered, resolve_player
 from judge.tournament.pairing import RoundPairing
 from judge.tournament.tables import DISPUTED, round_tables
 from judge.tournament.state import RoundState, TournamentState, replay
@@ -112,7 +112,7 @@ def swap_players(t: Tournament, a: str, b: str, *, reason: str, round_no: int | 
         if who not in seats and who not in st.players:
             raise not_registered(st, who, rnd, field="players")
         if who not in seats:
-            raise InputError(f"{who!r} is not paired in {rnd.name}", field="players")
+            raise not_paired(st, who, rnd, field="players")
         if seats[who] is not None and (seats[who] in rnd.results or rnd.reports.get(seats[who])):
             raise InputError(f"table {seats[who]} already has a result or a report: {who} cannot be moved",
                              field="players")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from engine.schema import shown
+from judge.tournament.names import name_order
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -448,7 +449,7 @@ def _rank(records: dict[str, _Record], values: dict[str, dict[str, float | None]
         return (rec.played, *sort_key(rec.points, values[p], policy.order))
 
     # Name is the last, deterministic tiebreak (documented): sort by name, then stably by key.
-    order = sorted(records, key=lambda p: (p.casefold(), p))
+    order = sorted(records, key=name_order)
     order.sort(key=key, reverse=True)
     if "h2h" not in policy.order:
         return order

@@ -34,6 +34,7 @@ class PlayerInfo:
     decklist: str | None = None
     registered_after_round: int = 0   # rounds already paired when they registered (late entry > 0)
     dropped_after_round: int | None = None
+    dropped_at: int | None = None     # the drop's event position (a refusal names it)
 
     @property
     def late(self) -> bool:
@@ -278,6 +279,7 @@ def _apply(st: TournamentState, e: RecordedEvent) -> None:
     elif e.kind == "player.dropped":
         if p["player"] in st.players:
             st.players[p["player"]].dropped_after_round = len(st.rounds)
+            st.players[p["player"]].dropped_at = e.position
     elif e.kind == "bye.granted":
         st.granted_byes.setdefault(p["round"], {})[p["player"]] = p.get("reason")
     elif e.kind == "round.paired":

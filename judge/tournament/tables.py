@@ -15,12 +15,24 @@ from typing import Any
 
 from engine.events import RecordedEvent
 from engine.match import InputError
+from engine.schema import shown
 
 from judge.tournament.results import OverwriteRefused
 from judge.tournament.standings import slip_text
 from judge.tournament.state import RoundState, TournamentState
 
 PENDING, REPORTED, DISPUTED, CONFIRMED = "pending", "reported", "disputed", "confirmed"
+
+
+def table_list(numbers: Sequence[int]) -> str:
+    """Table numbers in words, runs joined: `1-3, 5, 7-150` (QA75 7: `show` listed 150 numbers)."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def who_entered(ev: RecordedEvent) -> str:
@@ -136,8 +148,8 @@ class ReportsDiffer(OverwriteRefused):
 
     def __init__(self, conflicts: list[dict[str, Any]]):
         more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
-        InputError.__init__(self, "; ".join(c["said"] for c in conflicts[:5]) + more + ": nothing was stored; "
-                            "to record it anyway, record it again with overwrite and a reason "
+        self.what = "; ".join(c["said"] for c in conflicts[:5]) + more + ": nothing was stored"
+        InputError.__init__(self, self.what + "; to record it anyway, record it again with overwrite and a reason "
                             "(--overwrite --reason ...)", field="table")
         self.conflicts = conflicts
 
@@ -152,10 +164,22 @@ def against_reports(rnd: RoundState, p: Any, new: str) -> dict[str, Any] | None:
         return None
     said = ", ".join(f"{who} reported {s}" for who, s in view.reports.items())
     what = "is disputed" if disputed else "has a different report"
+    decided = _decision_words(rnd.result_events.get(p.table))
     return {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
             "old": view.result, "new": new, "by": view.result_by, "reports": view.reports,
-            "disputed": disputed, "needs_reason": True,
-            "said": f"table {p.table} {what} ({said}; the entry says {new})"}
+            "disputed": disputed, "needs_reason": True, "decided": decided,
+            "said": f"table {p.table} {what} ({said}"
+                    + (f"; {decided}, which the entry would replace" if decided else "") + f"; the entry says {new})"}
+
+
+def _decision_words(ev: RecordedEvent | None) -> str | None:
+    """A recorded result that settled the players' reports (a judge's decision, or an entry over
+    them with its reason), in words: `decided by judge Kim (1-0-0, 'seen on camera', event 412)`.
+    QA75 5: the refusal of an entry that would replace it spoke of the players' reports only."""
+    if ev is None or not ev.payload.get("reason"):
+        return None
+    how = "decided" if ev.payload.get("source") == "judge" else "recorded over the reports"
+    return f"{how} by {who_entered(ev)} ({slip_text(ev.payload)}, {shown(ev.payload['reason'])}, event {ev.position})"
 
 
 def check_reports(against: Sequence[dict[str, Any]], *, overwrite: bool, reason: str | None,

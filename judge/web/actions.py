@@ -19,7 +19,8 @@ from judge.tournament.aggregate import drop_words
 from judge.tournament.registration import import_registrations
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.web.auth import (
-    JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims, staff_claims,
+    ACTION_WORDS, JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims,
+    staff_claims, who_can,
 )
 
 MAX_TEXT = 200_000
@@ -145,18 +146,22 @@ def _decide(ctx, t, g, f):
 GRID_ENTRY = re.compile(r"^\s*(\d+)\D+(\d+)\D+(\d+)(?:\D+(\d+))?\s*$")
 
 
-def grid_entry(line: str) -> tuple[int, str]:
+def grid_entry(line: str, example: str = "2-1") -> tuple[int, str]:
     """The results grid's one line: the table, then the games, any separators (`12 2-1`, `12.2.1`
-    from a phone's number pad, `12 2-1-0`): (table, 'W-L-D'). grid.js reads it the same way."""
+    from a phone's number pad, `12 2-1-0`): (table, 'W-L-D'). grid.js reads it the same way.
+    `example`: a result in the round's format, for the refusal (`1-0` in a best of one)."""
     m = GRID_ENTRY.match(line)
     if not m:
-        raise InputError(f"type the table and the result: 12 2-1 (or 12.2.1), got {line[:40]!r}", field="entry")
+        raise InputError(f"type the table and the result: 12 {example} (or 12.{example.replace('-', '.')}), got "
+                         f"{line[:40]!r}", field="entry")
     return int(m.group(1)), f"{m.group(2)}-{m.group(3)}-{m.group(4) or 0}"
 
 
 def _record_results(ctx, t, g, f):
     if f.get("entry") is not None:  # the grid's form without JavaScript
-        pairs = [grid_entry(text(f, "entry", limit=40))]
+        st = t.state()
+        rnd = st.round(number(f, "round", required=False) or 0) or st.current
+        pairs = [grid_entry(text(f, "entry", limit=40), st.match_format(rnd.stage).example if rnd else "2-1")]
     elif f.get("lines") is not None:
         pairs = entry.parse_entries(text(f, "lines", limit=MAX_TEXT), "lines")
     else:
@@ -169,8 +174,9 @@ def _record_results(ctx, t, g, f):
         if g.role == SCOREKEEPER:  # a scorekeeper enters slips; judges and the organizer decide disputes
             c = e.conflicts[0]
             said = "; ".join(f"{p} reported {s}" for p, s in c["reports"].items())
-            raise Forbidden(f"table {c['table']} is disputed ({said}; the slip says {c['new']}): a judge or the "
-                            "organizer decides it (resolve, with a reason)") from None
+            # "your entry": what the scorekeeper just typed (QA75 6: "the slip says" when no slip exists)
+            raise Forbidden(f"table {c['table']} is disputed ({said}; your entry says {c['new']}): a judge or the "
+                            "organizer decides it in the judges' queue, with a reason; call a judge") from None
         raise  # 409 with its conflicts (`said`, `needs_reason`): the grid asks for the reason
     return {"message": ", ".join(f"table {d.table}: {d.status}" for d in done[:5])
             + (f" and {len(done) - 5} more" if len(done) > 5 else ""), "entered": [d.to_dict() for d in done]}
@@ -315,5 +321,5 @@ def run_action(ctx: Context, grant: Grant, name: str, tid: str, fields: dict[str
     else:
         grant.require(action.permission, tid)
     if grant.role == PLAYER and not action.player_scoped:
-        raise Forbidden("a player's link cannot do this")
+        raise Forbidden(f"a player link cannot {ACTION_WORDS[action.permission]}: {who_can(action.permission)}")
     return ctx.desk.write(tid, grant, lambda t: action.run(ctx, t, grant, fields))

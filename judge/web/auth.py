@@ -56,6 +56,35 @@ ACTIONS: dict[str, frozenset[str]] = {
 }
 
 
+# What each action is, in the words of the person refused it (QA75 2: "cannot do this: resolve"
+# named an internal action and gave no step). Every action of ACTIONS has its words: a test checks.
+ACTION_WORDS: dict[str, str] = {
+    "create": "create a tournament", "register": "register players", "drop": "drop a player",
+    "bye": "give a player a bye", "pair": "pair a round", "unpair": "undo a round's pairing",
+    "swap": "swap two players' seats", "close": "close a round", "top_cut": "pair the top cut",
+    "decide": "decide a tie for a placing", "mint": "make staff links", "revoke": "revoke a link",
+    "create_matches": "create the round's recorded matches", "view": "open the staff desk",
+    "slips": "print the slips", "record_result": "enter results", "undo_result": "undo a result",
+    "resolve": "decide a disputed table", "clock": "run the round clock", "judge_match": "rule in a recorded match",
+    "report": "report a table's result", "play_view": "open a table's player page",
+    "record_event": "record a match's plays", "undo_event": "undo a match's play", "call_judge": "call a judge",
+}
+
+
+def who_can(action: str) -> str:
+    """Who may take `action` and what the refused person does instead, after "cannot X: "."""
+    roles = ACTIONS[action]
+    if roles == ORGANIZER_ONLY:
+        return "only the organizer can; ask the organizer"
+    if roles <= JUDGING | {RECORDER}:
+        return "a judge or the organizer does that; call a judge"
+    if roles == STAFF:
+        return "a staff link (organizer, judge or scorekeeper) can; ask the organizer for one"
+    if roles == frozenset({PLAYER}):
+        return "the table's players do that, with the link of their slip's QR code"
+    return "a judge, the organizer or the table's players can"
+
+
 class Forbidden(Exception):
     """The token does not allow this (HTTP 403); nothing is stored."""
 
@@ -174,9 +203,14 @@ class Grant:
 
     def require(self, action: str, tournament: str, round_no: int | None = None,
                 table: int | None = None) -> None:
-        if not self.allows(action, tournament, round_no, table):
-            where = (f" (this link is for round {self.round} table {self.table})" if self.role == PLAYER else "")
-            raise Forbidden(f"a {self.role} link cannot do this: {action.replace('_', ' ')}{where}")
+        if self.allows(action, tournament, round_no, table):
+            return
+        if self.role in ACTIONS[action] and not self.covers(tournament):
+            raise Forbidden("this link is for another tournament: use the link made for this one")
+        if self.role == PLAYER and self.role in ACTIONS[action]:  # the right role, another table
+            raise Forbidden(f"this link is for round {self.round} table {self.table}: scan the QR code on "
+                            "your own table's slip")
+        raise Forbidden(f"a {self.role} link cannot {ACTION_WORDS[action]}: {who_can(action)}")
 
 
 def grant_from_claims(c: dict[str, Any], token: str) -> Grant:

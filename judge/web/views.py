@@ -53,7 +53,7 @@ def my_table(st: TournamentState, rnd: RoundState, query: str) -> dict[str, Any]
     result) when paired in `rnd`, and `dropped_after_round`. QA70 #7: a dropped "Maria Rossi" typing
     her name saw only "Maria Rossi (M99999)"'s table, another person's, and no word of her drop."""
     paired = {r["player"]: r for r in pairings_board(st, rnd)["by_name"]}
-    ordered = sorted(st.players, key=lambda n: (n.casefold(), n))  # as the sheet by name
+    ordered = sorted(st.players, key=name_order)  # as the sheet by name
 
     def row(name: str) -> dict[str, Any]:
         return {"player": name, "table": None, "opponent": None, "result": None, "paired": name in paired,

@@ -68,7 +68,7 @@ def test_two_people_with_the_same_name_are_told_how_to_register_apart(store):
         "Maria Rossi": "M10007", "Maria Rossi (M99999)": "M99999"}
     with pytest.raises(InputError) as e:  # within one file: the line of the second one
         import_registrations(t, "name,member_id\nAnn,1\nAnn,2\n", "reg.csv")
-    assert e.value.where == "reg.csv:3" and "'Ann (2)' with member id 2" in str(e.value)
+    assert e.value.where == "reg.csv:3:1" and "'Ann (2)' with member id 2" in str(e.value)
 
 
 def test_a_member_id_another_player_holds_is_refused_naming_them(store, tmp_path):
@@ -85,10 +85,10 @@ def test_a_member_id_another_player_holds_is_refused_naming_them(store, tmp_path
     assert e.value.where == "entry 3" and "'M2' is held by 'Ann', given earlier in this list" in e.value.message
     with pytest.raises(InputError) as e:  # a CSV: its line and its column, one row or several
         import_registrations(t, "name,member_id\nZed,M1\n", "reg.csv")
-    assert str(e.value).startswith("reg.csv:2: field 'member_id': member id 'M1' is held by 'Maria Rossi'")
+    assert str(e.value).startswith("reg.csv:2:5: field 'member_id': member id 'M1' is held by 'Maria Rossi'")
     with pytest.raises(InputError) as e:
         import_registrations(t, "name,id\nZed,M3\nYan,M3\n", "reg.csv")
-    assert str(e.value).startswith("reg.csv:3: field 'id': member id 'M3' is held by 'Zed'")
+    assert str(e.value).startswith("reg.csv:3:5: field 'id': member id 'M3' is held by 'Zed'")
     assert list(t.state().players) == ["Maria Rossi"]  # nothing of any of them
     t.register_many([Entry("Ann", "M2"), Entry("Bob"), Entry("Cid")])  # no id: nothing to hold
     db = str(tmp_path / "t.db")
@@ -124,11 +124,11 @@ def test_registrations_from_csv_name_the_line_and_store_nothing_on_error(store):
     bad = "name,id\nCid,1\n,2\n"
     with pytest.raises(InputError) as e:
         import_registrations(t, bad, "bad.csv")
-    assert str(e.value).startswith("bad.csv:3: field 'name'")
+    assert str(e.value).startswith("bad.csv:3:1: field 'name'")
     dup = "name\nDee Neri\nEve\ndee  neri\n"
     with pytest.raises(InputError) as e:
         import_registrations(t, dup, "dup.csv")
-    assert "dup.csv:4" in str(e.value) and "looks like 'Dee Neri'" in str(e.value)
+    assert "dup.csv:4:1: field 'name'" in str(e.value) and "looks like 'Dee Neri'" in str(e.value)
     assert t.state().players == {}
     with pytest.raises(InputError, match="no name column"):
         read_registrations("member,deck\n1,x\n", "x.csv")
@@ -148,10 +148,30 @@ def test_every_refused_registration_line_is_said_in_one_run(store):
     with pytest.raises(BatchRefused) as e:
         import_registrations(t, text, "p.csv")
     assert [(x.where, x.field) for x in e.value.errors] == [
-        ("p.csv:3", "player"), ("p.csv:5", "name"), ("p.csv:6", "player"), ("p.csv:8", "player"),
-        ("p.csv:9", "member_id")]
+        ("p.csv:3:1", "name"), ("p.csv:5:1", "name"), ("p.csv:6:1", "name"), ("p.csv:8:1", "name"),
+        ("p.csv:9:6", "member_id")]
     assert "'M10003' is held by 'Gül Öztürk'" in e.value.errors[-1].message
     assert list(t.state().players) == ["Gül Öztürk"]
+
+
+def test_a_refused_registration_names_the_column_of_its_cell(store):
+    """QA75 4: docs/tournaments.md promises file, line and column; a duplicate, an empty name and a
+    member id held by another named file:line only, and a duplicate's field was `player` where the
+    file's header says `name`. The column is the cell's, counted in characters of its line (a
+    quoted cell spanning lines moves the cells after it to its last line)."""
+    from judge.tournament.entry import BatchRefused
+
+    t = event(store, 0)
+    text = ('id,"deck",Name\nM1,x,Zoë Davies\nM1,"a, b",Bob\nM3,"4 X\n4 Y",zoe davies\nM4,,\n')
+    with pytest.raises(BatchRefused) as e:
+        import_registrations(t, text, "c.csv")
+    assert [(x.where, x.field) for x in e.value.errors] == [
+        ("c.csv:3:1", "id"), ("c.csv:5:6", "Name"), ("c.csv:6:5", "Name")]
+    assert str(e.value.errors[1]).startswith("c.csv:5:6: field 'Name': 'zoe davies' looks like 'Zoë Davies'")
+    with pytest.raises(InputError) as e:
+        import_registrations(t, "name,id\nAnn,1,extra\n", "x.csv")
+    assert e.value.where == "x.csv:2:7"  # the first cell past the header's columns
+    assert t.state().players == {}
 
 
 def test_a_member_id_that_only_looks_like_another_is_warned_about(store):
@@ -199,10 +219,12 @@ def test_file_errors_name_the_line_where_they_are(store, tmp_path):
     from judge.io.text import read_text
 
     t = event(store, 0)
-    for text, line in (('name\nZed\n"Unclosed\n', 3), ('name\nZed\n\n\n"Unclosed\nmore\n', 5)):
+    for text, where in (('name\nZed\n"Unclosed\n', "3:1"), ('name\nZed\n\n\n"Unclosed\nmore\n', "5:1"),
+                        ('name,id\nZed,1\nAnn,"2\n', "3:5")):
         with pytest.raises(InputError) as e:
             read_registrations(text, "b.csv")
-        assert e.value.where == f"b.csv:{line}" and "unreadable CSV" in str(e.value)
+        assert e.value.where == f"b.csv:{where}" and "unreadable CSV" in str(e.value)
+        assert "a quote opened here is never closed" in str(e.value)
     bad = tmp_path / "b7.csv"
     bad.write_bytes(b"name\nAnn\nB\xc3\xa9a \xff\n")
     with pytest.raises(InputError) as e:
@@ -399,7 +421,7 @@ def test_a_results_file_with_a_quote_left_open_is_refused_at_its_row():
     text = 'round,player,opponent,wins,losses,draws\n1,Ann,Bob,1,0,0\n1,"Bob,Ann,0,1,0\n2,Ann,Cid,1,0,0\n'
     with pytest.raises(InputError) as e:
         parse_results_csv(text, "sr.csv")
-    assert e.value.where == "sr.csv:3" and "unreadable CSV" in str(e.value)
+    assert e.value.where == "sr.csv:3:3" and "unreadable CSV" in str(e.value)
 
 
 def test_with_no_top_cut_the_final_placings_are_the_swiss_standings(store):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from tests.conftest import run_cli
 
@@ -118,8 +119,9 @@ def test_register_csv_lists_every_refused_line_and_answers_json(tmp_path):
     assert r.returncode == 2, r.stderr
     err = json.loads(r.stdout)["error"]
     assert err["message"] == f"3 lines of {f} refused; nothing was stored"
-    assert [(x["line"], x["field"]) for x in err["errors"]] == [(3, "player"), (7, "player"), (8, "member_id")]
-    assert f"{f}:7: field 'player'" in r.stderr and f"{f}:8: field 'member_id'" in r.stderr
+    assert [(x["line"], x["column"], x["field"]) for x in err["errors"]] == [
+        (3, 1, "name"), (7, 1, "name"), (8, 6, "member_id")]  # QA75 4: the cell's column, the file's own name
+    assert f"{f}:7:1: field 'name'" in r.stderr and f"{f}:8:6: field 'member_id'" in r.stderr
     f.write_text("name,member_id\nLuca Conte,M10001\nPino,M1000l\n", encoding="utf-8")
     r = run_cli("tournament", "register", "t-r", "--csv", str(f), "--json", db=db)
     assert r.returncode == 0, r.stderr
@@ -239,3 +241,31 @@ def test_tournament_new_refuses_an_unknown_game_and_says_the_policy_without_cont
     assert r.returncode == 0 and "standings policy mtg" in r.stderr and "--policy to choose" not in r.stderr
     r = run_cli("tournament", "new", "--name", "E", "--game", "table", db=db)
     assert r.returncode == 0 and "the default: table has no policy of its own); --policy to choose" in r.stderr
+
+
+def test_the_cli_says_totals_missing_tables_a_drop_and_sorts_accented_names_with_their_letter(tmp_path):
+    """QA75 7, at 300 players: `register --csv` printed a line a player and no total; `results`
+    did not say the tables left out; a result for a dropped player said only "not paired in Round
+    2"; tied names starting with an accent sorted after Z (by code point)."""
+    db = str(tmp_path / "t.db")
+    run_cli("tournament", "new", "--name", "Acc", "--game", "op2009", "--id", "t-acc", db=db)
+    f = tmp_path / "reg.csv"
+    f.write_text("name\nZoë Sánchez\nÁlvaro Rossi\nbob Verdi\nCid Neri\n", encoding="utf-8")
+    r = run_cli("tournament", "register", "t-acc", "--csv", str(f), db=db)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "4 registered (4 players in Acc)", r.stdout
+    assert run_cli("tournament", "pair", "t-acc", db=db).returncode == 0
+    r = run_cli("tournament", "results", "t-acc", db=db, input="1 1-1-1\n")
+    assert r.stdout.strip() == "1 recorded (round 1); still without a result: table(s) 2", r.stdout
+    r = run_cli("tournament", "results", "t-acc", db=db, input="2 1-1-1\n")
+    assert r.stdout.strip() == "1 recorded (round 1); every table has a result", r.stdout
+    r = run_cli("tournament", "standings", "t-acc", "--json", db=db)
+    rows = json.loads(r.stdout)["rows"] if isinstance(json.loads(r.stdout), dict) else json.loads(r.stdout)
+    assert [x["player"] for x in rows] == ["Álvaro Rossi", "bob Verdi", "Cid Neri", "Zoë Sánchez"]  # all tied
+    drop = run_cli("tournament", "drop", "t-acc", "Cid Neri", db=db)
+    assert drop.returncode == 0, drop.stderr
+    assert run_cli("tournament", "close", "t-acc", db=db).returncode == 0
+    assert run_cli("tournament", "pair", "t-acc", db=db).returncode == 0
+    r = run_cli("tournament", "result", "t-acc", "2-0", "--player", "cid neri", db=db)
+    assert r.returncode == 2
+    pos = re.search(r"\(event (\d+)\)", drop.stdout).group(1)
+    assert f"'Cid Neri' dropped after round 1 (event {pos}): not paired in Round 2" in r.stderr, r.stderr

@@ -551,3 +551,29 @@ def test_qa9_wording_result_field_top_cut_counts_and_a_players_impossible_report
     with pytest.raises(InputError) as e:
         c.top_cut()
     assert e.value.message.startswith("1 of the 2 Swiss rounds declared has been played: pair the next")
+
+
+def test_table_numbers_are_said_in_runs():
+    """QA75 7: `show` listed "missing results at table(s) 1, 2, 3, … 150", 150 numbers on a line."""
+    from judge.tournament.tables import table_list
+
+    assert table_list(range(1, 151)) == "1-150"
+    assert table_list([9, 1, 2, 3, 5, 7, 8]) == "1-3, 5, 7-9"
+
+
+def test_an_entry_over_a_judges_decision_names_the_decision(store):
+    """QA75 5: after a judge decided a table whose reports differed, a results batch with another
+    result was refused naming the two reports only, not the judge's decision it would replace."""
+    from judge.tournament.reports import report_result, resolve_dispute
+
+    t = event(store, 4)
+    p = t.state().current.tables()[0]
+    report_result(t, p.player1, "2-0")
+    report_result(t, p.player2, "2-0")  # both say they won: disputed
+    ev = resolve_dispute(t.with_actor("judge:Kim"), p.table, "2-0", reason="conceded on camera")
+    with pytest.raises(OverwriteRefused) as e:
+        record_results(t, [(p.table, "0-2")])
+    said = e.value.conflicts[0]["said"]
+    assert (f"decided by judge Kim (2-0-0, 'conceded on camera', event {ev.position}), which the entry "
+            "would replace; the entry says 0-2-0") in said, said
+    assert e.value.conflicts[0]["decided"].startswith("decided by judge Kim")

@@ -191,7 +191,7 @@ def test_full_six_round_tournament_from_the_cli(tmp_path, capsys):
     tid = out.strip()
     players = [f"Player {i:02d}" for i in range(1, 20)]
     code, out, err = cli_run(["tournament", "register", tid, *players[:-1]], capsys, db)
-    assert code == 0 and out.count("registered") == 18
+    assert code == 0 and out.count("registered ") == 18 + 1 and "18 registered (18 players in " in out
     rng = random.Random(6)
     dropped = None
     for rnd in range(1, 7):

@@ -207,6 +207,24 @@ def error_body(e: Exception) -> dict[str, Any]:
     return body
 
 
+# The web desk's way to replace a result, where the library's message names the CLI's flag
+WEB_REPLACE = "to replace it, type the entry again in the results grid and answer Replace, with a reason"
+
+
+def page_error(e: Exception) -> dict[str, Any]:
+    """error_body for a page, with `said`: the words a person reads. Without the programmer's
+    `field 'result':` prefix (QA75 6: on a player's phone; `field` still names the input), and
+    the web's step instead of a CLI flag for a result to replace."""
+    body = error_body(e)
+    if isinstance(e, OverwriteRefused):  # ReportsDiffer too
+        body["said"] = f"{e.what}; {WEB_REPLACE}"
+    elif isinstance(e, InputError):
+        body["said"] = ": ".join(p for p in (e.where, e.message) if p)
+    else:
+        body["said"] = body["error"]
+    return body
+
+
 HANDLED = (Forbidden, InputError, StoreError, KeyError)
 
 
@@ -235,5 +253,5 @@ def next_step(e: Exception) -> str:
 
 def html_error(request: Request, e: Exception) -> Response:
     """The error page of a refused plain (non-htmx) request: every page route answers with this."""
-    return page(request, "web/error.html", error_status(e), title="Not done", error=error_body(e),
+    return page(request, "web/error.html", error_status(e), title="Not done", error=page_error(e),
                 next_step=next_step(e))

@@ -31,7 +31,7 @@ from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.replace import box_of, event_at, form_of, refusal
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, html_error, json_error, link, page, read_form, refused,
-    wants_json,
+    page_error, wants_json,
 )
 from judge.web.routes.staff import context
 
@@ -224,7 +224,7 @@ async def match_do(request: Request, mid: str, action: str):
             return refused(request, _recorder(request, scope, g, act_error=error_body(e)["error"], call_reason=kept),
                            error_status(e))
         if is_htmx:
-            return refused(request, page(request, "web/_flash.html", error=error_body(e)), error_status(e))
+            return refused(request, page(request, "web/_flash.html", error=page_error(e)), error_status(e))
         return html_error(request, e)
     if api_client:  # as POST /api/m/ID/do/ACTION answers
         return JSONResponse(result)

@@ -13,7 +13,7 @@ from judge.web import views
 from judge.web.actions import number, run_action
 from judge.web.match_actions import run_match_action, table_match
 from judge.web.routes.common import (
-    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, page, read_form, refused,
+    HANDLED, app_state, check_csrf, error_status, grant_of, page, page_error, read_form, refused,
 )
 from judge.web.auth import Forbidden
 from judge.web.routes.staff import context
@@ -82,7 +82,7 @@ def _refusal(request: Request, tid: str, e: Exception, form: dict | None = None,
     (htmx swaps the page's table part, `#table`: an answer without it would blank the screen.)"""
     me = (form or {}).get("player") or request.query_params.get("me")
     me = me if isinstance(me, str) else None
-    error = error_body(e)
+    error = page_error(e)
     try:
         g = grant_of(request, tid, form, expired_ok=True)
         g.require("play_view", tid, g.round, g.table)

@@ -16,7 +16,7 @@ from judge.web.actions import Context, run_action
 from judge.web.auth import player_claims
 from judge.web.device import device_of
 from judge.web.routes.common import (
-    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, html_error, link, page, read_form, refused,
+    HANDLED, app_state, check_csrf, error_status, grant_of, html_error, link, page, page_error, read_form, refused,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -92,7 +92,7 @@ def _done(request: Request, g, path: str, error: Exception | None, msg: str | No
     is_htmx = request.headers.get("hx-request") == "true"
     if error is not None:
         if is_htmx:
-            return refused(request, page(request, "web/_flash.html", error=error_body(error)), error_status(error))
+            return refused(request, page(request, "web/_flash.html", error=page_error(error)), error_status(error))
         return html_error(request, error)
     target = link(path, g, msg=msg)
     if is_htmx:
@@ -140,7 +140,7 @@ def _staff_links(request: Request, g, tid: str, form: dict, back: str) -> Respon
     try:
         minted = run_action(context(request), g, "mint", tid, form)
     except HANDLED as e:
-        error, status, existing = error_body(e), error_status(e), getattr(e, "existing", None)
+        error, status, existing = page_error(e), error_status(e), getattr(e, "existing", None)
     st = web.desk.tournament(tid).state()
     asked = {"role": form.get("role"), "name": form.get("name")}
     rows = staff_rows(st)
@@ -208,7 +208,7 @@ async def grid(request: Request, tid: str):
     st = app_state(request).desk.tournament(tid).state()
     cur = st.current
     return staff_page(request, tid, "web/grid.html", title=f"{st.name} — results", round=views.round_page(st, cur)
-                      if cur else None)
+                      if cur else None, example=st.match_format(cur.stage).example if cur else None)
 
 
 def tournament_calls(desk, st) -> list[dict]:
@@ -235,8 +235,10 @@ def queue_view(desk, st) -> dict[str, list[dict]]:
 async def queue(request: Request, tid: str):
     desk = app_state(request).desk
     st = desk.tournament(tid).state()
+    # the Decide box's example follows each round's format (a top cut may be best of three)
+    examples = {r.number: st.match_format(r.stage).example + "-0" for r in st.rounds}
     return staff_page(request, tid, "web/queue.html", title=f"{st.name} — judges' queue",
-                      **queue_view(desk, st), fragment=request.query_params.get("part"))
+                      **queue_view(desk, st), examples=examples, fragment=request.query_params.get("part"))
 
 
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)

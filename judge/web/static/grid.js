@@ -81,7 +81,10 @@
   }
   function send(line, overwriteReason) {
     var e = parse(line);
-    if (!e) { tell("type the table and the result: 12 2-1 (or 12.2.1)", "bad"); return; }
+    if (!e) {  // the example follows the round's format (the input's placeholder: "12 1-0" in a best of one)
+      var ex = document.getElementById("entry").placeholder;
+      tell("type the table and the result: " + ex + " (or " + ex.replace(/[ -]/g, ".") + ")", "bad"); return;
+    }
     var table = e.table, slip = e.slip;
     var row = document.querySelector('#grid tr[data-table="' + table + '"]');
     var data = { table: table, result: slip };
