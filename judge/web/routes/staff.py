@@ -217,13 +217,17 @@ def tournament_calls(desk, st) -> list[dict]:
     `table` as the tournament has them: numbers, as a disputed table's. A match keeps its round and
     table as free text (a match recorded outside a tournament may say "Top 8"), and QA73 6 found the
     queue's calls giving "1" and "8" next to the disputes' 1 and 8."""
-    where = {mid: (rnd.number, table) for rnd in st.rounds for table, mid in rnd.matches.items()}
-    return [dict(c, round=where[c["match"]][0], table=where[c["match"]][1])
+    where = {mid: (rnd.number, table, st.is_closed(rnd)) for rnd in st.rounds for table, mid in rnd.matches.items()}
+    # `round_closed`: a call still open from a round that is over is listed apart (QA75 3: a round-5
+    # call stood among the open ones while round 6 was played)
+    rows = [dict(c, round=where[c["match"]][0], table=where[c["match"]][1], round_closed=where[c["match"]][2])
             for c in desk.matches.calls(list(where))]
+    return sorted(rows, key=lambda c: (not c["open"], c["round_closed"]))  # stable: oldest first in each
 
 
 def queue_view(desk, st) -> dict[str, list[dict]]:
-    """What the judges' queue shows: the judge calls (`calls`, open first, then answered), the
+    """What the judges' queue shows: the judge calls (`calls`: open ones of open rounds, open ones
+    of closed rounds, then answered), the
     disputed tables (`queue`) and the tables whose two reports came from one device (`one_device`:
     their result stands, a judge may look). The page and /api/t/T/queue both read it, so they list
     the same."""
