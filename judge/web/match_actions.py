@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.desk import PENALTY_LADDER, describer
+from engine.desk import PENALTY_LADDER, describer, judge_of
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.desk.actions import last_game_event, record as desk_record
-from judge.desk.calls import open_call
+from judge.desk.calls import CALL_KINDS, open_call, standing_calls
 from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
 from judge.tournament import rounds
@@ -193,6 +193,29 @@ def _ruling(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
             "findings": [x.to_dict() for x in rec.findings]}
 
 
+ANSWERED = "answered at the table"
+
+
+def _answer(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    """The judges' queue's "Answered" (QA75 3): a judge marks a call answered without a ruling page
+    of its own. A call closes the one way it always has, a `judge.ruling` naming it (`call`), the
+    judge its actor; its text the judge's note, or "answered at the table". Only a call that still
+    stands open: two judges tapping the same call store one answer, the second is told who answered."""
+    position = number(f, "call", high=10**9)
+    standing = dict((c.position, answer) for c, answer in standing_calls(m.store.read_kinds(m.id, CALL_KINDS)))
+    if position not in standing:
+        raise InputError(f"event {position} is not a judge call of this match that counts", field="call")
+    if standing[position] is not None:
+        done = standing[position]
+        raise InputError(f"the call #{position} is already answered (judge {judge_of(done.actor)}, "
+                         f"{local_time(done.recorded_at)}: {done.payload['text']})", field="call")
+    note = text(f, "text", required=False, limit=2000) or ANSWERED
+    rec = desk_record(m, "judge.ruling", {"text": note, "rule": "", "call": position}, actor=g.match_actor,
+                      recorded_by=g.recorded_by)
+    return {"message": f"call #{position} answered ({note}; ruling #{rec.event.position})",
+            "position": rec.event.position, "findings": [x.to_dict() for x in rec.findings]}
+
+
 def _penalty(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     player = text(f, "player", limit=64)
     penalty = text(f, "penalty", limit=40)
@@ -274,6 +297,7 @@ MATCH_ACTIONS: dict[str, MatchAction] = {
     "undo": MatchAction("undo_event", _undo),
     "call": MatchAction("call_judge", _call),
     "ruling": MatchAction("judge_match", _ruling),
+    "answer": MatchAction("judge_match", _answer),
     "penalty": MatchAction("judge_match", _penalty),
     "backup": MatchAction("judge_match", _backup),
     "extend": MatchAction("judge_match", _extend),

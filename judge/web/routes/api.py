@@ -200,7 +200,9 @@ async def match_act(request: Request, mid: str, action: MatchActionName,
     undoable event; `reason`),
     call (`reason`, `at`: default the last game event, `seen`: a repeat after it stores nothing; a
     player's link also `player`, and stores nothing while that player's call is open), and a judge's ruling
-    (`text`, `rule`, `call`), penalty (`player`, `infraction`: the penalty guide's id or name,
+    (`text`, `rule`, `call`), answer (`call`: an open judge call, `text`: a note, default "answered at
+    the table"; a ruling that answers it, the queue's "Answered"; 422 if the call is answered already),
+    penalty (`player`, `infraction`: the penalty guide's id or name,
     `penalty`, `reason`, `minutes_late`), backup (`to`, `reason`, `rule`), extend (`minutes`,
     `reason`: the table's time on the round clock), replace (`voids`, `reason`, `kind`, `actor` and a
     `payload.FIELD` per field: what event `voids` should have read, as the replace form sends it;
@@ -212,8 +214,8 @@ async def match_act(request: Request, mid: str, action: MatchActionName,
 
 @router.get("/t/{tid}/calls")
 async def calls(request: Request, tid: str) -> list[dict[str, Any]]:
-    """Judge calls from the tournament's recorded matches, open ones first, with the ruling that
-    answered each. Staff."""
+    """Judge calls from the tournament's recorded matches: open ones of open rounds, open ones of
+    closed rounds (`round_closed`), then answered ones with the ruling that answered each. Staff."""
     g = grant_of(request, tid)
     g.require("view", tid)
     desk = app_state(request).desk

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from judge.desk.calls import open_call
 from judge.tournament.reports import ResultConfirmed
 from judge.tournament.tables import table_status
 from judge.tournament.rounds import clock_view
@@ -39,6 +40,12 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call
         match_head = min(call_seen, match_head)
     if me not in (view["player1"], view["player2"]):
         me = None
+    # `me`'s own call that no judge answered yet: the page says so and offers no second call
+    # (QA75 3: a reloaded page showed nothing of it, and a tap was the only way to find out)
+    standing = open_call(web.desk.matches.match(match_id).store, match_id, me) \
+        if match_id and me and not st.is_closed(rnd) else None
+    my_call = None if standing is None else {"at": views.local_time(standing.recorded_at),
+                                             "reason": standing.payload.get("reason", "")}
     opponent = None if me is None else (view["player2"] if me == view["player1"] else view["player1"])
 
     def own(slip_table_order: str | None) -> str | None:  # a table-order slip in `me`'s view
@@ -54,7 +61,8 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call
                 their_report=own(view["reports"].get(opponent)) if opponent else None,
                 result_mine=own(view["result"]), clock=clock, mine=mine, fmt=fmt.name,
                 choices=views.result_choices(fmt.best_of, fmt.max_wins), position=st.position,
-                topic=f"table:{g.round}:{g.table}", match_id=match_id, match_head=match_head, **extra)
+                topic=f"table:{g.round}:{g.table}", match_id=match_id, match_head=match_head, my_call=my_call,
+                **extra)
 
 
 def _next_step(e: Exception, closed: bool, action: str = "report") -> str:
@@ -146,8 +154,9 @@ async def call_judge(request: Request, tid: str):
     # second tap of this same page a new call about the first (QA70 #4)
     seen = number(form, "seen", required=False, low=0, high=10**9)  # checked by the call already
     if done.get("repeat"):  # a second tap, or the page reloaded while the table's call is open
-        return _view(request, tid, g, me, call_seen=seen, notice=f"A judge is already called to {done['where']}, "
+        return _view(request, tid, g, me, call_seen=seen, call_said=True, notice=f"A judge is already called to {done['where']}, "
                      f"called at {done['called_at']} (nothing more sent): stay at your table")
     reason = form.get("reason").strip() if isinstance(form.get("reason"), str) else ""
-    return _view(request, tid, g, me, call_seen=seen, notice=f"A judge is called to table {g.table}"
+    # the notice says the call stands: the page's own line for it (my_call) is not said twice
+    return _view(request, tid, g, me, call_seen=seen, call_said=True, notice=f"A judge is called to table {g.table}"
                  + (f" (“{reason}”)" if reason else "") + ": stay at your table")

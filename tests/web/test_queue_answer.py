@@ -1,0 +1,90 @@
+"""The judges' queue's "Answered" and calls of closed rounds (QA75 3), and the player's page saying
+their own standing call on every load (QA75 3: a reloaded page showed nothing of it). Real server,
+the pages' own forms."""
+from __future__ import annotations
+
+import re
+
+from tests.web.conftest import player_tokens
+from tests.web.matchsetup import optcg_event
+from tests.web.test_call_seen import call_form, post
+
+
+def queue_answer_form(html: str, position: int) -> dict[str, str]:
+    form = re.search(rf'<form[^>]*do/answer"[^>]*>(?:(?!</form>).)*name="call" value="{position}".*?</form>',
+                     html, re.S).group(0)
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
+def test_a_reloaded_players_page_says_their_call_stands_and_offers_no_second_call(api, server):
+    tid, _ = optcg_event(api)
+    token = player_tokens(api, tid)[1]
+    table = api.get(f"/api/t/{tid}/tables").json()[0]
+    one, two = table["player1"], table["player2"]
+    post(api, tid, call_form(api, tid, token, one), "he drew 2 cards")
+    page = api.http.get(f"/t/{tid}/play", params={"k": token, "me": one}).text  # the reload
+    said = re.search(r'id="my-call">(.*?)</div>', page, re.S)
+    assert said and re.fullmatch(r"A judge is called to your table \(\d\d:\d\d \S+, “he drew 2 cards”\): "
+                                 r"stay at your table\.", said.group(1)), page
+    assert 'id="call-judge"' not in page
+    # the result buttons come first, then the call: "Report your result" and its buttons are one block
+    assert page.index('class="choices"') < page.index('id="my-call"')
+    # the opponent has no call of their own: their page offers it
+    other = api.http.get(f"/t/{tid}/play", params={"k": token, "me": two}).text
+    assert 'id="call-judge"' in other and 'id="my-call"' not in other
+    assert other.index('class="choices"') < other.index('id="call-judge"')
+    # answered by a judge: the player may call again
+    call = api.get(f"/api/t/{tid}/calls").json()[0]
+    assert api.post(f"/api/m/{call['match']}/do/answer", {"call": call["position"]}).status_code == 200
+    page = api.http.get(f"/t/{tid}/play", params={"k": token, "me": one}).text
+    assert 'id="call-judge"' in page and 'id="my-call"' not in page
+
+
+def test_a_judge_marks_a_call_answered_from_the_queue_once(api, server):
+    tid, matches = optcg_event(api)
+    token = player_tokens(api, tid)[1]
+    one = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+    post(api, tid, call_form(api, tid, token, one), "slow play")
+    judge = api.do(tid, "mint", role="judge", name="Kim")["link"].split("k=")[1]
+    scorekeeper = api.do(tid, "mint", role="scorekeeper", name="Sam")["link"].split("k=")[1]
+    call = api.get(f"/api/t/{tid}/calls").json()[0]
+    # a scorekeeper sees the queue without the button, and the API refuses it: nothing stored
+    assert "do/answer" not in api.http.get(f"/t/{tid}/queue", params={"k": scorekeeper}).text
+    r = api.post(f"/api/m/{call['match']}/do/answer", {"call": call["position"]}, token=scorekeeper)
+    assert r.status_code == 403 and api.get(f"/api/t/{tid}/calls").json()[0]["open"]
+    # the judge's queue page, its own form (no JavaScript: a 303 back to the queue)
+    html = api.http.get(f"/t/{tid}/queue", params={"k": judge}).text
+    form = queue_answer_form(html, call["position"])
+    r = api.http.post(f"/m/{call['match']}/do/answer", data=form, headers={"Origin": api.url})
+    assert r.status_code == 303 and r.headers["location"].startswith(f"/t/{tid}/queue"), r.text
+    answered = api.get(f"/api/t/{tid}/calls").json()[0]
+    assert not answered["open"] and answered["answer"]["judge"] == "Kim"
+    assert answered["answer"]["text"] == "answered at the table"
+    rulings = [e for e in api.get(f"/api/m/{call['match']}").json()["events"] if e["kind"] == "judge.ruling"]
+    assert len(rulings) == 1 and answered["answer"]["position"] == rulings[0]["p"]  # the judge its actor: "Kim"
+    # a second judge's tap on the same call: refused, who answered it said, nothing stored
+    r = api.post(f"/api/m/{call['match']}/do/answer", {"call": call["position"], "text": "again"})
+    assert r.status_code == 422 and "already answered (judge Kim" in r.json()["error"], r.text
+    assert len([e for e in api.get(f"/api/m/{call['match']}").json()["events"] if e["kind"] == "judge.ruling"]) == 1
+    # without the CSRF token: refused
+    r = api.http.post(f"/m/{call['match']}/do/answer", data={**form, "csrf": "x"}, headers={"Origin": api.url})
+    assert r.status_code == 403
+
+
+def test_an_unanswered_call_of_a_closed_round_is_listed_apart(api, server):
+    tid, _ = optcg_event(api)
+    token = player_tokens(api, tid)[1]
+    one = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+    post(api, tid, call_form(api, tid, token, one), "he drew 2 cards")
+    for t in api.get(f"/api/t/{tid}/tables").json():
+        assert api.post(f"/api/t/{tid}/results", {"table": t["table"], "result": "1-0"}).status_code == 200
+    api.do(tid, "close")
+    api.do(tid, "pair")
+    calls = api.get(f"/api/t/{tid}/queue").json()
+    assert [(c["round"], c["open"], c["round_closed"]) for c in calls if c["type"] == "call"] == [(1, True, True)]
+    html = api.http.get(f"/t/{tid}/queue", params={"k": api.token}).text
+    current = html[html.index('id="calls"'):html.index("earlier-calls")]
+    assert "No open call." in current and "data-call=" not in current
+    earlier = html[html.index("earlier-calls"):html.index("</details>", html.index("earlier-calls"))]
+    assert "1 unanswered call from closed rounds" in earlier and "he drew 2 cards" in earlier
+    assert "do/answer" in earlier  # still answerable
