@@ -7,7 +7,7 @@ from typing import Any
 
 from judge.desk.clock import parse_time
 
-from judge.tournament.names import name_keys, namesakes, near_matches, same_names
+from judge.tournament.names import name_keys, name_order, namesakes, near_matches, same_names
 from judge.tournament.pages import pairings_by_name, standing_rows
 from judge.tournament import placings
 from judge.tournament.placings import warnings
