@@ -7,7 +7,7 @@ from typing import Any
 
 from judge.desk.clock import parse_time
 
-from judge.tournament.names import name_keys, name_order, namesakes, near_matches, same_names
+from judge.tournament.names import name_keys, namesakes, near_matches, same_names
 from judge.tournament.pages import pairings_by_name, standing_rows
 from judge.tournament import placings
 from judge.tournament.placings import warnings
@@ -53,7 +53,8 @@ def my_table(st: TournamentState, rnd: RoundState, query: str) -> dict[str, Any]
     result) when paired in `rnd`, and `dropped_after_round`. QA70 #7: a dropped "Maria Rossi" typing
     her name saw only "Maria Rossi (M99999)"'s table, another person's, and no word of her drop."""
     paired = {r["player"]: r for r in pairings_board(st, rnd)["by_name"]}
-    ordered = sorted(st.players, key=name_order)  # as the sheet by name
+    keys = name_keys(st.players)  # each name folded once, for the order and the namesakes
+    ordered = sorted(st.players, key=lambda n: (keys[n], n))  # name_order, as the sheet by name
 
     def row(name: str) -> dict[str, Any]:
         return {"player": name, "table": None, "opponent": None, "result": None, "paired": name in paired,
@@ -61,9 +62,8 @@ def my_table(st: TournamentState, rnd: RoundState, query: str) -> dict[str, Any]
 
     exact = list(same_names(query, ordered))
     found = exact or near_matches(query, ordered)
-    # each name folded once, each found name's namesakes asked once: linear in the players (it
+    # each found name's namesakes asked once, with the folded names: linear in the players (it
     # asked every player's namesakes once per player: quadratic)
-    keys = name_keys(ordered)
     close = {n for f in exact for n in namesakes(f, ordered, keys=keys)} - set(found)
     others = [n for n in ordered if n in close]
     return {"found": [row(n) for n in found], "others": [row(n) for n in others]}

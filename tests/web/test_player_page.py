@@ -150,4 +150,6 @@ def test_my_table_folds_each_registered_name_a_bounded_number_of_times(tmp_path,
     store.close()
     assert [r["player"] for r in mine["found"]] == ["Maria Rossi"]
     assert [r["player"] for r in mine["others"]] == ["Maria Rossi (M99999)"]
-    assert len(folds) <= 4 * len(st.players), len(folds)
+    # linear: a few folds a name (the order, the pairings by name, the typed name's matches); the
+    # quadratic search folded 357,307 times here
+    assert len(folds) <= 5 * len(st.players), len(folds)
