@@ -126,7 +126,7 @@ def creation_draft(ruleset: str, players: Sequence[str], *, event: str | None = 
     given = {"ruleset": ruleset, "players": list(players), "event": event, "round": round,
              "table": table, "options": options or None}
     try:  # parsed like any payload: the same bounds on every text, number and size
-        payload = MatchCreated.parse({k: v for k, v in given.items() if v is not None}).to_dict()
+        payload = MatchCreated.parse_dict({k: v for k, v in given.items() if v is not None})
     except PayloadError as e:
         raise InputError(e.message, field=e.field) from None
     return Draft("match.created", MatchCreated.version, TABLE_ACTOR, payload,
@@ -159,11 +159,11 @@ class EventValidator:
                              f"(kinds: {', '.join(k for k in self.vocab if k != 'match.created')})",
                              field="kind")
         self.check_actor(actor)
+        cls = self.vocab[kind]
         try:
-            parsed = self.vocab[kind].parse(payload, self.ctx)
+            data = cls.parse_dict(payload, self.ctx)
         except PayloadError as e:
             raise InputError(e.message, field=f"payload.{e.field}" if e.field else "payload") from None
-        data = parsed.to_dict()
         if kind in ("correction", "backup"):
             self._check_void_target(kind, data, head, kind_at)
         if kind == "correction" and data.get("instead") is not None:
@@ -181,9 +181,9 @@ class EventValidator:
             self._recorder_checked = recorded_by
         if kind == NAMED and (refused := naming_refusal(actor, data, self.players)):
             raise InputError(refused[0], field=refused[1])
-        for name, kinds in self.vocab[kind].references.items():
+        for name, kinds in cls.references.items():
             self._check_reference(name, data.get(name), kinds, head, kind_at)
-        return Draft(kind, parsed.version, actor, data, recorded_by or default_recorder_name(),
+        return Draft(kind, cls.version, actor, data, recorded_by or default_recorder_name(),
                      recorded_at)
 
     def _replacement(self, data: dict, actor: str, kind_at: Callable[[int], str | None]) -> dict[str, Any]:

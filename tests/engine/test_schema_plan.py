@@ -158,11 +158,28 @@ def outcome(parse, data, ctx):
     return ("parsed", type(obj), state, [type(v) for _, v in state], repr(obj), said)
 
 
+def stored(parse_dict, data, ctx):
+    """What `parse_dict` gives (or refuses): the payload an event stores, keys in order, of their types."""
+    try:
+        said = parse_dict(data, ctx)
+    except PayloadError as e:
+        return ("refused", e.field, e.message)
+    except TypeError as e:
+        return ("TypeError", str(e))
+    return ("parsed", list(said.items()), [type(v) for v in said.values()])
+
+
+def checked_dict(cls):
+    return lambda data, ctx: cls.parse_checked(data, ctx).to_dict()
+
+
 @settings(max_examples=1000, deadline=None)
 @given(case=payloads(), ctx=st.sampled_from(CONTEXTS))
 def test_the_plan_agrees_with_the_generic_check(case, ctx):
     cls, data = case
     assert outcome(cls.parse, data, ctx) == outcome(cls.parse_checked, data, ctx)
+    # the dict the plan writes beside the instance is the instance's to_dict
+    assert stored(cls.parse_dict, data, ctx) == stored(checked_dict(cls), data, ctx)
 
 
 def test_the_plan_agrees_at_every_bound_of_every_field():
@@ -177,6 +194,7 @@ def test_the_plan_agrees_at_every_bound_of_every_field():
                 data = {**base, name: v}
                 got = outcome(cls.parse, data, ctx)
                 assert got == outcome(cls.parse_checked, data, ctx), (cls, name, v)
+                assert stored(cls.parse_dict, data, ctx) == stored(checked_dict(cls), data, ctx), (cls, name, v)
                 if got[0] == "parsed" and isinstance(v, (list, dict)):
                     assert dict(got[2])[name] is not v
 
