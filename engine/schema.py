@@ -497,6 +497,43 @@ def _plain_check(tp: Any) -> Callable[[Any, ParseContext], Any]:
     return check_any
 
 
+def most_json_chars(cls: type, max_cards: int) -> int | None:
+    """The most characters of canonical JSON a payload of `cls` that `parse` accepts can take
+    (with counts of at most `max_cards`), or None when a field has no such bound (a list, an
+    object, a free-form value). EventValidator skips the size check (MAX_PAYLOAD_BYTES) for a kind
+    whose bound is within it, rather than looking at every value of every event."""
+    total = 2  # {}
+    for name, tp in cls._hints.items():
+        value = _most_chars(tp, max_cards)
+        if value is None:
+            return None
+        total += len(json.dumps(name, ensure_ascii=False)) + 2 + value  # "name": and a comma
+    return total
+
+
+def _most_chars(tp: Any, max_cards: int) -> int | None:
+    """The most characters of canonical JSON a value `_check` accepts for `tp` can take, or None."""
+    if tp is bool or tp is type(None):
+        return 5  # false
+    if tp is int:
+        return len(str(-MAX_NUMBER))
+    if tp is float:
+        return 32  # a finite float's repr is at most 24 characters
+    if tp is Count or tp is PositiveCount:
+        return len(str(max_cards))
+    if tp is str or tp is Player or tp is Zone:
+        # at most MAX_TEXT characters, each written as at most two: '"', '\\', or the line break
+        # or tab free text may hold (the other control characters, which JSON writes as six, are refused)
+        return 2 + 2 * MAX_TEXT
+    origin, args = _origin_args(tp)
+    if origin is Literal:
+        return max(len(json.dumps(a, ensure_ascii=False)) for a in args)
+    if origin in (typing.Union, types.UnionType):
+        parts = [_most_chars(a, max_cards) for a in args]
+        return None if None in parts else max(parts)
+    return None
+
+
 def _holds_count(tp: Any) -> bool:
     return tp is Count or tp is PositiveCount or any(_holds_count(a) for a in get_args(tp))
 
