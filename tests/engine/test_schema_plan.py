@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from engine.events import CORE_KINDS
 from engine.rulesets import available, get_ruleset
+from engine.canonical import canonical_json
 from engine.schema import (MAX_ITEMS, MAX_NUMBER, MAX_TEXT, Count, ParseContext, Payload, PayloadError, Player,
-                           PositiveCount, Zone, _check)
+                           PositiveCount, Zone, _check, most_json_chars)
 from judge.tournament.vocab import KINDS as TOURNAMENT_KINDS
 
 CLASSES = sorted({c for name in available() for c in get_ruleset(name).vocabulary().values()}
@@ -158,11 +159,65 @@ def outcome(parse, data, ctx):
     return ("parsed", type(obj), state, [type(v) for _, v in state], repr(obj), said)
 
 
+def stored(parse_dict, data, ctx):
+    """What `parse_dict` gives (or refuses): the payload an event stores, keys in order, of their types."""
+    try:
+        said = parse_dict(data, ctx)
+    except PayloadError as e:
+        return ("refused", e.field, e.message)
+    except TypeError as e:
+        return ("TypeError", str(e))
+    return ("parsed", list(said.items()), [type(v) for v in said.values()])
+
+
+def checked_dict(cls):
+    return lambda data, ctx: cls.parse_checked(data, ctx).to_dict()
+
+
 @settings(max_examples=1000, deadline=None)
 @given(case=payloads(), ctx=st.sampled_from(CONTEXTS))
 def test_the_plan_agrees_with_the_generic_check(case, ctx):
     cls, data = case
     assert outcome(cls.parse, data, ctx) == outcome(cls.parse_checked, data, ctx)
+    # the dict the plan writes beside the instance is the instance's to_dict
+    got = stored(cls.parse_dict, data, ctx)
+    assert got == stored(checked_dict(cls), data, ctx)
+    bound = most_json_chars(cls, ctx.max_cards)
+    if got[0] == "parsed" and bound is not None:  # within the bound EventValidator trusts
+        assert len(canonical_json(dict(got[1]))) <= bound
+
+
+def largest(tp, max_cards: int):
+    """The value of type `tp` whose canonical JSON is longest (None: no bound)."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp in (str, Player, Zone):
+        return '"' * MAX_TEXT  # each written as two characters: \"
+    values = {bool: False, int: -MAX_NUMBER, float: -1.2345678901234567e-300, Count: max_cards,
+              PositiveCount: max_cards, type(None): None}
+    if tp in values:
+        return values[tp]
+    if origin is typing.Literal:
+        return max(args, key=lambda a: len(canonical_json(a)))
+    if origin in (typing.Union, types.UnionType):
+        return max((largest(a, max_cards) for a in args), key=lambda v: len(canonical_json(v)))
+    raise AssertionError(f"no largest value of {tp!r}")
+
+
+def test_a_kinds_json_bound_holds_for_its_largest_values():
+    """most_json_chars is at least the JSON of every field at its longest (each value one `_check`
+    accepts): EventValidator skips the payload size check of a kind on it."""
+    ctx = ParseContext(max_cards=987)  # no players, no zones: any name is taken
+    bounded = 0
+    for cls in CLASSES:
+        bound = most_json_chars(cls, ctx.max_cards)
+        if bound is None:
+            continue
+        bounded += 1
+        worst = {name: largest(tp, ctx.max_cards) for name, tp in cls._hints.items()}
+        for name, v in worst.items():
+            assert _check(v, cls._hints[name], name, ctx) == v, (cls, name)
+        assert len(canonical_json(worst)) <= bound, cls
+    assert bounded > len(CLASSES) // 3
 
 
 def test_the_plan_agrees_at_every_bound_of_every_field():
@@ -177,6 +232,7 @@ def test_the_plan_agrees_at_every_bound_of_every_field():
                 data = {**base, name: v}
                 got = outcome(cls.parse, data, ctx)
                 assert got == outcome(cls.parse_checked, data, ctx), (cls, name, v)
+                assert stored(cls.parse_dict, data, ctx) == stored(checked_dict(cls), data, ctx), (cls, name, v)
                 if got[0] == "parsed" and isinstance(v, (list, dict)):
                     assert dict(got[2])[name] is not v
 
