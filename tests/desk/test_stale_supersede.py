@@ -134,3 +134,31 @@ def test_facts_a_recorded_log_contradicts_are_refused(tmp_path):
     code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=4-4 deck=38-38 characters=2-1",
                                     "--dry-run")
     assert code == 0, out + err  # the log's own counts: accepted
+
+
+def test_a_redecision_gone_stale_reads_not_decided_in_every_view(tmp_path):
+    """QA76 #1: decide, correct, decide again, correct again: `state` (and the replay's boards) had
+    no result and no "not decided": the first decision, superseded and stale, read the standing
+    table, which leaves the second (stale too) out, and never said the second waits."""
+    m = decided(tmp_path)
+    first = m.events()[-1].position
+    m.record("correction", REPLACING[1](m), actor=JUDGE)
+    second = run(m).recorded.position
+    fix = m.record("correction", PLAIN[1](m), actor=JUDGE).event.position
+    waiting = (f"not decided (the time decision at event {second} is out of date after correction {fix}: "
+               f"decide again: tablejudge timelimit {m.id})")
+    view = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--json")[1])
+    assert (view["result"], view["not_decided"]) == (None, waiting)
+    assert f"result: {waiting}" in run_in_process(tmp_path / "t.db", "state", m.id)[1]
+    # a step of the log as recorded: the second decision stood until the correction after it
+    then = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--at", str(second), "--as-recorded",
+                                     "--json")[1])
+    assert then["result"]["position"] == second and then["not_decided"] is None
+    from judge.replay.timeline import walk
+    boards = {e["p"]: b for e, b in zip(*(lambda t: (t.events, t.boards))(walk(Match(m.store, m.id), hidden=False)))}
+    assert boards[first]["not_decided"] is None and boards[first]["result"]["position"] == first
+    assert boards[first + 1]["result"] is None and boards[first + 1]["not_decided"].startswith(
+        f"not decided (the time decision at event {first} is out of date")
+    assert boards[second]["result"]["position"] == second and boards[second]["not_decided"] is None
+    assert (boards[fix]["result"], boards[fix]["not_decided"]) == (None, waiting)
+
