@@ -53,11 +53,14 @@ class StaleDecision:
             return f"{kind}{'s' if len(self.by) > 1 else ''} {_listed([str(p) for p, _ in self.by])}"
         return _listed([f"{k} {p}" for p, k in self.by])
 
-    def words(self) -> str:
+    def mark(self) -> str:
+        """'out of date after correction 57': what a listing of the log says beside the decision."""
         if self.call is not None:
-            return (f"the time decision at event {self.position} is out of date: {self.because()} "
-                    f"voided the time call it answered (event {self.call})")
-        return f"the time decision at event {self.position} is out of date after {self.because()}"
+            return f"out of date: {self.because()} voided the time call it answered (event {self.call})"
+        return f"out of date after {self.because()}"
+
+    def words(self) -> str:
+        return f"the time decision at event {self.position} is {self.mark()}"
 
     def redo(self, match: str) -> str:
         """The command that decides again (it supersedes this one): without its time call, a

@@ -162,3 +162,20 @@ def test_a_redecision_gone_stale_reads_not_decided_in_every_view(tmp_path):
     assert boards[second]["result"]["position"] == second and boards[second]["not_decided"] is None
     assert (boards[fix]["result"], boards[fix]["not_decided"]) == (None, waiting)
 
+
+def test_events_marks_a_decision_out_of_date_until_decided_again(tmp_path):
+    """QA76 #4: between the correction and the new decision, `events` listed the stale decision as
+    a plain one (no mark, no JSON key), while `verify` failed it."""
+    m = decided(tmp_path)
+    first = m.events()[-1].position
+    fix = m.record("correction", REPLACING[1](m), actor=JUDGE).event.position
+    code, out, _ = run_in_process(tmp_path / "t.db", "events", m.id)
+    (line,) = [ln for ln in out.splitlines() if ln.lstrip().startswith(f"{first} ")]
+    assert code == 0 and line.endswith(f"(out of date after correction {fix}: decide again)")
+    rows = {r["position"]: r for r in json.loads(run_in_process(tmp_path / "t.db", "events", m.id, "--json")[1])}
+    assert rows[first]["out_of_date"] == f"out of date after correction {fix}"
+    assert rows[first]["decide_again"] == f"tablejudge timelimit {m.id}"
+    second = run(m).recorded.position  # decided again: superseded, no longer out of date
+    rows = {r["position"]: r for r in json.loads(run_in_process(tmp_path / "t.db", "events", m.id, "--json")[1])}
+    assert "out_of_date" not in rows[first] and rows[first]["superseded_by_event"] == second
+
