@@ -179,3 +179,36 @@ def test_events_marks_a_decision_out_of_date_until_decided_again(tmp_path):
     rows = {r["position"]: r for r in json.loads(run_in_process(tmp_path / "t.db", "events", m.id, "--json")[1])}
     assert "out_of_date" not in rows[first] and rows[first]["superseded_by_event"] == second
 
+
+def test_facts_are_checked_against_the_log_before_any_missing_one_is_asked_for(tmp_path):
+    """QA76 #5: `--facts "turn=3 life=5-5"` (the log: Life 4-4) asked for deck= first, saying "Life
+    ... equal", and `turn=` was never compared with the log (turn=2 after 3 extra turns decided)."""
+    from engine.store import EventStore
+    from tests.rulesets.optcg.test_optcg_time_policies import game
+    m = Match.create(EventStore.open(str(tmp_path / "t.db")), "optcg", ["Ann", "Bob"])
+    for kind, actor, payload in game():
+        m.record(kind, payload, actor=actor)  # time called in game turn 3; turns 4 to 6 over; Life 4-4
+    head = m.head_position()
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=5-5", "--dry-run")
+    assert code == 2 and "life: --facts reads Ann 5, Bob 5, the log has Ann 4, Bob 4" in out + err
+    assert "needs deck" not in out + err and "equal" not in out + err
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=2 life=4-4")
+    assert code == 2 and "turn: --facts reads 2, the log has 3" in out + err and "(turn=3)" in out + err
+    assert m.head_position() == head  # nothing stored
+
+
+def test_the_turn_is_not_compared_where_the_log_stopped_at_the_time_call(tmp_path):
+    """A log that records the time call and nothing after it does not know how many turns the table
+    played since: the judge's count stands."""
+    from engine.rulesets.optcg.time import turns_over
+    from tests.rulesets.optcg.test_optcg_time_policies import game
+    from engine.store import EventStore
+    m = Match.create(EventStore.open(str(tmp_path / "t.db")), "optcg", ["Ann", "Bob"])
+    events = game()
+    upto = next(i for i, (kind, _, _) in enumerate(events) if kind == "time.called") + 1
+    for kind, actor, payload in events[:upto]:
+        m.record(kind, payload, actor=actor)
+    assert turns_over(m.replayer.state_at(), m.events()) is None
+    for kind, actor, payload in events[upto:]:
+        m.record(kind, payload, actor=actor)
+    assert turns_over(m.replayer.state_at(), m.events()) == 3
