@@ -784,8 +784,13 @@ class OptcgRuleset(Ruleset):
                                          f"voided): {p}'s Life is unknown, so no win by Life is derived against "
                                          f"{p}", severity="warning"))
                 elif life is not None and len(s.zone(p, "life")) != life:
+                    # said here, not at the placement: placing fewer is no fault until the game
+                    # starts with them (a second placement may follow); the table keeps no event
+                    # positions, so the words send the judge to the placement (QA76 #6)
                     out.append(self.flag("OPTCG-SETUP-6", e, f"{p} starts with {len(s.zone(p, 'life'))} Life; "
-                                         f"the Leader's Life is {life}"))
+                                         f"the Leader's Life is {life} (the set-up is checked as the first "
+                                         f"turn begins: correct {p}'s Life placement, the life.placed "
+                                         f"before this event, not this turn)"))
                 if T.pinfo(s, p).get("leader") and len(s.zone(p, "hand")) != 5:
                     out.append(self.flag("OPTCG-SETUP-4", e, f"{p} starts with {len(s.zone(p, 'hand'))} cards in hand"))
         elif player == s.active:
