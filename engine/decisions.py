@@ -53,11 +53,14 @@ class StaleDecision:
             return f"{kind}{'s' if len(self.by) > 1 else ''} {_listed([str(p) for p, _ in self.by])}"
         return _listed([f"{k} {p}" for p, k in self.by])
 
-    def words(self) -> str:
+    def mark(self) -> str:
+        """'out of date after correction 57': what a listing of the log says beside the decision."""
         if self.call is not None:
-            return (f"the time decision at event {self.position} is out of date: {self.because()} "
-                    f"voided the time call it answered (event {self.call})")
-        return f"the time decision at event {self.position} is out of date after {self.because()}"
+            return f"out of date: {self.because()} voided the time call it answered (event {self.call})"
+        return f"out of date after {self.because()}"
+
+    def words(self) -> str:
+        return f"the time decision at event {self.position} is {self.mark()}"
 
     def redo(self, match: str) -> str:
         """The command that decides again (it supersedes this one): without its time call, a
@@ -174,6 +177,7 @@ class Standing:
 
     def __init__(self, replayer: Replayer, events: Sequence[RecordedEvent], stale: Mapping[int, StaleDecision]):
         self.replayer, self.events, self.stale = replayer, events, stale
+        self._with: dict[int, TableState] = {}
 
     @functools.cached_property
     def table(self) -> TableState:
@@ -196,14 +200,33 @@ class Standing:
         it. `at`: the moment of a table as recorded then (a replay step): the decision stood until
         the first event that left it out of date. None: the table as corrected, where every later
         correction counts. `upto` (default `at`): the table's position; a result set later (play
-        went on after a "continue") is not yet one."""
+        went on after a "continue") is not yet one.
+
+        A ruleset's result is the first decision it applied, so the decision that stands is found
+        by following the supersedings: the decision that superseded a stale one may be stale in
+        turn (decide, correct, decide again, correct again: QA76 #1), and then it is the one that
+        waits for a new decision."""
         s = self.stale.get((result or {}).get("position"))
         if s is None or (at is not None and at < s.by[0][0]):
             return result, None
-        if s.superseded_by is not None and (at is None or at >= s.superseded_by):
-            now, upto = self.table.result, upto if upto is not None else at
-            return (now if now is not None and (upto is None or now.get("position", 0) <= upto) else None), None
+        while s.superseded_by is not None and (at is None or at >= s.superseded_by):
+            after = self.stale.get(s.superseded_by)
+            if after is None or (at is not None and at < after.by[0][0]):
+                # the superseding decision stands (at this moment): the table with it applied
+                now, upto = self._table_with(s.superseded_by).result, upto if upto is not None else at
+                return (now if now is not None and (upto is None or now.get("position", 0) <= upto) else None), None
+            s = after
         return None, _not_decided(s, match)
+
+    def _table_with(self, position: int) -> TableState:
+        """The standing table, or (for a stale decision that stood at a replay step) the table as
+        corrected with that decision applied and every other stale one left out."""
+        if position not in self.stale:
+            return self.table
+        if position not in self._with:
+            self._with[position] = self.replayer.corrected_fold(
+                self.events[1:], leave_out=self.stale.keys() - {position})[0]
+        return self._with[position]
 
 
 def not_decided_words(stale: Mapping[int, StaleDecision], match: str) -> str | None:

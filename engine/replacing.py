@@ -100,7 +100,8 @@ def marks(events: Sequence[RecordedEvent], voided: set[int]) -> dict[int, dict[s
     """What a listing of the log says beside an event beyond "void": the correction that replaced
     it (`replaced_by`), or, of a correction, the later one of the same event that superseded it
     (`superseded_by`). `events list` and its JSON say these; a stale time decision a later one
-    superseded (`superseded_by_event`) is marked by the caller (engine/decisions.py)."""
+    superseded (`superseded_by_event`), or one still waiting for a new decision (`out_of_date`, with
+    the command that decides again in `decide_again`), is marked by the caller (engine/decisions.py)."""
     out: dict[int, dict[str, Any]] = {}
     for p, r in replacements(events).items():
         if p in voided:
@@ -120,6 +121,8 @@ def mark_words(mark: dict[str, Any] | None, void: bool) -> str:
         return f" (superseded by correction {mark['superseded_by']})"
     if "superseded_by_event" in mark:  # a stale time decision decided again (engine/decisions.py)
         return f" (superseded by event {mark['superseded_by_event']})"
+    if "out_of_date" in mark:  # a stale time decision not yet decided again
+        return f" ({mark['out_of_date']}: decide again)"
     return " (void)" if void else ""
 
 

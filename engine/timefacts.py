@@ -86,8 +86,10 @@ def usage(facts: tuple[Fact, ...], players: list[str]) -> str:
     return "\n".join(lines + [f"  (seats: {seats}; values per player in seat order, joined by '-')"])
 
 
-def parse_facts(text: str, facts: tuple[Fact, ...], players: list[str]) -> dict[str, Any]:
-    """The facts of `text` as {key: value} (`each` -> {player: n}); FactsError on anything else."""
+def parse_facts(text: str, facts: tuple[Fact, ...], players: list[str], *, complete: bool = True) -> dict[str, Any]:
+    """The facts of `text` as {key: value} (`each` -> {player: n}); FactsError on anything else.
+    `complete=False`: the required facts are not asked for yet (`require`: a caller that first
+    checks what was given against the log, QA76 #5)."""
     if not isinstance(text, str):
         raise FactsError("the facts must be text, e.g. \"turn=4 life=2-3\"")
     if len(text) > MAX_TEXT:
@@ -108,10 +110,16 @@ def parse_facts(text: str, facts: tuple[Fact, ...], players: list[str]) -> dict[
         if key in out:
             raise FactsError(f"{key} is given twice", col, key)
         out[key] = _value(fact, raw, col + len(key) + 1, players)
-    missing = [f.key for f in facts if f.required and f.key not in out]
-    if missing:
-        raise FactsError("missing " + ", ".join(f"{k} ({by_key[k].what})" for k in missing), 0, missing[0])
+    if complete:
+        require(out, facts)
     return out
+
+
+def require(values: dict[str, Any], facts: tuple[Fact, ...]) -> None:
+    """FactsError naming each required fact `values` lacks."""
+    missing = [f for f in facts if f.required and f.key not in values]
+    if missing:
+        raise FactsError("missing " + ", ".join(f"{f.key} ({f.what})" for f in missing), 0, missing[0].key)
 
 
 def _number(fact: Fact, raw: str, col: int) -> int:

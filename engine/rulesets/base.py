@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from dataclasses import dataclass, field
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.canonical import canonical_bytes
@@ -225,11 +225,13 @@ class Ruleset:
         """The table the facts describe (the match's players and options from `created`)."""
         raise NotImplementedError(f"ruleset {shown(self.name)} cannot decide from facts read off the table")
 
-    def logged_facts(self, state: TableState) -> dict[str, Any]:
-        """Of `time_facts`, those the log knows on `state` (the recorded table now), as parsed
-        facts are ("each": {player: n}, a player known alone where another's count is not): a
-        judge's --facts that say otherwise are refused (record, then judge). Hidden or unrecorded
-        counts are left out, and so accepted as read. By default the log knows none."""
+    def logged_facts(self, state: TableState, events: Sequence[RecordedEvent] = ()) -> dict[str, Any]:
+        """Of `time_facts`, those the log knows on `state` (the recorded table now; `events`: the
+        game's log, decisions left out, for what the table alone does not say, such as the turns
+        since the time call), as parsed facts are ("each": {player: n}, a player known alone where
+        another's count is not): a judge's --facts that say otherwise are refused (record, then
+        judge), before the decision asks for any fact it lacks. Hidden or unrecorded counts are left
+        out, and so accepted as read. By default the log knows none."""
         return {}
 
     def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,

@@ -506,9 +506,11 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
     state = m.replayer.state_at(events=whole)
     voided = set(state.voided)
     marks = replacing_marks(whole, voided)  # replaced events, superseded corrections
-    for pos, s in stale_decisions(m.replayer, whole).items():  # and stale decisions decided again (QA N7)
+    for pos, s in stale_decisions(m.replayer, whole).items():  # and stale decisions: decided again (QA N7)
         if s.superseded_by is not None:
             marks.setdefault(pos, {})["superseded_by_event"] = s.superseded_by
+        else:  # or waiting for a new one, in the words `verify` fails it with (QA76 #4)
+            marks.setdefault(pos, {}).update(out_of_date=s.mark(), decide_again=s.redo(m.id))
     events = [e for e in whole if e.position >= start and (stop is None or e.position <= stop)]
     cut = m.store.verify(m.id, raw).first_break  # an edited event is marked where it is listed
     broken = (cut.position, cut.reason) if cut else None

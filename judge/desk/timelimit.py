@@ -21,7 +21,7 @@ from engine.match import InputError, Match
 from engine.names import any_named, match_names, shown, shown_players
 from engine.rulesets.base import Decision, Ruleset
 from judge.desk.clock import check_wall_clock, wall_clock_now
-from engine.timefacts import FactsError, FactsNeeded, facts_text, parse_facts, usage
+from engine.timefacts import FactsError, FactsNeeded, facts_text, parse_facts, require, usage
 
 DEFAULT_JUDGE = "judge:timelimit"
 
@@ -141,16 +141,26 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
                          f"match's events and run `tablejudge timelimit {match.id}`", field="facts")
     events, voided = live_events(match)
     created = events[0]
+    players = list(created.payload["players"])
+
+    def refused(e: FactsError) -> InputError:
+        return InputError(e.message + (f" (column {e.col})" if e.col else "") + "\nthe facts " + rs.name
+                          + " reads:\n" + usage(rs.time_facts, players), field="facts" + (f".{e.key}" if e.key else ""))
+
     try:
-        facts = parse_facts(text, rs.time_facts, list(created.payload["players"]))
+        facts = parse_facts(text, rs.time_facts, players, complete=False)
+    except FactsError as e:
+        raise refused(e) from None
+    # what was given against the log first: a judge is not sent to count decks for a table whose
+    # Life the log already has otherwise (QA76 #5)
+    _against_log(match, events, facts)
+    try:
+        require(facts, rs.time_facts)
         decision = _cited(rs, rs.end_of_time_from_facts(created, facts, policy=policy))
     except FactsError as e:
-        raise InputError(e.message + (f" (column {e.col})" if e.col else "")
-                         + "\nthe facts " + rs.name + " reads:\n" + usage(rs.time_facts, created.payload["players"]),
-                         field="facts" + (f".{e.key}" if e.key else "")) from None
+        raise refused(e) from None
     except ValueError as e:  # an unknown policy
         raise InputError(str(e), field="policy") from None
-    _against_log(match, events, facts)
     called = find_time_called(events, voided)
     shown_facts = facts_text(facts, list(created.payload["players"]))
     decision.steps.insert(0, f"the judge read the table: {shown_facts}")
@@ -171,7 +181,8 @@ def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, 
     """Record, then judge: a fact the log knows (the ruleset's `logged_facts` on the table now,
     decisions left out) that --facts reads otherwise is refused, each field with both values, before
     anything is decided or stored. A log of no game event knows nothing (the ruleset says so)."""
-    known = match.ruleset.logged_facts(match.replayer.decision_basis(events))
+    known = match.ruleset.logged_facts(match.replayer.decision_basis(events),
+                                       [e for e in events if e.kind != "time.decision"])
     wrong = []  # (fact, as read, as logged, the fact as the log gives it)
     for key, read in facts.items():
         logged = known.get(key)

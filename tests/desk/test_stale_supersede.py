@@ -134,3 +134,81 @@ def test_facts_a_recorded_log_contradicts_are_refused(tmp_path):
     code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=4-4 deck=38-38 characters=2-1",
                                     "--dry-run")
     assert code == 0, out + err  # the log's own counts: accepted
+
+
+def test_a_redecision_gone_stale_reads_not_decided_in_every_view(tmp_path):
+    """QA76 #1: decide, correct, decide again, correct again: `state` (and the replay's boards) had
+    no result and no "not decided": the first decision, superseded and stale, read the standing
+    table, which leaves the second (stale too) out, and never said the second waits."""
+    m = decided(tmp_path)
+    first = m.events()[-1].position
+    m.record("correction", REPLACING[1](m), actor=JUDGE)
+    second = run(m).recorded.position
+    fix = m.record("correction", PLAIN[1](m), actor=JUDGE).event.position
+    waiting = (f"not decided (the time decision at event {second} is out of date after correction {fix}: "
+               f"decide again: tablejudge timelimit {m.id})")
+    view = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--json")[1])
+    assert (view["result"], view["not_decided"]) == (None, waiting)
+    assert f"result: {waiting}" in run_in_process(tmp_path / "t.db", "state", m.id)[1]
+    # a step of the log as recorded: the second decision stood until the correction after it
+    then = json.loads(run_in_process(tmp_path / "t.db", "state", m.id, "--at", str(second), "--as-recorded",
+                                     "--json")[1])
+    assert then["result"]["position"] == second and then["not_decided"] is None
+    from judge.replay.timeline import walk
+    boards = {e["p"]: b for e, b in zip(*(lambda t: (t.events, t.boards))(walk(Match(m.store, m.id), hidden=False)))}
+    assert boards[first]["not_decided"] is None and boards[first]["result"]["position"] == first
+    assert boards[first + 1]["result"] is None and boards[first + 1]["not_decided"].startswith(
+        f"not decided (the time decision at event {first} is out of date")
+    assert boards[second]["result"]["position"] == second and boards[second]["not_decided"] is None
+    assert (boards[fix]["result"], boards[fix]["not_decided"]) == (None, waiting)
+
+
+def test_events_marks_a_decision_out_of_date_until_decided_again(tmp_path):
+    """QA76 #4: between the correction and the new decision, `events` listed the stale decision as
+    a plain one (no mark, no JSON key), while `verify` failed it."""
+    m = decided(tmp_path)
+    first = m.events()[-1].position
+    fix = m.record("correction", REPLACING[1](m), actor=JUDGE).event.position
+    code, out, _ = run_in_process(tmp_path / "t.db", "events", m.id)
+    (line,) = [ln for ln in out.splitlines() if ln.lstrip().startswith(f"{first} ")]
+    assert code == 0 and line.endswith(f"(out of date after correction {fix}: decide again)")
+    rows = {r["position"]: r for r in json.loads(run_in_process(tmp_path / "t.db", "events", m.id, "--json")[1])}
+    assert rows[first]["out_of_date"] == f"out of date after correction {fix}"
+    assert rows[first]["decide_again"] == f"tablejudge timelimit {m.id}"
+    second = run(m).recorded.position  # decided again: superseded, no longer out of date
+    rows = {r["position"]: r for r in json.loads(run_in_process(tmp_path / "t.db", "events", m.id, "--json")[1])}
+    assert "out_of_date" not in rows[first] and rows[first]["superseded_by_event"] == second
+
+
+def test_facts_are_checked_against_the_log_before_any_missing_one_is_asked_for(tmp_path):
+    """QA76 #5: `--facts "turn=3 life=5-5"` (the log: Life 4-4) asked for deck= first, saying "Life
+    ... equal", and `turn=` was never compared with the log (turn=2 after 3 extra turns decided)."""
+    from engine.store import EventStore
+    from tests.rulesets.optcg.test_optcg_time_policies import game
+    m = Match.create(EventStore.open(str(tmp_path / "t.db")), "optcg", ["Ann", "Bob"])
+    for kind, actor, payload in game():
+        m.record(kind, payload, actor=actor)  # time called in game turn 3; turns 4 to 6 over; Life 4-4
+    head = m.head_position()
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=5-5", "--dry-run")
+    assert code == 2 and "life: --facts reads Ann 5, Bob 5, the log has Ann 4, Bob 4" in out + err
+    assert "needs deck" not in out + err and "equal" not in out + err
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=2 life=4-4")
+    assert code == 2 and "turn: --facts reads 2, the log has 3" in out + err and "(turn=3)" in out + err
+    assert m.head_position() == head  # nothing stored
+
+
+def test_the_turn_is_not_compared_where_the_log_stopped_at_the_time_call(tmp_path):
+    """A log that records the time call and nothing after it does not know how many turns the table
+    played since: the judge's count stands."""
+    from engine.rulesets.optcg.time import turns_over
+    from tests.rulesets.optcg.test_optcg_time_policies import game
+    from engine.store import EventStore
+    m = Match.create(EventStore.open(str(tmp_path / "t.db")), "optcg", ["Ann", "Bob"])
+    events = game()
+    upto = next(i for i, (kind, _, _) in enumerate(events) if kind == "time.called") + 1
+    for kind, actor, payload in events[:upto]:
+        m.record(kind, payload, actor=actor)
+    assert turns_over(m.replayer.state_at(), m.events()) is None
+    for kind, actor, payload in events[upto:]:
+        m.record(kind, payload, actor=actor)
+    assert turns_over(m.replayer.state_at(), m.events()) == 3

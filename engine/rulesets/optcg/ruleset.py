@@ -12,6 +12,7 @@ docs/rulesets/optcg.md.
 from __future__ import annotations
 
 from collections import Counter as Tally
+from collections.abc import Sequence
 from typing import Any
 
 from engine.desk import OFF_TABLE_KINDS
@@ -25,7 +26,7 @@ from . import table as T
 from . import words as words
 from engine.catalogue import load
 from engine.rulesets.base import Decision, Outcome, Ruleset
-from .time import TIME_FACTS, decide_end_of_time, decide_from_facts, policies as time_policies
+from .time import TIME_FACTS, decide_end_of_time, decide_from_facts, policies as time_policies, turns_over
 from .vocab import KINDS
 
 CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
@@ -783,8 +784,13 @@ class OptcgRuleset(Ruleset):
                                          f"voided): {p}'s Life is unknown, so no win by Life is derived against "
                                          f"{p}", severity="warning"))
                 elif life is not None and len(s.zone(p, "life")) != life:
+                    # said here, not at the placement: placing fewer is no fault until the game
+                    # starts with them (a second placement may follow); the table keeps no event
+                    # positions, so the words send the judge to the placement (QA76 #6)
                     out.append(self.flag("OPTCG-SETUP-6", e, f"{p} starts with {len(s.zone(p, 'life'))} Life; "
-                                         f"the Leader's Life is {life}"))
+                                         f"the Leader's Life is {life} (the set-up is checked as the first "
+                                         f"turn begins: correct {p}'s Life placement, the life.placed "
+                                         f"before this event, not this turn)"))
                 if T.pinfo(s, p).get("leader") and len(s.zone(p, "hand")) != 5:
                     out.append(self.flag("OPTCG-SETUP-4", e, f"{p} starts with {len(s.zone(p, 'hand'))} cards in hand"))
         elif player == s.active:
@@ -1254,12 +1260,17 @@ class OptcgRuleset(Ruleset):
 
     time_facts = TIME_FACTS
 
-    def logged_facts(self, s: TableState) -> dict[str, Any]:
+    def logged_facts(self, s: TableState, events: Sequence[RecordedEvent] = ()) -> dict[str, Any]:
         # Life and deck counts, where recorded (a deck never registered, Life never placed: unknown;
-        # before the first turn no Life placed is not yet said unknown by the table, so not known here)
-        return {"life": {p: len(s.zone(p, "life")) for p in s.players
-                         if T.life_known(s, p) and (s.turn or s.zone(p, "life"))},
-                "deck": {p: len(s.zone(p, "deck")) for p in s.players if T.deck_known(s, p)}}
+        # before the first turn no Life placed is not yet said unknown by the table, so not known here),
+        # and the extra turns over since the time call where the log recorded play after it (QA76 #5)
+        out: dict[str, Any] = {"life": {p: len(s.zone(p, "life")) for p in s.players
+                                        if T.life_known(s, p) and (s.turn or s.zone(p, "life"))},
+                               "deck": {p: len(s.zone(p, "deck")) for p in s.players if T.deck_known(s, p)}}
+        turn = turns_over(s, list(events))
+        if turn is not None:
+            out["turn"] = turn
+        return out
     extra_minutes_policies = {p.name: p.extra_minutes for p in time_policies().values()
                               if p.overtime_ends == "turns-or-call"}
 

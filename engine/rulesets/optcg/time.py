@@ -144,6 +144,25 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     return by_criteria(pol, s, steps, decision, told=told)
 
 
+def turns_over(s: TableState, events: list[RecordedEvent]) -> int | None:
+    """The `turn` fact as the log records it: the extra turns over since the turn in which time was
+    called (turn 0; game turn 1 for a call during the set-up), on the table `s` now. None where the
+    log cannot say: no time call; an end of the extra minutes recorded (the judge then gives the
+    turns as they stood at that end); or no turn recorded after the call (the log may have stopped
+    at the call while the table played on)."""
+    events = as_played(events)
+    called = [e for e in events if e.kind == "time.called"]
+    calls = time_calls(called)
+    if len(calls) != 1 or len(called) != 1:
+        return None
+    at = calls[0].position
+    if not any(e.kind == "turn" and e.position > at for e in events):
+        return None
+    first = sum(1 for e in events if e.kind == "turn" and e.position < at) or 1
+    n = s.turn - first  # a turn counts once it has ended (its end phase reached)
+    return max(0, n if s.phase == "end" else n - 1)
+
+
 def where_now(s: TableState, first: int, extra: int) -> str:
     """Where the game is, in both counts a judge needs: the game's turn numbers (what the table
     shows) and the procedure's (turn 0 is game turn `first`, then extra turns 1..`extra`). Never

@@ -162,3 +162,13 @@ def test_end_of_time_asks_only_when_it_reaches_the_unknown_count(tmp_path):
     d = timelimit.decide(m2).decision  # both sizes recorded: compared (Ann drew 1 card after T1, Bob 2)
     assert (d.result, d.winner, d.branch) == ("win", "Ann", "deck")
     assert any("cards in the deck: Ann 39, Bob 38" in s for s in d.steps), d.steps
+
+
+def test_too_few_life_sends_the_judge_to_the_placement_not_the_turn():
+    """QA76 #6: "Bob starts with 4 Life" is said at the first turn (placing fewer is no fault until
+    the game starts with them), and a judge replaced the turn: the words name the event to correct."""
+    _, findings, _ = judge(_setup({"player": "Ann", "count": 5}, {"player": "Bob", "count": 4})
+                           + [ev("turn", {"player": "Ann"})])
+    (f,) = [f for f in findings if f.rule == "OPTCG-SETUP-6"]
+    assert f.message.startswith("Bob starts with 4 Life; the Leader's Life is 5")
+    assert "correct Bob's Life placement, the life.placed before this event, not this turn" in f.message
