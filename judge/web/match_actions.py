@@ -24,7 +24,7 @@ from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
 from judge.tournament import rounds
 from judge.web.actions import Context, number, text
-from judge.web.views import local_time
+from judge.desk.clock import local_time
 from judge.web.auth import PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, who_can
 from judge.web.recording import LineOutcome, Recorder
 from judge.web.replace import replace as replace_event
