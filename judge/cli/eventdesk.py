@@ -216,12 +216,16 @@ def register(cli: click.Group) -> None:
 
     @tournament.command("close")
     @click.argument("tournament_ref", metavar="T")
+    @click.option("--json", "as_json", is_flag=True,
+                  help="{round, position, seal, warnings}: warnings as the text's, one string each.")
     @pass_env
-    def close_cmd(env, tournament_ref) -> None:
+    def close_cmd(env, tournament_ref, as_json) -> None:
         """Close the current round: every result in, no table disputed, none taken from a match
         a later correction in it left out of date (`tournament warnings`). Players' links expire.
         The round is sealed: one hash over the tournament's log and every match of the round,
         printed here and on the standings page (`tablejudge verify --seal` checks it later).
+        A judge call still open in one of its recorded matches is a warning on stderr, not a
+        refusal (a judge may have answered at the table; `judge ruling MATCH --call N` answers it).
 
         \b
         Example:
@@ -229,12 +233,20 @@ def register(cli: click.Group) -> None:
         """
         t = _open(env, tournament_ref)
         ev = rounds.close_round(t)
-        click.echo(f"round {ev.payload['round']} closed (event {ev.position})")
+        warning = rounds.close_warning(t, ev, cli=True)
         seal = t.state().seals.get(ev.payload["round"])
         if seal is not None:
             from judge.tournament.seal import token
-
-            click.echo(f"seal: {token(t.id, seal)}")
+            seal = token(t.id, seal)
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
+        if as_json:
+            emit_json({"round": ev.payload["round"], "position": ev.position, "seal": seal,
+                       "warnings": [warning] if warning else []})
+            return
+        click.echo(f"round {ev.payload['round']} closed (event {ev.position})")
+        if seal is not None:
+            click.echo(f"seal: {seal}")
 
     @tournament.command("clock")
     @click.argument("tournament_ref", metavar="T")

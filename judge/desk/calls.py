@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.desk import judge_of
+from judge.desk.clock import local_time
 from engine.events import RecordedEvent
 from engine.store import EventStore
 
@@ -32,6 +33,36 @@ def open_call(store: EventStore, match: str, caller: str) -> RecordedEvent | Non
     """`caller`'s first call in the match that no ruling answers yet (None: none is open)."""
     return next((c for c, answer in standing_calls(store.read_kinds(match, CALL_KINDS))
                  if answer is None and c.payload.get("caller") == caller), None)
+
+
+def round_open_calls(store: EventStore, tables: Mapping[int, str],
+                     events: Mapping[str, Iterable[RecordedEvent]] | None = None) -> list[tuple[int, RecordedEvent]]:
+    """The calls no ruling answers yet in a round's recorded matches (`tables`: table -> match), as
+    (table, call), oldest first. `events`: each match's events of CALL_KINDS where the caller keeps
+    them (the server's desk); read from the store otherwise."""
+    found = []
+    for table, mid in tables.items():
+        evs = events.get(mid, []) if events is not None else store.read_kinds(mid, CALL_KINDS)
+        found += [(table, c) for c, answer in standing_calls(evs) if answer is None]
+    return sorted(found, key=lambda tc: tc[1].recorded_at)
+
+
+def open_calls_warning(calls: list[tuple[int, RecordedEvent]], cli: bool = False) -> str | None:
+    """What closing a round says of its calls still open (QA76 9: a round closed over one, and the
+    call only moved to "unanswered calls from closed rounds"). A warning, not a refusal: a judge
+    may have answered at the table without tapping Answered. `cli`: each call's match and event,
+    for `judge ruling MATCH --call N`."""
+    if not calls:
+        return None
+    each = "; ".join(f"table {table} ({c.payload.get('caller', '?')}, {local_time(c.recorded_at)}"
+                     + (f", “{c.payload['reason']}”" if c.payload.get("reason") else "")
+                     + (f": match {c.match}, event {c.position}" if cli else "") + ")"
+                     for table, c in calls)
+    n = len(calls)
+    it = "them" if n != 1 else "it"
+    how = (f"a judge answers {it} (`tablejudge judge ruling MATCH --call N`, or Answered on the web's judges' queue)"
+           if cli else f"a judge answers {it} on the judges' queue (answered at the table: tap Answered there)")
+    return f"{n} judge call{'s' if n != 1 else ''} still open: {each}: {how}"
 
 
 def call_queue(store: EventStore, events: Mapping[str, Iterable[RecordedEvent]]) -> list[dict[str, Any]]:

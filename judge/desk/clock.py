@@ -52,6 +52,18 @@ def parse_time(text: str) -> datetime:
     return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
 
 
+def local_time(iso: str | None, now: datetime | None = None) -> str | None:
+    """A UTC time from the log as people at the event read it (the pages, the CLI's warnings): the
+    machine's local time (its TZ) with the zone's name, the day only when it is not today: "23:21
+    CET", "Fri 27 Nov 00:10 CET"."""
+    if not iso:
+        return None
+    t = parse_time(iso).astimezone()
+    today = (now or datetime.now(timezone.utc)).astimezone().date()
+    day = "" if t.date() == today else t.strftime("%a %d %b ")
+    return f"{day}{t.strftime('%H:%M')} {t.tzname() or t.strftime('UTC%z')}"
+
+
 @dataclass
 class Clock:
     """The match clock from the log: round start + extensions. Times are UTC."""

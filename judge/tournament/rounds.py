@@ -18,6 +18,7 @@ from engine.events import RecordedEvent
 from engine.match import InputError, creation_draft, new_match_id
 from engine.store import ConflictError
 
+from judge.desk.calls import open_calls_warning, round_open_calls
 from judge.desk.clock import format_left, parse_time
 from judge.tournament.aggregate import Tournament, not_paired, not_registered, resolve_player
 from judge.tournament.pairing import RoundPairing
@@ -147,6 +148,13 @@ def close_round(t: Tournament, round_no: int | None = None) -> RecordedEvent:
     except ConflictError:
         pass  # another writer came first: the round is sealed before the next is paired
     return ev
+
+
+def close_warning(t: Tournament, closed: RecordedEvent, cli: bool = False) -> str | None:
+    """What the CLI and the desk say after `closed` (a round.closed): the judge calls its recorded
+    matches still have open (judge.desk.calls), or None."""
+    rnd = t.state().round(closed.payload["round"])
+    return open_calls_warning(round_open_calls(t.store, rnd.matches), cli=cli) if rnd else None
 
 
 # --- the round clock ----------------------------------------------------------------------------

@@ -127,7 +127,9 @@ def _swap(ctx, t, g, f):
 
 def _close(ctx, t, g, f):
     e = rounds.close_round(t)
-    return {"message": f"round {e.payload['round']} closed", "position": e.position}
+    warning = rounds.close_warning(t, e)  # the desk's button asked first (its confirmation lists them)
+    return {"message": f"round {e.payload['round']} closed" + (f"; {warning}" if warning else ""),
+            "position": e.position, "warnings": [warning] if warning else []}
 
 
 def _top_cut(ctx, t, g, f):

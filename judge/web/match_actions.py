@@ -24,8 +24,8 @@ from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
 from judge.tournament import rounds
 from judge.web.actions import Context, number, text
-from judge.web.views import local_time
-from judge.web.auth import PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant
+from judge.desk.clock import local_time
+from judge.web.auth import PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, who_can
 from judge.web.recording import LineOutcome, Recorder
 from judge.web.replace import replace as replace_event
 
@@ -60,33 +60,54 @@ def match_scope(desk: Any, mid: str) -> MatchScope:
 RECORDING = ("record_event", "undo_event", "call_judge")  # what a match's recorder link may do there
 
 
-# What each permission on a recorded match does, as a refusal says it to a person (QA: "it can
-# record event only with ..." read as the permission's name, not a sentence).
-DOING = {"record_event": "record the game's events", "undo_event": "undo events", "call_judge": "call a judge",
-         "judge_match": "rule, give penalties, back up, replace an event or extend time"}
+# Every act on a recorded match: the actions of MATCH_ACTIONS and the pages only some links open.
+# Each names the permission of auth.ACTIONS it takes, and says what it is in the words of the person
+# refused it (QA76 7: a scorekeeper opening the replace form was told a fixed list, "rule, give
+# penalties, back up, ...", not the act tried, and nothing to do). A test checks every act has words.
+MATCH_ACTS: dict[str, tuple[str, str]] = {
+    "line": ("record_event", "record the game's events"),
+    "record": ("record_event", "open the recorder page"),
+    "undo": ("undo_event", "undo events"),
+    "call": ("call_judge", "call a judge"),
+    "ruling": ("judge_match", "record a ruling"),
+    "answer": ("judge_match", "mark a judge call answered"),
+    "call_page": ("judge_match", "open a judge call's page"),
+    "penalty": ("judge_match", "give a penalty"),
+    "backup": ("judge_match", "back the game up"),
+    "extend": ("judge_match", "give extra time"),
+    "time": ("judge_match", "decide the end of time"),
+    "replace": ("judge_match", "replace an event"),
+    "appeals": ("judge_match", "open the appeals file"),
+}
 
 
 def _at(table: tuple[int, int] | None) -> str:
     return f" (round {table[0]}, table {table[1]})" if table else ""
 
 
-def require(grant: Grant, action: str, scope: MatchScope) -> None:
+def require(grant: Grant, act: str, scope: MatchScope) -> None:
+    """Forbidden unless `grant` may take `act` (a key of MATCH_ACTS) on the match of `scope`; the
+    refusal names the act in words, who takes it and what the refused person does instead."""
+    permission, what = MATCH_ACTS[act]
     tid = scope.tournament or "*"
     if scope.tournament is None and grant.tournament != "*":
         raise Forbidden("this match belongs to no tournament here: only the organizer's own link writes it")
-    if not grant.allows_match(action, tid, scope.match, scope.table):
-        what = DOING.get(action, action.replace("_", " "))
-        match = f"match {scope.match}{_at(scope.table)}"
-        if grant.role == PLAYER:
-            raise Forbidden(f"this link is the players' link of round {grant.round}, table {grant.table}: it "
-                            f"cannot {what} in {match}; ask a judge at the table")
-        if grant.role == RECORDER and grant.match != scope.match:
-            raise Forbidden(f"this link records only match {grant.match}; to record {match}, ask the organizer "
-                            "for that match's recorder link (made on the round's page)")
-        if grant.role == SCOREKEEPER and action in RECORDING:
-            raise Forbidden(f"this scorekeeper link enters results, not a match's events: to {what} in {match}, "
-                            "ask the organizer for that match's recorder link (made on the round's page)")
-        raise Forbidden(f"this {grant.role} link cannot {what} in {match}")
+    if grant.allows_match(permission, tid, scope.match, scope.table):
+        return
+    match = f"match {scope.match}{_at(scope.table)}"
+    if not grant.covers(tid):
+        raise Forbidden(f"this link is for another tournament: to {what} in {match}, use the link made for "
+                        "that match's tournament")
+    if grant.role == PLAYER:
+        raise Forbidden(f"this link is the players' link of round {grant.round}, table {grant.table}: it "
+                        f"cannot {what} in {match}; ask a judge at the table")
+    if grant.role == RECORDER and grant.match != scope.match:
+        raise Forbidden(f"this link records only match {grant.match}; to record {match}, ask the organizer "
+                        "for that match's recorder link (made on the round's page)")
+    if grant.role == SCOREKEEPER and permission in RECORDING:
+        raise Forbidden(f"this scorekeeper link enters results, not a match's events: to {what} in {match}, "
+                        "ask the organizer for that match's recorder link (made on the round's page)")
+    raise Forbidden(f"a {grant.role} link cannot {what} in {match}: {who_can(permission)}")
 
 
 # --- the actions --------------------------------------------------------------------------------
@@ -286,37 +307,27 @@ def _time(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
             if (r.recorded or r.already_recorded) else None}
 
 
-@dataclass
-class MatchAction:
-    permission: str
-    run: Callable[[Context, Match, Grant, MatchScope, dict[str, Any]], dict[str, Any]]
+Run = Callable[[Context, Match, Grant, MatchScope, dict[str, Any]], dict[str, Any]]
 
-
-MATCH_ACTIONS: dict[str, MatchAction] = {
-    "line": MatchAction("record_event", _line),
-    "undo": MatchAction("undo_event", _undo),
-    "call": MatchAction("call_judge", _call),
-    "ruling": MatchAction("judge_match", _ruling),
-    "answer": MatchAction("judge_match", _answer),
-    "penalty": MatchAction("judge_match", _penalty),
-    "backup": MatchAction("judge_match", _backup),
-    "extend": MatchAction("judge_match", _extend),
-    "time": MatchAction("judge_match", _time),
+# the writes; what each takes (its permission) and its words: MATCH_ACTS
+MATCH_ACTIONS: dict[str, Run] = {
+    "line": _line, "undo": _undo, "call": _call, "ruling": _ruling, "answer": _answer, "penalty": _penalty,
+    "backup": _backup, "extend": _extend, "time": _time,
     # "event N should have read X": the replace form's (judge.web.replace), as `log --instead`
-    "replace": MatchAction("judge_match", lambda ctx, m, g, scope, f: replace_event(m, g, f)),
+    "replace": lambda ctx, m, g, scope, f: replace_event(m, g, f),
 }
 
 
 def run_match_action(ctx: Context, grant: Grant, name: str, scope: MatchScope, fields: dict[str, Any]) -> dict[str, Any]:
     """Check the grant against the match's scope, then write. Forbidden (403) or InputError (422)
     store nothing. Followers are told at once."""
-    action = MATCH_ACTIONS.get(name)
-    if action is None:
+    run = MATCH_ACTIONS.get(name)
+    if run is None:
         raise InputError(f"no action {name!r}", field="action")
-    require(grant, action.permission, scope)
+    require(grant, name, scope)
     m = ctx.desk.matches.match(scope.match)
     try:
-        return action.run(ctx, m, grant, scope, fields)
+        return run(ctx, m, grant, scope, fields)
     finally:
         ctx.desk.catch_up()
 

@@ -37,6 +37,7 @@ from judge.live.moved import repeated
 from judge.live.options import options
 from judge.live.session import JUDGE_DEFAULT_KINDS
 from judge.replay.timeline import Timeline, table_known_to
+from judge.web.auth import who_can
 
 MAX_LINE = 4000
 
@@ -147,8 +148,8 @@ class Recorder:
         if not self.may_act_as_judge:
             for a in actions:
                 if a.actor.startswith(JUDGE_PREFIX):
-                    raise PermissionError(f"only a judge's link records as a judge (column {a.col}: "
-                                          f"judge {a.actor[len(JUDGE_PREFIX):]})")
+                    raise PermissionError(f"this link cannot act as a judge (column {a.col}: "
+                                          f"judge {a.actor[len(JUDGE_PREFIX):]}): {who_can('judge_match')}")
         return actions
 
     def record(self, text: str, seen: int) -> LineOutcome:
@@ -194,8 +195,11 @@ class Recorder:
         if target is None:
             raise InputError(f"match {self.match.id} has no event {voids}", field="voids")
         if target.recorded_by != self.recorded_by:
-            raise UndoRefused(f"not undone: event {voids} is not yours (a judge voids another's event "
-                              "with a correction); nothing stored")
+            # QA76 7: say who voids it, and to a judge's link how (its undo button is for its own events)
+            how = (f"void it with a correction: \"replace\" on #{voids}" if self.may_act_as_judge else
+                   f"this link cannot void another's event: {who_can('judge_match')}")
+            raise UndoRefused(f"not undone: event {voids} was recorded by {target.recorded_by}, not this link; "
+                              f"{how}; nothing stored")
         if not undoable(target):
             what = "a judge call (a judge answers it)" if target.kind == "judge.call" else f"a {target.kind}"
             raise UndoRefused(f"not undone: event {voids} is {what}, not undoable here; nothing stored")

@@ -2,10 +2,9 @@
 library): boards, the results grid, the round page, slips, the player's table."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any
 
-from judge.desk.clock import parse_time
+from judge.desk.clock import local_time
 
 from judge.tournament.names import name_keys, namesakes, near_matches, same_names
 from judge.tournament.pages import pairings_by_name, standing_rows
@@ -71,17 +70,6 @@ def my_table(st: TournamentState, rnd: RoundState, query: str) -> dict[str, Any]
 
 def grid(st: TournamentState, rnd: RoundState) -> list[dict[str, Any]]:
     return [v.to_dict() for v in round_tables(rnd)]
-
-
-def local_time(iso: str | None, now: datetime | None = None) -> str | None:
-    """A UTC time from the log as people at the event read it: the server's local time (its TZ)
-    with the zone's name, the day only when it is not today: "23:21 CET", "Fri 27 Nov 00:10 CET"."""
-    if not iso:
-        return None
-    t = parse_time(iso).astimezone()
-    today = (now or datetime.now(timezone.utc)).astimezone().date()
-    day = "" if t.date() == today else t.strftime("%a %d %b ")
-    return f"{day}{t.strftime('%H:%M')} {t.tzname() or t.strftime('UTC%z')}"
 
 
 def round_page(st: TournamentState, rnd: RoundState) -> dict[str, Any]:

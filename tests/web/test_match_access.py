@@ -194,3 +194,61 @@ def test_a_refusal_page_says_try_again_only_where_trying_again_can_succeed(api, 
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
     r = api.http.post(f"/t/{tid}/do/bye", data={"k": api.token, "csrf": csrf, "player": "Nobody at all"})
     assert r.status_code == 422 and "Go back and try again." in r.text, r.text
+
+
+def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(api, server):
+    """QA76 7: a scorekeeper opening the replace form, a call's page or pressing the queue's
+    "Answered" got "this scorekeeper link cannot rule, give penalties, back up, replace an event or
+    extend time in match ..." (a fixed list, not the act tried, and no step), and the error page
+    said "do as the message above says". Every act, of a tournament and of a recorded match, has
+    its words; each refusal names the act tried and who takes it; nothing is stored."""
+    import html
+
+    from judge.web.actions import ACTIONS as TOURNAMENT_ACTIONS
+    from judge.web.auth import ACTION_WORDS, ACTIONS
+    from judge.web.match_actions import MATCH_ACTIONS, MATCH_ACTS
+    assert set(ACTION_WORDS) == set(ACTIONS)
+    assert all(ACTION_WORDS[a.permission] for a in TOURNAMENT_ACTIONS.values())
+    assert set(MATCH_ACTIONS) <= set(MATCH_ACTS)
+    assert all(permission in ACTIONS and words for permission, words in MATCH_ACTS.values())
+
+    tid, matches = optcg_event(api)
+    m1 = matches[1]
+    set_up(server.db, m1)
+    r = api.post(f"/api/m/{m1}/do/call", {"reason": "slow play"}, token=mint(api, tid, "judge", "Kim"))
+    call = r.json()["position"]
+    sk, rec = mint(api, tid, "scorekeeper", "Sam"), mint(api, tid, "recorder", "Ria", match=m1)
+    n = head(api, m1)
+    where = f"in match {m1} (round 1, table 1): a judge or the organizer does that; call a judge"
+    acts = {"ruling": ("record a ruling", {"text": "x"}), "answer": ("mark a judge call answered", {"call": call}),
+            "penalty": ("give a penalty", {"player": "Player 01", "infraction": "Slow Play", "penalty": "Warning"}),
+            "backup": ("back the game up", {"to": 2, "reason": "x"}), "extend": ("give extra time", {"minutes": 3}),
+            "time": ("decide the end of time", {"facts": "turn=1"}),
+            "replace": ("replace an event", {"voids": 9, "reason": "x"})}
+    assert {a for a, (p, _) in MATCH_ACTS.items() if p == "judge_match" and a in MATCH_ACTIONS} == set(acts)
+    for who, token in (("scorekeeper", sk), ("recorder", rec)):
+        for act, (words, fields) in acts.items():
+            r = api.post(f"/api/m/{m1}/do/{act}", fields, token=token)
+            assert r.status_code == 403, (who, act, r.text)
+            assert r.json()["error"] == f"a {who} link cannot {words} {where}", r.text
+        # the pages: the replace form, a call's page, the appeals file; the queue's "Answered" form
+        for path, words in ((f"/m/{m1}/replace?event=9", "replace an event"),
+                            (f"/m/{m1}/call/{call}", "open a judge call's page"),
+                            (f"/m/{m1}/appeals", "open the appeals file")):
+            r = api.http.get(path, params={"k": token})
+            assert r.status_code == 403 and f"a {who} link cannot {words} {where}" in html.unescape(r.text), r.text
+    page = api.http.get(f"/t/{tid}/grid", params={"k": sk}).text  # the queue shows it no button: its form's fields
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = api.http.post(f"/m/{m1}/do/answer", data={"k": sk, "csrf": csrf, "call": call}, headers={"Origin": api.url})
+    assert r.status_code == 403 and f"cannot mark a judge call answered {where}" in html.unescape(r.text), r.text
+    # a line acting as a judge, and an undo of another's event: who does it, and a judge's way
+    r = api.post(f"/api/m/{m1}/lines", {"line": 'judge Kim: ruling "stands"', "seen": n}, token=rec)
+    assert r.status_code == 403 and r.json()["error"] == ("this link cannot act as a judge (column 12: judge Kim): "
+                                                          "a judge or the organizer does that; call a judge"), r.text
+    r = api.post(f"/api/m/{m1}/do/undo", {"voids": 9}, token=rec)
+    assert r.status_code == 409 and r.json()["message"] == (
+        "not undone: event 9 was recorded by desk, not this link; this link cannot void another's event: a judge "
+        "or the organizer does that; call a judge; nothing stored"), r.text
+    r = api.post(f"/api/m/{m1}/do/undo", {"voids": 9})  # the organizer's link: a judge's way
+    assert r.status_code == 409 and 'void it with a correction: "replace" on #9' in r.json()["error"], r.text
+    assert head(api, m1) == n  # nothing stored

@@ -88,3 +88,36 @@ def test_an_unanswered_call_of_a_closed_round_is_listed_apart(api, server):
     earlier = html[html.index("earlier-calls"):html.index("</details>", html.index("earlier-calls"))]
     assert "1 unanswered call from closed rounds" in earlier and "he drew 2 cards" in earlier
     assert "do/answer" in earlier  # still answerable
+
+
+def test_closing_a_round_with_an_open_call_asks_first_and_says_it(api, server):
+    """QA76 9: the organizer's Close closed a round over table 1's open call ("slow play") and the
+    desk said only "round 1 closed". The Close button's confirmation lists the open calls with
+    their tables; closing still closes (a judge may have answered at the table) and says them."""
+    import html as html_lib
+    tid, _ = optcg_event(api)
+    token = player_tokens(api, tid)[1]
+    one = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+    post(api, tid, call_form(api, tid, token, one), "slow play")
+    for t in api.get(f"/api/t/{tid}/tables").json():
+        assert api.post(f"/api/t/{tid}/results", {"table": t["table"], "result": "1-0"}).status_code == 200
+    page = html_lib.unescape(api.http.get(f"/t/{tid}", params={"k": api.token}).text)
+    close = re.search(r'<form[^>]*do/close"[^>]*>', page).group(0)
+    asked = re.search(r'hx-confirm="([^"]*)"', close).group(1)
+    assert re.fullmatch(rf"Close Round 1\? 1 judge call still open: table 1 \({re.escape(one)}, \d\d:\d\d \S+, "
+                        r"“slow play”\): a judge answers it on the judges' queue \(answered at the table: tap "
+                        r"Answered there\)\.", asked), asked
+    r = api.post(f"/api/t/{tid}/do/close", {})
+    assert r.status_code == 200, r.text
+    assert r.json()["warnings"] and r.json()["message"] == "round 1 closed; " + r.json()["warnings"][0]
+    assert "table 1 (" in r.json()["warnings"][0]
+
+
+def test_closing_a_round_without_an_open_call_asks_nothing(api, server):
+    tid, _ = optcg_event(api)
+    for t in api.get(f"/api/t/{tid}/tables").json():
+        assert api.post(f"/api/t/{tid}/results", {"table": t["table"], "result": "1-0"}).status_code == 200
+    page = api.http.get(f"/t/{tid}", params={"k": api.token}).text
+    assert "hx-confirm" not in re.search(r'<form[^>]*do/close"[^>]*>', page).group(0)
+    r = api.post(f"/api/t/{tid}/do/close", {})
+    assert r.status_code == 200 and r.json()["message"] == "round 1 closed" and r.json()["warnings"] == []

@@ -53,7 +53,7 @@ def test_undo_voids_exactly_the_event_its_button_named_or_refuses(api, server):
     assert event(api, mid, mine)["void"] and not event(api, mid, call)["void"]
     # case B: the same button tapped again: refused, nothing stored (no earlier event voided instead)
     before = head(api, mid)
-    for voids, why in ((mine, "already void"), (call, "judge call"), (2, "not yours"), (before + 5, None)):
+    for voids, why in ((mine, "already void"), (call, "judge call"), (2, "not this link"), (before + 5, None)):
         r = api.post(f"/api/m/{mid}/do/undo", {"voids": voids}, token=rec)
         assert r.status_code in (409, 422), (voids, r.text)
         if why:
@@ -62,7 +62,7 @@ def test_undo_voids_exactly_the_event_its_button_named_or_refuses(api, server):
     # another recorder's event is not Sam's to undo, even named
     theirs = line(api, mid, other, "T A: refresh")
     r = api.post(f"/api/m/{mid}/do/undo", {"voids": theirs}, token=rec)
-    assert r.status_code == 409 and "not yours" in r.json()["error"], r.text
+    assert r.status_code == 409 and "not this link" in r.json()["error"], r.text
 
 
 def test_undo_without_a_number_is_refused_and_stores_nothing(api, server):

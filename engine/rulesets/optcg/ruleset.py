@@ -182,6 +182,14 @@ class OptcgRuleset(Ruleset):
         """DON!! the DON!! phase gives: 2, and 1 in the first player's first turn (game turn 1)."""
         return 1 if s.turn == 1 else 2
 
+    def don_due(self, s: TableState, player: str) -> int | None:
+        """The DON!! this turn's DON!! phase gives `player`: the manual's count, fewer when the DON!!
+        deck runs out; None when the deck is not registered: its DON!! deck is unknown, so only the
+        manual's count bounds it (QA76: every DON!! phase read "the manual gives 0")."""
+        if not s.extra.get("players", {}).get(player, {}).get("leader"):  # read only: a check changes no state
+            return None
+        return min(self.phase_don(s), s.extra.get("turn_info", {}).get("don_deck", 0))
+
     def don_count(self, s: TableState, p: dict) -> int:
         """A `don` event's DON!!: as recorded, or (no count) what the DON!! phase gives now."""
         return p["count"] if p.get("count") is not None else self.phase_don(s)
@@ -649,8 +657,8 @@ class OptcgRuleset(Ruleset):
                                  f"{self._rested_cards(s, player)} card(s) still rested"))
         if s.turn > 1 and ti.get("drawn", 0) == 0 and s.zone(player, "deck"):
             out.append(self.flag("OPTCG-FLOW-2", e, f"{player} did not draw in the draw phase of turn {s.turn}"))
-        expected = min(self.phase_don(s), ti.get("don_deck", 0))
-        if ti.get("don", 0) < expected:
+        expected = self.don_due(s, player)  # None: fewer may be all an unknown DON!! deck had
+        if expected is not None and ti.get("don", 0) < expected:
             out.append(self.flag("OPTCG-FLOW-3", e, f"{player} took {ti.get('don', 0)} DON!! in the DON!! phase "
                                  f"of turn {s.turn}; the manual gives {expected}"))
         return out
@@ -808,18 +816,20 @@ class OptcgRuleset(Ruleset):
         p = e.payload
         player, n = p["player"], self.don_count(s, p)
         out = []
-        if len(s.zone(player, "don_deck")) < n:
+        due = self.don_due(s, player)
+        unregistered = f" ({player}'s deck is not registered: its DON!! deck is unknown)" if due is None else ""
+        if due is not None and len(s.zone(player, "don_deck")) < n:  # unregistered: OPTCG-DECK-2 says so
             out.append(self.flag("OPTCG-DECK-5", e, f"{player} takes {n} DON!! from a DON!! deck of "
                                  f"{len(s.zone(player, 'don_deck'))}"))
         if p.get("by"):
             return out
         ti = s.extra.get("turn_info", {})
-        expected = min(self.phase_don(s), ti.get("don_deck", 0))
+        expected = self.phase_don(s) if due is None else due
         if player != s.active or s.phase not in PRE_MAIN:
             out.append(self.flag("OPTCG-FLOW-3", e, f"{player} takes DON!! outside their DON!! phase"))
         elif ti.get("don", 0) + n > expected:
             out.append(self.flag("OPTCG-FLOW-3", e, f"{player} takes {ti.get('don', 0) + n} DON!! in turn {s.turn}; "
-                                 f"the manual gives {expected}"))
+                                 f"the manual gives {expected}{unregistered}"))
         if p.get("rested"):
             out.append(self.flag("OPTCG-FLOW-3", e, "DON!! from the DON!! phase are placed active"))
         return out

@@ -70,7 +70,7 @@ async def replay_page(request: Request, mid: str):
     g = match_grant(request, scope, optional=True)
     tl = web.desk.matches.timeline(mid, hidden=not (g and g.full_view))
     links = [{"label": "save this replay", "href": link(f"/m/{mid}/replay.html", g)}]
-    if allowed(g, "record_event", scope):
+    if allowed(g, "record", scope):
         links.append({"label": "recorder", "href": link(f"/m/{mid}/record", g)})
     if g is not None and g.full_view and scope.tournament:
         links.append({"label": "judges' queue", "href": link(f"/t/{scope.tournament}/queue", g)})
@@ -112,7 +112,7 @@ async def appeals_file(request: Request, mid: str):
     web = app_state(request)
     scope = scope_of(request, mid)
     g = match_grant(request, scope)
-    require(g, "judge_match", scope)
+    require(g, "appeals", scope)
     base = str(request.base_url).rstrip("/")
     html = render_appeals(web.desk.matches.match(mid), base_url=base)
     return HTMLResponse(html, headers={"Cache-Control": "no-store"})
@@ -159,7 +159,7 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
                 groups=groups, notes=notes, seats=[(seats[p], p) for p in m.players], position=tl.head,
                 mine={"position": mine["p"], "text": names.text(mine_text)} if mine else None,
                 named=names.text, max_line=MAX_LINE, may_judge=g.full_view, off_table=OFF_TABLE_KINDS,
-                replace_url=link(f"/m/{scope.match}/replace", g) if allowed(g, "judge_match", scope) else None,
+                replace_url=link(f"/m/{scope.match}/replace", g) if allowed(g, "replace", scope) else None,
                 live=f"/m/{scope.match}/live",
                 replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
 
@@ -168,7 +168,7 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
 async def recorder(request: Request, mid: str):
     scope = scope_of(request, mid)
     g = match_grant(request, scope)
-    require(g, "record_event", scope)
+    require(g, "record", scope)
     return _recorder(request, scope, g, msg=request.query_params.get("msg"))  # a replace form's answer
 
 
@@ -190,7 +190,7 @@ async def record(request: Request, mid: str):
         if isinstance(e, LineRefused):
             return refused(request, _recorder(request, scope, g, line=line, error=e.message, col=e.col, typed=True),
                            422)
-        if isinstance(e, Forbidden) and not allowed(g, "record_event", scope):
+        if isinstance(e, Forbidden) and not allowed(g, "record", scope):
             raise
         return refused(request, _recorder(request, scope, g, line=line, error=error_body(e)["error"], typed=typed),
                        error_status(e))
@@ -219,7 +219,7 @@ async def match_do(request: Request, mid: str, action: str):
     except HANDLED as e:
         if api_client:
             return json_error(e)
-        if on_recorder and allowed(g, "record_event", scope):
+        if on_recorder and allowed(g, "record", scope):
             kept = form.get("reason") if action == "call" and isinstance(form.get("reason"), str) else ""
             return refused(request, _recorder(request, scope, g, act_error=error_body(e)["error"], call_reason=kept),
                            error_status(e))
@@ -258,7 +258,7 @@ def _replace_form(request: Request, scope: MatchScope, g: Grant, position: int, 
 async def replace_page(request: Request, mid: str):
     scope = scope_of(request, mid)
     g = match_grant(request, scope)
-    require(g, "judge_match", scope)
+    require(g, "replace", scope)
     return _replace_form(request, scope, g, number(dict(request.query_params), "event", low=1, high=10**9))
 
 
@@ -314,7 +314,7 @@ async def call_page(request: Request, mid: str, position: int):
     web = app_state(request)
     scope = scope_of(request, mid)
     g = match_grant(request, scope)
-    require(g, "judge_match", scope)
+    require(g, "call_page", scope)
     m = web.desk.matches.match(mid)
     calls = m.store.read(mid, after=position - 1, upto=position)
     if not calls or calls[0].kind != "judge.call":

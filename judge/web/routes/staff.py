@@ -12,6 +12,7 @@ from judge.tournament.aggregate import swiss_rounds_left
 from judge.tournament.audit import audit_rows
 from judge.tournament.tables import every_table, judges_queue, one_device_tables
 from judge.tournament.rounds import clock_view
+from judge.desk.calls import open_calls_warning, round_open_calls
 from judge.web import qr, views
 from judge.web.actions import Context, run_action
 from judge.web.auth import player_claims
@@ -188,7 +189,17 @@ async def home(request: Request, tid: str):
                       standings=views.standings_rows(st),
                       staff=staff_rows(st),
                       queue=len(judges_queue(st)), swiss_left=swiss_rounds_left(st),
-                      swiss_played=len(st.swiss_rounds))
+                      swiss_played=len(st.swiss_rounds), close_confirm=close_confirm(web.desk, t, cur))
+
+
+def close_confirm(desk, t, rnd) -> str | None:
+    """The Close button's question when the round's recorded matches have judge calls still open
+    (QA76 9): it lists them with their tables; closing is still the organizer's to choose (a judge
+    may have answered at the table without tapping Answered). From the desk's kept calls: no read."""
+    if rnd is None or rnd.closed_at is not None:
+        return None
+    warning = open_calls_warning(round_open_calls(t.store, rnd.matches, desk.matches.desk_events))
+    return f"Close {rnd.name}? {warning[0].upper()}{warning[1:]}." if warning else None
 
 
 @router.get("/t/{tid}/round/{number}", response_class=HTMLResponse)

@@ -245,3 +245,16 @@ def test_don_without_a_count_is_what_the_don_phase_gives():
                      ev("refresh", {"player": "Bob"}), ev("draw", {"player": "Bob"}), ev("don", {"player": "Bob"})]
     state, findings, _ = judge(later)
     assert len(state.zone("Bob", "cost")) == 2 and not findings
+
+
+def test_an_unregistered_deck_gives_no_don_deck_of_0_findings():
+    """QA76: without `deck` lines every DON!! phase read "Ann takes 1 DON!! in turn 1; the manual
+    gives 0" (and "from a DON!! deck of 0"): the 0 was the unknown DON!! deck. The manual's count
+    still bounds a phase; more than it says the deck is not registered."""
+    plain = [e for e in opening() if e[0] != "deck.registered"]
+    _, findings, _ = judge(plain)
+    assert [f.rule for f in findings if f.rule in ("OPTCG-FLOW-3", "OPTCG-DECK-5")] == []
+    _, findings, _ = judge(plain[:-1] + [ev("don", {"player": A, "count": 3})])
+    flow = [f.message for f in findings if f.rule == "OPTCG-FLOW-3"]
+    assert flow == [f"{A} takes 3 DON!! in turn 3; the manual gives 2 ({A}'s deck is not registered: its "
+                    "DON!! deck is unknown)"], flow
