@@ -90,6 +90,7 @@ def test_forms_need_their_csrf_token_and_staff_links_can_be_revoked(api):
     api.do(tid, "revoke", token_id=minted["token_id"])
     r = api.post(f"/api/t/{tid}/results", {"table": 2, "result": "2-0"}, token=sk)
     assert r.status_code == 403 and "revoked" in r.json()["error"]
+    assert "ask the organizer for a new one" in r.json()["error"]  # what to do, not only what is wrong
     # overwriting shows the old result and asks (409), the same result stores nothing
     r = api.post(f"/api/t/{tid}/results", {"table": 1, "result": "0-2"})
     assert r.status_code == 409 and r.json()["conflicts"][0]["old"] == "2-0-0"

@@ -47,22 +47,22 @@ def grant_of(request: Request, tid: str | None, form: dict[str, Any] | None = No
     g = grant_from_claims(web.signer.verify(token), token)
     if tid is None:
         if g.tournament != "*":
-            raise Forbidden("this link is for one tournament only")
+            raise Forbidden("this link is for one tournament only: open that tournament's pages with it, or ask the organizer for the desk's link")
         return g
     if not g.covers(tid):
-        raise Forbidden("this link is for another tournament")
+        raise Forbidden("this link is for another tournament: use the link (or slip) you were given for this one, or ask the organizer")
     st = web.desk.tournament(tid).state()
     if g.role == PLAYER:
         rnd = st.round(g.round)
         if rnd is None or rnd.paired_at != g.paired_at:
-            raise Forbidden("this slip's round was paired again: use the new slip")
+            raise Forbidden("this slip's round was paired again: use the new slip (ask at the desk or look up \"my table\")")
         if st.is_closed(rnd) and not expired_ok:
-            raise Forbidden(f"{rnd.name} is closed: this slip's link has expired")
+            raise Forbidden(f"{rnd.name} is closed: this slip's link has expired; use the new round's slip or look up \"my table\"")
         if g.table not in {p.table for p in rnd.tables()}:
-            raise Forbidden("no such table")
+            raise Forbidden("no such table in this round: use the slip of your table, or ask at the desk")
     elif g.token_id != ROOT_TOKEN_ID:
         if g.token_id not in st.access or g.token_id in st.revoked:
-            raise Forbidden("this staff link was revoked (or never minted here)")
+            raise Forbidden("this staff link was revoked (or never minted here): ask the organizer for a new one")
     return g
 
 
@@ -74,7 +74,7 @@ def check_csrf(request: Request, grant: Grant, form: dict[str, Any]) -> None:
     if origin and origin != "null":
         host = request.headers.get("host", "")
         if urlparse(origin).netloc != host:
-            raise Forbidden("a form from another site")
+            raise Forbidden("a form from another site: open the desk's own page and send it from there")
     if request.headers.get("authorization", "").lower().startswith("bearer "):
         return
     web = app_state(request)
