@@ -17,7 +17,7 @@ from json.encoder import encode_basestring  # what canonical_json uses for a str
 from typing import Any, NamedTuple
 
 from engine.canonical import c_encode, canonical_bytes, canonical_json, sha256_hex
-from engine.schema import Payload, event_kind
+from engine.schema import Payload, PayloadError, event_kind
 
 TABLE_ACTOR = "-"
 JUDGE_PREFIX = "judge:"
@@ -231,6 +231,12 @@ class Void(Payload):
 
     voids: int
     reason: str
+
+    def validate(self) -> None:
+        # a correction says why: the log is read later by someone who was not there ("()" says nothing)
+        if not self.reason.strip():
+            raise PayloadError("reason", "a correction needs its reason: say why the event is void "
+                                         "(e.g. \"4 Life placed, the Leader's Life is 5\"), got an empty one")
 
 
 @event_kind("correction")

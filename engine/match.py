@@ -25,7 +25,7 @@ from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, 
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
 from engine.replay import VOIDING_KINDS, Replayer, Validation
-from engine.replacing import INSTEAD_FIELDS, replacement_field
+from engine.replacing import INSTEAD_FIELDS, Standing, replacement_field, standing
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from engine.canonical import canonical_json
 # InputError lives in engine.schema (the penalty guides raise it too); engine.match.InputError is the name callers use
@@ -59,6 +59,11 @@ class StrictRefusal(Exception):
 class Recorded:
     event: RecordedEvent
     findings: list[Finding]
+
+
+# the standing correction of each event after position n (what a correction or backup asks before
+# it changes an event a judge ruled on: EventValidator._check_judged)
+Corrections = Callable[[int], "dict[int, Standing]"]
 
 
 def new_match_id() -> str:
@@ -153,8 +158,10 @@ class EventValidator:
 
     def draft(self, kind: str, payload: Any, *, actor: str = TABLE_ACTOR,
               recorded_by: str | None = None, recorded_at: str | None = None, head: int,
-              kind_at: Callable[[int], str | None]) -> Draft:
-        """`head` is the position the event will follow; `kind_at(n)` tells the kind of event n."""
+              kind_at: Callable[[int], str | None], corrections: Corrections | None = None) -> Draft:
+        """`head` is the position the event will follow; `kind_at(n)` tells the kind of event n;
+        `corrections(n)` the standing correction of each event after n (engine/replacing.py
+        `standing`; None: the caller's log holds no correction)."""
         if not isinstance(kind, str):
             raise InputError(f"must be text, got {shown(kind)}", field="kind")
         if kind == "match.created":
@@ -170,10 +177,16 @@ class EventValidator:
             data = cls.parse_dict(payload, self.ctx)
         except PayloadError as e:
             raise InputError(e.message, field=f"payload.{e.field}" if e.field else "payload") from None
+        stands: dict[int, Standing] = {}
         if kind in ("correction", "backup"):
             self._check_void_target(kind, data, head, kind_at)
+            stands = self._check_judged(kind, data, actor, head, kind_at, corrections)
         if kind == "correction" and data.get("instead") is not None:
             data["instead"] = self._replacement(data, actor, kind_at)
+            said = stands.get(data["voids"])
+            if said is not None and said.instead == data["instead"]:  # a double submit, or the same said twice
+                raise InputError(f"event {data['voids']} already reads so: correction {said.position} "
+                                 "says the same", field=replacement_field())
         elif kind == "correction" and "instead" in payload:  # null: a replacement said, then lost
             raise InputError(f"instead must be an object, what event {data['voids']} should have read "
                              '({"actor":..,"payload":{..}}), got null; to void it only, leave instead out',
@@ -259,6 +272,30 @@ class EventValidator:
                              field=f"payload.{name}")
 
     @staticmethod
+    def _check_judged(kind: str, data: dict, actor: str, head: int, kind_at: Callable[[int], str | None],
+                      corrections: Corrections | None) -> dict[int, Standing]:
+        """Once a judge's correction stands on an event, only a judge corrects it again or backs
+        up past it: a scorekeeper's `void N` would otherwise overrule the judge (the latest
+        correction decides). Returns the standing corrections it read."""
+        low = data["voids"] - 1 if kind == "correction" else data["to"]
+        stands = dict(corrections(low)) if corrections is not None else {}
+        if judge_of(actor):
+            return stands
+        span = [data["voids"]] if kind == "correction" else [
+            p for p in range(low + 1, head + 1) if p in stands and kind_at(p) not in OFF_TABLE_KINDS]
+        for p in span:
+            said = stands.get(p)
+            judge = judge_of(said.actor) if said is not None else None
+            if judge:
+                did = "replaced" if said.instead is not None else "voided"
+                doing = ("correct it again" if kind == "correction"
+                         else f"back up past it (a backup to {low} would back it out)")
+                raise InputError(f"event {p} was {did} by judge {judge}'s correction {said.position}: "
+                                 f"only a judge can {doing}; call a judge",
+                                 field="payload.voids" if kind == "correction" else "payload.to")
+        return stands
+
+    @staticmethod
     def _check_void_target(kind: str, data: dict, head: int,
                            kind_at: Callable[[int], str | None]) -> None:
         target = data["voids"] if kind == "correction" else data["to"]
@@ -327,7 +364,13 @@ class Match:
         """Validate one event's input. Raises InputError naming the field."""
         return self.validator.draft(
             kind, payload, actor=actor, recorded_by=recorded_by, recorded_at=recorded_at,
-            head=head if head is not None else self.head_position(), kind_at=self.kind_at)
+            head=head if head is not None else self.head_position(), kind_at=self.kind_at,
+            corrections=self.corrections_after)
+
+    def corrections_after(self, position: int) -> dict[int, Standing]:
+        """The standing correction of each event after `position` (its corrections come after it:
+        the log from there is read; asked only as a correction or a backup is drafted)."""
+        return standing((e.position, e) for e in self.store.read(self.id, after=position))
 
     def kind_at(self, position: int) -> str | None:
         """The kind of event `position` as recorded (None: no such event): one row read. What a
@@ -524,10 +567,14 @@ class Match:
             return mine[position] if position in mine else self.kind_at(position)
 
         drafts: list[Draft] = []
+
+        def corrections(position: int) -> dict[int, Standing]:  # the log's, then this batch's
+            return standing(enumerate(drafts, start=head + 1), into=self.corrections_after(position))
+
         for k, (kind, payload, actor) in enumerate(items):
             try:
                 d = self.validator.draft(kind, payload, actor=actor, recorded_by=recorded_by,
-                                         head=head + k, kind_at=kind_at)
+                                         head=head + k, kind_at=kind_at, corrections=corrections)
             except InputError as e:
                 raise BatchInputError(e, k) from None
             drafts.append(d)

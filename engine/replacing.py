@@ -15,7 +15,9 @@ The choices, all in one place:
   checked like any event of that kind when the correction is recorded (schema, text, limits, the
   events its fields name must come before N);
 - several corrections of the same N: the latest wins (a plain one after a replacement voids N
-  outright again; a replacement after a plain one replaces it);
+  outright again; a replacement after a plain one replaces it); but once a judge's correction
+  stands on N, only a judge may correct N again or back up past it (a scorekeeper's `void N` does
+  not overrule a judge), and a replacement the same as the standing one is refused (a double submit);
 - its own findings are said at N, their words naming the correction they come from (a later event's
   findings on the corrected table, such as the first turn's set-up check, stay at that event);
 - hidden information: a viewer gets X hidden as an event of its kind is (`hide`), so a replacement
@@ -23,7 +25,7 @@ The choices, all in one place:
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace as _with
 from typing import Any, NamedTuple
 
@@ -72,6 +74,26 @@ def noted(table: dict[int, Replacement], correction: RecordedEvent) -> bool:
         return before is not None
     table[target] = Replacement(correction.position, event)
     return True
+
+
+class Standing(NamedTuple):
+    """The correction that last said what an event is (the latest of its corrections decides): who
+    said it, and what the event should have read (None: void outright)."""
+
+    position: int
+    actor: str
+    instead: dict[str, Any] | None
+
+
+def standing(events: Iterable[tuple[int, Any]], into: dict[int, Standing] | None = None) -> dict[int, Standing]:
+    """Each event the corrections among `events` ((position, event), in order; an event: anything
+    with kind, actor and payload, a draft included) correct, with its standing correction, added to
+    `into`. What the validator asks before a correction or a backup changes an event a judge ruled on."""
+    out = {} if into is None else into
+    for position, e in events:
+        if e.kind == "correction":
+            out[e.payload["voids"]] = Standing(position, e.actor, e.payload.get("instead"))
+    return out
 
 
 def replacements(events: Sequence[RecordedEvent]) -> dict[int, Replacement]:

@@ -28,7 +28,8 @@ def register(cli: click.Group) -> None:
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE", help="With `new`: a ruleset option.")
 @click.option("--strict", is_flag=True, help="Refuse a line if the rules would flag any action of it (nothing of it is recorded).")
 @click.option("--role", type=click.Choice(ROLES), default="scorekeeper", show_default=True,
-              help="Who is typing: your own acts (undo) are recorded as scorekeeper:NAME or judge:NAME "
+              help="Who is typing: your own acts (undo, a bare void N) are recorded as scorekeeper:NAME or "
+                   "judge:NAME "
                    "(NAME: --by / $TABLEJUDGE_USER).")
 @click.option("--judge", "-j", "judge_name", metavar="NAME",
               help="The judge whose actions (ruling, penalty, ...) are typed without a prefix. Default: "

@@ -406,6 +406,8 @@ class LiveSession:
             return self.judge
         if kind in JUDGE_DEFAULT_KINDS:
             return self.judge or self.me
+        if kind == "correction":  # who voids is who typed it (judge:Kim, scorekeeper:Sam), as the web's recorder
+            return self.me
         return TABLE_ACTOR
 
     def _undo(self, reason_text: str, reply: Reply) -> None:

@@ -129,6 +129,17 @@ class Signer:
         """The form token that goes with an access token (double-submit: a page holds both)."""
         return self._mac("csrf:" + token)
 
+    def flash(self, text: str) -> str:
+        """The seal of a message this server says after a form (it travels in the redirect's URL):
+        a page shows `?msg=` only with it, so a crafted link cannot put words in the desk's mouth."""
+        return self._mac("flash:" + _b64(text.encode()))
+
+    def flash_text(self, text: str | None, seal: str | None) -> str | None:
+        """`text` if this server sealed it (`flash`), else None (shown as nothing)."""
+        if not text or not isinstance(seal, str) or not hmac.compare_digest(seal, self.flash(text)):
+            return None
+        return text
+
 
 def new_token_id() -> str:
     return secrets.token_hex(6)

@@ -137,7 +137,7 @@ def refusal(m: Match, g: Grant, e: RecordedEvent) -> InputError | None:
     asked of the validator itself: a draft of `e` replaced by itself, nothing stored. None: it can
     (what the form then says is judged when it is sent)."""
     try:
-        m.draft("correction", {"voids": e.position, "reason": "", "instead": {
+        m.draft("correction", {"voids": e.position, "reason": "(can it be replaced?)", "instead": {
             "kind": e.kind, "actor": e.actor, "payload": dict(e.payload)}}, actor=g.match_actor)
     except InputError as err:
         return err if err.field in ("payload.voids", WHERE) else None

@@ -150,6 +150,8 @@ def test_log_instead_resolves_a_leader_among_leaders_and_says_so(tmp_path, capsy
                      "--instead", x)
     assert code == 0, out.err
     assert out.out.startswith(f"= {CHOPPER}\n") and "Leader OP08-001 Tony Tony.Chopper" in out.out
+    # the same replacement again is refused (a double submit), so event 3 is voided outright first
+    assert _log(db, capsys, match, "correction", "--actor", "judge:Zoe", "--voids", "3", "--reason", "void")[0] == 0
     code, out = _log(db, capsys, match, "correction", "--actor", "judge:Zoe", "--voids", "3", "--reason", "leader",
                      "--instead", x, "--json")
     data = json.loads(out.out)

@@ -166,3 +166,56 @@ def test_a_replaced_log_reads_as_if_recorded_so(tmp_path_factory, events, target
     assert _without_void(fixed.state()) == _without_void(so.state())
     said = {(f.rule, f.position, f.message.split(" (event ")[0]) for f in fixed.validate().active_findings()}
     assert said == {(f.rule, f.position, f.message.split(" (event ")[0]) for f in so.validate().active_findings()}
+
+
+def test_a_judges_correction_is_not_overruled_by_a_scorekeeper(game):
+    """QA76 #2: a scorekeeper's `void 3` after judge Zoe replaced event 3 was stored and superseded
+    her correction (the latest decides); a backup past it backed it out. Only a judge may now."""
+    fix = _replace(game, 3, {"player": "Bob", "zone": "life", "count": 4}).event  # 7
+    for actor in ("scorekeeper:Sam", "Bob", "-"):
+        e = _field(game, {"voids": 3, "reason": "hmm"}, actor=actor)
+        assert e.field == "payload.voids"
+        assert e.message == (f"event 3 was replaced by judge Zoe's correction {fix.position}: only a judge "
+                             "can correct it again; call a judge")
+    e = _field(game, {"voids": 3, "reason": "x", "instead": {"actor": "-", "payload": {
+        "player": "Bob", "zone": "life", "count": 5}}}, actor="scorekeeper:Sam")
+    assert e.field == "payload.voids"
+    head = game.head_position()
+    with pytest.raises(InputError, match=r"event 3 was replaced by judge Zoe's correction 7: only a judge "
+                                         r"can back up past it \(a backup to 2 would back it out\)") as got:
+        game.record("backup", {"to": 2, "reason": "rewind"}, actor="scorekeeper:Sam")
+    assert got.value.field == "payload.to" and game.head_position() == head
+    game.record("backup", {"to": 3, "reason": "rewind"}, actor="scorekeeper:Sam")  # not past it: as before
+    game.record("correction", {"voids": 3, "reason": "never placed"}, actor="judge:Kim")  # a judge may
+    e = _field(game, {"voids": 3, "reason": "hmm"}, actor="scorekeeper:Sam")
+    assert "was voided by judge Kim's correction" in e.message
+    game.record("correction", {"voids": 4, "reason": "x"}, actor="scorekeeper:Sam")  # an event no judge ruled on
+
+
+def test_a_batch_sees_a_judges_correction_made_earlier_in_it(game):
+    items = [("correction", {"voids": 3, "reason": "r", "instead": {"actor": "-", "payload": {
+        "player": "Bob", "zone": "life", "count": 4}}}, "judge:Zoe"),
+             ("correction", {"voids": 3, "reason": "hmm"}, "scorekeeper:Sam")]
+    with pytest.raises(InputError, match="replaced by judge Zoe's correction 7"):
+        game.judge_batch(items, after=game.events()[-1])
+
+
+def test_the_same_replacement_twice_is_refused(game):
+    """QA76: a double submit stored the same replacement twice (the first then 'superseded')."""
+    life4 = {"player": "Bob", "zone": "life", "count": 4}
+    fix = _replace(game, 3, life4).event
+    e = _field(game, {"voids": 3, "reason": "again", "instead": {"actor": "-", "payload": life4}})
+    assert e.field == "payload.instead"
+    assert e.message == f"event 3 already reads so: correction {fix.position} says the same"
+    _replace(game, 3, {"player": "Bob", "zone": "life", "count": 3})  # a different one is a new ruling
+    _replace(game, 3, life4)  # and back again
+
+
+@pytest.mark.parametrize("reason", ["", "   "])
+def test_a_correction_without_a_reason_is_refused(game, reason):
+    """QA76 #8: `(…5 Life cards ())` was stored."""
+    e = _field(game, {"voids": 4, "reason": reason})
+    assert e.field == "payload.reason" and "needs its reason" in e.message
+    e = _field(game, {"voids": 3, "reason": reason, "instead": {"actor": "-", "payload": {
+        "player": "Bob", "zone": "life", "count": 4}}})
+    assert e.field == "payload.reason"

@@ -278,3 +278,23 @@ def test_ctrl_c_during_a_folder_import_says_what_was_stored(tmp_path):
     assert proc.returncode == 130, (out, err)
     assert sorted(counts.values()) in ([4], [4, n + 2])  # never a partial file
     assert "a-small.jsonl" in out and "interrupted" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_an_import_refuses_a_scorekeepers_void_over_a_judges_correction(tmp_path, workers):
+    """QA76 #2: every input path refuses alike (the validator): a file's scorekeeper voiding an
+    event a judge's correction in the same file replaced, or onto a match whose log holds it."""
+    judged = {"kind": "correction", "actor": "judge:Zoe", "payload": {"voids": 2, "reason": "9 cards", "instead": {
+        "actor": "-", "payload": {"player": "Ann", "zone": "deck", "count": 9}}}}
+    over = {"kind": "correction", "actor": "scorekeeper:Sam", "payload": {"voids": 2, "reason": "hmm"}}
+    # with workers: the judge's line in the main process's chunk, the scorekeeper's in a worker's
+    filler = [{"kind": "note", "payload": {"text": f"n{i}"}} for i in range(5_100)] if workers else []
+    db = str(tmp_path / "log.db")
+    store = EventStore.open(db)
+    path = write_jsonl(tmp_path / "a.jsonl", GOOD + [judged] + filler + [over])
+    with pytest.raises(InputError, match="event 2 was replaced by judge Zoe's correction") as got:
+        import_file(store, path, workers=workers or None)
+    assert got.value.field == "payload.voids"
+    done = import_file(store, write_jsonl(tmp_path / "b.jsonl", GOOD + [judged]))
+    with pytest.raises(InputError, match="only a judge can correct it again"):
+        import_file(store, write_jsonl(tmp_path / "c.jsonl", [over]), match=done.match)

@@ -388,3 +388,21 @@ def test_each_annotated_game_typed_live_stores_what_its_file_stores(tmp_path, ru
     assert stored == [(d.kind, d.actor, d.payload) for d in game.drafts]
     if m.ruleset.outcome(m.state()) is not None or m.ruleset.game_ends(m.state()):
         assert announced, "the end of the game was not announced"
+
+
+def test_a_bare_void_is_the_sessions_own_and_a_judge_session_replaces(tmp_path):
+    """QA76 #3: `void N` was stored with actor '-' even with --role judge, and a judge session's
+    `void N "r" instance={..}` was refused "not '-'"; the web's recorder stores the link's role."""
+    _, m, s = _session(tmp_path, "table", by="Kim", role="judge")
+    _ok(s, "A: setup deck 5")
+    _ok(s, "A: setup deck 6")
+    (e,) = _ok(s, 'void 2 "x"').recorded
+    assert e.actor == "judge:Kim"
+    (e,) = _ok(s, 'void 3 "6 put" instead={"actor":"-","payload":{"player":"Ann","zone":"deck","count":7}}').recorded
+    assert e.actor == "judge:Kim" and e.payload["instead"]["payload"]["count"] == 7
+    sk = LiveSession(m, recorded_by="Sam")
+    reply = sk.handle('void 3 "sk void"')  # the judge's replacement stands: QA76 #2, in the terminal
+    assert reply.refused and "replaced by judge Kim's correction 5: only a judge can correct it again" in reply.text
+    _ok(sk, "A: setup deck 8")
+    (e,) = _ok(sk, 'void 6 "y"').recorded
+    assert e.actor == "scorekeeper:Sam"

@@ -43,7 +43,8 @@ def test_a_judge_replaces_bobs_life_on_a_phone_and_sees_it_read_so(tmp_path):
         page.locator("#replace-submit").tap()
         error = page.locator("#replace-error")
         error.wait_for(timeout=WAIT)
-        assert "field 'payload.instead.kind': event 10 is a life.placed" in error.inner_text()
+        said = error.inner_text()  # the terminal's words, without its `field '...':` prefix (QA76)
+        assert said.startswith("event 10 is a life.placed") and "field '" not in said
         assert page.locator("#box-kind").get_attribute("aria-invalid") == "true"
         assert page.locator('[name="payload.count"]').input_value() == "4"  # kept as typed
         assert page.evaluate(NO_SIDEWAYS)

@@ -99,11 +99,12 @@ def test_a_scorekeeper_or_a_recorder_is_refused_403_and_nothing_is_stored(api, s
 
 
 def cli_refusal(db: str, mid: str, voids: int, instead: dict) -> str:
-    """What `tablejudge log M correction --instead` says to the terminal when it refuses."""
+    """What `tablejudge log M correction --instead` says to the terminal when it refuses (without
+    the `field '...':` prefix, which a page leaves out)."""
     code, _, err = run_in_process(db, "log", mid, "correction", "--actor", "judge:Zoe", "--voids", voids,
                                   "--reason", "x", "--instead", json.dumps(instead))
     assert code == 2, err
-    return err.strip().removeprefix("error: ")
+    return re.sub(r"^field '[^']*': ", "", err.strip().removeprefix("error: "))
 
 
 def refusal(page: str) -> tuple[str, str]:
@@ -126,7 +127,8 @@ def test_another_kind_is_refused_in_the_form_with_the_terminals_words(api, serve
     assert box == "kind"
     assert said == cli_refusal(server.db, mid, 10, {"kind": "draw", "actor": bob,
                                                     "payload": {"player": bob, "count": 4}})
-    assert said.startswith("field 'payload.instead.kind': event 10 is a life.placed; its replacement must be one")
+    # the terminal's words without its `field '...':` prefix, as every page says a refusal (QA76)
+    assert said.startswith("event 10 is a life.placed; its replacement must be one")
     assert boxes(r.text)["kind"] == "draw" and boxes(r.text)["payload.count"] == "4"  # kept as typed
     assert len(log_of(server, mid)) == before
 
@@ -151,6 +153,7 @@ def test_an_event_that_cannot_be_replaced_says_why_and_offers_no_form(api, serve
         page = form_page(api, mid, links["judge"], event)
         assert page.status_code == 200
         assert words in html.unescape(page.text) and 'id="replace-form"' not in page.text
+        assert "nothing was stored" not in page.text  # only opened: nothing was sent (QA76)
     api.post(f"/api/m/{mid}/do/call", {"reason": "look"}, token=links["recorder"])
     call = log_of(server, mid)[-1]
     page = html.unescape(form_page(api, mid, links["judge"], call.position).text)
@@ -179,3 +182,47 @@ def test_the_api_replaces_with_the_forms_fields_and_refuses_as_the_terminal(api,
     r = api.post(f"/api/m/{mid}/do/replace", fields, token=links["judge"])
     assert r.status_code == 200 and r.json()["position"] == 11, r.text
     assert log_of(server, mid)[-1].payload["instead"]["payload"] == {"player": bob, "count": 4}
+
+
+def test_a_scorekeepers_void_does_not_overrule_the_judges_replacement(api, server):
+    """QA76 #2: the recorder link's `void 10 "hmm"` was stored and superseded judge Zoe's correction."""
+    tid, mid, links = judged_match(api, server)
+    r = send(api, mid, links["judge"], 10, payload_count="4", reason="4 placed")
+    assert r.status_code == 303, r.text
+    head = len(log_of(server, mid))
+    r = api.post(f"/api/m/{mid}/lines", {"line": 'void 10 "hmm"', "seen": head}, token=links["recorder"])
+    assert r.status_code == 422, r.text
+    assert f"event 10 was replaced by judge Zoe's correction {head}: only a judge can correct it again" \
+        in r.json()["error"], r.text
+    assert len(log_of(server, mid)) == head
+
+
+def test_an_empty_reason_and_the_same_replacement_twice_are_refused_in_the_form(api, server):
+    """QA76 #8 (`(...5 Life cards ())` was stored) and a double submit (stored twice)."""
+    tid, mid, links = judged_match(api, server)
+    before = len(log_of(server, mid))
+    r = send(api, mid, links["judge"], 10, payload_count="4", reason="  ")
+    assert r.status_code == 422, r.text
+    said, box = refusal(r.text)
+    assert box == "reason" and "needs its reason" in said and not said.startswith("field")
+    assert len(log_of(server, mid)) == before
+    assert send(api, mid, links["judge"], 10, payload_count="4", reason="4 placed").status_code == 303
+    r = send(api, mid, links["judge"], 10, payload_count="4", reason="4 placed")
+    assert r.status_code == 422, r.text
+    assert f'id="replace-error">event 10 already reads so: correction {before + 1} says the same — nothing was ' \
+           'stored' in r.text
+    assert len(log_of(server, mid)) == before + 1
+
+
+def test_a_message_in_a_crafted_link_is_not_shown_as_the_desks(api, server):
+    """QA76: `/m/ID/record?msg=ANY+TEXT` showed ANY TEXT as a confirmation."""
+    tid, mid, links = judged_match(api, server)
+    for path in (f"/m/{mid}/record", f"/t/{tid}"):
+        token = links["recorder"] if "/m/" in path else links["judge"]
+        page = api.http.get(path, params={"k": token, "msg": "Judge says: Bob wins"})
+        assert page.status_code == 200, page.text
+        assert "Bob wins" not in page.text
+        forged = api.http.get(path, params={"k": token, "msg": "Judge says: Bob wins", "ms": "x" * 24})
+        assert "Bob wins" not in forged.text
+    r = send(api, mid, links["judge"], 10, payload_count="4", reason="4 placed")  # the server's own is shown
+    assert "should read" in html.unescape(api.http.get(r.headers["location"]).text)

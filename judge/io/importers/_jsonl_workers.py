@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.events import Draft, envelope_parts, now_iso
 from engine.match import EventValidator, InputError
+from engine.replacing import Standing, standing
 from engine.store import Envelopes
 
 if TYPE_CHECKING:
@@ -145,6 +146,22 @@ def _draft_range(job: tuple, start: int, stop: int) -> Envelopes | dict[str, str
             return kind if isinstance(kind, str) else None
         return None
 
+    mine: dict[int, Standing] = {}  # this chunk's corrections, standing over the earlier lines
+
+    def corrections(position: int) -> dict[int, Standing]:
+        """The standing correction of each event after `position`: read off the lines before the
+        chunk (asked only as a correction or a backup is drafted: rare), then this chunk's own."""
+        out: dict[int, Standing] = {}
+        for p in range(max(position + 1, 2), start + 2):
+            n, text, _ = lines[p - 2]
+            try:
+                obj = read_line(text, path, n)
+                if obj.get("kind") == "correction" and isinstance(obj.get("payload"), dict):
+                    out[obj["payload"]["voids"]] = Standing(p, obj.get("actor", "-"), obj["payload"].get("instead"))
+            except (InputError, KeyError, TypeError):
+                continue  # a bad line is refused by whoever drafts it, and its error comes first
+        return {**out, **mine}
+
     # each kind as one object (the vocabulary's few), so pickle sends each once, then a reference
     names = validator.vocab.keys()
     one: dict[str, str] = dict(zip(names, names))
@@ -154,7 +171,9 @@ def _draft_range(job: tuple, start: int, stop: int) -> Envelopes | dict[str, str
     try:
         for position, (n, text, cut) in enumerate(lines[start:stop], start=start + 2):
             obj = read_line(text, path, n, cut)
-            d = draft_line(validator, obj, path, n, position, match_id, True, recorded_by, kind_at)
+            d = draft_line(validator, obj, path, n, position, match_id, True, recorded_by, kind_at, corrections)
+            if d.kind == "correction":
+                standing([(position, d)], into=mine)
             kind = kinds[position] = one.get(d.kind, d.kind)
             add_kind(kind)
             # a plain tuple: EnvelopeParts pickles as a call of its class per event

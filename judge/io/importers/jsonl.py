@@ -25,7 +25,9 @@ from datetime import datetime
 from typing import Any
 
 from engine.events import TABLE_ACTOR, Draft, default_recorder_name
-from engine.match import EventValidator, InputError, Match, check_match_id, creation_draft, new_match_id
+from engine.match import (Corrections, EventValidator, InputError, Match, check_match_id, creation_draft,
+                          new_match_id)
+from engine.replacing import Standing, standing
 from engine.rulesets import get_ruleset
 from engine.schema import PayloadError, read_json, shown
 from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
@@ -168,6 +170,12 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
             return known_kinds[position]
         return existing.kind_at(position) if existing is not None else None
 
+    file_corrections: dict[int, Standing] = {}  # this file's, standing over the log's
+
+    def corrections(position: int) -> dict[int, Standing]:
+        stored = existing.corrections_after(position) if existing is not None else {}
+        return {**stored, **file_corrections}
+
     # worker processes for a long new match (one the log holds is compared line by line: below)
     stored = store.read(match_id) if created and first.get("match") is not None else []
     pool = _jsonl_workers.pool_size(workers, len(rest)) if created and not stored else 0
@@ -177,7 +185,9 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
     body = [(n, read_line(text, path, n, cut)) for n, text, cut in rest]  # all read before any is judged
     for n, obj in body:
         position = head + 1
-        draft = draft_line(validator, obj, path, n, position, match_id, created, recorded_by, kind_at)
+        draft = draft_line(validator, obj, path, n, position, match_id, created, recorded_by, kind_at,
+                           corrections)
+        standing([(position, draft)], into=file_corrections)
         drafts.append(draft)
         expected_hashes.append(obj.get("hash"))
         given.append(obj)
@@ -227,7 +237,7 @@ def _import_with_workers(store: EventStore, path: str, match_id: str, head: Draf
 
 def draft_line(validator: EventValidator, obj: dict[str, Any], path: str, n: int, position: int,
                match_id: str, created: bool, recorded_by: str,
-               kind_at: Callable[[int], str | None]) -> Draft:
+               kind_at: Callable[[int], str | None], corrections: Corrections | None = None) -> Draft:
     """One line of the file as the draft of event `position`, checked whole (its keys, its
     envelope, its payload against the ruleset), or InputError naming the line and field."""
     _check_keys(obj, path, n)
@@ -236,7 +246,8 @@ def draft_line(validator: EventValidator, obj: dict[str, Any], path: str, n: int
         draft = validator.draft(
             obj.get("kind"), obj.get("payload", {}), actor=obj.get("actor", TABLE_ACTOR),
             recorded_by=obj.get("recorded_by") or recorded_by,
-            recorded_at=_recorded_at(obj, path, n), head=position - 1, kind_at=kind_at)
+            recorded_at=_recorded_at(obj, path, n), head=position - 1, kind_at=kind_at,
+            corrections=corrections)
     except InputError as e:
         raise InputError(e.message, where=f"{path}:{n}", field=e.field) from None
     if "version" in obj and obj["version"] != draft.version:

@@ -255,3 +255,16 @@ def html_error(request: Request, e: Exception) -> Response:
     """The error page of a refused plain (non-htmx) request: every page route answers with this."""
     return page(request, "web/error.html", error_status(e), title="Not done", error=page_error(e),
                 next_step=next_step(e))
+
+
+def flash_link(request: Request, path: str, grant: Grant | None, msg: str | None) -> str:
+    """`link` carrying a message this server says after a form (`?msg=`), sealed (`ms`): pages show
+    only a sealed one (`flash_of`)."""
+    seal = app_state(request).signer.flash(msg) if msg else None
+    return link(path, grant, msg=msg, ms=seal)
+
+
+def flash_of(request: Request) -> str | None:
+    """The page's `?msg=` if this server sealed it, else None: a crafted link's words are not shown."""
+    q = request.query_params
+    return app_state(request).signer.flash_text(q.get("msg"), q.get("ms"))

@@ -31,7 +31,7 @@ from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.replace import box_of, event_at, form_of, refusal
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, html_error, json_error, link, page, read_form, refused,
-    page_error, wants_json,
+    page_error, wants_json, flash_link, flash_of,
 )
 from judge.web.routes.staff import context
 
@@ -169,7 +169,7 @@ async def recorder(request: Request, mid: str):
     scope = scope_of(request, mid)
     g = match_grant(request, scope)
     require(g, "record", scope)
-    return _recorder(request, scope, g, msg=request.query_params.get("msg"))  # a replace form's answer
+    return _recorder(request, scope, g, msg=flash_of(request))  # a replace form's answer
 
 
 @router.post("/m/{mid}/record", response_class=HTMLResponse)
@@ -232,7 +232,7 @@ async def match_do(request: Request, mid: str, action: str):
         return _recorder(request, scope, g, done=dict(result, recorded=[]))
     if is_htmx:
         return page(request, "web/_flash.html", result=result)
-    return RedirectResponse(link(back, g, msg=result["message"]), status_code=303)
+    return RedirectResponse(flash_link(request, back, g, result["message"]), status_code=303)
 
 
 # --- a judge's replace form: "event N should have read X" ------------------------------------
@@ -249,7 +249,8 @@ def _replace_form(request: Request, scope: MatchScope, g: Grant, position: int, 
     shown = error or cannot
     return page(request, "web/replace.html", status, title=f"Replace event {position}", mid=scope.match, k=g.token,
                 csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, form=form_of(m, g, e, typed),
-                error=str(shown) if shown else "", error_box=box_of(shown.field) if shown else "",
+                error=page_error(shown)["said"] if shown else "", error_box=box_of(shown.field) if shown else "",
+                sent=error is not None,  # "nothing was stored" only after a form was sent
                 cannot=cannot is not None, judge=g.match_actor, recorder=link(f"/m/{scope.match}/record", g),
                 replay=link(f"/m/{scope.match}", g) + f"#e{position}")
 
@@ -282,7 +283,7 @@ async def replace_post(request: Request, mid: str):
         return refused(request, _replace_form(request, scope, g, position, typed=form, error=e), 422)
     if wants_json(request):
         return JSONResponse(result)
-    done = link(f"/m/{mid}/record", g, msg=result["message"])
+    done = flash_link(request, f"/m/{mid}/record", g, result["message"])
     if request.headers.get("hx-request") == "true":  # the page goes to the recorder, as a plain form's does
         return Response(status_code=200, headers={"HX-Redirect": done})
     return RedirectResponse(done, status_code=303)

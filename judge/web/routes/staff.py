@@ -18,7 +18,7 @@ from judge.web.actions import Context, run_action
 from judge.web.auth import player_claims
 from judge.web.device import device_of
 from judge.web.routes.common import (
-    HANDLED, app_state, check_csrf, error_status, grant_of, html_error, link, page, page_error, read_form, refused,
+    HANDLED, app_state, check_csrf, error_status, flash_link, flash_of, grant_of, html_error, link, page, page_error, read_form, refused,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -42,7 +42,7 @@ def staff_page(request: Request, tid: str, template: str, **data) -> HTMLRespons
     st = t.state()
     return page(request, template, grant=g, k=g.token, csrf=web.signer.csrf(g.token), tid=tid,
                 summary=st.summary(), role=g.role, who_name=g.name, position=st.position,
-                nav=_nav(tid, g), msg=request.query_params.get("msg"), **data)
+                nav=_nav(tid, g), msg=flash_of(request), **data)
 
 
 def _nav(tid: str, g) -> list[dict[str, str]]:
@@ -63,7 +63,7 @@ async def index(request: Request):
     rows = [web.desk.tournament(i).state().summary() for i in ids]
     csrf = web.signer.csrf(g.token) if g else None
     return page(request, "web/index.html", title="tablejudge serve", tournaments=rows, grant=g,
-                k=g.token if g else None, csrf=csrf, msg=request.query_params.get("msg"))
+                k=g.token if g else None, csrf=csrf, msg=flash_of(request))
 
 
 @router.post("/create")
@@ -96,7 +96,7 @@ def _done(request: Request, g, path: str, error: Exception | None, msg: str | No
         if is_htmx:
             return refused(request, page(request, "web/_flash.html", error=page_error(error)), error_status(error))
         return html_error(request, error)
-    target = link(path, g, msg=msg)
+    target = flash_link(request, path, g, msg)
     if is_htmx:
         return Response(status_code=204, headers={"HX-Redirect": target})
     return RedirectResponse(target, status_code=303)
