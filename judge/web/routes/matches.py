@@ -29,6 +29,7 @@ from judge.web.match_actions import MatchScope, match_scope, recorder as recorde
 from judge.web.actions import number
 from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.replace import box_of, event_at, form_of, refusal
+from judge.web.timedecide import offer, preview
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, html_error, json_error, link, page, read_form, refused,
     page_error, wants_json,
@@ -286,6 +287,63 @@ async def replace_post(request: Request, mid: str):
     if request.headers.get("hx-request") == "true":  # the page goes to the recorder, as a plain form's does
         return Response(status_code=200, headers={"HX-Redirect": done})
     return RedirectResponse(done, status_code=303)
+
+
+# --- "Decide again": the end-of-time decision from the log, previewed, then confirmed ------------
+
+
+def _decide_page(request: Request, scope: MatchScope, g: Grant, policy: str | None, status: int = 200,
+                 error: Exception | None = None) -> Response:
+    """What `tablejudge timelimit M --dry-run` decides, with the confirm that records it (or the
+    refusal, in words, with what to do). `error`: a refused confirm, said above the preview."""
+    web = app_state(request)
+    m = web.desk.matches.match(scope.match)
+    p = preview(m, policy)
+    return page(request, "web/decide.html", status, title=f"End of time: {' vs '.join(m.players)}", mid=scope.match,
+                k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, judge=g.match_actor,
+                players=m.players, p=p, policy=policy or "", msg=request.query_params.get("msg"),
+                error=page_error(error) if error else None,
+                policies=list(getattr(m.ruleset, "time_policies", ()) or ()),
+                time_facts=time_facts_form(m) if p.needs_facts or p.no_time_call else None,
+                replay=link(f"/m/{scope.match}", g), recorder=link(f"/m/{scope.match}/record", g),
+                self_url=link(f"/m/{scope.match}/decide", g))
+
+
+def _policy(fields: Any) -> str | None:
+    value = fields.get("policy")
+    return value[:40] if isinstance(value, str) and value else None
+
+
+@router.get("/m/{mid}/decide", response_class=HTMLResponse)
+async def decide_page(request: Request, mid: str):
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope)
+    require(g, "judge_match", scope)  # a scorekeeper's or a player's link: 403, in words
+    return _decide_page(request, scope, g, _policy(request.query_params))
+
+
+@router.post("/m/{mid}/decide", response_class=HTMLResponse)
+async def decide_post(request: Request, mid: str):
+    """The confirm: the `decide` match action (timelimit's `run`, the judge its actor). Recorded (or
+    already recorded): back to the page, which then says so; refused: the page again, with the
+    refusal, nothing stored."""
+    form = await read_form(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope, form)
+    check_csrf(request, g, form)
+    try:
+        result = run_match_action(context(request), g, "decide", scope, form)
+    except HANDLED as e:
+        if wants_json(request):
+            return json_error(e)
+        if isinstance(e, Forbidden):
+            raise
+        return refused(request, _decide_page(request, scope, g, _policy(form), error_status(e), error=e),
+                       error_status(e))
+    if wants_json(request):
+        return JSONResponse(result)
+    return RedirectResponse(link(f"/m/{mid}/decide", g, msg=result["message"],
+                                 **({"policy": _policy(form)} if _policy(form) else {})), status_code=303)
 
 
 # --- a judge call at the judges' desk -----------------------------------------------------------

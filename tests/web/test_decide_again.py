@@ -1,0 +1,167 @@
+"""A judge's "Decide again" on the web (/m/ID/decide): for a recorded match whose time decision a
+later correction left out of date, the page shows what `tablejudge timelimit --dry-run` decides (the
+same words), and its confirm records that decision through the same `run`, the judge its actor,
+once. Other roles get 403; a refusal (no time call, counts the log lacks, a log moved since the
+preview) is said in words and stores nothing."""
+from __future__ import annotations
+
+import html
+import re
+
+from engine.match import Match
+from engine.store import EventStore
+from judge.desk.timelimit import run
+from tests.conftest import run_in_process
+from tests.rulesets.optcg.test_optcg_time_policies import game
+from tests.web.conftest import Api, new_event, player_tokens
+from judge.web.auth import Signer
+from tests.web.server import SECRET
+from tests.web.matchsetup import mint, recorder_link
+
+
+def played(api: Api, db: str, *, decks: bool = True) -> tuple[str, str]:
+    """An optcg event of Ann and Bob, their match played past its time call (Life 4-4 after turn 6;
+    `decks`: registered, else the log does not know their sizes). (tid, match.)"""
+    tid = new_event(api, 0, game="optcg", policy="bandai")
+    api.do(tid, "register", names="Ann\nBob")
+    api.do(tid, "pair")
+    mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
+    with EventStore.open(db) as store:
+        m = Match(store, mid)
+        for kind, actor, payload in game():
+            if decks or kind != "deck.registered":
+                m.record(kind, payload, actor=actor)
+    return tid, mid
+
+
+def stale_match(api: Api, db: str) -> tuple[str, str, int]:
+    """`played`, decided at the terminal (Ann wins, bandai, last-life), then a correction voids
+    Ann's Life card taken in turn 4: the decision is out of date. (tid, match, its position.)"""
+    tid, mid = played(api, db)
+    with EventStore.open(db) as store:
+        m = Match(store, mid)
+        decision = run(m).recorded.position
+        taken = next(e.position for e in m.events() if e.kind == "life.taken" and e.payload["player"] == "Ann")
+        m.record("correction", {"voids": taken, "reason": "no damage was dealt"}, actor="judge:Zoe")
+    return tid, mid, decision
+
+
+def decisions(db: str, mid: str) -> list:
+    with EventStore.open(db) as store:
+        return [e for e in store.read(mid) if e.kind == "time.decision"]
+
+
+def head(db: str, mid: str) -> int:
+    with EventStore.open(db) as store:
+        return store.head(mid).position
+
+
+def form_of(page: str) -> dict:
+    return {name: html.unescape(value) for name, value in
+            re.findall(r'<input type="hidden" name="(k|csrf|seen|policy)" value="([^"]*)"', page)}
+
+
+def test_the_preview_is_the_terminal_dry_run_and_the_confirm_records_it_once(api, server):
+    tid, mid, stale = stale_match(api, server.db)
+    judge = mint(api, tid, "judge", "Kim")
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge})
+    assert page.status_code == 200, page.text
+    code, out, _ = run_in_process(server.db, "timelimit", mid, "--dry-run")
+    assert code == 0
+    shown = html.unescape(re.search(r'<pre class="wrap" id="text-report">(.*?)</pre>', page.text, re.S).group(1))
+    assert shown == out.rstrip("\n")  # the terminal's words, to the letter
+    assert f"would supersede the decision at event {stale}" in shown
+    assert f"The time decision at event {stale} is out of date after correction" in page.text \
+        or f"time decision at event {stale} is out of date after correction" in page.text
+    decided = re.search(r'id="decision" data-result="([^"]*)" data-winner="([^"]*)"', page.text)
+    assert decided and decided.groups() == ("win", "Ann")  # now by Life (4-5 corrected), no longer last-life
+    assert "branch <code>life</code>" in page.text
+    assert "rule " in page.text and '<ol class="steps">' in page.text
+    before = decisions(server.db, mid)
+
+    form = form_of(page.text)
+    assert form["seen"] == str(head(server.db, mid))
+    r = api.http.post(f"/m/{mid}/decide", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    after = decisions(server.db, mid)
+    assert len(after) == len(before) + 1
+    new = after[-1]
+    assert (new.actor, new.payload["result"], new.payload["winner"]) == ("judge:Kim", "win", "Ann")
+    assert new.payload["branch"] == "life"
+    assert "judge Kim" in new.recorded_by
+    done = api.http.get(r.headers["location"])
+    assert f"recorded (#{new.position})" in done.text and f"supersedes the decision at event {stale}" in done.text
+    assert 'id="decide-confirm"' not in done.text and f"Already recorded as event {new.position}" in done.text
+    code, out, _ = run_in_process(server.db, "verify", mid)
+    assert "STALE" not in out
+
+    # the same confirm again (a second tap, a reloaded form): nothing more stored, said so
+    r = api.http.post(f"/m/{mid}/decide", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert "already recorded" in api.http.get(r.headers["location"]).text
+    assert len(decisions(server.db, mid)) == len(after)
+
+
+def test_other_roles_are_refused_in_words_and_nothing_is_stored(api, server):
+    tid, mid, _ = stale_match(api, server.db)
+    judge = mint(api, tid, "judge", "Kim")
+    form = form_of(api.http.get(f"/m/{mid}/decide", params={"k": judge}).text)
+    start = head(server.db, mid)
+    links = {role: mint(api, tid, role, "Sam", **({"match": mid} if role == "recorder" else {}))
+             for role in ("scorekeeper", "recorder")}
+    links["player"] = player_tokens(api, tid)[1]
+    for role, k in links.items():
+        r = api.http.get(f"/m/{mid}/decide", params={"k": k})
+        assert r.status_code == 403 and "decide the end of time" in html.unescape(r.text), (role, r.text)
+        assert "Trying again with this link gets the same answer" in r.text
+        csrf = Signer(SECRET).csrf(k)  # the link's own good form token: the role is refused, not the form
+        r = api.http.post(f"/m/{mid}/decide", data={**form, "k": k, "csrf": csrf})
+        assert r.status_code == 403, (role, r.text)
+        r = api.post(f"/api/m/{mid}/do/decide", {"seen": form["seen"]}, token=k)
+        assert r.status_code == 403 and "decide the end of time" in r.json()["error"], r.text
+    r = api.http.post(f"/m/{mid}/decide", data={**form, "csrf": "forged"})  # the judge's link, no CSRF
+    assert r.status_code == 403
+    assert head(server.db, mid) == start
+
+
+def test_a_log_moved_since_the_preview_is_not_decided_on_unseen(api, server):
+    tid, mid, _ = stale_match(api, server.db)
+    judge = mint(api, tid, "judge", "Kim")
+    form = form_of(api.http.get(f"/m/{mid}/decide", params={"k": judge}).text)
+    with EventStore.open(server.db) as store:
+        Match(store, mid).record("note", {"text": "the players ask for a judge"}, actor="judge:Zoe")
+    start = head(server.db, mid)
+    r = api.http.post(f"/m/{mid}/decide", data=form)
+    assert r.status_code == 422
+    assert "the log moved since your preview" in html.unescape(r.text) and 'id="decide-confirm"' in r.text
+    assert head(server.db, mid) == start
+
+
+def test_a_refusal_says_what_to_do_and_stores_nothing(api, server):
+    mid, _ = recorder_link(server)  # a match from a pairing: no deck registered, no time call
+    tid = next(iter(api.get("/api/tournaments").json()))["id"]
+    judge = mint(api, tid, "judge", "Kim")
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge})
+    assert page.status_code == 200 and 'id="decide-refusal"' in page.text
+    assert "no time.called event" in page.text and "Call time first" in page.text
+    assert f"tablejudge judge time {mid}" in page.text and 'id="time-form"' in page.text
+    assert 'id="decide-confirm"' not in page.text
+    start = head(server.db, mid)
+    csrf = Signer(SECRET).csrf(judge)
+    r = api.http.post(f"/m/{mid}/decide", data={"k": judge, "csrf": csrf, "seen": start})
+    assert r.status_code == 422 and "no time.called event" in r.text
+    assert head(server.db, mid) == start
+
+
+def test_counts_the_log_lacks_are_asked_for_with_the_terminal_command_and_the_web_form(api, server):
+    tid, mid = played(api, server.db, decks=False)  # time called, the decks never registered
+    judge = mint(api, tid, "judge", "Kim")
+    csrf = Signer(SECRET).csrf(judge)
+    start = head(server.db, mid)
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge})
+    said = html.unescape(page.text)
+    assert page.status_code == 200 and f"tablejudge timelimit {mid} --facts" in said  # the terminal's way
+    assert 'id="time-form"' in page.text and f'name="back" value="/m/{mid}/decide"' in page.text  # the web's
+    assert 'id="decide-confirm"' not in page.text
+    r = api.http.post(f"/m/{mid}/decide", data={"k": judge, "csrf": csrf, "seen": start})
+    assert r.status_code == 422 and head(server.db, mid) == start
