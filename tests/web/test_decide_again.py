@@ -78,6 +78,14 @@ def test_the_preview_is_the_terminal_dry_run_and_the_confirm_records_it_once(api
     assert "branch <code>life</code>" in page.text
     assert "rule " in page.text and '<ol class="steps">' in page.text
     before = decisions(server.db, mid)
+    # where the web says the decision is out of date, a judge's link goes here; the words keep the command
+    decide = f'href="/m/{mid}/decide?k={judge}"'
+    replay = api.http.get(f"/m/{mid}", params={"k": judge}).text
+    assert decide in replay and "Decide again" in replay
+    recorder = api.http.get(f"/m/{mid}/record", params={"k": judge}).text
+    assert decide in recorder and f"decide again: tablejudge timelimit {mid}" in recorder
+    desk = api.http.get(f"/t/{tid}", params={"k": judge}).text
+    assert "Decide again" not in desk  # no result taken from the match yet: no warning
 
     form = form_of(page.text)
     assert form["seen"] == str(head(server.db, mid))
@@ -111,6 +119,8 @@ def test_other_roles_are_refused_in_words_and_nothing_is_stored(api, server):
              for role in ("scorekeeper", "recorder")}
     links["player"] = player_tokens(api, tid)[1]
     for role, k in links.items():
+        for page in (f"/m/{mid}", f"/m/{mid}/record"):  # no link to what the link cannot do
+            assert f"/m/{mid}/decide" not in api.http.get(page, params={"k": k}).text
         r = api.http.get(f"/m/{mid}/decide", params={"k": k})
         assert r.status_code == 403 and "decide the end of time" in html.unescape(r.text), (role, r.text)
         assert "Trying again with this link gets the same answer" in r.text
@@ -165,3 +175,24 @@ def test_counts_the_log_lacks_are_asked_for_with_the_terminal_command_and_the_we
     assert 'id="decide-confirm"' not in page.text
     r = api.http.post(f"/m/{mid}/decide", data={"k": judge, "csrf": csrf, "seen": start})
     assert r.status_code == 422 and head(server.db, mid) == start
+
+
+def test_the_desk_warning_of_a_result_waiting_for_a_new_decision_links_here_for_a_judge(api, server):
+    tid, mid = played(api, server.db)
+    with EventStore.open(server.db) as store:
+        run(Match(store, mid))
+    code, out, err = run_in_process(server.db, "tournament", "result", tid, "--match", mid)
+    assert code == 0, out + err
+    with EventStore.open(server.db) as store:
+        m = Match(store, mid)
+        taken = next(e.position for e in m.events() if e.kind == "life.taken" and e.payload["player"] == "Ann")
+        m.record("correction", {"voids": taken, "reason": "no damage was dealt"}, actor="judge:Zoe")
+    judge = mint(api, tid, "judge", "Kim")
+    desk = html.unescape(api.http.get(f"/t/{tid}", params={"k": judge}).text)
+    assert f"decide again (`tablejudge timelimit {mid}`)" in desk  # the terminal's words stay
+    assert f'href="/m/{mid}/decide?k={judge}" data-decide-again="{mid}"' in desk
+    keeper = mint(api, tid, "scorekeeper", "Sam")
+    desk = api.http.get(f"/t/{tid}", params={"k": keeper}).text
+    assert "tablejudge timelimit" in html.unescape(desk) and "data-decide-again" not in desk
+    warning = next(w for w in api.get(f"/api/t/{tid}/warnings").json() if w["kind"] == "result-basis")
+    assert warning["decide_again"] == mid

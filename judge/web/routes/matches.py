@@ -75,6 +75,9 @@ async def replay_page(request: Request, mid: str):
         links.append({"label": "recorder", "href": link(f"/m/{mid}/record", g)})
     if g is not None and g.full_view and scope.tournament:
         links.append({"label": "judges' queue", "href": link(f"/t/{scope.tournament}/queue", g)})
+    decide = offer(tl.match, tl.events) if allowed(g, "judge_match", scope) else None
+    if decide:  # the header's "not decided (...: decide again: tablejudge timelimit M)" keeps the terminal's way
+        links.append({"label": decide, "href": link(f"/m/{mid}/decide", g)})
     return HTMLResponse(replay_html(tl, inline=False, live_url=f"/m/{mid}/live",
                                     data_url=link(f"/m/{mid}/data.json", g), links=links, base=web.base_path))
 
@@ -161,6 +164,8 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
                 mine={"position": mine["p"], "text": names.text(mine_text)} if mine else None,
                 named=names.text, max_line=MAX_LINE, may_judge=g.full_view, off_table=OFF_TABLE_KINDS,
                 replace_url=link(f"/m/{scope.match}/replace", g) if allowed(g, "judge_match", scope) else None,
+                decide=({"label": offer(tl.match, tl.events), "href": link(f"/m/{scope.match}/decide", g)}
+                        if allowed(g, "judge_match", scope) and offer(tl.match, tl.events) else None),
                 live=f"/m/{scope.match}/live",
                 replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
 
