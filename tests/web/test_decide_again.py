@@ -11,49 +11,12 @@ import re
 from engine.match import Match
 from engine.store import EventStore
 from judge.desk.timelimit import run
-from tests.conftest import run_in_process
-from tests.rulesets.optcg.test_optcg_time_policies import game
-from tests.web.conftest import Api, new_event, player_tokens
 from judge.web.auth import Signer
-from tests.web.server import SECRET
+from tests.conftest import run_in_process
+from tests.web.conftest import player_tokens
+from tests.web.decide_setup import decisions, head, played, stale_match
 from tests.web.matchsetup import mint, recorder_link
-
-
-def played(api: Api, db: str, *, decks: bool = True) -> tuple[str, str]:
-    """An optcg event of Ann and Bob, their match played past its time call (Life 4-4 after turn 6;
-    `decks`: registered, else the log does not know their sizes). (tid, match.)"""
-    tid = new_event(api, 0, game="optcg", policy="bandai")
-    api.do(tid, "register", names="Ann\nBob")
-    api.do(tid, "pair")
-    mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
-    with EventStore.open(db) as store:
-        m = Match(store, mid)
-        for kind, actor, payload in game():
-            if decks or kind != "deck.registered":
-                m.record(kind, payload, actor=actor)
-    return tid, mid
-
-
-def stale_match(api: Api, db: str) -> tuple[str, str, int]:
-    """`played`, decided at the terminal (Ann wins, bandai, last-life), then a correction voids
-    Ann's Life card taken in turn 4: the decision is out of date. (tid, match, its position.)"""
-    tid, mid = played(api, db)
-    with EventStore.open(db) as store:
-        m = Match(store, mid)
-        decision = run(m).recorded.position
-        taken = next(e.position for e in m.events() if e.kind == "life.taken" and e.payload["player"] == "Ann")
-        m.record("correction", {"voids": taken, "reason": "no damage was dealt"}, actor="judge:Zoe")
-    return tid, mid, decision
-
-
-def decisions(db: str, mid: str) -> list:
-    with EventStore.open(db) as store:
-        return [e for e in store.read(mid) if e.kind == "time.decision"]
-
-
-def head(db: str, mid: str) -> int:
-    with EventStore.open(db) as store:
-        return store.head(mid).position
+from tests.web.server import SECRET
 
 
 def form_of(page: str) -> dict:
@@ -71,8 +34,7 @@ def test_the_preview_is_the_terminal_dry_run_and_the_confirm_records_it_once(api
     shown = html.unescape(re.search(r'<pre class="wrap" id="text-report">(.*?)</pre>', page.text, re.S).group(1))
     assert shown == out.rstrip("\n")  # the terminal's words, to the letter
     assert f"would supersede the decision at event {stale}" in shown
-    assert f"The time decision at event {stale} is out of date after correction" in page.text \
-        or f"time decision at event {stale} is out of date after correction" in page.text
+    assert f">The time decision at event {stale} is out of date after correction {stale + 1}: it is not" in page.text
     decided = re.search(r'id="decision" data-result="([^"]*)" data-winner="([^"]*)"', page.text)
     assert decided and decided.groups() == ("win", "Ann")  # now by Life (4-5 corrected), no longer last-life
     assert "branch <code>life</code>" in page.text
