@@ -130,10 +130,14 @@ class Warning:
     message: str
     choices: list[str]
     decision: RecordedEvent | None = None
+    # the match whose out-of-date time decision the result waits for (its "decide again" on the web)
+    decide_again: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = {"id": self.id, "kind": self.kind, "message": self.message, "choices": self.choices,
              "resolved": self.decision is not None}
+        if self.decide_again is not None:
+            d["decide_again"] = self.decide_again
         if self.decision is not None:
             d["decision"] = {"choice": self.decision.payload["choice"], "reason": self.decision.payload["reason"],
                              "by": self.decision.recorded_by, "actor": self.decision.actor,
@@ -159,7 +163,8 @@ def warnings(st: TournamentState, *, include_resolved: bool = False,
     out: list[Warning] = []
     if store is not None:
         for p in standing_problems(store, st):
-            out.append(Warning(f"result-basis:{p.event.position}", "result-basis", p.warning(st.id), []))
+            out.append(Warning(f"result-basis:{p.event.position}", "result-basis", p.warning(st.id), [],
+                               decide_again=p.match if p.decide_again else None))
     now = _bracket_now(st)
     if now is not None:
         first = st.elimination_rounds[0]

@@ -76,6 +76,8 @@ MATCH_ACTS: dict[str, tuple[str, str]] = {
     "backup": ("judge_match", "back the game up"),
     "extend": ("judge_match", "give extra time"),
     "time": ("judge_match", "decide the end of time"),
+    "decide": ("judge_match", "decide the end of time again"),
+    "decide_page": ("judge_match", "open the end-of-time decision"),
     "replace": ("judge_match", "replace an event"),
     "appeals": ("judge_match", "open the appeals file"),
 }
@@ -291,11 +293,38 @@ def _time(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     facts = text(f, "facts", limit=1000)
     policy = text(f, "policy", required=False, limit=40)
     clock = text(f, "clock", required=False, limit=5)
-    r = run(m, policy, judge=g.match_actor, recorded_by=g.recorded_by, facts=facts, clock=clock)
+    return time_answer(m, run(m, policy, judge=g.match_actor, recorded_by=g.recorded_by, facts=facts, clock=clock))
+
+
+def _decide(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    """"Decide again" (judge.web.timedecide's preview, then this): the end-of-time decision from the
+    log, recorded by `timelimit`'s own `run` as `tablejudge timelimit` records it, the judge its actor.
+    `seen`: the log's head the preview showed; a log that moved since is not decided on unseen: the
+    judge looks again. A second tap finds its decision already recorded and stores nothing."""
+    from judge.desk.timelimit import run
+    policy = text(f, "policy", required=False, limit=40) or None
+    seen = number(f, "seen", low=0, high=m.head_position())
+    if seen != m.head_position():
+        r = run(m, policy, dry_run=True)  # the same decision recorded meanwhile (a second tap): said, not refused
+        if r.already_recorded is None:
+            moved = m.head_position() - seen
+            raise InputError(f"the log moved since your preview showed event {seen} ({moved} event"
+                             f"{'s' if moved != 1 else ''} recorded since): nothing recorded; open the preview "
+                             "again and decide on what it shows", field="seen")
+        return time_answer(m, r)
+    return time_answer(m, run(m, policy, judge=g.match_actor, recorded_by=g.recorded_by))
+
+
+def time_answer(m: Match, r: Any) -> dict[str, Any]:
+    """What a web write of an end-of-time decision answers (a `TimeLimitResult`): the verdict, where
+    it is recorded, the steps and the rule they rest on."""
     d = r.decision
     verdict = f"{d.result}" + (f": {d.winner} wins" if d.winner else "")
     where = (f"recorded (#{r.recorded.position})" if r.recorded else
-             f"already recorded (#{r.already_recorded.position})" if r.already_recorded else "nothing recorded")
+             f"already recorded (#{r.already_recorded.position}); nothing added" if r.already_recorded else
+             "nothing recorded: the match was decided before time was called" if r.moot else "nothing recorded")
+    if r.recorded is not None and r.supersedes is not None:
+        where += f"; it supersedes the decision at event {r.supersedes.position}, {r.supersedes.mark()}"
     en = d.en
     if not en:  # a rulebook rule: its English rendering from the catalogue
         try:
@@ -304,7 +333,7 @@ def _time(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
             en = ""
     return {"message": f"end of time — {verdict} ({d.branch}); {where}", "steps": d.steps, "rule": d.rule,
             "quote": d.quote, "en": en, "position": (r.recorded or r.already_recorded).position
-            if (r.recorded or r.already_recorded) else None}
+            if (r.recorded or r.already_recorded) else None, "newly_recorded": r.recorded is not None}
 
 
 Run = Callable[[Context, Match, Grant, MatchScope, dict[str, Any]], dict[str, Any]]
@@ -312,7 +341,7 @@ Run = Callable[[Context, Match, Grant, MatchScope, dict[str, Any]], dict[str, An
 # the writes; what each takes (its permission) and its words: MATCH_ACTS
 MATCH_ACTIONS: dict[str, Run] = {
     "line": _line, "undo": _undo, "call": _call, "ruling": _ruling, "answer": _answer, "penalty": _penalty,
-    "backup": _backup, "extend": _extend, "time": _time,
+    "backup": _backup, "extend": _extend, "time": _time, "decide": _decide,
     # "event N should have read X": the replace form's (judge.web.replace), as `log --instead`
     "replace": lambda ctx, m, g, scope, f: replace_event(m, g, f),
 }

@@ -257,11 +257,11 @@ def html_error(request: Request, e: Exception) -> Response:
                 next_step=next_step(e))
 
 
-def flash_link(request: Request, path: str, grant: Grant | None, msg: str | None) -> str:
-    """`link` carrying a message this server says after a form (`?msg=`), sealed (`ms`): pages show
-    only a sealed one (`flash_of`)."""
+def flash_link(request: Request, path: str, grant: Grant | None, msg: str | None, **params: Any) -> str:
+    """`link` (with `params`) carrying a message this server says after a form (`?msg=`), sealed
+    (`ms`): pages show only a sealed one (`flash_of`)."""
     seal = app_state(request).signer.flash(msg) if msg else None
-    return link(path, grant, msg=msg, ms=seal)
+    return link(path, grant, msg=msg, ms=seal, **params)
 
 
 def flash_of(request: Request) -> str | None:

@@ -29,6 +29,7 @@ from judge.web.match_actions import MatchScope, match_scope, recorder as recorde
 from judge.web.actions import number
 from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.replace import box_of, event_at, form_of, refusal
+from judge.web.timedecide import offer, preview
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, html_error, json_error, link, page, read_form, refused,
     page_error, wants_json, flash_link, flash_of,
@@ -74,6 +75,9 @@ async def replay_page(request: Request, mid: str):
         links.append({"label": "recorder", "href": link(f"/m/{mid}/record", g)})
     if g is not None and g.full_view and scope.tournament:
         links.append({"label": "judges' queue", "href": link(f"/t/{scope.tournament}/queue", g)})
+    decide = offer(tl.match, tl.events) if allowed(g, "decide", scope) else None
+    if decide:  # the header's "not decided (...: decide again: tablejudge timelimit M)" keeps the terminal's way
+        links.append({"label": decide, "href": link(f"/m/{mid}/decide", g)})
     return HTMLResponse(replay_html(tl, inline=False, live_url=f"/m/{mid}/live",
                                     data_url=link(f"/m/{mid}/data.json", g), links=links, base=web.base_path))
 
@@ -160,6 +164,8 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
                 mine={"position": mine["p"], "text": names.text(mine_text)} if mine else None,
                 named=names.text, max_line=MAX_LINE, may_judge=g.full_view, off_table=OFF_TABLE_KINDS,
                 replace_url=link(f"/m/{scope.match}/replace", g) if allowed(g, "replace", scope) else None,
+                decide=({"label": offer(tl.match, tl.events), "href": link(f"/m/{scope.match}/decide", g)}
+                        if allowed(g, "decide", scope) and offer(tl.match, tl.events) else None),
                 live=f"/m/{scope.match}/live",
                 replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
 
@@ -287,6 +293,63 @@ async def replace_post(request: Request, mid: str):
     if request.headers.get("hx-request") == "true":  # the page goes to the recorder, as a plain form's does
         return Response(status_code=200, headers={"HX-Redirect": done})
     return RedirectResponse(done, status_code=303)
+
+
+# --- "Decide again": the end-of-time decision from the log, previewed, then confirmed ------------
+
+
+def _decide_page(request: Request, scope: MatchScope, g: Grant, policy: str | None, status: int = 200,
+                 error: Exception | None = None) -> Response:
+    """What `tablejudge timelimit M --dry-run` decides, with the confirm that records it (or the
+    refusal, in words, with what to do). `error`: a refused confirm, said above the preview."""
+    web = app_state(request)
+    m = web.desk.matches.match(scope.match)
+    p = preview(m, policy)
+    return page(request, "web/decide.html", status, title=f"End of time: {' vs '.join(m.players)}", mid=scope.match,
+                k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, judge=g.match_actor,
+                players=m.players, p=p, policy=policy or "", msg=flash_of(request),
+                error=page_error(error) if error else None,
+                policies=list(getattr(m.ruleset, "time_policies", ()) or ()),
+                time_facts=time_facts_form(m) if p.needs_facts or p.no_time_call else None,
+                replay=link(f"/m/{scope.match}", g), recorder=link(f"/m/{scope.match}/record", g),
+                self_url=link(f"/m/{scope.match}/decide", g))
+
+
+def _policy(fields: Any) -> str | None:
+    value = fields.get("policy")
+    return value[:40] if isinstance(value, str) and value else None
+
+
+@router.get("/m/{mid}/decide", response_class=HTMLResponse)
+async def decide_page(request: Request, mid: str):
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope)
+    require(g, "decide_page", scope)  # a scorekeeper's or a player's link: 403, in words
+    return _decide_page(request, scope, g, _policy(request.query_params))
+
+
+@router.post("/m/{mid}/decide", response_class=HTMLResponse)
+async def decide_post(request: Request, mid: str):
+    """The confirm: the `decide` match action (timelimit's `run`, the judge its actor). Recorded (or
+    already recorded): back to the page, which then says so; refused: the page again, with the
+    refusal, nothing stored."""
+    form = await read_form(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope, form)
+    check_csrf(request, g, form)
+    try:
+        result = run_match_action(context(request), g, "decide", scope, form)
+    except HANDLED as e:
+        if wants_json(request):
+            return json_error(e)
+        if isinstance(e, Forbidden):
+            raise
+        return refused(request, _decide_page(request, scope, g, _policy(form), error_status(e), error=e),
+                       error_status(e))
+    if wants_json(request):
+        return JSONResponse(result)
+    return RedirectResponse(flash_link(request, f"/m/{mid}/decide", g, result["message"], policy=_policy(form)),
+                            status_code=303)
 
 
 # --- a judge call at the judges' desk -----------------------------------------------------------

@@ -1,0 +1,64 @@
+"""A judge's "Decide again" on the web (`/m/ID/decide`): for a recorded match whose time decision a
+later correction left out of date (engine/decisions.py), or whose time was called and never
+decided, what `tablejudge timelimit --dry-run` decides — the same `run(..., dry_run=True)` and the
+same `text_report` — shown as a page; the judge's confirm is the `decide` match action
+(judge.web.match_actions), which records it with that same `run`. One decision path: the web only
+shows and confirms.
+
+    p = preview(match, policy=None)
+    p.result.decision.result, p.report      # as `timelimit M --dry-run` prints it
+    p.refusal                               # an InputError (facts the log lacks, no time call)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.match import InputError, Match
+
+
+@dataclass(frozen=True)
+class Preview:
+    head: int                 # the log's head the preview was decided on: the confirm sends it
+    result: Any = None        # judge.desk.timelimit.TimeLimitResult (a dry run), or None when refused
+    report: str = ""          # text_report(result): the terminal's words
+    refusal: InputError | None = None
+
+    @property
+    def recordable(self) -> bool:
+        """A confirm would record it: not already recorded, not contradicting a standing decision,
+        not a match decided before time was called."""
+        r = self.result
+        return r is not None and not r.moot and r.already_recorded is None and r.contradicts is None
+
+    @property
+    def needs_facts(self) -> bool:
+        """The refusal asks for counts the log does not have (read off the table)."""
+        return self.refusal is not None and (self.refusal.field or "").startswith("facts")
+
+    @property
+    def no_time_call(self) -> bool:
+        from judge.desk.timelimit import NoTimeCalled
+        return isinstance(self.refusal, NoTimeCalled)
+
+
+def preview(m: Match, policy: str | None = None) -> Preview:
+    """The dry run of `tablejudge timelimit M [--policy P]`: never stores anything."""
+    from judge.desk.timelimit import run, text_report  # the desk's time module loads only when a judge uses it
+    head = m.head_position()  # read first: an event landing meanwhile makes the confirm look again
+    try:
+        r = run(m, policy, dry_run=True)
+    except InputError as e:
+        return Preview(head, refusal=e)
+    return Preview(head, r, text_report(r))
+
+
+def offer(match: dict[str, Any], rows: list[dict[str, Any]]) -> str | None:
+    """The label of a link to the decide page for a timeline (judge.replay.timeline.walk): "Decide
+    again" where its time decision is out of date, "Decide the end of time" where time was called
+    and nothing decided the match; None otherwise."""
+    if match.get("not_decided"):
+        return "Decide again"
+    if match.get("outcome") is None and any(r["kind"] == "time.called" and not r["void"] for r in rows):
+        return "Decide the end of time"
+    return None

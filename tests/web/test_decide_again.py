@@ -1,0 +1,160 @@
+"""A judge's "Decide again" on the web (/m/ID/decide): for a recorded match whose time decision a
+later correction left out of date, the page shows what `tablejudge timelimit --dry-run` decides (the
+same words), and its confirm records that decision through the same `run`, the judge its actor,
+once. Other roles get 403; a refusal (no time call, counts the log lacks, a log moved since the
+preview) is said in words and stores nothing."""
+from __future__ import annotations
+
+import html
+import re
+
+from engine.match import Match
+from engine.store import EventStore
+from judge.desk.timelimit import run
+from judge.web.auth import Signer
+from tests.conftest import run_in_process
+from tests.web.conftest import player_tokens
+from tests.web.decide_setup import decisions, head, played, stale_match
+from tests.web.matchsetup import mint, recorder_link
+from tests.web.server import SECRET
+
+
+def form_of(page: str) -> dict:
+    return {name: html.unescape(value) for name, value in
+            re.findall(r'<input type="hidden" name="(k|csrf|seen|policy)" value="([^"]*)"', page)}
+
+
+def test_the_preview_is_the_terminal_dry_run_and_the_confirm_records_it_once(api, server):
+    tid, mid, stale = stale_match(api, server.db)
+    judge = mint(api, tid, "judge", "Kim")
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge})
+    assert page.status_code == 200, page.text
+    code, out, _ = run_in_process(server.db, "timelimit", mid, "--dry-run")
+    assert code == 0
+    shown = html.unescape(re.search(r'<pre class="wrap" id="text-report">(.*?)</pre>', page.text, re.S).group(1))
+    assert shown == out.rstrip("\n")  # the terminal's words, to the letter
+    assert f"would supersede the decision at event {stale}" in shown
+    assert f">The time decision at event {stale} is out of date after correction {stale + 1}: it is not" in page.text
+    decided = re.search(r'id="decision" data-result="([^"]*)" data-winner="([^"]*)"', page.text)
+    assert decided and decided.groups() == ("win", "Ann")  # now by Life (4-5 corrected), no longer last-life
+    assert "branch <code>life</code>" in page.text
+    assert "rule " in page.text and '<ol class="steps">' in page.text
+    before = decisions(server.db, mid)
+    # where the web says the decision is out of date, a judge's link goes here; the words keep the command
+    decide = f'href="/m/{mid}/decide?k={judge}"'
+    replay = api.http.get(f"/m/{mid}", params={"k": judge}).text
+    assert decide in replay and "Decide again" in replay
+    recorder = api.http.get(f"/m/{mid}/record", params={"k": judge}).text
+    assert decide in recorder and f"decide again: tablejudge timelimit {mid}" in recorder
+    desk = api.http.get(f"/t/{tid}", params={"k": judge}).text
+    assert "Decide again" not in desk  # no result taken from the match yet: no warning
+
+    form = form_of(page.text)
+    assert form["seen"] == str(head(server.db, mid))
+    r = api.http.post(f"/m/{mid}/decide", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    after = decisions(server.db, mid)
+    assert len(after) == len(before) + 1
+    new = after[-1]
+    assert (new.actor, new.payload["result"], new.payload["winner"]) == ("judge:Kim", "win", "Ann")
+    assert new.payload["branch"] == "life"
+    assert "judge Kim" in new.recorded_by
+    done = api.http.get(r.headers["location"])
+    assert f"recorded (#{new.position})" in done.text and f"supersedes the decision at event {stale}" in done.text
+    assert 'id="decide-confirm"' not in done.text and f"Already recorded as event {new.position}" in done.text
+    code, out, _ = run_in_process(server.db, "verify", mid)
+    assert "STALE" not in out
+
+    # the same confirm again (a second tap, a reloaded form): nothing more stored, said so
+    r = api.http.post(f"/m/{mid}/decide", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert "already recorded" in api.http.get(r.headers["location"]).text
+    assert len(decisions(server.db, mid)) == len(after)
+
+
+def test_other_roles_are_refused_in_words_and_nothing_is_stored(api, server):
+    tid, mid, _ = stale_match(api, server.db)
+    judge = mint(api, tid, "judge", "Kim")
+    form = form_of(api.http.get(f"/m/{mid}/decide", params={"k": judge}).text)
+    start = head(server.db, mid)
+    links = {role: mint(api, tid, role, "Sam", **({"match": mid} if role == "recorder" else {}))
+             for role in ("scorekeeper", "recorder")}
+    links["player"] = player_tokens(api, tid)[1]
+    for role, k in links.items():
+        for page in (f"/m/{mid}", f"/m/{mid}/record"):  # no link to what the link cannot do
+            assert f"/m/{mid}/decide" not in api.http.get(page, params={"k": k}).text
+        r = api.http.get(f"/m/{mid}/decide", params={"k": k})
+        assert r.status_code == 403 and "decide the end of time" in html.unescape(r.text), (role, r.text)
+        assert "Trying again with this link gets the same answer" in r.text
+        csrf = Signer(SECRET).csrf(k)  # the link's own good form token: the role is refused, not the form
+        r = api.http.post(f"/m/{mid}/decide", data={**form, "k": k, "csrf": csrf})
+        assert r.status_code == 403, (role, r.text)
+        r = api.post(f"/api/m/{mid}/do/decide", {"seen": form["seen"]}, token=k)
+        assert r.status_code == 403 and "decide the end of time" in r.json()["error"], r.text
+    r = api.http.post(f"/m/{mid}/decide", data={**form, "csrf": "forged"})  # the judge's link, no CSRF
+    assert r.status_code == 403
+    assert head(server.db, mid) == start
+
+
+def test_a_log_moved_since_the_preview_is_not_decided_on_unseen(api, server):
+    tid, mid, _ = stale_match(api, server.db)
+    judge = mint(api, tid, "judge", "Kim")
+    form = form_of(api.http.get(f"/m/{mid}/decide", params={"k": judge}).text)
+    with EventStore.open(server.db) as store:
+        Match(store, mid).record("note", {"text": "the players ask for a judge"}, actor="judge:Zoe")
+    start = head(server.db, mid)
+    r = api.http.post(f"/m/{mid}/decide", data=form)
+    assert r.status_code == 422
+    assert "the log moved since your preview" in html.unescape(r.text) and 'id="decide-confirm"' in r.text
+    assert head(server.db, mid) == start
+
+
+def test_a_refusal_says_what_to_do_and_stores_nothing(api, server):
+    mid, _ = recorder_link(server)  # a match from a pairing: no deck registered, no time call
+    tid = next(iter(api.get("/api/tournaments").json()))["id"]
+    judge = mint(api, tid, "judge", "Kim")
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge})
+    assert page.status_code == 200 and 'id="decide-refusal"' in page.text
+    assert "no time.called event" in page.text and "Call time first" in page.text
+    assert f"tablejudge judge time {mid}" in page.text and 'id="time-form"' in page.text
+    assert 'id="decide-confirm"' not in page.text
+    start = head(server.db, mid)
+    csrf = Signer(SECRET).csrf(judge)
+    r = api.http.post(f"/m/{mid}/decide", data={"k": judge, "csrf": csrf, "seen": start})
+    assert r.status_code == 422 and "no time.called event" in r.text
+    assert head(server.db, mid) == start
+
+
+def test_counts_the_log_lacks_are_asked_for_with_the_terminal_command_and_the_web_form(api, server):
+    tid, mid = played(api, server.db, decks=False)  # time called, the decks never registered
+    judge = mint(api, tid, "judge", "Kim")
+    csrf = Signer(SECRET).csrf(judge)
+    start = head(server.db, mid)
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge})
+    said = html.unescape(page.text)
+    assert page.status_code == 200 and f"tablejudge timelimit {mid} --facts" in said  # the terminal's way
+    assert 'id="time-form"' in page.text and f'name="back" value="/m/{mid}/decide"' in page.text  # the web's
+    assert 'id="decide-confirm"' not in page.text
+    r = api.http.post(f"/m/{mid}/decide", data={"k": judge, "csrf": csrf, "seen": start})
+    assert r.status_code == 422 and head(server.db, mid) == start
+
+
+def test_the_desk_warning_of_a_result_waiting_for_a_new_decision_links_here_for_a_judge(api, server):
+    tid, mid = played(api, server.db)
+    with EventStore.open(server.db) as store:
+        run(Match(store, mid))
+    code, out, err = run_in_process(server.db, "tournament", "result", tid, "--match", mid)
+    assert code == 0, out + err
+    with EventStore.open(server.db) as store:
+        m = Match(store, mid)
+        taken = next(e.position for e in m.events() if e.kind == "life.taken" and e.payload["player"] == "Ann")
+        m.record("correction", {"voids": taken, "reason": "no damage was dealt"}, actor="judge:Zoe")
+    judge = mint(api, tid, "judge", "Kim")
+    desk = html.unescape(api.http.get(f"/t/{tid}", params={"k": judge}).text)
+    assert f"decide again (`tablejudge timelimit {mid}`)" in desk  # the terminal's words stay
+    assert f'href="/m/{mid}/decide?k={judge}" data-decide-again="{mid}"' in desk
+    keeper = mint(api, tid, "scorekeeper", "Sam")
+    desk = api.http.get(f"/t/{tid}", params={"k": keeper}).text
+    assert "tablejudge timelimit" in html.unescape(desk) and "data-decide-again" not in desk
+    warning = next(w for w in api.get(f"/api/t/{tid}/warnings").json() if w["kind"] == "result-basis")
+    assert warning["decide_again"] == mid
