@@ -77,7 +77,7 @@ MATCH_ACTS: dict[str, tuple[str, str]] = {
     "extend": ("judge_match", "give extra time"),
     "time": ("judge_match", "decide the end of time"),
     "decide": ("judge_match", "decide the end of time again"),
-    "decide_page": ("judge_match", "open the end-of-time decision"),
+    "decide_page": ("judge_match", "decide the end of time"),
     "replace": ("judge_match", "replace an event"),
     "appeals": ("judge_match", "open the appeals file"),
 }

@@ -224,6 +224,7 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
             "penalty": ("give a penalty", {"player": "Player 01", "infraction": "Slow Play", "penalty": "Warning"}),
             "backup": ("back the game up", {"to": 2, "reason": "x"}), "extend": ("give extra time", {"minutes": 3}),
             "time": ("decide the end of time", {"facts": "turn=1"}),
+            "decide": ("decide the end of time again", {}),
             "replace": ("replace an event", {"voids": 9, "reason": "x"})}
     assert {a for a, (p, _) in MATCH_ACTS.items() if p == "judge_match" and a in MATCH_ACTIONS} == set(acts)
     for who, token in (("scorekeeper", sk), ("recorder", rec)):
@@ -234,7 +235,8 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
         # the pages: the replace form, a call's page, the appeals file; the queue's "Answered" form
         for path, words in ((f"/m/{m1}/replace?event=9", "replace an event"),
                             (f"/m/{m1}/call/{call}", "open a judge call's page"),
-                            (f"/m/{m1}/appeals", "open the appeals file")):
+                            (f"/m/{m1}/appeals", "open the appeals file"),
+                            (f"/m/{m1}/decide", "decide the end of time")):
             r = api.http.get(path, params={"k": token})
             assert r.status_code == 403 and f"a {who} link cannot {words} {where}" in html.unescape(r.text), r.text
     page = api.http.get(f"/t/{tid}/grid", params={"k": sk}).text  # the queue shows it no button: its form's fields
