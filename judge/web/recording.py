@@ -204,6 +204,13 @@ class Recorder:
             what = "a judge call (a judge answers it)" if target.kind == "judge.call" else f"a {target.kind}"
             raise UndoRefused(f"not undone: event {voids} is {what}, not undoable here; nothing stored")
         if voids in set(self.match.state().voided):
+            # QA77 2: a judge's correction on it says who acts next, in the library's words
+            # (EventValidator._check_judged, run by drafting the void, which stores nothing)
+            try:
+                self.match.draft("correction", {"voids": voids, "reason": "undo"}, actor=self.own_actor,
+                                 recorded_by=self.recorded_by)
+            except InputError as e:
+                raise UndoRefused(f"not undone: {e.message}; nothing stored") from None
             raise UndoRefused(f"not undone: event {voids} is already void; nothing stored")
         rec = self.match.record("correction", {"voids": target.position,
                                                "reason": reason or "undone on the recorder page"},
