@@ -80,7 +80,8 @@ class ReadGame:
 
 
 def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
-              cards: Callable[[Ruleset], Any] | None = None) -> ReadGame:
+              cards: Callable[[Ruleset], Any] | None = None,
+              continues: TableState | None = None) -> ReadGame:
     """Parse and validate a whole notation file; nothing is stored. Raises NotationError (an
     InputError) naming FILE:LINE:COL and what was expected there.
 
@@ -89,7 +90,12 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
     `complete(kind, payload, table, kind_at)` (the facts a payload carries, e.g. a decklist's; a
     correction's replacement, JSON as typed, with its names resolved) and `take_notes()` (how the
     names since the last call were narrowed: kept with their line in ReadGame.notes, for the import's
-    summary to show); None for no card data."""
+    summary to show); None for no card data.
+
+    `continues`: the table of the match the file is appended to (`import --match`), at its last
+    event. A turn header's number may then count on from the match (the file continues it) or from
+    the file's own start (a whole game imported again, or a grown copy of it): the first numbered
+    header says which, and every later one must agree with that count."""
     from engine.match import EventValidator, creation_draft
     from engine.rulesets import get_ruleset
 
@@ -112,6 +118,10 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
     created_event = probe(header.match or "", 1, "match.created", created.version, TABLE_ACTOR,
                           created.payload)
     tracker = Fold(ruleset, created_event)  # the table as the file is read
+    counts = [Count("the log" if continues is None else "the file alone", tracker)]
+    if continues is not None:
+        counts.append(Count("the match", Fold(ruleset, created_event, base=continues.to_dict(),
+                                              base_pos=continues.position), continues.position))
     if lookup is not None:
         ctx.card_ref = lambda word, player, field: lookup.resolve(word, tracker.state, player, field)
         # a replacement (`void N instead={..}`) is JSON as typed: its names resolved as `log --instead`'s
@@ -140,7 +150,8 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
         where.append(line)
         kinds[head + 1] = kind
         standing([(head + 1, d)], into=stands)
-        tracker.push(probe("", head + 1, d.kind, d.version, d.actor, d.payload))
+        for c in counts:
+            c.fold.push(probe("", c.start + head + 1, d.kind, d.version, d.actor, d.payload))
         return d
 
     for seat, deck, line, col in header.decks:
@@ -168,20 +179,36 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
             raise e.at(path, lineno) from None
         for a in actions:
             add(a.kind, a.actor, a.payload, lineno, a.col)
-            check_turn_number(grammar, a, tracker.state, path)
+            counts = check_turn_number(grammar, a, counts, path)
         noted(lineno)  # after add: a replacement's names are resolved (and noted) there
     if not drafts and not header.players:
         raise NotationError("the file holds no game", line=1, col=1, path=path)
     return ReadGame(header, created, drafts, where, notes)
 
 
-def check_turn_number(grammar: Grammar, a: Action, state: TableState, path: str = "") -> None:
-    """A turn header's number, where the ruleset derives it, must be the turn the log reaches."""
+@dataclass
+class Count:
+    """One way of counting a file's turns: its table (`fold`), named for a refusal, with the
+    position its first event would take less one."""
+
+    name: str
+    fold: Fold
+    start: int = 0
+
+
+def check_turn_number(grammar: Grammar, a: Action, counts: list[Count], path: str = "") -> list[Count]:
+    """A turn header's number, where the ruleset derives it, must be the turn the log reaches by one
+    of `counts` (a file appended to a match: the match's, or the file's own); the counts it agrees
+    with are kept for the next header."""
     if a.turn_number is None or a.kind != grammar.turn_kind or "number" in grammar.hints(a.kind):
-        return
-    if state.turn != a.turn_number:
-        raise NotationError(f"the log makes this turn {state.turn}, the header says T{a.turn_number}: "
-                            f"expected T{state.turn} (or T alone)", line=a.line, col=a.col, path=path)
+        return counts
+    kept = [c for c in counts if c.fold.state.turn == a.turn_number]
+    if kept:
+        return kept
+    said = ", ".join(f"{c.name} makes this turn {c.fold.state.turn}" for c in counts)
+    expected = " or ".join(f"T{t}" for t in dict.fromkeys(c.fold.state.turn for c in counts))
+    raise NotationError(f"{said}, the header says T{a.turn_number}: expected {expected} (or T alone)",
+                        line=a.line, col=a.col, path=path)
 
 
 def normalise(text: str) -> str:

@@ -207,6 +207,11 @@ class Ruleset:
     # recorded long after them is flagged, DESK-14); none: such a mark is refused when recorded.
     extra_minutes_policies: ClassVar[Mapping[str, int]] = {}
 
+    @property
+    def has_end_of_time(self) -> bool:
+        """Whether this ruleset decides a match at the end of time (overrides `end_of_time`)."""
+        return type(self).end_of_time is not Ruleset.end_of_time
+
     def end_of_time(self, state: TableState, events: list[RecordedEvent], *,
                     policy: str | None = None) -> Decision:
         """Decide the match when time is called. `state` is the table now, `events` the whole log

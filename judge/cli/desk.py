@@ -336,6 +336,7 @@ def start_cmd(env: Env, match, minutes, started_at, wall, judge_name, as_json) -
 def time_cmd(env: Env, match, wall, note, extra_over, judge_name, as_json) -> None:
     """Call time: records time.called, once per match. The end-of-time procedure itself is
     `tablejudge timelimit MATCH`, which reads this event and records its decision (time.decision).
+    A ruleset without one (table) says so: the judge decides by the event's rules and records a ruling.
 
     \b
     Example:
@@ -352,7 +353,10 @@ def time_cmd(env: Env, match, wall, note, extra_over, judge_name, as_json) -> No
         raise TimeCallRefused(e.message + "".join(f"\n  {h}" for h in _time_hints(e, match)), reason=e.reason,
                               extra_minutes=e.extra_minutes, field=e.field) from None
     if not as_json:
-        if importlib.util.find_spec("judge.desk.timelimit") is not None:
+        if not m.ruleset.has_end_of_time:  # QA77 5: `timelimit` would only refuse it
+            click.echo(f"ruleset {m.ruleset.name} has no end-of-time procedure: the judge decides the match "
+                       f"by the event's rules and records it (tablejudge judge ruling {m.id} --text ...)")
+        elif importlib.util.find_spec("judge.desk.timelimit") is not None:
             click.echo(f"next: tablejudge timelimit {m.id}   (decides by the ruleset's end-of-time procedure)")
         else:
             click.echo("the end-of-time decision is made by `tablejudge timelimit` (not installed here)")

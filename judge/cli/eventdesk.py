@@ -372,7 +372,8 @@ def register(cli: click.Group) -> None:
 
     @tournament.command("matches")
     @click.argument("tournament_ref", metavar="T")
-    @click.option("--ruleset", required=True, callback=ruleset_name, help="The ruleset the tables play (see `tablejudge rulesets`).")
+    @click.option("--ruleset", default=None, callback=ruleset_name,
+                  help="The ruleset the tables play (see `tablejudge rulesets`). Default: the tournament's game.")
     @click.option("--round", "round_no", type=int, default=None)
     @click.option("--json", "as_json", is_flag=True)
     @pass_env
@@ -381,7 +382,7 @@ def register(cli: click.Group) -> None:
 
         \b
         Example:
-          tablejudge tournament matches t-1a2b --ruleset optcg
+          tablejudge tournament matches t-1a2b
         """
         made = rounds.create_matches(_open(env, tournament_ref), ruleset=ruleset, round_no=round_no)
         rows = [{"table": k, "match": v} for k, v in sorted(made.items())]

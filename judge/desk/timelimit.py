@@ -135,7 +135,7 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     needs them."""
     rs = match.ruleset
     if not rs.time_facts:
-        if type(rs).end_of_time is Ruleset.end_of_time:
+        if not rs.has_end_of_time:
             raise InputError(f"ruleset {rs.name} has no end-of-time procedure", field="facts")
         raise InputError(f"ruleset {rs.name} cannot decide from facts read off the table; record the "
                          f"match's events and run `tablejudge timelimit {match.id}`", field="facts")

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.events import RecordedEvent
 from engine.match import InputError, creation_draft, new_match_id
+from engine.rulesets import UnknownRuleset, get_ruleset
 from engine.store import ConflictError
 
 from judge.desk.calls import open_calls_warning, round_open_calls
@@ -222,12 +223,23 @@ def _iso(t: datetime) -> str:
 # --- recorded matches from pairings ---------------------------------------------------------------
 
 
-def create_matches(t: Tournament, *, ruleset: str, round_no: int | None = None,
+def game_ruleset(st: TournamentState) -> str:
+    """The ruleset the tournament's game is recorded with (InputError, field `game`, if none)."""
+    try:
+        return get_ruleset(st.game).name
+    except UnknownRuleset:
+        raise InputError(f"the game {st.game!r} has no ruleset to record its matches with", field="game") from None
+
+
+def create_matches(t: Tournament, *, ruleset: str | None = None, round_no: int | None = None,
                    tables: Collection[int] | None = None) -> dict[int, str]:
     """A recorded match (its own stream: `match.created` with the tournament, round and table) for
     every table of a round that has none yet (or only for `tables`), then one `round.matches`
-    event naming them. Returns table -> match id for every table (old and new)."""
+    event naming them; `ruleset` by default the tournament's game. Returns table -> match id for
+    every table (old and new)."""
     st = t.state()
+    if ruleset is None:
+        ruleset = game_ruleset(st)
     rnd = _current(st, round_no)
     made = []
     for p in rnd.tables():

@@ -17,7 +17,6 @@ from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
 from judge.tournament.aggregate import drop_words
 from judge.tournament.registration import import_registrations
-from engine.rulesets import UnknownRuleset, get_ruleset
 from judge.web.auth import (
     ACTION_WORDS, JUDGE, ORGANIZER, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, new_token_id, recorder_claims,
     staff_claims, who_can,
@@ -255,12 +254,7 @@ class LinkExists(InputError):
 
 def _create_matches(ctx, t, g, f):
     """A recorded match per table of the round (the recorder pages and the players' judge calls)."""
-    st = t.state()
-    try:
-        ruleset = get_ruleset(st.game).name
-    except UnknownRuleset:
-        raise InputError(f"the game {st.game!r} has no ruleset to record its matches with", field="game") from None
-    made = rounds.create_matches(t, ruleset=ruleset, round_no=number(f, "round", required=False))
+    made = rounds.create_matches(t, round_no=number(f, "round", required=False))  # the tournament's game
     return {"message": f"{len(made)} recorded match{'es' if len(made) != 1 else ''} for the round", "matches": made}
 
 

@@ -37,7 +37,7 @@ from judge.live.moved import repeated
 from judge.live.options import options
 from judge.live.session import JUDGE_DEFAULT_KINDS
 from judge.replay.timeline import Timeline, table_known_to
-from judge.web.auth import who_can
+from judge.web.auth import recorder_words, who_can
 
 MAX_LINE = 4000
 
@@ -198,12 +198,19 @@ class Recorder:
             # QA76 7: say who voids it, and to a judge's link how (its undo button is for its own events)
             how = (f"void it with a correction: \"replace\" on #{voids}" if self.may_act_as_judge else
                    f"this link cannot void another's event: {who_can('judge_match')}")
-            raise UndoRefused(f"not undone: event {voids} was recorded by {target.recorded_by}, not this link; "
-                              f"{how}; nothing stored")
+            raise UndoRefused(f"not undone: event {voids} was recorded by {recorder_words(target.recorded_by)}, "
+                              f"not this link; {how}; nothing stored")
         if not undoable(target):
             what = "a judge call (a judge answers it)" if target.kind == "judge.call" else f"a {target.kind}"
             raise UndoRefused(f"not undone: event {voids} is {what}, not undoable here; nothing stored")
         if voids in set(self.match.state().voided):
+            # QA77 2: a judge's correction on it says who acts next, in the library's words
+            # (EventValidator._check_judged, run by drafting the void, which stores nothing)
+            try:
+                self.match.draft("correction", {"voids": voids, "reason": "undo"}, actor=self.own_actor,
+                                 recorded_by=self.recorded_by)
+            except InputError as e:
+                raise UndoRefused(f"not undone: {e.message}; nothing stored") from None
             raise UndoRefused(f"not undone: event {voids} is already void; nothing stored")
         rec = self.match.record("correction", {"voids": target.position,
                                                "reason": reason or "undone on the recorder page"},

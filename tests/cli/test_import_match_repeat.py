@@ -193,3 +193,43 @@ def test_events_that_really_happened_twice_are_appended_only_with_again(tmp_path
     one.write_text(HEADER + "A: setup deck 40\n", encoding="utf-8")
     r = run_cli("import", str(one), "--match", "I2", db=db)
     assert r.returncode == 0 and "1 event into match I2" in r.stdout, r.stdout + r.stderr
+
+
+OPTCG_MATCH = os.path.join(ROOT, "examples", "optcg", "match.txt")
+
+
+def _optcg_to_turn_5(tmp_path) -> tuple[str, str, list[str], list[str]]:
+    """examples/optcg/match.txt imported up to the line before `T6 B: refresh` (turn 5), as match
+    M5: (db, the first file, the header lines, the rest of the body)."""
+    lines = open(OPTCG_MATCH, encoding="utf-8").read().splitlines()
+    t6 = next(i for i, line in enumerate(lines) if line.startswith("T6 "))
+    head = lines[:lines.index("")]
+    db = str(tmp_path / "log.db")
+    first = tmp_path / "first.txt"
+    first.write_text("\n".join(['[Match "M5"]'] + lines[:t6]) + "\n", encoding="utf-8")
+    assert run_cli("import", str(first), db=db).returncode == 0
+    return db, str(first), head, lines[t6:]
+
+
+def test_a_body_appended_to_a_match_counts_its_turns_on_from_the_match(tmp_path):
+    """QA77 #1: a file appended at turn 5 with `T6 B: refresh` was refused ("the log makes this
+    turn 1"): the turns were counted from the file's own start."""
+    db, _first, head, rest = _optcg_to_turn_5(tmp_path)
+    more = tmp_path / "more.txt"
+    more.write_text("\n".join(head + [""] + rest) + "\n", encoding="utf-8")
+    r = run_cli("import", str(more), "--match", "M5", db=db)
+    assert r.returncode == 0, r.stderr
+    # a number that is neither the match's turn nor the file's own count names both
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text("\n".join(head + ["", "T9 A: refresh"]) + "\n", encoding="utf-8")
+    r = run_cli("import", str(wrong), "--match", "M5", db=db)
+    assert r.returncode == 2
+    assert ("the file alone makes this turn 1, the match makes this turn 8, the header says T9: "
+            "expected T1 or T8 (or T alone)") in r.stderr, r.stderr
+
+
+def test_a_whole_game_imported_again_onto_its_match_keeps_its_own_count(tmp_path):
+    """A grown copy of the file (its turns counted from its own start) still resumes."""
+    db, _first, _head, _rest = _optcg_to_turn_5(tmp_path)
+    r = run_cli("import", OPTCG_MATCH, "--match", "M5", "--resume", db=db)
+    assert r.returncode == 0 and "events were already in the log" in r.stdout, r.stdout + r.stderr

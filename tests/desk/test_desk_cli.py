@@ -67,6 +67,17 @@ def test_judge_commands_record_events(db):
     assert code == 2 and "payload.to" in err
 
 
+def test_judge_time_suggests_timelimit_only_where_the_ruleset_has_the_procedure(db):
+    """QA77 #5: on a `table` match `judge time` said `next: tablejudge timelimit M`, which then
+    refused ("no end-of-time procedure")."""
+    for ruleset, said in (("table", "has no end-of-time procedure: the judge decides the match"),
+                          ("optcg", "next: tablejudge timelimit")):
+        code, mid, _ = run(db, "match", "new", "-r", ruleset, "-p", "Ann", "-p", "Bob")
+        code, out, err = run(db, "judge", "time", mid.strip(), "-j", "Maria", "--clock", "14:39")
+        assert code == 0 and said in out, (ruleset, out, err)
+        assert ruleset != "table" or "timelimit" not in out, out
+
+
 def test_slip_and_confirm_report_desk1(db):
     _, mid, _ = run(db, "match", "new", "-r", "table", "-p", "Ann", "-p", "Bob")
     mid = mid.strip()

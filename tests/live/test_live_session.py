@@ -130,6 +130,18 @@ def test_turn_headers_are_checked_never_renumbered(tmp_path):
     assert reply.refused and "the log expects T1" in reply.text
 
 
+def test_a_session_opened_later_counts_on_from_the_matchs_turn(tmp_path):
+    """QA77 #1 (checked for live too): a recorder resuming a match mid-game writes the match's
+    next turn number, not T1."""
+    store, m, s = _session(tmp_path)
+    _optcg_setup(s)
+    _ok(s, "T1 A: refresh · don · pass")
+    later = LiveSession(Match(store, m.id), recorded_by="two")
+    _ok(later, "T2 B: refresh · draw · don · pass")
+    reply = later.handle("T1 A: refresh")
+    assert reply.refused and "the log expects T3" in reply.text
+
+
 def test_strict_refuses_the_whole_line_when_any_action_would_be_flagged(tmp_path):
     _, m, s = _session(tmp_path, "table", strict=True)
     _ok(s, "A: setup deck 3")

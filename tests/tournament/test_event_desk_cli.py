@@ -269,3 +269,17 @@ def test_the_cli_says_totals_missing_tables_a_drop_and_sorts_accented_names_with
     assert r.returncode == 2
     pos = re.search(r"\(event (\d+)\)", drop.stdout).group(1)
     assert f"'Cid Neri' dropped after round 1 (event {pos}): not paired in Round 2" in r.stderr, r.stderr
+
+
+def test_tournament_matches_records_the_tournaments_game_without_ruleset(tmp_path):
+    """QA77 #9: `tournament matches T` required --ruleset though the tournament declares its game."""
+    db = str(tmp_path / "t.db")
+    assert run_cli("tournament", "new", "--name", "Cup", "--game", "optcg", "--rounds", "1", "--id", "t-cup",
+                   db=db).returncode == 0
+    assert run_cli("tournament", "register", "t-cup", "Ann", "Bob", "Cy", "Di", db=db).returncode == 0
+    assert run_cli("tournament", "pair", "t-cup", db=db).returncode == 0
+    r = run_cli("tournament", "matches", "t-cup", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(r.stdout)) == 2
+    listed = json.loads(run_cli("matches", "--json", db=db).stdout)
+    assert [m["ruleset"] for m in listed] == ["optcg", "optcg"], listed

@@ -94,6 +94,8 @@ def test_forms_need_their_csrf_token_and_staff_links_can_be_revoked(api):
     # overwriting shows the old result and asks (409), the same result stores nothing
     r = api.post(f"/api/t/{tid}/results", {"table": 1, "result": "0-2"})
     assert r.status_code == 409 and r.json()["conflicts"][0]["old"] == "2-0-0"
+    assert r.json()["message"].endswith('to replace it, send it again with "overwrite": true'), r.text  # QA77 8
+    assert "--overwrite" not in r.json()["error"], r.text
     r = api.post(f"/api/t/{tid}/results", {"table": 1, "result": "2-0"})
     assert r.status_code == 200 and r.json()["entered"][0]["status"] == "unchanged"
 

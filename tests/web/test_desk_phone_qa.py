@@ -91,6 +91,9 @@ def test_an_entry_against_a_report_or_settling_a_dispute_asks_for_a_reason(api):
             c = r.json()["conflicts"][0]
             assert c["needs_reason"] and c["table"] == table
             assert ("disputed" if table == 2 else f"{t1['player1']} reported 2-0-0") in c["said"]
+            # QA77 8: the API names its own fields, not the CLI's flags
+            assert r.json()["message"].endswith('to record it anyway, send it again with "overwrite": true '
+                                                'and a "reason"') and "--" not in r.json()["error"], r.text
         # replacing without a reason is refused too
         r = api.post(f"/api/t/{tid}/results", {"table": 1, "result": "0-2", "overwrite": True}, token=token)
         assert r.status_code == 422 and r.json()["field"] == "reason"

@@ -197,6 +197,23 @@ def test_a_scorekeepers_void_does_not_overrule_the_judges_replacement(api, serve
     assert len(log_of(server, mid)) == head
 
 
+def test_a_recorders_undo_of_its_event_a_judge_corrected_says_only_a_judge_acts(api, server):
+    """QA77 #2: Sam's undo of Sam's own event that judge Zoe had since voided said only "already
+    void"; it names the judge's correction and who acts now, in the library's words."""
+    tid, mid, links = judged_match(api, server)
+    head = len(log_of(server, mid))
+    r = api.post(f"/api/m/{mid}/lines", {"line": "A: don", "seen": head}, token=links["recorder"])
+    assert r.status_code == 200, r.text
+    mine = head + 1
+    r = api.post(f"/api/m/{mid}/lines", {"line": f'void {mine} "not so"', "seen": mine}, token=links["judge"])
+    assert r.status_code == 200, r.text
+    r = api.post(f"/api/m/{mid}/do/undo", {"voids": mine}, token=links["recorder"])
+    assert r.status_code == 409, r.text
+    assert (f"not undone: event {mine} was voided by judge Zoe's correction {mine + 1}: only a judge can "
+            "correct it again; call a judge; nothing stored") == r.json()["message"], r.text
+    assert len(log_of(server, mid)) == mine + 1
+
+
 def test_an_empty_reason_and_the_same_replacement_twice_are_refused_in_the_form(api, server):
     """QA76 #8 (`(...5 Life cards ())` was stored) and a double submit (stored twice)."""
     tid, mid, links = judged_match(api, server)

@@ -63,6 +63,7 @@ def test_undo_voids_exactly_the_event_its_button_named_or_refuses(api, server):
     theirs = line(api, mid, other, "T A: refresh")
     r = api.post(f"/api/m/{mid}/do/undo", {"voids": theirs}, token=rec)
     assert r.status_code == 409 and "not this link" in r.json()["error"], r.text
+    assert "recorded by recorder Lia (link " in r.json()["error"], r.text  # a link's name as it is
 
 
 def test_undo_without_a_number_is_refused_and_stores_nothing(api, server):

@@ -18,7 +18,7 @@ from engine.match import InputError, Match, new_match_id
 from engine.store import EventStore, MatchNotFound
 
 from engine.notation import NotationError, ReadGame, read_game
-from engine.notation.header import contradiction
+from engine.notation.header import contradiction, parse_header
 from judge.io import carddb
 from judge.io.importers import ImportSummary, findings_after
 from judge.io.importers._tail import onto_tail
@@ -29,23 +29,37 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
                 recorded_by: str | None = None, expect: int | None = None, again: bool = False,
                 resume: bool = False) -> ImportSummary:
     db = carddb.for_store(store)
-    game = read_game(read_text(path), path, recorded_by=recorded_by,
-                     cards=lambda ruleset: carddb.match_cards(ruleset, db))
-    summary = _store(store, path, game, match, expect, again, resume)
+    text = read_text(path)
+    existing = _existing(store, path, match, text) if match else None
+    # appended, the file's turn headers may count on from the match's turn (read_game `continues`)
+    game = read_game(text, path, recorded_by=recorded_by,
+                     cards=lambda ruleset: carddb.match_cards(ruleset, db),
+                     continues=existing.state() if existing else None)
+    summary = _store(store, path, game, existing, expect, again, resume)
     summary.extra["card_notes"] = [{"file": path, "line": line, "note": note} for line, note in game.notes]
     return summary
 
 
-def _store(store: EventStore, path: str, game: ReadGame, match: str | None, expect: int | None,
+def _existing(store: EventStore, path: str, match: str, text: str) -> Match:
+    """The match a file is appended to, once its header is seen to describe it (before the body is
+    read on from that match's table)."""
+    try:
+        existing = Match.open(store, match)
+    except MatchNotFound as e:
+        raise InputError(str(e), where=path, field="match") from None
+    try:
+        header = parse_header(text.splitlines())
+    except NotationError:
+        return existing  # read_game names the problem with its place
+    problem = contradiction(header, existing)
+    if problem:
+        raise NotationError(f"{problem}: this file is not that match's", line=1, col=1, path=path)
+    return existing
+
+
+def _store(store: EventStore, path: str, game: ReadGame, existing: Match | None, expect: int | None,
            again: bool, resume: bool) -> ImportSummary:
-    if match:
-        try:
-            existing = Match.open(store, match)
-        except MatchNotFound as e:
-            raise InputError(str(e), where=path, field="match") from None
-        problem = contradiction(game.header, existing)
-        if problem:
-            raise NotationError(f"{problem}: this file is not that match's", line=1, col=1, path=path)
+    if existing is not None:
         if any(d.kind in ("correction", "backup") for d in game.drafts):
             raise NotationError("a file with void/backup lines names positions of its own log: import it "
                                 "as a new match, not with --match", line=1, col=1, path=path)

@@ -14,6 +14,7 @@ from judge.io.text import decode
 from judge.report.templating import render
 from judge.tournament.reports import ResultConfirmed
 from judge.tournament.results import OverwriteRefused
+from judge.tournament.tables import ReportsDiffer
 from judge.web.recording import UndoRefused
 from judge.web.auth import PLAYER, ROOT_TOKEN_ID, Forbidden, Grant, grant_from_claims
 
@@ -202,13 +203,18 @@ def error_body(e: Exception) -> dict[str, Any]:
                             else f"no tournament or match {e.args[0]!r} in this log"}
     if isinstance(e, InputError):
         body["field"], body["message"] = e.field, e.message
-    if isinstance(e, OverwriteRefused):
+    if isinstance(e, OverwriteRefused):  # the API's own fields, not the CLI's flags (QA77 8)
+        body["message"] = f"{e.what}; {API_REASON if isinstance(e, ReportsDiffer) else API_REPLACE}"
+        body["error"] = str(InputError(body["message"], field=e.field, where=e.where))
         body["conflicts"] = e.conflicts
     return body
 
 
 # The web desk's way to replace a result, where the library's message names the CLI's flag
 WEB_REPLACE = "to replace it, type the entry again in the results grid and answer Replace, with a reason"
+# The JSON API's way: its request's fields
+API_REPLACE = 'to replace it, send it again with "overwrite": true'
+API_REASON = 'to record it anyway, send it again with "overwrite": true and a "reason"'
 
 
 def page_error(e: Exception) -> dict[str, Any]:
