@@ -243,13 +243,8 @@ class Payload:
         else (a refusal, a value the plan does not decide) is checked again by `parse_checked`, which
         says why in words: the plan only ever accepts what `parse_checked` accepts, with the same
         values (tests/engine/test_schema_plan.py checks it on random payloads)."""
-        plan = cls._plan
-        if plan is not None and type(data) is dict:
-            planned = _parse_planned(cls, plan, data, ctx)
-            if planned is not None:
-                planned[0].validate()
-                return planned[0]
-        return cls.parse_checked(data, ctx)
+        planned = cls._planned(data, ctx)
+        return planned[0] if planned is not None else cls.parse_checked(data, ctx)
 
     @classmethod
     def parse_dict(cls, data: Any, ctx: ParseContext = ParseContext()) -> dict[str, Any]:
@@ -258,13 +253,20 @@ class Payload:
         to_dict drops them) rather than copying the instance's and dropping defaults again:
         the bench game's payloads, parse + to_dict 2.57 -> 2.14 us (A/B medians; `_draft_range` 9.06 ->
         8.54 us a line: issue 17)."""
+        planned = cls._planned(data, ctx)
+        return planned[1] if planned is not None else cls.parse_checked(data, ctx).to_dict()
+
+    @classmethod
+    def _planned(cls, data: Any, ctx: ParseContext) -> tuple[Any, dict[str, Any]] | None:
+        """The common case of `parse` and `parse_dict`: the compiled plan's instance (validated) and
+        its stored dict, or None when the plan does not decide (`parse_checked` then says why)."""
         plan = cls._plan
-        if plan is not None and type(data) is dict:
-            planned = _parse_planned(cls, plan, data, ctx)
-            if planned is not None:
-                planned[0].validate()
-                return planned[1]
-        return cls.parse_checked(data, ctx).to_dict()
+        if plan is None or type(data) is not dict:
+            return None
+        planned = _parse_planned(cls, plan, data, ctx)
+        if planned is not None:
+            planned[0].validate()
+        return planned
 
     @classmethod
     def parse_checked(cls, data: Any, ctx: ParseContext = ParseContext()) -> "Payload":
