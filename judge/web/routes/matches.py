@@ -64,6 +64,16 @@ def allowed(g: Grant | None, action: str, scope: MatchScope) -> bool:
 # --- the replay -----------------------------------------------------------------------------------
 
 
+async def _posted(request: Request, mid: str) -> tuple[dict[str, Any], MatchScope, Grant]:
+    """A form posted to match `mid`: its fields, the match's scope and the link's checked grant,
+    the CSRF token checked (every write's first four steps, in one place)."""
+    form = await read_form(request)
+    scope = scope_of(request, mid)
+    g = match_grant(request, scope, form)
+    check_csrf(request, g, form)
+    return form, scope, g
+
+
 @router.get("/m/{mid}", response_class=HTMLResponse)
 async def replay_page(request: Request, mid: str):
     web = app_state(request)
@@ -182,10 +192,7 @@ async def recorder(request: Request, mid: str):
 async def record(request: Request, mid: str):
     """One line (typed, or a button's): stored as one transaction, or kept in the box with the
     error's column, or held back because another recorder stored events since the page's `seen`."""
-    form = await read_form(request)
-    scope = scope_of(request, mid)
-    g = match_grant(request, scope, form)
-    check_csrf(request, g, form)
+    form, scope, g = await _posted(request, mid)
     line = form.get("line") if isinstance(form.get("line"), str) else ""
     typed = form.get("typed") == "1"
     try:
@@ -209,10 +216,7 @@ async def record(request: Request, mid: str):
 async def match_do(request: Request, mid: str, action: str):
     """undo, call, ruling, penalty, backup, extend: htmx gets a message (the page's live parts
     refresh themselves from the match's stream); a plain form goes back to its page."""
-    form = await read_form(request)
-    scope = scope_of(request, mid)
-    g = match_grant(request, scope, form)
-    check_csrf(request, g, form)
+    form, scope, g = await _posted(request, mid)
     back = form.get("back") if isinstance(form.get("back"), str) and form["back"].startswith(("/m/", "/t/")) \
         else f"/m/{mid}"
     is_htmx = request.headers.get("hx-request") == "true"
@@ -273,10 +277,7 @@ async def replace_page(request: Request, mid: str):
 async def replace_post(request: Request, mid: str):
     """The correction the form says, recorded as `log --instead` records it; refused: the form again
     with what was typed and the refusal beside its box (422), nothing stored."""
-    form = await read_form(request)
-    scope = scope_of(request, mid)
-    g = match_grant(request, scope, form)
-    check_csrf(request, g, form)
+    form, scope, g = await _posted(request, mid)
     try:
         result = run_match_action(context(request), g, "replace", scope, form)
     except InputError as e:
@@ -333,10 +334,7 @@ async def decide_post(request: Request, mid: str):
     """The confirm: the `decide` match action (timelimit's `run`, the judge its actor). Recorded (or
     already recorded): back to the page, which then says so; refused: the page again, with the
     refusal, nothing stored."""
-    form = await read_form(request)
-    scope = scope_of(request, mid)
-    g = match_grant(request, scope, form)
-    check_csrf(request, g, form)
+    form, scope, g = await _posted(request, mid)
     try:
         result = run_match_action(context(request), g, "decide", scope, form)
     except HANDLED as e:
