@@ -21,7 +21,7 @@ from typing import Any
 from engine.decisions import stale_decisions, stale_findings
 from engine.desk import (OFF_TABLE_KINDS, ends_extra_minutes, event_desk_findings, failure_finding, judge_of, known_rule_ids,
                          time_call_verdict)
-from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name
+from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name, unsaid_reason
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
 from engine.replay import VOIDING_KINDS, Replayer, Validation
@@ -158,10 +158,15 @@ class EventValidator:
 
     def draft(self, kind: str, payload: Any, *, actor: str = TABLE_ACTOR,
               recorded_by: str | None = None, recorded_at: str | None = None, head: int,
-              kind_at: Callable[[int], str | None], corrections: Corrections | None = None) -> Draft:
+              kind_at: Callable[[int], str | None], corrections: Corrections | None = None,
+              recorded: bool = False) -> Draft:
         """`head` is the position the event will follow; `kind_at(n)` tells the kind of event n;
         `corrections(n)` the standing correction of each event after n (engine/replacing.py
-        `standing`; None: the caller's log holds no correction)."""
+        `standing`; None: the caller's log holds no correction). `recorded`: the event was recorded
+        already, elsewhere (an export's line, carrying its hash): the rules of recording a NEW one
+        (a reason said, a judge's correction corrected again only by a judge, the same replacement
+        not twice) were its recorder's to apply then; a log from before a rule still re-imports
+        whole. Everything about what an event is (kind, actor, payload, its targets) still holds."""
         if not isinstance(kind, str):
             raise InputError(f"must be text, got {shown(kind)}", field="kind")
         if kind == "match.created":
@@ -180,7 +185,10 @@ class EventValidator:
         stands: dict[int, Standing] = {}
         if kind in ("correction", "backup"):
             self._check_void_target(kind, data, head, kind_at)
-            stands = self._check_judged(kind, data, actor, head, kind_at, corrections)
+            if not recorded:
+                if (unsaid := unsaid_reason(kind, data)) is not None:
+                    raise InputError(unsaid, field="payload.reason")
+                stands = self._check_judged(kind, data, actor, head, kind_at, corrections)
         if kind == "correction" and data.get("instead") is not None:
             data["instead"] = self._replacement(data, actor, kind_at)
             said = stands.get(data["voids"])

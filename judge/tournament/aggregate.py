@@ -12,6 +12,7 @@ from engine.events import (
     Draft,
     RecordedEvent,
     default_recorder_name,
+    unsaid_reason,
 )
 from engine.match import MAX_NAME, InputError, Match
 from engine.names import match_names
@@ -733,5 +734,7 @@ def _draft(kind: str, payload: dict[str, Any], recorded_by: str | None, actor: s
     except PayloadError as e:
         # PayloadError's text already names its field; InputError names it again: pass the bare message
         raise InputError(e.message, field=f"payload.{e.field}" if e.field else "payload") from None
+    if (unsaid := unsaid_reason(kind, payload)) is not None:  # a new correction says why (an export's is taken as is)
+        raise InputError(unsaid, field="reason")
     return Draft(kind, parsed.version, actor, parsed.to_dict(),
                  recorded_by or default_recorder_name())

@@ -247,7 +247,7 @@ def draft_line(validator: EventValidator, obj: dict[str, Any], path: str, n: int
             obj.get("kind"), obj.get("payload", {}), actor=obj.get("actor", TABLE_ACTOR),
             recorded_by=obj.get("recorded_by") or recorded_by,
             recorded_at=_recorded_at(obj, path, n), head=position - 1, kind_at=kind_at,
-            corrections=corrections)
+            corrections=corrections, recorded="hash" in obj)  # an export's line: recorded so already
     except InputError as e:
         raise InputError(e.message, where=f"{path}:{n}", field=e.field) from None
     if "version" in obj and obj["version"] != draft.version:
