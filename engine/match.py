@@ -24,9 +24,10 @@ from engine.desk import (OFF_TABLE_KINDS, ends_extra_minutes, event_desk_finding
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name, unsaid_reason
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
-from engine.replay import VOIDING_KINDS, Replayer, Validation
+from engine.replay import VOIDING_KINDS, Replayer, Validation, as_played
 from engine.replacing import INSTEAD_FIELDS, Standing, replacement_field, standing
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
+from engine.rulesets.base import History
 from engine.canonical import canonical_json
 # InputError lives in engine.schema (the penalty guides raise it too); engine.match.InputError is the name callers use
 from engine.schema import (MAX_PAYLOAD_BYTES, InputError, ParseContext, PayloadError, control_problem,
@@ -446,7 +447,7 @@ class Match:
                               draft.payload, "", draft.recorded_by, head_event.hash, "")
         late = self._check_time_call(probe, before.voided, head_event.position)
         try:
-            findings = self.ruleset.check(before, probe)
+            findings = self.ruleset.check(before, probe, self._history(head_event.position))
         except Exception as err:  # noqa: BLE001 - a ruleset bug: recorded and flagged (DESK-10)
             findings = [failure_finding(head_event.position + 1, f"the ruleset could not judge this "
                                         f"{draft.kind}: {type(err).__name__}: {str(err)[:120]}")]
@@ -454,6 +455,12 @@ class Match:
         if strict and any(f.severity == "error" for f in findings):
             raise StrictRefusal(findings)
         return before, findings
+
+    def _history(self, head: int, more: Sequence[RecordedEvent] = ()) -> History:
+        """What a check may ask of the events before a probe (`History`): the log up to `head`, then
+        `more` (a batch's earlier events), as they count on the table; read only if a check asks,
+        so recording the same words as replay says them costs nothing otherwise."""
+        return lambda: as_played(self.store.read(self.id, after=1, upto=head) + list(more))
 
     def _desk_findings(self, probe: RecordedEvent, voided: Iterable[int],
                        earlier: Sequence[RecordedEvent] = ()) -> list[Finding]:
@@ -609,7 +616,8 @@ class Match:
         for k, e in enumerate(probes):
             late = self._check_batch_time_call(probes, k, table.voided, head)
             before = table.turn
-            found = self.ruleset.check(table, e) + self._desk_findings(e, table.voided, probes[:k]) + late
+            found = self.ruleset.check(table, e, self._history(head, probes[:k])) \
+                + self._desk_findings(e, table.voided, probes[:k]) + late
             findings.append([_at(f, e.position) for f in found])
             self.ruleset.apply(table, e)
             table.position = e.position

@@ -25,7 +25,7 @@ check them) is kept, flagged (DESK-9) and not applied, so no stored event can ma
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.desk import OFF_TABLE_KINDS, failure_finding, limit_finding
@@ -167,7 +167,7 @@ class Fold:
             return [limit_finding(e.position, f"event {e.position} ({e.kind}): {problem}; it is kept "
                                   "in the log but not replayed (void it with a correction)")] if check else []
         try:
-            findings = self.ruleset.check(self.state, played) if check else []
+            findings = self.ruleset.check(self.state, played, self.history) if check else []
         except Exception as err:  # noqa: BLE001 - a ruleset bug must not stop replay (DESK-10)
             findings = [failure_finding(e.position, f"the ruleset could not judge event {e.position} "
                                         f"({e.kind}): {type(err).__name__}: {str(err)[:120]}")]
@@ -200,25 +200,39 @@ class Fold:
             return TableState.from_dict(self.base)
         return self.ruleset.new_state(self.created)
 
+    def history(self) -> list[RecordedEvent] | None:
+        """The events pushed so far as they count on the table now (`engine.rulesets.base.History`,
+        what a check may ask for): None from a snapshot, whose events before it are not here."""
+        if self.base is not None:
+            return None
+        return [p for _, p in self._counting(set(self.state.voided) | self.skip) if p is not None]
+
+    def _counting(self, gone: set[int]) -> Iterator[tuple[RecordedEvent, RecordedEvent | None]]:
+        """Each event pushed, with what the table plays for it: itself, a correction's
+        replacement in its place, or None (a voiding event, a void one, one kept but not replayed)."""
+        for e in self.applied:
+            if e.kind in VOIDING_KINDS:
+                yield e, None
+            elif e.position in gone:
+                sub = self.instead.get(e.position)
+                yield e, (sub.event if sub is not None and e.position not in self.inert_instead else None)
+            else:
+                yield e, (e if e.position not in self.inert else None)
+
     def _rebuild(self, voided: list[int]) -> TableState:
         """The table again from the base, skipping what is now void (and playing, in place of a
         void event a correction replaces, its replacement)."""
         state = self._base_state()
         state.voided = voided
-        gone = set(voided) | self.skip
-        for e in self.applied:
-            if e.kind in VOIDING_KINDS:
-                pass
-            elif e.position in gone:
-                sub = self.instead.get(e.position)
-                if sub is not None and e.position not in self.inert_instead:
-                    try:
-                        self.ruleset.apply(state, sub.event)
-                    except Exception:  # noqa: BLE001 - kept, not replayed; the corrected fold flags it
-                        self.inert_instead.add(e.position)
-                        return self._rebuild(voided)  # the table without its half
-            elif e.position not in self.inert:
+        for e, played in self._counting(set(voided) | self.skip):
+            if played is e:
                 self.ruleset.apply(state, e)
+            elif played is not None:
+                try:
+                    self.ruleset.apply(state, played)
+                except Exception:  # noqa: BLE001 - kept, not replayed; the corrected fold flags it
+                    self.inert_instead.add(e.position)
+                    return self._rebuild(voided)  # the table without its half
             state.position = e.position
         return state
 

@@ -6,7 +6,8 @@ rulebook with id, section, status and the rulebook's words) and named options; a
 
 - `new_state(created)`: the table right after `match.created`;
 - `apply(state, event)`: change the state by one event (never refuses: the event happened);
-- `check(state, event) -> [Finding]`: judge the event against the state *before* it;
+- `check(state, event, history=None) -> [Finding]`: judge the event against the state *before* it
+  (`history`: see `History`; a `check_<kind>` gets it by naming a `history` parameter);
 - `check_deck(...)`: deck-construction checks;
 - `outcome(state)`: who won and how, once the game is over;
 - `end_of_time(...)`: the ruleset's end-of-time procedure;
@@ -18,9 +19,10 @@ kind become underscores), so a ruleset writes one small method per event kind.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import sys
 from dataclasses import dataclass, field
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.canonical import canonical_bytes
@@ -33,6 +35,15 @@ from engine.schema import DEFAULT_MAX_CARDS, Payload, shown
 from engine.state import STATE_FORMAT, TableState
 from engine.timefacts import Fact
 from engine.words import say
+
+History = Callable[[], "Sequence[RecordedEvent] | None"]
+"""What a check may ask of the events before the one it judges: called (only when a check needs it,
+so judging pays nothing otherwise), it gives those events as they count on the table, in order (a
+voided event left out, a correction's replacement in its target's place, at its position), or None
+when they are not known (a fold started from a snapshot). Kept out of the table: `TableState` holds
+no event positions, and giving it some would change every state hash that decisions and snapshots
+stand on. A position is no hidden information (a viewer's log shows every event's), so a finding
+may name one. (QA76 #6: the set-up check names the placement to correct.)"""
 
 
 @dataclass
@@ -93,7 +104,7 @@ class Ruleset:
         self.opts = self.resolve_options(options or {})
         self._rules_by_id = {r.id: r for r in self.rules}
         self._appliers: dict[str, Any] = {}  # kind -> its apply_ method (or None): replay's hot path
-        self._checkers: dict[str, Any] = {}  # kind -> its check_ method (or None): recording's
+        self._checkers: dict[str, Any] = {}  # kind -> (its check_ method or None, takes history?): recording's
 
     # --- declarations ---------------------------------------------------------------------
 
@@ -171,14 +182,16 @@ class Ruleset:
         if handler is not None:
             handler(state, event)
 
-    def check(self, state: TableState, event: RecordedEvent) -> list[Finding]:
+    def check(self, state: TableState, event: RecordedEvent, history: History | None = None) -> list[Finding]:
         try:
-            handler = self._checkers[event.kind]
+            handler, wants = self._checkers[event.kind]
         except KeyError:
-            handler = self._checkers[event.kind] = getattr(self, "check_" + event.kind.replace(".", "_"), None)
+            handler = getattr(self, "check_" + event.kind.replace(".", "_"), None)
+            wants = handler is not None and "history" in inspect.signature(handler).parameters
+            self._checkers[event.kind] = handler, wants
         if handler is None:
             return []
-        return list(handler(state, event) or [])
+        return list((handler(state, event, history) if wants else handler(state, event)) or [])
 
     def check_deck(self, player: str, cards: list[str], card_db: Any = None) -> list[Finding]:
         return []

@@ -18,7 +18,7 @@ from engine.catalogue import load
 from engine.desk import OFF_TABLE_KINDS
 from engine.events import RecordedEvent
 from engine.findings import Finding
-from engine.rulesets.base import Decision, Outcome, Ruleset
+from engine.rulesets.base import Decision, History, Outcome, Ruleset
 from engine.timefacts import Fact, FactsError
 from engine.state import Card as TableCard
 from engine.state import MissingCard, TableState
@@ -292,7 +292,7 @@ class GrandlineRuleset(Ruleset):
 
     # --- check --------------------------------------------------------------------------------
 
-    def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+    def check(self, s: TableState, e: RecordedEvent, history: History | None = None) -> list[Finding]:
         out = []
         if s.result is not None and e.kind not in OFF_TABLE_KINDS:
             out.append(self.flag("GL-END", e, f"{e.kind} after the game ended ({s.result['how']})"))
@@ -302,7 +302,7 @@ class GrandlineRuleset(Ruleset):
                 who = e.payload.get(field)
                 if who in gone and e.kind != "concede":
                     out.append(self.flag("GL-OUT", e, f"{who} has lost and is out of the game ({e.kind}, {field})"))
-        return out + super().check(s, e)
+        return out + super().check(s, e, history)
 
     def _next_start(self, s: TableState, after: str) -> str:
         """Clockwise from `after`, skipping players who have lost."""

@@ -17,7 +17,7 @@ from engine.state import TableState
 from engine.words import plural
 from . import table as T
 from engine.catalogue import load
-from engine.rulesets.base import Decision, Outcome, Ruleset
+from engine.rulesets.base import Decision, History, Outcome, Ruleset
 from engine.timefacts import Fact
 from .cards import (
     ASSIGNABLES,
@@ -483,14 +483,14 @@ class KenRuleset(Ruleset):
     # check: the event against the table before it
     # =========================================================================================
 
-    def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+    def check(self, s: TableState, e: RecordedEvent, history: History | None = None) -> list[Finding]:
         out = []
         if self._confirms_victory(s, e):
             return []  # the winner announces the victory the Order phase already gave them
         if s.result is not None and e.kind not in NEUTRAL_KINDS:
             out.append(self.flag("KEN-T-2", e, f"{e.kind} recorded after the game ended ({s.result['how']}, "
                                                f"event {s.result.get('position')})"))
-        return out + super().check(s, e)
+        return out + super().check(s, e, history)
 
     # --- deck -----------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from typing import Any
 from engine.catalogue import load
 from engine.events import RecordedEvent
 from engine.findings import Finding
-from engine.rulesets.base import Decision, Outcome, Ruleset
+from engine.rulesets.base import Decision, History, Outcome, Ruleset
 from engine.timefacts import Fact
 from engine.state import TableState
 
@@ -310,13 +310,13 @@ class OnigashimaRuleset(Ruleset):
 
     # --- check --------------------------------------------------------------------------------
 
-    def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+    def check(self, s: TableState, e: RecordedEvent, history: History | None = None) -> list[Finding]:
         out = []
         if self._game_over(s) and e.kind in ("turn", "fight.start", "attack", "card", "dodge",
                                              "transform", "fight.end"):
             out.append(self.flag("ONI-END", e, f"{e.kind} after the last turn ({self.max_turns(s)}) "
                                  "was fought: the game is over"))
-        return out + super().check(s, e)
+        return out + super().check(s, e, history)
 
     def check_camps(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         a, b = e.payload["alliance"], e.payload["empereurs"]

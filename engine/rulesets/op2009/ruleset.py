@@ -26,7 +26,7 @@ from . import cards as cards
 from engine.hidden import forget, identified, take_at_end
 from . import words as words
 from engine.catalogue import load
-from engine.rulesets.base import Decision, Outcome, Ruleset
+from engine.rulesets.base import Decision, History, Outcome, Ruleset
 from .time import TIME_FACTS, awarded_score, decide, decide_from_facts
 from .vocab import KINDS
 
@@ -605,7 +605,7 @@ class Op2009Ruleset(Ruleset):
 
     # --- check ----------------------------------------------------------------------------
 
-    def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+    def check(self, s: TableState, e: RecordedEvent, history: History | None = None) -> list[Finding]:
         out: list[Finding] = []
         if e.kind not in BETWEEN_GAMES and e.kind not in ("concede", "game.end") and not self.in_play(s):
             g = self.game(s)
@@ -614,7 +614,7 @@ class Op2009Ruleset(Ruleset):
             return [self.flag("OP09-PARTITA-1", e, f"{e.kind} recorded but {why}")]
         elif e.kind in ("concede", "game.end") and not self.in_play(s):
             out.append(self.flag("OP09-PARTITA-1", e, f"{e.kind}: no game in progress"))
-        return out + super().check(s, e) + self._hand_reveal(s, e)
+        return out + super().check(s, e, history) + self._hand_reveal(s, e)
 
     @staticmethod
     def hand_cards(kind: str, p: dict) -> tuple[str, list[str]] | None:

@@ -25,7 +25,7 @@ from . import hidden as H
 from . import table as T
 from . import words as words
 from engine.catalogue import load
-from engine.rulesets.base import Decision, Outcome, Ruleset
+from engine.rulesets.base import Decision, History, Outcome, Ruleset
 from .time import TIME_FACTS, decide_end_of_time, decide_from_facts, policies as time_policies, turns_over
 from .vocab import KINDS
 
@@ -613,7 +613,7 @@ class OptcgRuleset(Ruleset):
 
     # ============================================================================ check
 
-    def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+    def check(self, s: TableState, e: RecordedEvent, history: History | None = None) -> list[Finding]:
         out: list[Finding] = []
         r = self._result_by(s, e)
         if r is not None and e.kind not in AFTER_END_OK and r.get("how") in ("life", "deck-out") \
@@ -628,7 +628,7 @@ class OptcgRuleset(Ruleset):
         if e.kind in MAIN_ACTIONS or e.kind == "turn.end":
             out += self._phase_findings(s, e)
         out += H.copies_findings(self, s, e)
-        return out + super().check(s, e)
+        return out + super().check(s, e, history)
 
     def _result_by(self, s: TableState, e: RecordedEvent) -> dict | None:
         """The game's result as it stands when `e` happens: decided already, or decided by `e` moving
@@ -776,7 +776,7 @@ class OptcgRuleset(Ruleset):
                                  f"the Leader's Life is {life}"))
         return out
 
-    def check_turn(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+    def check_turn(self, s: TableState, e: RecordedEvent, history: History | None = None) -> list[Finding]:
         player = e.payload["player"]
         out = []
         if s.turn == 0:
@@ -793,17 +793,28 @@ class OptcgRuleset(Ruleset):
                                          f"{p}", severity="warning"))
                 elif life is not None and len(s.zone(p, "life")) != life:
                     # said here, not at the placement: placing fewer is no fault until the game
-                    # starts with them (a second placement may follow); the table keeps no event
-                    # positions, so the words send the judge to the placement (QA76 #6)
+                    # starts with them (a second placement may follow); the words send the judge
+                    # to the placement to correct (QA76 #6)
                     out.append(self.flag("OPTCG-SETUP-6", e, f"{p} starts with {len(s.zone(p, 'life'))} Life; "
                                          f"the Leader's Life is {life} (the set-up is checked as the first "
-                                         f"turn begins: correct {p}'s Life placement, the life.placed "
-                                         f"before this event, not this turn)"))
+                                         f"turn begins: correct {self._placements(p, history)}, not this turn)"))
                 if T.pinfo(s, p).get("leader") and len(s.zone(p, "hand")) != 5:
                     out.append(self.flag("OPTCG-SETUP-4", e, f"{p} starts with {len(s.zone(p, 'hand'))} cards in hand"))
         elif player == s.active:
             out.append(self.flag("OPTCG-END-3", e, f"{player} takes two turns in a row"))
         return out
+
+    @staticmethod
+    def _placements(player: str, history: History | None) -> str:
+        """`player`'s Life placements as the words name them: by position when the events before
+        are known (the table keeps no positions), else as 'the life.placed before this event'."""
+        events = history() if history is not None else None
+        at = [x.position for x in events or () if x.kind == "life.placed" and x.payload.get("player") == player]
+        if not at:
+            return f"{player}'s Life placement, the life.placed before this event"
+        if len(at) == 1:
+            return f"{player}'s Life placement at event {at[0]}"
+        return f"{player}'s Life placements at events {', '.join(map(str, at[:-1]))} and {at[-1]}"
 
     def check_refresh(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         player = e.payload["player"]

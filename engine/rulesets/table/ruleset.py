@@ -11,7 +11,7 @@ from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.hidden import FaceDown, forget, shown
 from engine.state import Card, MissingCard, TableState
-from engine.rulesets.base import Outcome, Ruleset
+from engine.rulesets.base import History, Outcome, Ruleset
 from engine.catalogue import load_rules
 from .vocab import (
     Concede, Counter, Draw, GameEnd, Move, Phase, Reveal, Setup, Shuffle, Turn,
@@ -95,12 +95,12 @@ class TableRuleset(Ruleset):
 
     # --- check ----------------------------------------------------------------------------
 
-    def check(self, s: TableState, e: RecordedEvent) -> list[Finding]:
+    def check(self, s: TableState, e: RecordedEvent, history: History | None = None) -> list[Finding]:
         out = []
         if s.result is not None and e.kind not in OFF_TABLE_KINDS:
             out.append(self.flag("TABLE-3", e, f"{e.kind} recorded after the game ended "
                                  f"({s.result['how']}, event {s.result.get('position')})"))
-        return out + super().check(s, e)
+        return out + super().check(s, e, history)
 
     def check_turn(self, s: TableState, e: RecordedEvent) -> list[Finding]:
         n = e.payload.get("number")

@@ -171,4 +171,53 @@ def test_too_few_life_sends_the_judge_to_the_placement_not_the_turn():
                            + [ev("turn", {"player": "Ann"})])
     (f,) = [f for f in findings if f.rule == "OPTCG-SETUP-6"]
     assert f.message.startswith("Bob starts with 4 Life; the Leader's Life is 5")
+    # `judge` folds with no events told to the check (as an importer does): the words point the way
     assert "correct Bob's Life placement, the life.placed before this event, not this turn" in f.message
+
+
+def _recorded(tmp_path, events: list) -> tuple[Match, list]:
+    """`events` recorded one by one; returns the match and the findings said as each was recorded."""
+    m = Match.create(EventStore.open(str(tmp_path / "m.db")), "optcg", ["Ann", "Bob"], recorded_by="t")
+    said = []
+    for kind, actor, payload in events:
+        said += m.record(kind, payload, actor=actor if actor != "-" else payload.get("player", "-")).findings
+    return m, said
+
+
+def _setup_6(findings) -> list[str]:
+    return [f.message for f in findings if f.rule == "OPTCG-SETUP-6"]
+
+
+def test_too_few_life_names_the_placement_to_correct_by_its_position(tmp_path):
+    """QA76 #6, the proper fix: replay and the recorder see the events before the first turn (the
+    table keeps no positions), so the words name the event: Bob's 4 Life were placed at event 10."""
+    game = _setup({"player": "Ann", "count": 5}, {"player": "Bob", "count": 4}) + [ev("turn", {"player": "Ann"})]
+    m, said = _recorded(tmp_path, game)
+    words = "the set-up is checked as the first turn begins: correct Bob's Life placement at event 10, not this turn"
+    assert [words in w for w in _setup_6(said)] == [True]  # said as the turn was recorded ...
+    (f,) = [f for f in m.validate().active_findings() if f.rule == "OPTCG-SETUP-6"]
+    assert f.position == 11 and f.message.startswith("Bob starts with 4 Life; the Leader's Life is 5") \
+        and words in f.message  # ... and as replay judges the log
+    # a live recorder's line judged whole: the placement is an earlier item of the same batch
+    (tmp_path / "batch").mkdir()
+    m2, _ = _recorded(tmp_path / "batch", game[:-2])
+    items = [("life.placed", {"player": "Bob", "count": 4}, "Bob"), ("turn", {"player": "Ann"}, "Ann")]
+    batch = m2.judge_batch(items, after=m2.events()[-1])
+    assert [words in w for w in _setup_6(batch.findings[1])] == [True]
+
+
+def test_too_few_life_names_every_placement_that_counts(tmp_path):
+    """Life placed twice names both events; a correction's replacement (5 -> 4, the QA's fix) is
+    named at the position it plays at, and a voided placement is not named."""
+    game = _setup({"player": "Ann", "count": 5}, {"player": "Bob", "count": 2})
+    m, said = _recorded(tmp_path, game + [ev("life.placed", {"player": "Bob", "count": 2}),
+                                          ev("turn", {"player": "Ann"})])
+    assert [("correct Bob's Life placements at events 10 and 11, not this turn" in w) for w in _setup_6(said)] == [True]
+    (tmp_path / "fix").mkdir()
+    m2, _ = _recorded(tmp_path / "fix", _setup({"player": "Ann", "count": 5}, {"player": "Bob", "count": 5})
+                      + [ev("life.placed", {"player": "Bob", "count": 1}), ev("turn", {"player": "Ann"})])
+    m2.record("correction", {"voids": 11, "reason": "placed twice"}, actor="judge:Zoe")
+    m2.record("correction", {"voids": 10, "reason": "4 placed", "instead": {
+        "actor": "Bob", "payload": {"player": "Bob", "count": 4}}}, actor="judge:Zoe")
+    standing = _setup_6(m2.validate().active_findings())
+    assert [("correct Bob's Life placement at event 10, not this turn" in w) for w in standing] == [True], standing
