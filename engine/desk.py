@@ -68,6 +68,14 @@ PENALTY_POLICIES: dict[str, PenaltyPolicy] = {
                    "minutes, a Game Loss at 5 or more, a Match Loss at 10 (the Digimon TRM says the same)",
         ),
         PenaltyPolicy(
+            # what a penalty on a game whose guide's policy would refuse it (a Caution, a free
+            # category under the generic guide's mtg-ipg) is recorded under when no policy is given:
+            # it says no published policy applied, where `bandai` would wrongly name Bandai's
+            "none", "No published penalty policy: the desk's ladder, free infraction text",
+            PENALTY_LADDER,
+            source="the project's own: a penalty on a game without a Bandai guide that names no policy",
+        ),
+        PenaltyPolicy(
             "mtg-ipg", "Magic: The Gathering Infraction Procedure Guide",
             ("Warning", "Game Loss", "Match Loss", "Disqualification"),
             categories=("Game Play Error", "Tournament Error", "Unsporting Conduct"),
@@ -76,6 +84,8 @@ PENALTY_POLICIES: dict[str, PenaltyPolicy] = {
         ),
     )
 }
+# What a stored judge.penalty without a `policy` field means (every one recorded before the game's
+# own default, engine.penalty_guide.default_policy, was filled in on recording): never changes.
 DEFAULT_PENALTY_POLICY = "bandai"
 
 
@@ -126,7 +136,9 @@ class JudgeAppeal(Payload):
 @event_kind("judge.penalty")
 class JudgePenalty(Payload):
     """A penalty to a player: Caution, Warning, Game Loss, Match Loss, Disqualification or
-    Suspension, its infraction category, and the penalty policy it comes from (`bandai`, `mtg-ipg`).
+    Suspension, its infraction category, and the penalty policy it comes from (`bandai`, `mtg-ipg`,
+    `none`). Recorded without one, it gets its game's (engine.penalty_guide.default_policy: `bandai`
+    for optcg, `none` for the others); stored without one (older logs), it reads `bandai`.
 
     Given from a penalty guide (engine/penalty_guides): `guide` names the infraction's id there,
     `suggested` what the desk suggested when it was given ("None": no penalty), and `deviation` the

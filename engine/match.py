@@ -179,6 +179,8 @@ class EventValidator:
                              field="kind")
         self.check_actor(actor)
         cls = self.vocab[kind]
+        if kind == "judge.penalty" and isinstance(payload, dict) and "policy" not in payload:
+            payload = {**payload, "policy": self._penalty_policy()}
         try:
             data = cls.parse_dict(payload, self.ctx)
         except PayloadError as e:
@@ -213,6 +215,13 @@ class EventValidator:
             self._check_reference(name, data.get(name), kinds, head, kind_at)
         return Draft(kind, cls.version, actor, data, recorded_by or default_recorder_name(),
                      recorded_at)
+
+    def _penalty_policy(self) -> str:
+        """The game's default penalty policy, filled into a new penalty that names none: here, the
+        one step every recording path takes, and never on replay, so a stored penalty without a
+        policy keeps reading `bandai` (engine.desk.DEFAULT_PENALTY_POLICY)."""
+        from engine.penalty_guide import default_policy  # a penalty's path only: not every start-up
+        return default_policy(self.ruleset.name)
 
     def _replacement(self, data: dict, actor: str, kind_at: Callable[[int], str | None]) -> dict[str, Any]:
         """A correction's `instead` (what event `voids` should have read), checked as an event of the

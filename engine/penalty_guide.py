@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from importlib import resources
 from typing import Any
 
-from engine.desk import PENALTY_LADDER
+from engine.desk import PENALTY_LADDER, PENALTY_POLICIES
 from engine.schema import InputError, shown
 from engine.words import plural
 
@@ -172,6 +172,22 @@ def guide_for(ruleset: str) -> Guide:
         text = resources.files("engine.penalty_guides").joinpath(name).read_text(encoding="utf-8")
         _CACHE[name] = parse_guide(name.removesuffix(".toml"), tomllib.loads(text))
     return _CACHE[name]
+
+
+NO_POLICY = "none"  # engine.desk's policy of a penalty no published policy applies to
+
+
+def default_policy(ruleset: str) -> str:
+    """The `policy` a new judge.penalty of this game is recorded under when none is given, on every
+    path (EventValidator.draft fills it in: `judge penalty`, `log`, `live`, the web desk, imports).
+    The game's guide's policy when it accepts whatever the desk's ladder and free text do (optcg's
+    `bandai`): defaulting to it refuses nothing. Otherwise (the generic guide's `mtg-ipg`, which has
+    no Caution and names three categories) `none`: the penalty is not said to follow a policy it was
+    never checked against, and nothing accepted before is refused."""
+    policy = PENALTY_POLICIES.get(guide_for(ruleset).policy)
+    if policy is not None and not policy.categories and set(PENALTY_LADDER) <= set(policy.penalties):
+        return policy.name
+    return NO_POLICY
 
 
 def parse_guide(key: str, data: dict[str, Any]) -> Guide:

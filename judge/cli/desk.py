@@ -8,7 +8,7 @@ import os
 
 import click
 
-from engine.desk import DEFAULT_PENALTY_POLICY, PENALTY_LADDER, PENALTY_POLICIES, describer
+from engine.desk import PENALTY_LADDER, PENALTY_POLICIES, describer
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match, TimeCallRefused
 from engine.schema import shown
@@ -152,7 +152,8 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
 @click.option("--penalty", type=click.Choice(PENALTY_LADDER, case_sensitive=False),
               help="The penalty given. Without it, the guide's suggestion is shown and nothing is recorded.")
 @click.option("--policy", default=None, type=click.Choice(list(PENALTY_POLICIES)),
-              help=f"The penalty policy (default: the guide's, else {DEFAULT_PENALTY_POLICY}).")
+              help="The penalty policy (default: the guide's for one of its infractions, else the game's: "
+                   "bandai for optcg, none for the others).")
 @click.option("--reason", default="", help="What happened.")
 @click.option("--minutes-late", type=int, help="For tardiness: how many minutes late.")
 @judge_option
@@ -186,7 +187,7 @@ def penalty_cmd(env: Env, match, player, infraction, penalty, policy, reason, mi
             guide.find(infraction)  # refused in words, naming the closest infractions
         _record(env, m.id, "judge.penalty",
                 {"player": player, "penalty": penalty, "infraction": infraction,
-                 "policy": policy or DEFAULT_PENALTY_POLICY, "reason": reason or None,
+                 "policy": policy, "reason": reason or None,  # None: the game's (default_policy)
                  "minutes_late": minutes_late}, _actor(env, judge_name), as_json)
         return
     if policy is not None and policy != guide.policy:

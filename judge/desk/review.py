@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.desk import (
+    DEFAULT_PENALTY_POLICY,
     JUDGE_ACTION_KINDS,
     JUDGE_PREFIX,
     LogOutcome,
@@ -178,7 +179,7 @@ def penalty_rows(match: Match, voided: set[int] | None = None) -> list[dict[str,
         rows.append({"match": match.id, "position": e.position, "player": p["player"],
                      "penalty": p["penalty"], "infraction": inf.name if inf else p["infraction"],
                      "category": p["infraction"],
-                     "policy": p.get("policy", "bandai"), "reason": p.get("reason", ""),
+                     "policy": p.get("policy", DEFAULT_PENALTY_POLICY), "reason": p.get("reason", ""),
                      "minutes_late": p.get("minutes_late"), "judge": judge_of(e.actor),
                      "recorded_at": e.recorded_at, "recorded_by": e.recorded_by,
                      "backed_out": e.position in voided, "appeal": _standing(appeals.get(e.position))})

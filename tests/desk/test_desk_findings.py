@@ -79,14 +79,18 @@ def test_desk4_judge_actions_by_judges(store):
 
 
 def test_desk5_tardiness_ladder(store):
-    m = new(store)
+    m = new(store)  # a table match: Bandai's ladder applies only to a penalty said to be under it
     m.record("judge.penalty", {"player": "Bob", "penalty": "Game Loss", "infraction": "Tardiness",
-                               "minutes_late": 6}, actor="judge:Maria")
+                               "minutes_late": 6, "policy": "bandai"}, actor="judge:Maria")
     assert rules_of(m) == []
     m.record("judge.penalty", {"player": "Ann", "penalty": "Warning", "infraction": "Tardiness",
-                               "minutes_late": 11}, actor="judge:Maria")
+                               "minutes_late": 11, "policy": "bandai"}, actor="judge:Maria")
     f = [f for f in desk.review(m).desk if f.rule == "DESK-5"]
     assert len(f) == 1 and "Match Loss" in f[0].message
+    # one naming no policy is the game's (`none` here: no ladder of its own), not Bandai's
+    m.record("judge.penalty", {"player": "Ann", "penalty": "Warning", "infraction": "Tardiness",
+                               "minutes_late": 11}, actor="judge:Maria")
+    assert len([f for f in desk.review(m).desk if f.rule == "DESK-5"]) == 1
 
 
 def test_desk6_and_penalty_outcome(store):

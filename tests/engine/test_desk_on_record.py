@@ -16,7 +16,8 @@ from tests.engine.race import at_once
 BACKENDS = ("sqlite",)  # the SQLite write lock is what the race tests look at; the rest is backend-free
 
 RULING = {"text": "the attack stands", "rule": "OPTCG-BATTLE-2"}  # not a rule of `table`
-LATE = {"player": "Ann", "penalty": "Warning", "infraction": "Tardiness", "minutes_late": 7}  # ladder: Game Loss
+LATE = {"player": "Ann", "penalty": "Warning", "infraction": "Tardiness", "minutes_late": 7,
+        "policy": "bandai"}  # Bandai's ladder: Game Loss (a table match's own policy, none, has none)
 
 
 def new(store) -> Match:

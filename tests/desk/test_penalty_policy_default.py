@@ -1,0 +1,68 @@
+"""QA77 #6: a penalty that names no policy gets its game's (engine.penalty_guide.default_policy),
+on every recording path: `bandai` for optcg, `none` for a game whose guide's policy (the generic
+mtg-ipg) would refuse it. A stored penalty without a policy still reads `bandai`."""
+import json
+
+import pytest
+
+from engine.desk import describe_desk_event
+from engine.match import Match
+from engine.penalty_guide import default_policy
+from engine.store import EventStore
+from tests.conftest import run_in_process as run
+
+
+def new_match(db, ruleset):
+    code, out, err = run(db, "match", "new", "-r", ruleset, "-p", "Ann", "-p", "Bob")
+    assert code == 0, err
+    return out.strip()
+
+
+def stored_penalty(db, mid):
+    with EventStore.open(str(db)) as store:
+        (e,) = [e for e in Match(store, mid).events() if e.kind == "judge.penalty"]
+    return e
+
+
+@pytest.mark.parametrize("ruleset, policy", [("table", "none"), ("op2009", "none"), ("optcg", "bandai")])
+def test_judge_penalty_on_the_cli_takes_the_games_policy(tmp_path, ruleset, policy):
+    db = tmp_path / "t.db"
+    mid = new_match(db, ruleset)
+    code, out, err = run(db, "judge", "penalty", mid, "-j", "Maria", "--player", "Bob", "--penalty", "Caution",
+                         "--infraction", "Game Play Error")
+    assert code == 0, err
+    assert f"policy {policy}" in out
+    e = stored_penalty(db, mid)
+    assert e.payload.get("policy", "bandai") == policy
+    code, out, err = run(db, "events", mid)
+    assert code == 0, err
+    assert f"policy {policy}" in out and ("bandai" in out) == (policy == "bandai")
+
+
+@pytest.mark.parametrize("ruleset, policy", [("table", "none"), ("optcg", "bandai")])
+def test_log_a_penalty_takes_the_games_policy(tmp_path, ruleset, policy):
+    db = tmp_path / "t.db"
+    mid = new_match(db, ruleset)
+    code, out, err = run(db, "log", mid, "judge.penalty", "--actor", "judge:Maria", "--player", "Bob",
+                         "--penalty", "Warning", "--infraction", "Slow play", "--json")
+    assert code == 0, err
+    assert stored_penalty(db, mid).payload.get("policy", "bandai") == policy
+    html = tmp_path / "r.html"
+    code, out, err = run(db, "report", mid, "-o", str(html))
+    assert code == 0, err
+    text = html.read_text(encoding="utf-8")
+    assert f"policy {policy}" in text and ("bandai" in text) == (policy == "bandai")
+    # nothing accepted before is refused, and a policy given stands
+    for given in ("bandai", "mtg-ipg"):
+        code, out, err = run(db, "judge", "penalty", mid, "-j", "M", "--player", "Ann", "--penalty", "Warning",
+                             "--infraction", "Tournament Error", "--policy", given, "--json")
+        assert code == 0, err
+        assert json.loads(out)["event"]["payload"].get("policy", "bandai") == given
+
+
+def test_the_default_is_decided_once_and_old_payloads_read_bandai():
+    assert (default_policy("optcg"), default_policy("table"), default_policy("ken")) == ("bandai", "none", "none")
+    # a penalty stored without a policy (every one before the fix) keeps its meaning
+    words = describe_desk_event("judge.penalty", {"player": "Bob", "penalty": "Caution", "infraction": "x"},
+                                "judge:M")
+    assert "policy bandai" in words
