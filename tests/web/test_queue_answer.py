@@ -121,3 +121,19 @@ def test_closing_a_round_without_an_open_call_asks_nothing(api, server):
     assert "hx-confirm" not in re.search(r'<form[^>]*do/close"[^>]*>', page).group(0)
     r = api.post(f"/api/t/{tid}/do/close", {})
     assert r.status_code == 200 and r.json()["message"] == "round 1 closed" and r.json()["warnings"] == []
+
+
+def test_answered_calls_stay_oldest_first_whatever_their_round(monkeypatch):
+    """Review: the answered calls were split by whether their round was closed, so an answered
+    call of round 2 (open) came before one of round 1 (closed), against "oldest first"."""
+    from types import SimpleNamespace
+
+    from judge.web.routes.staff import tournament_calls
+
+    rounds = [SimpleNamespace(number=1, matches={1: "m1"}), SimpleNamespace(number=2, matches={1: "m2"})]
+    st = SimpleNamespace(rounds=rounds, is_closed=lambda rnd: rnd.number == 1)
+    calls = [{"match": "m1", "open": False, "position": 5}, {"match": "m2", "open": False, "position": 7},
+             {"match": "m1", "open": True, "position": 6}, {"match": "m2", "open": True, "position": 8}]
+    desk = SimpleNamespace(matches=SimpleNamespace(calls=lambda mids: calls))
+    order = [(c["match"], c["position"]) for c in tournament_calls(desk, st)]
+    assert order == [("m2", 8), ("m1", 6), ("m1", 5), ("m2", 7)]  # open (open round, closed), then answered

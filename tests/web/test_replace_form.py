@@ -243,3 +243,32 @@ def test_a_message_in_a_crafted_link_is_not_shown_as_the_desks(api, server):
         assert "Bob wins" not in forged.text
     r = send(api, mid, links["judge"], 10, payload_count="4", reason="4 placed")  # the server's own is shown
     assert "should read" in html.unescape(api.http.get(r.headers["location"]).text)
+
+
+def test_a_refusal_with_no_form_to_show_is_said_in_the_form_area(api, server):
+    """Review: a refusal whose event has no form to show again (`voids` names no event) built the
+    form a second time inside the handler, which failed again: the answer was the whole error page.
+    Now said where the form's answer goes (200 with the status in X-Tablejudge-Refused), nothing
+    stored."""
+    tid, mid, links = judged_match(api, server)
+    page = form_page(api, mid, links["judge"], 10)
+    data = boxes(page.text)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+    before = len(log_of(server, mid))
+    r = api.http.post(f"/m/{mid}/replace", data={"k": links["judge"], "csrf": csrf, **data, "voids": "999",
+                                                 "reason": "miscounted"}, headers={"HX-Request": "true"})
+    assert (r.status_code, r.headers.get("x-tablejudge-refused")) == (200, "422"), r.text
+    assert "<html" not in r.text and "999" in html.unescape(r.text) and len(log_of(server, mid)) == before
+
+
+def test_a_ruling_sent_without_htmx_comes_back_to_the_call_page_saying_so(api, server):
+    """Review: the call page dropped the sealed confirmation its plain forms come back with."""
+    tid, mid, links = judged_match(api, server)
+    call = api.post(f"/api/m/{mid}/do/call", {"reason": "slow play"}, token=links["judge"]).json()["position"]
+    page = api.http.get(f"/m/{mid}/call/{call}", params={"k": links["judge"]}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = api.http.post(f"/m/{mid}/do/ruling", data={"k": links["judge"], "csrf": csrf, "text": "play on",
+                                                     "call": str(call), "back": f"/m/{mid}/call/{call}"})
+    assert r.status_code == 303 and "/call/" in r.headers["location"], r.headers
+    back = api.http.get(r.headers["location"]).text
+    assert re.search(r'<div class="flash" role="status">[^<]*#\d+', back), back

@@ -206,7 +206,9 @@ async def match_act(request: Request, mid: str, action: MatchActionName,
     `penalty`, `reason`, `minutes_late`), backup (`to`, `reason`, `rule`), extend (`minutes`,
     `reason`: the table's time on the round clock), replace (`voids`, `reason`, `kind`, `actor` and a
     `payload.FIELD` per field: what event `voids` should have read, as the replace form sends it;
-    recorded as `tablejudge log M correction --instead` records it)."""
+    recorded as `tablejudge log M correction --instead` records it), decide (`seen`: the head the
+    preview was decided on, required; `policy`: as `timelimit --policy`; what `tablejudge timelimit M`
+    records, the link's judge its actor; a log moved since `seen` is refused)."""
     scope, g = _match_grant(request, mid)
     check_csrf(request, g, {})
     return run_match_action(context(request), g, action.value, scope, fields)

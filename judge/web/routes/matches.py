@@ -280,14 +280,23 @@ async def replace_post(request: Request, mid: str):
     form, scope, g = await _posted(request, mid)
     try:
         result = run_match_action(context(request), g, "replace", scope, form)
-    except InputError as e:
+    except HANDLED as e:
         try:
             position = int(form.get("voids"))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             position = None
-        if wants_json(request) or position is None:  # no event to show the form of: the error page
+        if wants_json(request):
             raise
-        return refused(request, _replace_form(request, scope, g, position, typed=form, error=e), 422)
+        if isinstance(e, InputError) and position is not None:
+            try:  # the form again, with what was typed and the refusal beside its box
+                return refused(request, _replace_form(request, scope, g, position, typed=form, error=e), 422)
+            except HANDLED:
+                pass  # no event `voids` to show the form of: said below
+        # a revoked link, a store refusal, no such event: said in words where htmx swaps it (a 4xx
+        # answer is not swapped: the judge would tap and see nothing), else the error page
+        if request.headers.get("hx-request") == "true":
+            return refused(request, page(request, "web/_flash.html", error=page_error(e)), error_status(e))
+        return html_error(request, e)
     if wants_json(request):
         return JSONResponse(result)
     done = flash_link(request, f"/m/{mid}/record", g, result["message"])
@@ -405,4 +414,5 @@ async def call_page(request: Request, mid: str, position: int):
                 ladder=list(PENALTY_LADDER), time_facts=time_facts_form(m),
                 live=f"/m/{mid}/live", replay=link(f"/m/{mid}", g) + f"#e{at}", appeals=link(f"/m/{mid}/appeals", g),
                 queue=link(f"/t/{scope.tournament}/queue", g) if scope.tournament else None,
-                self_url=link(f"/m/{mid}/call/{position}", g))
+                self_url=link(f"/m/{mid}/call/{position}", g),
+                msg=flash_of(request))  # a form sent without htmx comes back here with its answer

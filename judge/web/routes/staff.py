@@ -233,7 +233,9 @@ def tournament_calls(desk, st) -> list[dict]:
     # call stood among the open ones while round 6 was played)
     rows = [dict(c, round=where[c["match"]][0], table=where[c["match"]][1], round_closed=where[c["match"]][2])
             for c in desk.matches.calls(list(where))]
-    return sorted(rows, key=lambda c: (not c["open"], c["round_closed"]))  # stable: oldest first in each
+    # open calls of open rounds, then open ones of closed rounds, then the answered ones (all of
+    # them: a closed round does not split the answered); stable: oldest first in each
+    return sorted(rows, key=lambda c: (not c["open"], c["open"] and c["round_closed"]))
 
 
 def queue_view(desk, st) -> dict[str, list[dict]]:
