@@ -85,9 +85,11 @@ def register(cli: click.Group) -> None:
                 rnd = t.state().round(done[0].round)
                 said += (f" ({rnd.name}, round {rnd.number})" if rnd and rnd.stage != "swiss"
                          else f" (round {done[0].round})")
-                left = rnd.missing() if rnd else []
-                # QA75 7: the tables left out of the file were not said
-                said += f"; still without a result: table(s) {tables.table_list(left)}" if left else "; every table has a result"
+                # QA75 7: the tables left out of the file were not said (no round found: nothing said)
+                if rnd is not None:
+                    left = rnd.missing()
+                    said += (f"; still without a result: table(s) {tables.table_list(left)}" if left
+                             else "; every table has a result")
             click.echo(said)
         warn_invalidated(t)
 
