@@ -16,6 +16,22 @@ def queue_answer_form(html: str, position: int) -> dict[str, str]:
     return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
 
 
+def report_every_table(api, tid: str) -> None:
+    for t in api.get(f"/api/t/{tid}/tables").json():
+        assert api.post(f"/api/t/{tid}/results", {"table": t["table"], "result": "1-0"}).status_code == 200
+
+
+def round_with_an_open_call(api, reason: str) -> tuple[str, str]:
+    """A new event's round 1 with table 1's first player's judge call open and every table's
+    result in (ready to close): its id and the caller."""
+    tid, _ = optcg_event(api)
+    token = player_tokens(api, tid)[1]
+    one = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+    post(api, tid, call_form(api, tid, token, one), reason)
+    report_every_table(api, tid)
+    return tid, one
+
+
 def test_a_reloaded_players_page_says_their_call_stands_and_offers_no_second_call(api, server):
     tid, _ = optcg_event(api)
     token = player_tokens(api, tid)[1]
@@ -72,12 +88,7 @@ def test_a_judge_marks_a_call_answered_from_the_queue_once(api, server):
 
 
 def test_an_unanswered_call_of_a_closed_round_is_listed_apart(api, server):
-    tid, _ = optcg_event(api)
-    token = player_tokens(api, tid)[1]
-    one = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
-    post(api, tid, call_form(api, tid, token, one), "he drew 2 cards")
-    for t in api.get(f"/api/t/{tid}/tables").json():
-        assert api.post(f"/api/t/{tid}/results", {"table": t["table"], "result": "1-0"}).status_code == 200
+    tid, _ = round_with_an_open_call(api, "he drew 2 cards")
     api.do(tid, "close")
     api.do(tid, "pair")
     calls = api.get(f"/api/t/{tid}/queue").json()
@@ -95,12 +106,7 @@ def test_closing_a_round_with_an_open_call_asks_first_and_says_it(api, server):
     desk said only "round 1 closed". The Close button's confirmation lists the open calls with
     their tables; closing still closes (a judge may have answered at the table) and says them."""
     import html as html_lib
-    tid, _ = optcg_event(api)
-    token = player_tokens(api, tid)[1]
-    one = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
-    post(api, tid, call_form(api, tid, token, one), "slow play")
-    for t in api.get(f"/api/t/{tid}/tables").json():
-        assert api.post(f"/api/t/{tid}/results", {"table": t["table"], "result": "1-0"}).status_code == 200
+    tid, one = round_with_an_open_call(api, "slow play")
     page = html_lib.unescape(api.http.get(f"/t/{tid}", params={"k": api.token}).text)
     close = re.search(r'<form[^>]*do/close"[^>]*>', page).group(0)
     asked = re.search(r'hx-confirm="([^"]*)"', close).group(1)
@@ -115,8 +121,7 @@ def test_closing_a_round_with_an_open_call_asks_first_and_says_it(api, server):
 
 def test_closing_a_round_without_an_open_call_asks_nothing(api, server):
     tid, _ = optcg_event(api)
-    for t in api.get(f"/api/t/{tid}/tables").json():
-        assert api.post(f"/api/t/{tid}/results", {"table": t["table"], "result": "1-0"}).status_code == 200
+    report_every_table(api, tid)
     page = api.http.get(f"/t/{tid}", params={"k": api.token}).text
     assert "hx-confirm" not in re.search(r'<form[^>]*do/close"[^>]*>', page).group(0)
     r = api.post(f"/api/t/{tid}/do/close", {})
