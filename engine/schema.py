@@ -499,6 +499,7 @@ def _plain_check(tp: Any) -> Callable[[Any, ParseContext], Any]:
     return check_any
 
 
+@functools.lru_cache(maxsize=None)  # a class's bound: worked out once, not on every match opened
 def most_json_chars(cls: type, max_cards: int) -> int | None:
     """The most characters of canonical JSON a payload of `cls` that `parse` accepts can take
     (with counts of at most `max_cards`), or None when a field has no such bound (a list, an

@@ -16,7 +16,7 @@ def read_rows(text: str, path: str, delimiter: str = ",") -> Iterator[tuple[int,
     `path:line` for a row that cannot be read. `delimiter`: `;` for a spreadsheet saved where the
     decimal separator is a comma."""
     text = text.removeprefix("\ufeff")
-    lines = text.split("\n")
+    lines = split_lines(text)  # (numbered as the errors' lines are: one piece for both)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=delimiter)
     while True:
         start = _row_start(lines, reader.line_num)

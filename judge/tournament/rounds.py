@@ -135,9 +135,9 @@ def close_round(t: Tournament, round_no: int | None = None) -> RecordedEvent:
     if disputed:
         raise InputError(f"{rnd.name} has disputed table(s) {', '.join(map(str, disputed))}: a judge "
                          "decides them first", field="round")
-    if rnd.missing():
+    if missing := rnd.missing():
         raise InputError(f"{rnd.name} still misses results for table(s) "
-                         f"{', '.join(map(str, rnd.missing()))}", field="round")
+                         f"{', '.join(map(str, missing))}", field="round")
     mine = set(e.position for e in rnd.result_events.values())
     behind = [p for p in standing_problems(t.store, st) if p.event.position in mine]
     if behind:  # a seal over a result the match no longer gives would certify it
