@@ -29,10 +29,14 @@ def standing_calls(events: Iterable[RecordedEvent]) -> list[tuple[RecordedEvent,
     return [(e, rulings.get(e.position)) for e in evs if e.kind == "judge.call" and e.position not in voided]
 
 
-def open_call(store: EventStore, match: str, caller: str) -> RecordedEvent | None:
-    """`caller`'s first call in the match that no ruling answers yet (None: none is open)."""
-    return next((c for c, answer in standing_calls(store.read_kinds(match, CALL_KINDS))
-                 if answer is None and c.payload.get("caller") == caller), None)
+def open_call(store: EventStore, match: str, caller: str,
+              events: Iterable[RecordedEvent] | None = None) -> RecordedEvent | None:
+    """`caller`'s first call in the match that no ruling answers yet (None: none is open).
+    `events`: the match's events of CALL_KINDS where the caller keeps them (the server's desk: a
+    page drawn on every phone's refresh reads no store); read from the store otherwise."""
+    evs = events if events is not None else store.read_kinds(match, CALL_KINDS)
+    return next((c for c, answer in standing_calls(evs) if answer is None and c.payload.get("caller") == caller),
+                None)
 
 
 def round_open_calls(store: EventStore, tables: Mapping[int, str],

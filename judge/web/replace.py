@@ -35,11 +35,11 @@ PAYLOAD = "payload."  # a box of the replacement's payload: `payload.count` (ins
 
 
 def event_at(m: Match, position: int) -> RecordedEvent:
-    found = m.store.read(m.id, after=position - 1, upto=position) if position >= 1 else []
-    if not found or found[0].position != position:
+    found = m.store.event_at(m.id, position) if position >= 1 else None
+    if found is None:
         raise InputError(f"match {m.id} has no event {position} (it holds events 1..{m.head_position()})",
                          field="event")
-    return found[0]
+    return found
 
 
 def box_text(value: Any) -> str:

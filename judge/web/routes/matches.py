@@ -64,6 +64,13 @@ def allowed(g: Grant | None, action: str, scope: MatchScope) -> bool:
 # --- the replay -----------------------------------------------------------------------------------
 
 
+def _decide_link(g: Grant | None, scope: MatchScope, tl: Any) -> dict[str, str] | None:
+    """The "Decide again" link (label and href) for a judge's or the organizer's link where a time
+    decision is out of date or none decides a time call (the replay's links, the recorder page)."""
+    label = offer(tl.match, tl.events) if allowed(g, "decide", scope) else None
+    return {"label": label, "href": link(f"/m/{scope.match}/decide", g)} if label else None
+
+
 async def _posted(request: Request, mid: str) -> tuple[dict[str, Any], MatchScope, Grant]:
     """A form posted to match `mid`: its fields, the match's scope and the link's checked grant,
     the CSRF token checked (every write's first four steps, in one place)."""
@@ -85,9 +92,8 @@ async def replay_page(request: Request, mid: str):
         links.append({"label": "recorder", "href": link(f"/m/{mid}/record", g)})
     if g is not None and g.full_view and scope.tournament:
         links.append({"label": "judges' queue", "href": link(f"/t/{scope.tournament}/queue", g)})
-    decide = offer(tl.match, tl.events) if allowed(g, "decide", scope) else None
-    if decide:  # the header's "not decided (...: decide again: tablejudge timelimit M)" keeps the terminal's way
-        links.append({"label": decide, "href": link(f"/m/{mid}/decide", g)})
+    if decide := _decide_link(g, scope, tl):  # the header's "not decided (...: decide again: tablejudge
+        links.append(decide)                    # timelimit M)" keeps the terminal's way
     return HTMLResponse(replay_html(tl, inline=False, live_url=f"/m/{mid}/live",
                                     data_url=link(f"/m/{mid}/data.json", g), links=links, base=web.base_path))
 
@@ -174,8 +180,7 @@ def _recorder(request: Request, scope: MatchScope, g: Grant, status: int = 200, 
                 mine={"position": mine["p"], "text": names.text(mine_text)} if mine else None,
                 named=names.text, max_line=MAX_LINE, may_judge=g.full_view, off_table=OFF_TABLE_KINDS,
                 replace_url=link(f"/m/{scope.match}/replace", g) if allowed(g, "replace", scope) else None,
-                decide=({"label": offer(tl.match, tl.events), "href": link(f"/m/{scope.match}/decide", g)}
-                        if allowed(g, "decide", scope) and offer(tl.match, tl.events) else None),
+                decide=_decide_link(g, scope, tl),
                 live=f"/m/{scope.match}/live",
                 replay=link(f"/m/{scope.match}", g), self_url=link(f"/m/{scope.match}/record", g), **entry)
 

@@ -35,15 +35,16 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call
     fmt = st.match_format(rnd.stage)
     match_id = rnd.matches.get(g.table)
     # the call form's `seen`: 0 while the table has no match yet (the first call creates it)
-    match_head = web.desk.matches.match(match_id).head_position() if match_id else 0
+    m = web.desk.matches.match(match_id) if match_id else None
+    match_head = m.head_position() if m is not None else 0
     if call_seen is not None:
         match_head = min(call_seen, match_head)
     if me not in (view["player1"], view["player2"]):
         me = None
     # `me`'s own call that no judge answered yet: the page says so and offers no second call
     # (QA75 3: a reloaded page showed nothing of it, and a tap was the only way to find out)
-    standing = open_call(web.desk.matches.match(match_id).store, match_id, me) \
-        if match_id and me and not st.is_closed(rnd) else None
+    standing = open_call(m.store, match_id, me, web.desk.matches.desk_events.get(match_id, [])) \
+        if m is not None and me and not st.is_closed(rnd) else None
     my_call = None if standing is None else {"at": views.local_time(standing.recorded_at),
                                              "reason": standing.payload.get("reason", "")}
     opponent = None if me is None else (view["player2"] if me == view["player1"] else view["player1"])
