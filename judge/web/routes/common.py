@@ -263,6 +263,15 @@ def html_error(request: Request, e: Exception) -> Response:
                 next_step=next_step(e))
 
 
+def refusal_answer(request: Request, e: Exception) -> Response:
+    """A refused form's answer: for htmx, the words as a fragment where the form's answer goes
+    (200, the status in X-Tablejudge-Refused), not a whole page swapped into it; for a plain form,
+    the error page."""
+    if request.headers.get("hx-request") == "true":
+        return refused(request, page(request, "web/_flash.html", error=page_error(e)), error_status(e))
+    return html_error(request, e)
+
+
 def flash_link(request: Request, path: str, grant: Grant | None, msg: str | None, **params: Any) -> str:
     """`link` (with `params`) carrying a message this server says after a form (`?msg=`), sealed
     (`ms`): pages show only a sealed one (`flash_of`)."""

@@ -31,8 +31,8 @@ from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.replace import box_of, event_at, form_of, refusal
 from judge.web.timedecide import offer, preview
 from judge.web.routes.common import (
-    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, html_error, json_error, link, page, read_form, refused,
-    page_error, wants_json, flash_link, flash_of,
+    HANDLED, app_state, check_csrf, error_body, error_status, grant_of, json_error, link, page, read_form, refused,
+    page_error, wants_json, flash_link, flash_of, refusal_answer,
 )
 from judge.web.routes.staff import context
 
@@ -238,9 +238,7 @@ async def match_do(request: Request, mid: str, action: str):
             kept = form.get("reason") if action == "call" and isinstance(form.get("reason"), str) else ""
             return refused(request, _recorder(request, scope, g, act_error=error_body(e)["error"], call_reason=kept),
                            error_status(e))
-        if is_htmx:
-            return refused(request, page(request, "web/_flash.html", error=page_error(e)), error_status(e))
-        return html_error(request, e)
+        return refusal_answer(request, e)
     if api_client:  # as POST /api/m/ID/do/ACTION answers
         return JSONResponse(result)
     if on_recorder:
@@ -297,11 +295,8 @@ async def replace_post(request: Request, mid: str):
                 return refused(request, _replace_form(request, scope, g, position, typed=form, error=e), 422)
             except HANDLED:
                 pass  # no event `voids` to show the form of: said below
-        # a revoked link, a store refusal, no such event: said in words where htmx swaps it (a 4xx
-        # answer is not swapped: the judge would tap and see nothing), else the error page
-        if request.headers.get("hx-request") == "true":
-            return refused(request, page(request, "web/_flash.html", error=page_error(e)), error_status(e))
-        return html_error(request, e)
+        # a revoked link, a store refusal, no such event: said in the form's area, not as a page
+        return refusal_answer(request, e)
     if wants_json(request):
         return JSONResponse(result)
     done = flash_link(request, f"/m/{mid}/record", g, result["message"])

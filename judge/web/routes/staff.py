@@ -18,7 +18,8 @@ from judge.web.actions import Context, run_action
 from judge.web.auth import player_claims
 from judge.web.device import device_of
 from judge.web.routes.common import (
-    HANDLED, app_state, check_csrf, error_status, flash_link, flash_of, grant_of, html_error, link, page, page_error, read_form, refused,
+    HANDLED, app_state, check_csrf, error_status, flash_link, flash_of, grant_of, link, page, page_error, read_form, refused,
+    refusal_answer,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -93,9 +94,7 @@ def _done(request: Request, g, path: str, error: Exception | None, msg: str | No
     """After a form: htmx gets a message fragment (or is sent on to the page); a plain form a 303."""
     is_htmx = request.headers.get("hx-request") == "true"
     if error is not None:
-        if is_htmx:
-            return refused(request, page(request, "web/_flash.html", error=page_error(error)), error_status(error))
-        return html_error(request, error)
+        return refusal_answer(request, error)
     target = flash_link(request, path, g, msg)
     if is_htmx:
         return Response(status_code=204, headers={"HX-Redirect": target})
