@@ -24,19 +24,25 @@ def register(cli: click.Group) -> None:
 @click.option("--out", "-o", type=click.Path(dir_okay=False),
               help="File for a match report (default OUT-DIR/MATCH.html); a round writes a folder: --out-dir.")
 @click.option("--no-matches", is_flag=True, help="With --round: write only the round page, not each match's report.")
+@click.option("--staff", is_flag=True,
+              help="The staff's view: every card the log names, hands included (the page says so: not for "
+                   "players). Without it, hidden information stays hidden, as in `tablejudge replay`.")
 @json_option
 @pass_env
-def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json) -> None:
+def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, staff, as_json) -> None:
     """Write an HTML report: one self-contained file (inline CSS and SVG, no scripts, no network;
     prints on A4) with the header and result, findings, a chart of the key counters, the timeline
     by turn and phase, the table after every event, and the hash chain's verdict. A match whose
     log fails verification (a broken chain, a missing guard) still gets its page, saying FAILED,
-    and the command exits 1 (with --round: when any match of the round fails).
+    and the command exits 1 (with --round: when any match of the round fails). Hidden cards (hands,
+    Life taken to a hand) stay hidden unless --staff, as in `tablejudge replay`; the page says
+    which view it is.
 
     \b
     Examples:
       tablejudge report MATCH                 # exports/MATCH.html
       tablejudge report --round 3             # exports/round-3.html and each match's report
+      tablejudge report MATCH --staff -o j.html  # hands and all, for the judges
     """
     if bool(match) == bool(round_):
         raise InputError("name a MATCH, or give --round R", field="match")
@@ -46,19 +52,19 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, as_json
     problems: list[str] = []  # why the log fails verification: the page says it, the exit code too
     if round_:
         paths, failing = lib.write_round_report(env.store(), round_, event=event, out_dir=out_dir,
-                                                with_matches=not no_matches)
+                                                with_matches=not no_matches, staff=staff)
         problems = [f"match {mid} failed verification (details: tablejudge verify {mid})" for mid in failing]
     else:
         m = env.match(match)
         # the page is written either way (it says FAILED and where); the exit code says it too, so
         # that a script or a scorekeeper does not hand on a report of a log that fails its check.
         # One verification serves both: the page's verdict and the exit code's.
-        page, verdict = render_match_verified(m)
+        page, verdict = render_match_verified(m, staff=staff)
         paths = [write_file(out or report_path(out_dir, m.id), page)]
         problems = [] if verdict.ok else list(verdict.problems)
     if as_json:
-        emit_json({"files": paths} if not problems else
-                  {"files": paths, "verified": False, "problems": problems})
+        emit_json({"files": paths, "staff": staff} if not problems else
+                  {"files": paths, "staff": staff, "verified": False, "problems": problems})
     else:
         for p in paths:
             click.echo(p)

@@ -23,6 +23,7 @@ from engine.penalty_guide import guide_for
 from engine.replay import Validation
 from engine.state import TableState
 from judge.desk.clock import Clock, clock_of
+from judge.replay.hiding import seen_log
 
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -40,6 +41,16 @@ class Review:
     clock: Clock
     # time decisions a later correction left out of date (engine/decisions.py): never the outcome
     stale: dict[int, StaleDecision] = field(default_factory=dict)
+    # the log as stored (`events` is the log as the viewer sees it: hidden cards hidden, when
+    # `hidden`): what the hash chain is verified on; None: `events` is the log as stored
+    stored: list[RecordedEvent] | None = None
+    hidden: bool = False
+    standing: Standing | None = None  # the stale decisions' standing table (a replay's boards ask it)
+
+    @property
+    def log(self) -> list[RecordedEvent]:
+        """The log as stored (its hashes hold), whatever the viewer sees."""
+        return self.stored if self.stored is not None else self.events
 
     @property
     def state(self) -> TableState:
@@ -112,17 +123,30 @@ class Review:
         return describer(self.match.ruleset.describe)(e)
 
 
-def review(match: Match, upto: int | None = None) -> Review:
-    validation = match.validate(upto)
-    events = match.events(upto)
+def review(match: Match, upto: int | None = None, *, hidden: bool = False,
+           events: list[RecordedEvent] | None = None) -> Review:
+    """The match as one viewer sees it. `hidden`: a public viewer's (judge.replay.hiding: the
+    replay's own notion), whose findings, descriptions and tables come from the log with hidden
+    cards hidden (hiding never adds a finding, per each ruleset's invariant); otherwise the staff's.
+    `events`: the log as stored, when the caller has read it already (up to where the view ends)."""
+    stored = events if events is not None else match.events(upto)
+    # time decisions out of date: judged on the log as stored (a hidden log lacks cards a table's
+    # hash stands on)
+    stale = stale_decisions(match.replayer, stored)
+    standing = Standing(match.replayer, stored, stale)
+    seen = seen_log(match, stored, hidden)
+    validation = match.replayer.validate_events(seen[1:])  # as `validate`: void findings judged apart
     voided = set(validation.state.voided)
-    stale = stale_decisions(match.replayer, events)
-    game = Standing(match.replayer, events, stale).outcome(match.ruleset.outcome(validation.state))
-    outcome = log_outcome(events, voided, match.players, game, stale)
-    desk = desk_findings(events, voided, match.players, outcome,
+    try:
+        game = standing.outcome(match.ruleset.outcome(validation.state))
+    except Exception:  # noqa: BLE001 - a ruleset bug must not hide the match (DESK-10 flags it elsewhere)
+        game = None
+    outcome = log_outcome(seen, voided, match.players, game, stale)
+    desk = desk_findings(seen, voided, match.players, outcome,
                          known_rules=[r.id for r in match.ruleset.rules], guide=guide_for(match.ruleset.name),
                          extra_minutes=match.ruleset.extra_minutes_policies) + stale_findings(stale, match.id)
-    return Review(match, events, validation, desk, outcome, clock_of(events, voided), stale)
+    return Review(match, seen, validation, desk, outcome, clock_of(seen, voided), stale,
+                  stored=stored if hidden else None, hidden=hidden, standing=standing)
 
 
 def finding_rows(r: Review) -> list[dict[str, Any]]:

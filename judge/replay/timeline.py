@@ -13,18 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.decisions import Standing, not_decided_words, stale_decisions, stale_findings
-from engine.desk import DESK_RULES, JUDGE_ACTION_KINDS, describer, desk_findings, log_outcome
+from engine.decisions import not_decided_words
+from engine.desk import DESK_RULES, JUDGE_ACTION_KINDS, describer
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.match import Match
 from engine.names import names_now, shown_players
 from engine.notation.lexer import SEATS
-from engine.penalty_guide import guide_for
-from engine import replacing
 from engine.replay import Fold
 from engine.state import TableState
+from judge.desk.review import review
 from judge.replay.board import board, codes_on
+from judge.replay.hiding import hide_event
 from judge.replay.names import card_names
 
 _DESK_RULES = {r.id: r for r in DESK_RULES}
@@ -63,16 +63,6 @@ class Timeline:
                 "voided": [e["p"] for e in self.events if e["void"]], "turns": self.turns()}
 
 
-def hide_event(match: Match, e: RecordedEvent) -> RecordedEvent:
-    """The event as a viewer who may not see hidden cards gets it."""
-    if e.position == 1:
-        return e
-    try:
-        return e._replace(payload=replacing.hide(match.ruleset, e.kind, dict(e.payload)))
-    except Exception:  # noqa: BLE001 - a stored payload hide() cannot read: show nothing of it
-        return e._replace(payload={k: v for k, v in e.payload.items() if k in ("player",)})
-
-
 def as_known_to(match: Match, recorded_by: str, log: list[RecordedEvent]) -> list[RecordedEvent]:
     """The log as one recorder's link knows it: hidden cards hidden (hide_event), except in the
     events that link recorded itself: it typed the cards they name (a draw it saw), so it may see
@@ -90,16 +80,10 @@ def table_known_to(match: Match, recorded_by: str, log: list[RecordedEvent] | No
 def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | None = None,
          events: list[RecordedEvent] | None = None) -> Timeline:
     rs = match.ruleset
-    log = events if events is not None else match.events()
-    # time decisions out of date: judged on the log as stored (a hidden log lacks cards a table's
-    # hash stands on), up to where this walk ends
-    stale = stale_decisions(match.replayer, log)
-    standing = Standing(match.replayer, log, stale)
-    if hidden:
-        log = [hide_event(match, e) for e in log]
+    r = review(match, hidden=hidden, events=events)  # the viewer's log, findings and outcome
+    log, validation, standing, outcome = r.events, r.validation, r.standing, r.outcome
     players = match.players
     seats = {p: SEATS[i] for i, p in enumerate(players)}
-    validation = match.replayer.validate_events(log[1:])  # as `validate`: void findings judged apart
     state = validation.state
     snaps: list[dict[str, Any]] = []
     if boards:
@@ -113,14 +97,7 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
             b["result"], b["not_decided"] = standing.result(b["result"], match.id, at=e.position)
             snaps.append(b)
     voided = set(state.voided)
-    try:
-        game = standing.outcome(rs.outcome(state))
-    except Exception:  # noqa: BLE001
-        game = None
-    outcome = log_outcome(log, voided, players, game, stale)
-    desk = desk_findings(log, voided, players, outcome, known_rules=[r.id for r in rs.rules],
-                         guide=guide_for(rs.name), extra_minutes=rs.extra_minutes_policies) + \
-        stale_findings(stale, match.id)
+    desk = r.desk
     judged = [(f, validation.is_void(f)) for f in validation.findings] + [(f, f.position in voided) for f in desk]
     findings = [_finding_row(rs, f, void) for f, void in sorted(judged, key=lambda fv: (fv[0].position, fv[0].rule))]
     describe = describer(rs.describe)
@@ -140,7 +117,7 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
             "labels": {k: p.get(k) for k in ("event", "round", "table") if p.get(k) is not None},
             "head": log[-1].position, "hidden": hidden, "zones": list(rs.zones),
             "outcome": outcome.to_dict() if outcome else None,
-            "not_decided": None if outcome else not_decided_words(stale, match.id)}
+            "not_decided": None if outcome else not_decided_words(r.stale, match.id)}
     codes = set().union(*(codes_on(b) for b in snaps)) if snaps else set()
     return Timeline(info, rows, snaps, findings, card_names(codes, state, rs, event_db), state)
 

@@ -123,7 +123,8 @@ def _action_row(m: Match, e: RecordedEvent, describe, voided: set[int], link) ->
 
 def appeals_context(m: Match, *, base_url: str = "", appendix: bool = True) -> dict[str, Any]:
     """What appeal.html draws: the incidents, each with its board, and (appendix) the report."""
-    ctx = match_context(m)  # the report: the appendix, and its result, names and integrity
+    # the report: the appendix (the staff's view: the file is the judges'), and its result, names and integrity
+    ctx = match_context(m, staff=True)
     events = m.events()
     voided = set(ctx["voided"])
     rs = m.ruleset

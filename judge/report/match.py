@@ -15,6 +15,7 @@ from judge import desk
 from judge.report.templating import render
 from judge.report.files import DEFAULT_DIR, report_path, write_file
 from judge.io.cardnames import CardNames
+from judge.replay.hiding import STAFF_WARNING
 from judge.report.views import result_text, same_layout, table_view
 
 
@@ -23,16 +24,18 @@ PALETTE = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085")
 # --- the match report ------------------------------------------------------------------------
 
 
-def match_context(m: Match, verify: VerifyReport | None = None) -> dict[str, Any]:
+def match_context(m: Match, verify: VerifyReport | None = None, *, staff: bool = False) -> dict[str, Any]:
     """What report.html draws. `verify`: the log's verdict, when the caller has it already (a
-    round page verifies each match once: the chain is then not recomputed a second time)."""
-    return _context(m, verify)[0]
+    round page verifies each match once: the chain is then not recomputed a second time). `staff`:
+    every card the log names, hands included; otherwise hidden cards stay hidden, as in the replay
+    (one notion of the viewer: judge.replay.hiding, through desk.review)."""
+    return _context(m, verify, staff)[0]
 
 
-def _context(m: Match, verify: VerifyReport | None) -> tuple[dict[str, Any], VerifyReport]:
+def _context(m: Match, verify: VerifyReport | None, staff: bool) -> tuple[dict[str, Any], VerifyReport]:
     """The page's context, and the verdict it carries (verified here, after the review, on the
     review's log and stale decisions, when not given)."""
-    r = desk.review(m)
+    r = desk.review(m, hidden=not staff)
     voided = r.voided
     ruleset = m.ruleset
     findings_at: dict[int, list[dict[str, Any]]] = {}
@@ -89,13 +92,14 @@ def _context(m: Match, verify: VerifyReport | None) -> tuple[dict[str, Any], Ver
                 + [e["state"] for seg in segments for ph in seg["phases"] for e in ph["events"]])
 
     if verify is None:  # `verify`'s own verdict: the chain, and the replay (a stale decision fails it)
-        verify = verify_match(m.store, m.id, events=r.events, stale=r.stale)  # the review's log and staleness
+        verify = verify_match(m.store, m.id, events=r.log, stale=r.stale)  # the review's log as stored
     outcome = r.outcome
     decision = _with_source(m, r.time_decision())
     c = m.created.payload
     seats = names_now(r.state)  # the players as named now (a placeholder a later copy named)
     return {
         "title": f"Match {m.id}",
+        "staff": staff, "staff_warning": STAFF_WARNING,
         "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "match": {"id": m.id, "event": c.get("event"), "round": c.get("round"), "table": c.get("table"),
                   "players": shown_players(seats), "ruleset": ruleset.name, "ruleset_title": ruleset.title,
@@ -269,17 +273,17 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
 
 
-def render_match(m: Match, verify: VerifyReport | None = None) -> str:
-    return render("report.html", **match_context(m, verify))
+def render_match(m: Match, verify: VerifyReport | None = None, *, staff: bool = False) -> str:
+    return render("report.html", **match_context(m, verify, staff=staff))
 
 
-def render_match_verified(m: Match) -> tuple[str, VerifyReport]:
+def render_match_verified(m: Match, *, staff: bool = False) -> tuple[str, VerifyReport]:
     """The page and the verdict it shows (the CLI's exit code says it too): the match reviewed and
     verified once, the verification on the review's log."""
-    ctx, verify = _context(m, None)
+    ctx, verify = _context(m, None, staff)
     return render("report.html", **ctx), verify
 
 
 def write_match_report(m: Match, out_dir: str = DEFAULT_DIR, path: str | None = None,
-                       verify: VerifyReport | None = None) -> str:
-    return write_file(path or report_path(out_dir, m.id), render_match(m, verify))
+                       verify: VerifyReport | None = None, *, staff: bool = False) -> str:
+    return write_file(path or report_path(out_dir, m.id), render_match(m, verify, staff=staff))

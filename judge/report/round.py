@@ -15,13 +15,17 @@ from judge.io.files import safe_name
 from judge.report.files import DEFAULT_DIR, natural_key, report_path, write_file
 from judge.report.match import write_match_report
 from judge.report.views import result_text
+from judge.replay.hiding import STAFF_WARNING
 from judge.tournament.seal import seal_events, token as seal_token
 
 
 # --- the round report ------------------------------------------------------------------------
 
 
-def round_context(store: EventStore, round_label: str, event: str | None = None) -> dict[str, Any]:
+def round_context(store: EventStore, round_label: str, event: str | None = None, *,
+                  staff: bool = False) -> dict[str, Any]:
+    """The round page's rows. `staff`: each match as the staff sees it (its finding counts
+    included); otherwise as a public viewer does, like the match reports beside it."""
     rows = []
     verified = {}  # each match's verdict, for its own report (write_round_report): verified once
     for mid in store.match_ids():
@@ -29,11 +33,11 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
         if str(c.get("round")) != str(round_label) or (event is not None and c.get("event") != event):
             continue
         m = Match(store, mid)
-        r = desk.review(m)
+        r = desk.review(m, hidden=not staff)
         active = r.active_findings()
         slip = r.slip()
         # as `verify` judges it, on the review's log and stale decisions (not read or replayed again)
-        verify = verified[mid] = verify_match(store, mid, events=r.events, stale=r.stale)
+        verify = verified[mid] = verify_match(store, mid, events=r.log, stale=r.stale)
         seats = names_now(r.state)
         rows.append({
             "id": mid, "table": c.get("table"), "event": c.get("event"), "players": shown_players(seats),
@@ -58,7 +62,8 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
     seals = [{"tournament": e.match, "position": e.position, "token": seal_token(e.match, e.payload)}
              for e in seal_events(store) if str(e.payload.get("round")) == str(round_label)
              and any(h.get("stream") in ids for h in e.payload.get("heads") or ())]
-    return {"title": f"Round {round_label}" + (f" — {', '.join(events)}" if events else ""),
+    return {"staff": staff, "staff_warning": STAFF_WARNING,
+            "title": f"Round {round_label}" + (f" — {', '.join(events)}" if events else ""),
             "round": round_label, "event": event or ", ".join(events),
             "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
             "matches": rows, "seals": seals, "verified": verified,
@@ -68,15 +73,16 @@ def round_context(store: EventStore, round_label: str, event: str | None = None)
 
 
 def write_round_report(store: EventStore, round_label: str, *, event: str | None = None,
-                       out_dir: str = DEFAULT_DIR, with_matches: bool = True) -> tuple[list[str], list[str]]:
+                       out_dir: str = DEFAULT_DIR, with_matches: bool = True,
+                       staff: bool = False) -> tuple[list[str], list[str]]:
     """Write the round page (and, by default, each match's report next to it, so its links work):
     (the files, the ids of the round's matches whose log failed verification — their rows say
     FAILED, and `tablejudge report --round` exits 1 for them, as for one match)."""
-    ctx = round_context(store, round_label, event)
+    ctx = round_context(store, round_label, event, staff=staff)
     paths = [write_file(report_path(out_dir, f"round-{round_label}"),
                         render("round.html", **ctx))]
     if with_matches:
         for row in ctx["matches"]:
             paths.append(write_match_report(Match(store, row["id"]), out_dir,
-                                            verify=ctx["verified"][row["id"]]))
+                                            verify=ctx["verified"][row["id"]], staff=staff))
     return paths, [row["id"] for row in ctx["matches"] if not row["verified"]]
