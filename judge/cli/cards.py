@@ -9,7 +9,7 @@ from engine.match import InputError
 from engine.words import plural
 from engine.schema import shown
 
-from judge.io import carddb, cardsnapshot
+from judge.io import carddb, cardformats, cardsnapshot
 from judge.io.text import read_text
 from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, emit_json, json_option, pass_env
 
@@ -69,20 +69,28 @@ def cards_show(env: Env, card, cards_path, as_json) -> None:
 @json_option
 @pass_env
 def cards_find(env: Env, name, cards_path, as_json) -> None:
-    """Cards whose name has a word starting with NAME (case and punctuation ignored).
+    """Cards whose name has a word starting with NAME (case and punctuation ignored), or the card
+    a card number names (OP01-078).
 
     \b
-    Example:
+    Examples:
       tablejudge cards find hanc
+      tablejudge cards find OP01-078
     """
-    hits = card_db(env, cards_path).find(name)
+    db = card_db(env, cards_path)
+    # a card number finds its card (QA78 LOW-1: a number matched no name's word and read as
+    # "no card name has a word starting with OP01-001")
+    code = cardformats.card_number(name)
+    row = db.get(code) if code is not None else None
+    hits = ([(code, row.get("name") or "")] if row else []) if code is not None else db.find(name)
     if as_json:
         emit_json([{"number": n, "name": nm} for n, nm in hits])
         return
     for n, nm in hits:
         click.echo(carddb.label(n, nm))
     if not hits:
-        click.echo(f"no card name has a word starting with {shown(name)}")
+        click.echo(f"no card {code} in the card data (see `tablejudge cards info`)" if code is not None
+                   else f"no card name has a word starting with {shown(name)}")
 
 
 @cards_group.command("info")

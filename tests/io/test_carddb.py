@@ -186,6 +186,17 @@ def test_cards_find_and_show_by_name(capsys):
     assert "could be" in capsys.readouterr().err
 
 
+
+def test_cards_find_by_a_card_number(capsys):
+    """QA78 LOW-1: a number matched no name's word ("no card name has a word starting with ...")."""
+    assert run_guarded(cli, ["cards", "find", "op01-078"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["OP01-078 Boa Hancock"]
+    assert run_guarded(cli, ["cards", "find", "OP99-999", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert run_guarded(cli, ["cards", "find", "OP99-999"]) == 0
+    assert capsys.readouterr().out.startswith("no card OP99-999 in the card data")
+
+
 # --- decklists ------------------------------------------------------------------------------------------
 
 def test_a_deck_with_an_unknown_number_is_one_warning_naming_it(tmp_path, capsys):
