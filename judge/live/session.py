@@ -20,6 +20,7 @@ from engine.findings import Finding
 from engine.match import BatchInputError, InputError, Match
 from engine.replacing import replacement_field
 from engine.notation.lines import turn_number_problem
+from judge.recorders import who_stored
 from engine.replay import VOIDING_KINDS
 from engine.state import TableState
 from engine.store import ConflictError, StoreError
@@ -341,7 +342,7 @@ class LiveSession:
                 if e.position not in self.mine]
 
     def _ask(self, actions: list[Action], text: str, moved: list[RecordedEvent]) -> Reply:
-        who = sorted({e.recorded_by for e in moved})
+        who = sorted({who_stored(e) for e in moved})  # as the web's "moved" answer names them
         lines = [f"  the log moved before your line was stored: {len(moved)} new event"
                  f"{'s' if len(moved) != 1 else ''} by {', '.join(who)}:"]
         lines += self._moved_lines(moved)

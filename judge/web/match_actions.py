@@ -25,6 +25,7 @@ from judge.desk.penalties import give_penalty
 from judge.tournament import rounds
 from judge.web.actions import Context, number, text
 from judge.desk.clock import local_time
+from judge.recorders import who_stored
 from judge.web.auth import PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, who_can
 from judge.web.recording import LineOutcome, Recorder
 from judge.web.replace import replace as replace_event
@@ -133,7 +134,7 @@ def _line(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
         raise Forbidden(str(e)) from None
     d = out.to_dict(describer(m.ruleset.describe))
     if out.status == "moved":
-        who = sorted({e.recorded_by for e in out.moved})
+        who = sorted({who_stored(e) for e in out.moved})  # as `live` names them
         d["message"] = (f"not stored: {len(out.moved)} event{'s' if len(out.moved) != 1 else ''} recorded since "
                         f"your page showed event {seen}" + (f" (by {', '.join(who)})" if who else "")
                         + (": your line repeats " + ", ".join(f"#{p}" for p in out.repeats) if out.repeats else ""))

@@ -37,7 +37,8 @@ from judge.live.moved import repeated
 from judge.live.options import options
 from judge.live.session import JUDGE_DEFAULT_KINDS
 from judge.replay.timeline import Timeline, table_known_to
-from judge.web.auth import recorder_words, who_can
+from judge.recorders import recorder_words
+from judge.web.auth import who_can
 
 MAX_LINE = 4000
 

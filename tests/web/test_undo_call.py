@@ -131,3 +131,18 @@ def test_the_recorder_pages_undo_and_call_answer_with_the_recorder_refreshed(api
     r = api.http.post(f"/m/{mid}/do/undo", data={**form, "voids": str(second)}, headers=hx)
     assert r.headers.get("X-Tablejudge-Refused") == "409" and 'id="act-error"' in r.text and "already void" in r.text
     assert head(api, mid) == h
+
+
+def test_a_line_refused_because_the_log_moved_is_a_409_naming_the_judge_who_moved_it(api, server):
+    """QA78 LOW-2: the answer was 200 (a client reading the code took the line for stored), and it
+    named the terminal's OS user ("by root") instead of the judge whose event moved the log."""
+    from tests.conftest import run_cli
+    tid, mid, rec = recorder_match(api, server)
+    seen = head(api, mid)
+    r = run_cli("log", mid, "note", "--actor", "judge:W1", "--text", "deck check at the table", db=server.db)
+    assert r.returncode == 0, r.stderr
+    r = api.post(f"/api/m/{mid}/lines", {"line": "T1 A: refresh", "seen": seen}, token=rec)
+    assert r.status_code == 409, r.text
+    body = r.json()
+    assert body["status"] == "moved" and not body["recorded"] and head(api, mid) == seen + 1
+    assert "by judge:W1 (at a terminal or by an import, as tester)" in body["message"], body["message"]

@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Any
 
 from fastapi import APIRouter, Body, Query, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from judge.tournament.audit import audit_rows
@@ -183,13 +184,19 @@ async def match_replay(request: Request, mid: str, start: int = Query(1, alias="
     return tl.data_from(start)
 
 
-@router.post("/m/{mid}/lines", response_model=Done)
-async def match_line(request: Request, mid: str, body: Line) -> dict[str, Any]:
+@router.post("/m/{mid}/lines", response_model=Done,
+             responses={409: {"description": "nothing stored: another recorder stored events since `seen` "
+                                             "(the body: `status` \"moved\", the new events and who stored them)"}})
+async def match_line(request: Request, mid: str, body: Line) -> Any:
     """Record one notation line (a recorder's link for this match, or staff): one transaction, or
-    nothing (422 with the column; `status: moved` when another recorder stored events since `seen`)."""
+    nothing (422 with the column; 409 with `status: moved`, the events and who stored them, when
+    another recorder stored events since `seen`)."""
     scope, g = _match_grant(request, mid)
     check_csrf(request, g, {})
-    return run_match_action(context(request), g, "line", scope, body.model_dump())
+    out = run_match_action(context(request), g, "line", scope, body.model_dump())
+    if out["status"] == "moved":  # nothing stored: a client reading only the code must not take it for stored (QA78 LOW-2)
+        return JSONResponse(out, status_code=409)
+    return out
 
 
 @router.post("/m/{mid}/do/{action}", response_model=Done)
