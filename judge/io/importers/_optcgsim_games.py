@@ -39,7 +39,7 @@ from judge.io.importers._optcgsim_lines import (
     TextLine,
 )
 
-PLAYED = re.compile(r"Draw \d+ (Cards?|Don)|End Turn")
+PLAYED = re.compile(r"Draw [0-9]+ (Cards?|Don)|End Turn")
 OPENING_KEYS = 40  # move and check lines: the set-up names every card as it leaves the shuffled deck
 HEADER_TEXT = ("Version is", "Waiting for a Connection", "Attempting to connect")
 

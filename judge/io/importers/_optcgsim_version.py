@@ -33,7 +33,7 @@ from judge.io.importers._optcgsim_lines import HeaderLine, Line, MoveLine, Playe
 
 KNOWN_FAMILIES = ("1.40", "1.42", "1.43")
 KNOWN_FORMATS = (1, 2)
-VERSION = re.compile(r"(?P<family>\d+\.\d+)[a-z]?(\.\d+)?")
+VERSION = re.compile(r"(?P<family>[0-9]+\.[0-9]+)[a-z]?(\.[0-9]+)?")
 OWN_VIEW_ACTORS = ("You", "Opponent")
 
 
