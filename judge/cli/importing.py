@@ -11,7 +11,7 @@ import click
 
 from engine.words import plural
 
-from judge.cli.common import Env, FindingsExit, emit_json, stderr, table_text
+from judge.cli.common import Env, FindingsExit, emit_json, progressbar, stderr, table_text
 
 GAME_COLUMNS = ["file", "game", "version", "result", "match", "events", "findings"]
 
@@ -88,8 +88,7 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
     if as_json or not sys.stderr.isatty():
         result = import_files(store, files, recorded_by=env.recorded_by, workers=workers, cards=cards)
     else:
-        with click.progressbar(length=len(files), label="importing", file=sys.stderr, show_pos=True,
-                               show_eta=True) as bar:
+        with progressbar(length=len(files), label="importing", show_pos=True, show_eta=True) as bar:
             result = import_files(store, files, recorded_by=env.recorded_by, workers=workers, cards=cards,
                                   progress=lambda _path: bar.update(1))
     rows = [s.to_dict() for s in result.imported]
