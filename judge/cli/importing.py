@@ -65,7 +65,7 @@ def game_rows(summaries: list[dict[str, Any]], *, basename: bool = True) -> list
             checks = (f"{g['chk_mismatches']} of {g['chk_checked']} RZ1|CHK" if g["chk_checked"]
                       else f"{g['summary_mismatches']} of {g['summaries_checked']} summaries")
             rows.append({"file": os.path.basename(s["file"]) if basename else s["file"], "game": g["game"],
-                         "version": s["version"], "result": result_text(g["result"]),
+                         "version": g.get("version", s["version"]), "result": result_text(g["result"]),
                          "match": g.get("in_match", g["match"]) + (
                              "" if g["stored"] else " (resumed)" if g.get("events_appended") else " (already)"),
                          "events": events_cell(g), "findings": g["findings"], "mismatches": checks})

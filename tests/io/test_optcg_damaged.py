@@ -78,3 +78,16 @@ def test_a_non_ascii_digit_in_a_move_is_refused_not_read_as_another_game(tmp_pat
 def test_a_flag_with_more_digits_than_the_simulator_writes_is_refused(tmp_path):
     error = refused(tmp_path, write(tmp_path, "flag.log", changed(MOVE, 12, "9" * 12)))
     assert "flag.log:202" in error and "flag 5" in error
+
+
+# --- F4: one file, games of two simulator versions -----------------------------------------------
+
+def test_a_file_of_a_140a_game_then_a_143a_game_labels_each_game_with_its_own_version(tmp_path):
+    lines = variant("v1_hdr_140a_real.log")
+    lines = lines[:-1] if lines[-1] == "" else lines
+    store = EventStore.open(str(tmp_path / "t.db"))
+    s = optcgsim.import_file(store, write(tmp_path, "mixed.log", lines + esempio())).to_dict()
+    assert [(g["version"], "Life moves modelled" in g["variant"], "RZ1|CHK checked" in g["variant"])
+            for g in s["games"]] == [("1.40a.60", True, False), ("1.43a.1", False, True)]
+    assert not any("different versions" in w["text"] for w in s["warnings"])
+    assert "game 1: " in s["variant"] and "game 2: " in s["variant"]

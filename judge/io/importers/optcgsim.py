@@ -276,6 +276,8 @@ def summary(fr: FileResult, related: dict[str, Copy], store: EventStore) -> Impo
     the CONTINUES ones appended to, the others were there already."""
     first = fr.firsts
     games = [game_row(g, related[g.match], first[g.match], store) for g in fr.games]
+    for row, own in zip(games, fr.variant.per_game):  # a file of two versions' games: each says its own
+        row["version"], row["variant"] = own.version, own.label()
     new = [g for m, g in first.items() if related[m].how == "new"]
     appended = sum(g.get("events_appended", 0) for g in games)
     totals = {k: sum(g.stats[k] for g in fr.games)
