@@ -91,3 +91,36 @@ def test_a_file_of_a_140a_game_then_a_143a_game_labels_each_game_with_its_own_ve
             for g in s["games"]] == [("1.40a.60", True, False), ("1.43a.1", False, True)]
     assert not any("different versions" in w["text"] for w in s["warnings"])
     assert "game 1: " in s["variant"] and "game 2: " in s["variant"]
+
+
+# --- F3: control characters in a line of text; F7: files cut after the header, zero-filled --------
+
+@pytest.mark.parametrize("bad", ["Version is 1.43a.1\x1b[31m", "\x00" * 300])
+def test_a_text_line_with_control_characters_is_kept_written_out_and_warned(tmp_path, bad):
+    lines = esempio()
+    at = 2 if bad.startswith("Version") else len(lines) - 1  # a header line; a zero-filled last line
+    lines[at] = bad
+    store = EventStore.open(str(tmp_path / "t.db"))
+    s = optcgsim.import_file(store, write(tmp_path, "ctrl.log", lines + [""])).to_dict()
+    assert {"line": at + 1, "text": next(w["text"] for w in s["warnings"] if "control characters" in w["text"])} \
+        in s["warnings"]
+    if not bad.startswith("Version"):
+        texts = [e.payload.get("text", "") for e in store.read(s["games"][0]["match"])]
+        assert any("\\u0000" in t for t in texts) and not any("\x00" in t for t in texts)
+
+
+def test_a_control_character_in_a_move_line_is_still_refused(tmp_path):
+    error = refused(tmp_path, write(tmp_path, "esc.log", changed(MOVE, 3, "OP12-023\x1b[2J")))
+    assert "esc.log:202" in error and "card" in error
+
+
+def test_a_file_cut_after_its_opening_lines_names_its_last_line(tmp_path):
+    error = refused(tmp_path, write(tmp_path, "cut.log", esempio()[:9] + [""]))
+    assert "cut.log:9" in error and "cut short" in error
+
+
+def test_a_file_of_nul_bytes_is_called_zero_filled_not_truncated(tmp_path):
+    path = tmp_path / "nul.log"
+    path.write_bytes(b"\x00" * 1000)
+    error = refused(tmp_path, str(path))
+    assert "only NUL bytes" in error and "truncated" not in error

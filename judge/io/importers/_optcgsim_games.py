@@ -36,6 +36,7 @@ from judge.io.importers._optcgsim_lines import (
     HeaderLine,
     Line,
     MoveLine,
+    PlayerLine,
     TextLine,
 )
 
@@ -84,6 +85,11 @@ class Split:
 
 def split(lines: list[Line], path: str) -> Split:
     if not any(isinstance(ln, MoveLine) for ln in lines):
+        if any(isinstance(ln, (HeaderLine, PlayerLine)) or isinstance(ln, TextLine) and ln.rest.startswith("Leader is")
+               for ln in lines):  # QA79 F7: said "not an OPTCGSim log" and named no line
+            raise InputError("the file ends after a game's opening lines (Leader, header), before its first "
+                             "move: it was cut short (saved or copied while the game began); import the "
+                             "whole file", where=f"{path}:{lines[-1].n}")
         raise InputError("no RZ1 move lines: not an OPTCGSim game log, an empty one, or one from a "
                          "simulator before 1.40 (whose logs carry no moves)", where=path)
     games: list[Game] = []

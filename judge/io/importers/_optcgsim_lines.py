@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from engine.match import InputError
-from engine.schema import shown
+from engine.schema import shown, visible
 
 from judge.io.cardformats import NUMBER
 from judge.io.text import read_text
@@ -118,6 +118,7 @@ class OtherLine:
 
     n: int
     text: str
+    escaped: bool = False  # it held control characters, kept written out (`\u001b`): see parse
 
 
 @dataclass(slots=True)
@@ -126,6 +127,7 @@ class TextLine:
     text: str
     who: str | None = None  # the actor in `[who] rest`; None for a line without one
     rest: str = ""
+    escaped: bool = False
 
 
 Line = MoveLine | CheckLine | PlayerLine | HeaderLine | OtherLine | TextLine
@@ -157,6 +159,9 @@ def read(path: str) -> list[Line]:
 
 
 def parse(text: str, path: str) -> list[Line]:
+    if text and not text.strip("\x00"):  # QA79 F7: was called "truncated", as a half-written file is
+        raise InputError(f"the file holds only NUL bytes ({len(text):,}): zero-filled, as a crash or a failed "
+                         "copy leaves a file, with nothing of a game in it; get the file again", where=path)
     if text and not text.endswith(("\n", "\r")):
         last = text.count("\n") + 1
         raise InputError("the last line has no line end: the file is truncated (OPTCGSim ends every "
@@ -171,6 +176,12 @@ def parse(text: str, path: str) -> list[Line]:
         line = clean(rawline)
         if not line:
             continue
+        escaped = not line.isprintable() and not line.startswith("RZ1|") and line != visible(line)
+        if escaped:
+            # A typed line (chat, an effect's words) or a crash's zero-filled tail with control
+            # characters is kept written out and warned about, not fatal: one ESC in a player's chat
+            # refused the whole file (QA79 F3). RZ1 lines are the game's data: checked field by field.
+            line = visible(line)
         if line.startswith("RZ1|"):
             m = FAST_MOVE.fullmatch(line)
             if m is not None and int(m.group(5)) <= MAX_INDEX and int(m.group(7)) <= MAX_INDEX:
@@ -187,16 +198,16 @@ def parse(text: str, path: str) -> list[Line]:
         elif line[0] == "[":
             m = SPEAKER.match(line)
             if m is None:
-                append(TextLine(n, line))
+                append(TextLine(n, line, escaped=escaped))
                 continue
             who = m.group("who")
             if who == "ReplaySync":
                 raise InputError("this is Unity's Player.log (the simulator's live log: `[ReplaySync]` "
                                  "lines), not a game log; import the combat log the simulator saves "
                                  "(its AutoSaved folder, or Download Combat Log)", where=f"{path}:{n}")
-            append(TextLine(n, line, who, m.group("rest")))
+            append(TextLine(n, line, who, m.group("rest"), escaped))
         else:
-            append(TextLine(n, line))
+            append(TextLine(n, line, escaped=escaped))
     return out
 
 
@@ -230,7 +241,8 @@ def _rz1(line: str, path: str, n: int) -> Line:
     if tag == "HDR":
         return _header(parts, path, n)
     if TAG.fullmatch(tag):
-        return OtherLine(n, line)
+        shown_line = visible(line)  # a kind not known here is text to keep, as a typed line is
+        return OtherLine(n, shown_line, shown_line != line)
     return _move(parts, path, n)
 
 
