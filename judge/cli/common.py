@@ -145,6 +145,23 @@ class VisibleText:
     def __getattr__(self, name: str) -> Any:  # encoding, flush, isatty, buffer, fileno ...
         return getattr(self._inner, name)
 
+    @property
+    def unescaped(self) -> Any:
+        """The stream under the escaping: for what this program draws itself (progressbar)."""
+        return self._inner
+
+
+def progressbar(iterable: Any = None, **options: Any) -> Any:
+    """click's progress bar, drawn on stderr as it is: the bar redraws itself with CR and ESC
+    sequences, which VisibleText printed as `\\u000d\\u001b[?25l` text, one long garbled line on a
+    terminal (QA79 F2). Everything it draws is this program's own (a fixed label, counts, a time
+    left), so no stored text reaches the terminal unescaped: give it no item_show_func that shows a
+    file's or a player's words."""
+    if "item_show_func" in options:
+        raise TypeError("progressbar draws no user text: it bypasses VisibleText")
+    err = sys.stderr
+    return click.progressbar(iterable, file=err.unescaped if isinstance(err, VisibleText) else err, **options)
+
 
 def _run(group: click.Group, argv: list[str]) -> int:
     bad = check_arguments(argv)

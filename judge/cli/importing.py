@@ -11,7 +11,7 @@ import click
 
 from engine.words import plural
 
-from judge.cli.common import Env, FindingsExit, emit_json, stderr, table_text
+from judge.cli.common import Env, FindingsExit, emit_json, progressbar, stderr, table_text
 
 GAME_COLUMNS = ["file", "game", "version", "result", "match", "events", "findings"]
 
@@ -65,7 +65,7 @@ def game_rows(summaries: list[dict[str, Any]], *, basename: bool = True) -> list
             checks = (f"{g['chk_mismatches']} of {g['chk_checked']} RZ1|CHK" if g["chk_checked"]
                       else f"{g['summary_mismatches']} of {g['summaries_checked']} summaries")
             rows.append({"file": os.path.basename(s["file"]) if basename else s["file"], "game": g["game"],
-                         "version": s["version"], "result": result_text(g["result"]),
+                         "version": g.get("version", s["version"]), "result": result_text(g["result"]),
                          "match": g.get("in_match", g["match"]) + (
                              "" if g["stored"] else " (resumed)" if g.get("events_appended") else " (already)"),
                          "events": events_cell(g), "findings": g["findings"], "mismatches": checks})
@@ -88,8 +88,7 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
     if as_json or not sys.stderr.isatty():
         result = import_files(store, files, recorded_by=env.recorded_by, workers=workers, cards=cards)
     else:
-        with click.progressbar(length=len(files), label="importing", file=sys.stderr, show_pos=True,
-                               show_eta=True) as bar:
+        with progressbar(length=len(files), label="importing", show_pos=True, show_eta=True) as bar:
             result = import_files(store, files, recorded_by=env.recorded_by, workers=workers, cards=cards,
                                   progress=lambda _path: bar.update(1))
     rows = [s.to_dict() for s in result.imported]

@@ -25,7 +25,7 @@ from judge.cli.fieldargs import parse_field_args
 from judge.cli.streams import TournamentStream, is_tournament, tournament_event_rows, tournament_events_text
 from judge.report.text import render_events, render_findings, render_judged, render_state
 from judge.cli.common import EXIT_CONFLICT, EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
-from judge.cli.common import output_options, pass_env, ruleset_name, stderr, table_text
+from judge.cli.common import output_options, pass_env, progressbar, ruleset_name, stderr, table_text
 
 DEFAULT_EXPORT_DIR = "exports"
 
@@ -320,7 +320,7 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
     conflicts = 0
     interrupted: str | None = None
     show_bar = len(files) > 1 and not as_json
-    with click.progressbar(files, label="importing", file=sys.stderr, show_pos=True) if show_bar \
+    with progressbar(files, label="importing", show_pos=True) if show_bar \
             else _plain(files) as bar:
         for path in bar:
             try:

@@ -41,7 +41,7 @@ JA_KEYWORDS = {"ブロッカー": "Blocker", "速攻": "Rush", "ダブルアタ�
 ANY_NUMBER = re.compile(r"you may have any number of this card in your deck|デッキに何枚でも入れ", re.I)
 KANA = re.compile(r"[\u3040-\u30ff]")
 PRINTING_SUFFIX = re.compile(r"_[a-z]\d+$", re.I)  # OP01-078_p1, OP01-052_r1 -> OP01-078
-NUMBER = re.compile(r"[A-Z]{1,4}\d{0,3}-\d{3}[A-Z]?")
+NUMBER = re.compile(r"[A-Z]{1,4}[0-9]{0,3}-[0-9]{3}[A-Z]?")
 MAX_FACT = 1_000_000  # a cost, power, counter or Life: far above any printed card (1e309 is refused)
 VEGA_RARITY = {"Common": "C", "Uncommon": "UC", "Rare": "R", "SuperRare": "SR", "SecretRare": "SEC",
                "Leader": "L", "Special": "SP CARD", "TreasureRare": "TR", "Promo": "P"}

@@ -239,3 +239,26 @@ def test_a_role_refusal_names_the_action_in_words_and_the_step(api):
         api.post(f"/api/t/{tid}/report", {"player": tables[0][who], "result": "2-0"}, token=links[1])
     r = api.post(f"/api/t/{tid}/results", {"table": 1, "result": "2-1"}, token=sk)
     assert r.status_code == 403 and "your entry says 2-1-0" in r.json()["error"] and "slip" not in r.json()["error"]
+
+
+def test_a_number_of_5000_digits_in_a_url_or_header_is_no_number_never_a_500(api):
+    """QA79 F1: int() raises on more than 4,300 digits; the slips' `round` and a Content-Length
+    header went to int() unchecked (a 500 for anyone who sends one)."""
+    tid = new_event(api, 4)
+    api.do(tid, "pair")
+    r = api.http.get(f"/t/{tid}/slips", params={"k": api.token, "round": "7" * 5000})
+    assert r.status_code == 200 and "data-slip-table" in r.text  # the current round, as for no number
+    # h11 will not send such a header, so the middleware is called as the server would call it
+    import asyncio
+    from judge.web.routes.common import LimitBody
+    sent, reached = [], []
+
+    async def app(scope, receive, send):
+        reached.append(scope)
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "headers": [(b"content-length", b"7" * 5000)]}
+    asyncio.run(LimitBody(app)(scope, None, send))
+    assert sent[0]["status"] == 413 and not reached

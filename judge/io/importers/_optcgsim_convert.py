@@ -41,6 +41,7 @@ from judge.io.importers._optcgsim_lines import (
 from judge.io.importers._optcgsim_seats import Seats, bind
 from judge.io.importers._optcgsim_text import DRAW_CARDS, ReadableLines
 from judge.io.importers._optcgsim_version import has_life_moves
+from judge.numbers import whole_number
 
 DEFAULT_COUNTS = [50, 0, 0, 0, 10, 0, 0, 0, 1, 0]  # a fresh game's zones, as the first RZ1|CHK reads
 
@@ -188,9 +189,9 @@ class Converter(ReadableLines):
             return life
         for ln in self.lines:
             if isinstance(ln, TextLine) and ln.who is not None and self.seats.who(ln.who) == num \
-                    and ln.rest.startswith("Life: ") and ln.rest[6:].strip().isdigit():
-                value = int(ln.rest[6:].strip())
-                if 0 < value <= 10:
+                    and ln.rest.startswith("Life: "):
+                value = whole_number(ln.rest[6:].strip())  # a typed line: "Life: 5555…" is not a count
+                if value is not None and 0 < value <= 10:
                     return value
         return 5
 

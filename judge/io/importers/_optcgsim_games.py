@@ -36,10 +36,11 @@ from judge.io.importers._optcgsim_lines import (
     HeaderLine,
     Line,
     MoveLine,
+    PlayerLine,
     TextLine,
 )
 
-PLAYED = re.compile(r"Draw \d+ (Cards?|Don)|End Turn")
+PLAYED = re.compile(r"Draw [0-9]+ (Cards?|Don)|End Turn")
 OPENING_KEYS = 40  # move and check lines: the set-up names every card as it leaves the shuffled deck
 HEADER_TEXT = ("Version is", "Waiting for a Connection", "Attempting to connect")
 
@@ -84,6 +85,11 @@ class Split:
 
 def split(lines: list[Line], path: str) -> Split:
     if not any(isinstance(ln, MoveLine) for ln in lines):
+        if any(isinstance(ln, (HeaderLine, PlayerLine)) or isinstance(ln, TextLine) and ln.rest.startswith("Leader is")
+               for ln in lines):  # QA79 F7: said "not an OPTCGSim log" and named no line
+            raise InputError("the file ends after a game's opening lines (Leader, header), before its first "
+                             "move: it was cut short (saved or copied while the game began); import the "
+                             "whole file", where=f"{path}:{lines[-1].n}")
         raise InputError("no RZ1 move lines: not an OPTCGSim game log, an empty one, or one from a "
                          "simulator before 1.40 (whose logs carry no moves)", where=path)
     games: list[Game] = []

@@ -22,10 +22,11 @@ import re
 from dataclasses import dataclass
 
 from engine.match import InputError
-from engine.schema import shown
+from engine.schema import shown, visible
 
 from judge.io.cardformats import NUMBER
 from judge.io.text import read_text
+from judge.numbers import MAX_DIGITS, whole_number
 
 ZONES = {0: "deck", 1: "hand", 2: "characters", 3: "life", 4: "don_deck", 5: "cost", 6: "trash",
          7: "stage", 8: "leader", 9: "attached"}
@@ -48,14 +49,15 @@ SPEAKER = re.compile(r"^\[(?P<who>[^\]]*)\]\s*(?P<rest>.*)$")
 # included (an own-view log names the opponent's draws too; no public log or parser shows a token
 # for "unknown"), so anything else (`Unknown`, `0`, `?`) is a corrupted or hand-edited line,
 # refused: read as a card id it made every later play of that card "not in hand".
-CARD = rf"(?:Don|{NUMBER.pattern}(?:_[a-z]\d{{1,3}})?)"
+CARD = rf"(?:Don|{NUMBER.pattern}(?:_[a-z][0-9]{{1,3}})?)"
 CARD_NUMBER = re.compile(CARD)
 TAG = re.compile(r"[A-Z]+")
 # A well-formed move or check line, read in one match (the field-by-field path below only runs to
-# say what is wrong with a line that does not match).
-FAST_MOVE = re.compile(r"RZ1\|(\d{1,9})\|([12])\|(" + CARD + r")\|(\d)\|(\d{1,6})\|(\d)\|(\d{1,6})"
-                       r"((?:\|-?\d{1,9}){3,})")
-FAST_CHECK = re.compile(r"RZ1\|CHK\|(\d{1,9})\|([12])((?:\|\d{1,3}){10})")
+# say what is wrong with a line that does not match). [0-9], not \d: \d takes any script's digits
+# ("٣"), which int() reads as 3 (QA79 F5: such a line was imported as another game).
+FAST_MOVE = re.compile(r"RZ1\|([0-9]{1,9})\|([12])\|(" + CARD + r")\|([0-9])\|([0-9]{1,6})\|([0-9])\|([0-9]{1,6})"
+                       r"((?:\|-?[0-9]{1,9}){3,})")
+FAST_CHECK = re.compile(r"RZ1\|CHK\|([0-9]{1,9})\|([12])((?:\|[0-9]{1,3}){10})")
 MOVE_FIELDS = ("seq", "player", "card", "fromZone", "fromIndex", "toZone", "toIndex")
 CHECK_ZONES = ("deck", "hand", "characters", "life", "donDeck", "costArea", "trash", "stage", "leader",
                "attachedDon")
@@ -63,6 +65,7 @@ CARD_SHAPE = (" (e.g. OP01-016, or Don): OPTCGSim names every card, hidden ones 
               "was damaged or edited")
 MAX_COUNT = 1_000      # no zone of a real game holds more; a larger count is a corrupted line
 MAX_INDEX = 100_000    # DON!! on a card is 100*slot + n (9900 + n on the Leader)
+MAX_FLAG = 999_999_999  # a flag holds a power change (-1000) or 0/1; the fast path takes 9 digits
 MAX_NAME = 64          # characters in a handle
 MAX_VERSION = 32
 
@@ -115,6 +118,7 @@ class OtherLine:
 
     n: int
     text: str
+    escaped: bool = False  # it held control characters, kept written out (`\u001b`): see parse
 
 
 @dataclass(slots=True)
@@ -123,6 +127,7 @@ class TextLine:
     text: str
     who: str | None = None  # the actor in `[who] rest`; None for a line without one
     rest: str = ""
+    escaped: bool = False
 
 
 Line = MoveLine | CheckLine | PlayerLine | HeaderLine | OtherLine | TextLine
@@ -154,6 +159,9 @@ def read(path: str) -> list[Line]:
 
 
 def parse(text: str, path: str) -> list[Line]:
+    if text and not text.strip("\x00"):  # QA79 F7: was called "truncated", as a half-written file is
+        raise InputError(f"the file holds only NUL bytes ({len(text):,}): zero-filled, as a crash or a failed "
+                         "copy leaves a file, with nothing of a game in it; get the file again", where=path)
     if text and not text.endswith(("\n", "\r")):
         last = text.count("\n") + 1
         raise InputError("the last line has no line end: the file is truncated (OPTCGSim ends every "
@@ -168,6 +176,12 @@ def parse(text: str, path: str) -> list[Line]:
         line = clean(rawline)
         if not line:
             continue
+        escaped = not line.isprintable() and not line.startswith("RZ1|") and line != visible(line)
+        if escaped:
+            # A typed line (chat, an effect's words) or a crash's zero-filled tail with control
+            # characters is kept written out and warned about, not fatal: one ESC in a player's chat
+            # refused the whole file (QA79 F3). RZ1 lines are the game's data: checked field by field.
+            line = visible(line)
         if line.startswith("RZ1|"):
             m = FAST_MOVE.fullmatch(line)
             if m is not None and int(m.group(5)) <= MAX_INDEX and int(m.group(7)) <= MAX_INDEX:
@@ -184,16 +198,16 @@ def parse(text: str, path: str) -> list[Line]:
         elif line[0] == "[":
             m = SPEAKER.match(line)
             if m is None:
-                append(TextLine(n, line))
+                append(TextLine(n, line, escaped=escaped))
                 continue
             who = m.group("who")
             if who == "ReplaySync":
                 raise InputError("this is Unity's Player.log (the simulator's live log: `[ReplaySync]` "
                                  "lines), not a game log; import the combat log the simulator saves "
                                  "(its AutoSaved folder, or Download Combat Log)", where=f"{path}:{n}")
-            append(TextLine(n, line, who, m.group("rest")))
+            append(TextLine(n, line, who, m.group("rest"), escaped))
         else:
-            append(TextLine(n, line))
+            append(TextLine(n, line, escaped=escaped))
     return out
 
 
@@ -207,11 +221,14 @@ def _column(path: str, n: int, parts: list[str], k: int) -> str:
 
 
 def _int(text: str, path: str, n: int, what: str, name: str) -> int:
-    # int() accepts "1_000", " 7" and non-ASCII digits: the simulator writes none of these
-    if not (text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit()))):
-        raise InputError(f"corrupted {what} line: {name} is {shown(text)}, not a number",
-                         where=_where(path, n), field=name)
-    return int(text)
+    # whole_number refuses what int() takes and the simulator never writes ("1_000", " 7", "٣") and
+    # what int() cannot take (more than 4,300 digits: a ValueError, once an "internal error")
+    value = whole_number(text, negative=True)
+    if value is None:
+        said = (f"a number of {len(text):,} digits (at most {MAX_DIGITS})"
+                if text.lstrip("-").isascii() and text.lstrip("-").isdigit() else f"{shown(text)}, not a number")
+        raise InputError(f"corrupted {what} line: {name} is {said}", where=_where(path, n), field=name)
+    return value
 
 
 def _rz1(line: str, path: str, n: int) -> Line:
@@ -224,7 +241,8 @@ def _rz1(line: str, path: str, n: int) -> Line:
     if tag == "HDR":
         return _header(parts, path, n)
     if TAG.fullmatch(tag):
-        return OtherLine(n, line)
+        shown_line = visible(line)  # a kind not known here is text to keep, as a typed line is
+        return OtherLine(n, shown_line, shown_line != line)
     return _move(parts, path, n)
 
 
@@ -287,6 +305,10 @@ def _move(parts: list[str], path: str, n: int) -> MoveLine:
     for i, name in ((src_idx, "fromIndex"), (dst_idx, "toIndex")):
         if not 0 <= i <= MAX_INDEX:
             raise InputError(f"corrupted move line: index {i} (0..{MAX_INDEX})", where=_where(path, n), field=name)
+    for k, f in enumerate(flags, start=1):
+        if not -MAX_FLAG <= f <= MAX_FLAG:
+            raise InputError(f"corrupted move line: flag {k} is {f} (-{MAX_FLAG:,}..{MAX_FLAG:,})",
+                             where=_where(path, n), field=f"flag {k}")
     if seq < 0:
         raise InputError("corrupted move line: a negative sequence number", where=_where(path, n), field="seq")
     return MoveLine(n, seq, player, card, src, src_idx, dst, dst_idx, flags, "|".join(parts[2:]))

@@ -26,7 +26,7 @@ from judge.io.importers._optcgsim_lines import MAX_NAME, Line, MoveLine, PlayerL
 OWN = ("You", "Opponent")
 
 
-DRAW_CARDS = re.compile(r"Draw \d+ Cards?")
+DRAW_CARDS = re.compile(r"Draw [0-9]+ Cards?")
 
 
 @dataclass

@@ -20,17 +20,17 @@ from judge.io.importers._optcgsim_lines import (CARD_REF_PATTERN, MARKUP, Line, 
                                                 plain, strip_refs)
 
 SUMMARY = re.compile(r"^(?P<what>Hand|Board|Trash|Life|Hand before Mulligan|Hand after Mulligan):\s*(?P<val>.*)$")
-BATTLE = re.compile(r"^(?P<a>.+?)\[(?P<ap>-?\d{1,9})\]\s+vs\s+(?P<t>.+?)\[(?P<tp>-?\d{1,9})\]$")
-HIT = re.compile(r"(?P<who>.+) hit for (?P<n>\d{1,3}) damage")
+BATTLE = re.compile(r"^(?P<a>.+?)\[(?P<ap>-?[0-9]{1,9})\]\s+vs\s+(?P<t>.+?)\[(?P<tp>-?[0-9]{1,9})\]$")
+HIT = re.compile(r"(?P<who>.+) hit for (?P<n>[0-9]{1,3}) damage")
 REST_EFFECT = re.compile(rf"Rest [^\[]+{CARD_REF_PATTERN}")
 ACTIVE_EFFECT = re.compile(rf"Set [^\[]+{CARD_REF_PATTERN} to Active")
-ATTACH = re.compile(r"Attach (\d{1,3}) Don to ")
-BUFF = re.compile(rf"Buff [^\[]+{CARD_REF_PATTERN} (?P<amount>[+-]?\d{{1,6}})(?P<combat> for the Combat)?")
+ATTACH = re.compile(r"Attach ([0-9]{1,3}) Don to ")
+BUFF = re.compile(rf"Buff [^\[]+{CARD_REF_PATTERN} (?P<amount>[+-]?[0-9]{{1,6}})(?P<combat> for the Combat)?")
 GIVE_KEYWORD = re.compile(rf"Give [^\[]+{CARD_REF_PATTERN} (?P<kw>Rush|Blocker|Double Attack|Banish)")
-DRAW_CARDS = re.compile(r"Draw \d+ Cards?")
-EFFECT_DRAWS = re.compile(r"Draw (?P<n>\d{1,2}) Cards?")  # an effect's `Card [id]: Draw 2 Card`
-DRAW_DON = re.compile(r"Draw \d+ Don")
-COUNTER = re.compile(r"Discard (.+) for Counter (\d{1,6})")
+DRAW_CARDS = re.compile(r"Draw [0-9]+ Cards?")
+EFFECT_DRAWS = re.compile(r"Draw (?P<n>[0-9]{1,2}) Cards?")  # an effect's `Card [id]: Draw 2 Card`
+DRAW_DON = re.compile(r"Draw [0-9]+ Don")
+COUNTER = re.compile(r"Discard (.+) for Counter ([0-9]{1,6})")
 META = re.compile(r"(Waiting for a Connection|Attempting to connect|.+ Has Connected|Version is|"
                   r"Opponent is Ready for Rematch)")
 SILENT = ("Drew card from deck", "Leader is", "Chose to go", "Deploy ", "Hand before Mulligan")

@@ -33,7 +33,7 @@ from judge.io.importers._optcgsim_lines import HeaderLine, Line, MoveLine, Playe
 
 KNOWN_FAMILIES = ("1.40", "1.42", "1.43")
 KNOWN_FORMATS = (1, 2)
-VERSION = re.compile(r"(?P<family>\d+\.\d+)[a-z]?(\.\d+)?")
+VERSION = re.compile(r"(?P<family>[0-9]+\.[0-9]+)[a-z]?(\.[0-9]+)?")
 OWN_VIEW_ACTORS = ("You", "Opponent")
 
 
@@ -48,12 +48,16 @@ class Variant:
     life_moves: str = "in the log"     # or "modelled" (1.40a writes no Life moves)
     games: int = 1
     warnings: list[dict[str, Any]] = field(default_factory=list)
+    per_game: list[Variant] = field(default_factory=list)  # each game's own, when a file holds several
 
     @property
     def version(self) -> str:
         return ", ".join(self.versions) if self.versions else (self.header or "unknown")
 
     def label(self) -> str:
+        own = [g.label() for g in self.per_game]
+        if len(set(own)) > 1:  # games of two simulator versions in one file (QA79 F4)
+            return "; ".join(f"game {i}: {text}" for i, text in enumerate(own, start=1))
         parts = ["own view ([You]/[Opponent])" if self.view == "own view" else "named players (AutoSaved)",
                  f"{self.markup} card markup" if self.markup != "none" else "no card markup"]
         if self.header:
@@ -75,6 +79,42 @@ class Variant:
 
 
 def detect(lines: list[Line], games: list[Game], path: str) -> Variant:
+    """The file's variant; with several games, each game's own from its own lines (a session's file
+    may hold a 1.40a game and, after an update, a 1.43a one: QA79 F4), and the file's made of them."""
+    if len(games) < 2:
+        return _detect(lines, games, path)
+    own: list[Variant] = []
+    for span, g in zip(_spans(lines, games), games):  # a rematch that writes no header is the same client's
+        own.append(_detect(span, [g], path, own[-1] if own else None))
+    v = Variant(games=len(games), per_game=own)
+    v.versions = list(dict.fromkeys(x for g in own for x in g.versions))
+    v.header = next((g.header for g in own if g.header), None)
+    v.view = "own view" if any(g.view == "own view" for g in own) else "named"
+    v.markup = next((m for m in ("rich", "plain") if any(g.markup == m for g in own)), "none")
+    v.checks = "RZ1|CHK" if any(g.checks == "RZ1|CHK" for g in own) else "summaries"
+    v.player_lines = any(g.player_lines for g in own)
+    v.life_moves = "modelled" if any(g.life_moves == "modelled" for g in own) else "in the log"
+    for g in own:  # a warning about the lines before the first game is found by every game's reading once
+        v.warnings += [w for w in g.warnings if w not in v.warnings]
+    return v
+
+
+def _spans(lines: list[Line], games: list[Game]) -> list[list[Line]]:
+    """Each game's lines in the file: from after the previous game's last (its tail) to its own last;
+    the last game's to the end of the file."""
+    out, start = [], 0
+    ends = [g.last_line for g in games[:-1]] + [lines[-1].n if lines else 0]
+    for end in ends:
+        stop = start
+        while stop < len(lines) and lines[stop].n <= end:
+            stop += 1
+        out.append(lines[start:stop])
+        start = stop
+    return out
+
+
+def _detect(lines: list[Line], games: list[Game], path: str, before: Variant | None = None) -> Variant:
+    """`before`: the previous game's, whose version and header a game that states none goes on with."""
     v = Variant(games=len(games))
     headers: list[HeaderLine] = []
     for ln in lines:
@@ -106,7 +146,11 @@ def detect(lines: list[Line], games: list[Game], path: str) -> Variant:
             fam = VERSION.match(headers[0].version)
             if not fam or fam.group("family") not in KNOWN_FAMILIES:
                 v.warnings.append({"line": headers[0].n, "text": _unknown(headers[0].version)})
-    if not v.versions and not headers:
+    elif before is not None:
+        v.header = before.header
+    if not v.versions and not headers and before is not None:
+        v.versions = list(before.versions)
+    elif not v.versions and not headers:
         v.warnings.append({"line": None, "text": "the log does not state its simulator version "
                                                  "(no `Version is` or RZ1|HDR line)"})
     if not any(g.has_checks for g in games):

@@ -44,7 +44,7 @@ from judge.io.importers._optcgsim_convert import Converter
 from judge.io.importers._optcgsim_copies import (CONTINUES, NAMED, OPENING_HEX, READ_AGAIN, Copies, Copy, continuation,
                                                  placeholders_named, renaming, unnamed)
 from judge.io.importers._optcgsim_games import Game, split
-from judge.io.importers._optcgsim_lines import MoveLine, PlayerLine, TextLine, card_ids, read
+from judge.io.importers._optcgsim_lines import MoveLine, OtherLine, PlayerLine, TextLine, card_ids, read
 from judge.io.importers._optcgsim_version import Variant, detect
 
 MATCH_ID_LENGTH = 10  # hex digits of the game's fingerprint, like any other match id
@@ -125,6 +125,9 @@ def read_file(path: str, *, recorded_by: str | None = None, cards_db: str | None
     lines = read(path)
     parts = split(lines, path)
     variant = detect(lines, parts.games, path)
+    variant.warnings += [{"line": ln.n, "text": "control characters in a line of text (chat, an effect's words, "
+                          "a zero-filled end): kept with them written out (\\u001b)"}
+                         for ln in lines if isinstance(ln, (TextLine, OtherLine)) and ln.escaped]
     facts, unknown = _cards(cards_db, lines)
     games = []
     for game in parts.games:
@@ -276,6 +279,8 @@ def summary(fr: FileResult, related: dict[str, Copy], store: EventStore) -> Impo
     the CONTINUES ones appended to, the others were there already."""
     first = fr.firsts
     games = [game_row(g, related[g.match], first[g.match], store) for g in fr.games]
+    for row, own in zip(games, fr.variant.per_game):  # a file of two versions' games: each says its own
+        row["version"], row["variant"] = own.version, own.label()
     new = [g for m, g in first.items() if related[m].how == "new"]
     appended = sum(g.get("events_appended", 0) for g in games)
     totals = {k: sum(g.stats[k] for g in fr.games)

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from engine.match import InputError
 from engine.store import ConflictError, NotAMatch, StoreError
 from judge.io.text import decode
+from judge.numbers import whole_number
 from judge.report.templating import render
 from judge.tournament.reports import ResultConfirmed
 from judge.tournament.results import OverwriteRefused
@@ -156,7 +157,8 @@ class LimitBody:
         headers = dict(scope.get("headers") or [])
         announced = headers.get(b"content-length")
         if announced is not None:
-            if not announced.isdigit() or int(announced) > self.limit:
+            size = whole_number(announced.decode("latin-1"))  # 5,000 digits: int() raised, a 500
+            if size is None or size > self.limit:
                 return await self._too_large(scope, receive, send)
             return await self.app(scope, receive, send)
         if b"chunked" not in headers.get(b"transfer-encoding", b"").lower():

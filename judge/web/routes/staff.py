@@ -7,6 +7,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from engine.match import InputError
+from judge.numbers import whole_number
 from judge.tournament import Tournament
 from judge.tournament.aggregate import swiss_rounds_left
 from judge.tournament.audit import audit_rows
@@ -276,7 +277,8 @@ async def slips(request: Request, tid: str):
     g.require("slips", tid)
     st = web.desk.tournament(tid).state()
     n = request.query_params.get("round")
-    rnd = st.round(int(n)) if n and n.isdigit() else st.current
+    number = whole_number(n or "")  # a typed URL: "٣" or 5,000 digits are no round (int() took or crashed)
+    rnd = st.round(number) if number is not None else st.current
     if rnd is None:
         raise InputError("no round has been paired yet", field="round")
     clock = clock_view(rnd)

@@ -1,0 +1,126 @@
+"""OPTCGSim import of damaged or edited logs (QA79): numbers no int() should see, digits of other
+scripts, control characters in typed lines, endings out of order, files cut or zeroed. Each input is
+the real esempio.log (or v1, a 1.40a log) changed in one place, made here."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from engine.match import InputError
+from engine.store import EventStore
+from judge.cli import cli
+from judge.cli.common import run_guarded
+from judge.io.importers import optcgsim
+from tests.io.test_optcg_input import esempio, refused, write
+from tests.rulesets.optcg.support import HERE
+
+VARIANTS = os.path.join(HERE, "fixtures", "optcgsim", "variants")
+
+MOVE = "RZ1|100|2|OP12-023|0|44|0|42|0|0|0|0|0"      # line 202 of esempio.log
+CHECK = "RZ1|CHK|100|2|50|0|0|0|10|0|0|0|1|0"        # its check line
+BIG = "7" * 5000                                     # past int()'s 4,300 digits
+
+
+def variant(name: str) -> list[str]:
+    with open(os.path.join(VARIANTS, name), encoding="utf-8") as f:
+        return f.read().split("\n")
+
+
+def changed(old: str, field: int, value: str, lines: list[str] | None = None) -> list[str]:
+    lines = esempio() if lines is None else lines
+    i = lines.index(old)
+    parts = lines[i].split("|")
+    parts[field] = value
+    lines[i] = "|".join(parts)
+    return lines
+
+
+# --- F1: more digits than int() converts --------------------------------------------------------
+
+@pytest.mark.parametrize(("old", "field", "name"), [
+    (MOVE, 1, "seq"), (MOVE, 2, "player"), (MOVE, 4, "fromZone"), (MOVE, 5, "fromIndex"),
+    (MOVE, 7, "toIndex"), (MOVE, 9, "flag 2"), (MOVE, 12, "flag 5"),
+    (CHECK, 2, "seq"), (CHECK, 4, "deck"), ("RZ1|HDR|1.43a|2|RZ1", 3, "format number (field 4)"),
+    ("RZ1|PLY|1|LeoIlPirata\u200b#3980|OP14-020", 2, "player"),
+])
+def test_a_5000_digit_number_in_any_field_is_refused_naming_line_and_field(tmp_path, old, field, name):
+    lines = changed(old, field, BIG, None if old.startswith("RZ1|1") else variant("v3_ply_143a_autosaved.log"))
+    n = lines.index(next(ln for ln in lines if BIG in ln)) + 1
+    error = refused(tmp_path, write(tmp_path, "big.log", lines))
+    assert f"big.log:{n}" in error and f"field '{name}'" in error and "5,000 digits" in error
+
+
+def test_a_5000_digit_life_summary_is_a_line_of_text_not_a_crash(tmp_path):
+    # 1.40a writes no Life moves: the first `Life: n` summary gives the Life the game started with
+    lines = [ln.replace("] Life: 5", "] Life: " + BIG) for ln in variant("v1_hdr_140a_real.log")]
+    store = EventStore.open(str(tmp_path / "t.db"))
+    assert optcgsim.import_file(store, write(tmp_path, "life.log", lines)).created
+
+
+def test_a_folder_import_names_the_line_of_a_5000_digit_field(tmp_path, capsys):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    write(folder, "big.log", changed(MOVE, 5, BIG))
+    code = run_guarded(cli, ["--db", str(tmp_path / "t.db"), "import", str(folder)])
+    err = capsys.readouterr()
+    text = err.out + err.err
+    assert code == 2 and "big.log:202" in text and "fromIndex" in text and "importer failed" not in text
+
+
+# --- F5: digits of other scripts, flags out of range ---------------------------------------------
+
+def test_a_non_ascii_digit_in_a_move_is_refused_not_read_as_another_game(tmp_path):
+    error = refused(tmp_path, write(tmp_path, "digit.log", changed(MOVE, 5, "\u0663")))
+    assert "digit.log:202" in error and "fromIndex" in error and "not a number" in error
+
+
+def test_a_flag_with_more_digits_than_the_simulator_writes_is_refused(tmp_path):
+    error = refused(tmp_path, write(tmp_path, "flag.log", changed(MOVE, 12, "9" * 12)))
+    assert "flag.log:202" in error and "flag 5" in error
+
+
+# --- F4: one file, games of two simulator versions -----------------------------------------------
+
+def test_a_file_of_a_140a_game_then_a_143a_game_labels_each_game_with_its_own_version(tmp_path):
+    lines = variant("v1_hdr_140a_real.log")
+    lines = lines[:-1] if lines[-1] == "" else lines
+    store = EventStore.open(str(tmp_path / "t.db"))
+    s = optcgsim.import_file(store, write(tmp_path, "mixed.log", lines + esempio())).to_dict()
+    assert [(g["version"], "Life moves modelled" in g["variant"], "RZ1|CHK checked" in g["variant"])
+            for g in s["games"]] == [("1.40a.60", True, False), ("1.43a.1", False, True)]
+    assert not any("different versions" in w["text"] for w in s["warnings"])
+    assert "game 1: " in s["variant"] and "game 2: " in s["variant"]
+
+
+# --- F3: control characters in a line of text; F7: files cut after the header, zero-filled --------
+
+@pytest.mark.parametrize("bad", ["Version is 1.43a.1\x1b[31m", "\x00" * 300])
+def test_a_text_line_with_control_characters_is_kept_written_out_and_warned(tmp_path, bad):
+    lines = esempio()
+    at = 2 if bad.startswith("Version") else len(lines) - 1  # a header line; a zero-filled last line
+    lines[at] = bad
+    store = EventStore.open(str(tmp_path / "t.db"))
+    s = optcgsim.import_file(store, write(tmp_path, "ctrl.log", lines + [""])).to_dict()
+    assert {"line": at + 1, "text": next(w["text"] for w in s["warnings"] if "control characters" in w["text"])} \
+        in s["warnings"]
+    if not bad.startswith("Version"):
+        texts = [e.payload.get("text", "") for e in store.read(s["games"][0]["match"])]
+        assert any("\\u0000" in t for t in texts) and not any("\x00" in t for t in texts)
+
+
+def test_a_control_character_in_a_move_line_is_still_refused(tmp_path):
+    error = refused(tmp_path, write(tmp_path, "esc.log", changed(MOVE, 3, "OP12-023\x1b[2J")))
+    assert "esc.log:202" in error and "card" in error
+
+
+def test_a_file_cut_after_its_opening_lines_names_its_last_line(tmp_path):
+    error = refused(tmp_path, write(tmp_path, "cut.log", esempio()[:9] + [""]))
+    assert "cut.log:9" in error and "cut short" in error
+
+
+def test_a_file_of_nul_bytes_is_called_zero_filled_not_truncated(tmp_path):
+    path = tmp_path / "nul.log"
+    path.write_bytes(b"\x00" * 1000)
+    error = refused(tmp_path, str(path))
+    assert "only NUL bytes" in error and "truncated" not in error
