@@ -751,14 +751,14 @@ class EventStore:
         passed: after any other (a repair's DDL, a snapshot, an incident appended to the log's
         stream, which this check leaves unrecorded) the next write checks in full. A reconnected
         writer is another connection object: checked in full too."""
-        if self._writer is not None:
+        writer = self._writer
+        if writer is not None:
             c.execute("PRAGMA data_version")
-            seen = (c.connection, c.fetchone()[0])
-            if self._checks_passed == (*seen, self._writer.begun - 1) and stream != LOG_STREAM:
-                self._checks_passed = (*seen, self._writer.begun)
+            # the tuples written out, not (*seen, n): that form builds a list first (issue 17)
+            conn, data_version, begun = c.connection, c.fetchone()[0], writer.begun
+            if self._checks_passed == (conn, data_version, begun - 1) and stream != LOG_STREAM:
+                self._checks_passed = (conn, data_version, begun)
                 return
-        else:
-            seen = None
         self._checks_passed = None
         c.execute(self._q_write_checks, (LOG_STREAM,))
         version, incidents = c.fetchone()
@@ -771,8 +771,8 @@ class EventStore:
         if stream != LOG_STREAM:  # (an incident's own write leaves the broken streams unread)
             if (incidents or 0) != self._broken_at:
                 self._refuse_if_broken(stream, self.broken_streams())
-            if seen is not None:
-                self._checks_passed = (*seen, self._writer.begun)
+            if writer is not None:
+                self._checks_passed = (conn, data_version, writer.begun)
 
     def repair_guard(self, *, recorded_by: str | None = None, findings: Sequence[str] = (),
                      broken: Sequence[dict[str, Any]] = (),
