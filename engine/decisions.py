@@ -18,15 +18,16 @@ play on, superseded by the procedure itself as play goes on (as `timelimit` trea
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import Any
 
-from engine.desk import find_time_called, stale_decision_finding
+from engine.desk import LogOutcome, desk_findings, find_time_called, log_outcome, stale_decision_finding
 from engine.events import RecordedEvent
 from engine.findings import Finding
+from engine.penalty_guide import guide_for
 from engine.replay import VOIDING_KINDS, Replayer, void_targets, voided_positions
 from engine.state import TableState
 
@@ -240,3 +241,16 @@ def stale_findings(stale: Mapping[int, StaleDecision], match: str) -> list[Findi
     table: the words the correction was recorded with (Match records them), said again by the log."""
     return [stale_decision_finding(s.by[-1][0], f"{s.words()}: decide again: {s.redo(match)}")
             for s in stale.values() if s.superseded_by is None]
+
+
+def log_ending(match: Any, events: Sequence[RecordedEvent], voided: Iterable[int], game_outcome: Any,
+               standing: Standing) -> tuple[LogOutcome | None, list[Finding]]:
+    """How the log says `match` ended, as it stands, and the desk's findings on it (DESK-15 for a
+    stale decision among them): the review and the replay's timeline, which read the same log
+    apart. `game_outcome`: the ruleset's outcome of the validated table, set aside here where it
+    came from a stale decision (`standing.outcome`); `standing`: the stale decisions of `events`."""
+    rs, stale = match.ruleset, standing.stale
+    outcome = log_outcome(events, voided, match.players, standing.outcome(game_outcome), stale)
+    desk = desk_findings(events, voided, match.players, outcome, known_rules=[r.id for r in rs.rules],
+                         guide=guide_for(rs.name), extra_minutes=rs.extra_minutes_policies)
+    return outcome, desk + stale_findings(stale, match.id)

@@ -11,11 +11,9 @@ from engine.desk import (
     LogOutcome,
     appeal_decisions,
     describer,
-    desk_findings,
     judge_of,
-    log_outcome,
 )
-from engine.decisions import Standing, StaleDecision, not_decided_words, stale_decisions, stale_findings
+from engine.decisions import Standing, StaleDecision, log_ending, not_decided_words, stale_decisions
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.match import Match
@@ -117,11 +115,8 @@ def review(match: Match, upto: int | None = None) -> Review:
     events = match.events(upto)
     voided = set(validation.state.voided)
     stale = stale_decisions(match.replayer, events)
-    game = Standing(match.replayer, events, stale).outcome(match.ruleset.outcome(validation.state))
-    outcome = log_outcome(events, voided, match.players, game, stale)
-    desk = desk_findings(events, voided, match.players, outcome,
-                         known_rules=[r.id for r in match.ruleset.rules], guide=guide_for(match.ruleset.name),
-                         extra_minutes=match.ruleset.extra_minutes_policies) + stale_findings(stale, match.id)
+    outcome, desk = log_ending(match, events, voided, match.ruleset.outcome(validation.state),
+                               Standing(match.replayer, events, stale))
     return Review(match, events, validation, desk, outcome, clock_of(events, voided), stale)
 
 

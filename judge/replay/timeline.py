@@ -13,14 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.decisions import Standing, not_decided_words, stale_decisions, stale_findings
-from engine.desk import DESK_RULES, JUDGE_ACTION_KINDS, describer, desk_findings, log_outcome
+from engine.decisions import Standing, log_ending, not_decided_words, stale_decisions
+from engine.desk import DESK_RULES, JUDGE_ACTION_KINDS, describer
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.match import Match
 from engine.names import names_now, shown_players
 from engine.notation.lexer import SEATS
-from engine.penalty_guide import guide_for
 from engine import replacing
 from engine.replay import Fold
 from engine.state import TableState
@@ -114,13 +113,10 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
             snaps.append(b)
     voided = set(state.voided)
     try:
-        game = standing.outcome(rs.outcome(state))
+        game = rs.outcome(state)
     except Exception:  # noqa: BLE001
         game = None
-    outcome = log_outcome(log, voided, players, game, stale)
-    desk = desk_findings(log, voided, players, outcome, known_rules=[r.id for r in rs.rules],
-                         guide=guide_for(rs.name), extra_minutes=rs.extra_minutes_policies) + \
-        stale_findings(stale, match.id)
+    outcome, desk = log_ending(match, log, voided, game, standing)
     judged = [(f, validation.is_void(f)) for f in validation.findings] + [(f, f.position in voided) for f in desk]
     findings = [_finding_row(rs, f, void) for f, void in sorted(judged, key=lambda fv: (fv[0].position, fv[0].rule))]
     describe = describer(rs.describe)
