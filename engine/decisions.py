@@ -18,15 +18,16 @@ play on, superseded by the procedure itself as play goes on (as `timelimit` trea
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import Any
 
-from engine.desk import find_time_called, stale_decision_finding
+from engine.desk import LogOutcome, desk_findings, find_time_called, log_outcome, stale_decision_finding
 from engine.events import RecordedEvent
 from engine.findings import Finding
+from engine.penalty_guide import guide_for
 from engine.replay import VOIDING_KINDS, Replayer, void_targets, voided_positions
 from engine.state import TableState
 
@@ -78,19 +79,15 @@ def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _changed_by(events: Sequence[RecordedEvent], based_on: int,
-                kinds: Mapping[int, str] | None = None) -> tuple[tuple[int, str], ...]:
-    """The corrections and backups recorded after `based_on` that void or replace a game event at
-    or before it (a decision voided is the procedure's output, not its table). Cheap: no replay."""
-    kinds = kinds if kinds is not None else {e.position: e.kind for e in events}
-    out = []
-    for e in events:
-        if e.position > based_on and e.kind in VOIDING_KINDS:
-            hit = [p for p in void_targets(e, lambda p: kinds.get(p, ""))
-                   if p <= based_on and kinds.get(p, DECISION) != DECISION]
-            if hit:
-                out.append((e.position, e.kind))
-    return tuple(out)
+def _changed_by(events: Sequence[RecordedEvent], kinds: Mapping[int, str], hit: Callable[[int], bool],
+                after: int = 0) -> tuple[tuple[int, str], ...]:
+    """The corrections and backups among `events` recorded after `after` that void or replace a
+    position `hit` accepts (the game events a decision judged; the time call it answered). Cheap:
+    no replay."""
+    def kind_at(p: int) -> str:
+        return kinds.get(p, "")
+    return tuple((e.position, e.kind) for e in events
+                 if e.position > after and e.kind in VOIDING_KINDS and any(map(hit, void_targets(e, kind_at))))
 
 
 def table_changed(replayer: Replayer, events: Sequence[RecordedEvent], based_on: int,
@@ -144,15 +141,15 @@ def _stale(replayer: Replayer, events: Sequence[RecordedEvent], d: RecordedEvent
         return None
     call = find_time_called([e for e in events if e.position < d.position], ())
     if call is not None and call.position in gone:  # the call it answered is void (QA74 N5)
-        by = tuple((e.position, e.kind) for e in events if e.kind in VOIDING_KINDS
-                   and call.position in void_targets(e, lambda q: kinds.get(q, "")))
+        by = _changed_by(events, kinds, lambda q: q == call.position)
         if not by:  # voided by a correction recorded after the decision that superseded this one
             return None
         return StaleDecision(d.position, p.get("based_on", d.position - 1), by, call=call.position)
     if "state_hash" not in p:
         return None
     based_on = p.get("based_on", d.position - 1)
-    by = _changed_by(events, based_on, kinds)
+    # a game event at or before the judged table (a decision voided is the procedure's output, not its table)
+    by = _changed_by(events, kinds, lambda q: q <= based_on and kinds.get(q, DECISION) != DECISION, after=based_on)
     if not by:
         return None
     try:
@@ -244,3 +241,16 @@ def stale_findings(stale: Mapping[int, StaleDecision], match: str) -> list[Findi
     table: the words the correction was recorded with (Match records them), said again by the log."""
     return [stale_decision_finding(s.by[-1][0], f"{s.words()}: decide again: {s.redo(match)}")
             for s in stale.values() if s.superseded_by is None]
+
+
+def log_ending(match: Any, events: Sequence[RecordedEvent], voided: Iterable[int], game_outcome: Any,
+               standing: Standing) -> tuple[LogOutcome | None, list[Finding]]:
+    """How the log says `match` ended, as it stands, and the desk's findings on it (DESK-15 for a
+    stale decision among them): the review and the replay's timeline, which read the same log
+    apart. `game_outcome`: the ruleset's outcome of the validated table, set aside here where it
+    came from a stale decision (`standing.outcome`); `standing`: the stale decisions of `events`."""
+    rs, stale = match.ruleset, standing.stale
+    outcome = log_outcome(events, voided, match.players, standing.outcome(game_outcome), stale)
+    desk = desk_findings(events, voided, match.players, outcome, known_rules=[r.id for r in rs.rules],
+                         guide=guide_for(rs.name), extra_minutes=rs.extra_minutes_policies)
+    return outcome, desk + stale_findings(stale, match.id)

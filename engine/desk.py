@@ -316,14 +316,12 @@ def log_outcome(events: Sequence[Any], voided: Iterable[int], players: Sequence[
     """The match result the log shows, in this order: a Match Loss / Disqualification penalty; the
     game's own outcome (ruleset.outcome); a Game Loss penalty; a time.decision. None: not over.
 
-    `game_outcome` is an engine.rules.Outcome (or None); events are RecordedEvents. `stale`: the
-    positions of time decisions a later correction left out of date (engine/decisions.py): never
-    the result, whether the table carries one (a ruleset applies a decision as the game's end) or
-    the log's latest decision is one."""
+    `game_outcome` is an engine.rules.Outcome (or None) as it stands: a table's result that came
+    from a stale time decision is the caller's to set aside (engine/decisions.py `log_ending` does,
+    by `Standing.outcome`). Events are RecordedEvents. `stale`: the positions of time decisions a
+    later correction left out of date: never the result, though the log's latest decision be one."""
     void = set(voided)
     out_of_date = set(stale)
-    if game_outcome is not None and getattr(game_outcome, "position", None) in out_of_date:
-        game_outcome = None
     live = [e for e in events if e.position not in void]
     losers: dict[str, tuple[str, int]] = {}
     for e in live:

@@ -591,9 +591,23 @@ class Match:
             return mine[position] if position in mine else self.kind_at(position)
 
         drafts: list[Draft] = []
+        # the log before the batch, read once: a correction or a backup asks for the corrections after
+        # its target (each read the log again from there: k long reads for k of them), and the batch
+        # holding one is then judged on a fold of the whole log
+        log: list[RecordedEvent] | None = None
+        fixes: list[RecordedEvent] = []  # its corrections
+
+        def logged() -> list[RecordedEvent]:
+            nonlocal log
+            if log is None:
+                log = self.store.read(self.id, after=1, upto=head)
+                fixes.extend(e for e in log if e.kind == "correction")
+            return log
 
         def corrections(position: int) -> dict[int, Standing]:  # the log's, then this batch's
-            return standing(enumerate(drafts, start=head + 1), into=self.corrections_after(position))
+            logged()
+            return standing(enumerate(drafts, start=head + 1),
+                            into=standing((e.position, e) for e in fixes if e.position > position))
 
         for k, (kind, payload, actor) in enumerate(items):
             try:
@@ -611,7 +625,7 @@ class Match:
             # a void's effect needs the log before it: fold the whole log, then the batch
             from engine.replay import Fold
             fold = Fold(self.ruleset, self.created)
-            for e in self.store.read(self.id, after=1, upto=head):
+            for e in logged():
                 fold.push(e)
             for k, e in enumerate(probes):
                 late = self._check_batch_time_call(probes, k, fold.state.voided, head)

@@ -11,11 +11,9 @@ from engine.desk import (
     LogOutcome,
     appeal_decisions,
     describer,
-    desk_findings,
     judge_of,
-    log_outcome,
 )
-from engine.decisions import Standing, StaleDecision, not_decided_words, stale_decisions, stale_findings
+from engine.decisions import Standing, StaleDecision, log_ending, not_decided_words, stale_decisions
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.match import Match
@@ -138,13 +136,10 @@ def review(match: Match, upto: int | None = None, *, hidden: bool = False,
     validation = match.replayer.validate_events(seen[1:])  # as `validate`: void findings judged apart
     voided = set(validation.state.voided)
     try:
-        game = standing.outcome(match.ruleset.outcome(validation.state))
+        game = match.ruleset.outcome(validation.state)
     except Exception:  # noqa: BLE001 - a ruleset bug must not hide the match (DESK-10 flags it elsewhere)
         game = None
-    outcome = log_outcome(seen, voided, match.players, game, stale)
-    desk = desk_findings(seen, voided, match.players, outcome,
-                         known_rules=[r.id for r in match.ruleset.rules], guide=guide_for(match.ruleset.name),
-                         extra_minutes=match.ruleset.extra_minutes_policies) + stale_findings(stale, match.id)
+    outcome, desk = log_ending(match, seen, voided, game, standing)
     return Review(match, seen, validation, desk, outcome, clock_of(seen, voided), stale,
                   stored=stored if hidden else None, hidden=hidden, standing=standing)
 

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from engine.desk import JUDGE_ONLY_KINDS
-from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, RecordedEvent, default_recorder_name
+from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.match import BatchInputError, InputError, Match
 from engine.replacing import replacement_field
@@ -38,6 +37,7 @@ from engine.notation import (
     tokenize,
 )
 from judge.live.acks import AckFile
+from judge.live.actor import default_actor
 from judge.live.announce import new_endings
 from judge.live.moved import describe_moved, event_line, repeated
 from judge.live.options import legal_now
@@ -52,8 +52,6 @@ COMMANDS = {
     "clock": "the round's time left",
     "quit": "leave (everything acknowledged is stored)",
 }
-# Desk actions written without a prefix: a judge's (--judge), else the recorder's own.
-JUDGE_DEFAULT_KINDS = set(JUDGE_ONLY_KINDS) | {"time.called", "round.start", "judge.call"}
 ROLES = ("scorekeeper", "judge")
 MOVED_SHOWN = 12  # the other recorder's latest events shown before a question
 
@@ -400,16 +398,8 @@ class LiveSession:
     # --- who acts --------------------------------------------------------------------------
 
     def _default_actor(self, kind: str) -> str:
-        if kind in JUDGE_ONLY_KINDS:
-            if self.judge is None:
-                raise NotationError(f"{kind} is a judge's action: write `judge NAME: ...` (or start the "
-                                    "recorder with --judge NAME)")
-            return self.judge
-        if kind in JUDGE_DEFAULT_KINDS:
-            return self.judge or self.me
-        if kind == "correction":  # who voids is who typed it (judge:Kim, scorekeeper:Sam), as the web's recorder
-            return self.me
-        return TABLE_ACTOR
+        return default_actor(kind, me=self.me, judge=self.judge,
+                             no_judge="write `judge NAME: ...` (or start the recorder with --judge NAME)")
 
     def _undo(self, reason_text: str, reply: Reply) -> None:
         """A correction voiding this recorder's own last event that still counts (never what

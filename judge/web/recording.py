@@ -23,8 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.desk import JUDGE_ONLY_KINDS
-from engine.events import JUDGE_PREFIX, TABLE_ACTOR, RecordedEvent
+from engine.events import JUDGE_PREFIX, RecordedEvent
 from engine.match import BatchInputError, InputError, Match, Recorded
 from engine.notation import NotationError, grammar_for, make_ctx, parse_line
 from engine.notation.lines import turn_number_problem
@@ -35,7 +34,7 @@ from judge.io import carddb
 from judge.io.cardformats import card_number
 from judge.live.moved import repeated
 from judge.live.options import options
-from judge.live.session import JUDGE_DEFAULT_KINDS
+from judge.live.actor import default_actor
 from judge.replay.timeline import Timeline, table_known_to
 from judge.recorders import recorder_words
 from judge.web.auth import who_can
@@ -117,10 +116,8 @@ class Recorder:
 
     def default_actor(self, kind: str) -> str:
         """A line with no prefix: the table's; a judge's action, this link's if it is a judge's."""
-        if kind in JUDGE_ONLY_KINDS and not self.may_act_as_judge:
-            raise NotationError(f"{kind} is a judge's action: a judge records it (the judges' desk, or a "
-                                "judge's link)")
-        return self.own_actor if kind in JUDGE_DEFAULT_KINDS or kind == "correction" else TABLE_ACTOR
+        return default_actor(kind, me=self.own_actor, judge=self.own_actor if self.may_act_as_judge else None,
+                             no_judge="a judge records it (the judges' desk, or a judge's link)")
 
     # --- a line ------------------------------------------------------------------------------
 

@@ -219,3 +219,30 @@ def test_a_correction_without_a_reason_is_refused(game, reason):
     e = _field(game, {"voids": 3, "reason": reason, "instead": {"actor": "-", "payload": {
         "player": "Bob", "zone": "life", "count": 4}}})
     assert e.field == "payload.reason"
+
+
+def test_a_batch_of_corrections_reads_the_log_once(game, monkeypatch):
+    """Review: each correction of a batch read the log again from its target on (k corrections on a
+    log of n events: k reads of up to n events), then the batch read it all again to fold it; now
+    one read serves them all. What each correction sees is unchanged: a judge's correction, in the
+    log or earlier in the batch."""
+    _replace(game, 3, {"player": "Bob", "zone": "life", "count": 4})  # 7
+    for p in range(5):
+        game.record("note", {"text": f"n{p}"})  # 8..12
+    head, real, spans = game.events()[-1], game.store.read, []
+
+    def spy(match, *a, **kw):
+        got = real(match, *a, **kw)
+        if len(got) > 1:  # a span of the log (kind_at reads one event)
+            spans.append([e.position for e in got])
+        return got
+
+    monkeypatch.setattr(game.store, "read", spy)
+    for targets in ((2, 4, 5, 8, 9), (9, 5, 2)):
+        spans.clear()
+        items = [("correction", {"voids": p, "reason": "r"}, "judge:Kim") for p in targets]
+        assert len(game.judge_batch(items, after=head).drafts) == len(targets)
+        assert spans == [list(range(2, 13))], spans
+    with pytest.raises(InputError, match="replaced by judge Zoe's correction 7"):
+        game.judge_batch([("correction", {"voids": 2, "reason": "r"}, "judge:Kim"),
+                          ("correction", {"voids": 3, "reason": "hmm"}, "scorekeeper:Sam")], after=head)

@@ -63,3 +63,29 @@ def test_the_same_lines_typed_as_new_are_still_refused(tmp_path):
     with pytest.raises(InputError) as e:
         import_file(EventStore.open(str(tmp_path / "typed2.db")), str(typed), recorded_by="t")
     assert e.value.field == "payload.voids" and "only a judge can correct it again" in e.value.message
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_the_same_replacement_twice_in_a_file_is_refused_however_it_is_split(tmp_path, workers, monkeypatch):
+    """Review: split among worker processes, a chunk read an earlier chunk's correction as its line
+    spells it (no kind, no version, the payload unparsed) and compared it with its own as stored,
+    so the same replacement said twice passed where a one-process import refused it."""
+    monkeypatch.setattr(_jsonl_workers, "MIN_EVENTS", 1)
+    monkeypatch.setattr(_jsonl_workers, "CHUNK", 2)
+    fix = {"kind": "correction", "actor": "judge:Kim",
+           "payload": {"voids": 3, "reason": "miscounted",
+                       "instead": {"actor": "-", "payload": {"player": "Ann", "zone": "deck", "count": 39}}}}
+    objs = [{"kind": "match.created", "payload": {"ruleset": "table", "players": ["Ann", "Bob"]}},
+            {"kind": "note", "payload": {"text": "judge present"}},
+            {"kind": "setup", "payload": {"player": "Ann", "zone": "deck", "count": 40}},
+            fix,  # event 4 (line 4): chunks of two events: 2-3 (the main process), 4-5, 6-7
+            {"kind": "note", "payload": {"text": "n"}}, {"kind": "note", "payload": {"text": "n"}},
+            fix]  # event 7: another chunk than the first
+    path = tmp_path / "twice.jsonl"
+    path.write_text("".join(json.dumps(obj) + "\n" for obj in objs), encoding="utf-8")
+    store = EventStore.open(str(tmp_path / "t.db"))
+    with pytest.raises(InputError) as e:
+        import_file(store, str(path), recorded_by="t", workers=workers)
+    assert (e.value.where, e.value.field) == (f"{path}:7", "payload.instead")
+    assert e.value.message == "event 3 already reads so: correction 4 says the same"
+    assert store.match_ids() == []  # nothing stored

@@ -144,3 +144,28 @@ def test_match_option_is_refused(tmp_path):
     store = EventStore.open(str(tmp_path / "t.db"))
     with pytest.raises(InputError):
         optcgsim.import_file(store, SIM_LOG, match="abc")
+
+
+def test_too_few_life_names_the_placements_by_event_as_validate_does(tmp_path, monkeypatch):
+    """Review: the import judged each event without the events before it, so OPTCG-SETUP-6 (a
+    player starting with too few Life) kept the older words ("the life.placed before this event")
+    where validate names the placements by event. A Life card laid to the trash instead: 4 Life."""
+    from judge.io.carddb import CardDB
+    cards = tmp_path / "cards.json"
+    cards.write_text(json.dumps([{"id": "OP14-020", "name": "Dracule Mihawk", "category": "Leader",
+                                  "colors": ["Green"], "cost": 5, "power": 5000, "counter": None, "types": [],
+                                  "trigger": None, "effect": ""}]))
+    cards_db = str(tmp_path / "cards.db")
+    CardDB(cards_db).import_file(str(cards))
+    log = tmp_path / "four_life.log"
+    text = open(SIM_LOG, encoding="utf-8").read()
+    assert "RZ1|171|1|OP17-031|0|40|3|4|" in text  # the 5th Life card of player 1
+    log.write_text(text.replace("RZ1|171|1|OP17-031|0|40|3|4|", "RZ1|171|1|OP17-031|0|40|6|0|"), encoding="utf-8")
+    conv = optcgsim.convert(str(log), cards_db=cards_db, judge=True)
+    said = [f.message for f in conv.findings if f.rule == "OPTCG-SETUP-6"]
+    assert len(said) == 1 and "starts with 4 Life; the Leader's Life is 5" in said[0], said
+    assert re.search(r"Life placements at events \d+, \d+, \d+ and \d+, not this turn", said[0]), said
+    monkeypatch.setenv("TABLEJUDGE_CARDS", cards_db)
+    store = EventStore.open(str(tmp_path / "t.db"))
+    match = optcgsim.import_file(store, str(log)).to_dict()["matches"][0]
+    assert [f.message for f in Match(store, match).validate().active_findings() if f.rule == "OPTCG-SETUP-6"] == said

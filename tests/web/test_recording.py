@@ -266,3 +266,26 @@ def test_a_replacements_names_are_resolved_said_and_refused_as_log_instead_does(
                judge=True)
     assert out.recorded[0].event.payload["instead"]["payload"]["leader"] == "OP08-001"
     assert out.notes == ["chopper \u2192 OP08-001, the only Tony Tony.Chopper that is a Leader"]
+
+
+@pytest.mark.parametrize("role", ["scorekeeper", "judge"])
+def test_a_line_with_no_actor_is_given_the_same_actor_as_tablejudge_live_gives_it(match, role):
+    """One rule (judge/live/actor.py) for both recorders, which had each written it: for every kind,
+    the web's link and the terminal recorder of the same person give the same actor, or both refuse
+    a judge's action where there is no judge to give it to, each saying how to get one."""
+    from engine.notation import NotationError
+    from judge.live.session import LiveSession
+
+    def actor(default, kind):
+        try:
+            return default(kind)
+        except NotationError as e:
+            assert "is a judge's action" in str(e)
+            return "refused"
+
+    web = Recorder(match, f"{role}:Sam", SAM, role == "judge").default_actor
+    live = LiveSession(match, recorded_by="Sam", role=role, interactive=False)._default_actor
+    said = {k: actor(web, k) for k in match.validator.vocab}
+    assert said == {k: actor(live, k) for k in match.validator.vocab}
+    assert said["note"] == "-" and said["correction"] == f"{role}:Sam" and said["time.called"] == f"{role}:Sam"
+    assert said["judge.ruling"] == ("judge:Sam" if role == "judge" else "refused")

@@ -111,7 +111,7 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     # the time call; under a turns-or-call policy the end of the extra minutes comes after it,
     # recorded as such (extra_minutes_over) or, in logs from before that field, as a later call
     at = (calls[0] if pol.overtime_ends == "turns-or-call" else calls[-1]).position
-    turn0 = sum(1 for e in events if e.kind == "turn" and e.position < at)
+    turn0 = turns_begun(events, at)
     steps = [f"time was called at event {at}, during game turn {turn0} (turn 0 of the procedure)"
              if turn0 else f"time was called at event {at}, while the game was in its set-up: turn 0 of the "
              "procedure is game turn 1"]
@@ -125,13 +125,12 @@ def decide_end_of_time(rs: Ruleset, s: TableState, events: list[RecordedEvent], 
     else:
         first = turn0 or 1  # the game turn that is the procedure's turn 0
         last = first + pol.turns
-        done_last = s.turn > last or (s.turn == last and s.phase == "end")
+        done_last = extra_turns_over(s, first) >= pol.turns
         ended = [e for e in called if e.position > at and pol.overtime_ends == "turns-or-call"]
         if ended and not done_last:
             steps.append(f"the extra minutes ran out at event {ended[0].position}, before game turn {last} "
                          f"(extra turn {pol.turns}) ended")
-            at_mark = sum(1 for e in events if e.kind == "turn" and e.position < ended[0].position)
-            told = f"turn={max(0, at_mark - first - 1)} minutes_up=yes"  # the turn in progress is not over
+            told = f"turn={ended_before(events, ended[0].position, first)} minutes_up=yes"
         elif not done_last:
             more = (" or until the extra minutes run out (record it: tablejudge judge time MATCH --clock HH:MM "
                     "--extra-minutes-over)") if pol.overtime_ends == "turns-or-call" else ""
@@ -158,9 +157,33 @@ def turns_over(s: TableState, events: list[RecordedEvent]) -> int | None:
     at = calls[0].position
     if not any(e.kind == "turn" and e.position > at for e in events):
         return None
-    first = sum(1 for e in events if e.kind == "turn" and e.position < at) or 1
-    n = s.turn - first  # a turn counts once it has ended (its end phase reached)
-    return max(0, n if s.phase == "end" else n - 1)
+    return extra_turns_over(s, turns_begun(events, at) or 1)
+
+
+# The one count of the procedure's turns: `decide_end_of_time` (are the extra turns over? how many
+# when the minutes ran out?) and `turns_over` (the `turn` fact the log gives, checked against
+# --facts) read it here, so the decision and the check of a judge's count cannot drift apart.
+
+def turns_begun(played: list[RecordedEvent], before: int) -> int:
+    """The game turns begun before position `before` in a log as played (`as_played`: a replaced
+    `turn` counts as its replacement reads, a void one not at all)."""
+    return sum(1 for e in played if e.kind == "turn" and e.position < before)
+
+
+def extra_turns_over(s: TableState, first: int) -> int:
+    """The extra turns over on the table `s`, turn 0 being game turn `first`: a turn counts once
+    it has ended (its end phase reached)."""
+    return _over(s.turn - first, s.phase == "end")
+
+
+def ended_before(played: list[RecordedEvent], position: int, first: int) -> int:
+    """The extra turns over when event `position` was recorded (the end of the extra minutes): the
+    turn in progress then is not over."""
+    return _over(turns_begun(played, position) - first, False)
+
+
+def _over(since_first: int, ended: bool) -> int:
+    return max(0, since_first if ended else since_first - 1)
 
 
 def where_now(s: TableState, first: int, extra: int) -> str:

@@ -147,20 +147,28 @@ def _draft_range(job: tuple, start: int, stop: int) -> Envelopes | dict[str, str
         return None
 
     mine: dict[int, Standing] = {}  # this chunk's corrections, standing over the earlier lines
+    before: list[tuple[int, Draft]] = []  # the corrections on the lines before the chunk, drafted
+    read_before = False
 
     def corrections(position: int) -> dict[int, Standing]:
-        """The standing correction of each event after `position`: read off the lines before the
-        chunk (asked only as a correction or a backup is drafted: rare), then this chunk's own."""
-        out: dict[int, Standing] = {}
-        for p in range(max(position + 1, 2), start + 2):
-            n, text, _ = lines[p - 2]
-            try:
-                obj = read_line(text, path, n)
-                if obj.get("kind") == "correction" and isinstance(obj.get("payload"), dict):
-                    out[obj["payload"]["voids"]] = Standing(p, obj.get("actor", "-"), obj["payload"].get("instead"))
-            except (InputError, KeyError, TypeError):
-                continue  # a bad line is refused by whoever drafts it, and its error comes first
-        return {**out, **mine}
+        """The standing correction of each event after `position`: the lines before the chunk
+        (read once, when a correction or a backup is first drafted: rare), then this chunk's own.
+        Each is drafted as a one-process import drafts it, so a replacement stands as stored (its
+        kind and version filled in, its payload parsed), not as its line spells it: compared with
+        the same replacement said again, the two read alike ("already reads so")."""
+        nonlocal read_before
+        if not read_before:
+            read_before = True
+            for p in range(2, start + 2):
+                n, text, _ = lines[p - 2]
+                try:
+                    obj = read_line(text, path, n)
+                    if obj.get("kind") == "correction":
+                        before.append((p, draft_line(validator, obj, path, n, p, match_id, True, recorded_by,
+                                                     kind_at)))
+                except InputError:
+                    continue  # a bad line is refused by whoever drafts it, and its error comes first
+        return {**standing((p, d) for p, d in before if p > position), **mine}
 
     # each kind as one object (the vocabulary's few), so pickle sends each once, then a reference
     names = validator.vocab.keys()

@@ -24,6 +24,7 @@ from typing import Any
 from engine.events import TABLE_ACTOR, Draft, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.match import EventValidator, InputError, creation_draft
+from engine.replay import as_played
 from engine.rulesets import get_ruleset
 from engine.state import TableState
 
@@ -93,9 +94,15 @@ class Converter(ReadableLines):
         rec = RecordedEvent("import", len(self.drafts), draft.kind, draft.version, draft.actor,
                             draft.payload, "", "", "", "")
         if self.judge:
-            self.findings.extend(self.rs.check(self.state, rec))
+            # the events before it, as Match and replay give them: a check that names an earlier
+            # event by its position (OPTCG-SETUP-6's Life placements) says it here too
+            self.findings.extend(self.rs.check(self.state, rec, self._history))
         self.rs.apply(self.state, rec)
         self.state.position = rec.position
+        self.made.append(rec)
+
+    def _history(self) -> list[RecordedEvent]:
+        return as_played(self.made)
 
     def P(self, num: int) -> str:
         return self.name[num]
@@ -114,6 +121,7 @@ class Converter(ReadableLines):
         self.drafts = [head]
         created = RecordedEvent("import", 1, head.kind, head.version, head.actor, head.payload, "", "", "", "")
         self.state: TableState = self.rs.new_state(created)
+        self.made: list[RecordedEvent] = []  # the events after `created`, as the table saw them
         self.mirror: dict[int, list[str]] = {1: [], 2: []}
         self.pending_rest: dict[int, int] = {1: 0, 2: 0}
         self.started = False

@@ -137,11 +137,12 @@ def read_file(path: str, *, recorded_by: str | None = None, cards_db: str | None
     return FileResult(path, variant, games, parts.not_played, unknown_cards_warning(unknown))
 
 
-def convert(path: str, *, cards_db: str | None = None, game: int = 1) -> Converter:
+def convert(path: str, *, cards_db: str | None = None, game: int = 1, judge: bool = False) -> Converter:
     """Parse and convert one game without storing it (for tests and tools): the converter holds
-    the drafts, the stats and `position_at_line` (the match's last event before each line)."""
+    the drafts, the stats and `position_at_line` (the match's last event before each line); with
+    `judge`, the findings an import counts."""
     lines = read(path)
-    conv = Converter(split(lines, path).games[game - 1], path, facts=_cards(cards_db, lines)[0])
+    conv = Converter(split(lines, path).games[game - 1], path, facts=_cards(cards_db, lines)[0], judge=judge)
     conv.run()
     return conv
 

@@ -124,3 +124,37 @@ def test_a_call_during_a_turn_says_which_extra_turn_the_game_is_in():
     assert d.result == "continue"
     assert d.steps[-1].startswith("3 extra turns are played after turn 0 (game turn 3): play on until game turn 6 "
                                   "ends; now game turn 5, extra turn 2 of 3"), d.steps
+
+
+def test_the_decision_and_the_logged_turn_fact_count_the_extra_turns_alike(tmp_path):
+    """One count serves both: the decision (are the 3 extra turns over?) and the `turn` fact the log
+    gives to check a judge's --facts against, at every point of a log whose `turn` events a judge
+    replaced, before the call and after it."""
+    from engine.match import Match
+    from engine.rulesets.optcg.time import decide_end_of_time, turns_over
+    from engine.store import EventStore
+    m = Match.create(EventStore.open(str(tmp_path / "t.db")), "optcg", ["Ann", "Bob"])
+    events = game()
+    call = next(i for i, (kind, _, _) in enumerate(events) if kind == "time.called")
+    seen = []
+    for i, (kind, actor, payload) in enumerate(events):
+        m.record(kind, payload, actor=actor)
+        if kind == "turn" and payload["player"] == "Bob" and i > call:  # turns 4 and 6, said again
+            m.record("correction", {"voids": m.head_position(), "reason": "said again",
+                                    "instead": {"kind": "turn", "actor": "-", "payload": dict(payload)}},
+                     actor="judge:Zoe")
+        if i == call:
+            ann3 = max(e.position for e in m.events() if e.kind == "turn")  # turn 3, before the call
+            m.record("correction", {"voids": ann3, "reason": "said again",
+                                    "instead": {"kind": "turn", "actor": "-", "payload": {"player": "Ann"}}},
+                     actor="judge:Zoe")
+        if i < call:
+            continue
+        log = m.events()
+        state = m.replayer.decision_basis(log)
+        over = turns_over(state, log)
+        d = decide_end_of_time(m.ruleset, state, log)
+        if over is not None:
+            assert (d.result == "continue") == (over < 3), (i, over, d.steps)
+            seen.append(over)
+    assert seen[0] == 0 and seen[-1] == 3 and set(seen) == {0, 1, 2, 3}
