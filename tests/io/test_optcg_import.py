@@ -76,8 +76,10 @@ def test_fixture_outcome_and_findings(imported):
     assert out.how == "concession" and out.winner == "LeoIlPirata#3980"
     findings = m.validate().active_findings()
     assert s.findings == len(findings)  # judged as it was converted, exactly as validate judges
-    # Without a card database only the unknown Leader facts are reported (warnings).
-    assert [(f.rule, f.severity) for f in findings] == [("OPTCG-DECK-2", "warning")] * 2
+    # Without a card database each deck is "not judged: no card data" (info), no breach of a deck rule
+    # (bug QA78 LOW-4: a warning that quoted the 50-card rule, OPTCG-DECK-2, for every deck).
+    assert [(f.rule, f.severity) for f in findings] == [("OPTCG-DATA-2", "info")] * 2
+    assert all(f.message.startswith("not judged: no card data") for f in findings)
     assert s.findings == 2
 
 

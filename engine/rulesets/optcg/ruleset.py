@@ -1357,6 +1357,13 @@ class OptcgRuleset(Ruleset):
                 + (f" — {outcome}" if outcome else ""))
 
 
+def not_in_card_data(codes: list[str]) -> str:
+    """OPTCG-DATA-1's words for card numbers the card data did not hold (a deck's, a move's)."""
+    one = len(codes) == 1
+    return (f"{', '.join(codes)} {'is' if one else 'are'} not in the card data (cards.db): "
+            f"{'a typo' if one else 'typos'}? see `tablejudge cards find`")
+
+
 def check_deck(rs: Ruleset, player: str, leader: str, deck: list[str], facts: dict[str, dict],
                *, deck_size: int | None = None, don: int = 10) -> list[Finding]:
     """The deck rules (關於牌組) on a Leader, a deck list and card facts. Unknown card numbers are
@@ -1376,11 +1383,13 @@ def check_deck(rs: Ruleset, player: str, leader: str, deck: list[str], facts: di
         if n > 4:
             out.append(rs.flag("OPTCG-DECK-4", probe, f"{n} copies of {code}; at most 4"))
     unknown = sorted({c for c in deck if c not in facts} | ({leader} if leader and leader not in facts else set()))
-    if unknown and not facts:  # nothing was recorded about any card: not the same as a number no one knows
-        out.append(rs.flag("OPTCG-DECK-2", probe, "the registration carries no card facts (recorded without card "
-                           f"data): not checked: {', '.join(unknown)}", severity="warning"))
+    if unknown and not facts:  # nothing was recorded about any card: not the same as a number no one knows,
+        # and no breach of the deck rules either (bug QA78 LOW-4: this cited the 50-card rule)
+        out.append(rs.flag("OPTCG-DATA-2", probe, f"not judged: no card data: {player}'s registration carries no "
+                           f"card facts, so the Leader, card types and colours are not checked: {', '.join(unknown)}",
+                           severity="info"))
     elif unknown:
-        out.append(rs.flag("OPTCG-DECK-2", probe, f"unknown card number(s), not checked: {', '.join(unknown)}",
+        out.append(rs.flag("OPTCG-DATA-1", probe, f"unknown card number(s), not checked: {not_in_card_data(unknown)}",
                            severity="warning"))
     colours = {c.lower() for c in lf.get("colors", [])}
     for code in sorted(set(deck)):

@@ -227,20 +227,26 @@ def test_cli_cards_and_deck_check(tmp_path, capsys):
     bad.write_text("5xOP01-013\n4xOP01-070\n4xXX01-001\n")
     assert run_guarded(cli, ["deck", "check", str(bad), "--leader", "OP01-001", "--cards", cards, "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
-    assert {f["rule"] for f in report["findings"]} == {"OPTCG-DECK-2", "OPTCG-DECK-3", "OPTCG-DECK-4"}
+    assert {f["rule"] for f in report["findings"]} == {"OPTCG-DECK-2", "OPTCG-DECK-3", "OPTCG-DECK-4", "OPTCG-DATA-1"}
     assert report["unknown"] == ["XX01-001"]
     assert run_guarded(cli, ["cards", "show", "NOPE-001", "--cards", cards]) == 2
 
 
 def test_a_deck_registered_without_card_facts_is_not_called_unknown():
     """QA 2026-11-26: every imported OPTCGSim game said "unknown card number(s): OP14-020" for a
-    Leader the card data knows: the import had recorded no facts, which is not the same thing."""
+    Leader the card data knows: the import had recorded no facts, which is not the same thing.
+    QA78 LOW-4: it then said so as a breach of the 50-card rule (OPTCG-DECK-2); with no card facts a
+    deck is not judged on what only they say (OPTCG-DATA-2, info), while its size still is."""
     from engine.rulesets.optcg.ruleset import RULESET, check_deck
 
     rs = RULESET({})
-    (bare,) = [f for f in check_deck(rs, "Ann", "OP14-020", [], {}, deck_size=50) if f.rule == "OPTCG-DECK-2"]
-    assert "carries no card facts" in bare.message and "unknown" not in bare.message
+    found = check_deck(rs, "Ann", "OP14-020", [], {}, deck_size=50)
+    assert [(f.rule, f.severity) for f in found] == [("OPTCG-DATA-2", "info")]
+    assert found[0].message.startswith("not judged: no card data") and "unknown" not in found[0].message
+    assert not found[0].quote and "not a rule of the manual" in found[0].source  # quotes no rulebook
+    short = check_deck(rs, "Ann", "OP14-020", [], {}, deck_size=49)  # a size needs no card facts
+    assert {f.rule for f in short} == {"OPTCG-DECK-2", "OPTCG-DATA-2"}
     facts = {"OP01-001": {"category": "leader", "colors": ["red"], "life": 5}}
-    (unknown,) = [f for f in check_deck(rs, "Ann", "OP01-001", ["ZZ99-001"] * 50, facts) if f.rule == "OPTCG-DECK-2"
-                  and "ZZ99" in f.message]
+    (unknown,) = [f for f in check_deck(rs, "Ann", "OP01-001", ["ZZ99-001"] * 50, facts) if f.rule == "OPTCG-DATA-1"]
     assert "unknown card number" in unknown.message
+    assert "ZZ99-001 is not in the card data (cards.db): a typo?" in unknown.message
