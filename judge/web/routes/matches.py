@@ -245,7 +245,10 @@ async def match_do(request: Request, mid: str, action: str):
         return _recorder(request, scope, g, done=dict(result, recorded=[]))
     if is_htmx:
         return page(request, "web/_flash.html", result=result)
-    return RedirectResponse(flash_link(request, back, g, result["message"]), status_code=303)
+    # the decide page's facts form decided under the policy the page showed (or chose): back there, the
+    # preview keeps it; without it the page came back under the ruleset's default policy
+    kept = {"policy": _policy(form)} if back == f"/m/{mid}/decide" else {}
+    return RedirectResponse(flash_link(request, back, g, result["message"], **kept), status_code=303)
 
 
 # --- a judge's replace form: "event N should have read X" ------------------------------------
@@ -319,7 +322,7 @@ def _decide_page(request: Request, scope: MatchScope, g: Grant, policy: str | No
                 k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, judge=g.match_actor,
                 players=m.players, p=p, policy=policy or "", msg=flash_of(request),
                 error=page_error(error) if error else None,
-                policies=list(getattr(m.ruleset, "time_policies", ()) or ()),
+                policies=list(m.ruleset.time_policies),
                 time_facts=time_facts_form(m) if p.needs_facts or p.no_time_call else None,
                 replay=link(f"/m/{scope.match}", g), recorder=link(f"/m/{scope.match}/record", g),
                 self_url=link(f"/m/{scope.match}/decide", g))
@@ -377,7 +380,7 @@ def time_facts_form(m) -> dict[str, Any] | None:
     players = list(m.players)
     return {"usage": usage(facts, players), "example": " ".join(f"{f.key}={f.example(players)}" for f in facts
                                                                if f.required),
-            "policies": list(getattr(m.ruleset, "time_policies", ()) or ())}
+            "policies": list(m.ruleset.time_policies)}
 
 
 @router.get("/m/{mid}/call/{position}", response_class=HTMLResponse)
