@@ -68,7 +68,9 @@ ACTION_WORDS: dict[str, str] = {
     "slips": "print the slips", "record_result": "enter results", "undo_result": "undo a result",
     "resolve": "decide a disputed table", "clock": "run the round clock", "judge_match": "rule in a recorded match",
     "report": "report a table's result", "play_view": "open a table's player page",
-    "record_event": "record a match's plays", "undo_event": "undo a match's play", "call_judge": "call a judge",
+    # a recorded match's permissions: judge.web.match_actions.MATCH_ACTS says its acts that take one
+    # whole (record a line, undo, call) in these words, the rest (each of a judge's) in their own
+    "record_event": "record the game's events", "undo_event": "undo events", "call_judge": "call a judge",
 }
 
 

@@ -25,7 +25,7 @@ from judge.desk.penalties import give_penalty
 from judge.tournament import rounds
 from judge.web.actions import Context, number, text
 from judge.desk.clock import local_time
-from judge.web.auth import PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, who_can
+from judge.web.auth import ACTION_WORDS, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, who_can
 from judge.web.recording import LineOutcome, Recorder
 from judge.web.replace import replace as replace_event
 
@@ -64,11 +64,12 @@ RECORDING = ("record_event", "undo_event", "call_judge")  # what a match's recor
 # Each names the permission of auth.ACTIONS it takes, and says what it is in the words of the person
 # refused it (QA76 7: a scorekeeper opening the replace form was told a fixed list, "rule, give
 # penalties, back up, ...", not the act tried, and nothing to do). A test checks every act has words.
+# An act that is its permission whole (a line, an undo, a call) says it in the permission's words
+# (auth.ACTION_WORDS): one table of words serves both levels; a judge's acts each have their own.
 MATCH_ACTS: dict[str, tuple[str, str]] = {
-    "line": ("record_event", "record the game's events"),
+    **{act: (permission, ACTION_WORDS[permission])
+       for act, permission in (("line", "record_event"), ("undo", "undo_event"), ("call", "call_judge"))},
     "record": ("record_event", "open the recorder page"),
-    "undo": ("undo_event", "undo events"),
-    "call": ("call_judge", "call a judge"),
     "ruling": ("judge_match", "record a ruling"),
     "answer": ("judge_match", "mark a judge call answered"),
     "call_page": ("judge_match", "open a judge call's page"),

@@ -211,6 +211,10 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
     assert all(ACTION_WORDS[a.permission] for a in TOURNAMENT_ACTIONS.values())
     assert set(MATCH_ACTIONS) <= set(MATCH_ACTS)
     assert all(permission in ACTIONS and words for permission, words in MATCH_ACTS.values())
+    # one table of words: an act that is its permission whole says it as the permission does (review:
+    # "record the game's events" here, "record a match's plays" there, for the same act)
+    whole = {"line": "record_event", "undo": "undo_event", "call": "call_judge"}
+    assert {a: MATCH_ACTS[a] for a in whole} == {a: (p, ACTION_WORDS[p]) for a, p in whole.items()}
 
     tid, matches = optcg_event(api)
     m1 = matches[1]
