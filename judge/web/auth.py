@@ -230,10 +230,11 @@ class Grant:
 
     def require(self, action: str, tournament: str, round_no: int | None = None,
                 table: int | None = None) -> None:
+        """Forbidden, in words, unless `allows`. The routes take the grant for `tournament` first
+        (routes.common.grant_of refuses a link for another one), so the words here are about the role
+        and the table; `allows` still refuses another tournament's link."""
         if self.allows(action, tournament, round_no, table):
             return
-        if self.role in ACTIONS[action] and not self.covers(tournament):
-            raise Forbidden("this link is for another tournament: use the link made for this one")
         if self.role == PLAYER and self.role in ACTIONS[action]:  # the right role, another table
             raise Forbidden(f"this link is for round {self.round} table {self.table}: scan the QR code on "
                             "your own table's slip")

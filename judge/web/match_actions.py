@@ -90,17 +90,14 @@ def _at(table: tuple[int, int] | None) -> str:
 
 def require(grant: Grant, act: str, scope: MatchScope) -> None:
     """Forbidden unless `grant` may take `act` (a key of MATCH_ACTS) on the match of `scope`; the
-    refusal names the act in words, who takes it and what the refused person does instead."""
+    refusal names the act in words, who takes it and what the refused person does instead. A link
+    for another tournament (or, on a match of none, a one-tournament link) never reaches here: the
+    routes take the grant for the match's tournament (routes.common.grant_of), which refuses it in
+    its own words; `allows_match` refuses one all the same."""
     permission, what = MATCH_ACTS[act]
-    tid = scope.tournament or "*"
-    if scope.tournament is None and grant.tournament != "*":
-        raise Forbidden("this match belongs to no tournament here: only the organizer's own link writes it")
-    if grant.allows_match(permission, tid, scope.match, scope.table):
+    if grant.allows_match(permission, scope.tournament or "*", scope.match, scope.table):
         return
     match = f"match {scope.match}{_at(scope.table)}"
-    if not grant.covers(tid):
-        raise Forbidden(f"this link is for another tournament: to {what} in {match}, use the link made for "
-                        "that match's tournament")
     if grant.role == PLAYER:
         raise Forbidden(f"this link is the players' link of round {grant.round}, table {grant.table}: it "
                         f"cannot {what} in {match}; ask a judge at the table")
