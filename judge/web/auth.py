@@ -26,7 +26,6 @@ import base64
 import hashlib
 import hmac
 import json
-import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -146,19 +145,6 @@ class Signer:
 
 def new_token_id() -> str:
     return secrets.token_hex(6)
-
-
-_LINK_RECORDER = re.compile(r"\(link [^()]+\)$|^player link, ")  # Grant.recorded_by's shapes
-
-
-def recorder_words(recorded_by: str) -> str:
-    """Who recorded an event, for a web page: a link's name as it is; anything else was recorded
-    outside the web desk (QA77 7: "recorded by root" was the OS user at a terminal). Whether that
-    name was typed (--by, $TABLEJUDGE_USER) or the OS user's is not in the event, so it is said
-    as where, not who."""
-    if _LINK_RECORDER.search(recorded_by):
-        return recorded_by
-    return f"{recorded_by} (at a terminal or by an import, not a web link)"
 
 
 @dataclass(frozen=True)

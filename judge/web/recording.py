@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.desk import JUDGE_ONLY_KINDS
-from engine.events import JUDGE_PREFIX, TABLE_ACTOR, RecordedEvent
+from engine.events import JUDGE_PREFIX, TABLE_ACTOR, RecordedEvent, recorder_words
 from engine.match import BatchInputError, InputError, Match, Recorded
 from engine.notation import NotationError, grammar_for, make_ctx, parse_line
 from engine.notation.lines import turn_number_problem
@@ -37,7 +37,7 @@ from judge.live.moved import repeated
 from judge.live.options import options
 from judge.live.session import JUDGE_DEFAULT_KINDS
 from judge.replay.timeline import Timeline, table_known_to
-from judge.web.auth import recorder_words, who_can
+from judge.web.auth import who_can
 
 MAX_LINE = 4000
 

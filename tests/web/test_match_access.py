@@ -253,7 +253,7 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
                                                           "a judge or the organizer does that; call a judge"), r.text
     r = api.post(f"/api/m/{m1}/do/undo", {"voids": 9}, token=rec)
     assert r.status_code == 409 and r.json()["message"] == (
-        "not undone: event 9 was recorded by desk (at a terminal or by an import, not a web link), not this link; "
+        "not undone: event 9 was recorded by desk, at a terminal, not this link; "
         "this link cannot void another's event: a judge "
         "or the organizer does that; call a judge; nothing stored"), r.text
     r = api.post(f"/api/m/{m1}/do/undo", {"voids": 9})  # the organizer's link: a judge's way
