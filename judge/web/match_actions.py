@@ -18,7 +18,7 @@ from engine.desk import PENALTY_LADDER, describer, judge_of
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
-from judge.desk.actions import last_game_event, record as desk_record
+from judge.desk.actions import decide_appeal, last_game_event, record as desk_record
 from judge.desk.calls import CALL_KINDS, open_call, standing_calls
 from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
@@ -81,6 +81,7 @@ MATCH_ACTS: dict[str, tuple[str, str]] = {
     "decide_page": ("judge_match", "decide the end of time"),
     "replace": ("judge_match", "replace an event"),
     "appeals": ("judge_match", "open the appeals file"),
+    "appeal": ("judge_match", "record an appeal's decision"),
 }
 
 
@@ -214,6 +215,21 @@ def _ruling(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
             "findings": [x.to_dict() for x in rec.findings]}
 
 
+def _appeal(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    """The head judge's decision on an appeal of a judge action (a call's page), recorded as
+    `tablejudge judge appeal` records it (judge.desk.actions.decide_appeal), the judge its actor: a
+    second decision on the same action is refused unless `override` says why (DESK-13)."""
+    rec = decide_appeal(m, appealed=number(f, "appealed", high=m.head_position()),
+                        decision=text(f, "decision", limit=20), text=text(f, "text", limit=2000),
+                        by=text(f, "by", required=False, limit=200), override=text(f, "override", required=False,
+                                                                                limit=1000),
+                        actor=g.match_actor, recorded_by=g.recorded_by,
+                        override_said='say why in "Replaces a decision given already on it, because"')
+    p = rec.event.payload
+    return {"message": f"appeal of event {p['appealed']}: {p['decision']}; recorded (#{rec.event.position})",
+            "position": rec.event.position, "findings": [x.to_dict() for x in rec.findings]}
+
+
 ANSWERED = "answered at the table"
 
 
@@ -339,7 +355,7 @@ Run = Callable[[Context, Match, Grant, MatchScope, dict[str, Any]], dict[str, An
 # the writes; what each takes (its permission) and its words: MATCH_ACTS
 MATCH_ACTIONS: dict[str, Run] = {
     "line": _line, "undo": _undo, "call": _call, "ruling": _ruling, "answer": _answer, "penalty": _penalty,
-    "backup": _backup, "extend": _extend, "time": _time, "decide": _decide,
+    "backup": _backup, "extend": _extend, "time": _time, "decide": _decide, "appeal": _appeal,
     # "event N should have read X": the replace form's (judge.web.replace), as `log --instead`
     "replace": lambda ctx, m, g, scope, f: replace_event(m, g, f),
 }

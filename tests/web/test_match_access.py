@@ -229,7 +229,8 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
             "backup": ("back the game up", {"to": 2, "reason": "x"}), "extend": ("give extra time", {"minutes": 3}),
             "time": ("decide the end of time", {"facts": "turn=1"}),
             "decide": ("decide the end of time again", {}),
-            "replace": ("replace an event", {"voids": 9, "reason": "x"})}
+            "replace": ("replace an event", {"voids": 9, "reason": "x"}),
+            "appeal": ("record an appeal's decision", {"appealed": call, "decision": "upheld", "text": "x"})}
     assert {a for a, (p, _) in MATCH_ACTS.items() if p == "judge_match" and a in MATCH_ACTIONS} == set(acts)
     for who, token in (("scorekeeper", sk), ("recorder", rec)):
         for act, (words, fields) in acts.items():

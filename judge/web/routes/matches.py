@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from engine.catalogue import load as load_catalogue
-from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER
+from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER, JudgeAppeal
 from engine.match import InputError
 from engine.timefacts import usage
 from judge.desk.audit import audit
@@ -383,6 +383,14 @@ def time_facts_form(m) -> dict[str, Any] | None:
             "policies": list(m.ruleset.time_policies)}
 
 
+def appealable_actions(tl) -> list[dict[str, Any]]:
+    """The judge actions an appeal may name (the `judge.appeal` kind's `appealed`), latest first, each
+    with its words as the timeline says them; voided ones left out."""
+    kinds = JudgeAppeal.references["appealed"]
+    return [{"position": e["p"], "text": e["text"]} for e in reversed(tl.events)
+            if e["kind"] in kinds and not e["void"]]
+
+
 @router.get("/m/{mid}/call/{position}", response_class=HTMLResponse)
 async def call_page(request: Request, mid: str, position: int):
     web = app_state(request)
@@ -406,6 +414,7 @@ async def call_page(request: Request, mid: str, position: int):
                           for i in guide.infractions}
     answered = [e for e in web.desk.matches.desk_events.get(mid, [])
                 if e.kind == "judge.ruling" and e.payload.get("call") == position]
+    appealable = appealable_actions(tl)
     finding_rules = [f["rule"] for f in a["findings"] if f["position"] == at]
     return page(request, "web/call.html", title=f"Judge call: table {scope.table[1] if scope.table else '?'}",
                 mid=mid, k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, tid=None,
@@ -414,7 +423,7 @@ async def call_page(request: Request, mid: str, position: int):
                 audit=a, board={"board": tl.boards[at - 1], "names": tl.names}, match=tl.match, scope=scope,
                 rules=rule_choices(m.ruleset), cited=finding_rules[0] if finding_rules else "",
                 guide=guide.to_dict(), suggestions=suggestions, answered=answered, position=m.head_position(),
-                ladder=list(PENALTY_LADDER), time_facts=time_facts_form(m),
+                ladder=list(PENALTY_LADDER), time_facts=time_facts_form(m), appealable=appealable,
                 live=f"/m/{mid}/live", replay=link(f"/m/{mid}", g) + f"#e{at}", appeals=link(f"/m/{mid}/appeals", g),
                 queue=link(f"/t/{scope.tournament}/queue", g) if scope.tournament else None,
                 self_url=link(f"/m/{mid}/call/{position}", g),
