@@ -12,6 +12,7 @@ import functools
 import getpass
 import hashlib
 import os
+import re
 import time
 from json.encoder import encode_basestring  # what canonical_json uses for a str (C)
 from typing import Any, NamedTuple
@@ -192,6 +193,28 @@ def now_iso() -> str:
 def default_recorder_name() -> str:
     """Who is typing: $TABLEJUDGE_USER, else the OS user."""
     return os.environ.get("TABLEJUDGE_USER") or _os_user()
+
+
+# the names a web link records under (judge.web.auth.Grant.recorded_by): "judge Kim (link 3fa2...)",
+# "player link, round 2 table 5"
+_LINK_RECORDER = re.compile(r"\(link [^()]+\)$|^player link, ")
+
+
+def recorder_words(recorded_by: str) -> str:
+    """Who recorded an event, as a page or a file for people says it (every web page and the
+    replay, report and appeals files; the stored name is left as it is): a web link's name as it
+    is; any other name was recorded at a terminal (`log`, `live`, `import`, the desk's commands),
+    so it is said as where: "root, at a terminal" (QA77 7 / review: "recorded by root" was the OS
+    user, which reads as an account). Whether the name was typed (--by, $TABLEJUDGE_USER) or is the
+    OS user's is not in the event."""
+    if recorded_on_the_web(recorded_by):
+        return recorded_by
+    return f"{recorded_by}, at a terminal"
+
+
+def recorded_on_the_web(recorded_by: str) -> bool:
+    """Whether an event was stored through a web link (its recorder is a link's name)."""
+    return _LINK_RECORDER.search(recorded_by) is not None
 
 
 @functools.cache

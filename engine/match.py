@@ -166,7 +166,7 @@ class EventValidator:
         `standing`; None: the caller's log holds no correction). `recorded`: the event was recorded
         already, elsewhere (an export's line, carrying its hash): the rules of recording a NEW one
         (a reason said, a judge's correction corrected again only by a judge, the same replacement
-        not twice) were its recorder's to apply then; a log from before a rule still re-imports
+        or void not twice) were its recorder's to apply then; a log from before a rule still re-imports
         whole. Everything about what an event is (kind, actor, payload, its targets) still holds."""
         if not isinstance(kind, str):
             raise InputError(f"must be text, got {shown(kind)}", field="kind")
@@ -202,6 +202,11 @@ class EventValidator:
             raise InputError(f"instead must be an object, what event {data['voids']} should have read "
                              '({"actor":..,"payload":{..}}), got null; to void it only, leave instead out',
                              field=replacement_field())
+        elif kind == "correction" and (said := stands.get(data["voids"])) is not None and said.instead is None:
+            # a double submit, or the same void said twice: the second would change nothing, and a
+            # reader of the log would look for what it did (a void after a replacement voids it outright)
+            raise InputError(f"event {data['voids']} is already void: correction {said.position}",
+                             field="payload.voids")
         if kind not in self._small_kinds and _may_be_large(data) and len(canonical_json(data)) > MAX_PAYLOAD_BYTES:
             raise InputError(f"the payload is larger than {MAX_PAYLOAD_BYTES:,} characters of JSON, "
                              "the most one event may hold", field="payload")

@@ -238,6 +238,9 @@ class Ruleset:
     # decision then comes from `end_of_time` itself, so a recorded match and a table read by a judge
     # are decided by one piece of code.
     time_facts: ClassVar[tuple[Fact, ...]] = ()
+    # The end-of-time policies a judge may choose (`timelimit --policy`), the default first; the web
+    # offers them (none: the ruleset's one procedure)
+    time_policies: ClassVar[tuple[str, ...]] = ()
 
     def table_from_facts(self, created: RecordedEvent, facts: dict[str, Any]) -> TableState:
         """The table the facts describe (the match's players and options from `created`)."""

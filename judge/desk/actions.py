@@ -46,16 +46,19 @@ def record(match: Match, kind: str, payload: dict[str, Any], *, actor: str,
 
 
 def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, actor: str, by: str | None = None,
-                  override: str | None = None, recorded_by: str | None = None) -> Recorded:
+                  override: str | None = None, recorded_by: str | None = None,
+                  override_said: str = "--override REASON") -> Recorded:
     """Record the head judge's decision on an appeal of event `appealed`. Refused (InputError,
     nothing stored) when that appeal was decided already and `override` does not say why this
     decision replaces the standing one (DESK-13: QA71 found "changed", then "upheld", both
-    accepted). A log recorded any other way is flagged instead (engine.desk._appeal_findings)."""
+    accepted); the refusal names `override` as the caller asks for it (`override_said`: the CLI's
+    option, the web form's box). A log recorded any other way is flagged instead
+    (engine.desk._appeal_findings)."""
     payload = {"appealed": appealed, "decision": decision, "text": text, "by": by or None,
                "override": (override or "").strip() or None}
     voided = set(match.state().voided)
     live = [e for e in match.store.read(match.id, after=1) if e.position not in voided]
     problem = appeal_problem(appeal_decisions(live).get(appealed, []), SimpleNamespace(payload=payload))
     if problem:
-        raise InputError(problem.replace("(override)", "(--override REASON)"), field="override")
+        raise InputError(problem.replace("(override)", f"({override_said})"), field="override")
     return record(match, "judge.appeal", payload, actor=actor, recorded_by=recorded_by)

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.decisions import not_decided_words
 from engine.desk import DESK_RULES, JUDGE_ACTION_KINDS, describer
-from engine.events import RecordedEvent
+from engine.events import RecordedEvent, recorder_words
 from engine.findings import Finding
 from engine.match import Match
 from engine.names import names_now, shown_players
@@ -108,7 +108,7 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
         except Exception:  # noqa: BLE001 - words are not worth a failed page
             text = e.kind
         rows.append({"p": e.position, "kind": e.kind, "actor": e.actor, "seat": seats.get(e.actor, ""),
-                     "text": text, "by": e.recorded_by, "at": e.recorded_at,
+                     "text": text, "by": recorder_words(e.recorded_by), "at": e.recorded_at,
                      "judge": e.kind in JUDGE_ACTION_KINDS or e.actor.startswith("judge:"),
                      "void": e.position in voided})
     p = match.created.payload

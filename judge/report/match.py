@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.desk import JUDGE_ACTION_KINDS, judge_of
 from engine.integrity import verify_match
@@ -24,15 +24,21 @@ PALETTE = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085")
 # --- the match report ------------------------------------------------------------------------
 
 
+class Verified(NamedTuple):
+    """What report.html draws (`context`) and the log's verdict it shows (`verify`)."""
+    context: dict[str, Any]
+    verify: VerifyReport
+
+
 def match_context(m: Match, verify: VerifyReport | None = None, *, staff: bool = False) -> dict[str, Any]:
     """What report.html draws. `verify`: the log's verdict, when the caller has it already (a
     round page verifies each match once: the chain is then not recomputed a second time). `staff`:
     every card the log names, hands included; otherwise hidden cards stay hidden, as in the replay
     (one notion of the viewer: judge.replay.hiding, through desk.review)."""
-    return _context(m, verify, staff)[0]
+    return _context(m, verify, staff).context
 
 
-def _context(m: Match, verify: VerifyReport | None, staff: bool) -> tuple[dict[str, Any], VerifyReport]:
+def _context(m: Match, verify: VerifyReport | None, staff: bool) -> Verified:
     """The page's context, and the verdict it carries (verified here, after the review, on the
     review's log and stale decisions, when not given)."""
     r = desk.review(m, hidden=not staff)
@@ -97,7 +103,7 @@ def _context(m: Match, verify: VerifyReport | None, staff: bool) -> tuple[dict[s
     decision = _with_source(m, r.time_decision())
     c = m.created.payload
     seats = names_now(r.state)  # the players as named now (a placeholder a later copy named)
-    return {
+    return Verified(context={
         "title": f"Match {m.id}",
         "staff": staff, "staff_warning": STAFF_WARNING,
         "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
@@ -136,7 +142,7 @@ def _context(m: Match, verify: VerifyReport | None, staff: bool) -> tuple[dict[s
         "voided_said": _voids_said(voided, how),
         # the header lists every judge action and penalty (an appeal starts there, not on page 16)
         "judge_actions": [e for seg in segments for ph in seg["phases"] for e in ph["events"] if e["judge_action"]],
-    }, verify
+    }, verify=verify)
 
 
 def rulebook_lang(rulebook: str) -> str:
@@ -280,8 +286,8 @@ def render_match(m: Match, verify: VerifyReport | None = None, *, staff: bool = 
 def render_match_verified(m: Match, *, staff: bool = False) -> tuple[str, VerifyReport]:
     """The page and the verdict it shows (the CLI's exit code says it too): the match reviewed and
     verified once, the verification on the review's log."""
-    ctx, verify = _context(m, None, staff)
-    return render("report.html", **ctx), verify
+    page = _context(m, None, staff)
+    return render("report.html", **page.context), page.verify
 
 
 def write_match_report(m: Match, out_dir: str = DEFAULT_DIR, path: str | None = None,

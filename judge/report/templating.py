@@ -10,6 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.events import recorder_words
 from engine.words import plural
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ def environment() -> "jinja2.Environment":
         finalize=_visible,
     )
     env.filters["plural"] = plural  # {{ n | plural("event") }} -> "1 event", "2 events"
+    env.filters["recorder"] = recorder_words  # {{ e.recorded_by | recorder }}: "root, at a terminal"
     return env
 
 

@@ -67,7 +67,9 @@ ACTION_WORDS: dict[str, str] = {
     "slips": "print the slips", "record_result": "enter results", "undo_result": "undo a result",
     "resolve": "decide a disputed table", "clock": "run the round clock", "judge_match": "rule in a recorded match",
     "report": "report a table's result", "play_view": "open a table's player page",
-    "record_event": "record a match's plays", "undo_event": "undo a match's play", "call_judge": "call a judge",
+    # a recorded match's permissions: judge.web.match_actions.MATCH_ACTS says its acts that take one
+    # whole (record a line, undo, call) in these words, the rest (each of a judge's) in their own
+    "record_event": "record the game's events", "undo_event": "undo events", "call_judge": "call a judge",
 }
 
 
@@ -214,10 +216,11 @@ class Grant:
 
     def require(self, action: str, tournament: str, round_no: int | None = None,
                 table: int | None = None) -> None:
+        """Forbidden, in words, unless `allows`. The routes take the grant for `tournament` first
+        (routes.common.grant_of refuses a link for another one), so the words here are about the role
+        and the table; `allows` still refuses another tournament's link."""
         if self.allows(action, tournament, round_no, table):
             return
-        if self.role in ACTIONS[action] and not self.covers(tournament):
-            raise Forbidden("this link is for another tournament: use the link made for this one")
         if self.role == PLAYER and self.role in ACTIONS[action]:  # the right role, another table
             raise Forbidden(f"this link is for round {self.round} table {self.table}: scan the QR code on "
                             "your own table's slip")

@@ -18,7 +18,7 @@ from engine.desk import PENALTY_LADDER, describer, judge_of
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
-from judge.desk.actions import last_game_event, record as desk_record
+from judge.desk.actions import decide_appeal, last_game_event, record as desk_record
 from judge.desk.calls import CALL_KINDS, open_call, standing_calls
 from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
@@ -26,7 +26,7 @@ from judge.tournament import rounds
 from judge.web.actions import Context, number, text
 from judge.desk.clock import local_time
 from judge.recorders import who_stored
-from judge.web.auth import PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, who_can
+from judge.web.auth import ACTION_WORDS, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, who_can
 from judge.web.recording import LineOutcome, Recorder
 from judge.web.replace import replace as replace_event
 
@@ -65,11 +65,12 @@ RECORDING = ("record_event", "undo_event", "call_judge")  # what a match's recor
 # Each names the permission of auth.ACTIONS it takes, and says what it is in the words of the person
 # refused it (QA76 7: a scorekeeper opening the replace form was told a fixed list, "rule, give
 # penalties, back up, ...", not the act tried, and nothing to do). A test checks every act has words.
+# An act that is its permission whole (a line, an undo, a call) says it in the permission's words
+# (auth.ACTION_WORDS): one table of words serves both levels; a judge's acts each have their own.
 MATCH_ACTS: dict[str, tuple[str, str]] = {
-    "line": ("record_event", "record the game's events"),
+    **{act: (permission, ACTION_WORDS[permission])
+       for act, permission in (("line", "record_event"), ("undo", "undo_event"), ("call", "call_judge"))},
     "record": ("record_event", "open the recorder page"),
-    "undo": ("undo_event", "undo events"),
-    "call": ("call_judge", "call a judge"),
     "ruling": ("judge_match", "record a ruling"),
     "answer": ("judge_match", "mark a judge call answered"),
     "call_page": ("judge_match", "open a judge call's page"),
@@ -81,6 +82,7 @@ MATCH_ACTS: dict[str, tuple[str, str]] = {
     "decide_page": ("judge_match", "decide the end of time"),
     "replace": ("judge_match", "replace an event"),
     "appeals": ("judge_match", "open the appeals file"),
+    "appeal": ("judge_match", "record an appeal's decision"),
 }
 
 
@@ -90,17 +92,14 @@ def _at(table: tuple[int, int] | None) -> str:
 
 def require(grant: Grant, act: str, scope: MatchScope) -> None:
     """Forbidden unless `grant` may take `act` (a key of MATCH_ACTS) on the match of `scope`; the
-    refusal names the act in words, who takes it and what the refused person does instead."""
+    refusal names the act in words, who takes it and what the refused person does instead. A link
+    for another tournament (or, on a match of none, a one-tournament link) never reaches here: the
+    routes take the grant for the match's tournament (routes.common.grant_of), which refuses it in
+    its own words; `allows_match` refuses one all the same."""
     permission, what = MATCH_ACTS[act]
-    tid = scope.tournament or "*"
-    if scope.tournament is None and grant.tournament != "*":
-        raise Forbidden("this match belongs to no tournament here: only the organizer's own link writes it")
-    if grant.allows_match(permission, tid, scope.match, scope.table):
+    if grant.allows_match(permission, scope.tournament or "*", scope.match, scope.table):
         return
     match = f"match {scope.match}{_at(scope.table)}"
-    if not grant.covers(tid):
-        raise Forbidden(f"this link is for another tournament: to {what} in {match}, use the link made for "
-                        "that match's tournament")
     if grant.role == PLAYER:
         raise Forbidden(f"this link is the players' link of round {grant.round}, table {grant.table}: it "
                         f"cannot {what} in {match}; ask a judge at the table")
@@ -215,6 +214,21 @@ def _ruling(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     rec = desk_record(m, "judge.ruling", payload, actor=g.match_actor, recorded_by=g.recorded_by)
     return {"message": f"ruling recorded (#{rec.event.position})", "position": rec.event.position,
             "findings": [x.to_dict() for x in rec.findings]}
+
+
+def _appeal(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    """The head judge's decision on an appeal of a judge action (a call's page), recorded as
+    `tablejudge judge appeal` records it (judge.desk.actions.decide_appeal), the judge its actor: a
+    second decision on the same action is refused unless `override` says why (DESK-13)."""
+    rec = decide_appeal(m, appealed=number(f, "appealed", high=m.head_position()),
+                        decision=text(f, "decision", limit=20), text=text(f, "text", limit=2000),
+                        by=text(f, "by", required=False, limit=200), override=text(f, "override", required=False,
+                                                                                limit=1000),
+                        actor=g.match_actor, recorded_by=g.recorded_by,
+                        override_said='say why in "Replaces a decision given already on it, because"')
+    p = rec.event.payload
+    return {"message": f"appeal of event {p['appealed']}: {p['decision']}; recorded (#{rec.event.position})",
+            "position": rec.event.position, "findings": [x.to_dict() for x in rec.findings]}
 
 
 ANSWERED = "answered at the table"
@@ -342,7 +356,7 @@ Run = Callable[[Context, Match, Grant, MatchScope, dict[str, Any]], dict[str, An
 # the writes; what each takes (its permission) and its words: MATCH_ACTS
 MATCH_ACTIONS: dict[str, Run] = {
     "line": _line, "undo": _undo, "call": _call, "ruling": _ruling, "answer": _answer, "penalty": _penalty,
-    "backup": _backup, "extend": _extend, "time": _time, "decide": _decide,
+    "backup": _backup, "extend": _extend, "time": _time, "decide": _decide, "appeal": _appeal,
     # "event N should have read X": the replace form's (judge.web.replace), as `log --instead`
     "replace": lambda ctx, m, g, scope, f: replace_event(m, g, f),
 }

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.events import JUDGE_PREFIX, RecordedEvent
+from engine.events import JUDGE_PREFIX, RecordedEvent, recorder_words
 from engine.match import BatchInputError, InputError, Match, Recorded
 from engine.notation import NotationError, grammar_for, make_ctx, parse_line
 from engine.notation.lines import turn_number_problem
@@ -36,7 +36,6 @@ from judge.live.moved import repeated
 from judge.live.options import options
 from judge.live.actor import default_actor
 from judge.replay.timeline import Timeline, table_known_to
-from judge.recorders import recorder_words
 from judge.web.auth import who_can
 
 MAX_LINE = 4000

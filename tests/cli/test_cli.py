@@ -436,3 +436,21 @@ def test_verify_without_anything_to_check_says_what_to_give(tmp_path):
         assert "field" not in r.stderr and "no event log" not in r.stderr
         assert "Usage: tablejudge verify [OPTIONS] [MATCH|TOURNAMENT]..." in r.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+def test_a_second_void_of_a_void_event_is_refused_and_stores_nothing(tmp_path):
+    """Review: `log M correction --voids N` typed twice stored the second void too."""
+    from tests.conftest import run_in_process
+    db = str(tmp_path / "t.db")
+    code, mid, _ = run_in_process(db, "match", "new", "--ruleset", "table", "--player", "Ann", "--player", "Bob")
+    mid = mid.strip()
+    assert run_in_process(db, "log", mid, "note", "--text", "typed by mistake")[0] == 0
+    void = ("log", mid, "correction", "--actor", "judge:Zoe", "--voids", "2", "--reason", "a mistake")
+    assert run_in_process(db, *void)[0] == 0
+    code, out, err = run_in_process(db, *void)
+    assert code == 2 and "event 2 is already void: correction 3" in err and out == "", (code, out, err)
+    code, out, err = run_in_process(db, *void, "--json")
+    said = json.loads(out)["error"]
+    assert code == 2 and said["field"] == "payload.voids" and said["message"].endswith("already void: correction 3")
+    code, out, _ = run_in_process(db, "events", mid, "--json")
+    assert [e["kind"] for e in json.loads(out)] == ["match.created", "note", "correction"]  # nothing stored

@@ -211,6 +211,22 @@ def test_the_same_replacement_twice_is_refused(game):
     _replace(game, 3, life4)  # and back again
 
 
+def test_the_same_void_twice_is_refused(game):
+    """Review: a second plain void of an event already void was stored again (a double submit, a
+    `void N` typed twice), as the same replacement twice was before QA76."""
+    first = game.record("correction", {"voids": 4, "reason": "typed twice"}, actor="scorekeeper:Sam").event
+    e = _field(game, {"voids": 4, "reason": "again"}, actor="scorekeeper:Sam")
+    assert (e.field, e.message) == ("payload.voids", f"event 4 is already void: correction {first.position}")
+    e = _field(game, {"voids": 4, "reason": "again"})  # a judge's void says nothing new either
+    assert e.message == f"event 4 is already void: correction {first.position}"
+    with pytest.raises(InputError, match=r"event 2 is already void: correction 8$"):  # nor in one batch
+        game.judge_batch([("correction", {"voids": 2, "reason": "r"}, "judge:Zoe"),
+                          ("correction", {"voids": 2, "reason": "r"}, "judge:Zoe")], after=game.events()[-1])
+    # what does change it is recorded: a replacement of the void event, then a void of that replacement
+    _replace(game, 4, {"player": "Ann", "number": 1})
+    game.record("correction", {"voids": 4, "reason": "no turn after all"}, actor="judge:Zoe")
+
+
 @pytest.mark.parametrize("reason", ["", "   "])
 def test_a_correction_without_a_reason_is_refused(game, reason):
     """QA76 #8: `(…5 Life cards ())` was stored."""

@@ -158,3 +158,35 @@ def test_the_desk_warning_of_a_result_waiting_for_a_new_decision_links_here_for_
     assert "tablejudge timelimit" in html.unescape(desk) and "data-decide-again" not in desk
     warning = next(w for w in api.get(f"/api/t/{tid}/warnings").json() if w["kind"] == "result-basis")
     assert warning["decide_again"] == mid
+
+
+def facts_form_of(page: str) -> dict:
+    """What a browser sends from the page's facts form (#time-form): its hidden fields and the option
+    its policy select has selected."""
+    form = re.search(r'<form[^>]*id="time-form">(.*?)</form>', page, re.S).group(1)
+    sent = {name: html.unescape(value) for name, value in
+            re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)}
+    chosen = re.search(r'<select name="policy">.*?<option selected>([^<]*)</option>', form, re.S)
+    if chosen:
+        sent["policy"] = html.unescape(chosen.group(1))
+    return sent
+
+
+def test_a_policy_chosen_on_the_page_decides_the_facts_and_stays_on_the_page_after(api, server):
+    # review: the facts form offered no policy for optcg (the ruleset listed none) and sent none, and
+    # its answer came back to the page without the `?policy=`: the page's policy was dropped twice
+    tid, mid = played(api, server.db, decks=False)
+    judge = mint(api, tid, "judge", "Kim")
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": "store"}).text
+    assert "<option selected>store</option>" in page  # the page's own policy choice
+    form = facts_form_of(page)
+    assert form["policy"] == "store" and form["back"] == f"/m/{mid}/decide"
+    r = api.http.post(f"/m/{mid}/do/time", follow_redirects=False,
+                      data={**form, "facts": "turn=3 life=4-4 deck=38-38 characters=1-1 last_life=Bob"})
+    assert r.status_code == 303, r.text
+    recorded = decisions(server.db, mid)[-1].payload
+    assert (recorded["policy"], recorded["winner"]) == ("store", "Bob")  # store: who took the last Life wins
+    back = api.http.get(r.headers["location"]).text
+    assert "Bob wins (took-last-life); recorded" in html.unescape(back)
+    assert f"<code>tablejudge timelimit {mid} --policy store --dry-run</code>" in back
+    assert "<option selected>store</option>" in back

@@ -211,6 +211,10 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
     assert all(ACTION_WORDS[a.permission] for a in TOURNAMENT_ACTIONS.values())
     assert set(MATCH_ACTIONS) <= set(MATCH_ACTS)
     assert all(permission in ACTIONS and words for permission, words in MATCH_ACTS.values())
+    # one table of words: an act that is its permission whole says it as the permission does (review:
+    # "record the game's events" here, "record a match's plays" there, for the same act)
+    whole = {"line": "record_event", "undo": "undo_event", "call": "call_judge"}
+    assert {a: MATCH_ACTS[a] for a in whole} == {a: (p, ACTION_WORDS[p]) for a, p in whole.items()}
 
     tid, matches = optcg_event(api)
     m1 = matches[1]
@@ -225,7 +229,8 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
             "backup": ("back the game up", {"to": 2, "reason": "x"}), "extend": ("give extra time", {"minutes": 3}),
             "time": ("decide the end of time", {"facts": "turn=1"}),
             "decide": ("decide the end of time again", {}),
-            "replace": ("replace an event", {"voids": 9, "reason": "x"})}
+            "replace": ("replace an event", {"voids": 9, "reason": "x"}),
+            "appeal": ("record an appeal's decision", {"appealed": call, "decision": "upheld", "text": "x"})}
     assert {a for a, (p, _) in MATCH_ACTS.items() if p == "judge_match" and a in MATCH_ACTIONS} == set(acts)
     for who, token in (("scorekeeper", sk), ("recorder", rec)):
         for act, (words, fields) in acts.items():
@@ -249,9 +254,37 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
                                                           "a judge or the organizer does that; call a judge"), r.text
     r = api.post(f"/api/m/{m1}/do/undo", {"voids": 9}, token=rec)
     assert r.status_code == 409 and r.json()["message"] == (
-        "not undone: event 9 was recorded by desk (at a terminal or by an import, not a web link), not this link; "
+        "not undone: event 9 was recorded by desk, at a terminal, not this link; "
         "this link cannot void another's event: a judge "
         "or the organizer does that; call a judge; nothing stored"), r.text
     r = api.post(f"/api/m/{m1}/do/undo", {"voids": 9})  # the organizer's link: a judge's way
     assert r.status_code == 409 and 'void it with a correction: "replace" on #9' in r.json()["error"], r.text
     assert head(api, m1) == n  # nothing stored
+
+
+def test_a_link_for_another_tournament_is_refused_before_any_act_and_stores_nothing(api, server):
+    """The grant is taken for the match's tournament (routes.common.grant_of) before any act is
+    checked: a judge's link of one tournament opens and writes nothing of another's matches, nor of
+    a match of no tournament (the organizer's own link only); said in words, nothing stored. (Review:
+    Grant.require and match_actions.require had their own "another tournament" words, never reached.)"""
+    from engine.match import Match
+    from engine.store import EventStore
+    tid_a, _ = optcg_event(api)
+    tid_b, matches_b = optcg_event(api)
+    with EventStore.open(server.db) as store:
+        loose = Match.create(store, "optcg", ["Ann", "Bob"]).id  # a match of no tournament
+    judge_a = mint(api, tid_a, "judge", "Kim")
+    mid = matches_b[1]
+    start = {m: head(api, m) for m in (mid, loose)}
+    another = "this link is for another tournament: use the link (or slip) you were given for this one"
+    r = api.post(f"/api/m/{mid}/do/ruling", {"text": "x"}, token=judge_a)
+    assert r.status_code == 403 and r.json()["error"].startswith(another), r.text
+    r = api.post(f"/api/t/{tid_b}/do/resolve", {"table": 1, "result": "2-0", "reason": "x"}, token=judge_a)
+    assert r.status_code == 403 and r.json()["error"].startswith(another), r.text
+    for page in (f"/m/{mid}/decide", f"/m/{mid}/record", f"/t/{tid_b}"):
+        r = api.http.get(page, params={"k": judge_a})
+        assert r.status_code == 403 and another in r.text.replace("&#39;", "'"), (page, r.text)
+    r = api.post(f"/api/m/{loose}/do/ruling", {"text": "x"}, token=judge_a)
+    assert r.status_code == 403 and r.json()["error"].startswith("this link is for one tournament only"), r.text
+    assert {m: head(api, m) for m in (mid, loose)} == start
+    assert api.post(f"/api/m/{loose}/do/ruling", {"text": "x"}).status_code == 200  # the organizer's own link

@@ -61,3 +61,30 @@ def test_a_best_of_one_events_examples_are_best_of_one(api):
     # the example a judge copies is recorded, not refused
     r = api.post(f"/api/t/{tid}/do/resolve", {"table": 1, "result": "1-0-0", "reason": "seen"})
     assert r.status_code == 200, r.text
+
+
+def test_who_recorded_an_event_at_a_terminal_is_said_as_where_on_every_page(api, server):
+    """Review: "recorded by root" (the OS user at a terminal) was shown raw on the recorder page,
+    a call's page, the replay and the appeals file (only the undo refusal said where). Every page
+    says it as engine.events.recorder_words does; a link's name stays as it is; the log keeps the name."""
+    from engine.store import EventStore
+    from tests.web.matchsetup import mint, optcg_event, set_up
+    tid, matches = optcg_event(api)
+    mid = matches[1]
+    set_up(server.db, mid)  # recorded by "desk", at a terminal
+    judge = mint(api, tid, "judge", "Kim")
+    r = api.post(f"/api/m/{mid}/do/call", {"reason": "a question"}, token=judge)
+    call = r.json()["position"]
+    where = "desk, at a terminal"
+    recorder = htmllib.unescape(api.http.get(f"/m/{mid}/record", params={"k": judge}).text)
+    assert f"{where} · " in recorder and "judge Kim (link " in recorder
+    page = htmllib.unescape(api.http.get(f"/m/{mid}/call/{call}", params={"k": judge}).text)
+    assert f"recorded by {where})" in page and f'<td class="muted">{where}<br>' in page
+    assert f'<td class="muted">desk<br>' not in page
+    rows = api.http.get(f"/m/{mid}/data.json", params={"k": judge}).json()["events"]
+    said = {e["by"] for e in rows}
+    assert where in said and all(by == where or "(link " in by for by in said), said
+    appeals = htmllib.unescape(api.http.get(f"/m/{mid}/appeals", params={"k": judge}).text)
+    assert f"recorded by {where} at " in appeals and "recorded by desk at " not in appeals
+    with EventStore.open(server.db) as store:  # the stored name is unchanged
+        assert {e.recorded_by for e in store.read(mid)[1:call - 1]} == {"desk"}

@@ -74,3 +74,22 @@ def test_an_unregistered_deck_has_a_button_that_fills_its_line(api, server):
     page = api.http.get(f"/m/{matches[1]}/record", params={"k": sam}).text
     assert 'data-fill="A: deck LEADER deck_size=50"' in page and 'data-fill="B: deck LEADER deck_size=50"' in page
     assert not any("LEADER" in b for b in buttons(api, matches[1], sam))
+
+
+def test_a_void_said_twice_on_the_page_is_refused_in_its_words_and_stores_nothing(api, server):
+    """Review: a judge's `void N` sent twice (a double tap, the same line typed again) was stored twice."""
+    tid, mid, sam = sam_drew_two_known_cards(api, server)
+    kim = mint(api, tid, "judge", "Kim")
+    target = head(api, mid)  # Sam's DON!!
+    said = f'judge Kim: void {target} "typed on the wrong table"'
+    r = api.post(f"/api/m/{mid}/lines", {"line": said, "seen": head(api, mid)}, token=kim)
+    assert r.status_code == 200 and r.json()["status"] == "stored", r.text
+    void = head(api, mid)
+    r = api.post(f"/api/m/{mid}/lines", {"line": said, "seen": void}, token=kim)
+    assert r.status_code == 422 and f"event {target} is already void: correction {void}" in r.json()["error"], r.text
+    page = api.http.get(f"/m/{mid}/record", params={"k": kim}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = api.http.post(f"/m/{mid}/record", data={"k": kim, "csrf": csrf, "line": said, "seen": str(void), "typed": "1"})
+    assert r.status_code == 422 and f"event {target} is already void: correction {void}" in html.unescape(r.text)
+    assert said in html.unescape(r.text)  # the line kept in its box
+    assert head(api, mid) == void  # nothing stored

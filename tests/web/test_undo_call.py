@@ -145,4 +145,4 @@ def test_a_line_refused_because_the_log_moved_is_a_409_naming_the_judge_who_move
     assert r.status_code == 409, r.text
     body = r.json()
     assert body["status"] == "moved" and not body["recorded"] and head(api, mid) == seen + 1
-    assert "by judge:W1 (at a terminal or by an import, as tester)" in body["message"], body["message"]
+    assert "by judge:W1 (tester, at a terminal)" in body["message"], body["message"]

@@ -26,7 +26,7 @@ from . import table as T
 from . import words as words
 from engine.catalogue import load
 from engine.rulesets.base import Decision, History, Outcome, Ruleset
-from .time import TIME_FACTS, decide_end_of_time, decide_from_facts, policies as time_policies, turns_over
+from .time import TIME_FACTS, decide_end_of_time, decide_from_facts, policies as policy_catalogue, turns_over
 from .vocab import KINDS
 
 CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
@@ -1292,7 +1292,8 @@ class OptcgRuleset(Ruleset):
         if turn is not None:
             out["turn"] = turn
         return out
-    extra_minutes_policies = {p.name: p.extra_minutes for p in time_policies().values()
+    time_policies = tuple(policy_catalogue())  # bandai (the default), store, regional, asia
+    extra_minutes_policies = {p.name: p.extra_minutes for p in policy_catalogue().values()
                               if p.overtime_ends == "turns-or-call"}
 
     def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,

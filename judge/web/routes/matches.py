@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from engine.catalogue import load as load_catalogue
-from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER
+from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER, JudgeAppeal
 from engine.match import InputError
 from engine.timefacts import usage
 from judge.desk.audit import audit
@@ -245,7 +245,10 @@ async def match_do(request: Request, mid: str, action: str):
         return _recorder(request, scope, g, done=dict(result, recorded=[]))
     if is_htmx:
         return page(request, "web/_flash.html", result=result)
-    return RedirectResponse(flash_link(request, back, g, result["message"]), status_code=303)
+    # the decide page's facts form decided under the policy the page showed (or chose): back there, the
+    # preview keeps it; without it the page came back under the ruleset's default policy
+    kept = {"policy": _policy(form)} if back == f"/m/{mid}/decide" else {}
+    return RedirectResponse(flash_link(request, back, g, result["message"], **kept), status_code=303)
 
 
 # --- a judge's replace form: "event N should have read X" ------------------------------------
@@ -319,7 +322,7 @@ def _decide_page(request: Request, scope: MatchScope, g: Grant, policy: str | No
                 k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, judge=g.match_actor,
                 players=m.players, p=p, policy=policy or "", msg=flash_of(request),
                 error=page_error(error) if error else None,
-                policies=list(getattr(m.ruleset, "time_policies", ()) or ()),
+                policies=list(m.ruleset.time_policies),
                 time_facts=time_facts_form(m) if p.needs_facts or p.no_time_call else None,
                 replay=link(f"/m/{scope.match}", g), recorder=link(f"/m/{scope.match}/record", g),
                 self_url=link(f"/m/{scope.match}/decide", g))
@@ -377,7 +380,15 @@ def time_facts_form(m) -> dict[str, Any] | None:
     players = list(m.players)
     return {"usage": usage(facts, players), "example": " ".join(f"{f.key}={f.example(players)}" for f in facts
                                                                if f.required),
-            "policies": list(getattr(m.ruleset, "time_policies", ()) or ())}
+            "policies": list(m.ruleset.time_policies)}
+
+
+def appealable_actions(tl) -> list[dict[str, Any]]:
+    """The judge actions an appeal may name (the `judge.appeal` kind's `appealed`), latest first, each
+    with its words as the timeline says them; voided ones left out."""
+    kinds = JudgeAppeal.references["appealed"]
+    return [{"position": e["p"], "text": e["text"]} for e in reversed(tl.events)
+            if e["kind"] in kinds and not e["void"]]
 
 
 @router.get("/m/{mid}/call/{position}", response_class=HTMLResponse)
@@ -403,6 +414,7 @@ async def call_page(request: Request, mid: str, position: int):
                           for i in guide.infractions}
     answered = [e for e in web.desk.matches.desk_events.get(mid, [])
                 if e.kind == "judge.ruling" and e.payload.get("call") == position]
+    appealable = appealable_actions(tl)
     finding_rules = [f["rule"] for f in a["findings"] if f["position"] == at]
     return page(request, "web/call.html", title=f"Judge call: table {scope.table[1] if scope.table else '?'}",
                 mid=mid, k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, tid=None,
@@ -411,7 +423,7 @@ async def call_page(request: Request, mid: str, position: int):
                 audit=a, board={"board": tl.boards[at - 1], "names": tl.names}, match=tl.match, scope=scope,
                 rules=rule_choices(m.ruleset), cited=finding_rules[0] if finding_rules else "",
                 guide=guide.to_dict(), suggestions=suggestions, answered=answered, position=m.head_position(),
-                ladder=list(PENALTY_LADDER), time_facts=time_facts_form(m),
+                ladder=list(PENALTY_LADDER), time_facts=time_facts_form(m), appealable=appealable,
                 live=f"/m/{mid}/live", replay=link(f"/m/{mid}", g) + f"#e{at}", appeals=link(f"/m/{mid}/appeals", g),
                 queue=link(f"/t/{scope.tournament}/queue", g) if scope.tournament else None,
                 self_url=link(f"/m/{mid}/call/{position}", g),
