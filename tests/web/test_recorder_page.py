@@ -74,3 +74,18 @@ def test_an_unregistered_deck_has_a_button_that_fills_its_line(api, server):
     page = api.http.get(f"/m/{matches[1]}/record", params={"k": sam}).text
     assert 'data-fill="A: deck LEADER deck_size=50"' in page and 'data-fill="B: deck LEADER deck_size=50"' in page
     assert not any("LEADER" in b for b in buttons(api, matches[1], sam))
+
+
+def test_a_number_the_card_data_lacks_is_said_to_the_recorder_who_typed_it(api, server):
+    """QA78 LOW-3: a typed number no card data holds (a typo?) is stored, and the answer to the link
+    that typed it (the API's JSON, the page's flash) says so; the log and the other views do not."""
+    tid, mid, sam = sam_drew_two_known_cards(api, server)
+    said = "OP99-999 is not in the card data (cards.db): a typo? see `tablejudge cards find`"
+    r = api.post(f"/api/m/{mid}/lines", {"line": "A: play OP99-999", "seen": head(api, mid)}, token=sam)
+    assert r.status_code == 200 and r.json()["status"] == "stored" and r.json()["notices"] == [said], r.text
+    page = api.http.get(f"/m/{mid}/record", params={"k": sam}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = api.http.post(f"/m/{mid}/record", data={"k": sam, "csrf": csrf, "line": "A: play OP99-999",
+                                                "seen": str(head(api, mid)), "typed": "1"})
+    assert r.status_code == 200 and f"notice: {said}" in html.unescape(r.text), r.text
+    assert said not in html.unescape(api.http.get(f"/m/{mid}/record", params={"k": sam}).text)  # said once
