@@ -173,7 +173,9 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     \b
     A card's name (optcg; in --instead too) is narrowed by the match's cards, a Leader field to the
     Leader cards: each name so picked is said above the event (`= chopper → OP08-001, ...`; --json:
-    card_notes), an ambiguous one refused.
+    card_notes), an ambiguous one refused. A card number the card data (cards.db) does not hold is
+    recorded, and said on stderr (`notice: OP99-999 is not in the card data ...`; --json: notices):
+    later judging cannot tell, as the card data is not part of the log.
     Findings are printed under the event (exit 1 with --strict, which refuses).
     `tablejudge rulesets --kinds RULESET` lists each kind's fields.
     """
@@ -193,9 +195,10 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     else:
         payload = parse_field_args(vocab[kind], list(ctx.args))
     notes: list[str] = []  # how each name was narrowed to one card: said, as import and live say it
+    notices: list[str] = []  # a card number the card data lacks (a typo?): said to this recorder only
     if m.ruleset.name in CARD_DATA_RULESETS:
         from judge.io import carddb  # a card's name -> its number; a deck's facts (only for such games)
-        payload, notes = carddb.typed_payload(m, kind, payload)  # as the web's replace form (one path)
+        payload, notes, notices = carddb.typed_payload(m, kind, payload)  # as the web's replace form (one path)
     if expected is not None:  # the log moved since N: show what moved (who, when), ask or refuse
         draft = m.draft(kind, payload, actor=actor, recorded_by=env.recorded_by)
         expected = confirm_expected(m.store, m.id, expected, what="event", describe=m.ruleset.describe,
@@ -204,8 +207,10 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
                    expected_position=expected)
     if as_json:
         emit_json({"event": rec.event.to_dict(), "findings": [f.to_dict() for f in rec.findings],
-                   "card_notes": notes})
+                   "card_notes": notes, "notices": notices})
     else:
+        for notice in notices:
+            click.echo(f"notice: {notice}", err=True)
         for note in notes:
             click.echo(f"= {note}")
         names = env.names(m)

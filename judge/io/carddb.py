@@ -417,6 +417,7 @@ class MatchCards:
     def __init__(self, db: CardDB):
         self.db = db
         self.notes: list[str] = []  # "nami → OP09-050, the only Nami in Ann's deck colours (Blue)"
+        self.notices: list[str] = []  # "OP99-999 is not in the card data (cards.db): a typo? ..."
 
     def resolve(self, word: str, state: Any = None, player: str | None = None, field: str | None = None) -> str:
         """A card word -> its number, looking first among the cards of this match (registered decks,
@@ -431,6 +432,11 @@ class MatchCards:
     def take_notes(self) -> list[str]:
         """The notes since the last call (a recorder shows them with the line they belong to)."""
         out, self.notes = self.notes, []
+        return out
+
+    def take_notices(self) -> list[str]:
+        """The notices since the last call (`fill`): card numbers typed that the card data lacks."""
+        out, self.notices = self.notices, []
         return out
 
     def prepare(self, kind: str, payload: dict[str, Any], state: Any = None,
@@ -473,12 +479,31 @@ class MatchCards:
     def fill(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """A `deck.registered` payload with each card's facts copied in from the card data (facts
         the recorder gave stay as given). Numbers the data does not know are left out: the deck check
-        names them in one warning."""
-        if kind != DECK_KIND or not isinstance(payload.get("leader"), str):
+        names them in one warning. Any other event's numbers the data does not know are noticed
+        (`take_notices`): every recorder's payload comes through here, a file's too."""
+        if kind != DECK_KIND:
+            self._notice_unknown(payload)
+            return payload
+        if not isinstance(payload.get("leader"), str):
             return payload
         deck = [c for c in payload.get("deck") or [] if isinstance(c, str)]
         given = payload.get("cards") if isinstance(payload.get("cards"), dict) else {}
         return dict(payload, cards=fill_facts(self.db, [payload["leader"]] + deck, given))
+
+
+    def _notice_unknown(self, payload: dict[str, Any]) -> None:
+        """A card number the card data does not hold, most likely a typo (QA78 LOW-3: `play --card
+        OP99-999` was stored with only "the registered deck holds 0"). Recorded all the same (record,
+        then judge: the card may be newer than the data), and said at once to whoever typed it, the
+        only time it can be: the card data is not part of the log, so replay and `validate` never
+        see it. Not stored: it names only what that recorder typed, shown to that recorder."""
+        codes = [v for k in CARD_FIELDS if isinstance(v := payload.get(k), str)]
+        codes += [v for k in CARD_LIST_FIELDS if isinstance(payload.get(k), list) for v in payload[k]
+                  if isinstance(v, str)]
+        unknown = [c for c in dict.fromkeys(codes) if cardformats.card_number(c) and self.db.get(c) is None]
+        if unknown:
+            from engine.rulesets.optcg.ruleset import not_in_card_data  # the deck check's words (OPTCG-DATA-1)
+            self.notices.append(not_in_card_data(unknown))
 
 
 def _replacement(kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
@@ -529,16 +554,17 @@ def match_cards(ruleset: Any, db: CardDB | None = None) -> MatchCards | None:
     return MatchCards(db or CardDB())
 
 
-def typed_payload(m: Any, kind: str, payload: Any) -> tuple[Any, list[str]]:
+def typed_payload(m: Any, kind: str, payload: Any) -> tuple[Any, list[str], list[str]]:
     """A payload a person typed for match `m` (`tablejudge log`'s fields or JSON, the web's replace
     form), as it is then recorded: card names become numbers narrowed by the table as it stands, a
     replacement's (`instead`) as an event of the kind it replaces, a deck its facts (`prepare`); with
-    how each name was narrowed. One path, so the terminal and the web store and refuse alike. A
-    game without card data, or a payload that is no object (the validator refuses it): as given."""
+    how each name was narrowed, and the notices (numbers the card data lacks). One path, so the
+    terminal and the web store and refuse alike. A game without card data, or a payload that is no
+    object (the validator refuses it): as given."""
     cards = match_cards(m.ruleset, for_store(m.store)) if isinstance(payload, dict) else None
     if cards is None:
-        return payload, []
-    return cards.prepare(kind, payload, m.state(), m.kind_at), cards.take_notes()
+        return payload, [], []
+    return cards.prepare(kind, payload, m.state(), m.kind_at), cards.take_notes(), cards.take_notices()
 
 
 def for_store(store: Any) -> CardDB:

@@ -1,7 +1,8 @@
 """Reading a user's text file: UTF-8 (a byte-order mark accepted), and when it is not, an InputError
 that says where: the file, the line and the column of the first bad byte ("reg.csv:3:5: not UTF-8
-text"). UTF-16 (what Windows Notepad and PowerShell's `>` write: a byte-order mark, or none but a
-NUL byte beside every ASCII character) is recognised and decoded, not misread as a truncated or
+text"; lines ended by LF, CRLF or a lone CR, as the readers split them). UTF-16 (what Windows
+Notepad and PowerShell's `>` write: a byte-order mark, or none but a NUL byte beside every ASCII
+character) is recognised and decoded, not misread as a truncated or
 foreign file. Every importer, results file, registration CSV, decklist and uploaded form file reads
 through here."""
 from __future__ import annotations
@@ -45,11 +46,17 @@ def decode(raw: bytes, where: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        start = raw.rfind(b"\n", 0, e.start) + 1
-        line = raw.count(b"\n", 0, e.start) + 1
-        column = len(raw[start:e.start].decode("utf-8", "replace")) + 1
-        raise InputError(f"not UTF-8 text (byte 0x{raw[e.start]:02x}; save the file as UTF-8)",
-                         where=f"{where}:{line}:{column}") from None
+        raise InputError(f"not UTF-8 text (byte 0x{e.object[e.start]:02x}; save the file as UTF-8)",
+                         where=f"{where}:{place(e.object, e.start)}") from None
+
+
+def place(raw: bytes, at: int) -> str:
+    """"line:column" of byte `at`, lines ended as the readers end them (LF, CRLF or a lone CR: an
+    old Mac or OPTCGSim file with CR-only ends was said to be all on line 1)."""
+    before = raw[:at]
+    line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+    start = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1
+    return f"{line}:{len(before[start:].decode('utf-8', 'replace')) + 1}"
 
 
 def read_bytes(path: str, what: str = "") -> bytes:

@@ -250,6 +250,7 @@ class LiveSession:
     def _line(self, text: str) -> Reply:
         if self.cards is not None:
             self.cards.take_notes()  # a refused line's notes are not this line's
+            self.cards.take_notices()
         try:
             actions = parse_line(text, 0, self.grammar, self.ctx, default_actor=self._default_actor)
         except NotationError as e:
@@ -261,9 +262,12 @@ class LiveSession:
                 except InputError as e:
                     return self._refuse(text, a.col, _input_message(e), a.index, a.text)
         notes = self.cards.take_notes() if self.cards is not None else []
+        notices = self.cards.take_notices() if self.cards is not None else []
         reply = self._store(actions, text)
         if notes and not reply.refused:  # a name narrowed to one card is said, never a silent guess
             reply.lines[0:0] = [f"  = {n}" for n in notes]
+        if notices and not reply.refused:  # a number the card data lacks: a typo? (carddb._notice_unknown)
+            reply.lines += [f"  notice: {n}" for n in notices]
         return reply
 
     def _store(self, actions: list[Action], text: str, *, repeats_checked: bool = False) -> Reply:

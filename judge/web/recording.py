@@ -57,6 +57,7 @@ class LineOutcome:
     moved: list[RecordedEvent] = field(default_factory=list)   # stored by others since `seen`
     repeats: list[int] = field(default_factory=list)           # of those, the ones this line repeats
     notes: list[str] = field(default_factory=list)             # how card names were narrowed (stored lines)
+    notices: list[str] = field(default_factory=list)           # card numbers the card data lacks (a typo?)
 
     def to_dict(self, describe: Callable[[RecordedEvent], str]) -> dict[str, Any]:
         return {"status": self.status, "head": self.head,
@@ -64,7 +65,7 @@ class LineOutcome:
                               "findings": [f.to_dict() for f in r.findings]} for r in self.recorded],
                 "moved": [{"position": e.position, "text": describe(e), "by": e.recorded_by,
                            "at": e.recorded_at, "repeat": e.position in self.repeats} for e in self.moved],
-                "notes": self.notes}
+                "notes": self.notes, "notices": self.notices}
 
 
 class UndoRefused(InputError):
@@ -124,12 +125,14 @@ class Recorder:
         """The actions of a line; LineRefused (with the column) if it does not read. How its card
         names were narrowed: `self.line_notes`."""
         self.line_notes: list[str] = []
+        self.line_notices: list[str] = []
         if not isinstance(text, str) or not text.strip():
             raise LineRefused("type an action (or tap one of the buttons)")
         if len(text) > MAX_LINE or "\x00" in text:
             raise LineRefused(f"a line has at most {MAX_LINE:,} characters of text", col=min(len(text), MAX_LINE))
         if self.cards is not None:
             self.cards.take_notes()  # an earlier refused line's notes are not this line's
+            self.cards.take_notices()
         try:
             actions = parse_line(text, 0, self.grammar, self.ctx, default_actor=self.default_actor)
         except NotationError as e:
@@ -142,6 +145,7 @@ class Recorder:
                     raise LineRefused(str(e), col=a.col) from None
         if self.cards is not None:  # after card_fill: a replacement's names are noted there
             self.line_notes = self.cards.take_notes()
+            self.line_notices = self.cards.take_notices()
         if not self.may_act_as_judge:
             for a in actions:
                 if a.actor.startswith(JUDGE_PREFIX):
@@ -170,7 +174,7 @@ class Recorder:
             recs = self.match.store_batch(batch, after=after)
         except ConflictError:
             return self._moved(actions, seen, self.match.head_position())
-        return LineOutcome("stored", recs[-1].event.position, recs, notes=self.line_notes)
+        return LineOutcome("stored", recs[-1].event.position, recs, notes=self.line_notes, notices=self.line_notices)
 
     def _moved(self, actions: list[Any], seen: int, head: int) -> LineOutcome:
         moved = self.match.store.read(self.match.id, after=max(seen, 1), upto=head) if seen < head else []

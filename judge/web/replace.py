@@ -120,15 +120,17 @@ def replace(m: Match, g: Grant, f: dict[str, Any]) -> dict[str, Any]:
     # the reason as sent (a missing one is the validator's refusal, as `log` without --reason)
     payload = {"voids": voids, **({"reason": f["reason"]} if "reason" in f else {}),
                "instead": instead_of(m, event_at(m, voids), f)}
-    payload, notes = typed_payload(m, "correction", payload)
+    payload, notes, notices = typed_payload(m, "correction", payload)
     rec = m.record("correction", payload, actor=g.match_actor, recorded_by=g.recorded_by)
     said = describe(rec.event, describer(m.ruleset.describe)) or ""
     # how a card's name was narrowed, and what the correction changed beyond its event (a time
-    # decision now out of date), are said with it, as the recorder's undo says them
-    more = "".join(f"; = {n}" for n in notes) + "".join(f"; {x.message}" for x in rec.findings)
+    # decision now out of date), are said with it, as the recorder's undo says them; so is a card
+    # number the card data lacks (a typo?), to this link only (the flash is its own)
+    more = ("".join(f"; = {n}" for n in notes) + "".join(f"; notice: {n}" for n in notices)
+            + "".join(f"; {x.message}" for x in rec.findings))
     return {"message": f"{said} — recorded as correction #{rec.event.position}; event {voids} stays in the "
                        f"log{more}",
-            "position": rec.event.position, "voids": voids, "notes": notes,
+            "position": rec.event.position, "voids": voids, "notes": notes, "notices": notices,
             "findings": [x.to_dict() for x in rec.findings]}
 
 

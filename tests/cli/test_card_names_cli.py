@@ -182,3 +182,23 @@ def test_a_files_replacement_names_cards_as_log_instead_does(tmp_path, capsys):
     db, code, out = _import(tmp_path, capsys, CHOPPER_GAME + line)
     assert code == 2 and "game.txt:16:" in out.err
     assert "payload.instead.payload.leader: 'hancock' could be 2 Leader cards" in out.err
+
+
+TYPO = "OP99-999 is not in the card data (cards.db): a typo? see `tablejudge cards find`"
+
+
+def test_log_of_a_number_the_card_data_lacks_stores_it_and_says_so_at_once(tmp_path, capsys):
+    """QA78 LOW-3: `log M play --card OP99-999` was stored with only "the registered deck holds 0";
+    judging later cannot tell a typo (the card data is not in the log), so recording says it."""
+    db, code, out = _import(tmp_path, capsys)
+    match = json.loads(out.out)["match"]
+    play = ["--db", db, "log", match, "play", "--actor", "Ann", "--player", "Ann", "--card"]
+    assert run_guarded(cli, play + ["OP99-999"]) in (0, 1)
+    out = capsys.readouterr()
+    assert f"notice: {TYPO}" in out.err and "OP99-999" not in out.err.replace(TYPO, "")
+    assert run_guarded(cli, play + ["OP99-999", "--json"]) in (0, 1)
+    d = json.loads(capsys.readouterr().out)
+    assert d["notices"] == [TYPO] and d["event"]["payload"]["card"] == "OP99-999"
+    assert "card data" not in json.dumps(d["event"])  # said, not stored
+    assert run_guarded(cli, play + ["OP01-078", "--json"]) in (0, 1)  # a known card: no notice
+    assert json.loads(capsys.readouterr().out)["notices"] == []

@@ -3,6 +3,8 @@ file types, markup, the card database, error messages). Inputs are the real esem
 one place each (the QA pass of issue #17 found these; its files were made the same way)."""
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,7 +12,7 @@ from hypothesis import strategies as st
 from engine.match import InputError
 from engine.store import EventStore
 from judge.io.importers import optcgsim
-from tests.rulesets.optcg.support import SIM_LOG
+from tests.rulesets.optcg.support import ROOT, SIM_LOG
 
 
 def esempio() -> list[str]:
@@ -149,6 +151,52 @@ def test_utf8_text_is_never_taken_for_utf16(text):
     assert decode(text.encode(), "x.csv") == text
     for short in (b"3 2-1\n", b"OP01\n", b"ab", "é,ü\n1,2\n".encode()):
         assert decode(short, "x") == short.decode()
+
+
+# --- QA79 F8: the encodings and line ends the docs name ------------------------------------------
+
+DOCS = os.path.join(ROOT, "docs", "rulesets", "optcg.md")
+SMALL = os.path.join(os.path.dirname(SIM_LOG), "variants", "v6_disconnect_only_143a.log")
+READ_AS_IS = {  # what the docs' "encodings and line ends" row says is read, each as the UTF-8 LF original
+    "UTF-8, with or without a byte-order mark": lambda t: b"\xef\xbb\xbf" + t.encode(),
+    "UTF-16 with a byte-order mark": lambda t: t.encode("utf-16"),
+    "(LE or BE": lambda t: b"\xfe\xff" + t.encode("utf-16-be"),
+    "line ends LF, CRLF or a lone CR": lambda t: t.replace("\n", "\r").encode(),
+    "CRLF": lambda t: t.replace("\n", "\r\n").encode(),
+    "mixed too": lambda t: "".join(ln + ("\r\n", "\r", "\n")[k % 3]
+                                   for k, ln in enumerate(t.split("\n")[:-1])).encode(),
+}
+
+
+def test_the_encodings_and_line_ends_the_docs_name_are_read_as_the_original(tmp_path):
+    """QA79 F8: the OPTCGSim docs did not say which encodings are read; each claim is tried here."""
+    with open(DOCS, encoding="utf-8") as f:
+        (row,) = [ln for ln in f if ln.startswith("| encodings and line ends |")]
+    with open(SMALL, encoding="utf-8") as f:
+        text = f.read()
+    original = optcgsim.read_file(SMALL, judge=False).games[0].match
+    for claim, encode in READ_AS_IS.items():
+        assert claim in row
+        path = tmp_path / "game.log"
+        path.write_bytes(encode(text))
+        assert optcgsim.read_file(str(path), judge=False).games[0].match == original, claim
+
+
+@pytest.mark.parametrize("form", ["LF", "CRLF", "CR", "BOM"])
+def test_a_windows_1252_log_is_refused_naming_the_line_column_and_byte(tmp_path, form):
+    """QA79 F8: with CR-only line ends the bad byte was said to be on line 1 (column 279), and
+    after a byte-order mark the column and the byte named were 3 bytes off (0x65, the `e` before it)."""
+    lines = esempio()
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("[You] "))
+    lines[i] += " perché"
+    end = {"LF": "\n", "CRLF": "\r\n", "CR": "\r", "BOM": "\n"}[form]
+    raw = end.join(lines).encode().replace("perché".encode(), b"perch\xe9")  # the é as Windows-1252 writes it
+    path = tmp_path / "game.log"
+    path.write_bytes(b"\xef\xbb\xbf" + raw if form == "BOM" else raw)
+    error = refused(tmp_path, str(path))
+    assert f"game.log:{i + 1}:{len(lines[i])}: not UTF-8 text (byte 0xe9; save the file as UTF-8)" in error
+    with open(DOCS, encoding="utf-8") as f:
+        assert "not UTF-8 text (byte 0xe9; save the file as UTF-8)" in f.read()
 
 
 # --- item 11: a log saved as .txt or with no extension --------------------------------------------

@@ -324,6 +324,32 @@ def test_v6_a_concession_stands_and_what_follows_it_is_kept_as_lines(tmp_path):
     assert len(concede) == 1 and concede[0].payload == {"player": "Theshyopop#27381"}
     meta = [e.payload["text"] for e in m.events() if e.kind == "annotation" and e.payload["source"] == "optcgsim-meta"]
     assert "[Opponent] Quits!" in meta and "Opponent Has Disconnected!" in meta
+    # a quit after a concession is a player leaving the end screen: no word of it (QA79 F6's warning is
+    # for a result after an uncertain end only)
+    assert not any("already ended" in w["text"] for w in d.get("warnings", []))
+
+
+@pytest.mark.parametrize("name,first,said", [
+    ("v6_quit_then_disconnect_143a.log", 497, "a quit"),
+    ("v6_disconnect_only_143a.log", 497, "a disconnection"),
+])
+def test_v6_a_concession_after_a_quit_or_disconnection_is_warned_of_not_applied(tmp_path, capsys, name, first,
+                                                                                 said):
+    """QA79 F6: a `Concedes!` after the game had ended by a quit or a disconnection was dropped with
+    no word. The first ending line still decides; the summary names the later line."""
+    lines = lines_of(name)
+    path = write(tmp_path, "late.log", lines[:first] + ["[Opponent] Concedes!"] + lines[first:])
+    text = (f"Theshyopop#27381 concedes after the game had already ended by {said} at line {first}; "
+            "the first ending stands — a judge may correct it")
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", path]) == 0
+    assert f"warning (line {first + 1}): {text}" in capsys.readouterr().out
+    assert run_guarded(cli, ["--db", str(tmp_path / "j.db"), "import", path, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert {"line": first + 1, "text": text, "game": 1} in d["warnings"]
+    (g,) = d["games"]
+    assert not g["result"]["certain"] and g["result"]["how"] in ("quit", "disconnect")
+    assert not any(e.kind == "concede" for e in Match(EventStore.open(db), d["match"]).events())
 
 
 @pytest.mark.parametrize("line,how,winner", [

@@ -108,3 +108,15 @@ def test_a_replacement_names_cards_as_log_instead_does(tmp_path):
     (e,) = reply.recorded
     assert e.payload["instead"]["payload"]["leader"] == "OP08-001"
     assert "  = chopper \u2192 OP08-001, the only Tony Tony.Chopper that is a Leader" in reply.lines
+
+
+def test_a_number_the_card_data_lacks_is_stored_and_a_notice_follows_the_line(tmp_path):
+    """QA78 LOW-3: a typed number no card data holds (a typo?) is recorded, then said after the line."""
+    m, s = _session(tmp_path)
+    s.handle(DECK)
+    reply = s.handle("A: play OP99-999")
+    (e,) = reply.recorded
+    assert e.payload["card"] == "OP99-999" and "card data" not in str(m.events()[-1].payload)
+    assert reply.lines[-1] == ("  notice: OP99-999 is not in the card data (cards.db): a typo? "
+                               "see `tablejudge cards find`")
+    assert "notice" not in s.handle("A: play OP01-078").text

@@ -93,3 +93,18 @@ def test_a_void_said_twice_on_the_page_is_refused_in_its_words_and_stores_nothin
     assert r.status_code == 422 and f"event {target} is already void: correction {void}" in html.unescape(r.text)
     assert said in html.unescape(r.text)  # the line kept in its box
     assert head(api, mid) == void  # nothing stored
+
+
+def test_a_number_the_card_data_lacks_is_said_to_the_recorder_who_typed_it(api, server):
+    """QA78 LOW-3: a typed number no card data holds (a typo?) is stored, and the answer to the link
+    that typed it (the API's JSON, the page's flash) says so; the log and the other views do not."""
+    tid, mid, sam = sam_drew_two_known_cards(api, server)
+    said = "OP99-999 is not in the card data (cards.db): a typo? see `tablejudge cards find`"
+    r = api.post(f"/api/m/{mid}/lines", {"line": "A: play OP99-999", "seen": head(api, mid)}, token=sam)
+    assert r.status_code == 200 and r.json()["status"] == "stored" and r.json()["notices"] == [said], r.text
+    page = api.http.get(f"/m/{mid}/record", params={"k": sam}).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = api.http.post(f"/m/{mid}/record", data={"k": sam, "csrf": csrf, "line": "A: play OP99-999",
+                                                "seen": str(head(api, mid)), "typed": "1"})
+    assert r.status_code == 200 and f"notice: {said}" in html.unescape(r.text), r.text
+    assert said not in html.unescape(api.http.get(f"/m/{mid}/record", params={"k": sam}).text)  # said once

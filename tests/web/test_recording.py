@@ -222,6 +222,17 @@ def test_a_name_narrowed_by_the_leaders_colours_is_said_with_the_stored_line(no_
     assert out.to_dict(str)["notes"] == out.notes  # the JSON API says it too
 
 
+def test_a_number_the_card_data_lacks_is_stored_and_said_to_the_recorder(match):
+    """QA78 LOW-3: `A: play OP99-999` (a typo?) is recorded, and the answer to this link says so; the
+    event holds no word of it, and a known number gets no notice."""
+    out = line(match, "A: play OP99-999")
+    assert out.status == "stored" and out.recorded[0].event.payload["card"] == "OP99-999"
+    said = ["OP99-999 is not in the card data (cards.db): a typo? see `tablejudge cards find`"]
+    assert out.notices == said and out.to_dict(str)["notices"] == said
+    assert "card data" not in str(match.events()[-1].payload)
+    assert line(match, "A: play OP01-016").notices == []
+
+
 def test_a_name_is_never_narrowed_by_another_links_hidden_cards(no_decks):
     """Lia's link recorded Bob's draw of OP01-016 (a hidden card). Sam's link may not learn it: 'B:
     play nami' from Sam is refused as ambiguous (the old page stored OP01-016, telling Sam what Bob

@@ -76,6 +76,16 @@ def test_a_card_name_is_narrowed_by_the_same_resolver_and_said(api, server):
     assert "= nami → OP01-016, the only Nami seen in this match" in said
 
 
+def test_a_number_the_card_data_lacks_is_recorded_and_said_to_the_judge(api, server):
+    """QA78 LOW-3: a replacement naming OP99-999 (a typo?) is recorded, and the form's answer says so."""
+    tid, mid, links = judged_match(api, server)
+    r = send(api, mid, links["judge"], 5, payload_count="2", payload_cards="OP99-999, OP01-013", reason="2 drawn")
+    assert r.status_code == 303, r.text
+    assert log_of(server, mid)[-1].payload["instead"]["payload"]["cards"] == ["OP99-999", "OP01-013"]
+    said = html.unescape(api.http.get(r.headers["location"]).text)
+    assert "notice: OP99-999 is not in the card data (cards.db): a typo? see `tablejudge cards find`" in said
+
+
 def test_a_scorekeeper_or_a_recorder_is_refused_403_and_nothing_is_stored(api, server):
     tid, mid, links = judged_match(api, server)
     before = len(log_of(server, mid))

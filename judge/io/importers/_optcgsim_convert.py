@@ -76,6 +76,7 @@ class Converter(ReadableLines):
         self.drafts: list[Draft] = []
         self.findings: list[Finding] = []
         self.outcome: dict[str, Any] | None = None  # what an ending line said (certain or not)
+        self.warnings: list[dict[str, Any]] = []  # what the import summary says of this game's lines
         self.rs = get_ruleset("optcg")()
         self.model_life = not has_life_moves(game)
 

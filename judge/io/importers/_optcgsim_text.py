@@ -342,6 +342,8 @@ class ReadableLines:
         num = self.seats.who(end.who)
         decided = self.state.result is not None or self.outcome is not None
         if decided or (num is None and end.who != "Opponent"):
+            if decided and end.certain:
+                self._late_result(ln, end, num)
             self._annotate(ln.n, ln.text, source="optcgsim-meta")
             return
         if end.kind == "concession":
@@ -354,6 +356,19 @@ class ReadableLines:
             self._uncertain(ln, end, num)
             return
         self.outcome = {"how": end.kind, "certain": True, "line": ln.n}
+
+    def _late_result(self, ln: TextLine, end: Any, num: int | None) -> None:
+        """A result line after a quit or a disconnection (QA79 F6). The first ending line decides (a
+        `Quits!` after a concession is a player leaving the end screen, so the order is the rule),
+        but a result written after an uncertain end is worth a judge's look: said, not applied."""
+        if self.outcome is None or self.outcome["certain"]:
+            return
+        who = self.P(num) if num is not None else end.who
+        verb = {"concession": "concedes", "win": "wins"}.get(end.kind, "loses")
+        how = "a quit" if self.outcome["how"] == "quit" else "a disconnection"
+        self.warnings.append({"line": ln.n, "text": f"{who} {verb} after the game had already ended by {how} at "
+                                                    f"line {self.outcome['line']}; the first ending stands "
+                                                    "— a judge may correct it"})
 
     def _uncertain(self, ln: TextLine, end: Any, num: int | None) -> None:
         """`Quits!` or a disconnection with no result before it: said, not decided."""

@@ -383,7 +383,7 @@ def _result(game: Game, conv: Converter) -> GameResult:
         result = {k: v for k, v in conv.outcome.items() if k != "line"}
     else:
         result = {"winner": None, "how": None, "certain": False}
-    warnings = list(conv.seats.warnings)
+    warnings = list(conv.seats.warnings) + conv.warnings
     if game.dropped and any(isinstance(ln, MoveLine) and ln.src == 4 for ln in game.tail):
         warnings.append({"line": game.tail[0].n, "text": "turns were played after the game's end line; "
                                                          "they were not replayed"})
