@@ -21,7 +21,8 @@ from typing import Any
 from engine.decisions import stale_decisions, stale_findings
 from engine.desk import (OFF_TABLE_KINDS, ends_extra_minutes, event_desk_findings, failure_finding, judge_of, known_rule_ids,
                          time_call_verdict)
-from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent, default_recorder_name, unsaid_reason
+from engine.events import (JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft, MatchCreated, RecordedEvent,
+                           default_recorder_name, new_tuple, unsaid_reason)
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
 from engine.replay import VOIDING_KINDS, Replayer, Validation, as_played
@@ -213,8 +214,8 @@ class EventValidator:
             raise InputError(refused[0], field=refused[1])
         for name, kinds in cls.references.items():
             self._check_reference(name, data.get(name), kinds, head, kind_at)
-        return Draft(kind, cls.version, actor, data, recorded_by or default_recorder_name(),
-                     recorded_at)
+        return new_tuple(Draft, (kind, cls.version, actor, data, recorded_by or default_recorder_name(),
+                                  recorded_at, None))
 
     def _penalty_policy(self) -> str:
         """The game's default penalty policy, filled into a new penalty that names none: here, the
@@ -452,8 +453,8 @@ class Match:
         """The table at the head, and what the judge says of the draft as the next event.
         InputError: a second time call (DESK-12), refused against this head."""
         before = self._table_at(head_event)
-        probe = RecordedEvent(self.id, head_event.position + 1, draft.kind, draft.version, draft.actor,
-                              draft.payload, "", draft.recorded_by, head_event.hash, "")
+        probe = new_tuple(RecordedEvent, (self.id, head_event.position + 1, draft.kind, draft.version, draft.actor,
+                                           draft.payload, "", draft.recorded_by, head_event.hash, "", None))
         late = self._check_time_call(probe, before.voided, head_event.position)
         try:
             findings = self.ruleset.check(before, probe, self._history(head_event.position))
