@@ -519,7 +519,8 @@ class Match:
         # Every live append ends here right after its commit's fsync, CPU caches cold: an event
         # with no findings builds no list of them, and only a correction or a backup calls
         # _staled_by (two comprehensions and a call less: Match.record's simulated cold cost,
-        # cachegrind with the caches flushed before each append, 602.8k -> 587.7k cycles; issue 17)
+        # cachegrind with the caches flushed before each append, medians of 3-4 runs: 604.4k -> 594.6k
+        # cycles; issue 17)
         self._head = event
         if findings:
             findings = [_at(f, event.position) for f in findings]
