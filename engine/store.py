@@ -42,7 +42,7 @@ from engine import backend, guard
 from engine.backend import DB_ENV, DEFAULT_DB, BackendError, Target, describe_db  # noqa: F401 (re-exported)
 from engine.canonical import GENESIS_HASH, canonical_bytes, sha256_hex
 from engine.events import (TABLE_ACTOR, Draft, RecordedEvent, chain, default_recorder_name,
-                           envelope_parts, now_iso)
+                           envelope_parts, new_tuple, now_iso)
 from engine.guard import EVENTS_TABLE, META_TABLE, REPAIR_HINT, SNAPSHOTS_TABLE, GuardStatus
 from engine.schema import shown
 from engine.writer import SQLiteWriter, persistence_error
@@ -300,13 +300,10 @@ _ENVELOPE = itemgetter("match", "position", "kind", "version", "actor", "payload
                        "recorded_by", "prev_hash", "hash")
 
 
-_new_tuple = tuple.__new__
-
-
 def _event(d: dict[str, Any]) -> RecordedEvent:
     """An envelope dict into a RecordedEvent: the replay's hot path (one per event read), so the
     tuple is made directly rather than through the NamedTuple's keyword-checking constructor."""
-    return _new_tuple(RecordedEvent, (*_ENVELOPE(d), d.get("write_id")))
+    return new_tuple(RecordedEvent, (*_ENVELOPE(d), d.get("write_id")))
 
 
 def recorded_events(raw: Sequence[tuple[StoredEvent, int]]) -> list[RecordedEvent]:
@@ -974,8 +971,8 @@ class EventStore:
             digest, data = chain(parts, prev)
             if expected_hashes is not None and expected_hashes[i] not in (None, digest):
                 raise _hash_differs(position, expected_hashes[i], digest)
-            sealed.append(RecordedEvent(match, position, d.kind, d.version, d.actor, d.payload, recorded_at,
-                                        d.recorded_by, prev, digest, write_id))
+            sealed.append(new_tuple(RecordedEvent, (match, position, d.kind, d.version, d.actor, d.payload,
+                                                     recorded_at, d.recorded_by, prev, digest, write_id)))
             rows.append((match, position, d.kind, data))
             prev = digest
         return sealed, rows
