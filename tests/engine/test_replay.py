@@ -51,7 +51,7 @@ def test_same_log_same_state_hash(tmp_path_factory, events, voids):
     tmp = tmp_path_factory.mktemp("det")
     a = record_all(EventStore.open(str(tmp / "a.db")), events, "m1")
     b = record_all(EventStore.open(str(tmp / "b.db")), events, "m1")
-    for target in voids:
+    for target in dict.fromkeys(voids):  # a second plain void of one event is refused (already void)
         if target <= a.head_position() and a.kind_at(target) not in ("correction", "backup"):
             for m in (a, b):
                 m.record("correction", {"voids": target, "reason": "prop"}, actor="judge:P",
