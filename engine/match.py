@@ -140,6 +140,11 @@ def creation_draft(ruleset: str, players: Sequence[str], *, event: str | None = 
                  recorded_by or default_recorder_name(), recorded_at)
 
 
+# EventValidator.draft makes its Draft with events.new_tuple: it must give each of these fields
+if Draft._fields != ("kind", "version", "actor", "payload", "recorded_by", "recorded_at", "write_id"):
+    raise ImportError("Draft's fields changed: EventValidator.draft must give each of them")
+
+
 class EventValidator:
     """Checks input for one match (its ruleset's vocabulary, its players) without a store, so an
     importer can validate a whole file, new match included, before anything is written."""
@@ -217,8 +222,11 @@ class EventValidator:
             self._recorder_checked = recorded_by
         if kind == NAMED and (refused := naming_refusal(actor, data, self.players)):
             raise InputError(refused[0], field=refused[1])
-        for name, kinds in cls.references.items():
-            self._check_reference(name, data.get(name), kinds, head, kind_at)
+        if cls.references:  # (most kinds name no earlier event: not even an empty loop, 80 -> 10 ns)
+            for name, kinds in cls.references.items():
+                self._check_reference(name, data.get(name), kinds, head, kind_at)
+        # the tuple made directly, every field given: the NamedTuple's constructor is a Python
+        # function (290 -> 157 ns; an append and every line of an import draft one)
         return new_tuple(Draft, (kind, cls.version, actor, data, recorded_by or default_recorder_name(),
                                   recorded_at, None))
 

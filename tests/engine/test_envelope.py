@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.canonical import GENESIS_HASH, canonical_bytes, canonical_json, sha256_hex
-from engine.events import RecordedEvent, chain, envelope_parts
+from engine.events import ManyEnvelopes, RecordedEvent, chain, envelope_parts
 
 text = st.text(max_size=30)  # any Unicode: quotes, backslashes, controls, CJK, astral, lone surrogates
 json_values = st.recursive(
@@ -60,3 +60,34 @@ def test_position_must_be_an_int():
     with pytest.raises(TypeError):
         envelope_parts(match="m", position=True, kind="k", version=1, actor="a", payload={},
                        recorded_at="t", recorded_by="b")
+
+
+events = st.lists(st.tuples(st.integers(1, 10**9), st.sampled_from(["move", "draw", "ß", 'k"\\']),
+                            st.integers(1, 3), st.sampled_from(["-", "Ann", "judge:Zoë", "\x00"]),
+                            st.dictionaries(text, json_values, max_size=4),
+                            st.sampled_from(["2026-01-01T00:00:00.000Z", "t\u2028", "\ud800"]),
+                            st.sampled_from(["bench", "鈴木"]), st.none() | st.sampled_from(["w1", "w2"])),
+                  max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(match=st.sampled_from(["m1", "m-ü", 'm"']), batch=events)
+def test_many_envelopes_are_envelope_parts(match, batch):
+    """A bulk import's worker writes the repeating pieces once (ManyEnvelopes): each event's parts
+    are envelope_parts' own, whatever repeats and whatever comes first, refusals included."""
+    many = ManyEnvelopes(match)
+    for position, kind, version, actor, payload, recorded_at, recorded_by, write_id in batch:
+        fields = dict(match=match, position=position, kind=kind, version=version, actor=actor, payload=payload,
+                      recorded_at=recorded_at, recorded_by=recorded_by, write_id=write_id)
+        try:
+            expected = tuple(envelope_parts(**fields))
+        except UnicodeEncodeError:
+            with pytest.raises(UnicodeEncodeError):
+                many.parts(position, kind, version, actor, payload, recorded_at, recorded_by, write_id)
+            continue
+        assert many.parts(position, kind, version, actor, payload, recorded_at, recorded_by, write_id) == expected
+    many.parts(2, "move", 1, "-", {}, "t", "b", None)
+    with pytest.raises(TypeError):  # as envelope_parts, though the pieces of the same event are known
+        many.parts(True, "move", 1, "-", {}, "t", "b", None)
+    with pytest.raises(TypeError):
+        many.parts(2, "move", True, "-", {}, "t", "b", None)
