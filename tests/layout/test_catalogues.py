@@ -27,8 +27,13 @@ def test_every_rule_has_its_words_and_an_english_rendering(name):
     assert rules, name
     for r in rules:
         assert r.en.strip(), f"{r.id} has no English rendering (field en in its rules.toml)"
-        if name != "table":  # the generic table's rules are the tool's own: no rulebook to quote
+        # the generic table's rules, and a ruleset's checks of its own (OPTCG-DATA-n: the card data),
+        # are the tool's: no rulebook to quote, and such a rule's source must say so
+        own = r.source.startswith("tablejudge's own check, not a rule of the manual")
+        if name != "table" and not own:
             assert r.quote.strip() or r.id.startswith("KEN-T-"), f"{r.id} quotes nothing"
+        if own:
+            assert not r.quote.strip(), f"{r.id}: a check of the tool's own must not quote as if the rulebook said it"
 
 
 def test_the_desk_rules_are_a_catalogue_too():
