@@ -11,8 +11,7 @@ from engine.store import EventStore
 
 from judge import desk
 from judge.report.templating import render
-from judge.io.files import safe_name
-from judge.report.files import DEFAULT_DIR, natural_key, report_path, write_file
+from judge.report.files import DEFAULT_DIR, natural_key, report_name, report_path, write_file
 from judge.report.match import write_match_report
 from judge.report.views import result_text
 from judge.replay.hiding import STAFF_WARNING
@@ -50,7 +49,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
             "errors": sum(1 for f in active if f.severity == "error"),
             "warnings": sum(1 for f in active if f.severity == "warning"),
             "findings": len(active), "events": len(r.events), "verified": verify.ok, "verdict": verify.verdict(),
-            "href": f"{safe_name(mid)}.html",  # the name write_match_report gives it
+            "href": report_name(mid, staff),  # the name write_match_report gives it: a staff page links staff pages
         })
     if not rows:
         raise InputError(f"no match has round {round_label!r}"
@@ -79,7 +78,7 @@ def write_round_report(store: EventStore, round_label: str, *, event: str | None
     (the files, the ids of the round's matches whose log failed verification — their rows say
     FAILED, and `tablejudge report --round` exits 1 for them, as for one match)."""
     ctx = round_context(store, round_label, event, staff=staff)
-    paths = [write_file(report_path(out_dir, f"round-{round_label}"),
+    paths = [write_file(report_path(out_dir, f"round-{round_label}", staff),
                         render("round.html", **ctx))]
     if with_matches:
         for row in ctx["matches"]:
