@@ -15,7 +15,32 @@ from judge.report.files import DEFAULT_DIR, natural_key, report_name, report_pat
 from judge.report.match import write_match_report
 from judge.report.views import result_text
 from judge.replay.hiding import STAFF_WARNING
+from judge.tournament.aggregate import Tournament
 from judge.tournament.seal import seal_events, token as seal_token
+from judge.tournament.tables import TableView, table_status
+
+
+def tournament_tables(store: EventStore, events: set[str]) -> dict[str, TableView]:
+    """Each recorded match of these tournaments -> its table as the tournament has it (the
+    result, who entered it, the players' reports: judge.tournament.tables, as `tournament
+    pairings`, the standings and the web desk read it). QA80 4: the round page read the match
+    logs only, and said "not decided" of every table whose result the players, the scorekeeper
+    or a judge entered in the tournament (most tables: few matches are recorded event by event)."""
+    out: dict[str, TableView] = {}
+    for tid in sorted(events & set(Tournament.list_ids(store))):
+        for rnd in Tournament(store, tid).state().rounds:
+            for table, mid in rnd.matches.items():
+                out[mid] = table_status(rnd, table)
+    return out
+
+
+def tournament_row(view: TableView | None) -> dict[str, Any] | None:
+    """A table's tournament result for the round page, and where it came from; None for a match
+    no tournament table holds."""
+    if view is None:
+        return None
+    return {"result": None if view.result is None else f"{view.player1} {view.result} {view.player2}",
+            "who": view.result_who, "position": view.result_position, "status": view.status}
 
 
 # --- the round report ------------------------------------------------------------------------
@@ -27,10 +52,14 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
     included); otherwise as a public viewer does, like the match reports beside it."""
     rows = []
     verified = {}  # each match's verdict, for its own report (write_round_report): verified once
+    chosen = []
     for mid in store.match_ids():
         c = store.created(mid).payload
         if str(c.get("round")) != str(round_label) or (event is not None and c.get("event") != event):
             continue
+        chosen.append((mid, c))
+    tables = tournament_tables(store, {c["event"] for _, c in chosen if c.get("event")})
+    for mid, c in chosen:
         m = Match(store, mid)
         r = desk.review(m, hidden=not staff)
         active = r.active_findings()
@@ -48,6 +77,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
             if slip else "",
             "errors": sum(1 for f in active if f.severity == "error"),
             "warnings": sum(1 for f in active if f.severity == "warning"),
+            "tournament": tournament_row(tables.get(mid)),
             "findings": len(active), "events": len(r.events), "verified": verify.ok, "verdict": verify.verdict(),
             "href": report_name(mid, staff),  # the name write_match_report gives it: a staff page links staff pages
         })
@@ -68,7 +98,9 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
             "matches": rows, "seals": seals, "verified": verified,
             "totals": {"matches": len(rows), "findings": sum(r["findings"] for r in rows),
                        "errors": sum(r["errors"] for r in rows),
-                       "undecided": sum(1 for r in rows if r["result"].startswith("not decided"))}}
+                       # neither the log nor the tournament holds a result
+                       "undecided": sum(1 for r in rows if r["result"].startswith("not decided")
+                                        and not (r["tournament"] and r["tournament"]["result"]))}}
 
 
 def write_round_report(store: EventStore, round_label: str, *, event: str | None = None,
