@@ -18,7 +18,8 @@ def register(cli: click.Group) -> None:
 @click.command("report")
 @click.argument("match", required=False)
 @click.option("--round", "round_", metavar="R", help="A round report: every match with round label R.")
-@click.option("--event", help="With --round: only matches of this event label.")
+@click.option("--event", help="With --round: only matches of this event label, or of the tournament of this "
+                               "name (its matches' label is its id).")
 @click.option("--out-dir", default=lib.DEFAULT_DIR, show_default=True, type=click.Path(file_okay=False),
               help="Folder for the HTML files.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False),
@@ -47,7 +48,10 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, staff, 
       tablejudge report --round 3             # exports/round-3.html and each match's report
       tablejudge report MATCH --staff         # exports/MATCH.staff.html: hands and all, for the judges
     """
-    if bool(match) == bool(round_):
+    if match and round_:  # QA80 8: "name a MATCH, or give --round R" when both were given
+        raise InputError(f"MATCH and --round exclude each other: name one match ({match}) for its report, or "
+                         f"give --round {round_} alone for the round's", field="round")
+    if not match and not round_:
         raise InputError("name a MATCH, or give --round R", field="match")
     if round_ and out:  # QA73 13: -o was ignored and the round went to exports/ without a word
         raise InputError(f"--out (-o) names one match's file; a round writes a folder of files: give "

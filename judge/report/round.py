@@ -34,6 +34,20 @@ def tournament_tables(store: EventStore, events: set[str]) -> dict[str, TableVie
     return out
 
 
+def event_labels(store: EventStore, event: str) -> set[str]:
+    """The match event labels `--event` names: the label itself, or a tournament's id when
+    `event` is its name (a tournament's matches carry its id as their event label). QA80 8:
+    `--event "Store OPTCG"` was refused, and the hint did not show the label it wanted."""
+    return {event} | {tid for tid in Tournament.list_ids(store) if Tournament(store, tid).state().name == event}
+
+
+def event_words(store: EventStore, label: str) -> str:
+    """An event label for a hint: a tournament's id with its name (`t-91d5506a (Store OPTCG)`)."""
+    if label in set(Tournament.list_ids(store)):
+        return f"{label} ({Tournament(store, label).state().name})"
+    return label
+
+
 def tournament_row(view: TableView | None) -> dict[str, Any] | None:
     """A table's tournament result for the round page, and where it came from; None for a match
     no tournament table holds."""
@@ -52,12 +66,15 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
     included); otherwise as a public viewer does, like the match reports beside it."""
     rows = []
     verified = {}  # each match's verdict, for its own report (write_round_report): verified once
-    chosen = []
+    chosen, in_round = [], set()  # in_round: the round's event labels, for the hint when none is chosen
+    wanted = None if event is None else event_labels(store, event)
     for mid in store.match_ids():
         c = store.created(mid).payload
-        if str(c.get("round")) != str(round_label) or (event is not None and c.get("event") != event):
+        if str(c.get("round")) != str(round_label):
             continue
-        chosen.append((mid, c))
+        in_round.add(c.get("event") or "")
+        if wanted is None or c.get("event") in wanted:
+            chosen.append((mid, c))
     tables = tournament_tables(store, {c["event"] for _, c in chosen if c.get("event")})
     for mid, c in chosen:
         m = Match(store, mid)
@@ -82,9 +99,12 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
             "href": report_name(mid, staff),  # the name write_match_report gives it: a staff page links staff pages
         })
     if not rows:
+        labels = sorted(event_words(store, e) for e in in_round if e)
         raise InputError(f"no match has round {round_label!r}"
-                         + (f" in event {event!r}" if event else "") + " (see `tablejudge matches`)",
-                         field="round")
+                         + (f" in event {event!r}" if event else "")
+                         + (f" (its events: {', '.join(labels)}; --event takes a label or a tournament's name)"
+                            if event and labels else " (see `tablejudge matches`)"),
+                         field="event" if event and in_round else "round")
     rows.sort(key=lambda r: (natural_key(r["table"]), r["id"]))
     events = sorted({r["event"] for r in rows if r["event"]})
     ids = {r["id"] for r in rows}

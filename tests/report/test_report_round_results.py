@@ -47,3 +47,17 @@ def test_the_round_page_shows_the_tournaments_results_and_who_entered_them(tmp_p
     assert f"{one.player1} 1-0-0 {one.player2}" in html and "recorded by both players" in html
     assert f"{two.player1} 0-1-0 {two.player2}" in html and "recorded by organizer" in html
     assert "without a result" not in html and "not decided by the log" not in html
+
+
+def test_event_takes_the_tournaments_name_and_the_hint_shows_it(tmp_path):
+    """QA80 8: `--event "Store OPTCG"` was refused (the matches' label is the tournament's id),
+    and the hint did not show the labels; a MATCH with --round was told to give one of them."""
+    db = str(tmp_path / "t.db")
+    tid, tables, _, _ = _round(db)
+    out = tmp_path / "exports"
+    r = run_cli("report", "--round", "1", "--event", "Store OPTCG", "--out-dir", str(out), "--no-matches", db=db)
+    assert r.returncode == 0 and (out / "round-1.html").exists(), r.stderr
+    r = run_cli("report", "--round", "1", "--event", "Store", "--no-matches", db=db)
+    assert r.returncode == 2 and f"its events: {tid} (Store OPTCG)" in r.stderr, r.stderr
+    r = run_cli("report", tables[1], "--round", "1", db=db)
+    assert r.returncode == 2 and "MATCH and --round exclude each other" in r.stderr, r.stderr
