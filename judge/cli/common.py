@@ -430,6 +430,12 @@ def echo_csv(rows: Iterable[dict[str, Any]], how: Any = True) -> None:
         click.echo(text, nl=False)
 
 
+def echo_written(path: str, staff: bool = False) -> None:
+    """The line naming a file just written; a staff view's says what it holds (QA80 1: it read
+    like the public file's, and the staff's file was handed on as if it were)."""
+    click.echo(f"staff view (hidden cards shown): {path} — do not hand to players" if staff else path)
+
+
 def emit_json(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from judge.cli.common import Env, emit_json, json_option, pass_env
+from judge.cli.common import Env, echo_written, emit_json, json_option, pass_env
 
 DEFAULT_DIR = "exports"
 
@@ -18,9 +18,10 @@ def register(cli: click.Group) -> None:
 @click.command("replay")
 @click.argument("match")
 @click.option("--out", "-o", type=click.Path(dir_okay=False),
-              help=f"The HTML file (default {DEFAULT_DIR}/MATCH-replay.html).")
+              help=f"The HTML file (default {DEFAULT_DIR}/MATCH-replay.html, with --staff MATCH-replay.staff.html).")
 @click.option("--staff", is_flag=True,
-              help="The staff's view: every card the log names, hands included. Without it, hidden "
+              help="The staff's view: every card the log names, hands included, in a file named apart "
+                   "(MATCH-replay.staff.html: it never replaces the public one). Without it, hidden "
                    "information stays hidden (the log as the ruleset's hide() leaves it for a scorekeeper).")
 @json_option
 @pass_env
@@ -33,16 +34,17 @@ def replay_cmd(env: Env, match, out, staff, as_json) -> None:
     \b
     Examples:
       tablejudge replay MATCH                          # exports/MATCH-replay.html
-      tablejudge replay MATCH -o table47.html --staff  # hands and all, for the judges
+      tablejudge replay MATCH --staff                  # exports/MATCH-replay.staff.html: hands and all
+      tablejudge replay MATCH -o table47.html --staff  # the same, in a file you name
     """
     from judge.replay.export import default_path, write_replay
     m = env.match(match)
-    path = out or default_path(DEFAULT_DIR, m.id)
+    path = out or default_path(DEFAULT_DIR, m.id, staff)
     write_replay(m, path, staff=staff, event_db=m.store.describe())
     if as_json:
         emit_json({"file": path, "match": m.id, "staff": staff, "events": m.head_position()})
     else:
-        click.echo(path)
+        echo_written(path, staff)
 
 
 @click.command("appeals")

@@ -35,6 +35,11 @@ def safe_name(text: str) -> str:
     """A file name stem for `text`: itself when safe, else its safe characters + a hash (unique)."""
     if _SAFE.fullmatch(text) and text not in (".", ".."):
         return text
+    return hashed_name(text)
+
+
+def hashed_name(text: str) -> str:
+    """`text`'s safe characters + a short hash of it: a stem no other text gets."""
     stem = _UNSAFE_RUN.sub("-", text).strip("-.")[:40] or "x"
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
     return f"{stem}-{digest}"

@@ -13,8 +13,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from engine.match import Match
-from judge.io.files import inside, safe_name, write_text
+from judge.io.files import inside, write_text
 from judge.replay.timeline import Timeline, walk
+from judge.report.files import report_name
 from judge.report.templating import render, template_dir
 
 ASSETS = ("board.js", "replay.js")
@@ -37,8 +38,10 @@ def replay_html(tl: Timeline, *, inline: bool = True, live_url: str | None = Non
                   data_url=data_url, links=links or [], base=base, **extra)
 
 
-def default_path(out_dir: str, match_id: str) -> str:
-    return inside(out_dir, f"{safe_name(match_id)}-replay.html")
+def default_path(out_dir: str, match_id: str, staff: bool = False) -> str:
+    """OUT_DIR/MATCH-replay.html, the staff's view MATCH-replay.staff.html: named apart as the
+    reports are (judge.report.files.report_name), so neither view replaces the other's file."""
+    return inside(out_dir, report_name(f"{match_id}-replay", staff))
 
 
 def write_replay(match: Match, path: str, *, staff: bool = False, event_db: str | None = None) -> str:

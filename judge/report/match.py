@@ -292,4 +292,4 @@ def render_match_verified(m: Match, *, staff: bool = False) -> tuple[str, Verify
 
 def write_match_report(m: Match, out_dir: str = DEFAULT_DIR, path: str | None = None,
                        verify: VerifyReport | None = None, *, staff: bool = False) -> str:
-    return write_file(path or report_path(out_dir, m.id), render_match(m, verify, staff=staff))
+    return write_file(path or report_path(out_dir, m.id, staff), render_match(m, verify, staff=staff))

@@ -11,12 +11,50 @@ from engine.store import EventStore
 
 from judge import desk
 from judge.report.templating import render
-from judge.io.files import safe_name
-from judge.report.files import DEFAULT_DIR, natural_key, report_path, write_file
+from judge.report.files import DEFAULT_DIR, natural_key, report_name, report_path, write_file
 from judge.report.match import write_match_report
 from judge.report.views import result_text
 from judge.replay.hiding import STAFF_WARNING
+from judge.tournament.aggregate import Tournament
 from judge.tournament.seal import seal_events, token as seal_token
+from judge.tournament.tables import TableView, table_status
+
+
+def tournament_tables(store: EventStore, events: set[str]) -> dict[str, TableView]:
+    """Each recorded match of these tournaments -> its table as the tournament has it (the
+    result, who entered it, the players' reports: judge.tournament.tables, as `tournament
+    pairings`, the standings and the web desk read it). QA80 4: the round page read the match
+    logs only, and said "not decided" of every table whose result the players, the scorekeeper
+    or a judge entered in the tournament (most tables: few matches are recorded event by event)."""
+    out: dict[str, TableView] = {}
+    for tid in sorted(events & set(Tournament.list_ids(store))):
+        for rnd in Tournament(store, tid).state().rounds:
+            for table, mid in rnd.matches.items():
+                out[mid] = table_status(rnd, table)
+    return out
+
+
+def event_labels(store: EventStore, event: str) -> set[str]:
+    """The match event labels `--event` names: the label itself, or a tournament's id when
+    `event` is its name (a tournament's matches carry its id as their event label). QA80 8:
+    `--event "Store OPTCG"` was refused, and the hint did not show the label it wanted."""
+    return {event} | {tid for tid in Tournament.list_ids(store) if Tournament(store, tid).state().name == event}
+
+
+def event_words(store: EventStore, label: str) -> str:
+    """An event label for a hint: a tournament's id with its name (`t-91d5506a (Store OPTCG)`)."""
+    if label in set(Tournament.list_ids(store)):
+        return f"{label} ({Tournament(store, label).state().name})"
+    return label
+
+
+def tournament_row(view: TableView | None) -> dict[str, Any] | None:
+    """A table's tournament result for the round page, and where it came from; None for a match
+    no tournament table holds."""
+    if view is None:
+        return None
+    return {"result": None if view.result is None else f"{view.player1} {view.result} {view.player2}",
+            "who": view.result_who, "position": view.result_position, "status": view.status}
 
 
 # --- the round report ------------------------------------------------------------------------
@@ -28,10 +66,17 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
     included); otherwise as a public viewer does, like the match reports beside it."""
     rows = []
     verified = {}  # each match's verdict, for its own report (write_round_report): verified once
+    chosen, in_round = [], set()  # in_round: the round's event labels, for the hint when none is chosen
+    wanted = None if event is None else event_labels(store, event)
     for mid in store.match_ids():
         c = store.created(mid).payload
-        if str(c.get("round")) != str(round_label) or (event is not None and c.get("event") != event):
+        if str(c.get("round")) != str(round_label):
             continue
+        in_round.add(c.get("event") or "")
+        if wanted is None or c.get("event") in wanted:
+            chosen.append((mid, c))
+    tables = tournament_tables(store, {c["event"] for _, c in chosen if c.get("event")})
+    for mid, c in chosen:
         m = Match(store, mid)
         r = desk.review(m, hidden=not staff)
         active = r.active_findings()
@@ -49,13 +94,17 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
             if slip else "",
             "errors": sum(1 for f in active if f.severity == "error"),
             "warnings": sum(1 for f in active if f.severity == "warning"),
+            "tournament": tournament_row(tables.get(mid)),
             "findings": len(active), "events": len(r.events), "verified": verify.ok, "verdict": verify.verdict(),
-            "href": f"{safe_name(mid)}.html",  # the name write_match_report gives it
+            "href": report_name(mid, staff),  # the name write_match_report gives it: a staff page links staff pages
         })
     if not rows:
+        labels = sorted(event_words(store, e) for e in in_round if e)
         raise InputError(f"no match has round {round_label!r}"
-                         + (f" in event {event!r}" if event else "") + " (see `tablejudge matches`)",
-                         field="round")
+                         + (f" in event {event!r}" if event else "")
+                         + (f" (its events: {', '.join(labels)}; --event takes a label or a tournament's name)"
+                            if event and labels else " (see `tablejudge matches`)"),
+                         field="event" if event and in_round else "round")
     rows.sort(key=lambda r: (natural_key(r["table"]), r["id"]))
     events = sorted({r["event"] for r in rows if r["event"]})
     ids = {r["id"] for r in rows}
@@ -69,7 +118,9 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
             "matches": rows, "seals": seals, "verified": verified,
             "totals": {"matches": len(rows), "findings": sum(r["findings"] for r in rows),
                        "errors": sum(r["errors"] for r in rows),
-                       "undecided": sum(1 for r in rows if r["result"].startswith("not decided"))}}
+                       # neither the log nor the tournament holds a result
+                       "undecided": sum(1 for r in rows if r["result"].startswith("not decided")
+                                        and not (r["tournament"] and r["tournament"]["result"]))}}
 
 
 def write_round_report(store: EventStore, round_label: str, *, event: str | None = None,
@@ -79,7 +130,7 @@ def write_round_report(store: EventStore, round_label: str, *, event: str | None
     (the files, the ids of the round's matches whose log failed verification — their rows say
     FAILED, and `tablejudge report --round` exits 1 for them, as for one match)."""
     ctx = round_context(store, round_label, event, staff=staff)
-    paths = [write_file(report_path(out_dir, f"round-{round_label}"),
+    paths = [write_file(report_path(out_dir, f"round-{round_label}", staff),
                         render("round.html", **ctx))]
     if with_matches:
         for row in ctx["matches"]:

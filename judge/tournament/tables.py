@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.events import RecordedEvent
+from engine.events import TABLE_ACTOR, RecordedEvent
 from engine.match import InputError
 from engine.schema import shown
 
@@ -43,6 +43,8 @@ def who_entered(ev: RecordedEvent) -> str:
         return "both players"
     if source == "match":
         return "recorded matches"
+    if ev.actor == TABLE_ACTOR:  # the organizer at a terminal (the CLI acts as `-`): never a bare "-"
+        return "organizer"
     return ev.actor.replace(":", " ", 1)
 
 

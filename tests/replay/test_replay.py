@@ -83,7 +83,13 @@ def test_the_saved_file_carries_the_log_and_fetches_nothing(tmp_path):
     assert '"hidden": false' in out.read_text(encoding="utf-8")
     default = run_cli("replay", m.id, db=db)
     assert default.stdout.strip() == os.path.join("exports", f"{m.id}-replay.html")
+    # QA80 1: the staff's replay had the same default file, and replaced the public one silently
+    staff = run_cli("replay", m.id, "--staff", db=db)
+    staff_file = os.path.join("exports", f"{m.id}-replay.staff.html")
+    assert staff.stdout.strip() == f"staff view (hidden cards shown): {staff_file} — do not hand to players"
+    assert '"hidden": true' in open(os.path.join(ROOT, default.stdout.strip()), encoding="utf-8").read()
     os.unlink(os.path.join(ROOT, default.stdout.strip()))
+    os.unlink(os.path.join(ROOT, staff_file))
     assert run_cli("replay", "nosuchmatch", db=db).returncode == 2
 
 

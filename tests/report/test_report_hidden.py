@@ -46,7 +46,46 @@ def test_a_round_report_hides_them_too_unless_staff(tmp_path):
     assert run_cli("report", "--round", "1", "--out-dir", str(out), db=db).returncode in (0, 1)
     assert run_cli("report", "--round", "1", "--staff", "--out-dir", str(staff_out), db=db).returncode in (0, 1)
     pub = (out / f"{mid}.html").read_text(encoding="utf-8")
-    st = (staff_out / f"{mid}.html").read_text(encoding="utf-8")
+    st = (staff_out / f"{mid}.staff.html").read_text(encoding="utf-8")
     assert DRAWN not in pub and DRAWN in st
-    assert WARNING in (staff_out / "round-1.html").read_text(encoding="utf-8")
+    assert WARNING in (staff_out / "round-1.staff.html").read_text(encoding="utf-8")
     assert WARNING not in (out / "round-1.html").read_text(encoding="utf-8")
+
+
+def test_the_staff_report_never_takes_the_public_reports_file(tmp_path):
+    """QA80 1 (HIGH): `report MATCH --staff` with no -o wrote exports/MATCH.html, the public
+    report's file, and said nothing: a posted or shared exports/ folder then gave out the hands."""
+    db, mid = hidden_cards_named(tmp_path)
+    out = tmp_path / "exports"
+    for first, second in (([], ["--staff"]), (["--staff"], [])):  # neither order replaces the other
+        pub = run_cli("report", mid, "--out-dir", str(out), *first, db=db)
+        st = run_cli("report", mid, "--out-dir", str(out), *second, db=db)
+        if first:
+            pub, st = st, pub
+        assert pub.returncode in (0, 1) and st.returncode in (0, 1), pub.stderr + st.stderr
+        public, staff = out / f"{mid}.html", out / f"{mid}.staff.html"
+        assert DRAWN not in public.read_text(encoding="utf-8")
+        assert DRAWN in staff.read_text(encoding="utf-8")
+        assert pub.stdout.strip() == str(public)
+        assert st.stdout.strip() == f"staff view (hidden cards shown): {staff} — do not hand to players"
+
+
+def test_a_staff_round_is_named_apart_and_links_its_staff_pages(tmp_path):
+    db, mid = hidden_cards_named(tmp_path)
+    out = tmp_path / "exports"
+    assert run_cli("report", "--round", "1", "--out-dir", str(out), db=db).returncode in (0, 1)
+    r = run_cli("report", "--round", "1", "--staff", "--out-dir", str(out), db=db)
+    assert r.returncode in (0, 1), r.stderr
+    assert all(line.startswith("staff view (hidden cards shown): ") for line in r.stdout.splitlines())
+    round_pub, round_staff = (out / "round-1.html").read_text(encoding="utf-8"), (out / "round-1.staff.html").read_text(encoding="utf-8")
+    assert WARNING not in round_pub and f'href="{mid}.html"' in round_pub
+    assert WARNING in round_staff and f'href="{mid}.staff.html"' in round_staff
+    assert DRAWN not in (out / f"{mid}.html").read_text(encoding="utf-8")
+    assert DRAWN in (out / f"{mid}.staff.html").read_text(encoding="utf-8")
+
+
+def test_a_public_name_never_ends_as_a_staff_name():
+    from judge.report.files import report_name
+    assert report_name("round-1") == "round-1.html" and report_name("round-1", staff=True) == "round-1.staff.html"
+    # a round labelled "1.staff" must not take round 1's staff file
+    assert report_name("round-1.staff") not in (report_name("round-1", staff=True), "round-1.staff.html")
