@@ -239,3 +239,16 @@ def test_the_same_result_under_another_policy_is_not_already_recorded(api, serve
     r = api.post(f"/api/m/{mid}/do/decide", {"seen": start, "policy": "bandai"}, token=judge)  # a second tap
     assert r.status_code == 200 and f"already recorded (#{first}); nothing added" in r.json()["message"], r.text
     assert head(server.db, mid) == start
+
+
+def test_an_unknown_policy_is_answered_with_the_policies_there_are(api, server):
+    # QA80 #8: `?policy=bogus` said "Do as it says, then open this page again", and the message
+    # gives no step to take
+    tid, mid = played(api, server.db)
+    judge = mint(api, tid, "judge", "Kim")
+    start = head(server.db, mid)
+    page = html.unescape(api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": "bogus"}).text)
+    assert "no end-of-time policy 'bogus'" in page and "Do as it says" not in page
+    assert "Choose one of the ruleset's policies (bandai, store, regional, asia)" in page
+    assert 'id="policy-form"' in page and 'id="decide-confirm"' not in page
+    assert head(server.db, mid) == start
