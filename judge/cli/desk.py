@@ -128,7 +128,8 @@ def ruling_cmd(env: Env, match, text, rule, call_pos, judge_name, as_json) -> No
 @pass_env
 def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_name, as_json) -> None:
     """The head judge's decision on an appeal of judge action EVENT (a ruling, a penalty, a backup,
-    a time decision). It goes on that incident's page of the appeals file (`tablejudge appeals`);
+    a time decision, a deck check, a correction, an extension, recorded by a judge: a scorekeeper's
+    or recorder's void is refused; the web's Appeal form lists the same). It goes on that incident's page of the appeals file (`tablejudge appeals`);
     `tablejudge penalties` shows a penalty's standing decision. An appeal is decided once: a second
     decision on EVENT needs --override REASON (or void the first with a correction).
 

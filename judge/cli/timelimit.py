@@ -32,7 +32,9 @@ def register(cli: click.Group) -> None:
 
         Finds the match's time.called event, runs the procedure (e.g. op2009's "Situazione Fine
         Tempo"), prints the decision, the branch taken and the rule quoted, and records it as a
-        time.decision event (unless --dry-run, or the same decision is already recorded). A
+        time.decision event (unless --dry-run, or the same decision is already recorded under
+        the same policy). A decision that stands is said first ("decided: ..."); a different
+        one, or the same result under another policy, is refused (exit 2) until it is voided. A
         "continue" decision says what the table must play first (e.g. finish the turn). A
         recorded decision a later correction left out of date (stale) is decided again on the
         corrected table, and the new one supersedes it.

@@ -546,7 +546,7 @@ def register(cli: click.Group) -> None:
             if slip:
                 raise InputError("give a slip or --match, not both", field="slip")
             e = t.record_matches(list(matches), round_no=round_no, override_format=override_format,
-                                 overwrite=overwrite)
+                                 overwrite=overwrite, reason=reason)
         else:
             if not slip:
                 raise InputError("give the result slip (e.g. 2-1-0) or --match", field="slip")

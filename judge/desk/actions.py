@@ -5,7 +5,7 @@ from typing import Any
 
 from types import SimpleNamespace
 
-from engine.desk import JUDGE_PREFIX, OFF_TABLE_KINDS, appeal_decisions, appeal_problem
+from engine.desk import JUDGE_PREFIX, OFF_TABLE_KINDS, JudgeAppeal, appeal_decisions, appeal_problem
 from engine.events import RecordedEvent, default_recorder_name
 from engine.match import InputError, Match, Recorded
 
@@ -45,6 +45,13 @@ def record(match: Match, kind: str, payload: dict[str, Any], *, actor: str,
     return match.record(kind, payload, actor=actor, recorded_by=recorded_by)
 
 
+def appealable(kind: str, actor: str) -> bool:
+    """Whether an event is a judge action an appeal may name: one of the kinds `judge.appeal`
+    refers to, recorded by a judge (a scorekeeper's or a recorder's void is a correction, not a
+    judge's decision: QA80 #7). One rule for `judge appeal`, the web's decision and the form's list."""
+    return kind in JudgeAppeal.references["appealed"] and actor.startswith(JUDGE_PREFIX)
+
+
 def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, actor: str, by: str | None = None,
                   override: str | None = None, recorded_by: str | None = None,
                   override_said: str = "--override REASON") -> Recorded:
@@ -58,6 +65,11 @@ def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, acto
                "override": (override or "").strip() or None}
     voided = set(match.state().voided)
     live = [e for e in match.store.read(match.id, after=1) if e.position not in voided]
+    target = next((e for e in live if e.position == appealed), None)
+    if target is not None and target.kind in JudgeAppeal.references["appealed"] \
+            and not appealable(target.kind, target.actor):  # another kind: the payload's check words it
+        raise InputError(f"event {appealed} is a {target.kind} recorded by {target.actor}, not by a judge: an "
+                         "appeal is of a judge's action", field="appealed")
     problem = appeal_problem(appeal_decisions(live).get(appealed, []), SimpleNamespace(payload=payload))
     if problem:
         raise InputError(problem.replace("(override)", f"({override_said})"), field="override")

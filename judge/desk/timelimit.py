@@ -38,7 +38,8 @@ class TimeLimitResult:
     decision: Decision
     recorded: RecordedEvent | None = None
     already_recorded: RecordedEvent | None = None
-    # a different final decision recorded after the same time call: this one is not recorded over it
+    # a different final decision (another result, or the same under another policy) recorded after
+    # the same time call: this one is not recorded over it
     contradicts: RecordedEvent | None = None
     # the latest decision after the same time call is out of date (a later correction changed its
     # table, engine/decisions.py): this one is recorded and supersedes it
@@ -49,6 +50,18 @@ class TimeLimitResult:
     basis: tuple[int, str] | None = None
     facts: str | None = None  # decided from what the judge read off the table (engine/timefacts.py)
     names: dict[str, str] = field(default_factory=dict)  # seat -> name now (engine.names), set by `run`
+
+    @property
+    def standing(self) -> RecordedEvent | None:
+        """The decision recorded after this time call that still decides the match (not void, not out
+        of date), when this one was not just recorded: what a dry run says first."""
+        return self.already_recorded or self.contradicts
+
+    def standing_words(self) -> str | None:
+        """'Cid wins (event 3, policy store, from facts given by judge W1)': the standing decision,
+        as the terminal, the decide page and a refusal say it."""
+        e = self.standing
+        return None if e is None else decided_words(e, self.names)
 
     def to_dict(self) -> dict[str, Any]:
         d = self.decision.to_dict()
@@ -71,10 +84,26 @@ class TimeLimitResult:
             "decided_before_time": self.moot,
             "facts": self.facts,
             "contradicts_position": self.contradicts.position if self.contradicts else None,
+            # the decision that stands (what the dry run says first), with its policy and facts
+            "standing": None if self.standing is None else {
+                "position": self.standing.position, "words": self.standing_words(),
+                **{k: self.standing.payload.get(k) for k in ("result", "winner", "policy", "facts")},
+                "by": self.standing.actor},
             "supersedes_stale": self.supersedes.to_dict() if self.supersedes else None,
             # the players as named now, where a later event named a seat the log calls otherwise
             **({"named": self.names} if any_named(self.names) else {}),
         }
+
+
+def decided_words(e: RecordedEvent, names: Mapping[str, str]) -> str:
+    """A recorded `time.decision` in words: its result, where it is, its policy, and the facts it
+    was decided from (read off the table by whom), when it was."""
+    p = e.payload
+    said = f"{shown(p['winner'], names)} wins" if p.get("winner") else str(p.get("result", "?"))
+    how = [f"event {e.position}"] + ([f"policy {p['policy']}"] if p.get("policy") else [])
+    if p.get("facts"):
+        how.append(f"from facts given by {e.actor.replace(':', ' ', 1)}: {p['facts']}")
+    return f"{said} ({', '.join(how)})"
 
 
 def live_events(match: Match) -> tuple[list[RecordedEvent], set[int]]:
@@ -217,19 +246,22 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
     if dry_run or result.moot or result.already_recorded is not None:
         return result
     if result.contradicts is not None:
-        e = result.contradicts
-        said = e.payload.get("result", "?") + (f", {e.payload['winner']} wins" if e.payload.get("winner") else "")
+        e, d = result.contradicts, result.decision
+        void = (f"void event {e.position} first (tablejudge log {match.id} correction --actor judge:NAME --voids {e.position} "
+                f"--reason \"...\"), then decide again")
+        if _outcome(e.payload) == (d.result, d.winner):  # the same result, asked under another policy
+            raise InputError(
+                f"this time call is already decided: {result.standing_words()}. Nothing was recorded. "
+                f"To decide it under policy {_policy_of(d, policy)} instead, {void}", field="policy")
+        said = d.result + (f", {shown(d.winner, result.names)} wins" if d.winner else "")
         raise InputError(
-            f"a decision is already recorded for this time call: event {e.position} ({said}), and this one "
-            f"differs ({result.decision.result}"
-            + (f", {result.decision.winner} wins" if result.decision.winner else "") + "). Nothing was "
-            f"recorded. If the recorded one is wrong, void it first (tablejudge log {match.id} correction "
-            f"--actor judge:NAME --voids {e.position} --reason \"...\"), then decide again",
-            field="decision")
+            f"a decision is already recorded for this time call: {result.standing_words()}, and this one "
+            f"differs ({said}, policy {_policy_of(d, policy)}). Nothing was recorded. If the recorded one "
+            f"is wrong, {void}", field="decision")
     actor = judge if judge.startswith(JUDGE_PREFIX) else JUDGE_PREFIX + judge
     d = result.decision
     payload = {"result": d.result, "branch": d.branch, "steps": d.steps, "rule": d.rule,
-               "winner": d.winner, "policy": d.policy or policy,
+               "winner": d.winner, "policy": _policy_of(d, policy),
                "based_on": result.basis[0] if result.basis else None,
                "state_hash": result.basis[1] if result.basis else None, "facts": result.facts}
     items = [("time.decision", {k: v for k, v in payload.items() if v is not None}, actor)]
@@ -242,6 +274,15 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
         result.time_called = stored[0].event
     result.recorded = stored[-1].event
     return result
+
+
+def _policy_of(d: Decision, asked: str | None) -> str | None:
+    """The policy a decision is (or would be) recorded under."""
+    return d.policy or asked or None
+
+
+def _outcome(payload: Mapping[str, Any]) -> tuple[Any, Any]:
+    return payload.get("result"), payload.get("winner")
 
 
 def _cited(rs: Ruleset, d: Decision) -> Decision:
@@ -259,8 +300,9 @@ def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], void
     """Compare the decision with the latest one recorded after the same time call (so re-running is
     harmless): the same one is `already_recorded`; a different one after a final decision (a win,
     a draw: not "continue", which the procedure supersedes as the game goes on) `contradicts` it,
-    and is not recorded over it. A final decision is the same when its result and winner are (its
-    steps' wording may come from another version); a "continue" also by its branch and steps (the
+    and is not recorded over it. A final decision is the same when its result, winner and policy are
+    (its steps' wording may come from another version; a decision under another policy is another
+    decision, even of the same result: QA80 #5); a "continue" also by its branch and steps (the
     play after the call moves it on). A stale one (`stale`: a later correction changed the table it
     judged) is neither: this decision, on the corrected table, is recorded and `supersedes` it.
     `stale` works staleness out: asked only when a decision follows the call (most matches have none)."""
@@ -274,7 +316,8 @@ def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], void
                 result.supersedes = out_of_date
                 return
             p = e.payload
-            same = (p.get("result"), p.get("winner")) == (d.result, d.winner)
+            # a policy is compared where both name one (a ruleset that names none decides one way)
+            same = _outcome(p) == (d.result, d.winner) and (not d.policy or p.get("policy") in (d.policy, None, ""))
             if same and d.result == "continue":
                 same = (p.get("branch"), p.get("steps")) == (d.branch, d.steps)
             if same:
@@ -294,6 +337,10 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
              f"({at})"]
     if any_named(result.names):  # the steps say the seats, as the log does
         lines.append(f"players: {', '.join(shown_players(result.names))}")
+    standing = result.standing_words()
+    if standing is not None:  # what stands first; what follows is only the procedure on the log (QA80 #2)
+        lines += [f"decided: {standing}", "",
+                  "the log alone gives (for comparison; the recorded decision stands):"]
     lines += [f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
     lines += [f"  {i}. {s}" for i, s in enumerate(d.steps, 1)]
     if d.source:
@@ -317,9 +364,9 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
                          f"{result.supersedes.because()}")
     elif result.already_recorded is not None:
         lines += ["", f"already recorded as event {result.already_recorded.position}; nothing added"]
-    elif result.contradicts is not None:
-        lines += ["", f"differs from the decision recorded as event {result.contradicts.position} "
-                      f"({result.contradicts.payload.get('result')}); nothing added"]
+    elif result.contradicts is not None:  # a dry run: no conflict to settle until one is recorded
+        lines += ["", f"dry run: nothing recorded; the decision recorded as event {result.contradicts.position} "
+                      f"stands"]
     else:
         lines += ["", "dry run: nothing recorded"]
         if result.supersedes is not None:  # as the JSON says it (QA74 N10)

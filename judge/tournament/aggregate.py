@@ -377,8 +377,10 @@ class Tournament:
                             double_loss=double_loss)
 
     def record_matches(self, match_refs: Sequence[str], *, round_no: int | None = None,
-                       override_format: bool = False, overwrite: bool = False) -> RecordedEvent:
-        """A result from recorded matches (one game each): each match's outcome, replayed."""
+                       override_format: bool = False, overwrite: bool = False,
+                       reason: str | None = None) -> RecordedEvent:
+        """A result from recorded matches (one game each): each match's outcome, replayed. `reason`:
+        kept with the result (why it overwrites one)."""
         if not match_refs:
             raise InputError("give at least one match", field="match")
         st = self.state()
@@ -422,7 +424,7 @@ class Tournament:
         l = sum(1 for _, o, _ in outcomes if o.result == "win" and o.winner == pairing.player2)
         d = sum(1 for _, o, _ in outcomes if o.result == "draw")
         return self._record(st, rnd, pairing, w, l, d, "match", [mid for mid, _, _ in outcomes], override_format,
-                            overwrite, based_on=[b for _, _, b in outcomes])
+                            overwrite, reason, based_on=[b for _, _, b in outcomes])
 
     def correct(self, position: int, reason: str) -> RecordedEvent:
         """Void an earlier event (a mistaken registration, drop, bye, result or the last pairing)."""

@@ -125,7 +125,11 @@ class BasisProblem:
         return self.event.payload.get("table")
 
     def fix(self, tournament: str) -> str:
-        again = f"`tablejudge tournament result {tournament} --match {self.match}`"
+        """The command that settles it, as it works when typed: the table has a result (this one),
+        which the match's outcome, if another, replaces only with --overwrite (QA80 #3); its round,
+        as a later round may be the current one."""
+        again = (f"`tablejudge tournament result {tournament} --match {self.match} --round "
+                 f"{self.event.payload.get('round')} --overwrite --reason \"decided again after a correction\"`")
         return (f"decide again (`tablejudge timelimit {self.match}`), then {again}" if self.decide_again
                 else f"record it again: {again}")
 

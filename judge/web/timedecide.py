@@ -37,6 +37,11 @@ class Preview:
         return self.refusal is not None and (self.refusal.field or "").startswith("facts")
 
     @property
+    def bad_policy(self) -> bool:
+        """The refusal is of the policy asked for (`?policy=`): the page offers the ones there are."""
+        return self.refusal is not None and self.refusal.field == "policy"
+
+    @property
     def no_time_call(self) -> bool:
         from judge.desk.timelimit import NoTimeCalled
         return isinstance(self.refusal, NoTimeCalled)

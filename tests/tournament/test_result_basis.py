@@ -29,7 +29,8 @@ def test_a_result_from_a_match_whose_decision_went_stale_is_warned_and_blocks_cl
     fix = decision + 1
     said = (f"round 1 table 1's result came from match {m.id} at event {decision}; {m.id}'s time decision "
             f"(event {decision}) is out of date after correction {fix}: decide again "
-            f"(`tablejudge timelimit {m.id}`), then `tablejudge tournament result {t.id} --match {m.id}`")
+            f"(`tablejudge timelimit {m.id}`), then `tablejudge tournament result {t.id} --match {m.id} --round 1 --overwrite "
+            f"--reason \"decided again after a correction\"`")
 
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 1 and said in out, out
@@ -82,3 +83,44 @@ def test_standing_problems_reads_each_match_once(tmp_path, monkeypatch):
     monkeypatch.setattr(EventStore, "read", spy)
     assert standing_problems(m.store, st, events) == []
     assert reads == [m.id], reads
+
+
+def test_the_warnings_command_to_record_a_changed_result_again_works_as_given(tmp_path):
+    # QA80 #3: after deciding again (the other player now wins), the warning said "record it again:
+    # `tablejudge tournament result T --match M`", which is refused (the table has a different
+    # result: it takes --overwrite); and in a later round it would look in that round
+    import shlex
+    import re
+    from judge.tournament.rounds import swap_players
+
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)  # Ann wins
+    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=2)
+    for name in ("Ann", "Bob", "Cid", "Eve"):
+        t.register(name)
+    t.pair()
+    rnd = t.state().round(1)
+    if not any({p.player1, p.player2} == {"Ann", "Bob"} for p in rnd.pairings):
+        swap_players(t, "Bob", next(p.player1 if p.player2 == "Ann" else p.player2 for p in rnd.pairings
+                                   if "Ann" in (p.player1, p.player2)), reason="the match was recorded so")
+        rnd = t.state().round(1)
+    t.record_matches([m.id])
+    for p in rnd.pairings:
+        if "Ann" not in (p.player1, p.player2):
+            t.record_slip("1-0-0", table=p.table)
+    t.pair()  # round 2 is the current round now
+    Match(m.store, m.id).record("correction", {"voids": taken(m, "Bob"), "reason": "no damage was dealt"},
+                                actor=JUDGE)
+    assert run(Match(m.store, m.id)).recorded.payload["winner"] == "Bob"  # decided again: now Bob wins
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 1, out
+    command = re.search(r"record it again: `(tablejudge [^`]*)`", out).group(1)
+    assert "--overwrite --reason" in command and "--round 1" in command
+    code, said, err = run_in_process(db, *shlex.split(command)[1:])
+    assert code == 0, said + err
+    results = [e for e in t.events() if e.kind == "result.recorded" and e.payload["round"] == 1
+               and e.payload.get("matches") == [m.id]]
+    assert results[-1].payload["reason"] == "decided again after a correction"
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    # settled; what is left is the round 2 pairing made on the old result (its own warning)
+    assert "result-basis" not in out and "changed-after-pairing" in out, out

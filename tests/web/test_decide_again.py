@@ -13,7 +13,7 @@ from engine.store import EventStore
 from judge.desk.timelimit import run
 from judge.web.auth import Signer
 from tests.conftest import run_in_process
-from tests.web.conftest import player_tokens
+from tests.web.conftest import new_event, player_tokens
 from tests.web.decide_setup import decisions, head, played, stale_match
 from tests.web.matchsetup import mint, recorder_link
 from tests.web.server import SECRET
@@ -190,3 +190,65 @@ def test_a_policy_chosen_on_the_page_decides_the_facts_and_stays_on_the_page_aft
     assert "Bob wins (took-last-life); recorded" in html.unescape(back)
     assert f"<code>tablejudge timelimit {mid} --policy store --dry-run</code>" in back
     assert "<option selected>store</option>" in back
+
+
+def test_a_standing_facts_decision_is_said_first_and_the_log_preview_only_compared(api, server):
+    # QA80 #2: right after the facts form recorded "Bob wins", this page's heading said "Decision:
+    # continue" (the empty log) and then "a different decision is recorded... void it first"; the
+    # terminal's dry run said "continue" too
+    tid = new_event(api, 0, game="optcg", policy="bandai")
+    api.do(tid, "register", names="Ann\nBob")
+    api.do(tid, "pair")
+    mid = next(iter(api.do(tid, "create_matches")["matches"].values()))  # nothing recorded at the table
+    judge = mint(api, tid, "judge", "Kim")
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": "store"}).text
+    r = api.http.post(f"/m/{mid}/do/time", follow_redirects=False,
+                      data={**facts_form_of(page), "facts": "turn=3 life=2-2 deck=20-20 characters=1-1 last_life=Ann"})
+    assert r.status_code == 303, r.text
+    decided = decisions(server.db, mid)[-1].position
+    words = f"Ann wins (event {decided}, policy store, from facts given by judge Kim: turn=3"
+    for params in ({"policy": "store"}, {}):
+        page = html.unescape(api.http.get(f"/m/{mid}/decide", params={"k": judge, **params}).text)
+        assert f"Decided: {words}" in page, page
+        assert page.index("Decided: ") < page.index('id="decision"')  # the standing decision first
+        alone = params.get("policy", "bandai")
+        assert f"What the log alone gives (policy {alone}): continue" in page and "Decision: continue" not in page
+        assert "void" not in page and "A different decision" not in page and 'id="decide-confirm"' not in page
+    code, out, _ = run_in_process(server.db, "timelimit", mid, "--dry-run")
+    assert code == 0 and out.splitlines()[1].startswith(f"decided: {words}") and "void" not in out
+    assert "the decision recorded as event" in out and "stands" in out
+    # recording another one is what is refused, with the way to do it
+    code, out, err = run_in_process(server.db, "timelimit", mid)
+    assert code == 2 and f"--voids {decided}" in out + err and words in out + err
+
+
+def test_the_same_result_under_another_policy_is_not_already_recorded(api, server):
+    # QA80 #5: `decide` with policy=regional answered "already recorded (#53); nothing added" for a
+    # decision recorded under store: the same result under another policy is another decision
+    tid, mid = played(api, server.db)
+    with EventStore.open(server.db) as store:
+        first = run(Match(store, mid), "bandai").recorded.position  # Ann wins, as under regional
+    judge = mint(api, tid, "judge", "Kim")
+    start = head(server.db, mid)
+    r = api.post(f"/api/m/{mid}/do/decide", {"seen": start, "policy": "regional"}, token=judge)
+    assert r.status_code == 422, r.text
+    said = r.json()["error"]
+    assert "already recorded" not in said and f"Ann wins (event {first}, policy bandai)" in said
+    assert f"under policy regional instead, void event {first} first" in said and f"--voids {first}" in said
+    assert head(server.db, mid) == start
+    r = api.post(f"/api/m/{mid}/do/decide", {"seen": start, "policy": "bandai"}, token=judge)  # a second tap
+    assert r.status_code == 200 and f"already recorded (#{first}); nothing added" in r.json()["message"], r.text
+    assert head(server.db, mid) == start
+
+
+def test_an_unknown_policy_is_answered_with_the_policies_there_are(api, server):
+    # QA80 #8: `?policy=bogus` said "Do as it says, then open this page again", and the message
+    # gives no step to take
+    tid, mid = played(api, server.db)
+    judge = mint(api, tid, "judge", "Kim")
+    start = head(server.db, mid)
+    page = html.unescape(api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": "bogus"}).text)
+    assert "no end-of-time policy 'bogus'" in page and "Do as it says" not in page
+    assert "Choose one of the ruleset's policies (bandai, store, regional, asia)" in page
+    assert 'id="policy-form"' in page and 'id="decide-confirm"' not in page
+    assert head(server.db, mid) == start

@@ -14,7 +14,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from engine.catalogue import load as load_catalogue
-from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER, JudgeAppeal
+from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER, appeal_decisions
+from judge.desk.actions import appealable
 from engine.match import InputError
 from engine.timefacts import usage
 from judge.desk.audit import audit
@@ -383,12 +384,17 @@ def time_facts_form(m) -> dict[str, Any] | None:
             "policies": list(m.ruleset.time_policies)}
 
 
-def appealable_actions(tl) -> list[dict[str, Any]]:
-    """The judge actions an appeal may name (the `judge.appeal` kind's `appealed`), latest first, each
-    with its words as the timeline says them; voided ones left out."""
-    kinds = JudgeAppeal.references["appealed"]
-    return [{"position": e["p"], "text": e["text"]} for e in reversed(tl.events)
-            if e["kind"] in kinds and not e["void"]]
+def appealable_actions(tl, events) -> list[dict[str, Any]]:
+    """The judge actions an appeal may name (judge.desk.actions.appealable: `judge appeal`'s rule),
+    latest first, each with its words as the timeline says them and, where an appeal of it was
+    decided, that standing decision ("decided: upheld, #32"); voided ones left out. `events`: the
+    match's log (the appeals' payloads)."""
+    void = {e["p"] for e in tl.events if e["void"]}
+    decided = {p: ds[-1] for p, ds in appeal_decisions(e for e in events if e.position not in void).items()}
+    return [{"position": e["p"], "text": e["text"],
+             "decided": f"{decided[e['p']].payload['decision']}, #{decided[e['p']].position}"
+             if e["p"] in decided else None}
+            for e in reversed(tl.events) if appealable(e["kind"], e["actor"]) and not e["void"]]
 
 
 @router.get("/m/{mid}/call/{position}", response_class=HTMLResponse)
@@ -414,7 +420,7 @@ async def call_page(request: Request, mid: str, position: int):
                           for i in guide.infractions}
     answered = [e for e in web.desk.matches.desk_events.get(mid, [])
                 if e.kind == "judge.ruling" and e.payload.get("call") == position]
-    appealable = appealable_actions(tl)
+    appealable = appealable_actions(tl, m.events())
     finding_rules = [f["rule"] for f in a["findings"] if f["position"] == at]
     return page(request, "web/call.html", title=f"Judge call: table {scope.table[1] if scope.table else '?'}",
                 mid=mid, k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, tid=None,
