@@ -35,6 +35,7 @@ from judge.io.cardformats import card_number
 from judge.live.moved import repeated
 from judge.live.options import options
 from judge.live.actor import default_actor
+from judge.recorders import who_stored
 from judge.replay.timeline import Timeline, table_known_to
 from judge.web.auth import who_can
 
@@ -63,7 +64,7 @@ class LineOutcome:
         return {"status": self.status, "head": self.head,
                 "recorded": [{"position": r.event.position, "kind": r.event.kind, "text": describe(r.event),
                               "findings": [f.to_dict() for f in r.findings]} for r in self.recorded],
-                "moved": [{"position": e.position, "text": describe(e), "by": e.recorded_by,
+                "moved": [{"position": e.position, "text": describe(e), "by": who_stored(e),
                            "at": e.recorded_at, "repeat": e.position in self.repeats} for e in self.moved],
                 "notes": self.notes, "notices": self.notices}
 
