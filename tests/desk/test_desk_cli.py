@@ -190,9 +190,14 @@ def test_export_format_sqlite(db, dispute, tmp_path):
 
 
 @pytest.mark.parametrize("args, field, words", [
-    (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "2"), "payload.call", "is a note, not a judge.call"),
+    # QA80 8: "event 26 is a attack, not a judge.ruling or judge.penalty or ...": an article that
+    # fits, and kinds in words
+    (("judge", "appeal", "M", "2", "-j", "Maria", "--decision", "upheld", "--text", "t"),
+     "payload.appealed", "event 2 is a note, not a judge ruling, a judge penalty, a backup, a time decision, "
+     "a judge deck check, a correction or a time extension"),
+    (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "2"), "payload.call", "is a note, not a judge call"),
     (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "99"), "payload.call", "there is no event 99"),
-    (("judge", "confirm", "M", "--player", "Ann", "--slip", "2"), "payload.slip", "not a result.slip"),
+    (("judge", "confirm", "M", "--player", "Ann", "--slip", "2"), "payload.slip", "not a result slip"),
 ])
 def test_references_to_earlier_events_must_name_the_right_kind(db, args, field, words):
     code, mid, _ = run(db, "match", "new", "-r", "table", "-p", "Ann", "-p", "Bob")

@@ -112,7 +112,7 @@ def test_desk7_confirmation_without_slip(store):
     m.record("result.confirm", {"player": "Ann"}, actor="Ann")
     assert rules_of(m) == ["DESK-7"]
     m.record("result.slip", {"result": "draw"})
-    with pytest.raises(InputError, match="event 2 is a result.confirm, not a result.slip"):
+    with pytest.raises(InputError, match="event 2 is a result confirm, not a result slip"):
         m.record("result.confirm", {"player": "Bob", "slip": 2}, actor="Bob")  # refused: not a slip
     assert rules_of(m) == ["DESK-7", "DESK-2"]  # events 2 and 3 (the slip, unconfirmed)
 
