@@ -87,6 +87,8 @@ def test_a_void_said_twice_on_the_page_is_refused_in_its_words_and_stores_nothin
     void = head(api, mid)
     r = api.post(f"/api/m/{mid}/lines", {"line": said, "seen": void}, token=kim)
     assert r.status_code == 422 and f"event {target} is already void: correction {void}" in r.json()["error"], r.text
+    # QA80 8: said once, as the terminal says it (was "field 'line': field 'payload.voids': ...")
+    assert r.json()["error"] == f"field 'line': voids: event {target} is already void: correction {void}", r.text
     page = api.http.get(f"/m/{mid}/record", params={"k": kim}).text
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
     r = api.http.post(f"/m/{mid}/record", data={"k": kim, "csrf": csrf, "line": said, "seen": str(void), "typed": "1"})
