@@ -135,7 +135,7 @@ def test_findings_penalties_actions_exports(db, dispute):
     assert [(r["position"], r["rule"]) for r in rows] == [(21, "TABLE-1"), (25, "DESK-1")]
     code, out, _ = run(db, "findings", dispute, "--csv")
     parsed = list(csv.DictReader(io.StringIO(out)))
-    assert parsed[1]["rule"] == "DESK-1" and "tournament-policies" in parsed[1]["source"]
+    assert parsed[1]["rule"] == "DESK-1" and parsed[1]["source"].startswith("docs/judging.md")
     code, out, _ = run(db, "penalties", "--json")
     (p,) = json.loads(out)
     assert (p["player"], p["penalty"], p["judge"], p["position"]) == (BAD, "Warning", "Maria", 16)
