@@ -222,10 +222,13 @@ API_REASON = 'to record it anyway, send it again with "overwrite": true and a "r
 def page_error(e: Exception) -> dict[str, Any]:
     """error_body for a page, with `said`: the words a person reads. Without the programmer's
     `field 'result':` prefix (QA75 6: on a player's phone; `field` still names the input), and
-    the web's step instead of a CLI flag for a result to replace."""
+    the web's step instead of a CLI flag for a result to replace, or an error's own `on_page` words
+    (judge.desk.timelimit.NoTimeCalled)."""
     body = error_body(e)
     if isinstance(e, OverwriteRefused):  # ReportsDiffer too
         body["said"] = f"{e.what}; {WEB_REPLACE}"
+    elif getattr(e, "on_page", None):  # a refusal whose terminal words name a command or a payload
+        body["said"] = e.on_page  # type: ignore[attr-defined]
     elif isinstance(e, InputError):
         body["said"] = ": ".join(p for p in (e.where, e.message) if p)
     else:
