@@ -417,7 +417,7 @@ class MatchCards:
     def __init__(self, db: CardDB):
         self.db = db
         self.notes: list[str] = []  # "nami → OP09-050, the only Nami in Ann's deck colours (Blue)"
-        self.notices: list[str] = []  # "OP99-999 is not in the card data (cards.db): a typo? ..."
+        self.notices: list[str] = []  # "OP99-999 is not in the card data (cards.db or the card snapshot): a typo? ..."
 
     def resolve(self, word: str, state: Any = None, player: str | None = None, field: str | None = None) -> str:
         """A card word -> its number, looking first among the cards of this match (registered decks,
