@@ -252,8 +252,8 @@ def json_error(e: Exception) -> JSONResponse:
 
 
 def next_step(e: Exception) -> str:
-    """What the error page tells the user to do, after "Nothing was stored.". "Try again" only where
-    a retry can succeed (a lost race, a field to correct); QA73 15: a 403 for another match's link
+    """What the error page tells the user to do (after "Nothing was stored." for a form sent). "Try
+    again" only where a retry can succeed (a lost race, a field to correct); QA73 15: a 403 for another match's link
     ended "Go back and try again.", and the same link gets the same 403 however often it tries."""
     if isinstance(e, (Forbidden, ResultConfirmed)):  # the message says who can do it, or whom to call
         return "Trying again with this link gets the same answer: do as the message above says."
@@ -265,7 +265,7 @@ def next_step(e: Exception) -> str:
 def html_error(request: Request, e: Exception) -> Response:
     """The error page of a refused plain (non-htmx) request: every page route answers with this."""
     return page(request, "web/error.html", error_status(e), title="Not done", error=page_error(e),
-                next_step=next_step(e))
+                next_step=next_step(e), sent=request.method not in ("GET", "HEAD"))  # a page opened stores nothing
 
 
 def refusal_answer(request: Request, e: Exception) -> Response:
