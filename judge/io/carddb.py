@@ -254,6 +254,12 @@ class CardDB:
         hits.update(match_names(local, text, lambda n: self._local_rows()[n]["name"]))
         return sorted(hits.items())
 
+    def numbers_starting(self, start: str) -> list[tuple[str, str]]:
+        """(number, name) of every card whose number starts with `start` (cardformats.number_start)."""
+        hits = {n: self.snapshot.name(n) or "" for n in self.snapshot.numbers() if n.startswith(start)}
+        hits.update({n: r.get("name") or "" for n, r in self._local_rows().items() if n.startswith(start)})
+        return sorted(hits.items())
+
     def folded_names(self) -> dict[str, list[str]]:
         """{folded name: [card numbers]} of every card (the local database's too): what a misspelt
         name is compared with (cardresolve), built once per database."""
