@@ -31,7 +31,7 @@ from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from engine.rulesets.base import History
 from engine.canonical import canonical_json
 # InputError lives in engine.schema (the penalty guides raise it too); engine.match.InputError is the name callers use
-from engine.schema import (MAX_PAYLOAD_BYTES, InputError, ParseContext, PayloadError, control_problem,
+from engine.schema import (MAX_PAYLOAD_BYTES, a_kind, InputError, ParseContext, PayloadError, control_problem,
                            most_json_chars, shown, valid_text)
 from engine.state import TableState
 from engine.store import ConflictError, EventStore, StoreError
@@ -300,7 +300,9 @@ class EventValidator:
             raise InputError(f"there is no event {position}: the log holds events 1..{head}",
                              field=f"payload.{name}")
         if found not in kinds:
-            raise InputError(f"event {position} is a {found}, not a {' or '.join(kinds)}",
+            wanted = [a_kind(k) for k in kinds]  # "an attack, not a judge ruling, a backup or ..."
+            raise InputError(f"event {position} is {a_kind(found)}, not "
+                             + (", ".join(wanted[:-1]) + " or " if len(wanted) > 1 else "") + wanted[-1],
                              field=f"payload.{name}")
 
     @staticmethod

@@ -52,6 +52,18 @@ def shown(value: Any, limit: int = QUOTE_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"
 
 
+def kind_words(kind: str) -> str:
+    """An event kind as a person reads it in a sentence: `judge.deck_check` -> "judge deck check"
+    (QA80 8: "not a judge.ruling or judge.penalty" read as code)."""
+    return kind.replace(".", " ").replace("_", " ")
+
+
+def a_kind(kind: str) -> str:
+    """`kind_words` with its article: "an attack", "a judge ruling" (QA80 8: "a attack")."""
+    words = kind_words(kind)
+    return ("an " if words[:1].lower() in tuple("aeiou") else "a ") + words
+
+
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 

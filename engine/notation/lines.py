@@ -19,7 +19,8 @@ from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR
 from engine.notation.grammar import Action, Grammar
 from engine.notation.lexer import NotationError, Token, tokenize
 from engine.notation.values import Ctx
-from engine.schema import shown
+from engine.replacing import replacement_field
+from engine.schema import InputError, shown
 
 # --- lines: turn headers, actor prefixes, separators, trailing comments ------------------------
 
@@ -166,3 +167,17 @@ def turn_number_problem(grammar: Grammar, a: Action, before: int, after: int) ->
     word = grammar.counted_word
     return (f"the log expects {word}{expected} here, the line says {word}{n}: write {word}{expected} "
             f"(or {word} alone for the next one)")
+
+
+def input_message(e: InputError) -> str:
+    """A refused action's input error in the notation's words: a missing value is "expected a
+    value for X", never a field path. The terminal's `live` and the web's recorder say it so: the
+    web wrapped str(e) ("field 'line': field 'payload.voids': ...", QA80 8)."""
+    msg = e.message
+    # a field of the line is named as typed (`count`); one inside a replacement's JSON by its whole
+    # path, as `log --instead` names it (engine.replacing.replacement_field): one spelling
+    name = e.field.split(".", 1)[1] if e.field.startswith("payload.") and not \
+        e.field.startswith(replacement_field()) else e.field
+    if msg.startswith("required"):
+        return f"expected a value for {name}"
+    return f"{name}: {msg}" if name else msg

@@ -69,28 +69,38 @@ def cards_show(env: Env, card, cards_path, as_json) -> None:
 @json_option
 @pass_env
 def cards_find(env: Env, name, cards_path, as_json) -> None:
-    """Cards whose name has a word starting with NAME (case and punctuation ignored), or the card
-    a card number names (OP01-078).
+    """Cards whose name has a word starting with NAME (case and punctuation ignored), the card a
+    card number names (OP01-078), or the cards whose number starts so (OP01-00: OP01-001 to
+    OP01-009). Finding nothing is said (--json: []), exit 0, whichever was asked.
 
     \b
     Examples:
       tablejudge cards find hanc
       tablejudge cards find OP01-078
+      tablejudge cards find OP01-00
     """
     db = card_db(env, cards_path)
     # a card number finds its card (QA78 LOW-1: a number matched no name's word and read as
-    # "no card name has a word starting with OP01-001")
+    # "no card name has a word starting with OP01-001"), the start of one its cards (QA80 8)
     code = cardformats.card_number(name)
-    row = db.get(code) if code is not None else None
-    hits = ([(code, row.get("name") or "")] if row else []) if code is not None else db.find(name)
+    start = cardformats.number_start(name) if code is None else None
+    if code is not None:
+        row = db.get(code)
+        hits = [(code, row.get("name") or "")] if row else []
+        nothing = f"no card {code} in the card data (see `tablejudge cards info`)"
+    elif start is not None:
+        hits = db.numbers_starting(start)
+        nothing = f"no card number starts with {start} in the card data (see `tablejudge cards info`)"
+    else:
+        hits = db.find(name)
+        nothing = f"no card name has a word starting with {shown(name)}"
     if as_json:
         emit_json([{"number": n, "name": nm} for n, nm in hits])
         return
     for n, nm in hits:
         click.echo(carddb.label(n, nm))
     if not hits:
-        click.echo(f"no card {code} in the card data (see `tablejudge cards info`)" if code is not None
-                   else f"no card name has a word starting with {shown(name)}")
+        click.echo(nothing)
 
 
 @cards_group.command("info")

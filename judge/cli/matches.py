@@ -173,9 +173,9 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     \b
     A card's name (optcg; in --instead too) is narrowed by the match's cards, a Leader field to the
     Leader cards: each name so picked is said above the event (`= chopper → OP08-001, ...`; --json:
-    card_notes), an ambiguous one refused. A card number the card data (cards.db) does not hold is
-    recorded, and said on stderr (`notice: OP99-999 is not in the card data ...`; --json: notices):
-    later judging cannot tell, as the card data is not part of the log.
+    card_notes), an ambiguous one refused. A card number the card data (cards.db or the card
+    snapshot) does not hold is recorded, and said on stderr (`notice: OP99-999 is not in the card
+    data ...`; --json: notices): later judging cannot tell, as the card data is not part of the log.
     Findings are printed under the event (exit 1 with --strict, which refuses).
     `tablejudge rulesets --kinds RULESET` lists each kind's fields.
     """

@@ -27,7 +27,15 @@ DEFAULT_JUDGE = "judge:timelimit"
 
 
 class NoTimeCalled(InputError):
-    """The match holds no (still valid) `time.called` event."""
+    """The match holds no (still valid) `time.called` event. `message` is the terminal's words;
+    `on_page` a page's (judge.web.routes.common.page_error): a judge on a phone calls time on the
+    match's recorder page, and reads no event kind or JSON payload (QA80 8)."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"match {match_id} has no time.called event: record one first "
+                         f"(e.g. kind time.called, payload {{\"clock\": \"14:35\"}})")
+        self.on_page = (f"time was never called for match {match_id}: call it on the match's recorder page, "
+                        "by typing `time 14:35` (the clock when time was called) in its line box")
 
 
 @dataclass
@@ -120,8 +128,7 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
     events, voided = live_events(match)
     called = find_time_called(events, voided)
     if called is None:
-        raise NoTimeCalled(f"match {match.id} has no time.called event: record one first "
-                           f"(e.g. kind time.called, payload {{\"clock\": \"14:35\"}})")
+        raise NoTimeCalled(match.id)
     # the table before the call as the log now has it: a correction recorded since counts at its
     # target (as recorded then, a concession replaced or voided later still ended the match)
     before = match.replayer.state_at(called.position - 1, corrected=True, events=events)

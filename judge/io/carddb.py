@@ -254,6 +254,12 @@ class CardDB:
         hits.update(match_names(local, text, lambda n: self._local_rows()[n]["name"]))
         return sorted(hits.items())
 
+    def numbers_starting(self, start: str) -> list[tuple[str, str]]:
+        """(number, name) of every card whose number starts with `start` (cardformats.number_start)."""
+        hits = {n: self.snapshot.name(n) or "" for n in self.snapshot.numbers() if n.startswith(start)}
+        hits.update({n: r.get("name") or "" for n, r in self._local_rows().items() if n.startswith(start)})
+        return sorted(hits.items())
+
     def folded_names(self) -> dict[str, list[str]]:
         """{folded name: [card numbers]} of every card (the local database's too): what a misspelt
         name is compared with (cardresolve), built once per database."""
@@ -417,7 +423,7 @@ class MatchCards:
     def __init__(self, db: CardDB):
         self.db = db
         self.notes: list[str] = []  # "nami → OP09-050, the only Nami in Ann's deck colours (Blue)"
-        self.notices: list[str] = []  # "OP99-999 is not in the card data (cards.db): a typo? ..."
+        self.notices: list[str] = []  # "OP99-999 is not in the card data (cards.db or the card snapshot): a typo? ..."
 
     def resolve(self, word: str, state: Any = None, player: str | None = None, field: str | None = None) -> str:
         """A card word -> its number, looking first among the cards of this match (registered decks,

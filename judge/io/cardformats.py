@@ -47,6 +47,17 @@ VEGA_RARITY = {"Common": "C", "Uncommon": "UC", "Rare": "R", "SuperRare": "SR", 
                "Leader": "L", "Special": "SP CARD", "TreasureRare": "TR", "Promo": "P"}
 
 
+# The start of a card number, up to its dash at least (OP01-, OP01-00): `cards find` lists the numbers
+# that start so (a name's word has no dash followed by digits only)
+NUMBER_START = re.compile(r"[A-Z]{1,4}[0-9]{0,3}-[0-9]{0,3}")
+
+
+def number_start(text: str) -> str | None:
+    """`op01-00` -> `OP01-00`, the start of a card number; anything else -> None."""
+    n = text.strip().upper()
+    return n if NUMBER_START.fullmatch(n) else None
+
+
 def card_number(text: str) -> str | None:
     """`OP01-078`, `op01-078_p1` -> `OP01-078`; anything else -> None."""
     n = PRINTING_SUFFIX.sub("", text.strip()).upper()

@@ -17,8 +17,7 @@ from typing import Any
 from engine.events import JUDGE_PREFIX, SCOREKEEPER_PREFIX, RecordedEvent, default_recorder_name
 from engine.findings import Finding
 from engine.match import BatchInputError, InputError, Match
-from engine.replacing import replacement_field
-from engine.notation.lines import turn_number_problem
+from engine.notation.lines import input_message, turn_number_problem
 from judge.recorders import who_stored
 from engine.replay import VOIDING_KINDS
 from engine.state import TableState
@@ -260,7 +259,7 @@ class LiveSession:
                 try:
                     a.payload = self.ctx.card_fill(a.kind, a.payload)
                 except InputError as e:
-                    return self._refuse(text, a.col, _input_message(e), a.index, a.text)
+                    return self._refuse(text, a.col, input_message(e), a.index, a.text)
         notes = self.cards.take_notes() if self.cards is not None else []
         notices = self.cards.take_notices() if self.cards is not None else []
         reply = self._store(actions, text)
@@ -288,7 +287,7 @@ class LiveSession:
             batch = self.match.judge_batch(items, after=after, recorded_by=self.recorded_by)
         except BatchInputError as e:
             a = actions[e.item]
-            return self._refuse(text, a.col, _input_message(e), a.index, a.text)
+            return self._refuse(text, a.col, input_message(e), a.index, a.text)
         except InputError as e:
             return self._refuse(text, 1, str(e), 0, "")
         for k, a in enumerate(actions):
@@ -559,19 +558,6 @@ def _literal_words(hints: dict[str, Any]) -> list[str]:
             if get_origin(arm) is Literal:
                 out += [str(a) for a in get_args(arm)]
     return out
-
-
-def _input_message(e: InputError) -> str:
-    """A refused action's input error in the notation's words: a missing value is "expected a
-    value for X", never a field path."""
-    msg = e.message
-    # a field of the line is named as typed (`count`); one inside a replacement's JSON by its whole
-    # path, as `log --instead` names it (engine.replacing.replacement_field): one spelling
-    name = e.field.split(".", 1)[1] if e.field.startswith("payload.") and not \
-        e.field.startswith(replacement_field()) else e.field
-    if msg.startswith("required"):
-        return f"expected a value for {name}"
-    return f"{name}: {msg}" if name else msg
 
 
 LINE_WINDOW = 100  # characters of a refused line shown around its error (a pasted 5,000-character line)

@@ -19,6 +19,7 @@ from engine.names import match_names
 from engine.schema import PayloadError, shown
 from engine.store import MATCH_CREATED, EventStore, MatchNotFound
 
+from judge.recorders import who_stored
 from judge.tournament.pairing import (
     Pairing,
     PairingError,
@@ -695,7 +696,7 @@ def overwrite_conflict(rnd: RoundState, p: Pairing, new: str) -> dict[str, Any]:
     """What OverwriteRefused shows for a table: the result it has, by whom, and the new one."""
     ev = rnd.result_events[p.table]
     return {"round": rnd.number, "table": p.table, "player1": p.player1, "player2": p.player2,
-            "old": slip_text(rnd.results[p.table]), "new": new, "by": ev.recorded_by, "at": ev.recorded_at,
+            "old": slip_text(rnd.results[p.table]), "new": new, "by": who_stored(ev), "at": ev.recorded_at,
             "position": ev.position, "who": who_entered(ev)}
 
 

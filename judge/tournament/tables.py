@@ -17,6 +17,7 @@ from engine.events import TABLE_ACTOR, RecordedEvent
 from engine.match import InputError
 from engine.schema import shown
 
+from judge.recorders import who_stored
 from judge.tournament.results import OverwriteRefused
 from judge.tournament.standings import slip_text
 from judge.tournament.state import RoundState, TournamentState
@@ -58,7 +59,7 @@ class TableView:
     player2: str
     status: str
     result: str | None                 # the recorded result, table order
-    result_by: str | None
+    result_by: str | None              # who stored it, as pages say it (judge.recorders.who_stored)
     reports: dict[str, str]            # player -> their report, table order (wins1-wins2-draws)
     result_position: int | None = None
     result_who: str | None = None      # who entered the result, in words ("scorekeeper Sam", "both players")
@@ -113,7 +114,7 @@ def table_status(rnd: RoundState, table: int) -> TableView:
     devices = {ev.payload.get("device") for ev in reports.values()}
     one_device = len(reports) == 2 and len(devices) == 1 and None not in devices
     return TableView(rnd.number, table, p.player1, p.player2, status, result,
-                     None if res_ev is None else res_ev.recorded_by, said,
+                     None if res_ev is None else who_stored(res_ev), said,
                      None if res_ev is None else res_ev.position, None if res_ev is None else who_entered(res_ev),
                      one_device)
 

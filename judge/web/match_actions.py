@@ -86,6 +86,11 @@ MATCH_ACTS: dict[str, tuple[str, str]] = {
 }
 
 
+# The acts on a judge call already made (its page, its "Answered"): "call a judge", who_can's step for
+# the rest of a judge's acts, is no step there (QA80 8: a scorekeeper on a call's page was told it).
+ON_A_CALL = ("call_page", "answer")
+
+
 def _at(table: tuple[int, int] | None) -> str:
     return f" (round {table[0]}, table {table[1]})" if table else ""
 
@@ -109,6 +114,9 @@ def require(grant: Grant, act: str, scope: MatchScope) -> None:
     if grant.role == SCOREKEEPER and permission in RECORDING:
         raise Forbidden(f"this scorekeeper link enters results, not a match's events: to {what} in {match}, "
                         "ask the organizer for that match's recorder link (made on the round's page)")
+    if act in ON_A_CALL:
+        raise Forbidden(f"a {grant.role} link cannot {what} in {match}: a judge answers the calls, with a judge's "
+                        f"link (the organizer makes them); this link is a {grant.role}'s")
     raise Forbidden(f"a {grant.role} link cannot {what} in {match}: {who_can(permission)}")
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from engine.events import JUDGE_PREFIX, RecordedEvent, recorder_words
 from engine.match import BatchInputError, InputError, Match, Recorded
 from engine.notation import NotationError, grammar_for, make_ctx, parse_line
-from engine.notation.lines import turn_number_problem
+from engine.notation.lines import input_message, turn_number_problem
 from engine.replay import VOIDING_KINDS
 from engine.state import TableState
 from engine.store import ConflictError
@@ -35,6 +35,7 @@ from judge.io.cardformats import card_number
 from judge.live.moved import repeated
 from judge.live.options import options
 from judge.live.actor import default_actor
+from judge.recorders import who_stored
 from judge.replay.timeline import Timeline, table_known_to
 from judge.web.auth import who_can
 
@@ -63,7 +64,7 @@ class LineOutcome:
         return {"status": self.status, "head": self.head,
                 "recorded": [{"position": r.event.position, "kind": r.event.kind, "text": describe(r.event),
                               "findings": [f.to_dict() for f in r.findings]} for r in self.recorded],
-                "moved": [{"position": e.position, "text": describe(e), "by": e.recorded_by,
+                "moved": [{"position": e.position, "text": describe(e), "by": who_stored(e),
                            "at": e.recorded_at, "repeat": e.position in self.repeats} for e in self.moved],
                 "notes": self.notes, "notices": self.notices}
 
@@ -142,7 +143,7 @@ class Recorder:
                 try:
                     a.payload = self.ctx.card_fill(a.kind, a.payload)
                 except InputError as e:
-                    raise LineRefused(str(e), col=a.col) from None
+                    raise LineRefused(input_message(e), col=a.col) from None
         if self.cards is not None:  # after card_fill: a replacement's names are noted there
             self.line_notes = self.cards.take_notes()
             self.line_notices = self.cards.take_notices()
@@ -165,7 +166,7 @@ class Recorder:
             batch = self.match.judge_batch([(a.kind, a.payload, a.actor) for a in actions], after=after,
                                            recorded_by=self.recorded_by)
         except BatchInputError as e:
-            raise LineRefused(str(e), col=actions[e.item].col) from None
+            raise LineRefused(input_message(e), col=actions[e.item].col) from None
         for k, a in enumerate(actions):
             problem = turn_number_problem(self.grammar, a, *batch.turns[k])
             if problem:

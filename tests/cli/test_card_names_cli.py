@@ -184,7 +184,7 @@ def test_a_files_replacement_names_cards_as_log_instead_does(tmp_path, capsys):
     assert "payload.instead.payload.leader: 'hancock' could be 2 Leader cards" in out.err
 
 
-TYPO = "OP99-999 is not in the card data (cards.db): a typo? see `tablejudge cards find`"
+TYPO = "OP99-999 is not in the card data (cards.db or the card snapshot): a typo? see `tablejudge cards find`"
 
 
 def test_log_of_a_number_the_card_data_lacks_stores_it_and_says_so_at_once(tmp_path, capsys):

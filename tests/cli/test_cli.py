@@ -171,7 +171,7 @@ def test_the_demo_shows_an_optcg_match_with_card_names_and_english_rule_words(tm
     assert "[Rush] … an effect that lets the card attack in the turn it is played." in out  # English
     assert "«速攻 (速攻) … 在登場的回合中即可進行攻擊的效果。»" in out  # and the rulebook's words
     assert "hand         4  OP01-078 Boa Hancock" in out
-    assert "source: shared/reference/tournament-policies.md" in out
+    assert "source: Bandai ONE PIECE CARD GAME — Tournament Rules Manual §5.2 (secondary sources)" in out
     m = re.search(r"match ([0-9a-f]{10}): the scorekeeper says card names", out)
     html = open(os.path.join(str(tmp_path), f"{m.group(1)}.html"), encoding="utf-8").read()
     assert "OP01-024 Monkey.D.Luffy" in html and 'lang="zh-Hant"' in html

@@ -135,7 +135,7 @@ def test_findings_penalties_actions_exports(db, dispute):
     assert [(r["position"], r["rule"]) for r in rows] == [(21, "TABLE-1"), (25, "DESK-1")]
     code, out, _ = run(db, "findings", dispute, "--csv")
     parsed = list(csv.DictReader(io.StringIO(out)))
-    assert parsed[1]["rule"] == "DESK-1" and "tournament-policies" in parsed[1]["source"]
+    assert parsed[1]["rule"] == "DESK-1" and parsed[1]["source"].startswith("docs/judging.md")
     code, out, _ = run(db, "penalties", "--json")
     (p,) = json.loads(out)
     assert (p["player"], p["penalty"], p["judge"], p["position"]) == (BAD, "Warning", "Maria", 16)
@@ -190,9 +190,14 @@ def test_export_format_sqlite(db, dispute, tmp_path):
 
 
 @pytest.mark.parametrize("args, field, words", [
-    (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "2"), "payload.call", "is a note, not a judge.call"),
+    # QA80 8: "event 26 is a attack, not a judge.ruling or judge.penalty or ...": an article that
+    # fits, and kinds in words
+    (("judge", "appeal", "M", "2", "-j", "Maria", "--decision", "upheld", "--text", "t"),
+     "payload.appealed", "event 2 is a note, not a judge ruling, a judge penalty, a backup, a time decision, "
+     "a judge deck check, a correction or a time extension"),
+    (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "2"), "payload.call", "is a note, not a judge call"),
     (("judge", "ruling", "M", "-j", "Maria", "--text", "t", "--call", "99"), "payload.call", "there is no event 99"),
-    (("judge", "confirm", "M", "--player", "Ann", "--slip", "2"), "payload.slip", "not a result.slip"),
+    (("judge", "confirm", "M", "--player", "Ann", "--slip", "2"), "payload.slip", "not a result slip"),
 ])
 def test_references_to_earlier_events_must_name_the_right_kind(db, args, field, words):
     code, mid, _ = run(db, "match", "new", "-r", "table", "-p", "Ann", "-p", "Bob")

@@ -101,3 +101,10 @@ def test_visible_text_holds_no_control_character_but_line_breaks_and_tabs(text):
     shown_text = visible(text)
     assert not set(shown_text) & (set(CONTROLS) - {"\n", "\t"})
     assert (shown_text == text) == (not set(text) & (set(CONTROLS) - {"\n", "\t"}))
+
+
+def test_a_kind_is_said_in_words_with_the_article_that_fits():
+    """QA80 8: "event 26 is a attack, not a judge.ruling or ...": the article and the dotted id."""
+    from engine.schema import a_kind
+    assert [a_kind(k) for k in ("attack", "judge.ruling", "judge.deck_check", "time.extension", "effect.Once")] == [
+        "an attack", "a judge ruling", "a judge deck check", "a time extension", "an effect Once"]

@@ -197,6 +197,21 @@ def test_cards_find_by_a_card_number(capsys):
     assert capsys.readouterr().out.startswith("no card OP99-999 in the card data")
 
 
+def test_cards_find_by_the_start_of_a_card_number(capsys):
+    """QA80 8: `cards find OP01-00` read as a name's word and found nothing."""
+    assert run_guarded(cli, ["cards", "find", "op01-00"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in out] == [f"OP01-00{i}" for i in range(1, 10)]
+    assert out[0] == "OP01-001 Roronoa Zoro"
+    assert run_guarded(cli, ["cards", "find", "OP01-", "--json"]) == 0
+    assert {c["number"] for c in json.loads(capsys.readouterr().out)} >= {"OP01-001", "OP01-078", "OP01-121"}
+    # nothing found: said, exit 0, as for a name or a whole number that matches nothing
+    assert run_guarded(cli, ["cards", "find", "OP99-99"]) == 0
+    assert capsys.readouterr().out == "no card number starts with OP99-99 in the card data (see `tablejudge cards info`)\n"
+    assert run_guarded(cli, ["cards", "find", "zzqx"]) == 0
+    assert capsys.readouterr().out == "no card name has a word starting with 'zzqx'\n"
+
+
 # --- decklists ------------------------------------------------------------------------------------------
 
 def test_a_deck_with_an_unknown_number_is_one_warning_naming_it(tmp_path, capsys):

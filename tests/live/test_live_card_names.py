@@ -117,6 +117,6 @@ def test_a_number_the_card_data_lacks_is_stored_and_a_notice_follows_the_line(tm
     reply = s.handle("A: play OP99-999")
     (e,) = reply.recorded
     assert e.payload["card"] == "OP99-999" and "card data" not in str(m.events()[-1].payload)
-    assert reply.lines[-1] == ("  notice: OP99-999 is not in the card data (cards.db): a typo? "
+    assert reply.lines[-1] == ("  notice: OP99-999 is not in the card data (cards.db or the card snapshot): a typo? "
                                "see `tablejudge cards find`")
     assert "notice" not in s.handle("A: play OP01-078").text

@@ -63,3 +63,32 @@ def test_a_judge_records_an_appeals_decision_on_a_calls_page_on_a_phone(tmp_path
         file = api.http.get(f"/m/{mid}/appeals", params={"k": kim}).text
         assert "the block was legal" in file
     assert hall.errors == []
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+
+
+def test_on_a_phone_the_ruling_and_appeal_forms_come_before_the_board_and_the_events(tmp_path):
+    """QA80 8: on a 390x844 phone the Appeal form came at about 4,000 px, after the board, the
+    events, the findings, the penalty guide and the backup: the forms now come first, the ruling
+    and the appeal first among them. On a wide screen the table stays on the left."""
+    with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, tid, mid):
+        kim = mint(api, tid, "judge", "Kim")
+        call = api.post(f"/api/m/{mid}/do/call", {"reason": "was that legal?"}, token=kim).json()["position"]
+        api.post(f"/api/m/{mid}/do/ruling", {"text": "the attack stands", "call": call}, token=kim)
+        page = hall.page(b.new_context(**PHONE))
+        page.goto(f"{server.url}/m/{mid}/call/{call}?k={kim}")
+
+        def top(selector: str) -> float:
+            box = page.locator(selector).first.bounding_box()
+            assert box is not None, selector
+            return box["y"]
+        appealed = top("#appeal-form select[name=appealed]")
+        assert appealed + 34 <= 2 * PHONE["viewport"]["height"], appealed  # within the first two screens
+        assert top("#ruling-form") < appealed < top("#penalty-form") < top(".board") < top(".audit-events")
+        hall.shot(page, "call-page-390")
+        wide = hall.page(b.new_context(viewport={"width": 1280, "height": 900}))
+        wide.goto(f"{server.url}/m/{mid}/call/{call}?k={kim}")
+        board, forms = wide.locator(".board").bounding_box(), wide.locator("#ruling-form").bounding_box()
+        assert board and forms and board["x"] < forms["x"]  # the table on the left, the forms beside it
+    assert hall.errors == []

@@ -224,6 +224,10 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
     sk, rec = mint(api, tid, "scorekeeper", "Sam"), mint(api, tid, "recorder", "Ria", match=m1)
     n = head(api, m1)
     where = f"in match {m1} (round 1, table 1): a judge or the organizer does that; call a judge"
+
+    def on_a_call(who: str) -> str:  # on a call already made, "call a judge" is no step (QA80 8)
+        return (f"in match {m1} (round 1, table 1): a judge answers the calls, with a judge's link (the organizer "
+                f"makes them); this link is a {who}'s")
     acts = {"ruling": ("record a ruling", {"text": "x"}), "answer": ("mark a judge call answered", {"call": call}),
             "penalty": ("give a penalty", {"player": "Player 01", "infraction": "Slow Play", "penalty": "Warning"}),
             "backup": ("back the game up", {"to": 2, "reason": "x"}), "extend": ("give extra time", {"minutes": 3}),
@@ -236,18 +240,23 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
         for act, (words, fields) in acts.items():
             r = api.post(f"/api/m/{m1}/do/{act}", fields, token=token)
             assert r.status_code == 403, (who, act, r.text)
-            assert r.json()["error"] == f"a {who} link cannot {words} {where}", r.text
+            assert r.json()["error"] == f"a {who} link cannot {words} {on_a_call(who) if act == 'answer' else where}"
         # the pages: the replace form, a call's page, the appeals file; the queue's "Answered" form
         for path, words in ((f"/m/{m1}/replace?event=9", "replace an event"),
                             (f"/m/{m1}/call/{call}", "open a judge call's page"),
                             (f"/m/{m1}/appeals", "open the appeals file"),
                             (f"/m/{m1}/decide", "decide the end of time")):
             r = api.http.get(path, params={"k": token})
-            assert r.status_code == 403 and f"a {who} link cannot {words} {where}" in html.unescape(r.text), r.text
+            said = html.unescape(r.text)
+            assert r.status_code == 403 and f"a {who} link cannot {words} " \
+                f"{on_a_call(who) if '/call/' in path else where}" in said, r.text
+            assert "Nothing was stored" not in said  # a page only opened: nothing was to be stored
     page = api.http.get(f"/t/{tid}/grid", params={"k": sk}).text  # the queue shows it no button: its form's fields
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
     r = api.http.post(f"/m/{m1}/do/answer", data={"k": sk, "csrf": csrf, "call": call}, headers={"Origin": api.url})
-    assert r.status_code == 403 and f"cannot mark a judge call answered {where}" in html.unescape(r.text), r.text
+    assert r.status_code == 403 and f"cannot mark a judge call answered {on_a_call('scorekeeper')}" \
+        in html.unescape(r.text), r.text
+    assert "Nothing was stored" in html.unescape(r.text)  # a form sent: its refusal says so
     # a line acting as a judge, and an undo of another's event: who does it, and a judge's way
     r = api.post(f"/api/m/{m1}/lines", {"line": 'judge Kim: ruling "stands"', "seen": n}, token=rec)
     assert r.status_code == 403 and r.json()["error"] == ("this link cannot act as a judge (column 12: judge Kim): "

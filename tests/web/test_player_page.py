@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html as htmllib
 import re
+from html.parser import HTMLParser
 
 from tests.web.conftest import new_event, player_tokens
 
@@ -153,3 +154,41 @@ def test_my_table_folds_each_registered_name_a_bounded_number_of_times(tmp_path,
     # linear: a few folds a name (the order, the pairings by name, the typed name's matches); the
     # quadratic search folded 357,307 times here
     assert len(folds) <= 5 * len(st.players), len(folds)
+
+
+class _ButtonsInLinks(HTMLParser):
+    """The <button>s found inside an <a> (invalid HTML: interactive content in a link)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links = 0
+        self.inside: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.links += 1
+        elif tag == "button" and self.links:
+            self.inside.append(self.get_starttag_text() or "")
+
+    def handle_endtag(self, tag):
+        if tag == "a":
+            self.links -= 1
+
+
+def test_who_are_you_is_no_button_inside_a_link_and_still_says_who(api):
+    """QA80 8: "I am Bob" was a <button> inside an <a>; it is a GET form's button: the same URL."""
+    tid = new_event(api, 4)
+    api.do(tid, "pair")
+    t1 = api.get(f"/api/t/{tid}/tables").json()[0]
+    k = player_tokens(api, tid)[1]
+    page = api.http.get(f"/t/{tid}/play", params={"k": k}).text
+    assert f"I am {t1['player1']}" in htmllib.unescape(page) and f"I am {t1['player2']}" in htmllib.unescape(page)
+    found = _ButtonsInLinks()
+    found.feed(page)
+    assert found.inside == [], found.inside
+    # the form sends what the link did: ?k=...&me=NAME opens the page as that player
+    form = re.search(r'<form method="get">(.*?)</form>', page, re.S).group(1)
+    fields = {n: htmllib.unescape(v) for n, v in re.findall(r'name="(k|me)" value="([^"]*)"', form)}
+    assert fields == {"k": k, "me": t1["player1"]}
+    mine = api.http.get(f"/t/{tid}/play", params=fields).text
+    assert f"You are <strong>{htmllib.escape(t1['player1'])}</strong>" in mine

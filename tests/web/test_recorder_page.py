@@ -87,6 +87,8 @@ def test_a_void_said_twice_on_the_page_is_refused_in_its_words_and_stores_nothin
     void = head(api, mid)
     r = api.post(f"/api/m/{mid}/lines", {"line": said, "seen": void}, token=kim)
     assert r.status_code == 422 and f"event {target} is already void: correction {void}" in r.json()["error"], r.text
+    # QA80 8: said once, as the terminal says it (was "field 'line': field 'payload.voids': ...")
+    assert r.json()["error"] == f"field 'line': voids: event {target} is already void: correction {void}", r.text
     page = api.http.get(f"/m/{mid}/record", params={"k": kim}).text
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
     r = api.http.post(f"/m/{mid}/record", data={"k": kim, "csrf": csrf, "line": said, "seen": str(void), "typed": "1"})
@@ -99,7 +101,7 @@ def test_a_number_the_card_data_lacks_is_said_to_the_recorder_who_typed_it(api, 
     """QA78 LOW-3: a typed number no card data holds (a typo?) is stored, and the answer to the link
     that typed it (the API's JSON, the page's flash) says so; the log and the other views do not."""
     tid, mid, sam = sam_drew_two_known_cards(api, server)
-    said = "OP99-999 is not in the card data (cards.db): a typo? see `tablejudge cards find`"
+    said = "OP99-999 is not in the card data (cards.db or the card snapshot): a typo? see `tablejudge cards find`"
     r = api.post(f"/api/m/{mid}/lines", {"line": "A: play OP99-999", "seen": head(api, mid)}, token=sam)
     assert r.status_code == 200 and r.json()["status"] == "stored" and r.json()["notices"] == [said], r.text
     page = api.http.get(f"/m/{mid}/record", params={"k": sam}).text

@@ -227,7 +227,7 @@ def test_a_number_the_card_data_lacks_is_stored_and_said_to_the_recorder(match):
     event holds no word of it, and a known number gets no notice."""
     out = line(match, "A: play OP99-999")
     assert out.status == "stored" and out.recorded[0].event.payload["card"] == "OP99-999"
-    said = ["OP99-999 is not in the card data (cards.db): a typo? see `tablejudge cards find`"]
+    said = ["OP99-999 is not in the card data (cards.db or the card snapshot): a typo? see `tablejudge cards find`"]
     assert out.notices == said and out.to_dict(str)["notices"] == said
     assert "card data" not in str(match.events()[-1].payload)
     assert line(match, "A: play OP01-016").notices == []

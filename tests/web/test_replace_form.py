@@ -83,7 +83,7 @@ def test_a_number_the_card_data_lacks_is_recorded_and_said_to_the_judge(api, ser
     assert r.status_code == 303, r.text
     assert log_of(server, mid)[-1].payload["instead"]["payload"]["cards"] == ["OP99-999", "OP01-013"]
     said = html.unescape(api.http.get(r.headers["location"]).text)
-    assert "notice: OP99-999 is not in the card data (cards.db): a typo? see `tablejudge cards find`" in said
+    assert "notice: OP99-999 is not in the card data (cards.db or the card snapshot): a typo? see `tablejudge cards find`" in said
 
 
 def test_a_scorekeeper_or_a_recorder_is_refused_403_and_nothing_is_stored(api, server):

@@ -146,3 +146,20 @@ def test_a_line_refused_because_the_log_moved_is_a_409_naming_the_judge_who_move
     body = r.json()
     assert body["status"] == "moved" and not body["recorded"] and head(api, mid) == seen + 1
     assert "by judge:W1 (tester, at a terminal)" in body["message"], body["message"]
+    # QA80 6: each moved event names its writer in the same words as the message, not the OS user
+    assert [m["by"] for m in body["moved"]] == ["judge:W1 (tester, at a terminal)"], body["moved"]
+
+
+def test_a_result_entered_at_a_terminal_is_said_as_such_in_the_tables_api_and_the_cli(api, server):
+    """QA80 6: the tables API's `result_by` and the CLI's refusal said "root" (the OS user), where
+    every page says "root, at a terminal": one helper (judge.recorders.who_stored) for all."""
+    from tests.conftest import run_cli
+    from tests.web.conftest import new_event
+    tid = new_event(api, 4)
+    api.do(tid, "pair")
+    r = run_cli("tournament", "result", tid, "2-0", "--table", "1", db=server.db)
+    assert r.returncode == 0, r.stderr
+    t1 = api.get(f"/api/t/{tid}/tables").json()[0]
+    assert t1["result_by"] == "tester, at a terminal", t1
+    r = run_cli("tournament", "result", tid, "0-2", "--table", "1", db=server.db)
+    assert r.returncode == 2 and "(recorded by tester, at a terminal)" in r.stderr, r.stderr

@@ -1361,7 +1361,7 @@ class OptcgRuleset(Ruleset):
 def not_in_card_data(codes: list[str]) -> str:
     """OPTCG-DATA-1's words for card numbers the card data did not hold (a deck's, a move's)."""
     one = len(codes) == 1
-    return (f"{', '.join(codes)} {'is' if one else 'are'} not in the card data (cards.db): "
+    return (f"{', '.join(codes)} {'is' if one else 'are'} not in the card data (cards.db or the card snapshot): "
             f"{'a typo' if one else 'typos'}? see `tablejudge cards find`")
 
 

@@ -222,10 +222,13 @@ API_REASON = 'to record it anyway, send it again with "overwrite": true and a "r
 def page_error(e: Exception) -> dict[str, Any]:
     """error_body for a page, with `said`: the words a person reads. Without the programmer's
     `field 'result':` prefix (QA75 6: on a player's phone; `field` still names the input), and
-    the web's step instead of a CLI flag for a result to replace."""
+    the web's step instead of a CLI flag for a result to replace, or an error's own `on_page` words
+    (judge.desk.timelimit.NoTimeCalled)."""
     body = error_body(e)
     if isinstance(e, OverwriteRefused):  # ReportsDiffer too
         body["said"] = f"{e.what}; {WEB_REPLACE}"
+    elif getattr(e, "on_page", None):  # a refusal whose terminal words name a command or a payload
+        body["said"] = e.on_page  # type: ignore[attr-defined]
     elif isinstance(e, InputError):
         body["said"] = ": ".join(p for p in (e.where, e.message) if p)
     else:
@@ -249,8 +252,8 @@ def json_error(e: Exception) -> JSONResponse:
 
 
 def next_step(e: Exception) -> str:
-    """What the error page tells the user to do, after "Nothing was stored.". "Try again" only where
-    a retry can succeed (a lost race, a field to correct); QA73 15: a 403 for another match's link
+    """What the error page tells the user to do (after "Nothing was stored." for a form sent). "Try
+    again" only where a retry can succeed (a lost race, a field to correct); QA73 15: a 403 for another match's link
     ended "Go back and try again.", and the same link gets the same 403 however often it tries."""
     if isinstance(e, (Forbidden, ResultConfirmed)):  # the message says who can do it, or whom to call
         return "Trying again with this link gets the same answer: do as the message above says."
@@ -262,7 +265,7 @@ def next_step(e: Exception) -> str:
 def html_error(request: Request, e: Exception) -> Response:
     """The error page of a refused plain (non-htmx) request: every page route answers with this."""
     return page(request, "web/error.html", error_status(e), title="Not done", error=page_error(e),
-                next_step=next_step(e))
+                next_step=next_step(e), sent=request.method not in ("GET", "HEAD"))  # a page opened stores nothing
 
 
 def refusal_answer(request: Request, e: Exception) -> Response:

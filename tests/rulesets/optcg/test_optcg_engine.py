@@ -249,4 +249,4 @@ def test_a_deck_registered_without_card_facts_is_not_called_unknown():
     facts = {"OP01-001": {"category": "leader", "colors": ["red"], "life": 5}}
     (unknown,) = [f for f in check_deck(rs, "Ann", "OP01-001", ["ZZ99-001"] * 50, facts) if f.rule == "OPTCG-DATA-1"]
     assert "unknown card number" in unknown.message
-    assert "ZZ99-001 is not in the card data (cards.db): a typo?" in unknown.message
+    assert "ZZ99-001 is not in the card data (cards.db or the card snapshot): a typo?" in unknown.message

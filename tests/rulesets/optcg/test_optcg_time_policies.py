@@ -43,7 +43,10 @@ def test_every_policy_names_and_quotes_its_source():
     assert names == ["bandai", "store", "regional", "asia"]
     for p in policies().values():
         assert p.quote and p.reference and p.en and p.title
-        assert "tournament-policies.md" in p.reference  # the project's reference file, copied in
+        # the source itself, never a path of this repository users cannot open (QA80 8)
+        assert "shared/" not in p.reference and ".md" not in p.reference, p.reference
+    # QA80 8: Bandai's quote ended "a double loss (one store's published procedure)": a store's fact
+    assert "store" not in policies()["bandai"].quote and "store" not in policies()["asia"].quote
     assert "turn 0" in policies()["bandai"].quote and "asia-en.onepiece-cardgame.com" in policies()["asia"].reference
 
 
@@ -51,7 +54,7 @@ def test_bandai_the_player_who_did_not_take_the_last_life_card_wins():
     d = decide(game(), None)
     assert (d.result, d.winner, d.branch, d.policy) == ("win", "Ann", "last-life", "bandai")
     assert any("Life cards: Ann 4, Bob 4: equal" in s for s in d.steps)
-    assert d.quote.startswith("When time is called") and "tournament-policies.md" in d.source
+    assert d.quote.startswith("When time is called") and d.source.startswith("Bandai ONE PIECE CARD GAME — Tournament Rules Manual §5.2")
 
 
 def test_store_reads_the_last_life_card_the_other_way():
@@ -101,7 +104,7 @@ def test_the_cli_prints_the_quote_and_its_source(tmp_path, capsys):
     store.close()
     assert run_guarded(cli, ["--db", db, "timelimit", m.id, "--policy", "store", "--dry-run"]) == 0
     out = capsys.readouterr().out
-    assert "decision: win - winner: Bob" in out and "source: shared/reference/tournament-policies.md" in out
+    assert "decision: win - winner: Bob" in out and "source: the store's event page: Rising Sun Game Store" in out
     assert "«If all are equal: a double loss (one store's published procedure).»" in out
     assert "in short:" in out
     assert get_ruleset("optcg")  # the registry still finds the ruleset after the policy data loaded
