@@ -601,6 +601,48 @@ def appeal_decisions(live: Iterable[Any]) -> dict[int, list[Any]]:
     return out
 
 
+@dataclass(frozen=True)
+class AppealedAway:
+    """A judge action (`action`, its position) whose standing decision on appeal (`appeal`, the last
+    `judge.appeal` on it that still counts) overturns or changes it. The appeal records the head
+    judge's decision and changes nothing itself (corrections are events): what replaces the action
+    is recorded apart, and until it is, every reader that presents the action says this beside it."""
+
+    action: int
+    appeal: Any
+
+    @property
+    def decision(self) -> str:
+        return str(self.appeal.payload.get("decision"))
+
+    def mark(self) -> str:
+        """'overturned on appeal (event 78)': what a listing says beside the action."""
+        return f"{self.decision} on appeal (event {self.appeal.position})"
+
+    def words(self) -> str:
+        """The mark with who decided and why, as a warning says it."""
+        judge = judge_of(self.appeal.actor) or self.appeal.actor
+        text = str(self.appeal.payload.get("text") or "").strip()
+        return f"{self.mark()[:-1]}, head judge {judge}{': ' + text if text else ''})"
+
+    def of_time_decision(self, match: str) -> str:
+        """Said beside a time decision overturned or changed on appeal (`timelimit`, its web preview,
+        `state`'s result): it counts until a correction voids it and what replaces it is recorded."""
+        return (f"{self.words()}; it still counts until what replaces it is recorded: void it (tablejudge log "
+                f"{match} correction --actor judge:NAME --voids {self.action} --reason \"overturned on appeal, "
+                f"event {self.appeal.position}\"), then decide again (tablejudge timelimit {match} --judge NAME) "
+                "or enter the result the head judge gave")
+
+
+def appealed_away(live: Iterable[Any]) -> dict[int, AppealedAway]:
+    """The one reading of "this judge action was overturned or changed on appeal": each action
+    among the appeals in `live` (events that still count) whose standing decision is not "upheld",
+    by the action's position. The time-limit module, `state`, the tournament's warnings and the
+    web's lists all ask here."""
+    return {p: AppealedAway(p, ds[-1]) for p, ds in appeal_decisions(live).items()
+            if ds[-1].payload.get("decision") != "upheld"}
+
+
 def appeal_problem(decisions: Sequence[Any], probe: Any) -> str | None:
     """Why `probe`, a decision on an appeal, contradicts the decisions already given on the same
     action (`decisions`, that still count), or None. One reading of DESK-13 for both: `judge appeal`

@@ -568,13 +568,16 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     # a stale time decision is no result, though the table still holds what it set (QA74 N3);
     # the log is read again only for a result a decision set (one read for every other table)
     standing: tuple = (state.result, None)
+    appealed = None
     if (state.result or {}).get("position") is not None:
         events = m.events()
         standing = Standing(replayer, events, stale_decisions(replayer, events)).result(
             state.result, m.id, at=state.position if as_recorded else None, upto=state.position)
+        appealed = _result_appealed(m, events, standing[0], state.position if as_recorded else None)
     if as_json:
         view = state.view()
         view["result"], view["not_decided"] = standing
+        view["appealed"] = appealed
         view["view"] = view_of
         view["match"] = m.id
         view["summary"] = m.ruleset.summary_lines(state)
@@ -586,7 +589,23 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     else:
         click.echo(render_state(state, m.ruleset, head=m.head_position(), match_id=m.id, names=env.names(m, state),
                                 view=view_of if state.position != m.head_position() else None,
-                                standing=standing))
+                                standing=standing, appealed=appealed))
+
+
+def _result_appealed(m, events, result, upto: int | None) -> str | None:
+    """What the head judge decided on appeal of the time decision `result` came from, when they
+    overturned or changed it (engine.desk.appealed_away): the result counts until what replaces it
+    is recorded, and `state` says so beside it. `upto`: a moment as recorded (a later appeal was not
+    there yet)."""
+    from engine.desk import appealed_away
+    from engine.replay import voided_positions
+    position = (result or {}).get("position")
+    if position is None:
+        return None
+    voided = voided_positions(events)
+    a = appealed_away(e for e in events if e.position not in voided and (upto is None or e.position <= upto)
+                      ).get(position)
+    return None if a is None else a.of_time_decision(m.id)
 
 
 @click.command("validate")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.decisions import StaleDecision, stale_decisions
-from engine.desk import find_time_called
+from engine.desk import AppealedAway, appealed_away, find_time_called
 from engine.events import JUDGE_PREFIX, RecordedEvent
 from engine.match import InputError, Match
 from engine.names import any_named, match_names, shown, shown_players
@@ -58,6 +58,9 @@ class TimeLimitResult:
     basis: tuple[int, str] | None = None
     facts: str | None = None  # decided from what the judge read off the table (engine/timefacts.py)
     names: dict[str, str] = field(default_factory=dict)  # seat -> name now (engine.names), set by `run`
+    # the standing decision's appeal, where the head judge overturned or changed it (engine.desk):
+    # it still counts until replaced, and everything that shows it says so
+    appealed: AppealedAway | None = None
 
     @property
     def standing(self) -> RecordedEvent | None:
@@ -70,6 +73,11 @@ class TimeLimitResult:
         as the terminal, the decide page and a refusal say it."""
         e = self.standing
         return None if e is None else decided_words(e, self.names)
+
+    def appealed_words(self) -> str | None:
+        """'overturned on appeal (event 78, ...): void it ...': said beside the standing decision."""
+        a = self.appealed
+        return None if a is None else a.of_time_decision(self.match)
 
     def to_dict(self) -> dict[str, Any]:
         d = self.decision.to_dict()
@@ -96,7 +104,7 @@ class TimeLimitResult:
             "standing": None if self.standing is None else {
                 "position": self.standing.position, "words": self.standing_words(),
                 **{k: self.standing.payload.get(k) for k in ("result", "winner", "policy", "facts")},
-                "by": self.standing.actor},
+                "by": self.standing.actor, "appealed": self.appealed_words()},
             "supersedes_stale": self.supersedes.to_dict() if self.supersedes else None,
             # the players as named now, where a later event named a seat the log calls otherwise
             **({"named": self.names} if any_named(self.names) else {}),
@@ -108,6 +116,8 @@ def decided_words(e: RecordedEvent, names: Mapping[str, str]) -> str:
     was decided from (read off the table by whom), when it was."""
     p = e.payload
     said = f"{shown(p['winner'], names)} wins" if p.get("winner") else str(p.get("result", "?"))
+    if p.get("result") == "continue":  # an instruction to play on, not a result (QA81 M4)
+        said = f"play continues ({str(p.get('branch') or 'end-of-time procedure').replace('-', ' ')}); no result yet"
     how = [f"event {e.position}"] + ([f"policy {p['policy']}"] if p.get("policy") else [])
     if p.get("facts"):
         how.append(f"from facts given by {e.actor.replace(':', ' ', 1)}: {p['facts']}")
@@ -331,6 +341,8 @@ def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], void
                 result.already_recorded = e
             elif p.get("result") != "continue":
                 result.contradicts = e
+            if result.standing is not None:
+                result.appealed = appealed_away(x for x in events if x.position not in voided).get(e.position)
             return
 
 
@@ -346,8 +358,10 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
         lines.append(f"players: {', '.join(shown_players(result.names))}")
     standing = result.standing_words()
     if standing is not None:  # what stands first; what follows is only the procedure on the log (QA80 #2)
-        lines += [f"decided: {standing}", "",
-                  "the log alone gives (for comparison; the recorded decision stands):"]
+        lines.append(f"decided: {standing}")
+        if result.appealed is not None:
+            lines.append(f"  {result.appealed_words()}")
+        lines += ["", "the log alone gives (for comparison; the recorded decision stands):"]
     lines += [f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
     lines += [f"  {i}. {s}" for i, s in enumerate(d.steps, 1)]
     if d.source:

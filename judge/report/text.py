@@ -14,10 +14,12 @@ LANGS = ("en", "orig", "both")  # English, the rulebook's own words, or both (`-
 
 def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None,
                  match_id: str = "", names: CardNames | None = None, view: str | None = None,
-                 standing: tuple[dict | None, str | None] | None = None) -> str:
+                 standing: tuple[dict | None, str | None] | None = None, appealed: str | None = None) -> str:
     """The table for a terminal; card numbers shown with their names (`OP01-078 Boa Hancock`).
     `view`: said in the heading ("as corrected", "as recorded then") for a moment before the end.
-    `standing`: the result as it stands (engine.decisions.Standing.result), else the table's own."""
+    `standing`: the result as it stands (engine.decisions.Standing.result), else the table's own.
+    `appealed`: what the head judge decided on appeal of the decision that result came from, when
+    they overturned or changed it (said beside the result, which counts until replaced)."""
     names = names or CardNames.for_state(state, ruleset)
     seats = names_now(state)  # a player named after the log began: "X (seat Player 2)"
     where = f"after event {state.position}" + (f" of {head}" if head else "") + (f" ({view})" if view else "")
@@ -46,6 +48,8 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
     r, waiting = standing or (state.result, None)
     if r:
         lines.append(f"result: {seat_shown(r.get('winner'), seats) or 'no winner'} ({r.get('how')})")
+        if appealed:
+            lines.append(f"  {appealed}")
     elif waiting:
         lines.append(f"result: {waiting}")
     lines.append(f"state hash {state.state_hash()}")

@@ -242,6 +242,49 @@ def standing_problems(store: EventStore, st: TournamentState,
     return problems
 
 
+def appealed_results(store: EventStore, st: TournamentState,
+                     events: list[RecordedEvent] | None = None) -> list[tuple[RecordedEvent, str]]:
+    """The standing results taken from a match whose time decision, the one the result rests on (the
+    last that counts up to the result's head), the head judge overturned or changed on appeal since
+    (engine.desk.appealed_away): the appeal changes no result by itself, so the result still stands
+    on it until the match's decision is replaced and the result taken again, or entered as the head
+    judge gave it. (result event, the warning's words, with the commands that settle it.)"""
+    from engine.desk import appealed_away
+    from engine.replay import voided_positions
+    standing = _standing(st)
+    log = events if events is not None else store.read(st.id)
+    out: list[tuple[RecordedEvent, str]] = []
+    for e in log:
+        if e.kind != "result.recorded" or e.position not in standing:
+            continue
+        for b in e.payload.get("based_on") or ():
+            try:
+                match, position = str(b["match"]), int(b["position"])
+                mlog = store.read(match)
+            except (KeyError, TypeError, ValueError, LookupError, MatchNotFound):
+                continue  # a basis that cannot be read is basis_problems' to say
+            if not any(x.kind == "judge.appeal" for x in mlog):  # most matches: no replay, no more reading
+                continue
+            gone = voided_positions(mlog)
+            decided = [x for x in mlog if x.kind == "time.decision" and x.position <= position
+                       and x.position not in gone and x.payload.get("result") != "continue"]  # a final one
+            a = appealed_away(x for x in mlog if x.position not in gone).get(decided[-1].position) if decided else None
+            if a is None:
+                continue
+            rnd, table = e.payload.get("round"), e.payload.get("table")
+            out.append((e, (
+                f"round {rnd} table {table}'s result came from match {match}, whose time decision (event "
+                f"{a.action}) was {a.words()}: the result still stands on it. Void it and decide again in the "
+                f"match (`tablejudge log {match} correction --actor judge:NAME --voids {a.action} --reason "
+                f"\"overturned on appeal, event {a.appeal.position}\"`, then `tablejudge timelimit {match} --judge "
+                f"NAME`), then `tablejudge tournament result {st.id} --match {match} --round {rnd} --overwrite "
+                f"--reason \"decided again after an appeal\"`; or enter the head judge's result: `tablejudge "
+                f"tournament result {st.id} W-L-D --table {table} --round {rnd} --overwrite --reason \"appeal, "
+                f"match {match} event {a.appeal.position}\"`")))
+            break
+    return out
+
+
 def check_results(store: EventStore, events: list[RecordedEvent]) -> tuple[list[str], int]:
     """`verify`'s words for basis_problems. A result out of date after a correction in its match
     fails only while it stands: recorded again from the match (or voided), the procedure was kept."""

@@ -262,3 +262,26 @@ def test_an_unknown_policy_is_answered_with_the_policies_there_are(api, server):
     assert "Choose one of the ruleset's policies (bandai, store, regional, asia)" in page
     assert 'id="policy-form"' in page and 'id="decide-confirm"' not in page
     assert head(server.db, mid) == start
+
+
+def test_a_standing_decision_overturned_on_appeal_is_said_so_on_the_page(api, server):
+    # QA81 H1: after the head judge overturned the standing decision, this page still said "it
+    # decides the match" and nothing of the appeal
+    tid = new_event(api, 0, game="optcg", policy="bandai")
+    api.do(tid, "register", names="Ann\nBob")
+    api.do(tid, "pair")
+    mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
+    judge = mint(api, tid, "judge", "Kim")
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": "store"}).text
+    r = api.http.post(f"/m/{mid}/do/time", follow_redirects=False,
+                      data={**facts_form_of(page), "facts": "turn=3 life=2-2 deck=20-20 characters=1-1 last_life=Ann"})
+    assert r.status_code == 303, r.text
+    decided = decisions(server.db, mid)[-1].position
+    code, out, err = run_in_process(server.db, "judge", "appeal", mid, str(decided), "--judge", "Head",
+                                    "--decision", "overturned", "--text", "Bob wins")
+    assert code == 0, out + err
+    page = html.unescape(api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": "store"}).text)
+    assert "it decides the match" not in page
+    said = re.search(r'id="appealed">(.*?)</p>', page, re.S)
+    assert said and said.group(1).startswith(f"Overturned on appeal (event {decided + 1}, head judge Head: Bob wins)")
+    assert f"--voids {decided}" in said.group(1)

@@ -1,0 +1,91 @@
+"""A time decision the head judge overturned on appeal (QA81 H1). The appeal records the head
+judge's decision and changes no result by itself (corrections are events), so the decision still
+counts; everything that presents it says it was overturned, and what to record instead:
+`timelimit`'s dry run, `state`'s result line, and `tournament warnings` for a result taken from it
+(engine.desk.appealed_away, the one reading)."""
+from __future__ import annotations
+
+import json
+import shlex
+
+from judge.tournament.aggregate import Tournament
+from tests.conftest import run_in_process
+from tests.desk.test_stale_decision import decided
+
+
+def _overturned(tmp_path):
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head",
+                                    "--decision", "overturned", "--text", "Bob wins actually")
+    assert code == 0, out + err
+    return db, m, decision, decision + 1
+
+
+def test_timelimit_and_state_say_the_standing_decision_was_overturned_and_what_to_record(tmp_path):
+    db, m, decision, appeal = _overturned(tmp_path)
+    said = f"overturned on appeal (event {appeal}, head judge Head: Bob wins actually)"
+    void = (f"void it (tablejudge log {m.id} correction --actor judge:NAME --voids {decision} --reason "
+            f"\"overturned on appeal, event {appeal}\")")
+    code, out, _ = run_in_process(db, "timelimit", m.id, "--dry-run")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1].startswith(f"decided: Ann wins (event {decision}") and said in lines[2] and void in lines[2], out
+    code, out, _ = run_in_process(db, "timelimit", m.id, "--dry-run", "--json")
+    assert said in json.loads(out)["standing"]["appealed"]
+    code, out, _ = run_in_process(db, "state", m.id)
+    result = out.splitlines().index(next(x for x in out.splitlines() if x.startswith("result:")))
+    assert said in out.splitlines()[result + 1] and void in out, out
+    code, out, _ = run_in_process(db, "state", m.id, "--json")
+    assert said in json.loads(out)["appealed"]
+    code, out, _ = run_in_process(db, "state", m.id, "--at", str(decision), "--as-recorded")
+    assert "on appeal" not in out  # not yet appealed then
+
+    # the command said works as given: the decision is void, and nothing is said of it any more
+    code, out, err = run_in_process(db, "log", m.id, "correction", "--actor", "judge:Head", "--voids", str(decision),
+                                    "--reason", f"overturned on appeal, event {appeal}")
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "timelimit", m.id, "--dry-run")
+    assert "on appeal" not in out and "decided:" not in out, out
+
+
+def test_an_upheld_appeal_is_not_said_as_overturned(tmp_path):
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    assert run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head", "--decision", "upheld",
+                          "--text", "right")[0] == 0
+    assert "on appeal" not in run_in_process(db, "timelimit", m.id, "--dry-run")[1]
+    assert "on appeal" not in run_in_process(db, "state", m.id)[1]
+
+
+def test_tournament_warnings_name_a_result_standing_on_an_overturned_decision(tmp_path):
+    db, m, decision, appeal = _overturned(tmp_path)
+    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=1)
+    for p in ("Ann", "Bob"):
+        t.register(p)
+    t.pair()
+    t.record_matches([m.id])
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 1, out
+    assert (f"round 1 table 1's result came from match {m.id}, whose time decision (event {decision}) was "
+            f"overturned on appeal (event {appeal}, head judge Head: Bob wins actually)") in out, out
+    # the head judge's result, entered as the warning says (W-L-D filled in): the warning is settled
+    enter = out[out.index("`tablejudge tournament result", out.index("head judge's result")):].split("`")[1]
+    assert "W-L-D" in enter
+    bob_first = t.state().rounds[0].tables()[0].player1 == "Bob"  # a slip is in table order
+    args = enter.replace("W-L-D", "1-0-0" if bob_first else "0-1-0").split(" ", 1)[1]
+    code, out, err = run_in_process(db, *shlex.split(args))
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out
+
+
+def test_a_standing_continue_is_worded_as_play_going_on_not_a_result():
+    # QA81 M4: "decided: continue (event 61, policy bandai)", and the page said it decides the match
+    from types import SimpleNamespace
+    from judge.desk.timelimit import decided_words
+    e = SimpleNamespace(position=61, actor="judge:Kim",
+                        payload={"result": "continue", "branch": "extra-turns", "policy": "bandai"})
+    assert decided_words(e, {}) == "play continues (extra turns); no result yet (event 61, policy bandai)"
