@@ -32,10 +32,27 @@ def test_the_appeal_form_lists_judge_actions_only_and_marks_decided_ones(api, se
         void = m.record("correction", {"voids": 3, "reason": "misrecorded"}, actor="scorekeeper:Sam").event.position
     listed = options(api.http.get(f"/m/{mid}/call/{call}", params={"k": kim}).text)
     assert void not in listed and ruling in listed, listed
-    assert listed[ruling].endswith(f"(decided: upheld, #{appeal})"), listed
+    # the mark first: a phone's closed select cuts off the end of a long option (QA81 L7)
+    assert listed[ruling].startswith(f"[decided: upheld, #{appeal}] #{ruling} "), listed
     # the command keeps the same rule: the scorekeeper's void is refused in words, nothing stored
     code, out, err = run_in_process(server.db, "judge", "appeal", mid, str(void), "--decision", "upheld",
                                     "--text", "x", "-j", "HJ")
     assert code == 2 and f"event {void} is a correction recorded by scorekeeper:Sam, not by a judge" in out + err
     with EventStore.open(server.db) as store:
         assert store.head(mid).position == void
+
+
+def test_a_time_decision_no_longer_current_is_marked_in_the_list(api, server):
+    # QA81 M1: a stale decision, and one a later decision superseded, read like the standing one
+    from judge.desk.timelimit import run
+    from tests.web.decide_setup import stale_match
+    tid, mid, stale = stale_match(api, server.db)
+    kim = mint(api, tid, "judge", "Kim")
+    call = api.post(f"/api/m/{mid}/do/call", {"reason": "time?"}, token=kim).json()["position"]
+    listed = options(api.http.get(f"/m/{mid}/call/{call}", params={"k": kim}).text)
+    assert listed[stale].startswith(f"[out of date] #{stale} "), listed
+    with EventStore.open(server.db) as store:
+        again = run(Match(store, mid), judge="Kim").recorded.position  # decided again: it supersedes the stale one
+    listed = options(api.http.get(f"/m/{mid}/call/{call}", params={"k": kim}).text)
+    assert listed[stale].startswith(f"[out of date, superseded by #{again}] #{stale} "), listed
+    assert listed[again].startswith(f"#{again} "), listed  # the standing one, unmarked

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from engine.catalogue import load as load_catalogue
+from engine.decisions import stale_decisions
 from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER, appeal_decisions
 from judge.desk.actions import appealable
 from engine.match import InputError
@@ -384,17 +385,34 @@ def time_facts_form(m) -> dict[str, Any] | None:
             "policies": list(m.ruleset.time_policies)}
 
 
-def appealable_actions(tl, events) -> list[dict[str, Any]]:
+def appealable_actions(tl, events, replayer=None) -> list[dict[str, Any]]:
     """The judge actions an appeal may name (judge.desk.actions.appealable: `judge appeal`'s rule),
-    latest first, each with its words as the timeline says them and, where an appeal of it was
-    decided, that standing decision ("decided: upheld, #32"); voided ones left out. `events`: the
-    match's log (the appeals' payloads)."""
+    latest first, each with its words as the timeline says them, where an appeal of it was decided
+    that standing decision ("decided: upheld, #32"), and for a time decision no longer current its
+    mark ("out of date, superseded by #75": engine.decisions, the staleness every reader uses;
+    "superseded by #61" for one a later decision replaced): the marks come first, so a phone's closed
+    select shows them (QA81 L7, M1). Voided ones left out. `events`: the match's log."""
     void = {e["p"] for e in tl.events if e["void"]}
     decided = {p: ds[-1] for p, ds in appeal_decisions(e for e in events if e.position not in void).items()}
-    return [{"position": e["p"], "text": e["text"],
-             "decided": f"{decided[e['p']].payload['decision']}, #{decided[e['p']].position}"
-             if e["p"] in decided else None}
-            for e in reversed(tl.events) if appealable(e["kind"], e["actor"]) and not e["void"]]
+    stale = stale_decisions(replayer, events) if replayer is not None else {}
+    times = [e.position for e in events if e.kind == "time.decision" and e.position not in void]
+    out = []
+    for e in reversed(tl.events):
+        if not appealable(e["kind"], e["actor"]) or e["void"]:
+            continue
+        p, marks = e["p"], []
+        if p in decided:
+            marks.append(f"decided: {decided[p].payload['decision']}, #{decided[p].position}")
+        if e["kind"] == "time.decision":
+            later = next((q for q in times if q > p), None)
+            if p in stale:
+                s = stale[p]
+                marks.append("out of date" + (f", superseded by #{s.superseded_by}" if s.superseded_by else ""))
+            elif later is not None:
+                marks.append(f"superseded by #{later}")
+        out.append({"position": p, "text": e["text"], "marks": marks,
+                    "decided": marks[0][len("decided: "):] if p in decided else None})
+    return out
 
 
 @router.get("/m/{mid}/call/{position}", response_class=HTMLResponse)
@@ -420,7 +438,7 @@ async def call_page(request: Request, mid: str, position: int):
                           for i in guide.infractions}
     answered = [e for e in web.desk.matches.desk_events.get(mid, [])
                 if e.kind == "judge.ruling" and e.payload.get("call") == position]
-    appealable = appealable_actions(tl, m.events())
+    appealable = appealable_actions(tl, m.events(), m.replayer)
     finding_rules = [f["rule"] for f in a["findings"] if f["position"] == at]
     return page(request, "web/call.html", title=f"Judge call: table {scope.table[1] if scope.table else '?'}",
                 mid=mid, k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, tid=None,
