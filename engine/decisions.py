@@ -166,6 +166,27 @@ def outstanding(stale: Mapping[int, StaleDecision]) -> StaleDecision | None:
     return max(left, key=lambda s: s.position) if left else None
 
 
+def not_current_marks(replayer: Replayer, events: Sequence[RecordedEvent],
+                      stale: Mapping[int, StaleDecision] | None = None) -> dict[int, str]:
+    """Each time decision that counts (no correction voids it) but no longer decides the match:
+    position -> its mark, as a list of judge actions says it beside the decision ("out of date",
+    "out of date, superseded by #75"; "superseded by #61" for a current one a later decision
+    replaced). The web's Appeal list and `judge appeal`'s words ask here, so an appeal of an old
+    decision is offered and recorded with the same words (QA81 M1). `events`: the whole log;
+    `stale`: its stale decisions, where the caller has them (else found here)."""
+    stale = stale_decisions(replayer, events) if stale is None else stale
+    gone = voided_positions(events)
+    times = [e.position for e in events if e.kind == DECISION and e.position not in gone]
+    out: dict[int, str] = {}
+    for p, later in zip(times, times[1:] + [None]):
+        if p in stale:
+            s = stale[p]
+            out[p] = "out of date" + (f", superseded by #{s.superseded_by}" if s.superseded_by else "")
+        elif later is not None:
+            out[p] = f"superseded by #{later}"
+    return out
+
+
 class Standing:
     """The table as corrected with every stale decision left out, folded once when first asked (a
     log with no stale decision behind its result never is): each decision that stands applied by

@@ -131,7 +131,9 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
     a time decision, a deck check, a correction, an extension, recorded by a judge: a scorekeeper's
     or recorder's void is refused; the web's Appeal form lists the same). It goes on that incident's page of the appeals file (`tablejudge appeals`);
     `tablejudge penalties` shows a penalty's standing decision. An appeal is decided once: a second
-    decision on EVENT needs --override REASON (or void the first with a correction).
+    decision on EVENT needs --override REASON (or void the first with a correction). An appeal of a
+    time decision no longer current is recorded too, and said with its mark ("out of date,
+    superseded by #75", as the web's Appeal list marks it; --json: appealed_mark).
 
     \b
     Example:
@@ -141,7 +143,11 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
     m = env.match(match)
     rec = lib.decide_appeal(m, appealed=appealed, decision=decision, text=text, by=by, override=override,
                             actor=_actor(env, judge_name), recorded_by=env.recorded_by)
-    _echo_recorded(m, rec, as_json, None)
+    mark = lib.not_current_mark(m, appealed)  # an old time decision: recorded, and said (QA81 M1)
+    _echo_recorded(m, rec, as_json, {"appealed_mark": mark})
+    if mark and not as_json:
+        click.echo(f"note: event {appealed} is a time decision no longer current ({mark}): it does not decide "
+                   "the match; the appeal is recorded as the fact it is")
 
 
 @judge_group.command("penalty")

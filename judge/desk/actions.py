@@ -5,6 +5,7 @@ from typing import Any
 
 from types import SimpleNamespace
 
+from engine.decisions import not_current_marks
 from engine.desk import JUDGE_PREFIX, OFF_TABLE_KINDS, JudgeAppeal, appeal_decisions, appeal_problem
 from engine.events import RecordedEvent, default_recorder_name
 from engine.match import InputError, Match, Recorded
@@ -74,3 +75,11 @@ def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, acto
     if problem:
         raise InputError(problem.replace("(override)", f"({override_said})"), field="override")
     return record(match, "judge.appeal", payload, actor=actor, recorded_by=recorded_by)
+
+
+def not_current_mark(match: Match, position: int) -> str | None:
+    """The mark of event `position` when it is a time decision that no longer decides the match
+    ("out of date, superseded by #75"), else None: what `judge appeal` says after recording an
+    appeal of it. Accepted all the same: an appeal of an old decision happened, and the log keeps
+    facts; the words are the web Appeal list's (engine.decisions.not_current_marks)."""
+    return not_current_marks(match.replayer, match.events()).get(position)

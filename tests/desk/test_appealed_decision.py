@@ -89,3 +89,32 @@ def test_a_standing_continue_is_worded_as_play_going_on_not_a_result():
     e = SimpleNamespace(position=61, actor="judge:Kim",
                         payload={"result": "continue", "branch": "extra-turns", "policy": "bandai"})
     assert decided_words(e, {}) == "play continues (extra turns); no result yet (event 61, policy bandai)"
+
+
+def test_an_appeal_of_a_decision_no_longer_current_is_recorded_and_said(tmp_path):
+    # QA81 M1: an appeal of a stale, then superseded, decision was recorded without a word; it is
+    # still recorded (an appeal of an old decision happened), with the web Appeal list's mark
+    from judge.desk.timelimit import run
+    from tests.desk.test_stale_decision import JUDGE, REPLACING
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)
+    stale = m.events()[-1].position
+    m.record("correction", REPLACING[1](m), actor=JUDGE)
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(stale), "--judge", "Head",
+                                    "--decision", "upheld", "--text", "late appeal")
+    assert code == 0, out + err
+    assert (f"note: event {stale} is a time decision no longer current (out of date): it does not decide "
+            "the match") in out, out
+    again = run(m, judge="Zoe").recorded.position
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(stale), "--judge", "Head", "--decision",
+                                    "overturned", "--text", "test", "--override", "asked again", "--json")
+    assert code == 0, out + err
+    said = json.loads(out)
+    assert said["event"]["kind"] == "judge.appeal" and said["appealed_mark"] == f"out of date, superseded by #{again}"
+    # the standing decision: recorded with no mark
+    code, out, _ = run_in_process(db, "judge", "appeal", m.id, str(again), "--judge", "Head", "--decision", "upheld",
+                                  "--text", "right")
+    assert code == 0 and "note:" not in out, out
+    code, out, _ = run_in_process(db, "judge", "appeal", m.id, str(again), "--judge", "Head", "--decision", "upheld",
+                                  "--text", "right", "--override", "again", "--json")
+    assert json.loads(out)["appealed_mark"] is None

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from engine.catalogue import load as load_catalogue
-from engine.decisions import stale_decisions
+from engine.decisions import not_current_marks
 from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER, appeal_decisions
 from judge.desk.actions import appealable
 from engine.match import InputError
@@ -389,13 +389,13 @@ def appealable_actions(tl, events, replayer=None) -> list[dict[str, Any]]:
     """The judge actions an appeal may name (judge.desk.actions.appealable: `judge appeal`'s rule),
     latest first, each with its words as the timeline says them, where an appeal of it was decided
     that standing decision ("decided: upheld, #32"), and for a time decision no longer current its
-    mark ("out of date, superseded by #75": engine.decisions, the staleness every reader uses;
-    "superseded by #61" for one a later decision replaced): the marks come first, so a phone's closed
-    select shows them (QA81 L7, M1). Voided ones left out. `events`: the match's log."""
+    mark ("out of date, superseded by #75"; "superseded by #61" for one a later decision
+    replaced: engine.decisions.not_current_marks, which `judge appeal` says too): the marks come
+    first, so a phone's closed select shows them (QA81 L7, M1). Voided ones left out. `events`:
+    the match's log."""
     void = {e["p"] for e in tl.events if e["void"]}
     decided = {p: ds[-1] for p, ds in appeal_decisions(e for e in events if e.position not in void).items()}
-    stale = stale_decisions(replayer, events) if replayer is not None else {}
-    times = [e.position for e in events if e.kind == "time.decision" and e.position not in void]
+    current = not_current_marks(replayer, events) if replayer is not None else {}
     out = []
     for e in reversed(tl.events):
         if not appealable(e["kind"], e["actor"]) or e["void"]:
@@ -403,13 +403,8 @@ def appealable_actions(tl, events, replayer=None) -> list[dict[str, Any]]:
         p, marks = e["p"], []
         if p in decided:
             marks.append(f"decided: {decided[p].payload['decision']}, #{decided[p].position}")
-        if e["kind"] == "time.decision":
-            later = next((q for q in times if q > p), None)
-            if p in stale:
-                s = stale[p]
-                marks.append("out of date" + (f", superseded by #{s.superseded_by}" if s.superseded_by else ""))
-            elif later is not None:
-                marks.append(f"superseded by #{later}")
+        if p in current:
+            marks.append(current[p])
         out.append({"position": p, "text": e["text"], "marks": marks,
                     "decided": marks[0][len("decided: "):] if p in decided else None})
     return out
