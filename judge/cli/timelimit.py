@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from judge.desk.timelimit import DEFAULT_JUDGE, run, text_report
+from judge.desk.timelimit import run, text_report
 
 from judge.cli.common import Env, emit_json, json_option, pass_env
 
@@ -15,8 +15,9 @@ def register(cli: click.Group) -> None:
                   help="The end-of-time policy (default: the ruleset's own; op2009: mm25 or mm25-entrambi; "
                        "optcg: bandai, store, regional or asia).")
     @click.option("--dry-run", is_flag=True, help="Decide and print, but record nothing.")
-    @click.option("--judge", default=DEFAULT_JUDGE, show_default=True, metavar="NAME",
-                  help="Actor of the recorded time.decision event (judge:NAME).")
+    @click.option("--judge", "-j", default=None, metavar="NAME",
+                  help="The judge deciding (recorded as actor judge:NAME of the time.decision event). Default: "
+                       "--by / $TABLEJUDGE_USER / OS user, as every judge command.")
     @click.option("--facts", metavar="TEXT", default=None,
                   help="A match nobody recorded: what you read off the table, e.g. \"turn=4 life=2-3 deck=20-18\" "
                        "(the ruleset's facts are listed when one is missing or wrong). Records the time call too "
@@ -26,7 +27,7 @@ def register(cli: click.Group) -> None:
                   help="With --facts on a match without a time call: when time was called, local time (default: now, local time).")
     @json_option
     @pass_env
-    def timelimit(env: Env, match: str, policy: str | None, dry_run: bool, judge: str, facts: str | None,
+    def timelimit(env: Env, match: str, policy: str | None, dry_run: bool, judge: str | None, facts: str | None,
                   clock: str | None, as_json: bool) -> None:
         """Decide MATCH by its ruleset's end-of-time rules and record the decision.
 

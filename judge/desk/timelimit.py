@@ -16,15 +16,13 @@ from typing import Any
 
 from engine.decisions import StaleDecision, stale_decisions
 from engine.desk import AppealedAway, appealed_away, find_time_called
-from engine.events import JUDGE_PREFIX, RecordedEvent
+from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.names import any_named, match_names, shown, shown_players
 from engine.rulesets.base import Decision, Ruleset
+from judge.desk.actions import judge_actor
 from judge.desk.clock import check_wall_clock, wall_clock_now
 from engine.timefacts import FactsError, FactsNeeded, facts_text, parse_facts, require, usage
-
-DEFAULT_JUDGE = "judge:timelimit"
-
 
 class NoTimeCalled(InputError):
     """The match holds no (still valid) `time.called` event. `message` is the terminal's words;
@@ -252,12 +250,14 @@ def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, 
 
 
 def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
-        judge: str = DEFAULT_JUDGE, recorded_by: str | None = None, facts: str | None = None,
+        judge: str | None = None, recorded_by: str | None = None, facts: str | None = None,
         clock: str | None = None) -> TimeLimitResult:
     """Decide and, unless `dry_run` or the same decision is already recorded after this time
-    call, record it as a `time.decision` event by `judge`. With `facts` (what the judge read off a
-    table nobody recorded), decide from them; a missing time call is recorded with the decision, in
-    one transaction."""
+    call, record it as a `time.decision` event by `judge` (default: the person recording, as every
+    judge command: `recorded_by`, else $TABLEJUDGE_USER or the OS user; once it was the tool's own
+    name, judge:timelimit, an appealable judge action by nobody: QA81 M4. Logs holding it read as
+    they always did). With `facts` (what the judge read off a table nobody recorded), decide from
+    them; a missing time call is recorded with the decision, in one transaction."""
     result = decide_from_facts(match, facts, policy, clock) if facts is not None else decide(match, policy)
     result.names = match_names(match)
     if dry_run or result.moot or result.already_recorded is not None:
@@ -275,7 +275,7 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
             f"a decision is already recorded for this time call: {result.standing_words()}, and this one "
             f"differs ({said}, policy {_policy_of(d, policy)}). Nothing was recorded. If the recorded one "
             f"is wrong, {void}", field="decision")
-    actor = judge if judge.startswith(JUDGE_PREFIX) else JUDGE_PREFIX + judge
+    actor = judge_actor(judge or recorded_by)
     d = result.decision
     payload = {"result": d.result, "branch": d.branch, "steps": d.steps, "rule": d.rule,
                "winner": d.winner, "policy": _policy_of(d, policy),

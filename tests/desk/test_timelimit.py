@@ -89,7 +89,7 @@ def cli_run(capsys, db, *args) -> tuple[int, str, str]:
 
 def test_cli_json_prints_decision_branch_and_rule(tmp_path, capsys):
     L = _timed_op2009(tmp_path)
-    code, out, _ = cli_run(capsys, tmp_path / "m.db", "timelimit", L.m.id, "--json")
+    code, out, _ = cli_run(capsys, tmp_path / "m.db", "timelimit", L.m.id, "--json", "--judge", "Maria")
     assert code == 0
     data = json.loads(out)
     assert (data["decision"], data["winner"], data["branch"], data["rule"]) == ("win", ANN, "sideboard-1-0",
@@ -97,7 +97,21 @@ def test_cli_json_prints_decision_branch_and_rule(tmp_path, capsys):
     assert "Si sta usando la sideboard e l'incontro è sull'1-0" in data["quote"]
     assert data["time_called"]["clock"] == "15:40" and data["newly_recorded"] is True
     last = L.m.events()[-1]
-    assert last.kind == "time.decision" and last.payload["winner"] == ANN and last.actor == "judge:timelimit"
+    assert last.kind == "time.decision" and last.payload["winner"] == ANN and last.actor == "judge:Maria"
+
+
+@pytest.mark.parametrize("before, after, actor", [((), (), "judge:Rita"), (("--by", "Sam"), (), "judge:Sam"),
+                                                 ((), ("-j", "Maria"), "judge:Maria"),
+                                                 ((), ("--judge", "judge:Kim"), "judge:Kim")],
+                         ids=["env", "by", "judge", "prefixed"])
+def test_cli_records_the_person_typing_as_the_judge(tmp_path, capsys, monkeypatch, before, after, actor):
+    # QA81 M4: without --judge the decision was judge:timelimit, the tool's name, which then showed
+    # as an appealable judge action by nobody; every judge command defaults to the person typing
+    monkeypatch.setenv("TABLEJUDGE_USER", "Rita")
+    L = _timed_op2009(tmp_path)
+    code, out, err = cli_run(capsys, tmp_path / "m.db", *before, "timelimit", L.m.id, *after)
+    assert code == 0, out + err
+    assert L.m.events()[-1].actor == actor
 
 
 def test_cli_dry_run_records_nothing(tmp_path, capsys):
