@@ -25,7 +25,8 @@ def register(cli: click.Group) -> None:
 @click.option("--out", "-o", type=click.Path(dir_okay=False),
               help="File for a match report (default OUT-DIR/MATCH.html, with --staff OUT-DIR/MATCH.staff.html); "
                    "a round writes a folder: --out-dir.")
-@click.option("--no-matches", is_flag=True, help="With --round: write only the round page, not each match's report.")
+@click.option("--no-matches", is_flag=True, help="With --round: write only the round page, not each match's report (it links "
+                   "only the match pages already in OUT-DIR).")
 @click.option("--staff", is_flag=True,
               help="The staff's view: every card the log names, hands included (the page says so: not for "
                    "players), in files named apart: MATCH.staff.html, round-R.staff.html. Without it, hidden "
