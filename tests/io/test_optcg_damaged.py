@@ -170,3 +170,21 @@ def test_a_copy_already_in_the_log_says_once_and_its_warning_says_not_stored(tmp
     out = capsys.readouterr().out
     assert "warning (line 400): control characters" in out
     assert "not stored: that game is already in the log" in out.split("warning (line 400)")[1].splitlines()[0]
+
+
+def test_a_long_version_is_shown_cut_with_its_length(tmp_path, capsys):
+    """QA81 L5: a 5,000-digit `Version is 1.999…` showed as "1.99999999999999999999999999999999999999",
+    cut to 40 characters with no mark: it read as a real version."""
+    lines = esempio()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("Version is "))
+    lines[at] = "Version is 1." + "9" * 4998
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", write(tmp_path, "v.log", lines)]) == 0
+    out = capsys.readouterr().out
+    assert "1.99999999999999999999999999999999999999… (5,000 characters)" in out
+
+
+def test_the_one_shortening_helper_marks_a_cut():
+    from engine.schema import cut, shown
+    assert cut("x" * 5000, 40) == "x" * 40 + "… (5,000 characters)" and cut("short", 40) == "short"
+    assert shown("y" * 100, 10) == repr("y" * 10) + "… (100 characters)"
