@@ -390,6 +390,15 @@ def json_option(f: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
 
 
+def overwrite_option(f: Callable) -> Callable:
+    """`--overwrite` on a command writing a match's file: replacing a file that holds the other view
+    (staff/public, judge.report.files.check_view_replace) is refused without it. The same word as
+    `tournament result --overwrite`: a replacement that loses something is asked for by name."""
+    return click.option("--overwrite", is_flag=True,
+                        help="Replace the file even when it holds the other view (a public file with the "
+                             "staff's view, or the other way round); refused without it.")(f)
+
+
 EXCEL = "excel"  # what `as_csv` holds after --excel (a true value: the CSV branch is taken)
 EXCEL_HELP = ("Print CSV for Excel: as --csv, UTF-8 with a byte-order mark, so Excel on Windows shows "
               "accented and CJK names (e.g. `--excel > out.csv`).")

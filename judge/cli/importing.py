@@ -16,11 +16,49 @@ from judge.cli.common import Env, FindingsExit, emit_json, progressbar, stderr, 
 GAME_COLUMNS = ["file", "game", "version", "result", "match", "events", "findings"]
 
 
+# A folder import prints each file's warnings, up to this many in all (the rest: --json). QA81 M2:
+# it printed none but the names and cards ones, while `import FILE` printed them all.
+BULK_WARNINGS_SHOWN = 20
+
+
+def warning_where(w: dict[str, Any]) -> str:
+    """Where in its file a warning is: "line 400", "game 2", or nothing."""
+    return f"line {w['line']}" if w.get("line") else f"game {w['game']}" if w.get("game") else ""
+
+
+def warning_text(r: dict[str, Any], w: dict[str, Any]) -> str:
+    """A warning's words, and whether the line it names was stored. QA81 L4: a copy already in the
+    log stores nothing, yet its control-character warning read as if that line were kept."""
+    line = w.get("line")
+    held = line and any(g.get("lines") and g["lines"][0] <= line <= g["lines"][1] and not g.get("stored")
+                        and not g.get("events_appended") for g in r.get("games", []))
+    return w["text"] + (" — not stored: that game is already in the log" if held else "")
+
+
+def file_warnings(r: dict[str, Any]) -> list[str]:
+    """A single file's warnings, one line each."""
+    return [f"  warning ({where}): {warning_text(r, w)}" if (where := warning_where(w)) else
+            f"  warning: {warning_text(r, w)}" for w in r.get("warnings", [])]
+
+
+def bulk_warnings(rows: list[dict[str, Any]], shown: int = BULK_WARNINGS_SHOWN) -> list[str]:
+    """Every file's warnings for a folder import, compact (`file:line: warning`), at most `shown`
+    lines and then how many more --json holds."""
+    out = []
+    for r in rows:
+        name = os.path.basename(r["file"])
+        for w in r.get("warnings", []):
+            where = warning_where(w)
+            at = f"{name}:{w['line']}" if w.get("line") else f"{name} {where}" if where else name
+            out.append(f"warning: {at}: {warning_text(r, w)}")
+    if len(out) > shown:
+        out = out[:shown] + [f"{plural(len(out) - shown, 'more warning')} in --json"]
+    return out
+
+
 def describe_file(r: dict[str, Any]) -> str:
     """A single OPTCGSim file's import, in words: what it was, and each game."""
-    lines = [f"{r['file']}: OPTCGSim {r['version']} ({r['variant']})"]
-    lines += [f"  warning (line {w['line']}): {w['text']}" if w.get("line") else f"  warning: {w['text']}"
-              for w in r.get("warnings", [])]
+    lines = [f"{r['file']}: OPTCGSim {r['version']} ({r['variant']})"] + file_warnings(r)
     lines.append(table_text(game_rows([r], basename=False), GAME_COLUMNS[1:] + ["mismatches"]))
     for g in r.get("games", []):  # what the table's columns do not say
         odd = [f"{plural(g[k], 'line')} {what}" for k, what in (
@@ -28,9 +66,9 @@ def describe_file(r: dict[str, Any]) -> str:
             ("unknown_kind_lines", "of a kind this version does not know (kept)")) if g.get(k)]
         if odd:
             lines.append(f"  game {g['game']}: " + "; ".join(odd))
+    # nothing stored when every game was already in the log: outcome_line, printed next, says it
+    # (QA81 L3: it was said here too, twice in a row)
     lines.append(card_facts_line(r))
-    if r.get("already_imported") and not r["created"] and not r["events"]:
-        lines.append("every game of it was already in the log: nothing stored")
     return "\n".join(lines)
 
 
@@ -107,12 +145,8 @@ def bulk_import(env: Env, files: list[str], *, workers: int | None, as_json: boo
                    "the log), "
                    f"{plural(t['events'], 'event')} in {t['seconds']:.1f} s "
                    f"({plural(t['workers'], 'worker')}, {plural(t['commits'], 'commit')})")
-        for s in rows:  # a copy naming other players than the stored game's; cards in no card data
-            for w in s.get("warnings", []):
-                if w.get("kind") == "names":
-                    stderr(f"warning: {os.path.basename(s['file'])} game {w.get('game')}: {w['text']}")
-                elif w.get("kind") == "cards":
-                    stderr(f"warning: {os.path.basename(s['file'])}: {w['text']}")
+        for line in bulk_warnings(rows):
+            stderr(line)
         click.echo(card_facts_line(result.card_facts()))
         for f in failures:
             stderr(f"failed ({'some of its games stored, named' if f['partly_stored'] else 'nothing of it stored'}): "

@@ -6,9 +6,9 @@ import click
 from engine.match import InputError
 
 from judge import report as lib
-from judge.report.files import report_path, write_file
+from judge.report.files import check_view_replace, report_path, write_file
 from judge.report.match import render_match_verified
-from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, echo_written, emit_json, json_option, pass_env
+from judge.cli.common import EXIT_FINDINGS, Env, FindingsExit, echo_written, emit_json, json_option, overwrite_option, pass_env
 
 
 def register(cli: click.Group) -> None:
@@ -25,14 +25,16 @@ def register(cli: click.Group) -> None:
 @click.option("--out", "-o", type=click.Path(dir_okay=False),
               help="File for a match report (default OUT-DIR/MATCH.html, with --staff OUT-DIR/MATCH.staff.html); "
                    "a round writes a folder: --out-dir.")
-@click.option("--no-matches", is_flag=True, help="With --round: write only the round page, not each match's report.")
+@click.option("--no-matches", is_flag=True, help="With --round: write only the round page, not each match's report (it links "
+                   "only the match pages already in OUT-DIR).")
 @click.option("--staff", is_flag=True,
               help="The staff's view: every card the log names, hands included (the page says so: not for "
                    "players), in files named apart: MATCH.staff.html, round-R.staff.html. Without it, hidden "
                    "information stays hidden, as in `tablejudge replay`.")
+@overwrite_option
 @json_option
 @pass_env
-def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, staff, as_json) -> None:
+def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, staff, overwrite, as_json) -> None:
     """Write an HTML report: one self-contained file (inline CSS and SVG, no scripts, no network;
     prints on A4) with the header and result, findings, a chart of the key counters, the timeline
     by turn and phase, the table after every event, and the hash chain's verdict. A match whose
@@ -40,7 +42,8 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, staff, 
     and the command exits 1 (with --round: when any match of the round fails). Hidden cards (hands,
     Life taken to a hand) stay hidden unless --staff, as in `tablejudge replay`; the page says
     which view it is. The staff's files are named apart (MATCH.staff.html, round-R.staff.html, its
-    links to the .staff match pages), so neither view ever replaces the other's file.
+    links to the .staff match pages), so neither view ever replaces the other's file; -o naming a
+    file that holds the other view is refused unless --overwrite.
 
     \b
     Examples:
@@ -66,8 +69,10 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, staff, 
         # the page is written either way (it says FAILED and where); the exit code says it too, so
         # that a script or a scorekeeper does not hand on a report of a log that fails its check.
         # One verification serves both: the page's verdict and the exit code's.
+        path = out or report_path(out_dir, m.id, staff)
+        check_view_replace(path, staff, overwrite)  # before the work: nothing written on a refusal
         page, verdict = render_match_verified(m, staff=staff)
-        paths = [write_file(out or report_path(out_dir, m.id, staff), page)]
+        paths = [write_file(path, page)]
         problems = [] if verdict.ok else list(verdict.problems)
     if as_json:
         emit_json({"files": paths, "staff": staff} if not problems else

@@ -20,6 +20,7 @@ from engine.match import BatchInputError, InputError, Match
 from engine.notation.lines import input_message, turn_number_problem
 from judge.recorders import who_stored
 from engine.replay import VOIDING_KINDS
+from engine.schema import cut
 from engine.state import TableState
 from engine.store import ConflictError, StoreError
 
@@ -328,10 +329,10 @@ class LiveSession:
         return lines
 
     def _refuse(self, text: str, col: int, message: str, action: int, action_text: str) -> Reply:
-        where = f"action {action} ({_cut(action_text, 40)}), column {col}" if action else f"column {col}"
+        where = f"action {action} ({cut(action_text, 40)}), column {col}" if action else f"column {col}"
         col = max(col, 1)
         shown_text, caret = _window(text, col - 1)
-        lines = [f"  {shown_text}", f"  {' ' * caret}^", f"  {where}: {_cut(message, 300)}",
+        lines = [f"  {shown_text}", f"  {' ' * caret}^", f"  {where}: {message}",  # the tool's own words, whole (QA81 L2: cut mid-word); the values in them come quoted short
                  "  nothing of this line was recorded" + (": edit it and press Enter" if self.interactive else "")]
         return Reply(lines, refused=True, edit=(text, col - 1))
 
@@ -572,6 +573,3 @@ def _window(text: str, at: int) -> tuple[str, int]:
     end = start + LINE_WINDOW
     return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else ""), at - start + (1 if start else 0)
 
-
-def _cut(text: str, most: int) -> str:
-    return text if len(text) <= most else text[:most - 1] + f"… ({len(text):,} characters)"

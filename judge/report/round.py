@@ -1,6 +1,8 @@
 """The round report: every match of a round on one page, with links to each match's report."""
 from __future__ import annotations
 
+import os
+
 from datetime import datetime, timezone
 from typing import Any
 
@@ -130,6 +132,10 @@ def write_round_report(store: EventStore, round_label: str, *, event: str | None
     (the files, the ids of the round's matches whose log failed verification — their rows say
     FAILED, and `tablejudge report --round` exits 1 for them, as for one match)."""
     ctx = round_context(store, round_label, event, staff=staff)
+    if not with_matches:  # QA81 L8: the page linked match pages it did not write; link only those there
+        for row in ctx["matches"]:
+            if not os.path.isfile(os.path.join(out_dir, row["href"])):
+                row["href"] = None
     paths = [write_file(report_path(out_dir, f"round-{round_label}", staff),
                         render("round.html", **ctx))]
     if with_matches:

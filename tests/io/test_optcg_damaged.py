@@ -124,3 +124,67 @@ def test_a_file_of_nul_bytes_is_called_zero_filled_not_truncated(tmp_path):
     path.write_bytes(b"\x00" * 1000)
     error = refused(tmp_path, str(path))
     assert "only NUL bytes" in error and "truncated" not in error
+
+
+# --- QA81 M2, L3, L4: what the terminal says of these warnings ------------------------------------
+
+CHAT = "[You] <b><size=24>ggs</size></b>"  # line 1907 of esempio.log
+
+
+def test_a_folder_import_prints_each_files_warnings(tmp_path, capsys):
+    """QA81 M2: `import FILE` printed a file's control-character warning, `import FOLDER` did not
+    (only --json held it)."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    lines = esempio()
+    lines[lines.index(CHAT)] = "[You] <b><size=24>gg\x1b[31ms\x07</size></b>"
+    write(folder, "ctl.log", lines)
+    write(folder, "v1.log", variant("v1_hdr_140a_real.log"))
+    assert run_guarded(cli, ["--db", str(tmp_path / "t.db"), "import", str(folder)]) == 0
+    err = capsys.readouterr().err
+    assert "warning: ctl.log:1907: control characters in a line of text" in err
+
+
+def test_a_folder_imports_warnings_are_capped_and_the_rest_left_to_json():
+    from judge.cli.importing import bulk_warnings
+    rows = [{"file": f"/x/f{i}.log", "games": [], "warnings": [{"line": n, "text": "odd"} for n in range(1, 6)]}
+            for i in range(5)]
+    shown = bulk_warnings(rows, shown=20)
+    assert shown[0] == "warning: f0.log:1: odd" and len(shown) == 21 and shown[-1] == "5 more warnings in --json"
+    assert len(bulk_warnings(rows[:1], shown=20)) == 5
+
+
+def test_a_copy_already_in_the_log_says_once_and_its_warning_says_not_stored(tmp_path, capsys):
+    """QA81 L3: a re-import said "already in the log" twice. L4: a copy with an extra chat line is
+    the same game (already in the log, nothing stored), yet its control-character warning read as
+    if that line were kept."""
+    db = str(tmp_path / "t.db")
+    lines = esempio()
+    first = write(tmp_path, "esempio.log", lines)
+    assert run_guarded(cli, ["--db", db, "import", first]) == 0
+    capsys.readouterr()
+    assert run_guarded(cli, ["--db", db, "import", first]) == 0
+    assert capsys.readouterr().out.count("already in the log") == 1  # the outcome line only
+    lines.insert(399, "[You] <b>hello\x1bthere</b>")
+    assert run_guarded(cli, ["--db", db, "import", write(tmp_path, "mid.log", lines)]) == 0
+    out = capsys.readouterr().out
+    assert "warning (line 400): control characters" in out
+    assert "not stored: that game is already in the log" in out.split("warning (line 400)")[1].splitlines()[0]
+
+
+def test_a_long_version_is_shown_cut_with_its_length(tmp_path, capsys):
+    """QA81 L5: a 5,000-digit `Version is 1.999…` showed as "1.99999999999999999999999999999999999999",
+    cut to 40 characters with no mark: it read as a real version."""
+    lines = esempio()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("Version is "))
+    lines[at] = "Version is 1." + "9" * 4998
+    db = str(tmp_path / "t.db")
+    assert run_guarded(cli, ["--db", db, "import", write(tmp_path, "v.log", lines)]) == 0
+    out = capsys.readouterr().out
+    assert "1.99999999999999999999999999999999999999… (5,000 characters)" in out
+
+
+def test_the_one_shortening_helper_marks_a_cut():
+    from engine.schema import cut, shown
+    assert cut("x" * 5000, 40) == "x" * 40 + "… (5,000 characters)" and cut("short", 40) == "short"
+    assert shown("y" * 100, 10) == repr("y" * 10) + "… (100 characters)"

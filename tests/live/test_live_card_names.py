@@ -120,3 +120,13 @@ def test_a_number_the_card_data_lacks_is_stored_and_a_notice_follows_the_line(tm
     assert reply.lines[-1] == ("  notice: OP99-999 is not in the card data (cards.db or the card snapshot): a typo? "
                                "see `tablejudge cards find`")
     assert "notice" not in s.handle("A: play OP01-078").text
+
+
+def test_a_long_list_of_candidates_keeps_the_tools_own_words_whole(tmp_path):
+    """QA81 L2: the refusal of `A: play chopper` was cut mid-word ("...and 21 more; type th… (341
+    characters)"): the tool's own sentence is said whole; only the values in it are cut."""
+    m, s = _session(tmp_path)  # no deck: every Chopper of the card list (29), a message of 340 characters
+    reply = s.handle("A: play chopper")
+    assert reply.refused
+    said = next(ln for ln in reply.lines if "could be" in ln)
+    assert "and 21 more; type the card number in its place (e.g. EB01-006)" in said and "characters)" not in said

@@ -79,7 +79,9 @@ def test_the_saved_file_carries_the_log_and_fetches_nothing(tmp_path):
     data = json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.S).group(1))
     assert len(data["events"]) == m.head_position() and data["match"]["hidden"] is True
     assert "window.TJBoard" in html and "function show(" in html  # the viewer inline
-    assert run_cli("replay", m.id, "--staff", "-o", str(out), db=db).returncode == 0
+    # the staff's view over the public file is refused (QA81 M3) unless asked for by name
+    assert run_cli("replay", m.id, "--staff", "-o", str(out), db=db).returncode == 2
+    assert run_cli("replay", m.id, "--staff", "-o", str(out), "--overwrite", db=db).returncode == 0
     assert '"hidden": false' in out.read_text(encoding="utf-8")
     default = run_cli("replay", m.id, db=db)
     assert default.stdout.strip() == os.path.join("exports", f"{m.id}-replay.html")

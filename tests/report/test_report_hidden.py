@@ -89,3 +89,57 @@ def test_a_public_name_never_ends_as_a_staff_name():
     assert report_name("round-1") == "round-1.html" and report_name("round-1", staff=True) == "round-1.staff.html"
     # a round labelled "1.staff" must not take round 1's staff file
     assert report_name("round-1.staff") not in (report_name("round-1", staff=True), "round-1.staff.html")
+
+
+def test_a_staff_view_never_replaces_a_public_file_named_with_o(tmp_path):
+    """QA81 M3: `report M --staff -o exports/M.html` and `replay M --staff -o exports/M-replay.html`
+    wrote hands into the public files without a word. The file says which view it holds; the other
+    view is refused there (nothing written) unless --overwrite, either way round."""
+    db, mid = hidden_cards_named(tmp_path)
+    for cmd in ("report", "replay"):
+        public, staff = tmp_path / f"{cmd}.html", tmp_path / f"{cmd}.staff.html"
+        assert run_cli(cmd, mid, "-o", str(public), db=db).returncode in (0, 1)
+        assert run_cli(cmd, mid, "--staff", "-o", str(staff), db=db).returncode in (0, 1)
+        before = public.read_text(encoding="utf-8"), staff.read_text(encoding="utf-8")
+        for path, flags in ((public, ["--staff"]), (staff, [])):
+            r = run_cli(cmd, mid, "-o", str(path), *flags, db=db)
+            assert r.returncode == 2 and "--overwrite" in r.stderr and str(path) in r.stderr, (cmd, r.stderr)
+            assert "Traceback" not in r.stderr
+        assert (public.read_text(encoding="utf-8"), staff.read_text(encoding="utf-8")) == before
+        # the same view again replaces its own file; --overwrite replaces the other's
+        assert run_cli(cmd, mid, "-o", str(public), db=db).returncode in (0, 1)
+        assert run_cli(cmd, mid, "--staff", "-o", str(public), "--overwrite", db=db).returncode in (0, 1)
+        assert DRAWN in public.read_text(encoding="utf-8")
+
+
+def test_a_file_written_before_the_view_meta_is_still_recognised(tmp_path):
+    """exports/ folders written by an earlier version hold pages without the meta: their notices say it."""
+    from judge.report.files import file_view
+    old_public = tmp_path / "old.html"
+    old_public.write_text('<html><body><p id="view" class="muted">Public view: ...</p></body></html>', encoding="utf-8")
+    old_replay = tmp_path / "old-replay.html"
+    old_replay.write_text("<p class=\"muted notice\">The staff's view: every card the log names, hands included.",
+                          encoding="utf-8")
+    other = tmp_path / "notes.html"
+    other.write_text("<p>my notes</p>", encoding="utf-8")
+    assert [file_view(str(p)) for p in (old_public, old_replay, other, tmp_path / "none.html")] == [
+        "public", "staff", None, None]
+
+
+def test_the_appeals_file_is_named_and_announced_as_the_staffs(tmp_path, monkeypatch):
+    """QA81 M3 b: `appeals M` wrote exports/M-appeals.html holding the hands (its appendix is the
+    staff's report) with no .staff in its name, no warning in it and none on the terminal."""
+    from tests.conftest import run_in_process
+    db, mid = hidden_cards_named(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_in_process(db, "appeals", mid)
+    assert code == 0, err
+    path = os.path.join("exports", f"{mid}-appeals.staff.html")
+    assert out.strip() == f"staff view (hidden cards shown): {path} — do not hand to players"
+    page = (tmp_path / path).read_text(encoding="utf-8")
+    assert DRAWN in page and WARNING in page.split("Incident")[0]  # said at the top, before any incident
+    # a public report named with -o is not replaced by the appeals file
+    public = tmp_path / "public.html"
+    assert run_cli("report", mid, "-o", str(public), db=db).returncode in (0, 1)
+    code, out, err = run_in_process(db, "appeals", mid, "-o", str(public))
+    assert code == 2 and "--overwrite" in err and DRAWN not in public.read_text(encoding="utf-8")

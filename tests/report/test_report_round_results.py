@@ -61,3 +61,20 @@ def test_event_takes_the_tournaments_name_and_the_hint_shows_it(tmp_path):
     assert r.returncode == 2 and f"its events: {tid} (Store OPTCG)" in r.stderr, r.stderr
     r = run_cli("report", tables[1], "--round", "1", db=db)
     assert r.returncode == 2 and "MATCH and --round exclude each other" in r.stderr, r.stderr
+
+
+def test_a_round_page_without_its_match_pages_links_only_the_pages_there(tmp_path):
+    """QA81 L8: `report --round 1 --no-matches` linked every match page, none of them written."""
+    db = str(tmp_path / "t.db")
+    tid, tables, one, two = _round(db)
+    out = tmp_path / "exports"
+    for staff in ([], ["--staff"]):
+        r = run_cli("report", "--round", "1", "--out-dir", str(out), "--no-matches", *staff, db=db)
+        assert r.returncode == 0, r.stderr
+        html = (out / ("round-1.staff.html" if staff else "round-1.html")).read_text(encoding="utf-8")
+        assert '.html">' not in html.split("<table", 1)[1], staff  # no link to a page that is not there
+    mid = tables[1]  # table 1's match
+    assert run_cli("report", mid, "--out-dir", str(out), db=db).returncode in (0, 1)
+    r = run_cli("report", "--round", "1", "--out-dir", str(out), "--no-matches", db=db)
+    html = (out / "round-1.html").read_text(encoding="utf-8")
+    assert html.count('.html">') == 1 and f'href="{mid}.html"' in html  # a page already there keeps its link

@@ -184,7 +184,7 @@ def _no_check(move: MoveLine, following: Line | None, nxt: Line | None, path: st
     that line is text (junk, a damaged check line), it is the place to look at, so it is named."""
     if isinstance(following, TextLine):
         raise InputError(f"this line should be move {move.seq}'s RZ1|CHK line (the move is on line "
-                         f"{move.n}) but holds {shown(following.text[:40])}: the file is corrupted",
+                         f"{move.n}) but holds {shown(following.text, 40)}: the file is corrupted",
                          where=f"{path}:{following.n}")
     # nothing after the move in the game: the file stops there (a copy saved mid-game), or the game
     # does (its result line, or the next game's header)

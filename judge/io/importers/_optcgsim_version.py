@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.match import InputError
+from engine.schema import cut
 
 from judge.io.importers._optcgsim_games import Game
 from judge.io.importers._optcgsim_lines import HeaderLine, Line, MoveLine, PlayerLine, TextLine, _column
@@ -166,7 +167,7 @@ def has_life_moves(game: Game) -> bool:
 
 
 def _version(v: Variant, ln: TextLine) -> None:
-    value = ln.text[len("Version is "):].strip()[:40]
+    value = cut(ln.text[len("Version is "):].strip(), 40)  # shown in the table and warnings: said when cut
     if value in v.versions:
         return
     v.versions.append(value)

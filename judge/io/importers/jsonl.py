@@ -29,7 +29,7 @@ from engine.match import (Corrections, EventValidator, InputError, Match, check_
                           new_match_id)
 from engine.replacing import Standing, standing
 from engine.rulesets import get_ruleset
-from engine.schema import PayloadError, read_json, shown
+from engine.schema import PayloadError, cut, read_json, shown
 from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
 
 from judge.io.importers import ImportSummary, _jsonl_workers, findings_after
@@ -131,7 +131,7 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
         if unknown:
             name = sorted(unknown)[0]
             raise InputError(f"match.created has no field {shown(name)}",
-                             where=f"{path}:{first_line}", field=f"payload.{name[:40]}")
+                             where=f"{path}:{first_line}", field=f"payload.{cut(name, 40)}")
         try:
             head_draft = creation_draft(
                 payload.get("ruleset", ""), payload.get("players") or [], event=payload.get("event"),
@@ -262,7 +262,7 @@ def _check_keys(obj: dict[str, Any], path: str, n: int) -> None:
     unknown = sorted(set(obj) - LINE_KEYS)
     if unknown:
         raise InputError(f"unknown field {shown(unknown[0])} (an event line has: "
-                         f"{', '.join(sorted(EVENT_KEYS))})", where=f"{path}:{n}", field=unknown[0][:40])
+                         f"{', '.join(sorted(EVENT_KEYS))})", where=f"{path}:{n}", field=cut(unknown[0], 40))
     if "kind" not in obj:
         raise InputError("every line needs a 'kind'", where=f"{path}:{n}", field="kind")
 
