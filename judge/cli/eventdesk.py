@@ -386,9 +386,12 @@ def register(cli: click.Group) -> None:
         Example:
           tablejudge tournament matches t-1a2b
         """
-        made = rounds.create_matches(_open(env, tournament_ref), ruleset=ruleset, round_no=round_no)
+        said: list[str] = []
+        made = rounds.create_matches(_open(env, tournament_ref), ruleset=ruleset, round_no=round_no, said=said)
         rows = [{"table": k, "match": v} for k, v in sorted(made.items())]
         if as_json:
             emit_json(rows)
         else:
             click.echo(table_text(rows, ["table", "match"]))
+        for line in said:  # a table a match named but was not linked to: no second match, said
+            stderr(line)

@@ -22,7 +22,7 @@ def register(cli: click.Group) -> None:
 @click.argument("target", metavar="MATCH|new")
 @click.option("--ruleset", "-r", callback=ruleset_name, help="With `new`: the ruleset.")
 @click.option("--player", "-p", "players", multiple=True, help="With `new`: a player, in seat order (repeat).")
-@click.option("--event", help="With `new`: event label.")
+@click.option("--event", help="With `new`: event label (a tournament's id: that --round/--table's match, linked).")
 @click.option("--round", "round_", help="With `new`: round label.")
 @click.option("--table", help="With `new`: table label.")
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE", help="With `new`: a ruleset option.")
@@ -60,8 +60,9 @@ def live_cmd(env: Env, target, ruleset, players, event, round_, table, opts, str
     if target == "new":
         if not ruleset or len(players) < 2:
             raise InputError("live new needs --ruleset and at least two --player", field="ruleset")
-        match = Match.create(store, ruleset, list(players), event=event, round=round_, table=table,
-                             options=_parse_options(opts), recorded_by=env.recorded_by)
+        from judge.tournament.tablematch import new_match  # a tournament's id as --event: its table's match
+        match = new_match(store, ruleset, list(players), event=event, round=round_, table=table,
+                          options=_parse_options(opts), recorded_by=env.recorded_by)
     else:
         if ruleset or players:
             raise InputError("--ruleset/--player only go with `live new`", field="ruleset")

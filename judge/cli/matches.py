@@ -60,9 +60,10 @@ def match_group() -> None:
               help="Ruleset name (see `tablejudge rulesets`; any case: OPTCG is optcg).")
 @click.option("--player", "-p", "players", multiple=True, required=True,
               help="A player, in seat order; repeat for each player.")
-@click.option("--event", help="Event (tournament) label.")
-@click.option("--round", "round_", help="Round label.")
-@click.option("--table", help="Table label.")
+@click.option("--event", help="Event label; a tournament's id with --table makes the match that table's, linked "
+              "(--round and --table must be in its pairings, the table without a match).")
+@click.option("--round", "round_", help="Round label (with a tournament's id: the round number).")
+@click.option("--table", help="Table label (with a tournament's id: the table number).")
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
               help="A ruleset option (see `tablejudge rulesets --json`). Repeatable.")
 @click.option("--id", "match_id", help="Use this match id instead of a generated one.")
@@ -80,8 +81,9 @@ def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, 
       tablejudge match new --ruleset optcg --player Ann --player Bob --decks-from t-1a2b
     """
     decks = _tournament_decks(env, decks_from, ruleset, list(players)) if decks_from else []
-    m = Match.create(env.store(create=True), ruleset, list(players), event=event, round=round_, table=table,
-                     options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by)
+    from judge.tournament.tablematch import new_match  # a tournament's id as --event: its table's match
+    m = new_match(env.store(create=True), ruleset, list(players), event=event, round=round_, table=table,
+                  options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by)
     findings = []
     for player, payload in decks:
         findings += m.record("deck.registered", payload, actor=player, recorded_by=env.recorded_by).findings

@@ -41,7 +41,12 @@ JA_KEYWORDS = {"ブロッカー": "Blocker", "速攻": "Rush", "ダブルアタ�
 ANY_NUMBER = re.compile(r"you may have any number of this card in your deck|デッキに何枚でも入れ", re.I)
 KANA = re.compile(r"[\u3040-\u30ff]")
 PRINTING_SUFFIX = re.compile(r"_[a-z]\d+$", re.I)  # OP01-078_p1, OP01-052_r1 -> OP01-078
-NUMBER = re.compile(r"[A-Z]{1,4}[0-9]{0,3}-[0-9]{3}[A-Z]?")
+# A card number: set, dash, three digits (OP01-078, ST10-001, P-001); a printing's suffix (_p1) is cut
+# first. No letter after the digits (QA81 L6: `OP99-999x` was stored as the number OP99-999X; no
+# printed card, no card source and no OPTCGSim log has one): the one notion of "a card number" for
+# typed cards, card data and the importers alike.
+NUMBER = re.compile(r"[A-Z]{1,4}[0-9]{0,3}-[0-9]{3}")
+NUMBER_FORM = "a set, a dash and three digits: OP01-078, or OP01-078_p1 for a printing"
 MAX_FACT = 1_000_000  # a cost, power, counter or Life: far above any printed card (1e309 is refused)
 VEGA_RARITY = {"Common": "C", "Uncommon": "UC", "Rare": "R", "SuperRare": "SR", "SecretRare": "SEC",
                "Leader": "L", "Special": "SP CARD", "TreasureRare": "TR", "Promo": "P"}
@@ -56,6 +61,12 @@ def number_start(text: str) -> str | None:
     """`op01-00` -> `OP01-00`, the start of a card number; anything else -> None."""
     n = text.strip().upper()
     return n if NUMBER_START.fullmatch(n) else None
+
+
+def numberlike(text: str) -> bool:
+    """Text that starts as a card number does (a set, a dash, a digit: `OP01-00`, `op99-999x`,
+    `OP01-0789`) but may not be one: said as a malformed number, not looked up as a name."""
+    return re.match(r"[A-Z]{1,4}[0-9]{0,3}-[0-9]", text.strip().upper()) is not None
 
 
 def card_number(text: str) -> str | None:

@@ -82,6 +82,8 @@ def resolve(db: Cards, word: str, among: Iterable[str] = (), seat: Seat | None =
     if not key:
         raise UnknownCard(f"{shown(word)} is not a card number or a card name")
     hits = db.find(key)
+    if not hits and cardformats.numberlike(word):
+        raise UnknownCard(_not_a_number(word))
     if not hits:
         raise UnknownCard(f"no card is called {shown(word)}" + _suggest(db, key, seat))
     kind = ""  # "Leader ": the cards left are of the field's category (said in a note or refusal)
@@ -157,6 +159,15 @@ def _ambiguous(word: str, hits: list[tuple[str, str]], why: str | None, kind: st
     which = f"{len(hits)} {kind}cards {why}" if why else f"{len(hits)} {kind}cards"
     return AmbiguousCard(f"{shown(word)} could be {which}: {_listed(hits)}; type the card number in its place "
                          f"(e.g. {hits[0][0]})", hits)
+
+
+def _not_a_number(word: str) -> str:
+    """A word that starts like a card number but is none (QA81 L6): bad input, refused with the form,
+    and for the start of one (`OP01-00`) the command that lists the numbers starting so."""
+    start = cardformats.number_start(word)
+    hint = (f"; `tablejudge cards find {start}` lists the card numbers that start so" if start
+            else "; `tablejudge cards find NAME` finds a card's number")
+    return f"{shown(word)} is not a card number (a card number is {cardformats.NUMBER_FORM}){hint}"
 
 
 def _suggest(db: Cards, key: str, seat: Seat | None) -> str:

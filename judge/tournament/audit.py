@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.events import RecordedEvent
-from engine.words import say
+from engine.words import plural, say
 
 from judge.tournament.standings import slip_text
 from judge.tournament.vocab import KINDS
@@ -59,7 +59,10 @@ def describe(e: RecordedEvent, events: Sequence[RecordedEvent] = ()) -> str:
         return (f"sealed round {p['round']} ({len(heads)} stream{'s' if len(heads) != 1 else ''}): "
                 f"tj-seal:{e.match}/{p['round']}:{str(p.get('seal'))[:16]}...")
     if k == "round.matches":
-        return f"round {p['round']}: created {len(p['matches'])} recorded matches ({p['ruleset']})"
+        if p.get("source") == "match new":
+            (m,) = p["matches"]
+            return f"round {p['round']}: table {m['table']}'s recorded match {m['match']} linked (made with match new, {p['ruleset']})"
+        return f"round {p['round']}: created {plural(len(p['matches']), 'recorded match', 'recorded matches')} ({p['ruleset']})"
     if k == "correction":
         target = events[p["voids"] - 1] if 0 < p["voids"] <= len(events) else None
         what = f" ({describe(target, events)})" if target is not None else ""

@@ -11,6 +11,7 @@ by hand, close it, run its clock, and create the recorded matches its tables wil
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from shlex import quote
 from collections.abc import Collection
 from typing import Any
 
@@ -24,6 +25,7 @@ from judge.desk.clock import format_left, parse_time
 from judge.tournament.aggregate import Tournament, not_paired, not_registered, resolve_player
 from judge.tournament.pairing import RoundPairing
 from judge.tournament.tables import DISPUTED, round_tables
+from judge.tournament.tablematch import unlinked_matches
 from judge.tournament.state import RoundState, TournamentState, replay
 from judge.tournament.seal import standing_problems
 
@@ -232,18 +234,38 @@ def game_ruleset(st: TournamentState) -> str:
 
 
 def create_matches(t: Tournament, *, ruleset: str | None = None, round_no: int | None = None,
-                   tables: Collection[int] | None = None) -> dict[int, str]:
+                   tables: Collection[int] | None = None, said: list[str] | None = None) -> dict[int, str]:
     """A recorded match (its own stream: `match.created` with the tournament, round and table) for
     every table of a round that has none yet (or only for `tables`), then one `round.matches`
     event naming them; `ruleset` by default the tournament's game. Returns table -> match id for
-    every table (old and new)."""
+    every table (old and new).
+
+    A table that a match already names (its labels: this tournament's id, the round, the table) but
+    that is not linked to it gets no second match (QA81 M5: it got one, silently): the one match
+    with the table's players is linked, otherwise the table is left without; either way a sentence
+    in `said` says so."""
     st = t.state()
     if ruleset is None:
         ruleset = game_ruleset(st)
     rnd = _current(st, round_no)
     made = []
+    said = [] if said is None else said
+    unlinked = unlinked_matches(t.store, st, rnd)
     for p in rnd.tables():
         if p.table in rnd.matches or (tables is not None and p.table not in tables):
+            continue
+        if p.table in unlinked:
+            found = unlinked[p.table]
+            ids = ", ".join(e.match for e in found)
+            if len(found) == 1 and sorted(found[0].payload.get("players") or ()) == sorted([p.player1, p.player2]):
+                made.append({"table": p.table, "match": found[0].match})
+                said.append(f"table {p.table}: linked match {ids}, made for this table before (not a second match)")
+            else:
+                why = "more than one" if len(found) > 1 else f"not {p.player1} vs {p.player2}"
+                said.append(f"table {p.table}: no match made: {ids} name{'s' if len(found) == 1 else ''} this table "
+                            f"but {why}, and none is linked to it; record the table in one of them, or make its "
+                            f"match with `tablejudge match new --event {t.id} --round {rnd.number} --table {p.table} "
+                            f"--player {quote(p.player1)} --player {quote(p.player2)} --ruleset {ruleset}`")
             continue
         draft = creation_draft(ruleset, [p.player1, p.player2], event=t.id, round=str(rnd.number),
                                table=str(p.table), recorded_by=t.recorded_by)

@@ -264,6 +264,7 @@ class RoundMatches(Payload):
     round: int
     ruleset: str
     matches: list[dict[str, Any]]   # {"table": n, "match": id}
+    source: str | None = None       # "match new": one table's match made by hand, then linked
 
 
 KINDS: dict[str, type[Payload]] = {k.kind: k for k in (

@@ -202,3 +202,23 @@ def test_log_of_a_number_the_card_data_lacks_stores_it_and_says_so_at_once(tmp_p
     assert "card data" not in json.dumps(d["event"])  # said, not stored
     assert run_guarded(cli, play + ["OP01-078", "--json"]) in (0, 1)  # a known card: no notice
     assert json.loads(capsys.readouterr().out)["notices"] == []
+
+
+def test_log_of_a_malformed_or_partial_number_is_refused_with_the_form_and_cards_find(tmp_path, capsys):
+    """QA81 L6: `--card OP99-999x` was stored as the card number OP99-999X (bad input made a fact of
+    the game), and `--card OP01-00` said only "no card is called" though `cards find OP01-00` lists
+    the numbers that start so. Both are refused, nothing stored, saying the form."""
+    db, code, out = _import(tmp_path, capsys)
+    match = json.loads(out.out)["match"]
+    assert run_guarded(cli, ["--db", db, "events", match, "--json"]) == 0
+    before = len(json.loads(capsys.readouterr().out))
+    play = ["--db", db, "log", match, "play", "--actor", "Ann", "--player", "Ann", "--card"]
+    assert run_guarded(cli, play + ["OP01-00"]) == 2
+    err = capsys.readouterr().err
+    assert "'OP01-00' is not a card number (a card number is a set, a dash and three digits" in err
+    assert "`tablejudge cards find OP01-00` lists the card numbers that start so" in err
+    for typed in ("OP99-999x", "OP01-0789"):
+        assert run_guarded(cli, play + [typed]) == 2
+        assert f"{typed!r} is not a card number" in capsys.readouterr().err
+    assert run_guarded(cli, ["--db", db, "events", match, "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == before  # nothing stored

@@ -174,6 +174,10 @@ def test_names_resolve_to_numbers_and_an_ambiguous_name_lists_the_candidates():
     assert db.resolve("boa_hancock", among=["OP01-078"]) == "OP01-078"
     with pytest.raises(carddb.UnknownCard, match="no card is called"):
         db.resolve("Pikachu")
+    # QA81 L6: a letter after the digits made OP99-999X a card number; it starts as one and is none
+    assert cardformats.card_number("op99-999x") is None and cardformats.card_number("OP01-078_p1") == "OP01-078"
+    with pytest.raises(carddb.UnknownCard, match="'OP99-999x' is not a card number"):
+        db.resolve("OP99-999x")
 
 
 def test_cards_find_and_show_by_name(capsys):

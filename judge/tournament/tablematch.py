@@ -1,0 +1,143 @@
+"""A recorded match for one tournament table, made by hand (`match new --event T --round R --table N`,
+`live new` alike), and the matches that name a tournament's table without being linked to it.
+
+QA81 M5: `match new --event <tournament id> --round 1 --table 2` made a match that only carried the
+labels: the round report showed "—" for its tournament result, and `tournament matches` then made a
+second match for the same table without a word. A tournament's id as the event now means that
+table's match: the round and table must be in its pairings, with those players, and the table must
+have no match yet; the match is linked as `tournament matches` links its own (a `round.matches`
+event by the tournament's actor). Any other event label stays a free label.
+
+    m = new_match(store, "optcg", ["Ann", "Bob"], event=t_id, round="1", table="2")   # the CLI's one way
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.events import RecordedEvent
+from engine.match import InputError, Match
+from engine.store import MATCH_CREATED, ConflictError, EventStore
+
+from judge.tournament.aggregate import Tournament
+from judge.tournament.state import RoundState, TournamentState
+from judge.tournament.tables import table_list
+from judge.tournament.vocab import CREATED
+
+
+def new_match(store: EventStore, ruleset: str, players: Sequence[str], *, event: str | None = None,
+              round: str | None = None, table: str | None = None, options: dict[str, Any] | None = None,
+              match_id: str | None = None, recorded_by: str | None = None) -> Match:
+    """`Match.create`, and with a tournament's id as `event` that table's match, linked (InputError
+    before anything is stored when the pairings have no such table, or it has a match)."""
+    def create() -> Match:
+        return Match.create(store, ruleset, list(players), event=event, round=round, table=table,
+                            options=options, match_id=match_id, recorded_by=recorded_by)
+    if not names_tournament(store, event) or (round is None and table is None):
+        return create()  # a free label, or the tournament's match of no round (its penalties count together)
+    t = Tournament.open(store, str(event), recorded_by)
+    plan = table_plan(t, round_no=round, table=table, players=players)
+    m = create()
+    if plan is not None:
+        link_table_match(t, plan, m.id, m.ruleset.name)
+    return m
+
+
+def names_tournament(store: EventStore, event: str | None) -> bool:
+    """`event` is a tournament's exact id in this log (a prefix or a name stays a free label: a
+    label that happens to start like an id must not tie a match to a tournament)."""
+    return bool(event) and event in store.stream_ids(CREATED)
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    round: int
+    table: int
+
+
+def table_plan(t: Tournament, *, round_no: str | int | None, table: str | int | None,
+               players: Sequence[str]) -> TablePlan | None:
+    """What a match for table `table` of round `round_no` would be linked as; InputError (nothing
+    stored) when the round or table is not in the pairings (saying which are), the players are not
+    that table's, or the table has a match already (naming it). No table: None, once the round is
+    known to be paired (a match of the round, not of a table: the round's seal covers it, as
+    judge/tournament/seal.py says; `tournament result --match` takes its result)."""
+    st = t.state()
+    rnd = _round(st, round_no)
+    if table is None:
+        return None
+    number = _number(table, "table", f"--table N ({rnd.label}'s tables: {_tables(rnd)})")
+    p = next((x for x in rnd.tables() if x.table == number), None)
+    if p is None:
+        raise InputError(f"{rnd.label} of {t.id} has no table {number} (its tables: {_tables(rnd)})",
+                         field="table")
+    if number in rnd.matches:
+        raise InputError(f"table {number} of {rnd.label} already has a recorded match: {rnd.matches[number]} "
+                         f"(record into it: `tablejudge log {rnd.matches[number]} ...`)", field="table")
+    if sorted(x.strip() for x in players) != sorted([p.player1, p.player2]):
+        raise InputError(f"table {number} of {rnd.label} is {p.player1} vs {p.player2}, not "
+                         f"{' vs '.join(players)}", field="players")
+    return TablePlan(rnd.number, number)
+
+
+def link_table_match(t: Tournament, plan: TablePlan, mid: str, ruleset: str) -> None:
+    """Link the match `mid`, just made, to its table as a `round.matches` event. Another writer
+    linking a match to the same table first: the new match stays as made, unlinked, and the
+    refusal names both."""
+    st = t.state()
+    rnd = st.round(plan.round)
+    if rnd is not None and plan.table not in rnd.matches:
+        try:
+            t.append(st, [t._draft("round.matches", {"round": plan.round, "ruleset": ruleset,
+                                                     "matches": [{"table": plan.table, "match": mid}],
+                                                     "source": "match new"})])
+            return
+        except ConflictError:
+            st = t.state()
+            rnd = st.round(plan.round)
+    other = rnd.matches.get(plan.table) if rnd is not None else None
+    raise ConflictError(t.id, st.position + 1,
+                        f"match {mid} was created but not linked to table {plan.table}: "
+                        + (f"the table got match {other} meanwhile" if other else "the round changed meanwhile"))
+
+
+def unlinked_matches(store: EventStore, st: TournamentState, rnd: RoundState) -> dict[int, list[RecordedEvent]]:
+    """Table -> the `match.created` of each match whose labels name this tournament's id, round and
+    table but that is not linked to it (made with `match new --event` before it linked them, or
+    imported from another log)."""
+    linked = set(rnd.matches.values())
+    out: dict[int, list[RecordedEvent]] = {}
+    for created in store.created_events(MATCH_CREATED):
+        p = created.payload
+        if p.get("event") != st.id or str(p.get("round")) != str(rnd.number) or created.match in linked:
+            continue
+        try:
+            out.setdefault(int(str(p.get("table"))), []).append(created)
+        except ValueError:  # a table label that is no number names no table of the pairings
+            continue
+    return out
+
+
+def _round(st: TournamentState, round_no: str | int | None) -> RoundState:
+    rounds = ", ".join(str(r.number) for r in st.rounds) or "none paired yet"
+    number = _number(round_no, "round", f"--round R (its rounds: {rounds})")
+    rnd = st.round(number)
+    if rnd is None:
+        raise InputError(f"{st.id} has no round {number} (its rounds: {rounds})", field="round")
+    return rnd
+
+
+def _number(value: str | int | None, field: str, wanted: str) -> int:
+    """A round or table number; a tournament's match needs both (the pairings say which)."""
+    if value is None:
+        raise InputError(f"a match for a tournament needs {wanted}", field=field)
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise InputError(f"--{field} must be a number with a tournament's id as --event, got {value!r}; "
+                         f"{wanted}", field=field) from None
+
+
+def _tables(rnd: RoundState) -> str:
+    return table_list([p.table for p in rnd.tables()]) or "none"

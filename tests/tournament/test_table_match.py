@@ -1,0 +1,91 @@
+"""A match made by hand for a tournament's table (`match new --event T --round R --table N`) is that
+table's match, linked as `tournament matches` links its own; `tournament matches` never makes a
+second match for a table a match already names (QA81 M5)."""
+from __future__ import annotations
+
+import json
+
+from engine.match import Match
+from engine.store import EventStore
+
+from tests.conftest import run_cli
+
+
+def _cup(tmp_path) -> str:
+    db = str(tmp_path / "t.db")
+    assert run_cli("tournament", "new", "--name", "Cup", "--game", "optcg", "--rounds", "2", "--seed", "1",
+                   "--id", "t-cup", db=db).returncode == 0
+    assert run_cli("tournament", "register", "t-cup", "Ann", "Bob", "Cid", "Dan", db=db).returncode == 0
+    assert run_cli("tournament", "pair", "t-cup", db=db).returncode == 0
+    return db
+
+
+def _table(db: str, n: int) -> tuple[str, str]:
+    rows = json.loads(run_cli("tournament", "pairings", "t-cup", "--json", db=db).stdout)
+    row = next(r for r in rows if r["table"] == n)
+    return row["player1"], row["player2"]
+
+
+def _match_ids(db: str) -> list[str]:
+    return [m["id"] for m in json.loads(run_cli("matches", "--json", db=db).stdout)]
+
+
+def test_match_new_with_a_tournament_id_is_that_tables_match(tmp_path):
+    db = _cup(tmp_path)
+    p1, p2 = _table(db, 2)
+    r = run_cli("match", "new", "-r", "optcg", "-p", p2, "-p", p1, "--event", "t-cup", "--round", "1",
+                "--table", "2", db=db)
+    assert r.returncode == 0, r.stderr
+    mid = r.stdout.strip()
+    assert f"table 2's recorded match {mid} linked" in run_cli("events", "t-cup", db=db).stdout
+    assert run_cli("tournament", "result", "t-cup", "1-0-0", "--table", "2", db=db).returncode == 0
+    assert run_cli("report", "--round", "1", "--no-matches", "--out-dir", str(tmp_path), db=db).returncode == 0
+    page = (tmp_path / "round-1.html").read_text(encoding="utf-8")
+    assert f"{p1} 1-0-0 {p2}" in page  # the tournament's result beside the match, not "—"
+    r = run_cli("tournament", "matches", "t-cup", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    made = {row["table"]: row["match"] for row in json.loads(r.stdout)}
+    assert made[2] == mid and len(_match_ids(db)) == 2  # one match per table, not a second for table 2
+
+
+def test_match_new_refuses_what_the_pairings_do_not_have_and_stores_nothing(tmp_path):
+    db = _cup(tmp_path)
+    p1, p2 = _table(db, 1)
+    base = ("match", "new", "-r", "optcg", "-p", p1, "-p", p2, "--event", "t-cup")
+    for extra, said in [(("--round", "3", "--table", "1"), "t-cup has no round 3 (its rounds: 1)"),
+                        (("--round", "1", "--table", "7"), "round 1 of t-cup has no table 7 (its tables: 1-2)"),
+                        (("--table", "1"), "needs --round R (its rounds: 1)"),
+                        (("--table", "1", "--round", "first"), "--round must be a number")]:
+        r = run_cli(*base, *extra, db=db)
+        assert r.returncode == 2 and said in r.stderr, (extra, r.stderr)
+    r = run_cli("match", "new", "-r", "optcg", "-p", p1, "-p", "Zed", "--event", "t-cup", "--round", "1",
+                "--table", "1", db=db)
+    assert r.returncode == 2 and f"table 1 of round 1 is {p1} vs {p2}" in r.stderr
+    assert _match_ids(db) == []
+    mid = run_cli(*base, "--round", "1", "--table", "1", db=db).stdout.strip()
+    r = run_cli(*base, "--round", "1", "--table", "1", db=db)
+    assert r.returncode == 2 and f"table 1 of round 1 already has a recorded match: {mid}" in r.stderr
+    assert _match_ids(db) == [mid]
+    # any other label stays free: the tournament's name is no tournament id, and needs no round
+    r = run_cli("match", "new", "-r", "optcg", "-p", "X", "-p", "Y", "--event", "Cup", "--round", "9", db=db)
+    assert r.returncode == 0, r.stderr
+    # a round's match with no table (its result taken with `tournament result --match`): not linked
+    r = run_cli(*base, "--round", "1", db=db)
+    assert r.returncode == 0, r.stderr
+    assert run_cli("events", "t-cup", db=db).stdout.count(" linked (made with match new") == 1  # table 1's only
+
+
+def test_tournament_matches_says_a_table_a_match_names_without_being_linked(tmp_path):
+    db = _cup(tmp_path)
+    p1, p2 = _table(db, 1)
+    q1, q2 = _table(db, 2)
+    with EventStore.open(db) as store:  # made before match new linked them (or imported): labels only
+        stray = Match.create(store, "optcg", [p1, p2], event="t-cup", round="1", table="1").id
+        other = Match.create(store, "optcg", [q1, "Zed"], event="t-cup", round="1", table="2").id
+    r = run_cli("tournament", "matches", "t-cup", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    made = {row["table"]: row["match"] for row in json.loads(r.stdout)}
+    assert made == {1: stray}, made  # linked, not doubled; table 2 left without: its match names others
+    assert f"table 1: linked match {stray}" in r.stderr
+    assert f"table 2: no match made: {other} names this table but not {q1} vs {q2}" in r.stderr
+    assert sorted(_match_ids(db)) == sorted([stray, other])
