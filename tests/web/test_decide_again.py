@@ -182,6 +182,21 @@ def facts_form_of(page: str) -> dict:
     return sent
 
 
+def decided_by_facts_under_store(api, server) -> tuple[str, str, int]:
+    """A table nobody recorded, time called and decided on the page's facts form under policy store
+    (Ann wins): the match, judge Kim's link, the decision's position."""
+    tid = new_event(api, 0, game="optcg", policy="bandai")
+    api.do(tid, "register", names="Ann\nBob")
+    api.do(tid, "pair")
+    mid = next(iter(api.do(tid, "create_matches")["matches"].values()))  # nothing recorded at the table
+    judge = mint(api, tid, "judge", "Kim")
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": "store"}).text
+    r = api.http.post(f"/m/{mid}/do/time", follow_redirects=False,
+                      data={**facts_form_of(page), "facts": "turn=3 life=2-2 deck=20-20 characters=1-1 last_life=Ann"})
+    assert r.status_code == 303, r.text
+    return mid, judge, decisions(server.db, mid)[-1].position
+
+
 def test_a_policy_chosen_on_the_page_decides_the_facts_and_stays_on_the_page_after(api, server):
     # review: the facts form offered no policy for optcg (the ruleset listed none) and sent none, and
     # its answer came back to the page without the `?policy=`: the page's policy was dropped twice
@@ -206,16 +221,7 @@ def test_a_standing_facts_decision_is_said_first_and_the_log_preview_only_compar
     # QA80 #2: right after the facts form recorded "Bob wins", this page's heading said "Decision:
     # continue" (the empty log) and then "a different decision is recorded... void it first"; the
     # terminal's dry run said "continue" too
-    tid = new_event(api, 0, game="optcg", policy="bandai")
-    api.do(tid, "register", names="Ann\nBob")
-    api.do(tid, "pair")
-    mid = next(iter(api.do(tid, "create_matches")["matches"].values()))  # nothing recorded at the table
-    judge = mint(api, tid, "judge", "Kim")
-    page = api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": "store"}).text
-    r = api.http.post(f"/m/{mid}/do/time", follow_redirects=False,
-                      data={**facts_form_of(page), "facts": "turn=3 life=2-2 deck=20-20 characters=1-1 last_life=Ann"})
-    assert r.status_code == 303, r.text
-    decided = decisions(server.db, mid)[-1].position
+    mid, judge, decided = decided_by_facts_under_store(api, server)
     words = f"Ann wins (event {decided}, policy store, from facts given by judge Kim: turn=3"
     for params in ({"policy": "store"}, {}):
         page = html.unescape(api.http.get(f"/m/{mid}/decide", params={"k": judge, **params}).text)
@@ -267,16 +273,7 @@ def test_an_unknown_policy_is_answered_with_the_policies_there_are(api, server):
 def test_a_standing_decision_overturned_on_appeal_is_said_so_on_the_page(api, server):
     # QA81 H1: after the head judge overturned the standing decision, this page still said "it
     # decides the match" and nothing of the appeal
-    tid = new_event(api, 0, game="optcg", policy="bandai")
-    api.do(tid, "register", names="Ann\nBob")
-    api.do(tid, "pair")
-    mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
-    judge = mint(api, tid, "judge", "Kim")
-    page = api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": "store"}).text
-    r = api.http.post(f"/m/{mid}/do/time", follow_redirects=False,
-                      data={**facts_form_of(page), "facts": "turn=3 life=2-2 deck=20-20 characters=1-1 last_life=Ann"})
-    assert r.status_code == 303, r.text
-    decided = decisions(server.db, mid)[-1].position
+    mid, judge, decided = decided_by_facts_under_store(api, server)
     code, out, err = run_in_process(server.db, "judge", "appeal", mid, str(decided), "--judge", "Head",
                                     "--decision", "overturned", "--text", "Bob wins")
     assert code == 0, out + err
