@@ -148,6 +148,9 @@ def test_a_line_refused_because_the_log_moved_is_a_409_naming_the_judge_who_move
     assert "by judge:W1 (tester, at a terminal)" in body["message"], body["message"]
     # QA80 6: each moved event names its writer in the same words as the message, not the OS user
     assert [m["by"] for m in body["moved"]] == ["judge:W1 (tester, at a terminal)"], body["moved"]
+    # review: the page's route answered an API client the same refusal with a 200
+    r = api.post(f"/m/{mid}/do/line", {"line": "T1 A: refresh", "seen": seen}, token=rec)
+    assert r.status_code == 409 and r.json()["status"] == "moved" and head(api, mid) == seen + 1, r.text
 
 
 def test_a_result_entered_at_a_terminal_is_said_as_such_in_the_tables_api_and_the_cli(api, server):

@@ -7,7 +7,6 @@ from enum import Enum
 from typing import Any
 
 from fastapi import APIRouter, Body, Query, Request
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from judge.tournament.audit import audit_rows
@@ -15,7 +14,7 @@ from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.actions import ACTIONS, run_action
 from judge.web.match_actions import MATCH_ACTIONS, match_scope, run_match_action
-from judge.web.routes.common import app_state, check_csrf, grant_of
+from judge.web.routes.common import app_state, check_csrf, grant_of, moved_answer
 from judge.web.routes.staff import context, queue_view, tournament_calls
 
 router = APIRouter(prefix="/api")
@@ -194,9 +193,7 @@ async def match_line(request: Request, mid: str, body: Line) -> Any:
     scope, g = _match_grant(request, mid)
     check_csrf(request, g, {})
     out = run_match_action(context(request), g, "line", scope, body.model_dump())
-    if out["status"] == "moved":  # nothing stored: a client reading only the code must not take it for stored (QA78 LOW-2)
-        return JSONResponse(out, status_code=409)
-    return out
+    return moved_answer(out) or out
 
 
 @router.post("/m/{mid}/do/{action}", response_model=Done)

@@ -251,6 +251,14 @@ def json_error(e: Exception) -> JSONResponse:
     return JSONResponse(error_body(e), status_code=error_status(e))
 
 
+def moved_answer(out: dict[str, Any]) -> JSONResponse | None:
+    """A line held back because another recorder stored events since `seen` stored nothing: a 409
+    with the events and who stored them, so a client reading only the code does not take it for
+    stored (QA78 LOW-2); None for a stored answer. Every route that answers a line in JSON uses it
+    (review: /m/ID/do/line answered an API client 200)."""
+    return JSONResponse(out, status_code=409) if out.get("status") == "moved" else None
+
+
 def next_step(e: Exception) -> str:
     """What the error page tells the user to do (after "Nothing was stored." for a form sent). "Try
     again" only where a retry can succeed (a lost race, a field to correct); QA73 15: a 403 for another match's link

@@ -34,7 +34,7 @@ from judge.web.replace import box_of, event_at, form_of, refusal
 from judge.web.timedecide import offer, preview
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, json_error, link, page, read_form, refused,
-    page_error, wants_json, flash_link, flash_of, refusal_answer,
+    page_error, wants_json, flash_link, flash_of, refusal_answer, moved_answer,
 )
 from judge.web.routes.staff import context
 
@@ -241,8 +241,8 @@ async def match_do(request: Request, mid: str, action: str):
             return refused(request, _recorder(request, scope, g, act_error=error_body(e)["error"], call_reason=kept),
                            error_status(e))
         return refusal_answer(request, e)
-    if api_client:  # as POST /api/m/ID/do/ACTION answers
-        return JSONResponse(result)
+    if api_client:  # as POST /api/m/ID/do/ACTION answers (a moved log's line: 409, as /api/m/ID/lines)
+        return moved_answer(result) or JSONResponse(result)
     if on_recorder:
         return _recorder(request, scope, g, done=dict(result, recorded=[]))
     if is_htmx:
