@@ -53,6 +53,46 @@ def appealable(kind: str, actor: str) -> bool:
     return kind in JudgeAppeal.references["appealed"] and actor.startswith(JUDGE_PREFIX)
 
 
+def live_events(match: Match, events: list[RecordedEvent] | None = None,
+                voided: set[int] | None = None) -> list[RecordedEvent]:
+    """The log's events that still count: not voided as the match's state says (`voided`, when the
+    caller has it already). The one source the appeal readers and `decide_appeal` share, so the web
+    Appeal list never offers what the write would judge otherwise."""
+    voided = set(match.state().voided) if voided is None else voided
+    return [e for e in (match.events() if events is None else events) if e.position not in voided]
+
+
+def standing_appeals(match: Match, events: list[RecordedEvent] | None = None,
+                     voided: set[int] | None = None) -> dict[int, list[RecordedEvent]]:
+    """The decisions on appeals that still count, by the action appealed, in order (the last
+    stands): what `decide_appeal` checks a new decision against."""
+    return appeal_decisions(live_events(match, events, voided))
+
+
+def appeal_choices(match: Match, words: dict[int, str]) -> list[dict[str, Any]]:
+    """The judge actions an appeal may name (`appealable`), not voided, latest first, each with
+    its words (`words`: position -> text, as the page's timeline says them), where an appeal of
+    it was decided that standing decision ("decided: upheld, #32"), and for a time decision no
+    longer current its mark ("out of date, superseded by #75"; "superseded by #61" for one a
+    later decision replaced: engine.decisions.not_current_marks, which `judge appeal` says too):
+    the marks come first, so a phone's closed select shows them (QA81 L7, M1). The web's Appeal
+    list; computed from the same live events as `decide_appeal`."""
+    events = match.events()
+    live = live_events(match, events)
+    decided = {p: ds[-1] for p, ds in appeal_decisions(live).items()}
+    current = not_current_marks(match.replayer, events)
+    out = []
+    for e in reversed(live):
+        if not appealable(e.kind, e.actor):
+            continue
+        marks = [f"decided: {decided[e.position].payload['decision']}, #{decided[e.position].position}"] \
+            if e.position in decided else []
+        if e.position in current:
+            marks.append(current[e.position])
+        out.append({"position": e.position, "text": words.get(e.position, e.kind), "marks": marks})
+    return out
+
+
 def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, actor: str, by: str | None = None,
                   override: str | None = None, recorded_by: str | None = None,
                   override_said: str = "--override REASON") -> Recorded:
@@ -64,8 +104,7 @@ def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, acto
     (engine.desk._appeal_findings)."""
     payload = {"appealed": appealed, "decision": decision, "text": text, "by": by or None,
                "override": (override or "").strip() or None}
-    voided = set(match.state().voided)
-    live = [e for e in match.store.read(match.id, after=1) if e.position not in voided]
+    live = live_events(match)
     target = next((e for e in live if e.position == appealed), None)
     if target is not None and target.kind in JudgeAppeal.references["appealed"] \
             and not appealable(target.kind, target.actor):  # another kind: the payload's check words it

@@ -9,7 +9,6 @@ from engine.desk import (
     JUDGE_ACTION_KINDS,
     JUDGE_PREFIX,
     LogOutcome,
-    appeal_decisions,
     describer,
     judge_of,
 )
@@ -20,6 +19,7 @@ from engine.match import Match
 from engine.penalty_guide import guide_for
 from engine.replay import Validation
 from engine.state import TableState
+from judge.desk.actions import standing_appeals
 from judge.desk.clock import Clock, clock_of
 from judge.replay.hiding import seen_log
 
@@ -188,7 +188,7 @@ def penalty_rows(match: Match, voided: set[int] | None = None) -> list[dict[str,
     voided = set(match.state().voided) if voided is None else voided
     guide = guide_for(match.ruleset.name)
     events = match.events()
-    appeals = appeal_decisions(e for e in events if e.position not in voided)
+    appeals = standing_appeals(match, events, voided)
     rows = []
     for e in events:
         if e.kind != "judge.penalty":

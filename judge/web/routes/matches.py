@@ -14,9 +14,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from engine.catalogue import load as load_catalogue
-from engine.decisions import not_current_marks
-from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER, appeal_decisions
-from judge.desk.actions import appealable
+from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER
+from judge.desk.actions import appeal_choices
 from engine.match import InputError
 from engine.timefacts import usage
 from judge.desk.audit import audit
@@ -385,31 +384,6 @@ def time_facts_form(m) -> dict[str, Any] | None:
             "policies": list(m.ruleset.time_policies)}
 
 
-def appealable_actions(tl, events, replayer=None) -> list[dict[str, Any]]:
-    """The judge actions an appeal may name (judge.desk.actions.appealable: `judge appeal`'s rule),
-    latest first, each with its words as the timeline says them, where an appeal of it was decided
-    that standing decision ("decided: upheld, #32"), and for a time decision no longer current its
-    mark ("out of date, superseded by #75"; "superseded by #61" for one a later decision
-    replaced: engine.decisions.not_current_marks, which `judge appeal` says too): the marks come
-    first, so a phone's closed select shows them (QA81 L7, M1). Voided ones left out. `events`:
-    the match's log."""
-    void = {e["p"] for e in tl.events if e["void"]}
-    decided = {p: ds[-1] for p, ds in appeal_decisions(e for e in events if e.position not in void).items()}
-    current = not_current_marks(replayer, events) if replayer is not None else {}
-    out = []
-    for e in reversed(tl.events):
-        if not appealable(e["kind"], e["actor"]) or e["void"]:
-            continue
-        p, marks = e["p"], []
-        if p in decided:
-            marks.append(f"decided: {decided[p].payload['decision']}, #{decided[p].position}")
-        if p in current:
-            marks.append(current[p])
-        out.append({"position": p, "text": e["text"], "marks": marks,
-                    "decided": marks[0][len("decided: "):] if p in decided else None})
-    return out
-
-
 @router.get("/m/{mid}/call/{position}", response_class=HTMLResponse)
 async def call_page(request: Request, mid: str, position: int):
     web = app_state(request)
@@ -433,7 +407,7 @@ async def call_page(request: Request, mid: str, position: int):
                           for i in guide.infractions}
     answered = [e for e in web.desk.matches.desk_events.get(mid, [])
                 if e.kind == "judge.ruling" and e.payload.get("call") == position]
-    appealable = appealable_actions(tl, m.events(), m.replayer)
+    appealable = appeal_choices(m, {e["p"]: e["text"] for e in tl.events})
     finding_rules = [f["rule"] for f in a["findings"] if f["position"] == at]
     return page(request, "web/call.html", title=f"Judge call: table {scope.table[1] if scope.table else '?'}",
                 mid=mid, k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, tid=None,
