@@ -625,13 +625,19 @@ class AppealedAway:
         text = str(self.appeal.payload.get("text") or "").strip()
         return f"{self.mark()[:-1]}, head judge {judge}{': ' + text if text else ''})"
 
+    def redecide_commands(self, match: str) -> tuple[str, str]:
+        """The two commands that replace a time decision overturned or changed on appeal: void it
+        with a correction that names the appeal, then decide again. One wording for every reader
+        that says them (`of_time_decision`, the tournament's check of a result based on it)."""
+        return (f"tablejudge log {match} correction --actor judge:NAME --voids {self.action} --reason "
+                f"\"overturned on appeal, event {self.appeal.position}\"", f"tablejudge timelimit {match} --judge NAME")
+
     def of_time_decision(self, match: str) -> str:
         """Said beside a time decision overturned or changed on appeal (`timelimit`, its web preview,
         `state`'s result): it counts until a correction voids it and what replaces it is recorded."""
-        return (f"{self.words()}; it still counts until what replaces it is recorded: void it (tablejudge log "
-                f"{match} correction --actor judge:NAME --voids {self.action} --reason \"overturned on appeal, "
-                f"event {self.appeal.position}\"), then decide again (tablejudge timelimit {match} --judge NAME) "
-                "or enter the result the head judge gave")
+        void, decide = self.redecide_commands(match)
+        return (f"{self.words()}; it still counts until what replaces it is recorded: void it ({void}), then "
+                f"decide again ({decide}) or enter the result the head judge gave")
 
 
 def appealed_away(live: Iterable[Any]) -> dict[int, AppealedAway]:
@@ -641,6 +647,16 @@ def appealed_away(live: Iterable[Any]) -> dict[int, AppealedAway]:
     web's lists all ask here."""
     return {p: AppealedAway(p, ds[-1]) for p, ds in appeal_decisions(live).items()
             if ds[-1].payload.get("decision") != "upheld"}
+
+
+def decision_appealed(events: Iterable[Any], voided: set[int], position: int,
+                      upto: int | None = None) -> AppealedAway | None:
+    """Has the (time) decision at `position` been overturned or changed on appeal? Its
+    AppealedAway, or None: the standing decision among `events` not in `voided` (and, with `upto`,
+    recorded by then: a later appeal was not there yet). One question for `timelimit`, `state`'s
+    result and the tournament's check of a result based on the decision."""
+    return appealed_away(e for e in events if e.position not in voided and (upto is None or e.position <= upto)
+                         ).get(position)
 
 
 def appeal_problem(decisions: Sequence[Any], probe: Any) -> str | None:

@@ -599,14 +599,12 @@ def _result_appealed(m, events, result, upto: int | None) -> str | None:
     overturned or changed it (engine.desk.appealed_away): the result counts until what replaces it
     is recorded, and `state` says so beside it. `upto`: a moment as recorded (a later appeal was not
     there yet)."""
-    from engine.desk import appealed_away
+    from engine.desk import decision_appealed
     from engine.replay import voided_positions
     position = (result or {}).get("position")
     if position is None:
         return None
-    voided = voided_positions(events)
-    a = appealed_away(e for e in events if e.position not in voided and (upto is None or e.position <= upto)
-                      ).get(position)
+    a = decision_appealed(events, voided_positions(events), position, upto)
     return None if a is None else a.of_time_decision(m.id)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.decisions import StaleDecision, stale_decisions
-from engine.desk import AppealedAway, appealed_away, find_time_called
+from engine.desk import AppealedAway, decision_appealed, find_time_called
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.names import any_named, match_names, shown, shown_players
@@ -342,7 +342,7 @@ def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], void
             elif p.get("result") != "continue":
                 result.contradicts = e
             if result.standing is not None:
-                result.appealed = appealed_away(x for x in events if x.position not in voided).get(e.position)
+                result.appealed = decision_appealed(events, voided, e.position)
             return
 
 

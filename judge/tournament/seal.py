@@ -249,7 +249,7 @@ def appealed_results(store: EventStore, st: TournamentState,
     (engine.desk.appealed_away): the appeal changes no result by itself, so the result still stands
     on it until the match's decision is replaced and the result taken again, or entered as the head
     judge gave it. (result event, the warning's words, with the commands that settle it.)"""
-    from engine.desk import appealed_away
+    from engine.desk import decision_appealed
     from engine.replay import voided_positions
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
@@ -268,16 +268,15 @@ def appealed_results(store: EventStore, st: TournamentState,
             gone = voided_positions(mlog)
             decided = [x for x in mlog if x.kind == "time.decision" and x.position <= position
                        and x.position not in gone and x.payload.get("result") != "continue"]  # a final one
-            a = appealed_away(x for x in mlog if x.position not in gone).get(decided[-1].position) if decided else None
+            a = decision_appealed(mlog, gone, decided[-1].position) if decided else None
             if a is None:
                 continue
             rnd, table = e.payload.get("round"), e.payload.get("table")
+            void, decide = a.redecide_commands(match)
             out.append((e, (
                 f"round {rnd} table {table}'s result came from match {match}, whose time decision (event "
                 f"{a.action}) was {a.words()}: the result still stands on it. Void it and decide again in the "
-                f"match (`tablejudge log {match} correction --actor judge:NAME --voids {a.action} --reason "
-                f"\"overturned on appeal, event {a.appeal.position}\"`, then `tablejudge timelimit {match} --judge "
-                f"NAME`), then `tablejudge tournament result {st.id} --match {match} --round {rnd} --overwrite "
+                f"match (`{void}`, then `{decide}`), then `tablejudge tournament result {st.id} --match {match} --round {rnd} --overwrite "
                 f"--reason \"decided again after an appeal\"`; or enter the head judge's result: `tablejudge "
                 f"tournament result {st.id} W-L-D --table {table} --round {rnd} --overwrite --reason \"appeal, "
                 f"match {match} event {a.appeal.position}\"`")))
