@@ -20,6 +20,7 @@ from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.store import MATCH_CREATED, ConflictError, EventStore
 
+from judge.numbers import whole_number
 from judge.tournament.aggregate import Tournament
 from judge.tournament.state import RoundState, TournamentState
 from judge.tournament.tables import table_list
@@ -132,11 +133,11 @@ def _number(value: str | int | None, field: str, wanted: str) -> int:
     """A round or table number; a tournament's match needs both (the pairings say which)."""
     if value is None:
         raise InputError(f"a match for a tournament needs {wanted}", field=field)
-    try:
-        return int(str(value).strip())
-    except ValueError:
+    number = whole_number(str(value).strip())  # ASCII digits, as every other number read (not int(): "١", "1_0")
+    if number is None:
         raise InputError(f"--{field} must be a number with a tournament's id as --event, got {value!r}; "
-                         f"{wanted}", field=field) from None
+                         f"{wanted}", field=field)
+    return number
 
 
 def _tables(rnd: RoundState) -> str:

@@ -55,7 +55,11 @@ def test_match_new_refuses_what_the_pairings_do_not_have_and_stores_nothing(tmp_
     for extra, said in [(("--round", "3", "--table", "1"), "t-cup has no round 3 (its rounds: 1)"),
                         (("--round", "1", "--table", "7"), "round 1 of t-cup has no table 7 (its tables: 1-2)"),
                         (("--table", "1"), "needs --round R (its rounds: 1)"),
-                        (("--table", "1", "--round", "first"), "--round must be a number")]:
+                        (("--table", "1", "--round", "first"), "--round must be a number"),
+                        # review: int() took other scripts' digits and underscores (round ١ was round 1)
+                        (("--table", "1", "--round", "\u0661"), "--round must be a number"),
+                        (("--table", "1", "--round", "\u0663"), "--round must be a number"),
+                        (("--round", "1", "--table", "0_1"), "--table must be a number")]:
         r = run_cli(*base, *extra, db=db)
         assert r.returncode == 2 and said in r.stderr, (extra, r.stderr)
     r = run_cli("match", "new", "-r", "optcg", "-p", p1, "-p", "Zed", "--event", "t-cup", "--round", "1",
