@@ -62,7 +62,11 @@ def describe(e: RecordedEvent, events: Sequence[RecordedEvent] = ()) -> str:
         if p.get("source") == "match new":
             (m,) = p["matches"]
             return f"round {p['round']}: table {m['table']}'s recorded match {m['match']} linked (made with match new, {p['ruleset']})"
-        return f"round {p['round']}: created {plural(len(p['matches']), 'recorded match', 'recorded matches')} ({p['ruleset']})"
+        linked = sum(1 for m in p["matches"] if m.get("linked"))  # an event before the mark: all read as created
+        n = plural(len(p["matches"]), "recorded match", "recorded matches")
+        if not linked:
+            return f"round {p['round']}: created {n} ({p['ruleset']})"
+        return f"round {p['round']}: {n} ({len(p['matches']) - linked} created, {linked} linked) ({p['ruleset']})"
     if k == "correction":
         target = events[p["voids"] - 1] if 0 < p["voids"] <= len(events) else None
         what = f" ({describe(target, events)})" if target is not None else ""

@@ -258,7 +258,7 @@ def create_matches(t: Tournament, *, ruleset: str | None = None, round_no: int |
             found = unlinked[p.table]
             ids = ", ".join(e.match for e in found)
             if len(found) == 1 and sorted(found[0].payload.get("players") or ()) == sorted([p.player1, p.player2]):
-                made.append({"table": p.table, "match": found[0].match})
+                made.append({"table": p.table, "match": found[0].match, "linked": True})  # the audit tells them apart
                 said.append(f"table {p.table}: linked match {ids}, made for this table before (not a second match)")
             else:
                 why = "more than one" if len(found) > 1 else f"not {p.player1} vs {p.player2}"

@@ -263,7 +263,7 @@ class RoundMatches(Payload):
 
     round: int
     ruleset: str
-    matches: list[dict[str, Any]]   # {"table": n, "match": id}
+    matches: list[dict[str, Any]]   # {"table": n, "match": id}, and "linked": true for a match made before, linked
     source: str | None = None       # "match new": one table's match made by hand, then linked
 
 

@@ -93,3 +93,5 @@ def test_tournament_matches_says_a_table_a_match_names_without_being_linked(tmp_
     assert f"table 1: linked match {stray}" in r.stderr
     assert f"table 2: no match made: {other} names this table but not {q1} vs {q2}" in r.stderr
     assert sorted(_match_ids(db)) == sorted([stray, other])
+    # review: the audit said "created 1 recorded match" for the one it linked
+    assert "round 1: 1 recorded match (0 created, 1 linked) (optcg)" in run_cli("events", "t-cup", db=db).stdout
