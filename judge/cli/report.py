@@ -59,6 +59,10 @@ def report_cmd(env: Env, match, round_, event, out_dir, out, no_matches, staff, 
     if round_ and out:  # QA73 13: -o was ignored and the round went to exports/ without a word
         raise InputError(f"--out (-o) names one match's file; a round writes a folder of files: give "
                          f"--out-dir DIR instead of -o {out}", field="out")
+    if round_ and overwrite:  # it would be ignored: a round's two views are named apart, never replacing each other
+        raise InputError("--overwrite applies to one match's file (MATCH, or -o FILE, holding the other view); a "
+                         "round's files are named apart by view (round-R.html, round-R.staff.html) and never "
+                         f"replace each other: give --round {round_} without --overwrite", field="overwrite")
     problems: list[str] = []  # why the log fails verification: the page says it, the exit code too
     if round_:
         paths, failing = lib.write_round_report(env.store(), round_, event=event, out_dir=out_dir,

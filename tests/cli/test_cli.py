@@ -110,6 +110,17 @@ def test_a_round_report_refuses_o_and_names_out_dir(tmp_path):
     assert "a round writes a folder: --out-dir" in " ".join(run_cli("report", "--help").stdout.split())
 
 
+def test_a_round_report_refuses_overwrite_it_would_ignore(tmp_path):
+    """Review: `report --round 2 --overwrite` wrote the round and said nothing: --overwrite only
+    lets one match's file replace the other view, and a round's files never do (named apart)."""
+    db = str(tmp_path / "t.db")
+    run_cli("match", "new", "-r", "table", "-p", "Ann", "-p", "Bob", "--round", "2", db=db)
+    folder = tmp_path / "round"
+    r = run_cli("report", "--round", "2", "--overwrite", "--out-dir", str(folder), db=db)
+    assert r.returncode == 2 and "--overwrite applies to one match's file" in r.stderr, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr and not folder.exists()
+
+
 def test_ruleset_names_are_taken_in_any_case(tmp_path):
     """QA71 item 12: `--ruleset OPTCG` is optcg (one ruleset has that name), stored as `optcg`."""
     db = str(tmp_path / "t.db")
