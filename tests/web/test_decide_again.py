@@ -227,6 +227,7 @@ def test_a_standing_facts_decision_is_said_first_and_the_log_preview_only_compar
         page = html.unescape(api.http.get(f"/m/{mid}/decide", params={"k": judge, **params}).text)
         assert f"Decided: {words}" in page, page
         assert page.index("Decided: ") < page.index('id="decision"')  # the standing decision first
+        assert "decided by judge:Kim for the time call" in page, page  # review: "recorded by" named the judge
         alone = params.get("policy", "bandai")
         assert f"What the log alone gives (policy {alone}): continue" in page and "Decision: continue" not in page
         assert "void" not in page and "A different decision" not in page and 'id="decide-confirm"' not in page

@@ -208,7 +208,11 @@ async def match_act(request: Request, mid: str, action: MatchActionName,
     the table"; a ruling that answers it, the queue's "Answered"; 422 if the call is answered already),
     penalty (`player`, `infraction`: the penalty guide's id or name,
     `penalty`, `reason`, `minutes_late`), backup (`to`, `reason`, `rule`), extend (`minutes`,
-    `reason`: the table's time on the round clock), replace (`voids`, `reason`, `kind`, `actor` and a
+    `reason`: the table's time on the round clock), time (`facts`: what the table shows, as
+    `timelimit --facts`; `policy`; `clock`: a table nobody recorded), appeal (`appealed`: the judge
+    action's event, `decision`: upheld, overturned or changed, `text`: why, `by`: who appealed,
+    `override`: why it replaces a decision given already on that action, 422 without it; as
+    `tablejudge judge appeal` records it), replace (`voids`, `reason`, `kind`, `actor` and a
     `payload.FIELD` per field: what event `voids` should have read, as the replace form sends it;
     recorded as `tablejudge log M correction --instead` records it), decide (`seen`: the head the
     preview was decided on, required; `policy`: as `timelimit --policy`; what `tablejudge timelimit M`

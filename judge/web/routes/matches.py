@@ -220,8 +220,10 @@ async def record(request: Request, mid: str):
 
 @router.post("/m/{mid}/do/{action}")
 async def match_do(request: Request, mid: str, action: str):
-    """undo, call, ruling, penalty, backup, extend: htmx gets a message (the page's live parts
-    refresh themselves from the match's stream); a plain form goes back to its page."""
+    """line, undo, call, ruling, answer, penalty, backup, extend, time, decide, appeal, replace
+    (judge.web.match_actions.MATCH_ACTIONS): htmx gets a message (the page's live parts refresh
+    themselves from the match's stream; the recorder's undo and call, the whole recorder); a plain
+    form goes back to its page; an API client gets the API's JSON."""
     form, scope, g = await _posted(request, mid)
     back = form.get("back") if isinstance(form.get("back"), str) and form["back"].startswith(("/m/", "/t/")) \
         else f"/m/{mid}"
