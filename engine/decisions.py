@@ -267,11 +267,11 @@ def stale_findings(stale: Mapping[int, StaleDecision], match: str) -> list[Findi
 def log_ending(match: Any, events: Sequence[RecordedEvent], voided: Iterable[int], game_outcome: Any,
                standing: Standing) -> tuple[LogOutcome | None, list[Finding]]:
     """How the log says `match` ended, as it stands, and the desk's findings on it (DESK-15 for a
-    stale decision among them): the review and the replay's timeline, which read the same log
-    apart. `game_outcome`: the ruleset's outcome of the validated table, set aside here where it
-    came from a stale decision (`standing.outcome`); `standing`: the stale decisions of `events`."""
+    stale decision among them), for judge.desk.review (the replay's timeline reads it from there).
+    `game_outcome`: the ruleset's outcome as it stands (`standing.outcome` of the validated table's:
+    the caller's, which guards both ruleset calls); `standing`: the stale decisions of `events`."""
     rs, stale = match.ruleset, standing.stale
-    outcome = log_outcome(events, voided, match.players, standing.outcome(game_outcome), stale)
+    outcome = log_outcome(events, voided, match.players, game_outcome, stale)
     desk = desk_findings(events, voided, match.players, outcome, known_rules=[r.id for r in rs.rules],
                          guide=guide_for(rs.name), extra_minutes=rs.extra_minutes_policies)
     return outcome, desk + stale_findings(stale, match.id)

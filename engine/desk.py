@@ -28,7 +28,8 @@ from engine.schema import Payload, PayloadError, Player, event_kind, shown
 from engine.words import plural, say
 
 JUDGE_PREFIX = "judge:"  # same as engine.events.JUDGE_PREFIX (not imported: events imports us)
-POLICY_SOURCE = "docs/judging.md, \"The desk's rules (DESK-n)\""  # no repository path (QA80 8)
+# names the docs shipped for users (a page and section they can open), never a source file (QA80 8)
+POLICY_SOURCE = "docs/judging.md, \"The desk's rules (DESK-n)\""
 
 # Lowest to highest. Suspension is the ONE PIECE CARD GAME Tournament Rules Manual's sixth penalty
 # (TRM 2025-10-17, 7.2: decided by Bandai for a set time, above a Disqualification).

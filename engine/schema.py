@@ -41,19 +41,20 @@ DEFAULT_MAX_CARDS = 200   # a ruleset's max_cards unless it says otherwise
 QUOTE_CHARS = 80          # how much of a bad value a message quotes
 
 
-def cut(text: str, limit: int = QUOTE_CHARS) -> str:
+def cut(text: str, limit: int = QUOTE_CHARS, form: Callable[[str], str] = str) -> str:
     """A user-supplied value cut for display: its first `limit` characters, then "… (5,000
     characters)", so a cut value never passes for a whole one (QA81 L5: a 5,000-digit version read
     as "1.99999999999999999999999999999999999999"). The one shortening helper: a tool's own words
-    are never cut (QA81 L2), only the values quoted in them."""
-    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+    are never cut (QA81 L2), only the values quoted in them. `form`: how the kept text is written
+    (`repr` for a quote), the characters counted in the value's own, never in its quotes."""
+    return form(text) if len(text) <= limit else form(text[:limit]) + f"… ({len(text):,} characters)"
 
 
 def shown(value: Any, limit: int = QUOTE_CHARS) -> str:
     """A value as a message quotes it: its repr, cut to about `limit` characters (a 10 MB field
     must not make a 20 MB message)."""
     if isinstance(value, str):  # counted in the value's own characters, never its repr's quotes
-        return repr(value) if len(value) <= limit else repr(value[:limit]) + f"… ({len(value):,} characters)"
+        return cut(value, limit, repr)
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
         return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
     return cut(repr(value), limit)

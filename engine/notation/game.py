@@ -77,6 +77,9 @@ class ReadGame:
     # how the card data picked a card for a name, with the line it was said on: (line, note), in the
     # card data's own words ("nami → OP09-050, the only Nami in Ann's deck colours (Blue)")
     notes: list[tuple[int, str]] = field(default_factory=list)
+    # card numbers the card data does not hold (a typo?), with the line: (line, notice). Said, not
+    # stored: the card data is not part of the log, so judging later cannot tell (carddb `fill`)
+    notices: list[tuple[int, str]] = field(default_factory=list)
 
 
 def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
@@ -88,9 +91,10 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
     `cards(ruleset)` may give the card data for the file's game (judge.io.carddb.match_cards): an
     object with `resolve(word, state, player, field)` (a card's name -> its number, as the table stands),
     `complete(kind, payload, table, kind_at)` (the facts a payload carries, e.g. a decklist's; a
-    correction's replacement, JSON as typed, with its names resolved) and `take_notes()` (how the
+    correction's replacement, JSON as typed, with its names resolved), `take_notes()` (how the
     names since the last call were narrowed: kept with their line in ReadGame.notes, for the import's
-    summary to show); None for no card data.
+    summary to show) and `take_notices()` (card numbers since the last call that the card data lacks:
+    ReadGame.notices, likewise); None for no card data.
 
     `continues`: the table of the match the file is appended to (`import --match`), at its last
     event. A turn header's number may then count on from the match (the file continues it) or from
@@ -129,12 +133,14 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
     drafts: list[Any] = []
     where: list[int] = []
     notes: list[tuple[int, str]] = []
+    notices: list[tuple[int, str]] = []
     kinds = {1: "match.created"}
     stands: dict[int, Standing] = {}  # the file's corrections so far (engine/replacing.py `standing`)
 
     def noted(line: int) -> None:
         if lookup is not None:
             notes.extend((line, n) for n in lookup.take_notes())
+            notices.extend((line, n) for n in lookup.take_notices())
 
     def add(kind: str, actor: str, payload: dict, line: int, col: int) -> Any:
         head = len(drafts) + 1
@@ -183,7 +189,7 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
         noted(lineno)  # after add: a replacement's names are resolved (and noted) there
     if not drafts and not header.players:
         raise NotationError("the file holds no game", line=1, col=1, path=path)
-    return ReadGame(header, created, drafts, where, notes)
+    return ReadGame(header, created, drafts, where, notes, notices)
 
 
 @dataclass

@@ -269,6 +269,10 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
     earlier export); if a line differs from the stored event, the file is refused, naming that line
     and event. The summary (and --json: "status", "already_in_log") says which, per file.
 
+    A notation file's card names (optcg) are listed after the summary with the line each was
+    narrowed on (--json: card_notes); a card number the card data lacks is stored as written and
+    said on stderr with its line (--json: notices).
+
     A file appended with --match (a notation file's body, JSONL lines without match.created) is
     compared with the match's events by kind, actor and payload, leaving out the match's off-table
     events (judge calls, notes, the clock, ...) that the file does not have: if the match ends with
@@ -399,6 +403,8 @@ def import_cmd(env: Env, paths, fmt, match_ref, workers, expected, again, resume
         for r in rows:  # a card picked for a name is never picked silently (cardresolve), here as live
             for n in r.get("card_notes") or ():
                 click.echo(card_note_line(n))
+            for n in r.get("notices") or ():  # a card number the card data lacks: as `log` says it
+                stderr(f"{n['file']}:{n['line']}: notice: {n['notice']}")
         for f in failures:
             stderr(f"failed (nothing of it stored): {f['error']}")
     if interrupted:

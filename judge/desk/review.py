@@ -135,9 +135,9 @@ def review(match: Match, upto: int | None = None, *, hidden: bool = False,
     seen = seen_log(match, stored, hidden)
     validation = match.replayer.validate_events(seen[1:])  # as `validate`: void findings judged apart
     voided = set(validation.state.voided)
-    try:
-        game = match.ruleset.outcome(validation.state)
-    except Exception:  # noqa: BLE001 - a ruleset bug must not hide the match (DESK-10 flags it elsewhere)
+    try:  # the game's outcome as it stands: a stale decision's set aside, or the standing table's
+        game = standing.outcome(match.ruleset.outcome(validation.state))
+    except Exception:  # noqa: BLE001 - a ruleset bug (either table's) must not hide the match (DESK-10 flags it)
         game = None
     outcome, desk = log_ending(match, seen, voided, game, standing)
     return Review(match, seen, validation, desk, outcome, clock_of(seen, voided), stale,

@@ -40,12 +40,13 @@ JA_KEYWORDS = {"ブロッカー": "Blocker", "速攻": "Rush", "ダブルアタ�
                "バニッシュ": "Banish", "カウンター": "Counter", "ブロック不可": "Unblockable"}
 ANY_NUMBER = re.compile(r"you may have any number of this card in your deck|デッキに何枚でも入れ", re.I)
 KANA = re.compile(r"[\u3040-\u30ff]")
-PRINTING_SUFFIX = re.compile(r"_[a-z]\d+$", re.I)  # OP01-078_p1, OP01-052_r1 -> OP01-078
+PRINTING_SUFFIX = re.compile(r"_[a-z][0-9]+$", re.I)  # OP01-078_p1, OP01-052_r1 -> OP01-078
 # A card number: set, dash, three digits (OP01-078, ST10-001, P-001); a printing's suffix (_p1) is cut
 # first. No letter after the digits (QA81 L6: `OP99-999x` was stored as the number OP99-999X; no
 # printed card, no card source and no OPTCGSim log has one): the one notion of "a card number" for
 # typed cards, card data and the importers alike.
-NUMBER = re.compile(r"[A-Z]{1,4}[0-9]{0,3}-[0-9]{3}")
+SET_DASH = r"[A-Z]{1,4}[0-9]{0,3}-"  # a number's set and dash (OP01-, P-): the start all three forms share
+NUMBER = re.compile(SET_DASH + "[0-9]{3}")
 NUMBER_FORM = "a set, a dash and three digits: OP01-078, or OP01-078_p1 for a printing"
 MAX_FACT = 1_000_000  # a cost, power, counter or Life: far above any printed card (1e309 is refused)
 VEGA_RARITY = {"Common": "C", "Uncommon": "UC", "Rare": "R", "SuperRare": "SR", "SecretRare": "SEC",
@@ -54,7 +55,8 @@ VEGA_RARITY = {"Common": "C", "Uncommon": "UC", "Rare": "R", "SuperRare": "SR", 
 
 # The start of a card number, up to its dash at least (OP01-, OP01-00): `cards find` lists the numbers
 # that start so (a name's word has no dash followed by digits only)
-NUMBER_START = re.compile(r"[A-Z]{1,4}[0-9]{0,3}-[0-9]{0,3}")
+NUMBER_START = re.compile(SET_DASH + "[0-9]{0,3}")
+NUMBER_LIKE = re.compile(SET_DASH + "[0-9]")  # the set, the dash and a digit: numberlike
 
 
 def number_start(text: str) -> str | None:
@@ -66,7 +68,7 @@ def number_start(text: str) -> str | None:
 def numberlike(text: str) -> bool:
     """Text that starts as a card number does (a set, a dash, a digit: `OP01-00`, `op99-999x`,
     `OP01-0789`) but may not be one: said as a malformed number, not looked up as a name."""
-    return re.match(r"[A-Z]{1,4}[0-9]{0,3}-[0-9]", text.strip().upper()) is not None
+    return NUMBER_LIKE.match(text.strip().upper()) is not None
 
 
 def card_number(text: str) -> str | None:

@@ -1,6 +1,6 @@
 """Reading a user's text file: UTF-8 (a byte-order mark accepted), and when it is not, an InputError
 that says where: the file, the line and the column of the first bad byte ("reg.csv:3:5: not UTF-8
-text"; lines ended by LF, CRLF or a lone CR, as the readers split them). UTF-16 (what Windows
+text"; lines counted as the readers split them, str.splitlines()). UTF-16 (what Windows
 Notepad and PowerShell's `>` write: a byte-order mark, or none but a NUL byte beside every ASCII
 character) is recognised and decoded, not misread as a truncated or
 foreign file. Every importer, results file, registration CSV, decklist and uploaded form file reads
@@ -51,12 +51,13 @@ def decode(raw: bytes, where: str) -> str:
 
 
 def place(raw: bytes, at: int) -> str:
-    """"line:column" of byte `at`, lines ended as the readers end them (LF, CRLF or a lone CR: an
-    old Mac or OPTCGSim file with CR-only ends was said to be all on line 1)."""
-    before = raw[:at]
-    line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
-    start = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1
-    return f"{line}:{len(before[start:].decode('utf-8', 'replace')) + 1}"
+    """"line:column" of byte `at`, counted as the readers count: they split with str.splitlines()
+    (LF, CRLF, a lone CR, but also U+2028, \\x0c, \\x1c-\\x1e, \\x85 ...), so the same call does here.
+    Counting LF and CR alone put a bad byte after a U+2028 on the line before the readers' (and an
+    old Mac or OPTCGSim file with CR-only ends was once said to be all on line 1)."""
+    # the bytes before the first bad one are UTF-8; the readers never see a byte-order mark
+    lines = (raw[:at].decode("utf-8-sig", "replace") + "x").splitlines()  # "x": the bad byte's line
+    return f"{len(lines)}:{len(lines[-1])}"
 
 
 def read_bytes(path: str, what: str = "") -> bytes:

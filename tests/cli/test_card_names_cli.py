@@ -222,3 +222,29 @@ def test_log_of_a_malformed_or_partial_number_is_refused_with_the_form_and_cards
         assert f"{typed!r} is not a card number" in capsys.readouterr().err
     assert run_guarded(cli, ["--db", db, "events", match, "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)) == before  # nothing stored
+
+
+def test_an_imported_files_unknown_numbers_are_said_with_their_line_once_per_file(tmp_path, capsys):
+    """A notation file's card numbers went through `fill` but its notices were never taken: an import
+    of `A: play OP99-999` said nothing of it (a typo stored silently). Each is said with its own line,
+    as `log` says it, and a file's notices are that file's alone."""
+    typos = GAME + "A: play OP98-999\n"
+    typos = typos.replace('A: play "Boa Hancock" 4', "A: play OP99-999 4")
+    db, code, out = _import(tmp_path, capsys, typos)
+    assert code == 0, out.err
+    path = str(tmp_path / "game.txt")
+    assert json.loads(out.out)["notices"] == [
+        {"file": path, "line": 15, "notice": TYPO},
+        {"file": path, "line": 16, "notice": TYPO.replace("OP99-999", "OP98-999")}]
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "a.txt").write_text(typos, encoding="utf-8")
+    (folder / "b.txt").write_text(GAME, encoding="utf-8")
+    assert run_guarded(cli, ["--db", str(tmp_path / "u.db"), "import", str(folder), "--format", "notation"]) == 0
+    err = [line for line in capsys.readouterr().err.splitlines() if "notice" in line]
+    assert err == [f"{folder / 'a.txt'}:15: notice: {TYPO}",
+                   f"{folder / 'a.txt'}:16: notice: {TYPO.replace('OP99-999', 'OP98-999')}"]
+    assert run_guarded(cli, ["--db", str(tmp_path / "v.db"), "import", str(folder), "--format", "notation",
+                             "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["imported"]
+    assert [len(r["notices"]) for r in rows] == [2, 0]

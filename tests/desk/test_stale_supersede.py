@@ -212,3 +212,38 @@ def test_the_turn_is_not_compared_where_the_log_stopped_at_the_time_call(tmp_pat
     for kind, actor, payload in events[upto:]:
         m.record(kind, payload, actor=actor)
     assert turns_over(m.replayer.state_at(), m.events()) == 3
+
+
+def test_a_ruleset_bug_reading_the_standing_table_breaks_neither_the_review_nor_the_replay(tmp_path, monkeypatch):
+    """Review: the replay's timeline once guarded the ruleset's outcome of the standing table (a stale
+    decision's, superseded) as review guards the validated table's; folded into review, that call ran
+    unguarded and a ruleset bug there broke the match's page and its replay. It reads as no outcome."""
+    import functools
+
+    from engine.decisions import Standing
+    from judge.replay.export import write_replay
+
+    m = decided(tmp_path)
+    m.record("correction", REPLACING[1](m), actor=JUDGE)
+    second = run(m).recorded.position  # decided again: supersedes the stale decision
+    tables: set[int] = set()
+    folded = Standing.table.func
+
+    def table(self):
+        t = folded(self)
+        tables.add(id(t))
+        return t
+
+    monkeypatch.setattr(Standing, "table", functools.cached_property(table))
+    Standing.table.__set_name__(Standing, "table")
+    real = type(m.ruleset).outcome
+
+    def outcome(self, state):
+        if id(state) in tables:
+            raise RuntimeError("a ruleset bug")
+        return real(self, state)
+
+    monkeypatch.setattr(type(m.ruleset), "outcome", outcome)
+    r = review(Match(m.store, m.id))
+    assert tables and (r.outcome.position, r.outcome.winner) == (second, "Ann")  # the log's decision
+    assert "<html" in open(write_replay(Match(m.store, m.id), str(tmp_path / "r.html")), encoding="utf-8").read()

@@ -180,6 +180,14 @@ def test_names_resolve_to_numbers_and_an_ambiguous_name_lists_the_candidates():
         db.resolve("OP99-999x")
 
 
+@pytest.mark.parametrize("suffix", ["_p\u0661", "_r\uff11"])
+def test_a_printing_suffix_is_ascii_digits_as_the_number_is(suffix):
+    """Review: the printing suffix took any Unicode digit (`\\d`): OP01-078_p١ (an Arabic-Indic 1) was
+    the card OP01-078, though the number itself takes [0-9] only and no card source writes such a suffix."""
+    assert cardformats.card_number("OP01-078" + suffix) is None
+    assert cardformats.card_number("OP01-078_p1") == "OP01-078"
+
+
 def test_cards_find_and_show_by_name(capsys):
     assert run_guarded(cli, ["cards", "find", "hanc"]) == 0
     out = capsys.readouterr().out.splitlines()

@@ -51,6 +51,12 @@ def test_a_5000_digit_number_in_any_field_is_refused_naming_line_and_field(tmp_p
     assert f"big.log:{n}" in error and f"field '{name}'" in error and "5,000 digits" in error
 
 
+def test_a_negative_number_s_digits_are_counted_without_its_sign(tmp_path):
+    """Review: "a number of N digits" counted the leading '-' as a digit (5,001 for 5,000)."""
+    error = refused(tmp_path, write(tmp_path, "big.log", changed(MOVE, 5, "-" + BIG)))
+    assert "fromIndex is a number of 5,000 digits (at most 18)" in error
+
+
 def test_a_5000_digit_life_summary_is_a_line_of_text_not_a_crash(tmp_path):
     # 1.40a writes no Life moves: the first `Life: n` summary gives the Life the game started with
     lines = [ln.replace("] Life: 5", "] Life: " + BIG) for ln in variant("v1_hdr_140a_real.log")]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from engine.match import InputError
 from engine.store import EventStore
 from judge.io.importers import optcgsim
+from judge.io.text import decode
 from tests.rulesets.optcg.support import ROOT, SIM_LOG
 
 
@@ -133,7 +134,6 @@ def test_a_utf16_log_imports_as_its_utf8_original(tmp_path, codec):
 
 
 def test_a_damaged_utf16_file_is_said_to_be_utf16(tmp_path):
-    from judge.io.text import decode
 
     raw = "RZ1|HDR|1.43a.1|2|RZ1\n".encode("utf-16-le") + b"\x00\xdc"  # a lone low surrogate
     with pytest.raises(InputError) as err:
@@ -146,7 +146,6 @@ def test_a_damaged_utf16_file_is_said_to_be_utf16(tmp_path):
 def test_utf8_text_is_never_taken_for_utf16(text):
     """Any UTF-8 text without NUL reads as itself (a 4-7 byte file once read as UTF-16: the review
     of 2026-11-27 found `3 2-1` in a one-line results file read as three CJK characters)."""
-    from judge.io.text import decode
 
     assert decode(text.encode(), "x.csv") == text
     for short in (b"3 2-1\n", b"OP01\n", b"ab", "é,ü\n1,2\n".encode()):
@@ -197,6 +196,18 @@ def test_a_windows_1252_log_is_refused_naming_the_line_column_and_byte(tmp_path,
     assert f"game.log:{i + 1}:{len(lines[i])}: not UTF-8 text (byte 0xe9; save the file as UTF-8)" in error
     with open(DOCS, encoding="utf-8") as f:
         assert "not UTF-8 text (byte 0xe9; save the file as UTF-8)" in f.read()
+
+
+@pytest.mark.parametrize("end", ["\u2028", "\x0c", "\x1c", "\x1e", "\x85", "\r", "\r\n"])
+def test_a_bad_byte_is_placed_on_the_line_the_readers_see(end):
+    """Review: the place of a bad byte counted LF and CR alone, but every reader splits with
+    str.splitlines(), which also ends a line at U+2028, \\x0c, \\x1c-\\x1e and \\x85: the byte was
+    said to be a line before the one the readers (and the person reading the file) see it on."""
+    text = f"chat{end}more\nab"
+    assert len(text.splitlines()) == 3  # the readers' count: the bad byte is on line 3, after "ab"
+    with pytest.raises(InputError) as e:
+        decode(text.encode() + b"\xff", "f.txt")
+    assert e.value.where == "f.txt:3:3"
 
 
 # --- item 11: a log saved as .txt or with no extension --------------------------------------------

@@ -32,6 +32,7 @@ from judge.io.importers._optcgsim_checks import count_mismatches, summary_mismat
 from judge.io.importers._optcgsim_games import Game
 from judge.io.importers._optcgsim_lines import (
     ZONES,
+    DRAW_CARDS,
     CheckLine,
     HeaderLine,
     Line,
@@ -40,7 +41,7 @@ from judge.io.importers._optcgsim_lines import (
     TextLine,
 )
 from judge.io.importers._optcgsim_seats import Seats, bind
-from judge.io.importers._optcgsim_text import DRAW_CARDS, ReadableLines
+from judge.io.importers._optcgsim_text import ReadableLines
 from judge.io.importers._optcgsim_version import has_life_moves
 from judge.numbers import whole_number
 

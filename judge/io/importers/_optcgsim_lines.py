@@ -44,6 +44,8 @@ MARKUP = re.compile(r"</?(?:b|i|u|s|color|size|mark|link|font|material|sup|sub|a
                     r"lowercase|uppercase|smallcaps|voffset|cspace|mspace|indent|margin|width)"
                     r"(?:=[^<>]*)?>", re.I)
 SPEAKER = re.compile(r"^\[(?P<who>[^\]]*)\]\s*(?P<rest>.*)$")
+# a player's own draw step said as text ("Draw 1 Card"): the seats are bound by it, and it is read as a draw
+DRAW_CARDS = re.compile(r"Draw [0-9]+ Cards?")
 # A move's card: a card number in the card data's shape (OP01-016, ST23-002, P-001, a printing
 # suffix such as _p1 kept) or `Don`. OPTCGSim writes the real number of every card, hidden ones
 # included (an own-view log names the opponent's draws too; no public log or parser shows a token
@@ -225,8 +227,9 @@ def _int(text: str, path: str, n: int, what: str, name: str) -> int:
     # what int() cannot take (more than 4,300 digits: a ValueError, once an "internal error")
     value = whole_number(text, negative=True)
     if value is None:
-        said = (f"a number of {len(text):,} digits (at most {MAX_DIGITS})"
-                if text.lstrip("-").isascii() and text.lstrip("-").isdigit() else f"{shown(text)}, not a number")
+        digits = text.removeprefix("-")  # a sign is no digit: "-" and 18 digits is 18 digits
+        said = (f"a number of {len(digits):,} digits (at most {MAX_DIGITS})"
+                if digits.isascii() and digits.isdigit() else f"{shown(text)}, not a number")
         raise InputError(f"corrupted {what} line: {name} is {said}", where=_where(path, n), field=name)
     return value
 

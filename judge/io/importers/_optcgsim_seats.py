@@ -12,7 +12,6 @@ One job: bind the log's labels to the move lines' player numbers, from the data,
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,12 +20,9 @@ from engine.events import JUDGE_PREFIX, TABLE_ACTOR
 from engine.match import InputError
 from engine.names import placeholder
 
-from judge.io.importers._optcgsim_lines import MAX_NAME, Line, MoveLine, PlayerLine, TextLine, card_ids
+from judge.io.importers._optcgsim_lines import DRAW_CARDS, MAX_NAME, Line, MoveLine, PlayerLine, TextLine, card_ids
 
 OWN = ("You", "Opponent")
-
-
-DRAW_CARDS = re.compile(r"Draw [0-9]+ Cards?")
 
 
 @dataclass

@@ -16,8 +16,8 @@ from typing import Any
 from engine.rulesets.optcg import table as T
 
 from judge.io.importers._optcgsim_endings import ending
-from judge.io.importers._optcgsim_lines import (CARD_REF_PATTERN, MARKUP, Line, MoveLine, TextLine, card_ids,
-                                                plain, strip_refs)
+from judge.io.importers._optcgsim_lines import (CARD_REF_PATTERN, DRAW_CARDS, MARKUP, Line, MoveLine, TextLine,
+                                                card_ids, plain, strip_refs)
 
 SUMMARY = re.compile(r"^(?P<what>Hand|Board|Trash|Life|Hand before Mulligan|Hand after Mulligan):\s*(?P<val>.*)$")
 BATTLE = re.compile(r"^(?P<a>.+?)\[(?P<ap>-?[0-9]{1,9})\]\s+vs\s+(?P<t>.+?)\[(?P<tp>-?[0-9]{1,9})\]$")
@@ -27,7 +27,6 @@ ACTIVE_EFFECT = re.compile(rf"Set [^\[]+{CARD_REF_PATTERN} to Active")
 ATTACH = re.compile(r"Attach ([0-9]{1,3}) Don to ")
 BUFF = re.compile(rf"Buff [^\[]+{CARD_REF_PATTERN} (?P<amount>[+-]?[0-9]{{1,6}})(?P<combat> for the Combat)?")
 GIVE_KEYWORD = re.compile(rf"Give [^\[]+{CARD_REF_PATTERN} (?P<kw>Rush|Blocker|Double Attack|Banish)")
-DRAW_CARDS = re.compile(r"Draw [0-9]+ Cards?")
 EFFECT_DRAWS = re.compile(r"Draw (?P<n>[0-9]{1,2}) Cards?")  # an effect's `Card [id]: Draw 2 Card`
 DRAW_DON = re.compile(r"Draw [0-9]+ Don")
 COUNTER = re.compile(r"Discard (.+) for Counter ([0-9]{1,6})")

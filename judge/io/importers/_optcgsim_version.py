@@ -95,7 +95,10 @@ def detect(lines: list[Line], games: list[Game], path: str) -> Variant:
     v.checks = "RZ1|CHK" if any(g.checks == "RZ1|CHK" for g in own) else "summaries"
     v.player_lines = any(g.player_lines for g in own)
     v.life_moves = "modelled" if any(g.life_moves == "modelled" for g in own) else "in the log"
-    for g in own:  # a warning about the lines before the first game is found by every game's reading once
+    # the games' warnings in file order. Each game reads its own span alone (_spans: the first game's
+    # starts at the file's start, so the lines before the first game are read once, by it) and a
+    # warning with no line (no version stated) is the first game's only: `not in` is a guard
+    for g in own:
         v.warnings += [w for w in g.warnings if w not in v.warnings]
     return v
 

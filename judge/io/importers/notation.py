@@ -9,8 +9,9 @@ FILE:LINE:COL and what was expected there. For a game the card data covers (optc
 written by name (`A: play hancock`, `"Boa Hancock"`: the number is stored), narrowed as the live
 recorders narrow it (judge/io/cardresolve.py: the player's own cards, then their Leader's colours), and
 every name so narrowed is in the summary's `card_notes` with its file and line, in the recorders' words;
-a name still ambiguous is refused with the candidates at FILE:LINE:COL, nothing stored. `[Deck]` tags
-get each card's facts from the card data.
+a name still ambiguous is refused with the candidates at FILE:LINE:COL, nothing stored. A card number
+the card data lacks (a typo?) is stored as written and said in the summary's `notices`, with its file and
+line, as the recorders say it. `[Deck]` tags get each card's facts from the card data.
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def import_file(store: EventStore, path: str, *, match: str | None = None,
                      continues=existing.state() if existing else None)
     summary = _store(store, path, game, existing, expect, again, resume)
     summary.extra["card_notes"] = [{"file": path, "line": line, "note": note} for line, note in game.notes]
+    summary.extra["notices"] = [{"file": path, "line": line, "notice": n} for line, n in game.notices]
     return summary
 
 
