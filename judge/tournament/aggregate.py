@@ -399,7 +399,13 @@ class Tournament:
                                  "of the other matches given", field="match")
             events = m.events()
             stale = stale_decisions(m.replayer, events)
-            outcome = Standing(m.replayer, events, stale).outcome(m.ruleset.outcome(m.state()))
+            try:
+                outcome = Standing(m.replayer, events, stale).outcome(m.ruleset.outcome(m.state()))
+            except Exception as e:  # noqa: BLE001 - a ruleset bug: a refusal in words, not "internal error"
+                raise InputError(f"match {m.id}'s result cannot be read: its ruleset ({m.ruleset.name}) failed "
+                                 f"on it ({type(e).__name__}: {e}); enter the result by hand "
+                                 "(`tablejudge tournament result T W-L-D --table N`) and report the bug",
+                                 field="match") from e
             if outcome is None:
                 waiting = outstanding(stale)
                 raise InputError(f"match {m.id} has no outcome yet: " + (

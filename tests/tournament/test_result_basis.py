@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from engine.match import Match
+from engine.schema import InputError
 from judge.desk.timelimit import run
 from judge.tournament.aggregate import Tournament
 from tests.conftest import run_in_process
@@ -124,3 +125,27 @@ def test_the_warnings_command_to_record_a_changed_result_again_works_as_given(tm
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     # settled; what is left is the round 2 pairing made on the old result (its own warning)
     assert "result-basis" not in out and "changed-after-pairing" in out, out
+
+
+def test_a_ruleset_bug_reading_a_match_is_a_refusal_in_words_and_stores_nothing(tmp_path, monkeypatch):
+    """Review: `tournament result --match` called the ruleset's outcome without a guard (the match page
+    and the replay guard it): a ruleset bug there was "internal error". It is refused, naming the match."""
+    m = decided(tmp_path)
+    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=1)
+    t.register("Ann")
+    t.register("Bob")
+    t.pair()
+    before = len(t.events())
+
+    def outcome(self, state):
+        raise RuntimeError("a ruleset bug")
+
+    monkeypatch.setattr(type(m.ruleset), "outcome", outcome)
+    try:
+        t.record_matches([m.id])
+    except InputError as e:
+        assert e.field == "match" and f"match {m.id}'s result cannot be read" in e.message, e.message
+        assert "RuntimeError: a ruleset bug" in e.message and "enter the result by hand" in e.message
+    else:
+        raise AssertionError("recorded a result the ruleset could not read")
+    assert len(t.events()) == before  # nothing stored
