@@ -145,13 +145,20 @@ def said_before(obj: Payload) -> dict:
     return out
 
 
-def outcome(parse, data, ctx):
+def attempt(parse, data, ctx):
+    """(True, what `parse` gives) or (False, its refusal: a PayloadError's field and words, or a TypeError's)."""
     try:
-        obj = parse(data, ctx)
+        return True, parse(data, ctx)
     except PayloadError as e:
-        return ("refused", e.field, e.message)
+        return False, ("refused", e.field, e.message)
     except TypeError as e:
-        return ("TypeError", str(e))
+        return False, ("TypeError", str(e))
+
+
+def outcome(parse, data, ctx):
+    ok, obj = attempt(parse, data, ctx)
+    if not ok:
+        return obj
     # the same state, in the same order, of the same types (1 and 1.0 and True are ==)
     state = list(obj.__dict__.items())
     said = obj.to_dict()
@@ -161,12 +168,9 @@ def outcome(parse, data, ctx):
 
 def stored(parse_dict, data, ctx):
     """What `parse_dict` gives (or refuses): the payload an event stores, keys in order, of their types."""
-    try:
-        said = parse_dict(data, ctx)
-    except PayloadError as e:
-        return ("refused", e.field, e.message)
-    except TypeError as e:
-        return ("TypeError", str(e))
+    ok, said = attempt(parse_dict, data, ctx)
+    if not ok:
+        return said
     return ("parsed", list(said.items()), [type(v) for v in said.values()])
 
 
