@@ -162,10 +162,11 @@ def warnings(st: TournamentState, *, include_resolved: bool = False,
     settles that one (no choices); recording the result again does, and `close` waits for it."""
     out: list[Warning] = []
     if store is not None:
-        for p in standing_problems(store, st):
+        log, logs = store.read(st.id), {}  # one read of the tournament and of each match for both checks
+        for p in standing_problems(store, st, log, logs):
             out.append(Warning(f"result-basis:{p.event.position}", "result-basis", p.warning(st.id), [],
                                decide_again=p.match if p.decide_again else None))
-        for e, words in appealed_results(store, st):
+        for e, words in appealed_results(store, st, log, logs):
             out.append(Warning(f"result-appealed:{e.position}", "result-appealed", words, []))
     now = _bracket_now(st)
     if now is not None:

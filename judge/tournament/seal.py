@@ -182,17 +182,19 @@ def out_of_date(store: EventStore, event: RecordedEvent) -> bool:
         return False
 
 
-def basis_problems(store: EventStore, events: list[RecordedEvent], *,
-                   changed_only: bool = False) -> tuple[list[BasisProblem], int]:
+def basis_problems(store: EventStore, events: list[RecordedEvent], *, changed_only: bool = False,
+                   logs: dict[str, list[RecordedEvent]] | None = None) -> tuple[list[BasisProblem], int]:
     """Results recorded from matches carry each match's head and final state hash: the log must
     still hold that head, replaying the match to it must give that state, and no correction or
     backup recorded in the match since may have changed the table there. One check for
     `verify`, `tournament warnings` (and the web desk's) and `tournament close`. (problems, checked)
     `changed_only`: replay only the matches with a correction or backup after the head (the desk's
-    cheap pass after every change; an edited log is `verify`'s to find)."""
+    cheap pass after every change; an edited log is `verify`'s to find). `logs`: the match logs
+    read already in the same pass (match -> events), filled here: each match read once, however many
+    results (and checks: appealed_results) rest on it."""
     problems: list[BasisProblem] = []
     checked = 0
-    logs: dict[str, list[RecordedEvent]] = {}  # each match read once, however many results rest on it
+    logs = {} if logs is None else logs
     for e in events:
         if e.kind != "result.recorded":
             continue
@@ -230,29 +232,31 @@ def _standing(st: TournamentState) -> set[int]:
     return {e.position for r in st.rounds for e in r.result_events.values()} - st.voided
 
 
-def standing_problems(store: EventStore, st: TournamentState,
-                      events: list[RecordedEvent] | None = None) -> list[BasisProblem]:
+def standing_problems(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,
+                      logs: dict[str, list[RecordedEvent]] | None = None) -> list[BasisProblem]:
     """The basis problems of the results that stand now (a result recorded again or voided since
     is no longer counted): what `tournament warnings` lists and `tournament close` refuses on."""
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
     # only the standing results are checked: a result replaced or voided since read and replayed
     # its match on every tournament change, to be dropped afterwards (review)
-    problems, _ = basis_problems(store, [e for e in log if e.position in standing], changed_only=True)
+    problems, _ = basis_problems(store, [e for e in log if e.position in standing], changed_only=True, logs=logs)
     return problems
 
 
-def appealed_results(store: EventStore, st: TournamentState,
-                     events: list[RecordedEvent] | None = None) -> list[tuple[RecordedEvent, str]]:
+def appealed_results(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,
+                     logs: dict[str, list[RecordedEvent]] | None = None) -> list[tuple[RecordedEvent, str]]:
     """The standing results taken from a match whose time decision, the one the result rests on (the
     last that counts up to the result's head), the head judge overturned or changed on appeal since
     (engine.desk.appealed_away): the appeal changes no result by itself, so the result still stands
     on it until the match's decision is replaced and the result taken again, or entered as the head
-    judge gave it. (result event, the warning's words, with the commands that settle it.)"""
+    judge gave it. (result event, the warning's words, with the commands that settle it.) `logs`: as
+    basis_problems', shared with it in one pass."""
     from engine.desk import decision_appealed
     from engine.replay import voided_positions
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
+    logs = {} if logs is None else logs
     out: list[tuple[RecordedEvent, str]] = []
     for e in log:
         if e.kind != "result.recorded" or e.position not in standing:
@@ -260,7 +264,9 @@ def appealed_results(store: EventStore, st: TournamentState,
         for b in e.payload.get("based_on") or ():
             try:
                 match, position = str(b["match"]), int(b["position"])
-                mlog = store.read(match)
+                if match not in logs:
+                    logs[match] = store.read(match)
+                mlog = logs[match]
             except (KeyError, TypeError, ValueError, LookupError, MatchNotFound):
                 continue  # a basis that cannot be read is basis_problems' to say
             if not any(x.kind == "judge.appeal" for x in mlog):  # most matches: no replay, no more reading

@@ -84,6 +84,12 @@ def test_standing_problems_reads_each_match_once(tmp_path, monkeypatch):
     monkeypatch.setattr(EventStore, "read", spy)
     assert standing_problems(m.store, st, events) == []
     assert reads == [m.id], reads
+    # the desk's warnings (basis problems, then results resting on a decision overturned on appeal):
+    # the tournament and the match each read once for both (review: the match was read twice)
+    from judge.tournament.placings import warnings
+    reads.clear()
+    assert warnings(st, store=m.store) == []
+    assert sorted(reads) == sorted([t.id, m.id]), reads
 
 
 def test_the_warnings_command_to_record_a_changed_result_again_works_as_given(tmp_path):
