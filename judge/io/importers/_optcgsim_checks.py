@@ -16,6 +16,7 @@ from typing import Any
 from engine.state import TableState
 
 from judge.io.importers._optcgsim_lines import ZONES
+from judge.numbers import whole_number
 
 SUMMARY_ZONES = {"Hand": "hand", "Board": "characters", "Trash": "trash"}
 
@@ -32,7 +33,9 @@ def summary_mismatch(state: TableState, player: str, what: str, value: str) -> d
     if what == "Life":
         got = len(state.zone(player, "life"))
         text = value.strip()
-        want: Any = int(text) if text.lstrip("-").isdigit() and len(text) < 6 else text
+        # ASCII digits only, as every other number of the log (judge.numbers; str.isdigit took any script's)
+        number = whole_number(text, negative=True, digits=5)
+        want: Any = text if number is None else number
         return None if got == want else {"log": want, "replay": got}
     listed = Counter(x.strip() for x in value.strip("[] ").split(",") if x.strip())
     cards = state.zone(player, SUMMARY_ZONES[what])
