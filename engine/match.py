@@ -663,8 +663,9 @@ class Match:
         for k, e in enumerate(probes):
             late = self._check_batch_time_call(probes, k, table.voided, head)
             before = table.turn
-            found = self.ruleset.check(table, e, self._history(head, probes[:k])) \
-                + self._desk_findings(e, table.voided, probes[:k]) + late
+            earlier = probes[:k]
+            found = self.ruleset.check(table, e, self._history(head, earlier)) \
+                + self._desk_findings(e, table.voided, earlier) + late
             findings.append([_at(f, e.position) for f in found])
             self.ruleset.apply(table, e)
             table.position = e.position

@@ -187,7 +187,8 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
         position = head + 1
         draft = draft_line(validator, obj, path, n, position, match_id, created, recorded_by, kind_at,
                            corrections)
-        standing([(position, draft)], into=file_corrections)
+        if draft.kind == "correction":  # (as the workers do: the other lines have nothing to add)
+            standing([(position, draft)], into=file_corrections)
         drafts.append(draft)
         expected_hashes.append(obj.get("hash"))
         given.append(obj)
