@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.decisions import not_decided_words
-from engine.desk import DESK_RULES, JUDGE_ACTION_KINDS, describer
+from engine.desk import DESK_RULES, JUDGE_ACTION_KINDS, describer, find_time_called
 from engine.events import RecordedEvent, recorder_words
 from engine.findings import Finding
 from engine.match import Match
@@ -38,6 +38,9 @@ class Timeline:
     findings: list[dict[str, Any]]
     names: dict[str, str] = field(default_factory=dict)
     state: Any = None                       # the table after the last event (not in to_data)
+    # not in to_data either: the desk's reads of the walk, kept so a re-render asks the log nothing
+    time_called: int | None = None          # the time call that counts (engine.desk.find_time_called)
+    stale: dict[int, Any] = field(default_factory=dict)  # the stale time decisions (review's)
 
     @property
     def head(self) -> int:
@@ -119,7 +122,9 @@ def walk(match: Match, *, hidden: bool, boards: bool = True, event_db: str | Non
             "outcome": outcome.to_dict() if outcome else None,
             "not_decided": None if outcome else not_decided_words(r.stale, match.id)}
     codes = set().union(*(codes_on(b) for b in snaps)) if snaps else set()
-    return Timeline(info, rows, snaps, findings, card_names(codes, state, rs, event_db), state)
+    called = find_time_called(log, voided)
+    return Timeline(info, rows, snaps, findings, card_names(codes, state, rs, event_db), state,
+                    called.position if called else None, r.stale)
 
 
 def _finding_row(rs: Any, f: Finding, void: bool) -> dict[str, Any]:

@@ -58,12 +58,13 @@ def preview(m: Match, policy: str | None = None) -> Preview:
     return Preview(head, r, text_report(r))
 
 
-def offer(match: dict[str, Any], rows: list[dict[str, Any]]) -> str | None:
+def offer(tl: Any) -> str | None:
     """The label of a link to the decide page for a timeline (judge.replay.timeline.walk): "Decide
     again" where its time decision is out of date, "Decide the end of time" where time was called
-    and nothing decided the match; None otherwise."""
-    if match.get("not_decided"):
+    (the call `timelimit` finds: engine.desk.find_time_called, not the end of a policy's extra
+    minutes) and nothing decided the match; None otherwise."""
+    if tl.match.get("not_decided"):
         return "Decide again"
-    if match.get("outcome") is None and any(r["kind"] == "time.called" and not r["void"] for r in rows):
+    if tl.match.get("outcome") is None and tl.time_called is not None:
         return "Decide the end of time"
     return None

@@ -283,3 +283,27 @@ def test_a_standing_decision_overturned_on_appeal_is_said_so_on_the_page(api, se
     said = re.search(r'id="appealed">(.*?)</p>', page, re.S)
     assert said and said.group(1).startswith(f"Overturned on appeal (event {decided + 1}, head judge Head: Bob wins)")
     assert f"--voids {decided}" in said.group(1)
+
+
+def test_the_link_is_offered_only_where_timelimit_finds_a_time_call(store, tmp_path):
+    # review: offer() had its own "a time call that counts" (any time.called not voided), so a log
+    # whose only time.called is the end of a policy's extra minutes showed "Decide the end of time"
+    # where `tablejudge timelimit` finds no call
+    import json
+
+    import pytest
+
+    from judge.desk.timelimit import NoTimeCalled
+    from judge.io.importers import jsonl
+    from judge.replay.timeline import walk
+    from judge.web.timedecide import offer
+    created = {"kind": "match.created", "payload": {"ruleset": "optcg", "players": ["Ann", "Bob"]}}
+    over = {"kind": "time.called", "payload": {"clock": "14:40", "extra_minutes_over": True}, "actor": "judge:Kim"}
+    path = tmp_path / "mark-only.jsonl"
+    path.write_text(json.dumps(created) + "\n" + json.dumps(over) + "\n", encoding="utf-8")
+    m = Match(store, jsonl.import_file(store, str(path)).match)
+    with pytest.raises(NoTimeCalled):
+        run(m, dry_run=True)
+    assert offer(walk(m, hidden=False)) is None
+    m.record("time.called", {"clock": "14:35"}, actor="judge:Kim")  # a call that counts: the link shows
+    assert offer(walk(m, hidden=False)) == "Decide the end of time"

@@ -68,7 +68,7 @@ def allowed(g: Grant | None, action: str, scope: MatchScope) -> bool:
 def _decide_link(g: Grant | None, scope: MatchScope, tl: Any) -> dict[str, str] | None:
     """The "Decide again" link (label and href) for a judge's or the organizer's link where a time
     decision is out of date or none decides a time call (the replay's links, the recorder page)."""
-    label = offer(tl.match, tl.events) if allowed(g, "decide", scope) else None
+    label = offer(tl) if allowed(g, "decide", scope) else None
     return {"label": label, "href": link(f"/m/{scope.match}/decide", g)} if label else None
 
 
