@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.desk import PENALTY_LADDER, describer, judge_of
 from engine.events import RecordedEvent
@@ -61,34 +61,45 @@ def match_scope(desk: Any, mid: str) -> MatchScope:
 RECORDING = ("record_event", "undo_event", "call_judge")  # what a match's recorder link may do there
 
 
+class Act(NamedTuple):
+    """One act on a recorded match: the permission of auth.ACTIONS it takes, what it is in the words
+    of the person refused it, and (`step`) what that person does instead where who_can's step for the
+    permission is no step (format field {role}: the refused link's role)."""
+    permission: str
+    what: str
+    step: str | None = None
+
+
+# The acts on a judge call already made (its page, its "Answered") and an appeal's decision (its form
+# is on a call's page): "call a judge", who_can's step for a judge's acts, is no step for someone
+# there (QA80 8: a scorekeeper on a call's page was told it)
+_JUDGE_LINK = "with a judge's link (the organizer makes them); this link is a {role}'s"
+_ON_A_CALL = f"a judge answers the calls, {_JUDGE_LINK}"
+
 # Every act on a recorded match: the actions of MATCH_ACTIONS and the pages only some links open.
-# Each names the permission of auth.ACTIONS it takes, and says what it is in the words of the person
-# refused it (QA76 7: a scorekeeper opening the replace form was told a fixed list, "rule, give
-# penalties, back up, ...", not the act tried, and nothing to do). A test checks every act has words.
-# An act that is its permission whole (a line, an undo, a call) says it in the permission's words
-# (auth.ACTION_WORDS): one table of words serves both levels; a judge's acts each have their own.
-MATCH_ACTS: dict[str, tuple[str, str]] = {
-    **{act: (permission, ACTION_WORDS[permission])
+# Each says what it is in the words of the person refused it (QA76 7: a scorekeeper opening the
+# replace form was told a fixed list, "rule, give penalties, back up, ...", not the act tried, and
+# nothing to do). A test checks every act has words. An act that is its permission whole (a line, an
+# undo, a call) says it in the permission's words (auth.ACTION_WORDS): one table of words serves both
+# levels; a judge's acts each have their own.
+MATCH_ACTS: dict[str, Act] = {
+    **{act: Act(permission, ACTION_WORDS[permission])
        for act, permission in (("line", "record_event"), ("undo", "undo_event"), ("call", "call_judge"))},
-    "record": ("record_event", "open the recorder page"),
-    "ruling": ("judge_match", "record a ruling"),
-    "answer": ("judge_match", "mark a judge call answered"),
-    "call_page": ("judge_match", "open a judge call's page"),
-    "penalty": ("judge_match", "give a penalty"),
-    "backup": ("judge_match", "back the game up"),
-    "extend": ("judge_match", "give extra time"),
-    "time": ("judge_match", "decide the end of time"),
-    "decide": ("judge_match", "decide the end of time again"),
-    "decide_page": ("judge_match", "decide the end of time"),
-    "replace": ("judge_match", "replace an event"),
-    "appeals": ("judge_match", "open the appeals file"),
-    "appeal": ("judge_match", "record an appeal's decision"),
+    "record": Act("record_event", "open the recorder page"),
+    "ruling": Act("judge_match", "record a ruling"),
+    "answer": Act("judge_match", "mark a judge call answered", _ON_A_CALL),
+    "call_page": Act("judge_match", "open a judge call's page", _ON_A_CALL),
+    "penalty": Act("judge_match", "give a penalty"),
+    "backup": Act("judge_match", "back the game up"),
+    "extend": Act("judge_match", "give extra time"),
+    "time": Act("judge_match", "decide the end of time"),
+    "decide": Act("judge_match", "decide the end of time again"),
+    "decide_page": Act("judge_match", "decide the end of time"),
+    "replace": Act("judge_match", "replace an event"),
+    "appeals": Act("judge_match", "open the appeals file"),
+    "appeal": Act("judge_match", "record an appeal's decision",
+                  f"a judge records the head judge's decision, {_JUDGE_LINK}"),
 }
-
-
-# The acts on a judge call already made (its page, its "Answered"): "call a judge", who_can's step for
-# the rest of a judge's acts, is no step there (QA80 8: a scorekeeper on a call's page was told it).
-ON_A_CALL = ("call_page", "answer")
 
 
 def _at(table: tuple[int, int] | None) -> str:
@@ -101,7 +112,7 @@ def require(grant: Grant, act: str, scope: MatchScope) -> None:
     for another tournament (or, on a match of none, a one-tournament link) never reaches here: the
     routes take the grant for the match's tournament (routes.common.grant_of), which refuses it in
     its own words; `allows_match` refuses one all the same."""
-    permission, what = MATCH_ACTS[act]
+    permission, what, step = MATCH_ACTS[act]
     if grant.allows_match(permission, scope.tournament or "*", scope.match, scope.table):
         return
     match = f"match {scope.match}{_at(scope.table)}"
@@ -114,10 +125,8 @@ def require(grant: Grant, act: str, scope: MatchScope) -> None:
     if grant.role == SCOREKEEPER and permission in RECORDING:
         raise Forbidden(f"this scorekeeper link enters results, not a match's events: to {what} in {match}, "
                         "ask the organizer for that match's recorder link (made on the round's page)")
-    if act in ON_A_CALL:
-        raise Forbidden(f"a {grant.role} link cannot {what} in {match}: a judge answers the calls, with a judge's "
-                        f"link (the organizer makes them); this link is a {grant.role}'s")
-    raise Forbidden(f"a {grant.role} link cannot {what} in {match}: {who_can(permission)}")
+    step = step.format(role=grant.role) if step else who_can(permission)
+    raise Forbidden(f"a {grant.role} link cannot {what} in {match}: {step}")
 
 
 # --- the actions --------------------------------------------------------------------------------

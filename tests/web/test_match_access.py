@@ -210,11 +210,11 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
     assert set(ACTION_WORDS) == set(ACTIONS)
     assert all(ACTION_WORDS[a.permission] for a in TOURNAMENT_ACTIONS.values())
     assert set(MATCH_ACTIONS) <= set(MATCH_ACTS)
-    assert all(permission in ACTIONS and words for permission, words in MATCH_ACTS.values())
+    assert all(permission in ACTIONS and words for permission, words, _ in MATCH_ACTS.values())
     # one table of words: an act that is its permission whole says it as the permission does (review:
     # "record the game's events" here, "record a match's plays" there, for the same act)
     whole = {"line": "record_event", "undo": "undo_event", "call": "call_judge"}
-    assert {a: MATCH_ACTS[a] for a in whole} == {a: (p, ACTION_WORDS[p]) for a, p in whole.items()}
+    assert {a: MATCH_ACTS[a] for a in whole} == {a: (p, ACTION_WORDS[p], None) for a, p in whole.items()}
 
     tid, matches = optcg_event(api)
     m1 = matches[1]
@@ -228,6 +228,11 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
     def on_a_call(who: str) -> str:  # on a call already made, "call a judge" is no step (QA80 8)
         return (f"in match {m1} (round 1, table 1): a judge answers the calls, with a judge's link (the organizer "
                 f"makes them); this link is a {who}'s")
+
+    def on_an_appeal(who: str) -> str:  # review: the appeal form is on a call's page too, and said "call a judge"
+        return (f"in match {m1} (round 1, table 1): a judge records the head judge's decision, with a judge's "
+                f"link (the organizer makes them); this link is a {who}'s")
+    steps = {"answer": on_a_call, "appeal": on_an_appeal}
     acts = {"ruling": ("record a ruling", {"text": "x"}), "answer": ("mark a judge call answered", {"call": call}),
             "penalty": ("give a penalty", {"player": "Player 01", "infraction": "Slow Play", "penalty": "Warning"}),
             "backup": ("back the game up", {"to": 2, "reason": "x"}), "extend": ("give extra time", {"minutes": 3}),
@@ -235,12 +240,13 @@ def test_every_action_of_both_levels_has_words_and_a_refusal_says_who_takes_it(a
             "decide": ("decide the end of time again", {}),
             "replace": ("replace an event", {"voids": 9, "reason": "x"}),
             "appeal": ("record an appeal's decision", {"appealed": call, "decision": "upheld", "text": "x"})}
-    assert {a for a, (p, _) in MATCH_ACTS.items() if p == "judge_match" and a in MATCH_ACTIONS} == set(acts)
+    assert {a for a, (p, _, _) in MATCH_ACTS.items() if p == "judge_match" and a in MATCH_ACTIONS} == set(acts)
     for who, token in (("scorekeeper", sk), ("recorder", rec)):
         for act, (words, fields) in acts.items():
             r = api.post(f"/api/m/{m1}/do/{act}", fields, token=token)
             assert r.status_code == 403, (who, act, r.text)
-            assert r.json()["error"] == f"a {who} link cannot {words} {on_a_call(who) if act == 'answer' else where}"
+            step = steps[act](who) if act in steps else where
+            assert r.json()["error"] == f"a {who} link cannot {words} {step}"
         # the pages: the replace form, a call's page, the appeals file; the queue's "Answered" form
         for path, words in ((f"/m/{m1}/replace?event=9", "replace an event"),
                             (f"/m/{m1}/call/{call}", "open a judge call's page"),
