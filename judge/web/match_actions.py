@@ -29,6 +29,7 @@ from judge.recorders import who_stored
 from judge.web.auth import ACTION_WORDS, PLAYER, RECORDER, SCOREKEEPER, Forbidden, Grant, who_can
 from judge.web.recording import LineOutcome, Recorder
 from judge.web.replace import replace as replace_event
+from judge.web.timedecide import policy_of
 
 
 @dataclass(frozen=True)
@@ -323,7 +324,7 @@ def _time(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     procedure decides (judge.desk.timelimit, as `tablejudge timelimit --facts`)."""
     from judge.desk.timelimit import run  # the desk's time module loads only when a judge uses it
     facts = text(f, "facts", limit=1000)
-    policy = text(f, "policy", required=False, limit=40)
+    policy = policy_of(f)
     clock = text(f, "clock", required=False, limit=5)
     return time_answer(m, run(m, policy, judge=g.match_actor, recorded_by=g.recorded_by, facts=facts, clock=clock))
 
@@ -334,7 +335,7 @@ def _decide(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     `seen`: the log's head the preview showed; a log that moved since is not decided on unseen: the
     judge looks again. A second tap finds its decision already recorded and stores nothing."""
     from judge.desk.timelimit import run
-    policy = text(f, "policy", required=False, limit=40) or None
+    policy = policy_of(f)
     seen = number(f, "seen", low=0, high=m.head_position())
     if seen != m.head_position():
         r = run(m, policy, dry_run=True)  # the same decision recorded meanwhile (a second tap): said, not refused

@@ -8,6 +8,7 @@ shows and confirms.
     p = preview(match, policy=None)
     p.result.decision.result, p.report      # as `timelimit M --dry-run` prints it
     p.refusal                               # an InputError (facts the log lacks, no time call)
+    policy_of(form)                         # the `policy` sent, checked as the actions check it
 """
 from __future__ import annotations
 
@@ -15,6 +16,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.match import InputError, Match
+from judge.web.actions import text
+
+POLICY_LIMIT = 40  # characters of a `policy` field: no ruleset's policy name comes near it
+
+
+def policy_of(fields: Any) -> str | None:
+    """The end-of-time policy a decide page (`?policy=`) or a `time`/`decide` action was sent; None:
+    the ruleset's default. One check for the page and the actions: a name too long is refused the
+    same way on both (InputError, field `policy`), never cut to a name nobody sent."""
+    try:
+        return text(fields, "policy", required=False, limit=POLICY_LIMIT) or None
+    except InputError as e:
+        raise InputError(f"no end-of-time policy is named that: {e.message}", field="policy") from None
 
 
 @dataclass(frozen=True)
@@ -47,10 +61,13 @@ class Preview:
         return isinstance(self.refusal, NoTimeCalled)
 
 
-def preview(m: Match, policy: str | None = None) -> Preview:
-    """The dry run of `tablejudge timelimit M [--policy P]`: never stores anything."""
+def preview(m: Match, policy: str | None = None, refusal: InputError | None = None) -> Preview:
+    """The dry run of `tablejudge timelimit M [--policy P]`: never stores anything. `refusal`: the
+    page's input was refused already (policy_of): shown as the preview's refusal, nothing run."""
     from judge.desk.timelimit import run, text_report  # the desk's time module loads only when a judge uses it
     head = m.head_position()  # read first: an event landing meanwhile makes the confirm look again
+    if refusal is not None:
+        return Preview(head, refusal=refusal)
     try:
         r = run(m, policy, dry_run=True)
     except InputError as e:

@@ -307,3 +307,22 @@ def test_the_link_is_offered_only_where_timelimit_finds_a_time_call(store, tmp_p
     assert offer(walk(m, hidden=False)) is None
     m.record("time.called", {"clock": "14:35"}, actor="judge:Kim")  # a call that counts: the link shows
     assert offer(walk(m, hidden=False)) == "Decide the end of time"
+
+
+def test_a_policy_too_long_is_refused_on_the_page_as_the_actions_refuse_it(api, server):
+    # review: the page cut `?policy=` to 40 characters (deciding under a name nobody sent) while the
+    # `decide` and `time` actions refused it: one check now, one refusal
+    tid, mid = played(api, server.db)
+    judge = mint(api, tid, "judge", "Kim")
+    start = head(server.db, mid)
+    long = "b" * 41
+    said = "no end-of-time policy is named that: at most 40 characters, no NUL"
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": long})
+    shown = html.unescape(page.text)
+    assert page.status_code == 200 and 'id="decide-refusal"' in page.text and said in shown, shown
+    assert "Choose one of the ruleset's policies (bandai, store, regional, asia)" in shown
+    assert 'id="decide-confirm"' not in page.text and long[:40] not in shown
+    for act, fields in (("decide", {"seen": start}), ("time", {"facts": "turn=3"})):
+        r = api.post(f"/api/m/{mid}/do/{act}", {**fields, "policy": long}, token=judge)
+        assert r.status_code == 422 and r.json()["error"] == f"field 'policy': {said}", r.text
+    assert head(server.db, mid) == start

@@ -30,7 +30,7 @@ from judge.web.match_actions import MatchScope, match_scope, recorder as recorde
 from judge.web.actions import number
 from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.replace import box_of, event_at, form_of, refusal
-from judge.web.timedecide import offer, preview
+from judge.web.timedecide import offer, policy_of, preview
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, json_error, link, page, read_form, refused,
     page_error, wants_json, flash_link, flash_of, refusal_answer, moved_answer,
@@ -250,7 +250,7 @@ async def match_do(request: Request, mid: str, action: str):
         return page(request, "web/_flash.html", result=result)
     # the decide page's facts form decided under the policy the page showed (or chose): back there, the
     # preview keeps it; without it the page came back under the ruleset's default policy
-    kept = {"policy": _policy(form)} if back == f"/m/{mid}/decide" else {}
+    kept = {"policy": _policy(form)[0]} if back == f"/m/{mid}/decide" else {}
     return RedirectResponse(flash_link(request, back, g, result["message"], **kept), status_code=303)
 
 
@@ -314,13 +314,16 @@ async def replace_post(request: Request, mid: str):
 # --- "Decide again": the end-of-time decision from the log, previewed, then confirmed ------------
 
 
-def _decide_page(request: Request, scope: MatchScope, g: Grant, policy: str | None, status: int = 200,
+def _decide_page(request: Request, scope: MatchScope, g: Grant, fields: Any, status: int = 200,
                  error: Exception | None = None) -> Response:
     """What `tablejudge timelimit M --dry-run` decides, with the confirm that records it (or the
-    refusal, in words, with what to do). `error`: a refused confirm, said above the preview."""
+    refusal, in words, with what to do). `fields`: the query's or a posted form's (its `policy`,
+    checked as the actions check it: a refused one is the preview's refusal). `error`: a refused
+    confirm, said above the preview."""
     web = app_state(request)
     m = web.desk.matches.match(scope.match)
-    p = preview(m, policy)
+    policy, refusal = _policy(fields)
+    p = preview(m, policy, refusal)
     return page(request, "web/decide.html", status, title=f"End of time: {' vs '.join(m.players)}", mid=scope.match,
                 k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, judge=g.match_actor,
                 players=m.players, p=p, policy=policy or "", msg=flash_of(request),
@@ -331,9 +334,12 @@ def _decide_page(request: Request, scope: MatchScope, g: Grant, policy: str | No
                 self_url=link(f"/m/{scope.match}/decide", g))
 
 
-def _policy(fields: Any) -> str | None:
-    value = fields.get("policy")
-    return value[:40] if isinstance(value, str) and value else None
+def _policy(fields: Any) -> tuple[str | None, InputError | None]:
+    """The page's policy (policy_of), or its refusal."""
+    try:
+        return policy_of(fields), None
+    except InputError as e:
+        return None, e
 
 
 @router.get("/m/{mid}/decide", response_class=HTMLResponse)
@@ -341,7 +347,7 @@ async def decide_page(request: Request, mid: str):
     scope = scope_of(request, mid)
     g = match_grant(request, scope)
     require(g, "decide_page", scope)  # a scorekeeper's or a player's link: 403, in words
-    return _decide_page(request, scope, g, _policy(request.query_params))
+    return _decide_page(request, scope, g, request.query_params)
 
 
 @router.post("/m/{mid}/decide", response_class=HTMLResponse)
@@ -357,11 +363,11 @@ async def decide_post(request: Request, mid: str):
             return json_error(e)
         if isinstance(e, Forbidden):
             raise
-        return refused(request, _decide_page(request, scope, g, _policy(form), error_status(e), error=e),
+        return refused(request, _decide_page(request, scope, g, form, error_status(e), error=e),
                        error_status(e))
     if wants_json(request):
         return JSONResponse(result)
-    return RedirectResponse(flash_link(request, f"/m/{mid}/decide", g, result["message"], policy=_policy(form)),
+    return RedirectResponse(flash_link(request, f"/m/{mid}/decide", g, result["message"], policy=_policy(form)[0]),
                             status_code=303)
 
 
