@@ -323,27 +323,60 @@ def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], void
     play after the call moves it on). A stale one (`stale`: a later correction changed the table it
     judged) is neither: this decision, on the corrected table, is recorded and `supersedes` it.
     `stale` works staleness out: asked only when a decision follows the call (most matches have none)."""
-    called, d = result.time_called, result.decision
+    d = result.decision
+    e = latest_decision(events, voided, result.time_called)
+    if e is None:
+        return
+    out_of_date = stale().get(e.position)
+    if out_of_date is not None:
+        result.supersedes = out_of_date
+        return
+    p = e.payload
+    # a policy is compared where both name one (a ruleset that names none decides one way)
+    same = _outcome(p) == (d.result, d.winner) and (not d.policy or p.get("policy") in (d.policy, None, ""))
+    if same and d.result == "continue":
+        same = (p.get("branch"), p.get("steps")) == (d.branch, d.steps)
+    if same:
+        result.already_recorded = e
+    elif p.get("result") != "continue":
+        result.contradicts = e
+    if result.standing is not None:
+        result.appealed = decision_appealed(events, voided, e.position)
+
+
+def latest_decision(events: list[RecordedEvent], voided: set[int], called: RecordedEvent) -> RecordedEvent | None:
+    """The latest `time.decision` recorded after the time call `called` that still counts (no
+    correction voids it), or None."""
     for e in reversed(events):
         if e.position <= called.position:
-            return
+            return None
         if e.kind == "time.decision" and e.position not in voided:
-            out_of_date = stale().get(e.position)
-            if out_of_date is not None:
-                result.supersedes = out_of_date
-                return
-            p = e.payload
-            # a policy is compared where both name one (a ruleset that names none decides one way)
-            same = _outcome(p) == (d.result, d.winner) and (not d.policy or p.get("policy") in (d.policy, None, ""))
-            if same and d.result == "continue":
-                same = (p.get("branch"), p.get("steps")) == (d.branch, d.steps)
-            if same:
-                result.already_recorded = e
-            elif p.get("result") != "continue":
-                result.contradicts = e
-            if result.standing is not None:
-                result.appealed = decision_appealed(events, voided, e.position)
-            return
+            return e
+    return None
+
+
+@dataclass(frozen=True)
+class RecordedStanding:
+    """A decision that stands after the time call, said where the log alone decides nothing (its
+    counts are missing): what a dry run says first, as TimeLimitResult.standing_words does."""
+    event: RecordedEvent
+    time_called: RecordedEvent
+    words: str                 # decided_words
+    appealed: str | None       # AppealedAway.of_time_decision, where the head judge overturned or changed it
+
+
+def recorded_standing(match: Match) -> RecordedStanding | None:
+    """The final decision recorded after the match's time call that still decides it (not void, not
+    out of date; a "continue" decides nothing), found without deciding: the standing that
+    `_against_recorded` finds beside a decision, for a log the procedure cannot decide alone."""
+    events, voided = live_events(match)
+    called = find_time_called(events, voided)
+    e = latest_decision(events, voided, called) if called is not None else None
+    if e is None or e.payload.get("result") == "continue" or e.position in stale_decisions(match.replayer, events):
+        return None
+    appealed = decision_appealed(events, voided, e.position)
+    return RecordedStanding(e, called, decided_words(e, match_names(match)),
+                            appealed.of_time_decision(match.id) if appealed else None)
 
 
 def text_report(result: TimeLimitResult, lang: str = "en") -> str:

@@ -37,6 +37,9 @@ class Preview:
     result: Any = None        # judge.desk.timelimit.TimeLimitResult (a dry run), or None when refused
     report: str = ""          # text_report(result): the terminal's words
     refusal: InputError | None = None
+    # where the log alone lacks counts: the decision recorded after the call that stands, said first
+    # (judge.desk.timelimit.recorded_standing), as a preview with a decision says its `standing`
+    standing: Any = None
 
     @property
     def recordable(self) -> bool:
@@ -64,14 +67,15 @@ class Preview:
 def preview(m: Match, policy: str | None = None, refusal: InputError | None = None) -> Preview:
     """The dry run of `tablejudge timelimit M [--policy P]`: never stores anything. `refusal`: the
     page's input was refused already (policy_of): shown as the preview's refusal, nothing run."""
-    from judge.desk.timelimit import run, text_report  # the desk's time module loads only when a judge uses it
+    from judge.desk.timelimit import recorded_standing, run, text_report  # the desk's time module loads only when a judge uses it
     head = m.head_position()  # read first: an event landing meanwhile makes the confirm look again
     if refusal is not None:
         return Preview(head, refusal=refusal)
     try:
         r = run(m, policy, dry_run=True)
     except InputError as e:
-        return Preview(head, refusal=e)
+        p = Preview(head, refusal=e)
+        return Preview(head, refusal=e, standing=recorded_standing(m)) if p.needs_facts else p
     return Preview(head, r, text_report(r))
 
 

@@ -326,3 +326,23 @@ def test_a_policy_too_long_is_refused_on_the_page_as_the_actions_refuse_it(api, 
         r = api.post(f"/api/m/{mid}/do/{act}", {**fields, "policy": long}, token=judge)
         assert r.status_code == 422 and r.json()["error"] == f"field 'policy': {said}", r.text
     assert head(server.db, mid) == start
+
+
+def test_a_standing_decision_is_said_first_where_the_log_alone_lacks_counts(api, server):
+    # review: after the facts form decided a table whose log lacks the deck counts, this page said only
+    # "Not decided from the log" (the counts asked for again), not the decision that stands
+    tid, mid = played(api, server.db, decks=False)  # time called, the decks never registered
+    judge = mint(api, tid, "judge", "Kim")
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge}).text
+    assert 'id="standing"' not in page and "Not decided from the log:" in html.unescape(page)  # nothing decided yet
+    r = api.http.post(f"/m/{mid}/do/time", follow_redirects=False,
+                      data={**facts_form_of(page), "facts": "turn=3 life=4-4 deck=38-30 characters=1-1 last_life=Bob"})
+    assert r.status_code == 303, r.text
+    decided = decisions(server.db, mid)[-1]
+    page = html.unescape(api.http.get(f"/m/{mid}/decide", params={"k": judge}).text)
+    words = f"(event {decided.position}, policy bandai, from facts given by judge Kim: turn=3"
+    assert "Decided: " in page and words in page, page
+    assert f"decided by judge:Kim for the time call at" in page and "it decides the match" in page
+    assert page.index("Decided: ") < page.index('id="decide-refusal"')  # the standing decision first
+    assert "Not decided from the log alone (for comparison; the recorded decision stands):" in page
+    assert 'id="decide-confirm"' not in page
