@@ -346,3 +346,20 @@ def test_a_standing_decision_is_said_first_where_the_log_alone_lacks_counts(api,
     assert page.index("Decided: ") < page.index('id="decide-refusal"')  # the standing decision first
     assert "Not decided from the log alone (for comparison; the recorded decision stands):" in page
     assert 'id="decide-confirm"' not in page
+
+
+def test_a_refused_facts_form_comes_back_to_the_page_with_what_was_typed(api, server):
+    # review: the page's facts form is a plain form; refused, it went to the error page and what the
+    # judge had read off the table was lost
+    tid, mid = played(api, server.db, decks=False)
+    judge = mint(api, tid, "judge", "Kim")
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge, "policy": "store"}).text
+    start = head(server.db, mid)
+    typed = "turn=3 life=4-4 deck=38-38 colour=red"
+    r = api.http.post(f"/m/{mid}/do/time", data={**facts_form_of(page), "facts": typed}, follow_redirects=False)
+    said = html.unescape(r.text)
+    assert r.status_code == 422 and 'id="decide-error"' in r.text and "nothing was stored" in said, r.text
+    assert "colour" in re.search(r'id="decide-error">(.*?)</div>', said, re.S).group(1)  # the refusal, in words
+    assert f'name="facts" required' in r.text and f'value="{typed}"' in said  # what was typed, kept
+    assert "<option selected>store</option>" in r.text  # and the page's policy
+    assert head(server.db, mid) == start

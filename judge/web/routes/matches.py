@@ -241,6 +241,11 @@ async def match_do(request: Request, mid: str, action: str):
             kept = form.get("reason") if action == "call" and isinstance(form.get("reason"), str) else ""
             return refused(request, _recorder(request, scope, g, act_error=error_body(e)["error"], call_reason=kept),
                            error_status(e))
+        if action == "time" and back == f"/m/{mid}/decide" and not is_htmx and not isinstance(e, Forbidden):
+            # the decide page's facts form (a plain form): the page again, with the refusal and what was
+            # typed, not the error page (the facts typed off the table were lost with it)
+            typed = form.get("facts") if isinstance(form.get("facts"), str) else ""
+            return refused(request, _decide_page(request, scope, g, form, error=e, facts=typed), error_status(e))
         return refusal_answer(request, e)
     if api_client:  # as POST /api/m/ID/do/ACTION answers (a moved log's line: 409, as /api/m/ID/lines)
         return moved_answer(result) or JSONResponse(result)
@@ -315,18 +320,19 @@ async def replace_post(request: Request, mid: str):
 
 
 def _decide_page(request: Request, scope: MatchScope, g: Grant, fields: Any, status: int = 200,
-                 error: Exception | None = None) -> Response:
+                 error: Exception | None = None, facts: str = "") -> Response:
     """What `tablejudge timelimit M --dry-run` decides, with the confirm that records it (or the
     refusal, in words, with what to do). `fields`: the query's or a posted form's (its `policy`,
     checked as the actions check it: a refused one is the preview's refusal). `error`: a refused
-    confirm, said above the preview."""
+    confirm or facts form, said above the preview; `facts`: what the refused facts form said, kept in
+    its box."""
     web = app_state(request)
     m = web.desk.matches.match(scope.match)
     policy, refusal = _policy(fields)
     p = preview(m, policy, refusal)
     return page(request, "web/decide.html", status, title=f"End of time: {' vs '.join(m.players)}", mid=scope.match,
                 k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, judge=g.match_actor,
-                players=m.players, p=p, policy=policy or "", msg=flash_of(request),
+                players=m.players, p=p, policy=policy or "", msg=flash_of(request), facts=facts,
                 error=page_error(error) if error else None,
                 policies=list(m.ruleset.time_policies),
                 time_facts=time_facts_form(m) if p.needs_facts or p.no_time_call else None,
