@@ -1,6 +1,7 @@
 """Recording judge actions: a judge's actor name, and one desk event recorded like any other."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from types import SimpleNamespace
@@ -69,18 +70,21 @@ def standing_appeals(match: Match, events: list[RecordedEvent] | None = None,
     return appeal_decisions(live_events(match, events, voided))
 
 
-def appeal_choices(match: Match, words: dict[int, str]) -> list[dict[str, Any]]:
+def appeal_choices(match: Match, words: dict[int, str], *, events: list[RecordedEvent] | None = None,
+                   stale: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:
     """The judge actions an appeal may name (`appealable`), not voided, latest first, each with
     its words (`words`: position -> text, as the page's timeline says them), where an appeal of
     it was decided that standing decision ("decided: upheld, #32"), and for a time decision no
     longer current its mark ("out of date, superseded by #75"; "superseded by #61" for one a
     later decision replaced: engine.decisions.not_current_marks, which `judge appeal` says too):
     the marks come first, so a phone's closed select shows them (QA81 L7, M1). The web's Appeal
-    list; computed from the same live events as `decide_appeal`."""
-    events = match.events()
+    list; computed from the same live events as `decide_appeal`. `events` (the whole log) and
+    `stale` (its stale time decisions): where the caller has them already (the web's cached
+    timeline knows the staleness: a re-render replays no decision again)."""
+    events = match.events() if events is None else events
     live = live_events(match, events)
     decided = {p: ds[-1] for p, ds in appeal_decisions(live).items()}
-    current = not_current_marks(match.replayer, events)
+    current = not_current_marks(match.replayer, events, stale=stale)
     out = []
     for e in reversed(live):
         if not appealable(e.kind, e.actor):

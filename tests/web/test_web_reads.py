@@ -100,3 +100,28 @@ def test_a_judge_call_reads_the_log_once(app_api, monkeypatch):
     assert r.status_code == 200 and f"about event {game}" in r.json()["message"], r.text
     assert "already called" in again.json()["message"] and len(before_storing) == 1  # the double tap
     assert len(before_storing[0]) == 1, before_storing
+
+
+def test_a_calls_page_rendered_again_replays_no_time_decision(app_api, monkeypatch):
+    """Review: the call page's Appeal list worked the time decisions' staleness out again on every
+    live re-render (a replay of the log per decision), though the cached timeline knew it. Now the
+    timeline carries it: a second render of an unmoved log replays none; the marks are the same."""
+    import engine.decisions as decisions
+    from judge.desk.actions import appeal_choices
+    from engine.match import Match
+    store, api, tid, mid = app_api
+    judge = mint(api, tid, "judge", "Kim")
+    r = api.post(f"/api/m/{mid}/do/call", {"reason": "slow play"}, token=judge)
+    call = r.json()["position"]
+    api.http.get(f"/m/{mid}/call/{call}", params={"k": judge})  # the timeline walked and kept
+    worked_out: list[int] = []
+    real = decisions.stale_decisions
+    monkeypatch.setattr(decisions, "stale_decisions", lambda *a, **k: worked_out.append(1) or real(*a, **k))
+    page = api.http.get(f"/m/{mid}/call/{call}", params={"k": judge})
+    assert page.status_code == 200 and f'value="{call}"' in page.text, page.text
+    assert worked_out == []
+    # the same marks as the list worked out alone
+    tl = api.http.app.state.web.desk.matches.timeline(mid, hidden=False)
+    words = {e["p"]: e["text"] for e in tl.events}
+    alone = appeal_choices(Match(store, mid), words)
+    assert worked_out and appeal_choices(Match(store, mid), words, stale=tl.stale) == alone

@@ -411,7 +411,8 @@ async def call_page(request: Request, mid: str, position: int):
     call = calls[0]
     at = call.payload.get("at") or max(position - 1, 1)
     a = audit(m, at, around=4)
-    tl = web.desk.matches.timeline(mid, hidden=False)
+    read = web.desk.matches.read(mid)  # one look at the log serves the timeline and the Appeal list
+    tl = web.desk.matches.timeline(mid, hidden=False, read=read)
     guide = guide_for(m.ruleset.name)
     suggestions = {}
     for p in m.players:
@@ -421,7 +422,8 @@ async def call_page(request: Request, mid: str, position: int):
                           for i in guide.infractions}
     answered = [e for e in web.desk.matches.desk_events.get(mid, [])
                 if e.kind == "judge.ruling" and e.payload.get("call") == position]
-    appealable = appeal_choices(m, {e["p"]: e["text"] for e in tl.events})
+    # the staleness of the time decisions: the timeline's (a live re-render replays none of them again)
+    appealable = appeal_choices(m, {e["p"]: e["text"] for e in tl.events}, events=read.events(), stale=tl.stale)
     finding_rules = [f["rule"] for f in a["findings"] if f["position"] == at]
     return page(request, "web/call.html", title=f"Judge call: table {scope.table[1] if scope.table else '?'}",
                 mid=mid, k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, tid=None,
