@@ -125,3 +125,25 @@ def test_a_tables_players_with_outer_spaces_get_one_answer_on_both_paths(tmp_pat
     assert r.returncode == 0, r.stderr
     rows = {row["table"]: row for row in json.loads(r.stdout)}
     assert rows[2]["match"] == stray and rows[2]["status"] == "linked", rows
+
+
+def test_match_new_warns_of_an_older_match_naming_the_table_unlinked(tmp_path):
+    """Review: `match new --event T --round R --table N` linked the new match without a word about
+    an older one naming the same table (made before match new linked, or imported)."""
+    db = _cup(tmp_path)
+    p1, p2 = _table(db, 1)
+    with EventStore.open(db) as store:
+        older = Match.create(store, "optcg", [p1, p2], event="t-cup", round="1", table="1").id
+    r = run_cli("match", "new", "-r", "optcg", "-p", p1, "-p", p2, "--event", "t-cup", "--round", "1",
+                "--table", "1", db=db)
+    assert r.returncode == 0, r.stderr
+    mid = r.stdout.strip()
+    assert (f"warning: match {older} names table 1 of round 1 of t-cup too but is not linked to it: {mid} is "
+            f"the table's match now") in r.stderr, r.stderr
+    assert f"record the table in {mid}" in r.stderr and f"`tablejudge events {older}`" in r.stderr
+    assert run_cli("events", older, db=db).returncode == 0  # the command it names works
+    # table 2, with no older match: no warning (--json: none either)
+    q1, q2 = _table(db, 2)
+    r = run_cli("match", "new", "-r", "optcg", "-p", q1, "-p", q2, "--event", "t-cup", "--round", "1",
+                "--table", "2", "--json", db=db)
+    assert r.returncode == 0 and "warning" not in r.stderr and "warnings" not in json.loads(r.stdout)
