@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from engine.decisions import Standing, stale_decisions
+from engine.decisions import StandingTable, stale_decisions
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 from engine.names import match_names, names_now, shown_players
@@ -584,7 +584,7 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     appealed = None
     if (state.result or {}).get("position") is not None:
         events = m.events()
-        standing = Standing(replayer, events, stale_decisions(replayer, events)).result(
+        standing = StandingTable(replayer, events, stale_decisions(replayer, events)).result(
             state.result, m.id, at=state.position if as_recorded else None, upto=state.position)
         appealed = _result_appealed(m, events, standing[0], state.position if as_recorded else None)
     if as_json:
