@@ -187,7 +187,7 @@ def not_current_marks(replayer: Replayer, events: Sequence[RecordedEvent],
     return out
 
 
-class Standing:
+class StandingTable:
     """The table as corrected with every stale decision left out, folded once when first asked (a
     log with no stale decision behind its result never is): each decision that stands applied by
     the ruleset's own rule (`apply_time_decision`: optcg's win, op2009's games awarded by the
@@ -265,7 +265,7 @@ def stale_findings(stale: Mapping[int, StaleDecision], match: str) -> list[Findi
 
 
 def log_ending(match: Any, events: Sequence[RecordedEvent], voided: Iterable[int], game_outcome: Any,
-               standing: Standing) -> tuple[LogOutcome | None, list[Finding]]:
+               standing: StandingTable) -> tuple[LogOutcome | None, list[Finding]]:
     """How the log says `match` ended, as it stands, and the desk's findings on it (DESK-15 for a
     stale decision among them), for judge.desk.review (the replay's timeline reads it from there).
     `game_outcome`: the ruleset's outcome as it stands (`standing.outcome` of the validated table's:

@@ -319,7 +319,7 @@ def log_outcome(events: Sequence[Any], voided: Iterable[int], players: Sequence[
 
     `game_outcome` is an engine.rules.Outcome (or None) as it stands: a table's result that came
     from a stale time decision is the caller's to set aside (engine/decisions.py `log_ending` does,
-    by `Standing.outcome`). Events are RecordedEvents. `stale`: the positions of time decisions a
+    by `StandingTable.outcome`). Events are RecordedEvents. `stale`: the positions of time decisions a
     later correction left out of date: never the result, though the log's latest decision be one."""
     void = set(voided)
     out_of_date = set(stale)

@@ -26,7 +26,7 @@ from engine.events import (JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft,
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
 from engine.replay import VOIDING_KINDS, Replayer, Validation, as_played
-from engine.replacing import INSTEAD_FIELDS, Standing, replacement_field, standing
+from engine.replacing import INSTEAD_FIELDS, StandingCorrection, replacement_field, standing
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from engine.rulesets.base import History
 from engine.canonical import canonical_json
@@ -65,7 +65,7 @@ class Recorded:
 
 # the standing correction of each event after position n (what a correction or backup asks before
 # it changes an event a judge ruled on: EventValidator._check_judged)
-Corrections = Callable[[int], "dict[int, Standing]"]
+Corrections = Callable[[int], "dict[int, StandingCorrection]"]
 
 
 def new_match_id() -> str:
@@ -191,7 +191,7 @@ class EventValidator:
             data = cls.parse_dict(payload, self.ctx)
         except PayloadError as e:
             raise InputError(e.message, field=f"payload.{e.field}" if e.field else "payload") from None
-        stands: dict[int, Standing] = {}
+        stands: dict[int, StandingCorrection] = {}
         if kind in ("correction", "backup"):
             self._check_void_target(kind, data, head, kind_at)
             if not recorded:
@@ -307,7 +307,7 @@ class EventValidator:
 
     @staticmethod
     def _check_judged(kind: str, data: dict, actor: str, head: int, kind_at: Callable[[int], str | None],
-                      corrections: Corrections | None) -> dict[int, Standing]:
+                      corrections: Corrections | None) -> dict[int, StandingCorrection]:
         """Once a judge's correction stands on an event, only a judge corrects it again or backs
         up past it: a scorekeeper's `void N` would otherwise overrule the judge (the latest
         correction decides). Returns the standing corrections it read."""
@@ -401,7 +401,7 @@ class Match:
             head=head if head is not None else self.head_position(), kind_at=self.kind_at,
             corrections=self.corrections_after)
 
-    def corrections_after(self, position: int) -> dict[int, Standing]:
+    def corrections_after(self, position: int) -> dict[int, StandingCorrection]:
         """The standing correction of each event after `position` (its corrections come after it:
         the log from there is read; asked only as a correction or a backup is drafted)."""
         return standing((e.position, e) for e in self.store.read(self.id, after=position))
@@ -628,7 +628,7 @@ class Match:
                 fixes.extend(e for e in log if e.kind == "correction")
             return log
 
-        def corrections(position: int) -> dict[int, Standing]:  # the log's, then this batch's
+        def corrections(position: int) -> dict[int, StandingCorrection]:  # the log's, then this batch's
             logged()
             return standing(enumerate(drafts, start=head + 1),
                             into=standing((e.position, e) for e in fixes if e.position > position))

@@ -76,7 +76,7 @@ def noted(table: dict[int, Replacement], correction: RecordedEvent) -> bool:
     return True
 
 
-class Standing(NamedTuple):
+class StandingCorrection(NamedTuple):
     """The correction that last said what an event is (the latest of its corrections decides): who
     said it, and what the event should have read (None: void outright)."""
 
@@ -85,14 +85,15 @@ class Standing(NamedTuple):
     instead: dict[str, Any] | None
 
 
-def standing(events: Iterable[tuple[int, Any]], into: dict[int, Standing] | None = None) -> dict[int, Standing]:
+def standing(events: Iterable[tuple[int, Any]],
+             into: dict[int, StandingCorrection] | None = None) -> dict[int, StandingCorrection]:
     """Each event the corrections among `events` ((position, event), in order; an event: anything
     with kind, actor and payload, a draft included) correct, with its standing correction, added to
     `into`. What the validator asks before a correction or a backup changes an event a judge ruled on."""
     out = {} if into is None else into
     for position, e in events:
         if e.kind == "correction":
-            out[e.payload["voids"]] = Standing(position, e.actor, e.payload.get("instead"))
+            out[e.payload["voids"]] = StandingCorrection(position, e.actor, e.payload.get("instead"))
     return out
 
 

@@ -448,7 +448,7 @@ class Replayer:
         `whole`, a longer log they begin) left out from the start, and a replacement a correction
         gives played in its target's place. The one corrected replay: validation's standing
         findings, `state --at`, the report's timeline and charts. `leave_out`: more positions played
-        as voids (the stale time decisions: engine/decisions.py `Standing`)."""
+        as voids (the stale time decisions: engine/decisions.py `StandingTable`)."""
         log = events if whole is None else whole
         skip, instead = corrections_of(log)
         fold = Fold(self.ruleset, self.created, None, 1, skip=skip | frozenset(leave_out), instead=instead)

@@ -14,7 +14,7 @@ from engine.notation.header import Header, format_header, parse_header
 from engine.notation.lexer import NotationError, tokenize
 from engine.notation.lines import parse_line
 from engine.replay import Fold
-from engine.replacing import Standing, standing
+from engine.replacing import StandingCorrection, standing
 from engine.rulesets import Ruleset
 from engine.state import TableState
 from engine.schema import shown
@@ -135,7 +135,7 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
     notes: list[tuple[int, str]] = []
     notices: list[tuple[int, str]] = []
     kinds = {1: "match.created"}
-    stands: dict[int, Standing] = {}  # the file's corrections so far (engine/replacing.py `standing`)
+    stands: dict[int, StandingCorrection] = {}  # the file's corrections so far (engine/replacing.py `standing`)
 
     def noted(line: int) -> None:
         if lookup is not None:

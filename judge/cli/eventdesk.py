@@ -382,16 +382,23 @@ def register(cli: click.Group) -> None:
     def matches_cmd(env, tournament_ref, ruleset, round_no, as_json) -> None:
         """Create a recorded match for every table of a round (once per table) and list them.
 
+        A table a match already names (its labels) without being linked to it gets no second match:
+        the one match with the table's players is linked, otherwise the table is skipped; each is
+        said on stderr with why (and what to do). --json: one row per table, `table`, `match`
+        (null: skipped), `status` (existing, created, linked or skipped) and `reason` (linked,
+        skipped; else null), and nothing on stderr.
+
         \b
         Example:
           tablejudge tournament matches t-1a2b
         """
-        said: list[str] = []
-        made = rounds.create_matches(_open(env, tournament_ref), ruleset=ruleset, round_no=round_no, said=said)
-        rows = [{"table": k, "match": v} for k, v in sorted(made.items())]
-        if as_json:
-            emit_json(rows)
-        else:
-            click.echo(table_text(rows, ["table", "match"]))
-        for line in said:  # a table a match named but was not linked to: no second match, said
-            stderr(line)
+        outcomes: list[rounds.TableOutcome] = []
+        rounds.create_matches(_open(env, tournament_ref), ruleset=ruleset, round_no=round_no, outcomes=outcomes)
+        if as_json:  # the reasons in the rows (review: they went to stderr only, where a script never looks)
+            emit_json([o.row() for o in outcomes])
+            return
+        click.echo(table_text([{"table": o.table, "match": o.match} for o in outcomes if o.match],
+                              ["table", "match"]))
+        for o in outcomes:  # a table a match named but was not linked to: no second match, said
+            if o.reason:
+                stderr(o.line())

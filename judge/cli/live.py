@@ -10,7 +10,7 @@ from engine.match import InputError, Match
 from engine.events import default_recorder_name
 from judge.live import ROLES, LiveSession, run_terminal
 from judge.live.acks import AckFile
-from judge.cli.common import EXIT_CONFLICT, EXIT_INPUT, Env, FindingsExit, pass_env, ruleset_name
+from judge.cli.common import EXIT_CONFLICT, EXIT_INPUT, Env, FindingsExit, pass_env, ruleset_name, stderr
 from judge.cli.matches import _parse_options
 
 
@@ -61,8 +61,11 @@ def live_cmd(env: Env, target, ruleset, players, event, round_, table, opts, str
         if not ruleset or len(players) < 2:
             raise InputError("live new needs --ruleset and at least two --player", field="ruleset")
         from judge.tournament.tablematch import new_match  # a tournament's id as --event: its table's match
+        warnings: list[str] = []  # an older match naming the table, unlinked: said before the session
         match = new_match(store, ruleset, list(players), event=event, round=round_, table=table,
-                          options=_parse_options(opts), recorded_by=env.recorded_by)
+                          options=_parse_options(opts), recorded_by=env.recorded_by, warnings=warnings)
+        for w in warnings:
+            stderr(f"warning: {w}")
     else:
         if ruleset or players:
             raise InputError("--ruleset/--player only go with `live new`", field="ruleset")

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from engine.decisions import Standing, stale_decisions
+from engine.decisions import StandingTable, stale_decisions
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match
 from engine.names import match_names, names_now, shown_players
@@ -61,7 +61,8 @@ def match_group() -> None:
 @click.option("--player", "-p", "players", multiple=True, required=True,
               help="A player, in seat order; repeat for each player.")
 @click.option("--event", help="Event label; a tournament's id with --table makes the match that table's, linked "
-              "(--round and --table must be in its pairings, the table without a match).")
+              "(--round and --table must be in its pairings, the table without a match; an older match naming the "
+              "table unlinked is warned of).")
 @click.option("--round", "round_", help="Round label (with a tournament's id: the round number).")
 @click.option("--table", help="Table label (with a tournament's id: the table number).")
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
@@ -82,13 +83,17 @@ def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, 
     """
     decks = _tournament_decks(env, decks_from, ruleset, list(players)) if decks_from else []
     from judge.tournament.tablematch import new_match  # a tournament's id as --event: its table's match
+    warnings: list[str] = []  # an older match naming the table, unlinked
     m = new_match(env.store(create=True), ruleset, list(players), event=event, round=round_, table=table,
-                  options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by)
+                  options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by,
+                  warnings=warnings)
+    for w in warnings:
+        stderr(f"warning: {w}")
     findings = []
     for player, payload in decks:
         findings += m.record("deck.registered", payload, actor=player, recorded_by=env.recorded_by).findings
     if as_json:
-        emit_json(m.summary())
+        emit_json({**m.summary(), "warnings": warnings} if warnings else m.summary())
     else:
         click.echo(m.id)
         if findings:
@@ -579,7 +584,7 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     appealed = None
     if (state.result or {}).get("position") is not None:
         events = m.events()
-        standing = Standing(replayer, events, stale_decisions(replayer, events)).result(
+        standing = StandingTable(replayer, events, stale_decisions(replayer, events)).result(
             state.result, m.id, at=state.position if as_recorded else None, upto=state.position)
         appealed = _result_appealed(m, events, standing[0], state.position if as_recorded else None)
     if as_json:

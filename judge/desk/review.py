@@ -12,7 +12,7 @@ from engine.desk import (
     describer,
     judge_of,
 )
-from engine.decisions import Standing, StaleDecision, log_ending, not_decided_words, stale_decisions
+from engine.decisions import StandingTable, StaleDecision, log_ending, not_decided_words, stale_decisions
 from engine.events import RecordedEvent
 from engine.findings import Finding
 from engine.match import Match
@@ -43,7 +43,7 @@ class Review:
     # `hidden`): what the hash chain is verified on; None: `events` is the log as stored
     stored: list[RecordedEvent] | None = None
     hidden: bool = False
-    standing: Standing | None = None  # the stale decisions' standing table (a replay's boards ask it)
+    standing: StandingTable | None = None  # the stale decisions' standing table (a replay's boards ask it)
 
     @property
     def log(self) -> list[RecordedEvent]:
@@ -131,7 +131,7 @@ def review(match: Match, upto: int | None = None, *, hidden: bool = False,
     # time decisions out of date: judged on the log as stored (a hidden log lacks cards a table's
     # hash stands on)
     stale = stale_decisions(match.replayer, stored)
-    standing = Standing(match.replayer, stored, stale)
+    standing = StandingTable(match.replayer, stored, stale)
     seen = seen_log(match, stored, hidden)
     validation = match.replayer.validate_events(seen[1:])  # as `validate`: void findings judged apart
     voided = set(validation.state.voided)

@@ -122,8 +122,9 @@ def decided_words(e: RecordedEvent, names: Mapping[str, str]) -> str:
     return f"{said} ({', '.join(how)})"
 
 
-def live_events(match: Match) -> tuple[list[RecordedEvent], set[int]]:
-    """All events, and the positions that no longer count (corrected away or backed out)."""
+def log_and_voided(match: Match) -> tuple[list[RecordedEvent], set[int]]:
+    """All events, and the positions that no longer count (corrected away or backed out): the whole
+    log with its voids apart, where judge.desk.actions.live_events gives only the events that count."""
     state = match.state()
     return match.events(), set(state.voided)
 
@@ -133,7 +134,7 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
     was never called, InputError for a policy the ruleset does not know, and InputError (field
     `facts.KEY`, exit 2, nothing stored) when the decision reaches a count the log does not know:
     it says which facts to read off the table and the command that decides from them."""
-    events, voided = live_events(match)
+    events, voided = log_and_voided(match)
     called = find_time_called(events, voided)
     if called is None:
         raise NoTimeCalled(match.id)
@@ -183,7 +184,7 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
             raise InputError(f"ruleset {rs.name} has no end-of-time procedure", field="facts")
         raise InputError(f"ruleset {rs.name} cannot decide from facts read off the table; record the "
                          f"match's events and run `tablejudge timelimit {match.id}`", field="facts")
-    events, voided = live_events(match)
+    events, voided = log_and_voided(match)
     created = events[0]
     players = list(created.payload["players"])
 

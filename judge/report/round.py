@@ -18,35 +18,52 @@ from judge.report.match import write_match_report
 from judge.report.views import result_text
 from judge.replay.hiding import STAFF_WARNING
 from judge.tournament.aggregate import Tournament
+from judge.tournament.state import TournamentState
 from judge.tournament.seal import seal_events, token as seal_token
 from judge.tournament.tables import TableView, table_status
 
 
-def tournament_tables(store: EventStore, events: set[str]) -> dict[str, TableView]:
+class TournamentStates:
+    """Each tournament's state in this log, folded at most once for one page (review: `report
+    --round` folded a tournament up to three times: to match `--event` with its name, for its
+    tables, and for the hint when nothing was chosen)."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+        self.ids = set(Tournament.list_ids(store))
+        self._states: dict[str, TournamentState] = {}
+
+    def state(self, tid: str) -> TournamentState:
+        if tid not in self._states:
+            self._states[tid] = Tournament(self.store, tid).state()
+        return self._states[tid]
+
+
+def tournament_tables(states: TournamentStates, events: set[str]) -> dict[str, TableView]:
     """Each recorded match of these tournaments -> its table as the tournament has it (the
     result, who entered it, the players' reports: judge.tournament.tables, as `tournament
     pairings`, the standings and the web desk read it). QA80 4: the round page read the match
     logs only, and said "not decided" of every table whose result the players, the scorekeeper
     or a judge entered in the tournament (most tables: few matches are recorded event by event)."""
     out: dict[str, TableView] = {}
-    for tid in sorted(events & set(Tournament.list_ids(store))):
-        for rnd in Tournament(store, tid).state().rounds:
+    for tid in sorted(events & states.ids):
+        for rnd in states.state(tid).rounds:
             for table, mid in rnd.matches.items():
                 out[mid] = table_status(rnd, table)
     return out
 
 
-def event_labels(store: EventStore, event: str) -> set[str]:
+def event_labels(states: TournamentStates, event: str) -> set[str]:
     """The match event labels `--event` names: the label itself, or a tournament's id when
     `event` is its name (a tournament's matches carry its id as their event label). QA80 8:
     `--event "Store OPTCG"` was refused, and the hint did not show the label it wanted."""
-    return {event} | {tid for tid in Tournament.list_ids(store) if Tournament(store, tid).state().name == event}
+    return {event} | {tid for tid in states.ids if states.state(tid).name == event}
 
 
-def event_words(store: EventStore, label: str) -> str:
+def event_words(states: TournamentStates, label: str) -> str:
     """An event label for a hint: a tournament's id with its name (`t-91d5506a (Store OPTCG)`)."""
-    if label in set(Tournament.list_ids(store)):
-        return f"{label} ({Tournament(store, label).state().name})"
+    if label in states.ids:
+        return f"{label} ({states.state(label).name})"
     return label
 
 
@@ -69,7 +86,8 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
     rows = []
     verified = {}  # each match's verdict, for its own report (write_round_report): verified once
     chosen, in_round = [], set()  # in_round: the round's event labels, for the hint when none is chosen
-    wanted = None if event is None else event_labels(store, event)
+    states = TournamentStates(store)  # one fold of each tournament for the whole page
+    wanted = None if event is None else event_labels(states, event)
     for mid in store.match_ids():
         c = store.created(mid).payload
         if str(c.get("round")) != str(round_label):
@@ -77,7 +95,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
         in_round.add(c.get("event") or "")
         if wanted is None or c.get("event") in wanted:
             chosen.append((mid, c))
-    tables = tournament_tables(store, {c["event"] for _, c in chosen if c.get("event")})
+    tables = tournament_tables(states, {c["event"] for _, c in chosen if c.get("event")})
     for mid, c in chosen:
         m = Match(store, mid)
         r = desk.review(m, hidden=not staff)
@@ -101,7 +119,7 @@ def round_context(store: EventStore, round_label: str, event: str | None = None,
             "href": report_name(mid, staff),  # the name write_match_report gives it: a staff page links staff pages
         })
     if not rows:
-        labels = sorted(event_words(store, e) for e in in_round if e)
+        labels = sorted(event_words(states, e) for e in in_round if e)
         raise InputError(f"no match has round {round_label!r}"
                          + (f" in event {event!r}" if event else "")
                          + (f" (its events: {', '.join(labels)}; --event takes a label or a tournament's name)"

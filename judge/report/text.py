@@ -17,7 +17,7 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
                  standing: tuple[dict | None, str | None] | None = None, appealed: str | None = None) -> str:
     """The table for a terminal; card numbers shown with their names (`OP01-078 Boa Hancock`).
     `view`: said in the heading ("as corrected", "as recorded then") for a moment before the end.
-    `standing`: the result as it stands (engine.decisions.Standing.result), else the table's own.
+    `standing`: the result as it stands (engine.decisions.StandingTable.result), else the table's own.
     `appealed`: what the head judge decided on appeal of the decision that result came from, when
     they overturned or changed it (said beside the result, which counts until replaced)."""
     names = names or CardNames.for_state(state, ruleset)

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from engine.decisions import Standing, outstanding, stale_decisions
+from engine.decisions import StandingTable, outstanding, stale_decisions
 from engine.events import (
     TABLE_ACTOR,
     Draft,
@@ -400,7 +400,7 @@ class Tournament:
             events = m.events()
             stale = stale_decisions(m.replayer, events)
             try:
-                outcome = Standing(m.replayer, events, stale).outcome(m.ruleset.outcome(m.state()))
+                outcome = StandingTable(m.replayer, events, stale).outcome(m.ruleset.outcome(m.state()))
             except Exception as e:  # noqa: BLE001 - a ruleset bug: a refusal in words, not "internal error"
                 raise InputError(f"match {m.id}'s result cannot be read: its ruleset ({m.ruleset.name}) failed "
                                  f"on it ({type(e).__name__}: {e}); enter the result by hand "

@@ -10,6 +10,7 @@ by hand, close it, run its clock, and create the recorded matches its tables wil
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from shlex import quote
 from collections.abc import Collection
@@ -25,7 +26,7 @@ from judge.desk.clock import format_left, parse_time
 from judge.tournament.aggregate import Tournament, not_paired, not_registered, resolve_player
 from judge.tournament.pairing import RoundPairing
 from judge.tournament.tables import DISPUTED, round_tables
-from judge.tournament.tablematch import unlinked_matches
+from judge.tournament.tablematch import plays_table, unlinked_matches
 from judge.tournament.state import RoundState, TournamentState, replay
 from judge.tournament.seal import standing_problems
 
@@ -233,8 +234,26 @@ def game_ruleset(st: TournamentState) -> str:
         raise InputError(f"the game {st.game!r} has no ruleset to record its matches with", field="game") from None
 
 
+@dataclass(frozen=True)
+class TableOutcome:
+    """What `create_matches` did for one table: `existing` (linked before), `created`, `linked` (a
+    match that named the table, made before), or `skipped` (no match: `reason` says why and what to
+    do). The CLI says `reason` on stderr, and --json carries every row (`row()`)."""
+    table: int
+    status: str
+    match: str | None = None
+    reason: str | None = None
+
+    def row(self) -> dict[str, Any]:
+        return {"table": self.table, "match": self.match, "status": self.status, "reason": self.reason}
+
+    def line(self) -> str:
+        return f"table {self.table}: {self.reason}"
+
+
 def create_matches(t: Tournament, *, ruleset: str | None = None, round_no: int | None = None,
-                   tables: Collection[int] | None = None, said: list[str] | None = None) -> dict[int, str]:
+                   tables: Collection[int] | None = None,
+                   outcomes: list[TableOutcome] | None = None) -> dict[int, str]:
     """A recorded match (its own stream: `match.created` with the tournament, round and table) for
     every table of a round that has none yet (or only for `tables`), then one `round.matches`
     event naming them; `ruleset` by default the tournament's game. Returns table -> match id for
@@ -242,14 +261,15 @@ def create_matches(t: Tournament, *, ruleset: str | None = None, round_no: int |
 
     A table that a match already names (its labels: this tournament's id, the round, the table) but
     that is not linked to it gets no second match (QA81 M5: it got one, silently): the one match
-    with the table's players is linked, otherwise the table is left without; either way a sentence
-    in `said` says so."""
+    with the table's players is linked, otherwise the table is left without. `outcomes`, if given,
+    gets one TableOutcome per table of the round (of `tables`), in table order: a linked or
+    skipped one with its reason."""
     st = t.state()
     if ruleset is None:
         ruleset = game_ruleset(st)
     rnd = _current(st, round_no)
     made = []
-    said = [] if said is None else said
+    why: dict[int, str] = {}  # table -> the reason for a table linked or skipped
     unlinked = unlinked_matches(t.store, st, rnd)
     for p in rnd.tables():
         if p.table in rnd.matches or (tables is not None and p.table not in tables):
@@ -257,15 +277,15 @@ def create_matches(t: Tournament, *, ruleset: str | None = None, round_no: int |
         if p.table in unlinked:
             found = unlinked[p.table]
             ids = ", ".join(e.match for e in found)
-            if len(found) == 1 and sorted(found[0].payload.get("players") or ()) == sorted([p.player1, p.player2]):
+            if len(found) == 1 and plays_table(found[0].payload.get("players") or (), p):
                 made.append({"table": p.table, "match": found[0].match, "linked": True})  # the audit tells them apart
-                said.append(f"table {p.table}: linked match {ids}, made for this table before (not a second match)")
+                why[p.table] = f"linked match {ids}, made for this table before (not a second match)"
             else:
-                why = "more than one" if len(found) > 1 else f"not {p.player1} vs {p.player2}"
-                said.append(f"table {p.table}: no match made: {ids} name{'s' if len(found) == 1 else ''} this table "
-                            f"but {why}, and none is linked to it; record the table in one of them, or make its "
-                            f"match with `tablejudge match new --event {t.id} --round {rnd.number} --table {p.table} "
-                            f"--player {quote(p.player1)} --player {quote(p.player2)} --ruleset {ruleset}`")
+                but = "more than one" if len(found) > 1 else f"not {p.player1} vs {p.player2}"
+                why[p.table] = (f"no match made: {ids} name{'s' if len(found) == 1 else ''} this table "
+                                f"but {but}, and none is linked to it; record the table in one of them, or make its "
+                                f"match with `tablejudge match new --event {t.id} --round {rnd.number} --table {p.table} "
+                                f"--player {quote(p.player1)} --player {quote(p.player2)} --ruleset {ruleset}`")
             continue
         draft = creation_draft(ruleset, [p.player1, p.player2], event=t.id, round=str(rnd.number),
                                table=str(p.table), recorded_by=t.recorded_by)
@@ -284,4 +304,14 @@ def create_matches(t: Tournament, *, ruleset: str | None = None, round_no: int |
             made = [m for m in made if m["table"] not in rnd.matches]
     else:
         raise ConflictError(t.id, st.position + 1, "the matches were created but not linked; run again")
+    if outcomes is not None:
+        ours = {m["table"]: m for m in made}
+        for p in rnd.tables():
+            if p.table in ours:
+                status = "linked" if ours[p.table].get("linked") else "created"
+                outcomes.append(TableOutcome(p.table, status, ours[p.table]["match"], why.get(p.table)))
+            elif p.table in rnd.matches:  # before this run, or by another writer meanwhile
+                outcomes.append(TableOutcome(p.table, "existing", rnd.matches[p.table]))
+            elif p.table in why:
+                outcomes.append(TableOutcome(p.table, "skipped", None, why[p.table]))
     return {**rnd.matches, **{m["table"]: m["match"] for m in made}}

@@ -278,15 +278,96 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
             if a is None:
                 continue
             rnd, table = e.payload.get("round"), e.payload.get("table")
-            void, decide = a.redecide_commands(match)
-            out.append((e, (
-                f"round {rnd} table {table}'s result came from match {match}, whose time decision (event "
-                f"{a.action}) was {a.words()}: the result still stands on it. Void it and decide again in the "
-                f"match (`{void}`, then `{decide}`), then `tablejudge tournament result {st.id} --match {match} --round {rnd} --overwrite "
-                f"--reason \"decided again after an appeal\"`; or enter the head judge's result: `tablejudge "
-                f"tournament result {st.id} W-L-D --table {table} --round {rnd} --overwrite --reason \"appeal, "
-                f"match {match} event {a.appeal.position}\"`")))
+            out.append((e, (f"round {rnd} table {table}'s result came from match {match}, whose time decision "
+                            f"(event {a.action}) was {a.words()}: the result still stands on it. "
+                            + _settle_appeal(st.id, match, rnd, table, a))))
             break
+    return out
+
+
+def _settle_appeal(tid: str, match: str, rnd: Any, table: Any, a: Any) -> str:
+    """What settles a table's result resting on a time decision overturned on appeal (`a`, an
+    engine.desk.AppealedAway): the match's decision replaced (`redecide_commands`) and the result
+    taken from it again, or the head judge's result entered. One wording for a result taken from
+    the match and one entered by hand."""
+    void, decide = a.redecide_commands(match)
+    return (f"Void it and decide again in the match (`{void}`, then `{decide}`), then `tablejudge tournament "
+            f"result {tid} --match {match} --round {rnd} --overwrite --reason \"decided again after an appeal\"`; "
+            f"or enter the head judge's result: `tablejudge tournament result {tid} W-L-D --table {table} --round "
+            f"{rnd} --overwrite --reason \"appeal, match {match} event {a.appeal.position}\"`")
+
+
+def _coarse(winner: str | None, result: str) -> str:
+    """A table's outcome as a time decision can say it: the winner's name, `draw` or `double-loss`."""
+    return (winner or "?").strip() if result == "win" else result
+
+
+def entered_against_decision(store: EventStore, st: TournamentState,
+                             events: list[RecordedEvent] | None = None,
+                             logs: dict[str, list[RecordedEvent]] | None = None) -> list[tuple[RecordedEvent, str, str]]:
+    """The standing results entered by hand (the players' agreed slips, the scorekeeper's, a judge's:
+    no `based_on`) for a table whose linked match has a final time decision that stands, where the
+    head judge would look again (review: only a result taken with `--match` was checked):
+    - `result-appealed`: the decision was overturned or changed on appeal after the result was
+      entered, so the result was entered on the table as it was decided then; one entered after the
+      appeal is taken as the head judge's (what the warning asks for) and is not said;
+    - `result-decision`: in a best-of-one round (a game is the match), the result does not say what
+      the decision does (another winner, a draw for a win); in longer formats one game's decision
+      does not fix the match's result, so nothing is compared.
+    (result event, warning kind, the warning's words with the commands that settle it.) The match
+    logs read already (`logs`) are used; the others are read for their decisions, appeals and voids
+    only, and only for the tables that have a linked match."""
+    from engine.desk import decision_appealed
+    from engine.replay import voided_positions
+    standing = _standing(st)
+    log = events if events is not None else store.read(st.id)
+    logs = {} if logs is None else logs
+    out: list[tuple[RecordedEvent, str, str]] = []
+    for e in log:
+        p = e.payload
+        if e.kind != "result.recorded" or e.position not in standing or p.get("based_on"):
+            continue
+        rnd = st.round(p["round"])
+        match = rnd.matches.get(p["table"]) if rnd is not None else None
+        if match is None:
+            continue
+        mlog = logs.get(match)
+        if mlog is None:
+            try:
+                mlog = store.read_kinds(match, ("time.decision", "judge.appeal", *VOIDING_KINDS))
+            except (LookupError, MatchNotFound):
+                continue
+        gone = voided_positions(mlog)
+        decided = [x for x in mlog if x.kind == "time.decision" and x.position not in gone
+                   and x.payload.get("result") != "continue"]
+        if not decided:
+            continue
+        d = decided[-1]
+        where = f"round {rnd.number} table {p['table']}'s result ({p['player1']} {slip_text(p)} {p['player2']}, " \
+                f"event {e.position})"
+        a = decision_appealed(mlog, gone, d.position)
+        if a is not None:
+            if e.recorded_at < a.appeal.recorded_at:
+                out.append((e, "result-appealed", (
+                    f"{where} was entered before match {match}'s time decision (event {d.position}) was "
+                    f"{a.words()}: it may rest on the overturned decision. " + _settle_appeal(st.id, match, rnd.number,
+                                                                                        p["table"], a))))
+            continue
+        if st.match_format(rnd.stage).best_of != 1:
+            continue
+        w1, w2 = int(p["wins1"]), int(p["wins2"])
+        entered = "double-loss" if p.get("double_loss") else p["player1"] if w1 > w2 else p["player2"] if w2 > w1 \
+            else "draw"
+        decision = _coarse(d.payload.get("winner"), str(d.payload.get("result")))
+        if entered != decision:
+            said = f"{decision} wins" if d.payload.get("result") == "win" else f"a {decision}"
+            out.append((e, "result-decision", (
+                f"{where} disagrees with match {match}'s standing time decision (event {d.position}: {said}). "
+                f"Take the result from the match: `tablejudge tournament result {st.id} --match {match} --round "
+                f"{rnd.number} --overwrite --reason \"as the time decision\"`; or, if the entered result is "
+                f"right, the decision is not: void it in the match (`tablejudge log {match} correction --actor "
+                f"judge:NAME --voids {d.position} --reason \"...\"`) and decide again (`tablejudge timelimit "
+                f"{match} --judge NAME`)")))
     return out
 
 

@@ -237,3 +237,27 @@ def test_timelimit_works_out_no_staleness_without_a_decision(tmp_path, monkeypat
     code, out, err = run(tmp_path / "t.db", "timelimit", m.id, "--dry-run")
     assert code == 0 and "dry run: nothing recorded" in out, err
     assert n["stale"] == 0
+
+
+def test_a_round_report_folds_each_tournament_once(tmp_path, monkeypatch):
+    """Review: `report --round 1 --event NAME` folded the tournament's events into its state up to
+    three times (the name for --event, its tables, the hint when nothing was chosen)."""
+    import judge.tournament.aggregate as aggregate
+    from judge.tournament.tablematch import new_match
+    db = tmp_path / "t.db"
+    with EventStore.open(str(db)) as store:
+        t = aggregate.Tournament.create(store, name="Cup", game="optcg", tournament_id="t-cup")
+        t.register_many(["Ann", "Bob", "Cid", "Dan"])
+        t.pair()
+        p = t.state().rounds[0].tables()[0]
+        new_match(store, "optcg", [p.player1, p.player2], event="t-cup", round="1", table=str(p.table))
+    folds = []
+    real = aggregate.replay
+    monkeypatch.setattr(aggregate, "replay", lambda events: folds.append(events[0].match) or real(events))
+    code, out, err = run(db, "report", "--round", "1", "--event", "Cup", "--no-matches", "--out-dir", tmp_path / "r")
+    assert code == 0, err
+    assert folds == ["t-cup"], folds
+    folds.clear()  # the hint naming the round's events: the tournament's name from the same fold
+    code, out, err = run(db, "report", "--round", "1", "--event", "Nope", "--out-dir", tmp_path / "r")
+    assert code == 2 and "its events: t-cup (Cup)" in err, err
+    assert folds == ["t-cup"], folds

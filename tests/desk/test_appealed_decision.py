@@ -118,3 +118,60 @@ def test_an_appeal_of_a_decision_no_longer_current_is_recorded_and_said(tmp_path
     code, out, _ = run_in_process(db, "judge", "appeal", m.id, str(again), "--judge", "Head", "--decision", "upheld",
                                   "--text", "right", "--override", "again", "--json")
     assert json.loads(out)["appealed_mark"] is None
+
+
+def _linked_cup(m):
+    """A one-round best-of-one cup whose table 1 (Ann vs Bob) is match `m`, linked."""
+    from judge.tournament.tablematch import TablePlan, link_table_match
+    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=1)
+    for p in ("Ann", "Bob"):
+        t.register(p)
+    t.pair()
+    link_table_match(t, TablePlan(1, 1), m.id, "optcg")
+    first = t.state().rounds[0].tables()[0].player1
+    return t, (lambda winner: "1-0-0" if winner == first else "0-1-0")
+
+
+def test_tournament_warnings_name_an_entered_result_resting_on_an_overturned_decision(tmp_path):
+    """Review: only a result taken with `tournament result --match` was checked; the players' agreed
+    slip or the scorekeeper's entry for a table whose match's decision was overturned said nothing."""
+    from tests.desk.test_stale_decision import decided
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)
+    decision = m.events()[-1].position
+    t, slip = _linked_cup(m)
+    code, out, err = run_in_process(db, "tournament", "result", t.id, slip("Ann"), "--table", "1")  # as decided
+    assert code == 0, out + err
+    assert run_in_process(db, "tournament", "warnings", t.id)[0] == 0  # it agrees with the standing decision
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head",
+                                    "--decision", "overturned", "--text", "Bob wins actually")
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 1, out
+    assert (f"round 1 table 1's result ({'Ann 1-0' if slip('Ann') == '1-0-0' else 'Bob 0-1'}") in out, out
+    assert (f"was entered before match {m.id}'s time decision (event {decision}) was overturned on appeal "
+            f"(event {decision + 1}, head judge Head: Bob wins actually)") in out, out
+    assert f"tablejudge log {m.id} correction --actor judge:NAME --voids {decision}" in out  # redecide_commands
+    # the head judge's result, entered as the warning says it (W-L-D filled in): settled
+    enter = out[out.index("`tablejudge tournament result", out.index("head judge's result")):].split("`")[1]
+    code, out, err = run_in_process(db, *shlex.split(enter.replace("W-L-D", slip("Bob")).split(" ", 1)[1]))
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out
+
+
+def test_tournament_warnings_name_an_entered_result_against_the_standing_decision(tmp_path):
+    from tests.desk.test_stale_decision import decided
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)  # Ann wins on time
+    decision = m.events()[-1].position
+    t, slip = _linked_cup(m)
+    code, out, err = run_in_process(db, "tournament", "result", t.id, slip("Bob"), "--table", "1")
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 1 and f"disagrees with match {m.id}'s standing time decision (event {decision}: Ann wins)" in out
+    take = out[out.index("Take the result from the match: `"):].split("`")[1]
+    code, out, err = run_in_process(db, *shlex.split(take.split(" ", 1)[1]))  # the command said works
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out

@@ -94,7 +94,7 @@ def test_deciding_again_supersedes_the_stale_decision(tmp_path):
     code, out, _ = run_in_process(tmp_path / "t.db", "verify", m.id)
     assert code == 0, out
     r = review(Match(m.store, m.id))
-    # read as a first decision is: the ruleset applied it (engine/decisions.py Standing)
+    # read as a first decision is: the ruleset applied it (engine/decisions.py StandingTable)
     assert (r.outcome.result, r.outcome.winner) == ("win", "Ann")
     assert f"event {again.recorded.position}" in r.outcome.explanation
     assert not [f for f in r.active_findings() if f.rule == "DESK-15"]

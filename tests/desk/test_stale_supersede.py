@@ -220,22 +220,22 @@ def test_a_ruleset_bug_reading_the_standing_table_breaks_neither_the_review_nor_
     unguarded and a ruleset bug there broke the match's page and its replay. It reads as no outcome."""
     import functools
 
-    from engine.decisions import Standing
+    from engine.decisions import StandingTable
     from judge.replay.export import write_replay
 
     m = decided(tmp_path)
     m.record("correction", REPLACING[1](m), actor=JUDGE)
     second = run(m).recorded.position  # decided again: supersedes the stale decision
     tables: set[int] = set()
-    folded = Standing.table.func
+    folded = StandingTable.table.func
 
     def table(self):
         t = folded(self)
         tables.add(id(t))
         return t
 
-    monkeypatch.setattr(Standing, "table", functools.cached_property(table))
-    Standing.table.__set_name__(Standing, "table")
+    monkeypatch.setattr(StandingTable, "table", functools.cached_property(table))
+    StandingTable.table.__set_name__(StandingTable, "table")
     real = type(m.ruleset).outcome
 
     def outcome(self, state):

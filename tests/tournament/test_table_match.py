@@ -88,10 +88,62 @@ def test_tournament_matches_says_a_table_a_match_names_without_being_linked(tmp_
         other = Match.create(store, "optcg", [q1, "Zed"], event="t-cup", round="1", table="2").id
     r = run_cli("tournament", "matches", "t-cup", "--json", db=db)
     assert r.returncode == 0, r.stderr
-    made = {row["table"]: row["match"] for row in json.loads(r.stdout)}
-    assert made == {1: stray}, made  # linked, not doubled; table 2 left without: its match names others
-    assert f"table 1: linked match {stray}" in r.stderr
+    rows = {row["table"]: row for row in json.loads(r.stdout)}
+    # linked, not doubled; table 2 left without: its match names others. Review: the reasons went
+    # to stderr only, and --json had no row for a skipped table
+    assert rows[1]["match"] == stray and rows[1]["status"] == "linked", rows
+    assert f"linked match {stray}" in rows[1]["reason"]
+    assert rows[2]["match"] is None and rows[2]["status"] == "skipped", rows
+    assert f"no match made: {other} names this table but not {q1} vs {q2}" in rows[2]["reason"]
+    assert r.stderr == ""  # --json: the rows say it
+    r = run_cli("tournament", "matches", "t-cup", db=db)  # the human form: the reasons on stderr
+    assert r.returncode == 0 and stray in r.stdout and other not in r.stdout, r.stdout
     assert f"table 2: no match made: {other} names this table but not {q1} vs {q2}" in r.stderr
+    rows = json.loads(run_cli("tournament", "matches", "t-cup", "--json", db=db).stdout)
+    assert [(x["table"], x["status"]) for x in rows] == [(1, "existing"), (2, "skipped")], rows
     assert sorted(_match_ids(db)) == sorted([stray, other])
     # review: the audit said "created 1 recorded match" for the one it linked
     assert "round 1: 1 recorded match (0 created, 1 linked) (optcg)" in run_cli("events", "t-cup", db=db).stdout
+
+
+def test_a_tables_players_with_outer_spaces_get_one_answer_on_both_paths(tmp_path):
+    """Review: `match new --event` stripped the names typed, `tournament matches` compared a match's
+    stored names as stored: a match imported with "Ann\u00a0" was not linked to Ann's table."""
+    from engine.match import creation_draft, new_match_id
+    db = _cup(tmp_path)
+    p1, p2 = _table(db, 1)
+    q1, q2 = _table(db, 2)
+    spaced = [f"\u00a0{p1} ", f"{p2}\u2003"]  # outer spaces, Unicode ones among them
+    r = run_cli("match", "new", "-r", "optcg", "-p", spaced[0], "-p", spaced[1], "--event", "t-cup",
+                "--round", "1", "--table", "1", db=db)
+    assert r.returncode == 0, r.stderr  # typed: taken as the table's players
+    with EventStore.open(db) as store:  # stored so (an import carries the names as written)
+        draft = creation_draft("optcg", [q1, q2], event="t-cup", round="1", table="2")
+        stray = new_match_id()
+        store.create(stray, [draft._replace(payload={**draft.payload, "players": [f"\u00a0{q1} ", f"{q2}\u2003"]})])
+    r = run_cli("tournament", "matches", "t-cup", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    rows = {row["table"]: row for row in json.loads(r.stdout)}
+    assert rows[2]["match"] == stray and rows[2]["status"] == "linked", rows
+
+
+def test_match_new_warns_of_an_older_match_naming_the_table_unlinked(tmp_path):
+    """Review: `match new --event T --round R --table N` linked the new match without a word about
+    an older one naming the same table (made before match new linked, or imported)."""
+    db = _cup(tmp_path)
+    p1, p2 = _table(db, 1)
+    with EventStore.open(db) as store:
+        older = Match.create(store, "optcg", [p1, p2], event="t-cup", round="1", table="1").id
+    r = run_cli("match", "new", "-r", "optcg", "-p", p1, "-p", p2, "--event", "t-cup", "--round", "1",
+                "--table", "1", db=db)
+    assert r.returncode == 0, r.stderr
+    mid = r.stdout.strip()
+    assert (f"warning: match {older} names table 1 of round 1 of t-cup too but is not linked to it: {mid} is "
+            f"the table's match now") in r.stderr, r.stderr
+    assert f"record the table in {mid}" in r.stderr and f"`tablejudge events {older}`" in r.stderr
+    assert run_cli("events", older, db=db).returncode == 0  # the command it names works
+    # table 2, with no older match: no warning (--json: none either)
+    q1, q2 = _table(db, 2)
+    r = run_cli("match", "new", "-r", "optcg", "-p", q1, "-p", q2, "--event", "t-cup", "--round", "1",
+                "--table", "2", "--json", db=db)
+    assert r.returncode == 0 and "warning" not in r.stderr and "warnings" not in json.loads(r.stdout)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.events import Draft, ManyEnvelopes, now_iso
 from engine.match import EventValidator, InputError
-from engine.replacing import Standing, standing
+from engine.replacing import StandingCorrection, standing
 from engine.store import Envelopes
 
 if TYPE_CHECKING:
@@ -146,11 +146,11 @@ def _draft_range(job: tuple, start: int, stop: int) -> Envelopes | dict[str, str
             return kind if isinstance(kind, str) else None
         return None
 
-    mine: dict[int, Standing] = {}  # this chunk's corrections, standing over the earlier lines
+    mine: dict[int, StandingCorrection] = {}  # this chunk's corrections, standing over the earlier lines
     before: list[tuple[int, Draft]] = []  # the corrections on the lines before the chunk, drafted
     read_before = False
 
-    def corrections(position: int) -> dict[int, Standing]:
+    def corrections(position: int) -> dict[int, StandingCorrection]:
         """The standing correction of each event after `position`: the lines before the chunk
         (read once, when a correction or a backup is first drafted: rare), then this chunk's own.
         Each is drafted as a one-process import drafts it, so a replacement stands as stored (its

@@ -27,7 +27,7 @@ from typing import Any
 from engine.events import TABLE_ACTOR, Draft, default_recorder_name
 from engine.match import (Corrections, EventValidator, InputError, Match, check_match_id, creation_draft,
                           new_match_id)
-from engine.replacing import Standing, standing
+from engine.replacing import StandingCorrection, standing
 from engine.rulesets import get_ruleset
 from engine.schema import PayloadError, cut, read_json, shown
 from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
@@ -170,9 +170,9 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
             return known_kinds[position]
         return existing.kind_at(position) if existing is not None else None
 
-    file_corrections: dict[int, Standing] = {}  # this file's, standing over the log's
+    file_corrections: dict[int, StandingCorrection] = {}  # this file's, standing over the log's
 
-    def corrections(position: int) -> dict[int, Standing]:
+    def corrections(position: int) -> dict[int, StandingCorrection]:
         stored = existing.corrections_after(position) if existing is not None else {}
         return {**stored, **file_corrections}
 
