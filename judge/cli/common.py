@@ -178,7 +178,9 @@ def _run(group: click.Group, argv: list[str]) -> int:
         e.message = _quote_short(e.message)
         e.show()
         return _fail(Failure(EXIT_INPUT, e.format_message(), shown=True), _asked_json(group, argv))
-    except click.Abort:
+    except click.Abort as e:
+        if isinstance(e.__cause__, KeyboardInterrupt):  # click turns a Ctrl-C into Abort: it is one
+            return _fail(Failure(EXIT_INTERRUPTED, "interrupted", prefix=""), _asked_json(group, argv))
         return _fail(Failure(EXIT_INPUT, "aborted", prefix=""), _asked_json(group, argv))
     except FindingsExit as e:  # the command printed its own output (JSON too, when asked)
         return e.code

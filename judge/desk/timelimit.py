@@ -370,7 +370,7 @@ def recorded_standing(match: Match) -> RecordedStanding | None:
     """The final decision recorded after the match's time call that still decides it (not void, not
     out of date; a "continue" decides nothing), found without deciding: the standing that
     `_against_recorded` finds beside a decision, for a log the procedure cannot decide alone."""
-    events, voided = live_events(match)
+    events, voided = log_and_voided(match)
     called = find_time_called(events, voided)
     e = latest_decision(events, voided, called) if called is not None else None
     if e is None or e.payload.get("result") == "continue" or e.position in stale_decisions(match.replayer, events):

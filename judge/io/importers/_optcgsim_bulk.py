@@ -128,11 +128,26 @@ def import_files(store: EventStore, paths: Sequence[str], *, recorded_by: str | 
             out.not_stored = [fr.path for fr, _ in writer.batch]
             for _, future in pending:
                 future.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)
+            workers_started = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=True, cancel_futures=True)  # forgets its workers: named above
+            _stop_idle_workers(workers_started)
     order = {p: i for i, p in enumerate(paths)}
     out.files.sort(key=lambda f: order.get(f.path, len(order)))
     out.seconds = time.perf_counter() - started
     return out
+
+
+def _stop_idle_workers(processes: list[Any]) -> None:
+    """Workers a Ctrl-C left waiting for work: one that lands while `submit` is starting the pool
+    stops it before its manager thread runs, so `shutdown` tells the workers nothing and the
+    interpreter's exit joined them forever (the CLI hung after printing "interrupted"). They
+    ignore SIGINT (`start_worker`) and hold nothing to flush: terminate them. The caller takes
+    them from `_processes`, the executor's own record of its workers (CPython 3.8+), the only
+    place they are named."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+            process.join(5)
 
 
 def read_one(path: str, recorded_by: str | None, cards_db: str | None) -> tuple[Any, str | None]:
