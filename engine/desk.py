@@ -728,6 +728,20 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
     return sorted(out, key=lambda f: (f.position, f.rule))
 
 
+def tardiness_unchecked(payload: dict[str, Any]) -> str | None:
+    """Why a penalty's `minutes_late` is not read against a ladder (DESK-5), None if it is. Tardiness
+    is a tournament-floor rule, but its minutes come from a published policy: `none` says no policy
+    applied, and borrowing Bandai's numbers would say Bandai's manual rules a game it does not cover.
+    Said to the judge who records it, so the silence is not taken for "on the ladder"."""
+    late = payload.get("minutes_late")
+    pol = PENALTY_POLICIES.get(payload.get("policy", DEFAULT_PENALTY_POLICY))
+    if late is None or pol is None or pol.tardiness:
+        return None
+    return (f"policy {shown(pol.name)} has no tardiness ladder: {plural(late, 'minute')} late is recorded, "
+            "not checked (DESK-5); the game's guide's Tardiness infraction is checked (DESK-11), or give "
+            "--policy bandai")
+
+
 def _check_tardiness(e: Any) -> list[Finding]:
     p = e.payload
     late = p.get("minutes_late")
