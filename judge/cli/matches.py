@@ -494,6 +494,11 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
     """List a match's events (envelopes with hashes in --json/--csv). A tournament's id lists
     the tournament's own events (registrations, pairings, results, seals) in words.
 
+    Each row of --json/--csv also says `voided` (the event as recorded no longer counts: voided,
+    backed up over or replaced) and `replaced` (a correction says what it should have read, and
+    that plays in its place; `replaced_by`: the correction). Replaced events are `voided` and
+    `replaced`; events that simply no longer count are `voided` only.
+
     \b
     Examples:
       tablejudge events MATCH --from 10 --to 20
@@ -528,9 +533,10 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
     cut = m.store.verify(m.id, raw).first_break  # an edited event is marked where it is listed
     broken = (cut.position, cut.reason) if cut else None
     if as_json or as_csv or as_nl:
-        # `voided` stays true for a replaced event (older readers); `replaced_by` says by which correction
+        # `voided`: the event as recorded no longer counts (true for a replaced one too, as older readers
+        # read it); `replaced`, on every row: something plays in its place (`replaced_by`: which correction)
         rows = [dict(e.to_dict(), description=m.ruleset.describe(e), voided=e.position in voided,
-                     **marks.get(e.position, {}),
+                     replaced="replaced_by" in marks.get(e.position, {}), **marks.get(e.position, {}),
                      broken_link=cut.reason if cut and cut.position == e.position else None)
                 for e in events]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl, text=lambda r: "")
