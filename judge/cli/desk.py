@@ -509,7 +509,7 @@ def audit_cmd(env: Env, match, at, around, as_json) -> None:
       tablejudge audit MATCH --at 42
       tablejudge audit MATCH --at 42 --json
     """
-    a = lib.audit(env.match(match), at, around)
+    a = lib.audit(env.match(match, read=True), at, around)
     if as_json:
         emit_json(a)
     else:
@@ -529,7 +529,7 @@ def findings_cmd(env: Env, match, as_json, as_csv, as_nl) -> None:
       tablejudge findings MATCH --csv > findings.csv
       tablejudge findings MATCH --json
     """
-    r = lib.review(env.match(match))
+    r = lib.review(env.match(match, read=True))
     rows = lib.finding_rows(r)
     emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
               text=lambda _: render_judged(r.active_findings(), r.void_findings(),

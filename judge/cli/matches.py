@@ -574,7 +574,7 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     """
     if at is not None and turn is not None:
         raise InputError("give --at or --turn, not both", field="at")
-    m = env.match(match)
+    m = env.match(match, read=True)
     replayer = m.replayer
     state = (replayer.state_at_turn(turn, corrected=not as_recorded) if turn is not None
              else replayer.state_at(at, corrected=not as_recorded))
@@ -636,7 +636,7 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
     """
     from judge.desk import finding_rows, review
 
-    m = env.match(match)
+    m = env.match(match, read=True)
     r = review(m, upto)
     if as_json:
         emit_json({"match": m.id, "findings": finding_rows(r)})
