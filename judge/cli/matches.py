@@ -177,7 +177,8 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     Leader cards: each name so picked is said above the event (`= chopper → OP08-001, ...`; --json:
     card_notes), an ambiguous one refused. A card number the card data (cards.db or the card
     snapshot) does not hold is recorded, and said on stderr (`notice: OP99-999 is not in the card
-    data ...`; --json: notices): later judging cannot tell, as the card data is not part of the log.
+    data ...`; --json: notices): no finding says it, as the card data is not part of the log;
+    `tablejudge validate` lists it again as a notice.
     Findings are printed under the event (exit 1 with --strict, which refuses).
     `tablejudge rulesets --kinds RULESET` lists each kind's fields.
     """
@@ -631,16 +632,25 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
     error-severity finding remains on an event that still counts.
 
     \b
+    A card number no card data holds (cards.db or the shipped snapshot; card games only) is listed
+    as a notice, not a finding (stderr; --json: notices): the card data is not part of the log, so
+    findings, reports and replay never depend on it.
+
+    \b
     Example:
       tablejudge validate MATCH --json
     """
     from judge.desk import finding_rows, review
+    from judge.io.carddb import log_notices
 
     m = env.match(match, read=True)
     r = review(m, upto)
+    notices = log_notices(m, r.events, r.voided)
     if as_json:
-        emit_json({"match": m.id, "findings": finding_rows(r)})
+        emit_json({"match": m.id, "findings": finding_rows(r), "notices": notices})
     else:
+        for n in notices:
+            click.echo(f"notice: event {n['position']}: {n['notice']}", err=True)
         click.echo(render_judged(r.active_findings(), r.void_findings(), names=env.names(m, r.state), lang=env.lang))
     if any(f.severity == "error" for f in r.active_findings()):
         raise FindingsExit(EXIT_FINDINGS)
