@@ -28,6 +28,7 @@ from engine.schema import Payload, PayloadError, Player, event_kind, shown
 from engine.words import plural, say
 
 JUDGE_PREFIX = "judge:"  # same as engine.events.JUDGE_PREFIX (not imported: events imports us)
+TABLE_ACTOR = "-"  # same as engine.events.TABLE_ACTOR
 # names the docs shipped for users (a page and section they can open), never a source file (QA80 8)
 POLICY_SOURCE = "docs/judging.md, \"The desk's rules (DESK-n)\""
 
@@ -358,7 +359,7 @@ def _penalty_outcome(losers: dict[str, tuple[str, int]], players: Sequence[str])
 
 
 def event_desk_findings(e: Any, known: set[str] | None, guide: Any = None,
-                        penalties: Sequence[Any] = ()) -> list[Finding]:
+                        penalties: Sequence[Any] = (), players: Sequence[str] | None = None) -> list[Finding]:
     """The desk's checks of one event on its own: a judge's act by someone who is not a judge
     (DESK-4), a penalty's tardiness and deviation from its guide (DESK-11), a ruling citing a rule
     id the match's ruleset does not have (DESK-8; `known`: the ids it may cite, None skips it).
@@ -368,12 +369,17 @@ def event_desk_findings(e: Any, known: set[str] | None, guide: Any = None,
     DESK-11: a penalty given with the desk's suggestion (`judge penalty`) carries its verdict
     (`deviation`, computed over the whole event then). One recorded any other way is read against
     `guide` (the match's engine.penalty_guide.Guide; None skips it), counting repeats among
-    `penalties`, the match's penalty events before it that still count."""
+    `penalties`, the match's penalty events before it that still count.
+
+    DESK-16: a replacing correction whose game event is by someone who plays no part in the match
+    (`players`: the match's; None skips it)."""
     p = e.payload
     out: list[Finding] = []
     if e.kind in JUDGE_ONLY_KINDS and judge_of(e.actor) is None:
         out.append(_flag("DESK-4", e.position, f"{e.kind} recorded by {shown(e.actor)}, not by a judge "
                          "(actor judge:NAME)", "warning"))
+    if players is not None:
+        out.extend(_check_replacement_actor(e, players))
     if e.kind == "judge.penalty":
         out.extend(_check_tardiness(e))
         deviation = p.get("deviation")
@@ -388,6 +394,19 @@ def event_desk_findings(e: Any, known: set[str] | None, guide: Any = None,
             out.append(_flag("DESK-8", e.position, f"the ruling cites {cited}, which is not a rule id "
                              "of this match's ruleset (a typo, or another game's rule?)", "warning"))
     return out
+
+
+def _check_replacement_actor(e: Any, players: Sequence[str]) -> list[Finding]:
+    """A replacement is a game event (only those are replaced), so its actor is a player, or the
+    table (`-`, as any game event may be recorded). A judge or scorekeeper there is most likely the
+    judge's own name copied in: the corrected log would say they made the play (DESK-16)."""
+    x = e.payload.get("instead") if e.kind == "correction" else None
+    actor = x.get("actor") if isinstance(x, dict) else None
+    if actor is None or actor == TABLE_ACTOR or actor in players:
+        return []
+    return [_flag("DESK-16", e.position, f"event {e.payload['voids']} should read as played by {shown(actor)}, "
+                  f"who is not a player of this match ({', '.join(players)}): a game event is a player's "
+                  "act (or the table's, '-')", "warning")]
 
 
 def ends_extra_minutes(e: Any) -> bool:
@@ -704,9 +723,13 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
     slips: dict[int, Any] = {}
     confirms: dict[int, dict[str, Any]] = {}
     penalties: list[Any] = []
+    # a replacement a later correction of the same event overruled plays no more (the latest decides,
+    # as engine.replacing.superseded says; not imported: it imports engine.events, which imports us)
+    latest = {e.payload["voids"]: e.position for e in live if e.kind == "correction"}
+    stale = {e.position for e in live if e.kind == "correction" and latest[e.payload["voids"]] != e.position}
     for e in live:
         p = e.payload
-        out.extend(event_desk_findings(e, known, guide, penalties))
+        out.extend(event_desk_findings(e, known, guide, penalties, None if e.position in stale else players))
         if e.kind == "judge.penalty":
             penalties.append(e)
         if e.kind == "result.slip":
@@ -726,6 +749,20 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
         last = slips[max(slips)]
         out.extend(_check_slip(last, confirms.get(last.position, {}), players, outcome, live))
     return sorted(out, key=lambda f: (f.position, f.rule))
+
+
+def tardiness_unchecked(payload: dict[str, Any]) -> str | None:
+    """Why a penalty's `minutes_late` is not read against a ladder (DESK-5), None if it is. Tardiness
+    is a tournament-floor rule, but its minutes come from a published policy: `none` says no policy
+    applied, and borrowing Bandai's numbers would say Bandai's manual rules a game it does not cover.
+    Said to the judge who records it, so the silence is not taken for "on the ladder"."""
+    late = payload.get("minutes_late")
+    pol = PENALTY_POLICIES.get(payload.get("policy", DEFAULT_PENALTY_POLICY))
+    if late is None or pol is None or pol.tardiness:
+        return None
+    return (f"policy {shown(pol.name)} has no tardiness ladder: {plural(late, 'minute')} late is recorded, "
+            "not checked (DESK-5); the game's guide's Tardiness infraction is checked (DESK-11), or give "
+            "--policy bandai")
 
 
 def _check_tardiness(e: Any) -> list[Finding]:

@@ -497,7 +497,7 @@ class Match:
         if self._known_rules is None:
             self._known_rules = known_rule_ids(r.id for r in self.ruleset.rules)
         if probe.kind != "judge.penalty":
-            return event_desk_findings(probe, self._known_rules)
+            return event_desk_findings(probe, self._known_rules, players=self.players)
         from engine.penalty_guide import guide_for  # a penalty's path only: not every command's start-up
 
         guide, p = guide_for(self.ruleset.name), probe.payload

@@ -18,6 +18,9 @@ The choices, all in one place:
   outright again; a replacement after a plain one replaces it); but once a judge's correction
   stands on N, only a judge may correct N again or back up past it (a scorekeeper's `void N` does
   not overrule a judge), and a replacement the same as the standing one is refused (a double submit);
+- its actor is checked as any event's (a player, the table, a judge or scorekeeper by name); one that
+  is not a player of the match nor the table is flagged at the correction (DESK-16: the judge's own
+  name copied in would say the judge made the play), not refused;
 - its own findings are said at N, their words naming the correction they come from (a later event's
   findings on the corrected table, such as the first turn's set-up check, stay at that event);
 - hidden information: a viewer gets X hidden as an event of its kind is (`hide`), so a replacement

@@ -115,6 +115,13 @@ class ChainBroken(GuardBroken):
     refused for good, since every later event would rest on an edited log."""
 
 
+def broken_words(stream: str, broken: dict[str, Any]) -> str:
+    """A recorded broken chain (an entry of EventStore.broken_streams()) in words: the write's
+    refusal and every read's warning say it alike."""
+    return (f"The hash chain of {stream} is broken at event {broken['position']}: {broken['reason']}; "
+            f"recorded by `verify --repair` as event {broken['incident']} of {LOG_STREAM}")
+
+
 class StoreUnavailable(StoreError):
     """The database could not be reached (after retries); the message says whether anything was stored."""
 
@@ -703,9 +710,7 @@ class EventStore:
         broken = broken_streams.get(stream)
         if broken is not None:
             raise ChainBroken(
-                f"refused: nothing was stored. The hash chain of {stream} is broken at event "
-                f"{broken['position']}: {broken['reason']}; recorded by `verify --repair` as event "
-                f"{broken['incident']} of {LOG_STREAM}. An event added now would rest on an edited log: "
+                f"refused: nothing was stored. {broken_words(stream, broken)}. An event added now would rest on an edited log: "
                 f"Keep {stream} as evidence (`tablejudge verify {stream}`, `tablejudge export {stream}`) "
                 "and record the rest of the game in a new match")
 

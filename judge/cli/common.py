@@ -65,17 +65,26 @@ class Env:
             except Exception:  # noqa: BLE001 - every write has committed: a failed close loses nothing
                 pass
 
-    def match(self, ref: str) -> "Match":
+    def match(self, ref: str, *, read: bool = False) -> "Match":
         """The match a command works on; a tournament's id is refused (exit 2) in words that say
-        where to look instead (judge/cli/streams.py)."""
+        where to look instead (judge/cli/streams.py). `read`: a read-only command's, which goes on
+        reading a match whose hash chain `verify --repair` recorded broken (a head judge must still
+        read the evidence; writes to it stay refused, engine.store.ChainBroken) but says so first,
+        on stderr, so no table or finding of an edited log is taken as the log as recorded."""
         from engine.match import Match
-        from engine.store import NotAMatch
+        from engine.store import NotAMatch, broken_words
 
         try:
-            return Match.open(self.store(), ref)
+            m = Match.open(self.store(), ref)
         except NotAMatch as e:
             from judge.cli.streams import command_name, refusal
             raise refusal(e, command_name()) from None
+        broken = self.store().broken_streams().get(m.id) if read else None
+        if broken:
+            click.echo(f"WARNING: {broken_words(m.id, broken)}. What follows is read from a log that is not "
+                       f"as it was recorded (writes to it are refused); `tablejudge verify {m.id}` says more.",
+                       err=True)
+        return m
 
     def names(self, m: "Match", state: Any = None) -> Any:
         """Card names for what a command prints about match `m` (the log's, then the card data's)."""

@@ -8,7 +8,7 @@ import os
 
 import click
 
-from engine.desk import PENALTY_LADDER, PENALTY_POLICIES, describer
+from engine.desk import PENALTY_LADDER, PENALTY_POLICIES, describer, tardiness_unchecked
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match, TimeCallRefused
 from engine.schema import shown
@@ -162,7 +162,9 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
               help="The penalty policy (default: the guide's for one of its infractions, else the game's: "
                    "bandai for optcg, none for the others).")
 @click.option("--reason", default="", help="What happened.")
-@click.option("--minutes-late", type=int, help="For tardiness: how many minutes late.")
+@click.option("--minutes-late", type=int,
+              help="For tardiness: how many minutes late. Checked against the policy's ladder (DESK-5: "
+                   "bandai); policy none has no ladder, so it is recorded, not checked (a notice says so).")
 @judge_option
 @json_option
 @pass_env
@@ -192,10 +194,13 @@ def penalty_cmd(env: Env, match, player, infraction, penalty, policy, reason, mi
     if inf is None:
         if penalty is None:
             guide.find(infraction)  # refused in words, naming the closest infractions
-        _record(env, m.id, "judge.penalty",
-                {"player": player, "penalty": penalty, "infraction": infraction,
-                 "policy": policy, "reason": reason or None,  # None: the game's (default_policy)
-                 "minutes_late": minutes_late}, _actor(env, judge_name), as_json)
+        unchecked = lambda _m, rec: {"notices": [n] if (n := tardiness_unchecked(rec.event.payload)) else []}
+        _, rec = _record(env, m.id, "judge.penalty",
+                         {"player": player, "penalty": penalty, "infraction": infraction,
+                          "policy": policy, "reason": reason or None,  # None: the game's (default_policy)
+                          "minutes_late": minutes_late}, _actor(env, judge_name), as_json, extra=unchecked)
+        if not as_json and (n := tardiness_unchecked(rec.event.payload)):
+            click.echo(f"notice: {n}", err=True)
         return
     if policy is not None and policy != guide.policy:
         raise InputError(f"{inf.id} is in the {guide.game} guide, whose penalties are policy {guide.policy!r}, "
@@ -504,7 +509,7 @@ def audit_cmd(env: Env, match, at, around, as_json) -> None:
       tablejudge audit MATCH --at 42
       tablejudge audit MATCH --at 42 --json
     """
-    a = lib.audit(env.match(match), at, around)
+    a = lib.audit(env.match(match, read=True), at, around)
     if as_json:
         emit_json(a)
     else:
@@ -524,7 +529,7 @@ def findings_cmd(env: Env, match, as_json, as_csv, as_nl) -> None:
       tablejudge findings MATCH --csv > findings.csv
       tablejudge findings MATCH --json
     """
-    r = lib.review(env.match(match))
+    r = lib.review(env.match(match, read=True))
     rows = lib.finding_rows(r)
     emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl,
               text=lambda _: render_judged(r.active_findings(), r.void_findings(),

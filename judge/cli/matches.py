@@ -182,7 +182,8 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     Leader cards: each name so picked is said above the event (`= chopper → OP08-001, ...`; --json:
     card_notes), an ambiguous one refused. A card number the card data (cards.db or the card
     snapshot) does not hold is recorded, and said on stderr (`notice: OP99-999 is not in the card
-    data ...`; --json: notices): later judging cannot tell, as the card data is not part of the log.
+    data ...`; --json: notices): no finding says it, as the card data is not part of the log;
+    `tablejudge validate` lists it again as a notice.
     Findings are printed under the event (exit 1 with --strict, which refuses).
     `tablejudge rulesets --kinds RULESET` lists each kind's fields.
     """
@@ -499,6 +500,11 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
     """List a match's events (envelopes with hashes in --json/--csv). A tournament's id lists
     the tournament's own events (registrations, pairings, results, seals) in words.
 
+    Each row of --json/--csv also says `voided` (the event as recorded no longer counts: voided,
+    backed up over or replaced) and `replaced` (a correction says what it should have read, and
+    that plays in its place; `replaced_by`: the correction). Replaced events are `voided` and
+    `replaced`; events that simply no longer count are `voided` only.
+
     \b
     Examples:
       tablejudge events MATCH --from 10 --to 20
@@ -533,9 +539,10 @@ def events_cmd(env: Env, match, start, stop, as_json, as_csv, as_nl) -> None:
     cut = m.store.verify(m.id, raw).first_break  # an edited event is marked where it is listed
     broken = (cut.position, cut.reason) if cut else None
     if as_json or as_csv or as_nl:
-        # `voided` stays true for a replaced event (older readers); `replaced_by` says by which correction
+        # `voided`: the event as recorded no longer counts (true for a replaced one too, as older readers
+        # read it); `replaced`, on every row: something plays in its place (`replaced_by`: which correction)
         rows = [dict(e.to_dict(), description=m.ruleset.describe(e), voided=e.position in voided,
-                     **marks.get(e.position, {}),
+                     replaced="replaced_by" in marks.get(e.position, {}), **marks.get(e.position, {}),
                      broken_link=cut.reason if cut and cut.position == e.position else None)
                 for e in events]
         emit_rows(rows, as_json=as_json, as_csv=as_csv, as_nl=as_nl, text=lambda r: "")
@@ -573,7 +580,7 @@ def state_cmd(env: Env, match, at, turn, as_recorded, as_json) -> None:
     """
     if at is not None and turn is not None:
         raise InputError("give --at or --turn, not both", field="at")
-    m = env.match(match)
+    m = env.match(match, read=True)
     replayer = m.replayer
     state = (replayer.state_at_turn(turn, corrected=not as_recorded) if turn is not None
              else replayer.state_at(at, corrected=not as_recorded))
@@ -630,16 +637,25 @@ def validate_cmd(env: Env, match, upto, as_json) -> None:
     error-severity finding remains on an event that still counts.
 
     \b
+    A card number no card data holds (cards.db or the shipped snapshot; card games only) is listed
+    as a notice, not a finding (stderr; --json: notices): the card data is not part of the log, so
+    findings, reports and replay never depend on it.
+
+    \b
     Example:
       tablejudge validate MATCH --json
     """
     from judge.desk import finding_rows, review
+    from judge.io.carddb import log_notices
 
-    m = env.match(match)
+    m = env.match(match, read=True)
     r = review(m, upto)
+    notices = log_notices(m, r.events, r.voided)
     if as_json:
-        emit_json({"match": m.id, "findings": finding_rows(r)})
+        emit_json({"match": m.id, "findings": finding_rows(r), "notices": notices})
     else:
+        for n in notices:
+            click.echo(f"notice: event {n['position']}: {n['notice']}", err=True)
         click.echo(render_judged(r.active_findings(), r.void_findings(), names=env.names(m, r.state), lang=env.lang))
     if any(f.severity == "error" for f in r.active_findings()):
         raise FindingsExit(EXIT_FINDINGS)

@@ -40,7 +40,7 @@ def replay_cmd(env: Env, match, out, staff, overwrite, as_json) -> None:
       tablejudge replay MATCH -o table47.html --staff  # the same, in a file you name
     """
     from judge.replay.export import default_path, write_replay
-    m = env.match(match)
+    m = env.match(match, read=True)
     path = out or default_path(DEFAULT_DIR, m.id, staff)
     check_view_replace(path, staff, overwrite)
     write_replay(m, path, staff=staff, event_db=m.store.describe())
@@ -80,7 +80,7 @@ def appeals_cmd(env: Env, match, out, base_url, no_appendix, overwrite, as_json)
     """
     from judge.io.files import inside
     from judge.report.appeals import appeals_context, write_appeals
-    m = env.match(match)
+    m = env.match(match, read=True)
     # QA81 M3: it was MATCH-appeals.html, no .staff in the name and no warning on the terminal
     path = out or inside(DEFAULT_DIR, report_name(f"{m.id}-appeals", staff=True))
     check_view_replace(path, True, overwrite)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -500,16 +500,46 @@ class MatchCards:
     def _notice_unknown(self, payload: dict[str, Any]) -> None:
         """A card number the card data does not hold, most likely a typo (QA78 LOW-3: `play --card
         OP99-999` was stored with only "the registered deck holds 0"). Recorded all the same (record,
-        then judge: the card may be newer than the data), and said at once to whoever typed it, the
-        only time it can be: the card data is not part of the log, so replay and `validate` never
-        see it. Not stored: it names only what that recorder typed, shown to that recorder."""
-        codes = [v for k in CARD_FIELDS if isinstance(v := payload.get(k), str)]
-        codes += [v for k in CARD_LIST_FIELDS if isinstance(payload.get(k), list) for v in payload[k]
-                  if isinstance(v, str)]
-        unknown = [c for c in dict.fromkeys(codes) if cardformats.card_number(c) and self.db.get(c) is None]
-        if unknown:
-            from engine.rulesets.optcg.ruleset import not_in_card_data  # the deck check's words (OPTCG-DATA-1)
-            self.notices.append(not_in_card_data(unknown))
+        then judge: the card may be newer than the data), and said at once to whoever typed it; said
+        again by `validate` (log_notices), never stored nor replayed: the card data is not part of
+        the log. It names only what that recorder typed, shown to that recorder."""
+        notice = unknown_notice(self.db, payload)
+        if notice:
+            self.notices.append(notice)
+
+
+def unknown_notice(db: CardDB, payload: dict[str, Any]) -> str | None:
+    """The notice for the card numbers in `payload`'s card fields that `db` does not hold (None: it
+    holds them all, or there are none): at recording (MatchCards) and on reading (log_notices)."""
+    codes = [v for k in CARD_FIELDS if isinstance(v := payload.get(k), str)]
+    codes += [v for k in CARD_LIST_FIELDS if isinstance(payload.get(k), list) for v in payload[k]
+              if isinstance(v, str)]
+    unknown = [c for c in dict.fromkeys(codes) if cardformats.card_number(c) and db.get(c) is None]
+    if not unknown:
+        return None
+    from engine.rulesets.optcg.ruleset import not_in_card_data  # the deck check's words (OPTCG-DATA-1)
+    return not_in_card_data(unknown)
+
+
+def log_notices(m: Any, events: Sequence[Any], voided: Iterable[int] = ()) -> list[dict[str, Any]]:
+    """The card numbers a match's events name that the card data (`for_store`: cards.db, then the
+    snapshot) does not hold, as `validate` lists them: [{"position", "notice"}], for each event that
+    still counts (`voided`: those that do not), a replacement read as the event it plays as. Notices,
+    not findings: they rest on the card data of this machine today, which is no part of the log, so
+    replay, `findings` and a report never say them (the same log judges the same everywhere). A
+    deck's unknown numbers are the deck check's (OPTCG-DATA-1) and a game without card data has none."""
+    if getattr(m.ruleset, "name", None) not in CARD_GAMES:
+        return []
+    db, void = for_store(m.store), set(voided)
+    out = []
+    for e in events:
+        x = _replacement(e.kind, e.payload)
+        kind, payload = (x.get("kind") or "", x["payload"]) if x is not None else (e.kind, e.payload)
+        if e.position in void or kind == DECK_KIND or not isinstance(payload, dict):
+            continue
+        if notice := unknown_notice(db, payload):
+            out.append({"position": e.position, "notice": notice})
+    return out
 
 
 def _replacement(kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:

@@ -204,6 +204,30 @@ def test_log_of_a_number_the_card_data_lacks_stores_it_and_says_so_at_once(tmp_p
     assert json.loads(capsys.readouterr().out)["notices"] == []
 
 
+def test_validate_lists_a_number_the_card_data_lacks_as_a_notice_never_a_finding(tmp_path, capsys):
+    """Said at recording only, a typo was lost to later judging: `validate` lists it again from the
+    card data (a notice with its event), while findings and replay stay independent of card data."""
+    db, code, out = _import(tmp_path, capsys)
+    match = json.loads(out.out)["match"]
+    play = ["--db", db, "log", match, "play", "--actor", "Ann", "--player", "Ann", "--card"]
+    assert run_guarded(cli, play + ["OP99-999", "--json"]) in (0, 1)
+    typo = json.loads(capsys.readouterr().out)["event"]["position"]
+    assert run_guarded(cli, play + ["OP01-078"]) in (0, 1)  # a known card: no notice
+    capsys.readouterr()
+    assert run_guarded(cli, ["--db", db, "validate", match]) in (0, 1)
+    out = capsys.readouterr()
+    assert out.err.count("notice: ") == 1 and f"notice: event {typo}: {TYPO}" in out.err
+    assert run_guarded(cli, ["--db", db, "validate", match, "--json"]) in (0, 1)
+    said = json.loads(capsys.readouterr().out)
+    assert said["notices"] == [{"position": typo, "notice": TYPO}]
+    assert TYPO not in json.dumps(said["findings"])  # no finding rests on the card data (the deck's are the deck check's)
+    assert run_guarded(cli, ["--db", db, "log", match, "correction", "--actor", "judge:Zoe", "--voids", str(typo),
+                             "--reason", "typo"]) in (0, 1)
+    capsys.readouterr()
+    assert run_guarded(cli, ["--db", db, "validate", match, "--json"]) in (0, 1)
+    assert json.loads(capsys.readouterr().out)["notices"] == []  # a voided event no longer counts
+
+
 def test_log_of_a_malformed_or_partial_number_is_refused_with_the_form_and_cards_find(tmp_path, capsys):
     """QA81 L6: `--card OP99-999x` was stored as the card number OP99-999X (bad input made a fact of
     the game), and `--card OP01-00` said only "no card is called" though `cards find OP01-00` lists

@@ -42,3 +42,28 @@ def test_an_edited_event_is_shown_diffed_against_an_export_marked_and_fails_the_
     assert "the log FAILED verification" in r.stderr
     r = run_cli("report", "--round", "3", "--out-dir", str(tmp_path / "round"), db=db)  # a round holding it
     assert r.returncode == 1 and f"match {m.id} failed verification" in r.stderr
+
+
+def test_a_match_recorded_broken_is_still_read_with_a_warning_and_never_written(tmp_path):
+    """A head judge who has seen `verify` report the break keeps reading the match: every read-only
+    command goes on, saying first on stderr where the chain breaks; a write stays refused."""
+    db = str(tmp_path / "log.db")
+    store = EventStore.open(db)
+    m = Match.create(store, "table", ["Ann", "Bob"], recorded_by="t")
+    sound = Match.create(store, "table", ["Cy", "Di"], recorded_by="t")
+    for i in range(2, 6):
+        m.record("note", {"text": f"r {i}"})
+    store.close()
+    _tamper(db, m.id, edit=3)
+    assert run_cli("verify", "--repair", m.id, db=db).returncode == 1
+    warning = f"WARNING: The hash chain of {m.id} is broken at event 3"
+    for args in (("state", m.id), ("state", m.id, "--json"), ("findings", m.id), ("validate", m.id),
+                 ("audit", m.id, "--at", "4"), ("replay", m.id, "-o", str(tmp_path / "r.html"))):
+        r = run_cli(*args, db=db)
+        assert r.returncode == 0 and warning in r.stderr and "writes to it are refused" in r.stderr, args
+    assert json.loads(run_cli("state", m.id, "--json", db=db).stdout)  # stdout stays the JSON alone
+    r = run_cli("log", m.id, "note", "--text", "after", db=db)
+    assert r.returncode == 1 and "refused: nothing was stored" in r.stderr and "Traceback" not in r.stderr
+    with EventStore.open(db) as store:
+        assert store.head(m.id).position == 5
+    assert "WARNING" not in run_cli("state", sound.id, db=db).stderr

@@ -66,3 +66,23 @@ def test_the_default_is_decided_once_and_old_payloads_read_bandai():
     words = describe_desk_event("judge.penalty", {"player": "Bob", "penalty": "Caution", "infraction": "x"},
                                 "judge:M")
     assert "policy bandai" in words
+
+
+def test_minutes_late_under_policy_none_is_said_not_checked(tmp_path):
+    """DESK-5 reads Bandai's ladder only: under `none` 12 minutes late with a Warning is no finding,
+    and the judge is told the minutes were not checked, rather than left to read silence as "fine"."""
+    db = tmp_path / "t.db"
+    mid = new_match(db, "table")
+    code, out, err = run(db, "judge", "penalty", mid, "-j", "Maria", "--player", "Bob", "--penalty", "Warning",
+                         "--infraction", "Late", "--minutes-late", "12")
+    assert code == 0, err
+    assert "DESK-5" not in out and "not checked (DESK-5)" in err and "policy 'none'" in err
+    code, out, err = run(db, "judge", "penalty", mid, "-j", "Maria", "--player", "Ann", "--penalty", "Warning",
+                         "--infraction", "Late", "--minutes-late", "12", "--policy", "bandai", "--json")
+    assert code == 0, err
+    said = json.loads(out)
+    assert said["notices"] == [] and [f["rule"] for f in said["findings"]] == ["DESK-5"]
+    code, out, err = run(db, "judge", "penalty", mid, "-j", "Maria", "--player", "Ann", "--penalty", "Warning",
+                         "--infraction", "Late", "--minutes-late", "3", "--json")
+    assert code == 0, err
+    assert "not checked (DESK-5)" in json.loads(out)["notices"][0]

@@ -262,3 +262,21 @@ def test_a_batch_of_corrections_reads_the_log_once(game, monkeypatch):
     with pytest.raises(InputError, match="replaced by judge Zoe's correction 7"):
         game.judge_batch([("correction", {"voids": 2, "reason": "r"}, "judge:Kim"),
                           ("correction", {"voids": 3, "reason": "hmm"}, "scorekeeper:Sam")], after=head)
+
+
+def _desk16(m: Match) -> list[int]:
+    from judge import desk
+    return [f.position for f in desk.review(m).desk if f.rule == "DESK-16"]
+
+
+def test_a_replacement_played_by_a_judge_is_flagged_when_recorded_and_in_the_log(game):
+    """DESK-16: the judge's own name copied into the replacement's actor says the judge made the play."""
+    setup = {"player": "Bob", "zone": "life", "count": 4}
+    fix = _replace(game, 3, setup, actor="judge:Zoe")
+    assert [f.rule for f in fix.findings] == ["DESK-16"] and "not a player of this match" in fix.findings[0].message
+    assert _desk16(game) == [fix.event.position]
+    assert not _replace(game, 3, setup, actor="Bob").findings  # a player's: fine, and it overrules the first
+    assert _desk16(game) == []
+    assert not _replace(game, 3, setup, actor="-").findings and _desk16(game) == []  # the table's, as recorded
+    assert [f.rule for f in _replace(game, 5, {"player": "Bob", "from_zone": "life", "to_zone": "hand"},
+                                     actor="scorekeeper:Lee").findings] == ["DESK-16"]

@@ -174,5 +174,10 @@ def test_events_says_replaced_by_which_correction_and_marks_a_superseded_correct
     assert "superseded" not in lines[fix] and "(void)" not in lines[fix]
     rows = {r["position"]: r for r in json.loads(run_cli("events", m.id, "--json", db=db).stdout)}
     assert rows[BOB_LIFE]["voided"] is True and rows[BOB_LIFE]["replaced_by"] == fix  # voided kept for old readers
+    # `replaced` on every row tells a replaced event from one corrected away, without a key-presence test
+    assert rows[BOB_LIFE]["replaced"] is True and {r["replaced"] for p, r in rows.items() if p != BOB_LIFE} == {False}
+    m.record("correction", {"voids": BOB_LIFE - 1, "reason": "never happened"}, actor="judge:Zoe")
+    gone = json.loads(run_cli("events", m.id, "--json", db=db).stdout)[BOB_LIFE - 2]
+    assert gone["position"] == BOB_LIFE - 1 and gone["voided"] is True and gone["replaced"] is False
     assert rows[plain]["superseded_by"] == fix and "superseded_by" not in rows[fix]
     assert "replaced_by" not in rows[BOB_LIFE - 1]
