@@ -26,7 +26,7 @@ from engine.events import (JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft,
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
 from engine.replay import VOIDING_KINDS, Replayer, Validation, as_played
-from engine.replacing import INSTEAD_FIELDS, Standing, replacement_field, standing
+from engine.replacing import INSTEAD_FIELDS, Standing, StandingAfter, replacement_field, standing
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from engine.rulesets.base import History
 from engine.canonical import canonical_json
@@ -619,20 +619,14 @@ class Match:
         # its target (each read the log again from there: k long reads for k of them), and the batch
         # holding one is then judged on a fold of the whole log
         log: list[RecordedEvent] | None = None
-        fixes: list[RecordedEvent] = []  # its corrections
 
         def logged() -> list[RecordedEvent]:
             nonlocal log
             if log is None:
                 log = self.store.read(self.id, after=1, upto=head)
-                fixes.extend(e for e in log if e.kind == "correction")
             return log
 
-        def corrections(position: int) -> dict[int, Standing]:  # the log's, then this batch's
-            logged()
-            return standing(enumerate(drafts, start=head + 1),
-                            into=standing((e.position, e) for e in fixes if e.position > position))
-
+        corrections = StandingAfter(lambda: ((e.position, e) for e in logged()))  # the log's, then the batch's
         for k, (kind, payload, actor) in enumerate(items):
             try:
                 d = self.validator.draft(kind, payload, actor=actor, recorded_by=recorded_by,
@@ -640,6 +634,7 @@ class Match:
             except InputError as e:
                 raise BatchInputError(e, k) from None
             drafts.append(d)
+            corrections.note(head + k + 1, d)
             mine[head + k + 1] = d.kind
         probes = [RecordedEvent(self.id, head + k + 1, d.kind, d.version, d.actor, d.payload, "",
                                 d.recorded_by, "", "") for k, d in enumerate(drafts)]
