@@ -26,7 +26,7 @@ from engine.events import (JUDGE_PREFIX, SCOREKEEPER_PREFIX, TABLE_ACTOR, Draft,
 from engine.findings import Finding
 from engine.names import NAMED, naming_refusal
 from engine.replay import VOIDING_KINDS, Replayer, Validation, as_played
-from engine.replacing import INSTEAD_FIELDS, StandingCorrection, replacement_field, standing
+from engine.replacing import INSTEAD_FIELDS, StandingCorrection, StandingAfter, replacement_field, standing
 from engine.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from engine.rulesets.base import History
 from engine.canonical import canonical_json
@@ -66,6 +66,7 @@ class Recorded:
 # the standing correction of each event after position n (what a correction or backup asks before
 # it changes an event a judge ruled on: EventValidator._check_judged)
 Corrections = Callable[[int], "dict[int, StandingCorrection]"]
+Log = Callable[[], "list[RecordedEvent]"]  # events 2..n of a log, read once by whoever holds it
 
 
 def new_match_id() -> str:
@@ -481,14 +482,19 @@ class Match:
             raise StrictRefusal(findings)
         return before, findings
 
-    def _history(self, head: int, more: Sequence[RecordedEvent] = ()) -> History:
+    def _history(self, head: int, more: Sequence[RecordedEvent] = (), log: Log | None = None) -> History:
         """What a check may ask of the events before a probe (`History`): the log up to `head`, then
         `more` (a batch's earlier events), as they count on the table; read only if a check asks,
         so recording the same words as replay says them costs nothing otherwise."""
-        return lambda: as_played(self.store.read(self.id, after=1, upto=head) + list(more))
+        return lambda: as_played(self._log_upto(head, log) + list(more))
+
+    def _log_upto(self, head: int, log: Log | None) -> list[RecordedEvent]:
+        """Events 2..`head`: `log`'s (a batch's, read once for all its items and checks: Match.judge_batch),
+        else read now."""
+        return log() if log is not None else self.store.read(self.id, after=1, upto=head)
 
     def _desk_findings(self, probe: RecordedEvent, voided: Iterable[int],
-                       earlier: Sequence[RecordedEvent] = ()) -> list[Finding]:
+                       earlier: Sequence[RecordedEvent] = (), log: Log | None = None) -> list[Finding]:
         """The desk's checks of one event on its own (DESK-4, -5, -8, -11), said as it is recorded
         on every path; replay's desk_findings says them again over the whole log, not Validation.
         A penalty is read against the game's penalty guide with the match's earlier penalties
@@ -506,12 +512,12 @@ class Match:
             # read against the guide (the desk's own `judge penalty` stores its verdict): the earlier
             # penalties are needed, and only then is the log read
             void = set(voided)
-            penalties = [e for e in [*self.store.read(self.id, after=1, upto=probe.position - len(earlier) - 1),
-                                     *earlier] if e.kind == "judge.penalty" and e.position not in void]
+            penalties = [e for e in [*self._log_upto(probe.position - len(earlier) - 1, log), *earlier]
+                         if e.kind == "judge.penalty" and e.position not in void]
         return event_desk_findings(probe, self._known_rules, guide, penalties)
 
     def _check_time_call(self, probe: RecordedEvent, voided: Iterable[int], head: int,
-                         earlier: Sequence[RecordedEvent] = ()) -> list[Finding]:
+                         earlier: Sequence[RecordedEvent] = (), log: Log | None = None) -> list[Finding]:
         """Time is called once in a match (DESK-12): a `time.called` after one that still counts at
         `head` (or among `earlier`, the batch's items before it) is refused, nothing stored; so is
         a second end of a policy's extra minutes, or one before the call. Part of judging against
@@ -520,7 +526,7 @@ class Match:
         if probe.kind != "time.called":
             return []
         void = set(voided)
-        calls = [e for e in [*self.store.read(self.id, after=1, upto=head), *earlier]
+        calls = [e for e in [*self._log_upto(head, log), *earlier]
                  if e.kind == "time.called" and e.position not in void]
         policies = self.ruleset.extra_minutes_policies
         verdict = time_call_verdict(calls, probe, head, ruleset=self.ruleset.name, extra_minutes=policies)
@@ -617,22 +623,17 @@ class Match:
         drafts: list[Draft] = []
         # the log before the batch, read once: a correction or a backup asks for the corrections after
         # its target (each read the log again from there: k long reads for k of them), and the batch
-        # holding one is then judged on a fold of the whole log
+        # holding one is then judged on a fold of the whole log; a time call, a penalty read against
+        # the guide and a check asking the history read the same events (each read them again)
         log: list[RecordedEvent] | None = None
-        fixes: list[RecordedEvent] = []  # its corrections
 
         def logged() -> list[RecordedEvent]:
             nonlocal log
             if log is None:
                 log = self.store.read(self.id, after=1, upto=head)
-                fixes.extend(e for e in log if e.kind == "correction")
             return log
 
-        def corrections(position: int) -> dict[int, StandingCorrection]:  # the log's, then this batch's
-            logged()
-            return standing(enumerate(drafts, start=head + 1),
-                            into=standing((e.position, e) for e in fixes if e.position > position))
-
+        corrections = StandingAfter(lambda: ((e.position, e) for e in logged()))  # the log's, then the batch's
         for k, (kind, payload, actor) in enumerate(items):
             try:
                 d = self.validator.draft(kind, payload, actor=actor, recorded_by=recorded_by,
@@ -640,6 +641,7 @@ class Match:
             except InputError as e:
                 raise BatchInputError(e, k) from None
             drafts.append(d)
+            corrections.note(head + k + 1, d)
             mine[head + k + 1] = d.kind
         probes = [RecordedEvent(self.id, head + k + 1, d.kind, d.version, d.actor, d.payload, "",
                                 d.recorded_by, "", "") for k, d in enumerate(drafts)]
@@ -652,20 +654,20 @@ class Match:
             for e in logged():
                 fold.push(e)
             for k, e in enumerate(probes):
-                late = self._check_batch_time_call(probes, k, fold.state.voided, head)
+                late = self._check_batch_time_call(probes, k, fold.state.voided, head, logged)
                 before = fold.state.turn
-                found = fold.push(e, check=True) + self._desk_findings(e, fold.state.voided, probes[:k]) + late
+                found = fold.push(e, check=True) + self._desk_findings(e, fold.state.voided, probes[:k], logged) + late
                 findings.append([_at(f, e.position) for f in found])
                 turns.append((before, fold.state.turn))
             return Batch(drafts, findings, turns, fold.state, cacheable=False)
         live = table if table is not None and table.position == head else self._live
         table = live.copy() if live is not None and live.position == head else self.state(at=head)
         for k, e in enumerate(probes):
-            late = self._check_batch_time_call(probes, k, table.voided, head)
+            late = self._check_batch_time_call(probes, k, table.voided, head, logged)
             before = table.turn
             earlier = probes[:k]
-            found = self.ruleset.check(table, e, self._history(head, earlier)) \
-                + self._desk_findings(e, table.voided, earlier) + late
+            found = self.ruleset.check(table, e, self._history(head, earlier, logged)) \
+                + self._desk_findings(e, table.voided, earlier, logged) + late
             findings.append([_at(f, e.position) for f in found])
             self.ruleset.apply(table, e)
             table.position = e.position
@@ -673,9 +675,9 @@ class Match:
         return Batch(drafts, findings, turns, table, cacheable=True)
 
     def _check_batch_time_call(self, probes: list[RecordedEvent], k: int, voided: Iterable[int],
-                               head: int) -> list[Finding]:
+                               head: int, log: Log) -> list[Finding]:
         try:
-            return self._check_time_call(probes[k], voided, head, probes[:k])
+            return self._check_time_call(probes[k], voided, head, probes[:k], log)
         except InputError as e:
             raise BatchInputError(e, k) from None
 

@@ -28,7 +28,7 @@ The choices, all in one place:
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace as _with
 from typing import Any, NamedTuple
 
@@ -98,6 +98,37 @@ def standing(events: Iterable[tuple[int, Any]],
         if e.kind == "correction":
             out[e.payload["voids"]] = StandingCorrection(position, e.actor, e.payload.get("instead"))
     return out
+
+
+class StandingAfter:
+    """`engine.match.Corrections` for a recorder drafting events one after another (a batch, an
+    import, a notation file): called with n, the standing correction of each event after n.
+
+    Two sources, the later standing over the earlier as the latest correction decides:
+    `earlier`, the (position, event) pairs before the first draft (the log, or a worker's lines
+    before its chunk), read at the first question and kept: once per batch or import, and never
+    where no correction or backup is drafted; then the drafts `note`d since, all of them (each
+    comes after any n asked). One piece for the four recorders: the one-process import used to
+    read the log again for each correction line (k reads where the batch read once)."""
+
+    __slots__ = ("_earlier", "_read", "_noted")
+
+    def __init__(self, earlier: Callable[[], Iterable[tuple[int, Any]]] | None = None):
+        self._earlier = earlier
+        self._read: list[tuple[int, Any]] | None = None if earlier is not None else []
+        self._noted: dict[int, StandingCorrection] = {}
+
+    def note(self, position: int, event: Any) -> None:
+        """One more draft, at `position` (not a correction: nothing to note)."""
+        standing([(position, event)], into=self._noted)
+
+    def __call__(self, position: int) -> dict[int, StandingCorrection]:
+        if self._read is None:
+            assert self._earlier is not None
+            self._read = [(p, e) for p, e in self._earlier() if e.kind == "correction"]
+        out = standing((p, e) for p, e in self._read if p > position)
+        out.update(self._noted)
+        return out
 
 
 def replacements(events: Sequence[RecordedEvent]) -> dict[int, Replacement]:

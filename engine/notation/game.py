@@ -14,7 +14,7 @@ from engine.notation.header import Header, format_header, parse_header
 from engine.notation.lexer import NotationError, tokenize
 from engine.notation.lines import parse_line
 from engine.replay import Fold
-from engine.replacing import StandingCorrection, standing
+from engine.replacing import StandingAfter
 from engine.rulesets import Ruleset
 from engine.state import TableState
 from engine.schema import shown
@@ -135,7 +135,7 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
     notes: list[tuple[int, str]] = []
     notices: list[tuple[int, str]] = []
     kinds = {1: "match.created"}
-    stands: dict[int, StandingCorrection] = {}  # the file's corrections so far (engine/replacing.py `standing`)
+    corrections = StandingAfter()  # the file's corrections so far (no log beneath)
 
     def noted(line: int) -> None:
         if lookup is not None:
@@ -148,14 +148,14 @@ def read_game(text: str, path: str = "", *, recorded_by: str | None = None,
             if ctx.card_fill is not None:
                 payload = ctx.card_fill(kind, payload)
             d = validator.draft(kind, payload, actor=actor, recorded_by=recorded_by, head=head,
-                                kind_at=kinds.get, corrections=lambda _: stands)
+                                kind_at=kinds.get, corrections=corrections)
         except InputError as e:
             msg = e.message if not e.field else f"{e.field}: {e.message}"
             raise NotationError(msg, line=line, col=col, path=path) from None
         drafts.append(d)
         where.append(line)
         kinds[head + 1] = kind
-        standing([(head + 1, d)], into=stands)
+        corrections.note(head + 1, d)
         for c in counts:
             c.fold.push(probe("", c.start + head + 1, d.kind, d.version, d.actor, d.payload))
         return d

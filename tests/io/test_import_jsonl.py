@@ -298,3 +298,40 @@ def test_an_import_refuses_a_scorekeepers_void_over_a_judges_correction(tmp_path
     done = import_file(store, write_jsonl(tmp_path / "b.jsonl", GOOD + [judged]))
     with pytest.raises(InputError, match="only a judge can correct it again"):
         import_file(store, write_jsonl(tmp_path / "c.jsonl", [over]), match=done.match)
+
+
+def test_an_import_onto_a_match_reads_its_corrections_once(tmp_path, monkeypatch):
+    """Review: each correction line (one without a hash: a new one, checked against the judge's
+    corrections that stand) read the log again from its target on: k corrections, k reads, where a
+    batch reads once. Now the log's corrections are read at the first line that asks, and not at
+    all when no line is a correction; each line still sees the judge's correction in the log."""
+    store = EventStore.open(str(tmp_path / "log.db"))
+    notes = [{"kind": "note", "payload": {"text": f"n{i}"}} for i in range(6)]  # events 5..10
+    judged = {"kind": "correction", "actor": "judge:Zoe", "payload": {"voids": 5, "reason": "r"}}  # 11
+    mid = import_file(store, write_jsonl(tmp_path / "a.jsonl", GOOD + notes + [judged])).match
+    spans: list[tuple] = []
+    for name in ("read", "read_kinds"):
+        real = getattr(store, name)
+
+        def spy(*a, _real=real, **kw):
+            got = _real(*a, **kw)
+            if len(got) > 1 or (got and got[0].position != kw.get("upto")):  # not kind_at's one event
+                spans.append((a[1:], kw))
+            return got
+
+        monkeypatch.setattr(store, name, spy)
+
+    def reads(targets: range) -> int:
+        spans.clear()
+        fixes = [{"kind": "correction", "actor": "judge:Kim", "payload": {"voids": p, "reason": "r"}} for p in targets]
+        import_file(store, write_jsonl(tmp_path / f"f{len(targets)}.jsonl", fixes + [notes[0]]), match=mid,
+                    judge=False)
+        return len(spans)
+
+    none = reads(range(0))  # (what the append itself reads: the stored tail it compares the file with)
+    assert [reads(range(6, 7)), reads(range(7, 11))] == [none + 1, none + 1], spans
+    head = len(store.read(mid))
+    with pytest.raises(InputError, match=r"sam.jsonl:2: .*event 5 was voided by judge Zoe's correction 11"):
+        import_file(store, write_jsonl(tmp_path / "sam.jsonl", [notes[0], {
+            "kind": "correction", "actor": "scorekeeper:Sam", "payload": {"voids": 5, "reason": "r"}}]), match=mid)
+    assert len(store.read(mid)) == head

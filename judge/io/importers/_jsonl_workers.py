@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.events import Draft, ManyEnvelopes, now_iso
 from engine.match import EventValidator, InputError
-from engine.replacing import StandingCorrection, standing
+from engine.replacing import StandingAfter
 from engine.store import Envelopes
 
 if TYPE_CHECKING:
@@ -146,29 +146,24 @@ def _draft_range(job: tuple, start: int, stop: int) -> Envelopes | dict[str, str
             return kind if isinstance(kind, str) else None
         return None
 
-    mine: dict[int, StandingCorrection] = {}  # this chunk's corrections, standing over the earlier lines
-    before: list[tuple[int, Draft]] = []  # the corrections on the lines before the chunk, drafted
-    read_before = False
+    def before() -> Iterator[tuple[int, Draft]]:
+        """The corrections on the lines before the chunk (read when a correction or a backup is
+        first drafted: rare), each drafted as a one-process import drafts it, so a replacement
+        stands as stored (its kind and version filled in, its payload parsed), not as its line
+        spells it: compared with the same replacement said again, the two read alike ("already
+        reads so")."""
+        for p in range(2, start + 2):
+            n, text, _ = lines[p - 2]
+            try:
+                obj = read_line(text, path, n)
+                d = (draft_line(validator, obj, path, n, p, match_id, True, recorded_by, kind_at)
+                     if obj.get("kind") == "correction" else None)
+            except InputError:
+                continue  # a bad line is refused by whoever drafts it, and its error comes first
+            if d is not None:
+                yield p, d
 
-    def corrections(position: int) -> dict[int, StandingCorrection]:
-        """The standing correction of each event after `position`: the lines before the chunk
-        (read once, when a correction or a backup is first drafted: rare), then this chunk's own.
-        Each is drafted as a one-process import drafts it, so a replacement stands as stored (its
-        kind and version filled in, its payload parsed), not as its line spells it: compared with
-        the same replacement said again, the two read alike ("already reads so")."""
-        nonlocal read_before
-        if not read_before:
-            read_before = True
-            for p in range(2, start + 2):
-                n, text, _ = lines[p - 2]
-                try:
-                    obj = read_line(text, path, n)
-                    if obj.get("kind") == "correction":
-                        before.append((p, draft_line(validator, obj, path, n, p, match_id, True, recorded_by,
-                                                     kind_at)))
-                except InputError:
-                    continue  # a bad line is refused by whoever drafts it, and its error comes first
-        return {**standing((p, d) for p, d in before if p > position), **mine}
+    corrections = StandingAfter(before)  # the lines before the chunk, then this chunk's own
 
     # each kind as one object (the vocabulary's few), so pickle sends each once, then a reference
     names = validator.vocab.keys()
@@ -185,8 +180,8 @@ def _draft_range(job: tuple, start: int, stop: int) -> Envelopes | dict[str, str
         for position, (n, text, cut) in enumerate(lines[start:stop], start=start + 2):
             obj = read_line(text, path, n, cut)
             d = draft_line(validator, obj, path, n, position, match_id, True, recorded_by, kind_at, corrections)
-            if d.kind == "correction":
-                standing([(position, d)], into=mine)
+            if d.kind == "correction":  # (the other lines have nothing to note: a look-up less a line)
+                corrections.note(position, d)
             kind = kinds[position] = one.get(d.kind, d.kind)
             add_kind(kind)
             add_parts(envelope(position, kind, d.version, d.actor, d.payload, d.recorded_at or at, d.recorded_by,

@@ -27,7 +27,7 @@ from typing import Any
 from engine.events import TABLE_ACTOR, Draft, default_recorder_name
 from engine.match import (Corrections, EventValidator, InputError, Match, check_match_id, creation_draft,
                           new_match_id)
-from engine.replacing import StandingCorrection, standing
+from engine.replacing import StandingAfter
 from engine.rulesets import get_ruleset
 from engine.schema import PayloadError, cut, read_json, shown
 from engine.store import ConflictError, EventStore, HashMismatch, MatchNotFound, StreamExists
@@ -170,11 +170,10 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
             return known_kinds[position]
         return existing.kind_at(position) if existing is not None else None
 
-    file_corrections: dict[int, StandingCorrection] = {}  # this file's, standing over the log's
-
-    def corrections(position: int) -> dict[int, StandingCorrection]:
-        stored = existing.corrections_after(position) if existing is not None else {}
-        return {**stored, **file_corrections}
+    # the standing corrections: the log's (its corrections read once, at the first line that asks:
+    # a correction or a backup without a hash), then this file's
+    corrections = StandingAfter(None if existing is None else
+                                lambda: ((e.position, e) for e in store.read_kinds(match_id, ("correction",))))
 
     # worker processes for a long new match (one the log holds is compared line by line: below)
     stored = store.read(match_id) if created and first.get("match") is not None else []
@@ -188,7 +187,7 @@ def _import(store: EventStore, path: str, match: str | None, expect: int | None,
         draft = draft_line(validator, obj, path, n, position, match_id, created, recorded_by, kind_at,
                            corrections)
         if draft.kind == "correction":  # (as the workers do: the other lines have nothing to add)
-            standing([(position, draft)], into=file_corrections)
+            corrections.note(position, draft)
         drafts.append(draft)
         expected_hashes.append(obj.get("hash"))
         given.append(obj)

@@ -221,3 +221,25 @@ def test_too_few_life_names_every_placement_that_counts(tmp_path):
         "actor": "Bob", "payload": {"player": "Bob", "count": 4}}}, actor="judge:Zoe")
     standing = _setup_6(m2.validate().active_findings())
     assert [("correct Bob's Life placement at event 10, not this turn" in w) for w in standing] == [True], standing
+
+
+def test_a_batch_reads_the_log_before_it_once_for_all_its_checks(tmp_path, monkeypatch):
+    """Review: each check of a live recorder's line that reads the events before it (the first
+    turn's set-up check naming each player's Life placement, a time call) read the log again; now
+    the batch's one read serves them all, and the words are the same."""
+    m, _ = _recorded(tmp_path, _setup({"player": "Ann", "count": 4}, {"player": "Bob", "count": 4}))
+    head, real, spans = m.events()[-1], m.store.read, []
+
+    def spy(match, *a, **kw):
+        got = real(match, *a, **kw)
+        if len(got) > 1:  # a span of the log (kind_at reads one event)
+            spans.append((kw.get("after"), kw.get("upto")))
+        return got
+
+    monkeypatch.setattr(m.store, "read", spy)
+    items = [("turn", {"player": "Ann"}, "Ann"), ("time.called", {"clock": "14:35"}, "judge:Zoe")]
+    batch = m.judge_batch(items, after=head)
+    assert spans == [(1, head.position)], spans
+    said = _setup_6(batch.findings[0])
+    assert [f"correct {p}'s Life placement at event {at}, not this turn" in w
+            for w, (p, at) in zip(said, [("Ann", 9), ("Bob", 10)])] == [True, True], said
