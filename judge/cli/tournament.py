@@ -328,7 +328,8 @@ def register(cli: click.Group) -> None:
                        "with the \"warnings\" said before it).")
     @pass_env
     def register_cmd(env, tournament_ref, players, player_id, decklist, csv_file, allow_similar, as_json) -> None:
-        """Register players (also late entries, after round 1 is paired). A name that looks like a
+        """Register players (also late entries, after round 1 is paired; refused once every declared
+        Swiss round is paired, and once the top cut has started). A name that looks like a
         registered one (same but for case, spaces or accents: "luca  conte" and "Luca Conte") is
         refused unless --allow-similar. Two people with the very same name cannot share it (players
         are known by their registered name everywhere): register the second one under a name that

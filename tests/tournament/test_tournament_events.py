@@ -379,3 +379,29 @@ def test_the_library_refuses_an_unknown_game_as_the_cli_does(store):
     assert e.value.field == "game"
     assert str(e.value).startswith("field 'game': unknown ruleset 'optgc': did you mean 'optcg'?")
     assert Tournament.list_ids(store) == []  # nothing stored
+
+
+def test_registration_closes_when_the_last_swiss_round_is_paired(store, run, tmp_path):
+    """QA82 1: `register` after round 3 of 3 was closed stored Zed, who landed in the final placings
+    with three match losses and no warning. Refused (paired or closed), naming why; nothing stored."""
+    t = new(store, 4, rounds=2)
+    rng = random.Random(3)
+    t.pair()
+    play_round(t, rng)
+    t.pair()  # round 2 of 2 paired: registration closes now, not only when it is closed
+    for closed in (False, True):
+        if closed:
+            play_round(t, rng)
+            t.seal_round()
+        before = len(t.events())
+        with pytest.raises(InputError, match=r"all 2 Swiss rounds are paired .*2 match losses.*nothing stored"):
+            t.register("Zed")
+        with pytest.raises(InputError, match="all 2 Swiss rounds are paired"):
+            t.register_many(["Zed", "Yan"])
+        assert len(t.events()) == before and "Zed" not in t.state().players
+    db = str(tmp_path / "cli.db")
+    assert run("tournament", "new", "--name", "Cup", "--game", "op2009", "--rounds", "1", "--id", "c1", db_path=db)[0] == 0
+    assert run("tournament", "register", "c1", "Ann", "Bob", db_path=db)[0] == 0
+    assert run("tournament", "pair", "c1", db_path=db)[0] == 0
+    code, out, err = run("tournament", "register", "c1", "Zed", db_path=db)
+    assert code == 2 and "all 1 Swiss rounds are paired" in err and "registered" not in out
