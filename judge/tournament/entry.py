@@ -94,7 +94,10 @@ def parse_entries(text: str, path: str = "<input>") -> Entries:
     """A batch's lines into Slips. CSV when the file is a `.csv` or its first line is a header
     naming a `table` and a `result` column; else `TABLE W-L[-D]` lines. A line that cannot be read
     is kept in `errors` (file:line:column and field), the others are read on."""
-    first = next((ln for ln in text.removeprefix("\ufeff").splitlines() if ln.strip()), "")
+    # a Windows file's byte-order mark, read here for every way in: the CLI's file (judge/io/text.py
+    # drops it too) and the web's `lines` (QA82 2: the API refused `\ufeff6 1-0` on line 1)
+    text = text.removeprefix("\ufeff")
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
     if PurePath(path).suffix.lower() == ".csv" or _is_results_header(first):
         out = _parse_csv(text, path, _delimiter(first))
     else:
