@@ -29,7 +29,7 @@ def test_api_results_read_a_bom_and_refuse_with_the_clis_errors(api, server):
     assert r.status_code == 422 and "field" not in body, body
     assert body["errors"] == [
         {"file": "lines", "line": 1, "column": 3, "field": "result", "message": body["errors"][0]["message"]},
-        {"file": "lines", "line": 3, "field": "table", "message": body["errors"][1]["message"]}]
+        {"file": "lines", "line": 3, "column": 1, "field": "table", "message": body["errors"][1]["message"]}]
     assert "2-O" in body["errors"][0]["message"] and "99" in body["errors"][1]["message"]
     r = api.post(f"/api/t/{tid}/results", {"lines": "\ufeff1 2-0\r\n2 2-0\r\n"})
     assert r.status_code == 200, r.text
