@@ -405,3 +405,23 @@ def test_registration_closes_when_the_last_swiss_round_is_paired(store, run, tmp
     assert run("tournament", "pair", "c1", db_path=db)[0] == 0
     code, out, err = run("tournament", "register", "c1", "Zed", db_path=db)
     assert code == 2 and "all 1 Swiss rounds are paired" in err and "registered" not in out
+
+
+def test_the_terminal_standings_say_byes_and_missed_rounds_as_the_sheet_does(store):
+    """QA82 6: `Quinn 3 1-1-0` with blank OMW%/OOMW% in the terminal, where the sheet says
+    `1-1-0 (1 bye, 1 missed)`: why there are no tiebreakers. One helper writes both."""
+    from judge.cli.tournament import standings_text
+
+    t = new(store, 5, rounds=3)  # five players: a bye every round
+    rng = random.Random(5)
+    t.pair()
+    play_round(t, rng)
+    t.register("Quinn")
+    t.grant_bye("Quinn", reason="late, seated nowhere")
+    t.pair()
+    play_round(t, rng)
+    row = t.standings().by_player()["Quinn"]
+    assert (row.byes, row.missed, row.tiebreakers["omw"]) == (1, 1, None)
+    line = next(ln for ln in standings_text(t.standings()).splitlines() if "Quinn" in ln)
+    assert "1-1-0 (1 bye, 1 missed)" in line, line
+    assert "1-1-0 (1 bye, 1 missed)" in standings_page(t.state())
