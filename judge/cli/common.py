@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from judge.io.errorshape import line_errors, location
+
 if TYPE_CHECKING:
     from engine.match import Match
     from engine.store import EventStore
@@ -292,13 +294,13 @@ def _failure(e: BaseException) -> Failure:
         errors = e.errors  # type: ignore[attr-defined]
         return Failure(EXIT_INPUT, e.summary, said=e.summary + ":",  # type: ignore[attr-defined]
                        more=[f"  {line}" for line in e.lines()],  # type: ignore[attr-defined]
-                       extra={"errors": [{**_location(x), "message": _short(str(x), 500)} for x in errors]})
+                       extra={"errors": line_errors(errors)})
     if isinstance(e, _class("engine.store", "ConflictError")):
         return Failure(EXIT_CONFLICT, str(e))
     if isinstance(e, _class("engine.store", "GuardBroken")):  # the log failed its integrity check
         return Failure(EXIT_FINDINGS, str(e))
     if isinstance(e, _input_errors()):
-        return Failure(EXIT_INPUT, str(e), _location(e))
+        return Failure(EXIT_INPUT, str(e), location(e))
     if isinstance(e, OSError):  # writing an output file: disk full, no permission, a folder
         where = f" {e.filename}" if e.filename else ""
         return Failure(EXIT_INPUT, f"cannot write or read{where}: {e.strerror or e} (nothing partial was left behind)",
@@ -316,34 +318,6 @@ def _failure(e: BaseException) -> Failure:
         return Failure(EXIT_INPUT, "the input is too large to read in memory")
     return Failure(EXIT_INTERNAL, "internal error (a bug in tablejudge; please report it with the command you "
                                   f"ran): {type(e).__name__}: {e}", prefix="")
-
-
-_FILE_POSITION = re.compile(r"(?s)(?P<file>.+?):(?P<line>\d+)(?::(?P<column>\d+))?")
-
-
-def _location(e: BaseException) -> dict[str, Any]:
-    """Where an input error is, as the error carries it: a notation error its path, line and
-    column; any other its `where` ("FILE:LINE[:COLUMN]", a file, or words such as "Ann's
-    decklist in M1") and its field."""
-    out: dict[str, Any] = {}
-    path, line, col = getattr(e, "path", ""), getattr(e, "line", 0), getattr(e, "col", 0)
-    where = getattr(e, "where", "")
-    m = _FILE_POSITION.fullmatch(where) if isinstance(where, str) and where else None
-    if isinstance(path, str) and path:
-        out["file"] = path
-    elif m:
-        out["file"] = m.group("file")
-        line, col = line or int(m.group("line")), col or int(m.group("column") or 0)
-    elif isinstance(where, str) and where:
-        out["file" if os.path.isfile(where) else "where"] = _short(where, 500)
-    if isinstance(line, int) and line > 0:
-        out["line"] = line
-    if isinstance(col, int) and col > 0:
-        out["column"] = col
-    fld = getattr(e, "field", "")
-    if isinstance(fld, str) and fld:
-        out["field"] = fld
-    return out
 
 
 def _input_errors() -> tuple[type, ...]:

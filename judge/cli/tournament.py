@@ -30,6 +30,7 @@ from judge.tournament.standings import (
 )
 from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
 from judge.tournament.standings import format_fraction as _pct
+from judge.tournament.standings import record_text
 from judge.tournament import Tournament, TournamentState
 from judge.tournament.aggregate import Entry, check_game, drop_words, slip_text
 from judge.tournament.tables import table_list
@@ -82,7 +83,7 @@ def standings_text(st: Standings) -> str:
     for r in st.rows:
         d: dict[str, Any] = {"rank": r.rank, "player": r.player + (" (dropped)" if r.dropped else "")
                              + ("" if r.played else " (no match played)"),
-                             "points": r.points, "W-L-D": f"{r.wins}-{r.losses}-{r.draws}"}
+                             "points": r.points, "W-L-D": record_text(r.wins, r.losses, r.draws, r.byes, r.missed)}
         for k in st.policy.order:
             v = r.tiebreakers.get(k)
             d[TB_LABELS[k]] = (f"{v:g}" if k == "h2h" and v is not None else
@@ -328,7 +329,8 @@ def register(cli: click.Group) -> None:
                        "with the \"warnings\" said before it).")
     @pass_env
     def register_cmd(env, tournament_ref, players, player_id, decklist, csv_file, allow_similar, as_json) -> None:
-        """Register players (also late entries, after round 1 is paired). A name that looks like a
+        """Register players (also late entries, after round 1 is paired; refused once every declared
+        Swiss round is paired, and once the top cut has started). A name that looks like a
         registered one (same but for case, spaces or accents: "luca  conte" and "Luca Conte") is
         refused unless --allow-similar. Two people with the very same name cannot share it (players
         are known by their registered name everywhere): register the second one under a name that

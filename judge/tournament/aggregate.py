@@ -195,6 +195,13 @@ class Tournament:
         st = self.state()
         if st.elimination_rounds:
             raise InputError("the top cut has started: no more entries", field="player")
+        if st.rounds_planned and len(st.swiss_rounds) >= st.rounds_planned:
+            # QA82 1: a player registered now plays no round yet lands in the final placings with a
+            # match loss per round (late entry), changing them silently; nothing is recorded
+            n = st.rounds_planned
+            raise InputError(f"all {n} Swiss rounds are paired (round {n} of {n}): a player registered now "
+                             f"would play no round and be placed with {n} match losses; registration is "
+                             "closed, nothing stored", field="player")
         seen = list(st.players)
         batch_ids: dict[str, str | None] = {}  # member ids of this batch's names (a twin within the file)
         holders = {i.player_id.strip(): name for name, i in st.players.items() if i.player_id and i.player_id.strip()}

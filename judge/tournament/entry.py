@@ -33,7 +33,7 @@ from judge.tournament.aggregate import Tournament, overwrite_conflict, slip_text
 from judge.tournament.names import name_key
 from judge.tournament.batch import BatchRefused, conflict_error, refuse  # noqa: F401 - the batch's refusal, said here too
 from judge.tournament.tables import ReportsDiffer, against_reports, check_reports, table_list
-from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip
+from judge.tournament.results import OverwriteRefused, SlipOutOfRange, is_double_loss, parse_slip
 from judge.tournament.standings import DOUBLE_LOSS, slip_words
 from judge.tournament.state import RoundState
 
@@ -73,6 +73,13 @@ class Slip(NamedTuple):
     where: str = ""
     players: dict[str, str] | None = None
     line: int = 0
+    columns: dict[str, int] | None = None  # text: the column of the table's and the result's token
+
+    def at(self, field: str) -> str:
+        """`where`, with the column of `field`'s token when the line has one (a text line: QA82 3,
+        a refused table or result named only file:line though the docs promise the column)."""
+        col = (self.columns or {}).get(field)
+        return f"{self.where}:{col}" if col and self.where else self.where
 
 
 class Entries(list):
@@ -84,6 +91,7 @@ class Entries(list):
         super().__init__(items)
         self.errors: list[tuple[int, InputError]] = list(errors)
         self.path = path  # the file read, named by a refusal of the batch
+        self.tables_refused: set[int] = set()  # tables of lines refused for their result: in the batch
 
     def check(self) -> "Entries":
         refuse([e for _, e in self.errors], self.path)
@@ -94,7 +102,10 @@ def parse_entries(text: str, path: str = "<input>") -> Entries:
     """A batch's lines into Slips. CSV when the file is a `.csv` or its first line is a header
     naming a `table` and a `result` column; else `TABLE W-L[-D]` lines. A line that cannot be read
     is kept in `errors` (file:line:column and field), the others are read on."""
-    first = next((ln for ln in text.removeprefix("\ufeff").splitlines() if ln.strip()), "")
+    # a Windows file's byte-order mark, read here for every way in: the CLI's file (judge/io/text.py
+    # drops it too) and the web's `lines` (QA82 2: the API refused `\ufeff6 1-0` on line 1)
+    text = text.removeprefix("\ufeff")
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
     if PurePath(path).suffix.lower() == ".csv" or _is_results_header(first):
         out = _parse_csv(text, path, _delimiter(first))
     else:
@@ -132,8 +143,10 @@ def _parse_text(text: str, path: str) -> Entries:
             parse_result(m.group(2), where=f"{path}:{n}:{m.start(2) + 1}", field="result")
         except InputError as e:
             out.errors.append((n, e))
+            out.tables_refused.add(int(m.group(1)))
             continue
-        out.append(Slip(int(m.group(1)), m.group(2), f"{path}:{n}", None, n))
+        out.append(Slip(int(m.group(1)), m.group(2), f"{path}:{n}", None, n,
+                        {"table": m.start(1) + 1, "result": m.start(2) + 1}))
         if len(out) + len(out.errors) > MAX_BATCH:
             raise InputError(f"more than {MAX_BATCH} results in one batch", where=f"{path}:{n}")
     return out
@@ -180,6 +193,7 @@ def _parse_csv(text: str, path: str, delimiter: str = ",") -> Entries:
                     parse_result(result, where=where, field=CSV_RESULT)
                 except InputError as e:
                     out.errors.append((n, e))
+                    out.tables_refused.add(int(table))
                     continue
             players = {c: cell[c] for c in CSV_PLAYERS if c in cell}
             out.append(Slip(int(table), result, where, players or None, n))
@@ -208,6 +222,8 @@ def parse_result(text: str, *, where: str = "", field: str = "result") -> tuple[
         return 0, 0, 0, True
     try:
         return (*parse_slip(text, where=where, field=field), False)
+    except SlipOutOfRange:  # written right, but over the limit: said as such
+        raise
     except InputError as e:
         raise InputError(f"a result is written W-L-D (e.g. 2-1-0) or {DOUBLE_LOSS}, got {shown(text)}",
                          field=e.field, where=e.where) from None
@@ -260,7 +276,8 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                 # the same result twice is refused too: a table typed twice usually means another
                 # table's number was mistyped, and that table's result is missing (said below,
                 # once every line is read)
-                repeats.append((order, table, given[table][1], rnd, where))
+                at = item.at("table") if isinstance(item, Slip) else where
+                repeats.append((order, table, given[table][1], rnd, at))
                 continue
             given[table] = (new, where)
             old = rnd.results.get(table)
@@ -282,9 +299,12 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                                           double_loss=double_loss, field=CSV_RESULT))
             done.append(line)
         except InputError as e:
-            e.where = e.where or where
+            e.where = e.where or (item.at(e.field) if isinstance(item, Slip) else where)
             errors.append((order, e))
-    errors += [(order, _repeated(table, first, rnd, set(given), where)) for order, table, first, rnd, where in repeats]
+    # the batch's tables, those of lines refused too (QA82 4)
+    in_batch = {item[0] for item in entries} | getattr(entries, "tables_refused", set())
+    errors += [(order, _repeated(table, first, rnd, set(given), in_batch, where))
+               for order, table, first, rnd, where in repeats]
     if errors:  # every problem of the batch at once: stored results and players' reports too
         errors += [(order, conflict_error(c)) for order, c in conflicts]
         try:
@@ -306,15 +326,22 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     return done
 
 
-def _repeated(table: int, first: str, rnd: RoundState, given: set[int], where: str) -> InputError:
+def _repeated(table: int, first: str, rnd: RoundState, given: set[int], in_batch: set[int],
+              where: str) -> InputError:
     """A table given a second time with the same result: refused, as a mistyped table number
-    leaves another table's result out of the batch; the round's tables still without one (and
-    not in the batch) are named, the one meant is likely among them."""
-    left = [n for n in rnd.missing() if n not in given]
+    leaves another table's result out of the batch; the round's tables still without one are
+    named, the one meant is likely among them: those not in the batch at all, and apart those on
+    lines of it refused here (`in_batch` but not `given`: QA82 4 called them "not in this batch")."""
+    missing = [n for n in rnd.missing() if n not in given]
+    absent = [n for n in missing if n not in in_batch]
+    refused = [n for n in missing if n in in_batch]
+    said = "; ".join(([f"{rnd.name} tables without a result, not in this batch: {table_list(absent)}"]
+                      if absent else [])
+                     + ([f"tables on lines refused here, without a result yet: {table_list(refused)}"]
+                        if refused else []))
     return InputError(f"table {table} is given twice" + (f" (at {first} too)" if first else "")
                       + ", with the same result: was one of them meant for another table? "
-                      + (f"{rnd.name} tables without a result, not in this batch: {table_list(left)}"
-                         if left else f"every other table of {rnd.name} has a result")
+                      + (said or f"every other table of {rnd.name} has a result")
                       + "; give each table once", field="table", where=where)
 
 

@@ -12,6 +12,7 @@ from judge.tournament.standings import (
     TIEBREAKER_LABELS,
     TIEBREAKERS,
     format_fraction,
+    record_text,
 )
 from judge.report.templating import render
 from judge.tournament.placings import SWISS, bracket, final_placings, placings_or_none
@@ -39,14 +40,6 @@ def pairings_by_name(rnd: RoundState) -> list[dict[str, Any]]:
 def _result(mine: int, theirs: int, r: Any) -> str:
     """A result in one player's view (their games first), or `double-loss`."""
     return DOUBLE_LOSS if r.double_loss else f"{mine}-{theirs}-{r.draws}"
-
-
-def record_text(wins: int, losses: int, draws: int, byes: int, missed: int = 0) -> str:
-    """W-L-D with the byes and missed rounds said: a bye counts as a won match, a round missed by a
-    late entry as a lost one, so `2-1-0 (1 bye)` is one match won at the table and one bye."""
-    said = ([f"{byes} bye{'s' if byes != 1 else ''}"] if byes else []) + (
-        [f"{missed} missed"] if missed else [])
-    return f"{wins}-{losses}-{draws}" + (f" ({', '.join(said)})" if said else "")
 
 
 def pairings_by_table(rnd: RoundState) -> list[dict[str, Any]]:

@@ -27,16 +27,17 @@ from pathlib import Path
 from typing import Any
 
 from engine.match import InputError
-from engine.schema import PayloadError, read_json, shown
+from engine.schema import MAX_NUMBER, PayloadError, read_json, shown
 
 from judge.io.csvread import read_rows
 from judge.io.text import read_text
+from judge.numbers import whole_number
 from judge.tournament.standings import DOUBLE_LOSS, MatchResult, slip_words
 
 ELIMINATION_RE = re.compile(
     r"quarter|semi|final|top\s*\d+|playoff|play-off|elimination|knock.?out|bracket|"
     r"\bqf\b|\bsf\b|ottavi|quarti|top.?cut", re.IGNORECASE)
-SLIP_RE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)(?:\s*-\s*(\d+))?\s*$")
+SLIP_RE = re.compile(r"^\s*([0-9]+)\s*-\s*([0-9]+)(?:\s*-\s*([0-9]+))?\s*$")  # ASCII digits, as whole_number
 BYE_NAMES = {"-", "", "bye", "BYE", "Bye"}
 CSV_COLUMNS = ("round", "player", "opponent", "wins", "losses", "draws")
 CSV_DOUBLE_LOSS = "double_loss"  # optional column: true when both players got a match loss
@@ -95,7 +96,20 @@ def parse_slip(text: str, *, where: str = "", field: str = "result") -> tuple[in
     if not m:
         raise InputError(f"a result is written W-L-D (e.g. 2-1-0), got {shown(text)}", field=field,
                          where=where)
-    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    counts = []
+    for g in (m.group(1), m.group(2), m.group(3) or "0"):
+        n = whole_number(g)
+        if n is None or n > MAX_NUMBER:
+            raise SlipOutOfRange(f"a game count is at most {MAX_NUMBER:,} (the log's limit for a number: README, "
+                                 f"limits), got {shown(g)} in {shown(text)}", field=field, where=where)
+        counts.append(n)
+    return counts[0], counts[1], counts[2]
+
+
+class SlipOutOfRange(InputError):
+    """A slip's game count over the log's limit: said before the match format (QA82 5: a 26-digit
+    count was called impossible in a best of one, with `--override-format` as the way, which the
+    payload's limit then refused)."""
 
 
 def read_results(path: str | Path) -> ResultsFile:

@@ -272,6 +272,16 @@ class StandingRow:
         return d
 
 
+def record_text(wins: int, losses: int, draws: int, byes: int, missed: int = 0) -> str:
+    """W-L-D with the byes and missed rounds said: a bye counts as a won match, a round missed by a
+    late entry as a lost one, so `2-1-0 (1 bye)` is one match won at the table and one bye. The
+    printable sheet and the terminal's standings both say it so (QA82 6: the terminal's table left
+    a late entrant's blank tiebreakers unexplained: `1-1-0 (1 bye, 1 missed)` says why)."""
+    said = ([f"{byes} bye{'s' if byes != 1 else ''}"] if byes else []) + (
+        [f"{missed} missed"] if missed else [])
+    return f"{wins}-{losses}-{draws}" + (f" ({', '.join(said)})" if said else "")
+
+
 @dataclass
 class Standings:
     policy: Policy

@@ -75,10 +75,11 @@ def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
     async def invalid(request: Request, exc: RequestValidationError):
         """FastAPI's own answer echoes the input (a 20 MB body back; a number out of float range
         made it fail with a 500): say what is wrong and where, and nothing of the value."""
+        # `errors` as every other 422 has them (judge/io/errorshape.py): `field` and `message` each
         errors = [{"field": ".".join(str(p) for p in e.get("loc", ())[1:]) or "body",
-                   "error": str(e.get("msg", "not valid"))[:200]} for e in exc.errors()[:20]]
-        first = errors[0] if errors else {"field": "body", "error": "not valid"}
-        return JSONResponse({"error": f"{first['field']}: {first['error']}", "field": first["field"],
+                   "message": str(e.get("msg", "not valid"))[:200]} for e in exc.errors()[:20]]
+        first = errors[0] if errors else {"field": "body", "message": "not valid"}
+        return JSONResponse({"error": f"{first['field']}: {first['message']}", "field": first["field"],
                              "errors": errors}, status_code=422)
 
     app.add_exception_handler(RequestValidationError, invalid)

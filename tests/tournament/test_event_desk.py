@@ -232,9 +232,9 @@ def test_file_errors_name_the_line_where_they_are(store, tmp_path):
     assert e.value.where == f"{bad}:3:5" and "not UTF-8" in str(e.value)  # the 5th character, not byte
     t.register_many([f"P{i}" for i in range(6)])
     t.pair()
-    for text, where, words in (("1 2-0\n2 0-2\n9 2-0\n", "r.txt:3", "no table 9"),
-                               ("1 2-0\n\n1 0-2\n", "r.txt:3", "given twice (2-0-0 at r.txt:1 and 0-2-0)"),
-                               ("1 2-0\n2 5-5\n", "r.txt:2", "impossible")):
+    for text, where, words in (("1 2-0\n2 0-2\n9 2-0\n", "r.txt:3:1", "no table 9"),
+                               ("1 2-0\n\n1 0-2\n", "r.txt:3:1", "given twice (2-0-0 at r.txt:1 and 0-2-0)"),
+                               ("1 2-0\n2 5-5\n", "r.txt:2:3", "impossible")):
         with pytest.raises(InputError) as e:
             record_results(t, parse_entries(text, "r.txt"))
         assert e.value.where == where and words in str(e.value), str(e.value)

@@ -128,7 +128,7 @@ def test_every_bad_line_is_reported_at_once_and_nothing_is_stored(store):
     with pytest.raises(BatchRefused) as e:
         record_results(t, parse_entries("\n".join(lines) + "\n", "r1.txt"))
     assert [(x.where, x.field) for x in e.value.errors] == [
-        ("r1.txt:10:4", "result"), ("r1.txt:21:1", "table"), ("r1.txt:151", "table"), ("r1.txt:152", "table")]
+        ("r1.txt:10:4", "result"), ("r1.txt:21:1", "table"), ("r1.txt:151:1", "table"), ("r1.txt:152:1", "table")]
     assert "no table 999" in str(e.value) and "given twice (2-0-0 at r1.txt:3 and 0-2-0)" in str(e.value)
     assert str(e.value).startswith("4 lines refused; nothing was stored")
     assert t.state().current.results == {}
@@ -142,7 +142,7 @@ def test_a_conflict_with_a_stored_result_names_its_line_too(store):
     assert e.value.conflicts[0]["where"] == "r1.txt:2" and "r1.txt:2: round 1 table 2 has" in str(e.value)
     with pytest.raises(BatchRefused) as e:  # with other errors: one line among the others
         record_results(t, parse_entries("1 2-0\n2 0-2\n9 2-0\n", "r1.txt"))
-    assert [x.where for x in e.value.errors] == ["r1.txt:2", "r1.txt:3"]
+    assert [x.where for x in e.value.errors] == ["r1.txt:2", "r1.txt:3:1"]
     assert "already has" in e.value.errors[0].message and "--overwrite" in e.value.errors[0].message
 
 
@@ -153,9 +153,30 @@ def test_a_table_given_twice_with_the_same_result_is_refused_naming_the_tables_l
     t = event(store, 8)  # 4 tables
     with pytest.raises(InputError) as e:
         record_results(t, parse_entries("1 2-0\n3 2-0\n3 2-0\n", "r1.txt"))
-    assert (e.value.where, e.value.field) == ("r1.txt:3", "table")
+    assert (e.value.where, e.value.field) == ("r1.txt:3:1", "table")
     assert "table 3 is given twice (at r1.txt:2 too), with the same result" in e.value.message
     assert "tables without a result, not in this batch: 2, 4" in e.value.message
+    assert t.state().current.results == {}
+
+
+def test_text_errors_name_their_column_and_the_repeat_hint_tells_refused_lines_apart(store):
+    """QA82 3: a table given twice, an unknown table and an impossible result named file:line only,
+    though docs/tournaments.md promises the column for text. QA82 4: the repeat's hint said tables 2
+    and 3 were "not in this batch" when they were on lines refused. QA82 5: a 26-digit count was
+    called impossible in a best of one, with --override-format as the way, which the limit refused."""
+    t = event(store, 10, game="optcg")  # 5 tables, best of one
+    text = "\ufeff2  1-0\r\n2 0-1\r\n 12 1-0\r\n3 1-O\r\n4 99999999999999999999999999-0\r\n1 1-0\r\n1 1-0\r\n5 2-0\r\n"
+    with pytest.raises(BatchRefused) as e:
+        record_results(t, parse_entries(text, "bad.txt"))
+    assert [(x.where, x.field) for x in e.value.errors] == [
+        ("bad.txt:2:1", "table"), ("bad.txt:3:2", "table"), ("bad.txt:4:3", "result"), ("bad.txt:5:3", "result"),
+        ("bad.txt:7:1", "table"), ("bad.txt:8:3", "result")]
+    huge, repeat = e.value.errors[3].message, e.value.errors[4].message
+    assert "at most 1,000,000,000" in huge and "override" not in huge and "best of one" not in huge
+    assert "not in this batch" not in repeat and "lines refused here, without a result yet: 3-4" in repeat
+    assert "impossible in a best of one" in e.value.errors[5].message
+    with pytest.raises(InputError, match="at most 1,000,000,000"):  # the hint's own way, refused alike
+        t.record_slip("9999999999999-0", table=1, override_format=True)
     assert t.state().current.results == {}
 
 
@@ -200,7 +221,7 @@ def test_cli_lists_every_bad_line_exit_2(tmp_path):
     r = run_cli("tournament", "results", "t-e", str(f), db=db)
     assert r.returncode == 2
     assert f"error: 2 lines of {f} refused; nothing was stored:" in r.stderr
-    assert f"{f}:2:3: field 'result'" in r.stderr and f"{f}:6: field 'table'" in r.stderr
+    assert f"{f}:2:3: field 'result'" in r.stderr and f"{f}:6:1: field 'table'" in r.stderr
     r = run_cli("tournament", "show", "t-e", "--json", db=db)
     assert json.loads(r.stdout)["current_round"]["missing_results"] == [1, 2, 3, 4]  # nothing stored
     assert run_cli("tournament", "results", "t-e", db=db, input="1 2-0\n2 2-0\n").returncode == 0

@@ -379,3 +379,49 @@ def test_the_library_refuses_an_unknown_game_as_the_cli_does(store):
     assert e.value.field == "game"
     assert str(e.value).startswith("field 'game': unknown ruleset 'optgc': did you mean 'optcg'?")
     assert Tournament.list_ids(store) == []  # nothing stored
+
+
+def test_registration_closes_when_the_last_swiss_round_is_paired(store, run, tmp_path):
+    """QA82 1: `register` after round 3 of 3 was closed stored Zed, who landed in the final placings
+    with three match losses and no warning. Refused (paired or closed), naming why; nothing stored."""
+    t = new(store, 4, rounds=2)
+    rng = random.Random(3)
+    t.pair()
+    play_round(t, rng)
+    t.pair()  # round 2 of 2 paired: registration closes now, not only when it is closed
+    for closed in (False, True):
+        if closed:
+            play_round(t, rng)
+            t.seal_round()
+        before = len(t.events())
+        with pytest.raises(InputError, match=r"all 2 Swiss rounds are paired .*2 match losses.*nothing stored"):
+            t.register("Zed")
+        with pytest.raises(InputError, match="all 2 Swiss rounds are paired"):
+            t.register_many(["Zed", "Yan"])
+        assert len(t.events()) == before and "Zed" not in t.state().players
+    db = str(tmp_path / "cli.db")
+    assert run("tournament", "new", "--name", "Cup", "--game", "op2009", "--rounds", "1", "--id", "c1", db_path=db)[0] == 0
+    assert run("tournament", "register", "c1", "Ann", "Bob", db_path=db)[0] == 0
+    assert run("tournament", "pair", "c1", db_path=db)[0] == 0
+    code, out, err = run("tournament", "register", "c1", "Zed", db_path=db)
+    assert code == 2 and "all 1 Swiss rounds are paired" in err and "registered" not in out
+
+
+def test_the_terminal_standings_say_byes_and_missed_rounds_as_the_sheet_does(store):
+    """QA82 6: `Quinn 3 1-1-0` with blank OMW%/OOMW% in the terminal, where the sheet says
+    `1-1-0 (1 bye, 1 missed)`: why there are no tiebreakers. One helper writes both."""
+    from judge.cli.tournament import standings_text
+
+    t = new(store, 5, rounds=3)  # five players: a bye every round
+    rng = random.Random(5)
+    t.pair()
+    play_round(t, rng)
+    t.register("Quinn")
+    t.grant_bye("Quinn", reason="late, seated nowhere")
+    t.pair()
+    play_round(t, rng)
+    row = t.standings().by_player()["Quinn"]
+    assert (row.byes, row.missed, row.tiebreakers["omw"]) == (1, 1, None)
+    line = next(ln for ln in standings_text(t.standings()).splitlines() if "Quinn" in ln)
+    assert "1-1-0 (1 bye, 1 missed)" in line, line
+    assert "1-1-0 (1 bye, 1 missed)" in standings_page(t.state())

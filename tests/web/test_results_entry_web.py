@@ -16,3 +16,22 @@ def test_batch_errors_double_loss_and_my_table(api, server):
     assert [e["result"] for e in out["entered"]] == ["double-loss", "2-0-0"]
     page = api.http.get(f"/t/{tid}/me", params={"name": "jose  GARCIA"})
     assert page.status_code == 200 and "José García</strong>: Round 1" in page.text
+
+
+def test_api_results_read_a_bom_and_refuse_with_the_clis_errors(api, server):
+    """QA82 2: `{"lines": "\\ufeff6 1-0\\r\\n..."}` was refused on line 1 (the CLI reads the same bytes
+    from a file), and the 422 had `"field": ""` and no `errors` array: now the same per-line errors
+    as `tournament results --json`, built by one function (judge/io/errorshape.py)."""
+    tid = new_event(api, players=6)
+    api.do(tid, "pair")
+    r = api.post(f"/api/t/{tid}/results", {"lines": "\ufeff1 2-O\r\n2 2-0\r\n99 2-0\r\n"})
+    body = r.json()
+    assert r.status_code == 422 and "field" not in body, body
+    assert body["errors"] == [
+        {"file": "lines", "line": 1, "column": 3, "field": "result", "message": body["errors"][0]["message"]},
+        {"file": "lines", "line": 3, "column": 1, "field": "table", "message": body["errors"][1]["message"]}]
+    assert "2-O" in body["errors"][0]["message"] and "99" in body["errors"][1]["message"]
+    r = api.post(f"/api/t/{tid}/results", {"lines": "\ufeff1 2-0\r\n2 2-0\r\n"})
+    assert r.status_code == 200, r.text
+    one = api.post(f"/api/t/{tid}/results", {"lines": "\ufeff3 2-O\r\n"}).json()  # one line: the same shape
+    assert [(x["line"], x["column"], x["field"]) for x in one["errors"]] == [(1, 3, "result")]

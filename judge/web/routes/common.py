@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from engine.match import InputError
 from engine.store import ConflictError, NotAMatch, StoreError
+from judge.io.errorshape import line_errors
 from judge.io.text import decode
 from judge.numbers import whole_number
 from judge.report.templating import render
@@ -204,7 +205,13 @@ def error_body(e: Exception) -> dict[str, Any]:
     body: dict[str, Any] = {"error": str(e) if not isinstance(e, KeyError)
                             else f"no tournament or match {e.args[0]!r} in this log"}
     if isinstance(e, InputError):
-        body["field"], body["message"] = e.field, e.message
+        body["message"] = e.message
+        if e.field:  # QA82 2: `"field": ""` on a refused batch (a field is said when there is one)
+            body["field"] = e.field
+    if isinstance(e, InputError) and not isinstance(e, OverwriteRefused):
+        # every line refused, each with where and field (a BatchRefused's lines, or the one error),
+        # in the shape the CLI's --json gives them: one function builds both (judge/io/errorshape.py)
+        body["errors"] = line_errors(getattr(e, "errors", None) or [e])
     if isinstance(e, OverwriteRefused):  # the API's own fields, not the CLI's flags (QA77 8)
         body["message"] = f"{e.what}; {API_REASON if isinstance(e, ReportsDiffer) else API_REPLACE}"
         body["error"] = str(InputError(body["message"], field=e.field, where=e.where))

@@ -1,0 +1,47 @@
+"""Where an input error is, and a refused batch's lines, as JSON: one shape for the CLI's `--json`
+(judge/cli/common.py, the README's "Errors as JSON") and the web API's 422 (judge/web/routes/common.py).
+QA82 2: the API's refusal of a results batch had no `errors` array, so a client had to take the
+message apart; both now build it here. Only `os` and `re`: the CLI imports this at start-up."""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+LINE_MESSAGE = 500  # characters of one line's message in `errors`
+_FILE_POSITION = re.compile(r"(?s)(?P<file>.+?):(?P<line>\d+)(?::(?P<column>\d+))?")
+
+
+def short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... (message cut: {len(text):,} characters)"
+
+
+def location(e: BaseException) -> dict[str, Any]:
+    """Where an input error is, as the error carries it: a notation error its path, line and
+    column; any other its `where` ("FILE:LINE[:COLUMN]", a file, or words such as "Ann's
+    decklist in M1") and its field. Only the keys known are there."""
+    out: dict[str, Any] = {}
+    path, line, col = getattr(e, "path", ""), getattr(e, "line", 0), getattr(e, "col", 0)
+    where = getattr(e, "where", "")
+    m = _FILE_POSITION.fullmatch(where) if isinstance(where, str) and where else None
+    if isinstance(path, str) and path:
+        out["file"] = path
+    elif m:
+        out["file"] = m.group("file")
+        line, col = line or int(m.group("line")), col or int(m.group("column") or 0)
+    elif isinstance(where, str) and where:
+        out["file" if os.path.isfile(where) else "where"] = short(where, LINE_MESSAGE)
+    if isinstance(line, int) and line > 0:
+        out["line"] = line
+    if isinstance(col, int) and col > 0:
+        out["column"] = col
+    fld = getattr(e, "field", "")
+    if isinstance(fld, str) and fld:
+        out["field"] = fld
+    return out
+
+
+def line_errors(errors: list[BaseException]) -> list[dict[str, Any]]:
+    """A refused batch's `errors`: one object a line, its `file`, `line`, `column`, `field` as
+    known and `message`, the line as the terminal says it."""
+    return [{**location(x), "message": short(str(x), LINE_MESSAGE)} for x in errors]
