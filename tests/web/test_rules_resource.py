@@ -45,6 +45,9 @@ def test_the_call_page_links_the_rules_and_no_longer_embeds_their_words(api, ser
     for form in ("ruling-form", "backup-form"):
         select = re.search(rf'id="{form}".*?<select name="rule"[^>]*>(.*?)</select>', page, re.S).group(1)
         assert re.findall(r'<option value="([^"]*)"', select)[1:len(rules) + 1] == [r.id for r in rules]
+    # a desk rule's title is a sentence: its option says the id and the title's start (the words come once picked)
+    desk11 = re.search(r'<option value="DESK-11">([^<]*)</option>', page).group(1)
+    assert desk11.startswith("DESK-11 — A penalty given from the game") and desk11.endswith("…") and len(desk11) < 75
     infractions = re.search(r'<select name="infraction"[^>]*>(.*?)</select>', page, re.S).group(1)
     assert re.findall(r'<option value="([^"]*)"', infractions) == [i.id for i in guide_for("optcg").infractions]
 
