@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import click
 
-from judge.desk.timelimit import run, text_report
+from engine.match import InputError
+from judge.desk.timelimit import refused_after_standing, run, text_report
 
 from judge.cli.common import Env, emit_json, json_option, pass_env
 
@@ -34,7 +35,8 @@ def register(cli: click.Group) -> None:
         Finds the match's time.called event, runs the procedure (e.g. op2009's "Situazione Fine
         Tempo"), prints the decision, the branch taken and the rule quoted, and records it as a
         time.decision event (unless --dry-run, or the same decision is already recorded under
-        the same policy). A decision that stands is said first ("decided: ..."); a different
+        the same policy). A decision that stands is said first ("decided: ..."), also before a
+        refusal for counts the log lacks (a decision from --facts stands); a different
         one, or the same result under another policy, is refused (exit 2) until it is voided. A
         "continue" decision says what the table must play first (e.g. finish the turn). A
         recorded decision a later correction left out of date (stale) is decided again on the
@@ -62,8 +64,16 @@ def register(cli: click.Group) -> None:
           tablejudge timelimit T3 --facts "turn=3 life=2-3"          (optcg, bandai: Bob has more Life)
           tablejudge timelimit T3 --facts "turn=3 life=2-2 deck=20-18" --clock 15:40 --json
         """
-        result = run(env.match(match), policy, dry_run=dry_run, judge=judge, recorded_by=env.recorded_by,
-                     facts=facts, clock=clock)
+        m = env.match(match)
+        try:
+            result = run(m, policy, dry_run=dry_run, judge=judge, recorded_by=env.recorded_by, facts=facts, clock=clock)
+        except InputError as e:
+            # the log alone lacks counts, but a decision (from facts read off the table) stands: say it
+            # first, as every report does, then the refusal (stderr, exit 2)
+            said = None if as_json else refused_after_standing(m, e)
+            if said is not None:
+                click.echo(said)
+            raise
         if as_json:
             emit_json(result.to_dict())
         else:

@@ -380,6 +380,26 @@ def recorded_standing(match: Match) -> RecordedStanding | None:
                             appealed.of_time_decision(match.id) if appealed else None)
 
 
+def needs_facts(e: InputError) -> bool:
+    """The refusal asks for counts the log does not have (read off the table): `decide`'s FactsNeeded."""
+    return (e.field or "").startswith("facts")
+
+
+def standing_lines(words: str, appealed: str | None) -> list[str]:
+    """The terminal's lines for the decision that stands, said first, before what the log alone gives
+    (a decision, or a refusal asking for counts): text_report and `refused_after_standing`."""
+    return ([f"decided: {words}"] + ([f"  {appealed}"] if appealed else [])
+            + ["", "the log alone gives (for comparison; the recorded decision stands):"])
+
+
+def refused_after_standing(match: Match, e: InputError) -> str | None:
+    """Where `run` refused for counts the log lacks but a decision recorded after the time call
+    stands (the facts form or `--facts` decided it): the terminal's words for it, said before the
+    refusal, as the decide page says it first. None where nothing stands or the refusal is another."""
+    standing = recorded_standing(match) if needs_facts(e) else None
+    return None if standing is None else "\n".join(standing_lines(standing.words, standing.appealed))
+
+
 def text_report(result: TimeLimitResult, lang: str = "en") -> str:
     """The decision for a terminal. A policy from outside the rulebook is quoted with its source;
     `lang` "en" or "both" adds what it does in plain English ("orig": the quote alone)."""
@@ -392,10 +412,7 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
         lines.append(f"players: {', '.join(shown_players(result.names))}")
     standing = result.standing_words()
     if standing is not None:  # what stands first; what follows is only the procedure on the log (QA80 #2)
-        lines.append(f"decided: {standing}")
-        if result.appealed is not None:
-            lines.append(f"  {result.appealed_words()}")
-        lines += ["", "the log alone gives (for comparison; the recorded decision stands):"]
+        lines += standing_lines(standing, result.appealed_words())
     lines += [f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
     lines += [f"  {i}. {s}" for i, s in enumerate(d.steps, 1)]
     if d.source:

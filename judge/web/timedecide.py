@@ -51,7 +51,8 @@ class Preview:
     @property
     def needs_facts(self) -> bool:
         """The refusal asks for counts the log does not have (read off the table)."""
-        return self.refusal is not None and (self.refusal.field or "").startswith("facts")
+        from judge.desk.timelimit import needs_facts
+        return self.refusal is not None and needs_facts(self.refusal)
 
     @property
     def bad_policy(self) -> bool:

@@ -132,3 +132,32 @@ def test_cli_unknown_policy_exits_2(tmp_path, capsys):
     L = _timed_op2009(tmp_path)
     code, _, err = cli_run(capsys, tmp_path / "m.db", "timelimit", L.m.id, "--policy", "bandai")
     assert code == 2 and "mm25-entrambi" in err
+
+
+def test_a_dry_run_says_the_standing_decision_first_where_the_log_alone_lacks_counts(tmp_path):
+    # review: where the log alone lacks counts (no deck registered) but `--facts` decided the table, the
+    # dry run printed only the refusal asking for the counts again; the decide page says the decision first
+    from tests.conftest import run_in_process
+    from tests.rulesets.optcg.test_optcg_time_policies import game
+
+    db = tmp_path / "t.db"
+    with EventStore.open(str(db)) as store:
+        m = Match.create(store, "optcg", ["Ann", "Bob"])
+        for kind, actor, payload in game():
+            if kind != "deck.registered":
+                m.record(kind, payload, actor=actor)
+        mid = m.id
+    code, out, err = run_in_process(db, "timelimit", mid, "--dry-run")
+    assert code == 2 and "decided:" not in out and "--facts" in err, out + err  # nothing stands yet
+    code, out, err = run_in_process(db, "timelimit", mid, "--judge", "Kim",
+                                    "--facts", "turn=3 life=4-4 deck=38-30 characters=1-1 last_life=Bob")
+    assert code == 0, out + err
+    decided = int(out.split("recorded as event ")[1].split()[0])
+    words = f"decided: Ann wins (event {decided}, policy bandai, from facts given by judge Kim: turn=3"
+    for args in (["--dry-run"], []):
+        code, out, err = run_in_process(db, "timelimit", mid, *args)
+        assert code == 2 and out.startswith(words), out + err  # the decision that stands, first
+        assert "the log alone gives (for comparison; the recorded decision stands):" in out
+        assert "--facts" in err and "Traceback" not in err  # then the refusal, as before
+    with EventStore.open(str(db)) as store:
+        assert [e.kind for e in Match(store, mid).events()].count("time.decision") == 1  # nothing more stored

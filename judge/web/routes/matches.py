@@ -13,7 +13,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
-from engine.catalogue import load as load_catalogue
 from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER
 from judge.desk.actions import appeal_choices
 from engine.match import InputError
@@ -30,6 +29,7 @@ from judge.web.match_actions import MatchScope, match_scope, recorder as recorde
 from judge.web.actions import number
 from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.replace import box_of, event_at, form_of, refusal
+from judge.web.rules import label, resource, rule_choices
 from judge.web.timedecide import offer, policy_of, preview
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, json_error, link, page, read_form, refused,
@@ -380,13 +380,6 @@ async def decide_post(request: Request, mid: str):
 # --- a judge call at the judges' desk -----------------------------------------------------------
 
 
-def rule_choices(ruleset: Any) -> list[dict[str, str]]:
-    """Every rule a ruling may cite: the ruleset's and the desk's, each with its words."""
-    desk = load_catalogue("engine", "desk_rules.toml").rules
-    return [{"id": r.id, "title": r.title, "section": r.section, "en": r.en, "quote": r.quote}
-            for r in list(ruleset.rules) + list(desk)]
-
-
 def time_facts_form(m) -> dict[str, Any] | None:
     """What the end-of-time form shows: the facts the ruleset reads, an example line, its policies."""
     facts = m.ruleset.time_facts
@@ -414,10 +407,12 @@ async def call_page(request: Request, mid: str, position: int):
     read = web.desk.matches.read(mid)  # one look at the log serves the timeline and the Appeal list
     tl = web.desk.matches.timeline(mid, hidden=False, read=read)
     guide = guide_for(m.ruleset.name)
+    steps: dict[str, int] = {}  # each step's words once: most are the same for every player (the guide's quote)
     suggestions = {}
     for p in m.players:
         earlier = earlier_penalties(m.store, m, p)
-        suggestions[p] = {i.id: {k: v for k, v in suggest(guide, i, p, earlier).to_dict().items()
+        suggestions[p] = {i.id: {k: v if k != "steps" else [steps.setdefault(t, len(steps)) for t in v]
+                                 for k, v in suggest(guide, i, p, earlier).to_dict().items()
                                  if k in ("penalty", "floor", "ceiling", "offence", "steps")}
                           for i in guide.infractions}
     answered = [e for e in web.desk.matches.desk_events.get(mid, [])
@@ -425,13 +420,18 @@ async def call_page(request: Request, mid: str, position: int):
     # the staleness of the time decisions: the timeline's (a live re-render replays none of them again)
     appealable = appeal_choices(m, {e["p"]: e["text"] for e in tl.events}, events=read.events(), stale=tl.stale)
     finding_rules = [f["rule"] for f in a["findings"] if f["position"] == at]
+    cited = finding_rules[0] if finding_rules else ""
+    # the rules' and the infractions' words come once per ruleset (judge.web.rules, cached); the page
+    # keeps what its forms need without a script, and the cited rule's words
+    rules = rule_choices(m.ruleset)
     return page(request, "web/call.html", title=f"Judge call: table {scope.table[1] if scope.table else '?'}",
                 mid=mid, k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, tid=None,
                 call={"position": position, "caller": call.payload["caller"], "reason": call.payload.get("reason", ""),
                       "at": at, "recorded_at": call.recorded_at, "recorded_by": call.recorded_by},
                 audit=a, board={"board": tl.boards[at - 1], "names": tl.names}, match=tl.match, scope=scope,
-                rules=rule_choices(m.ruleset), cited=finding_rules[0] if finding_rules else "",
-                guide=guide.to_dict(), suggestions=suggestions, answered=answered, position=m.head_position(),
+                rules=[(r["id"], label(r)) for r in rules], cited=cited,
+                cited_rule=next((r for r in rules if r["id"] == cited), None),
+                rules_url=resource(m.ruleset.name).url, guide=guide.to_dict(), suggestions=suggestions, steps=list(steps), answered=answered, position=m.head_position(),
                 ladder=list(PENALTY_LADDER), time_facts=time_facts_form(m), appealable=appealable,
                 live=f"/m/{mid}/live", replay=link(f"/m/{mid}", g) + f"#e{at}", appeals=link(f"/m/{mid}/appeals", g),
                 queue=link(f"/t/{scope.tournament}/queue", g) if scope.tournament else None,

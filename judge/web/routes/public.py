@@ -1,14 +1,17 @@
 """Pages for everyone in the hall, no token: the pairings and standings boards (large print, live,
 printable A4), the projector clock, "my table" by name, final placings, and the live stream.
-They show what the wall sheets show, nothing more: no links that write."""
+They show what the wall sheets show, nothing more: no links that write. And a ruleset's rules and
+penalty guide (`/rules/RULESET.json`, judge.web.rules): the books' words, which call pages fetch once."""
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 
 from engine.match import InputError
+from engine.rulesets import UnknownRuleset
 from judge.tournament.rounds import clock_view
 from judge.web import views
+from judge.web.rules import resource
 from judge.web.live import sse_stream
 from judge.web.routes.common import app_state, page
 
@@ -62,3 +65,26 @@ async def live(request: Request, tid: str):
     return StreamingResponse(sse_stream(web.desk.broker, tid, position, request.is_disconnected),
                              media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# a versioned link (`?v=` the content's hash, as the call page links it) never changes: a phone keeps it;
+# any other is asked again each time, and answered 304 while its ETag still matches
+FOREVER, ASK_AGAIN = "public, max-age=31536000, immutable", "public, no-cache"
+
+
+@router.get("/rules/{ruleset}.json")
+async def rules(request: Request, ruleset: str, v: str = ""):
+    """The ruleset's rules and its guide's infractions, with their words (judge.web.rules)."""
+    try:
+        r = resource(ruleset)
+    except UnknownRuleset as e:
+        return JSONResponse({"error": str(e), "field": "ruleset"}, status_code=404)
+    headers = {"ETag": r.etag, "Cache-Control": FOREVER if v == r.version else ASK_AGAIN}
+    if {r.etag, "*"} & _tags(request.headers.get("if-none-match", "")):
+        return Response(status_code=304, headers=headers)
+    return Response(r.body, media_type="application/json", headers=headers)
+
+
+def _tags(header: str) -> set[str]:
+    """The entity tags of an If-None-Match header (weak ones compared by their value, RFC 9110 13.1.2)."""
+    return {t.strip().removeprefix("W/") for t in header.split(",")}
