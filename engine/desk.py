@@ -378,7 +378,7 @@ def event_desk_findings(e: Any, known: set[str] | None, guide: Any = None,
     if e.kind in JUDGE_ONLY_KINDS and judge_of(e.actor) is None:
         out.append(_flag("DESK-4", e.position, f"{e.kind} recorded by {shown(e.actor)}, not by a judge "
                          "(actor judge:NAME)", "warning"))
-    if players is not None:
+    if players is not None and e.kind == "correction":  # tested here: every live append passes by
         out.extend(_check_replacement_actor(e, players))
     if e.kind == "judge.penalty":
         out.extend(_check_tardiness(e))
@@ -400,7 +400,7 @@ def _check_replacement_actor(e: Any, players: Sequence[str]) -> list[Finding]:
     """A replacement is a game event (only those are replaced), so its actor is a player, or the
     table (`-`, as any game event may be recorded). A judge or scorekeeper there is most likely the
     judge's own name copied in: the corrected log would say they made the play (DESK-16)."""
-    x = e.payload.get("instead") if e.kind == "correction" else None
+    x = e.payload.get("instead")
     actor = x.get("actor") if isinstance(x, dict) else None
     if actor is None or actor == TABLE_ACTOR or actor in players:
         return []
