@@ -18,7 +18,7 @@ play on, superseded by the procedure itself as play goes on (as `timelimit` trea
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 import dataclasses
 import functools
 from dataclasses import dataclass
@@ -158,6 +158,28 @@ def _stale(replayer: Replayer, events: Sequence[RecordedEvent], d: RecordedEvent
     except (LookupError, ValueError, KeyError):
         return None
     return StaleDecision(d.position, based_on, by)
+
+
+def latest_decision(events: Sequence[RecordedEvent], voided: Container[int],
+                    after: int = 0) -> RecordedEvent | None:
+    """The latest `time.decision` recorded after position `after` (a time call's) that still counts
+    (no correction voids it), whatever it says, or None."""
+    for e in reversed(events):
+        if e.position <= after:
+            return None
+        if e.kind == DECISION and e.position not in voided:
+            return e
+    return None
+
+
+def standing_decision(events: Sequence[RecordedEvent], voided: Container[int], stale: Container[int],
+                      after: int = 0) -> RecordedEvent | None:
+    """The time decision that decides the match: the latest that counts (`latest_decision`), where
+    it is final (a "continue" decides nothing: the game goes on) and not out of date (`stale`: the
+    positions `stale_decisions` gives; the judge decides again). One rule for the time-limit
+    module's standing decision and a tournament's check of a result entered beside one."""
+    e = latest_decision(events, voided, after)
+    return None if e is None or e.payload.get("result") == "continue" or e.position in stale else e
 
 
 def outstanding(stale: Mapping[int, StaleDecision]) -> StaleDecision | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.decisions import StaleDecision, stale_decisions
+from engine.decisions import StaleDecision, latest_decision, stale_decisions, standing_decision
 from engine.desk import AppealedAway, decision_appealed, find_time_called
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
@@ -325,7 +325,7 @@ def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], void
     judged) is neither: this decision, on the corrected table, is recorded and `supersedes` it.
     `stale` works staleness out: asked only when a decision follows the call (most matches have none)."""
     d = result.decision
-    e = latest_decision(events, voided, result.time_called)
+    e = latest_decision(events, voided, result.time_called.position)
     if e is None:
         return
     out_of_date = stale().get(e.position)
@@ -345,17 +345,6 @@ def _against_recorded(result: TimeLimitResult, events: list[RecordedEvent], void
         result.appealed = decision_appealed(events, voided, e.position)
 
 
-def latest_decision(events: list[RecordedEvent], voided: set[int], called: RecordedEvent) -> RecordedEvent | None:
-    """The latest `time.decision` recorded after the time call `called` that still counts (no
-    correction voids it), or None."""
-    for e in reversed(events):
-        if e.position <= called.position:
-            return None
-        if e.kind == "time.decision" and e.position not in voided:
-            return e
-    return None
-
-
 @dataclass(frozen=True)
 class RecordedStanding:
     """A decision that stands after the time call, said where the log alone decides nothing (its
@@ -372,8 +361,9 @@ def recorded_standing(match: Match) -> RecordedStanding | None:
     `_against_recorded` finds beside a decision, for a log the procedure cannot decide alone."""
     events, voided = log_and_voided(match)
     called = find_time_called(events, voided)
-    e = latest_decision(events, voided, called) if called is not None else None
-    if e is None or e.payload.get("result") == "continue" or e.position in stale_decisions(match.replayer, events):
+    e = None if called is None else standing_decision(events, voided, stale_decisions(match.replayer, events),
+                                                       after=called.position)
+    if e is None:
         return None
     appealed = decision_appealed(events, voided, e.position)
     return RecordedStanding(e, called, decided_words(e, match_names(match)),

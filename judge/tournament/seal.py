@@ -12,12 +12,13 @@ for its tables (`round.matches`), and every match created for this tournament an
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from engine.events import RecordedEvent
 from engine.integrity import SealResult, check_seal, seal_hash, seal_token
-from engine.decisions import stale_decisions, table_changed
+from engine.decisions import stale_decisions, standing_decision, table_changed
 from engine.replay import VOIDING_KINDS, Replayer
 from engine.store import MATCH_CREATED, EventStore, MatchNotFound
 
@@ -312,8 +313,10 @@ def entered_against_decision(store: EventStore, st: TournamentState,
       entered, so the result was entered on the table as it was decided then; one entered after the
       appeal is taken as the head judge's (what the warning asks for) and is not said;
     - `result-decision`: in a best-of-one round (a game is the match), the result does not say what
-      the decision does (another winner, a draw for a win); in longer formats one game's decision
-      does not fix the match's result, so nothing is compared.
+      the match's outcome as it stands does (engine.desk.log_outcome: a later Match Loss or
+      Disqualification over the decision); in longer formats one game's decision does not fix the
+      match's result, so nothing is compared. A decision a correction left out of date (DESK-15) is
+      no standing one: the match waits for a new decision, and nothing is compared.
     (result event, warning kind, the warning's words with the commands that settle it.) The match
     logs read already (`logs`) are used; the others are read for their decisions, appeals and voids
     only, and only for the tables that have a linked match."""
@@ -338,11 +341,16 @@ def entered_against_decision(store: EventStore, st: TournamentState,
             except (LookupError, MatchNotFound):
                 continue
         gone = voided_positions(mlog)
-        decided = [x for x in mlog if x.kind == "time.decision" and x.position not in gone
-                   and x.payload.get("result") != "continue"]
-        if not decided:
+        if standing_decision(mlog, gone, ()) is None:  # no final decision counts: most tables stop here
             continue
-        d = decided[-1]
+        full = None
+        if any(x.kind in VOIDING_KINDS for x in mlog):  # a correction may have left it out of date (DESK-15)
+            full = _full_log(store, match, logs)
+            d = standing_decision(mlog, gone, stale_decisions(Replayer(store, match), full))
+            if d is None:  # out of date: the match waits for a new decision, and the result is not its
+                continue
+        else:
+            d = standing_decision(mlog, gone, ())
         where = f"round {rnd.number} table {p['table']}'s result ({p['player1']} {slip_text(p)} {p['player2']}, " \
                 f"event {e.position})"
         a = decision_appealed(mlog, gone, d.position)
@@ -355,20 +363,64 @@ def entered_against_decision(store: EventStore, st: TournamentState,
             continue
         if st.match_format(rnd.stage).best_of != 1:
             continue
+        # the match's outcome as it stands, not the decision alone: a later Match Loss or
+        # Disqualification decides the match over it (engine.desk.log_outcome's order)
+        ending = _standing_outcome(store, match, full if full is not None else _full_log(store, match, logs))
+        if ending is None:
+            continue
         w1, w2 = int(p["wins1"]), int(p["wins2"])
         entered = "double-loss" if p.get("double_loss") else p["player1"] if w1 > w2 else p["player2"] if w2 > w1 \
             else "draw"
-        decision = _coarse(d.payload.get("winner"), str(d.payload.get("result")))
-        if entered != decision:
-            said = f"{decision} wins" if d.payload.get("result") == "win" else f"a {decision}"
+        outcome = _coarse(ending.winner, ending.result)
+        if entered == outcome:
+            continue
+        said = f"{outcome} wins" if ending.result == "win" else f"a {outcome}"
+        if ending.source == "penalty":  # `--match` takes the game's outcome: the penalty's is entered by hand
+            slip = ("--double-loss" if ending.result == "double-loss" else "1-0-0" if outcome == p["player1"]
+                    else "0-1-0" if outcome == p["player2"] else None)
             out.append((e, "result-decision", (
-                f"{where} disagrees with match {match}'s standing time decision (event {d.position}: {said}). "
-                f"Take the result from the match: `tablejudge tournament result {st.id} --match {match} --round "
-                f"{rnd.number} --overwrite --reason \"as the time decision\"`; or, if the entered result is "
-                f"right, the decision is not: void it in the match (`tablejudge log {match} correction --actor "
-                f"judge:NAME --voids {d.position} --reason \"...\"`) and decide again (`tablejudge timelimit "
-                f"{match} --judge NAME`)")))
+                f"{where} disagrees with match {match}'s outcome ({said}: {ending.how}), which decides the match "
+                f"over its time decision (event {d.position}). "
+                + (f"Enter it: `tablejudge tournament result {st.id} {slip} --table {p['table']} --round "
+                   f"{rnd.number} --overwrite --reason \"penalty, match {match} event {ending.position}\"`"
+                   if slip else "Enter the head judge's result with --overwrite and a reason"))))
+            continue
+        out.append((e, "result-decision", (
+            f"{where} disagrees with match {match}'s standing time decision (event {d.position}: {said}). "
+            f"Take the result from the match: `tablejudge tournament result {st.id} --match {match} --round "
+            f"{rnd.number} --overwrite --reason \"as the time decision\"`; or, if the entered result is "
+            f"right, the decision is not: void it in the match (`tablejudge log {match} correction --actor "
+            f"judge:NAME --voids {d.position} --reason \"...\"`) and decide again (`tablejudge timelimit "
+            f"{match} --judge NAME`)")))
     return out
+
+
+def _full_log(store: EventStore, match: str, logs: dict[str, list[RecordedEvent]]) -> list[RecordedEvent]:
+    """The match's whole log: the one read already, else read (and kept for the next table)."""
+    if match not in logs:
+        logs[match] = store.read(match)
+    return logs[match]
+
+
+def _standing_outcome(store: EventStore, match: str, events: list[RecordedEvent]) -> Any:
+    """How the match ended as it stands (engine.desk.LogOutcome, its winner by the player's name
+    now), with stale decisions set aside as `record --match` sets them aside (StandingTable); None
+    while it has no outcome or its ruleset cannot read it (the result is then not compared)."""
+    from engine.decisions import StandingTable
+    from engine.desk import log_outcome
+    from engine.match import Match
+    from engine.names import match_names
+    m = Match.open(store, match)
+    stale = stale_decisions(m.replayer, events)
+    state = m.state()
+    try:
+        game = StandingTable(m.replayer, events, stale).outcome(m.ruleset.outcome(state))
+    except Exception:  # noqa: BLE001 - a ruleset bug: verify and the desk's review report it
+        return None
+    ending = log_outcome(events, state.voided, m.players, game, stale)
+    if ending is None or ending.winner is None:
+        return ending
+    return dataclasses.replace(ending, winner=match_names(m).get(ending.winner, ending.winner))
 
 
 def check_results(store: EventStore, events: list[RecordedEvent]) -> tuple[list[str], int]:

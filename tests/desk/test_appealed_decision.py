@@ -175,3 +175,47 @@ def test_tournament_warnings_name_an_entered_result_against_the_standing_decisio
     assert code == 0, out + err
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 0 and "no warning" in out, out
+
+
+def test_tournament_warnings_compare_an_entered_result_with_the_match_as_it_stands_not_a_stale_decision(tmp_path):
+    """Review: the check compared a hand-entered result with the last decision recorded, never asking
+    whether a correction left it out of date (DESK-15): the match has no outcome until the judge
+    decides again, so there is nothing to compare, and no `--match` to offer."""
+    from tests.desk.test_stale_decision import PLAIN
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)  # Ann wins on time
+    t, slip = _linked_cup(m)
+    assert run_in_process(db, "tournament", "result", t.id, slip("Bob"), "--table", "1")[0] == 0
+    assert "result-decision" in run_in_process(db, "tournament", "warnings", t.id, "--json")[1]
+    fix = PLAIN[1](m)
+    code, out, err = run_in_process(db, "log", m.id, "correction", "--actor", "judge:Kim", "--voids",
+                                    str(fix["voids"]), "--reason", fix["reason"])
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id, "--json")
+    assert "result-decision" not in out, out
+
+
+def test_tournament_warnings_compare_an_entered_result_with_a_later_match_loss(tmp_path):
+    """Review: a Match Loss recorded after the time decision decides the match (engine.desk.log_outcome):
+    Bob's result entered agrees with it; Ann's is said with the result to enter, not `--match` (which
+    takes the game's outcome)."""
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)  # Ann wins on time
+    t, slip = _linked_cup(m)
+    assert run_in_process(db, "tournament", "result", t.id, slip("Bob"), "--table", "1")[0] == 0
+    code, out, err = run_in_process(db, "judge", "penalty", m.id, "-j", "Kim", "--player", "Ann", "--penalty",
+                                    "Match Loss", "--infraction", "Unsporting Conduct")
+    assert code == 0, out + err
+    penalty = m.events()[-1].position
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out
+    code, out, err = run_in_process(db, "tournament", "result", t.id, slip("Ann"), "--table", "1", "--overwrite",
+                                    "--reason", "slip")
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 1 and f"disagrees with match {m.id}'s outcome (Bob wins: Match Loss to Ann (event {penalty}))" in out
+    enter = out[out.index("Enter it: `"):].split("`")[1]
+    code, out, err = run_in_process(db, *shlex.split(enter.split(" ", 1)[1]))
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out
