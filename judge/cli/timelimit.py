@@ -69,8 +69,9 @@ def register(cli: click.Group) -> None:
             result = run(m, policy, dry_run=dry_run, judge=judge, recorded_by=env.recorded_by, facts=facts, clock=clock)
         except InputError as e:
             # the log alone lacks counts, but a decision (from facts read off the table) stands: say it
-            # first, as every report does, then the refusal (stderr, exit 2)
-            said = None if as_json else refused_after_standing(m, e)
+            # first, as every report does, then the refusal (stderr, exit 2). Typed --facts refused is
+            # about what was typed: nothing to say first
+            said = None if as_json or facts is not None else refused_after_standing(m, e)
             if said is not None:
                 click.echo(said)
             raise

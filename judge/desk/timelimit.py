@@ -24,6 +24,12 @@ from judge.desk.actions import judge_actor
 from judge.desk.clock import check_wall_clock, wall_clock_now
 from engine.timefacts import FactsError, FactsNeeded, facts_text, parse_facts, require, usage
 
+class TableFactsNeeded(InputError):
+    """The log alone does not decide the match: the procedure reached a count nobody recorded
+    (engine.timefacts.FactsNeeded), to be read off the table and given as facts (field `facts.KEY`).
+    Its own class, so that only this refusal is said after the decision that stands (`needs_facts`)."""
+
+
 class NoTimeCalled(InputError):
     """The match holds no (still valid) `time.called` event. `message` is the terminal's words;
     `on_page` a page's (judge.web.routes.common.page_error): a judge on a phone calls time on the
@@ -158,7 +164,7 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
     except NotImplementedError as e:
         raise InputError(str(e)) from None
     except FactsNeeded as e:  # never a winner from an unknown count: the judge reads it off the table
-        raise InputError(f"{e.message}.\nRead the table and decide from what you read (each ? is a count, in "
+        raise TableFactsNeeded(f"{e.message}.\nRead the table and decide from what you read (each ? is a count, in "
                          f"seat order: {' - '.join(state.players)}; check the other values against the table):\n"
                          f"  tablejudge timelimit {match.id} --facts \"{e.facts}\""
                          + (f" --policy {policy}" if policy else ""), field=f"facts.{e.key}") from None
@@ -371,8 +377,10 @@ def recorded_standing(match: Match) -> RecordedStanding | None:
 
 
 def needs_facts(e: InputError) -> bool:
-    """The refusal asks for counts the log does not have (read off the table): `decide`'s FactsNeeded."""
-    return (e.field or "").startswith("facts")
+    """The refusal asks for counts the log does not have (read off the table): `decide`'s
+    TableFactsNeeded. Not any refusal of a `facts` field: typed `--facts` refused (a syntax error, a
+    ruleset with no end-of-time procedure) asks for nothing to be read."""
+    return isinstance(e, TableFactsNeeded)
 
 
 def standing_lines(words: str, appealed: str | None) -> list[str]:

@@ -159,5 +159,9 @@ def test_a_dry_run_says_the_standing_decision_first_where_the_log_alone_lacks_co
         assert code == 2 and out.startswith(words), out + err  # the decision that stands, first
         assert "the log alone gives (for comparison; the recorded decision stands):" in out
         assert "--facts" in err and "Traceback" not in err  # then the refusal, as before
+    # review: any refusal of a field starting "facts" said the standing decision first, a syntax error
+    # in typed --facts too: only the log's own lack of counts (TableFactsNeeded) is said after it
+    code, out, err = run_in_process(db, "timelimit", mid, "--dry-run", "--facts", "garbage")
+    assert code == 2 and "decided:" not in out and "garbage" in err, out + err
     with EventStore.open(str(db)) as store:
         assert [e.kind for e in Match(store, mid).events()].count("time.decision") == 1  # nothing more stored
