@@ -307,6 +307,8 @@ def create_matches(t: Tournament, *, ruleset: str | None = None, round_no: int |
     if outcomes is not None:
         ours = {m["table"]: m for m in made}
         for p in rnd.tables():
+            if tables is not None and p.table not in tables:  # only the tables asked for are said
+                continue
             if p.table in ours:
                 status = "linked" if ours[p.table].get("linked") else "created"
                 outcomes.append(TableOutcome(p.table, status, ours[p.table]["match"], why.get(p.table)))

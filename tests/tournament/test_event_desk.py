@@ -413,6 +413,21 @@ def test_recorded_matches_are_created_from_pairings(store):
     assert create_matches(t, ruleset="op2009") == made  # once per table
 
 
+def test_create_matches_for_some_tables_says_only_those_tables(store):
+    """Review: with `tables=`, the outcomes listed every other table of the round as `existing`,
+    unlike its docstring (one TableOutcome per table of `tables`)."""
+    from judge.tournament.rounds import TableOutcome
+    t = event(store, 6)
+    t.pair()
+    create_matches(t, ruleset="op2009", tables=[1])
+    outcomes: list[TableOutcome] = []
+    made = create_matches(t, ruleset="op2009", tables=[2], outcomes=outcomes)
+    assert [(o.table, o.status) for o in outcomes] == [(2, "created")] and made[2] == outcomes[0].match
+    outcomes = []
+    create_matches(t, ruleset="op2009", tables=[1, 3], outcomes=outcomes)
+    assert [(o.table, o.status) for o in outcomes] == [(1, "existing"), (3, "created")]
+
+
 def test_a_results_file_with_a_quote_left_open_is_refused_at_its_row():
     """QA 2026-11-26: `standings FILE.csv` read an open quote as a player named with the rest of the
     file (scored 1-0-0 with a bye)."""
