@@ -199,8 +199,9 @@ class Tournament:
             # QA82 1: a player registered now plays no round yet lands in the final placings with a
             # match loss per round (late entry), changing them silently; nothing is recorded
             n = st.rounds_planned
+            placed = f"{n} match losses" if st.policy.late_entry_losses else "no match played"
             raise InputError(f"all {n} Swiss rounds are paired (round {n} of {n}): a player registered now "
-                             f"would play no round and be placed with {n} match losses; registration is "
+                             f"would play no round and be placed with {placed}; registration is "
                              "closed, nothing stored", field="player")
         seen = list(st.players)
         batch_ids: dict[str, str | None] = {}  # member ids of this batch's names (a twin within the file)

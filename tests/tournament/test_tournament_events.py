@@ -407,6 +407,17 @@ def test_registration_closes_when_the_last_swiss_round_is_paired(store, run, tmp
     assert code == 2 and "all 1 Swiss rounds are paired" in err and "registered" not in out
 
 
+def test_registration_closed_is_worded_true_without_late_entry_losses(store):
+    """Review: the refusal said "would be placed with N match losses" under late_entry_losses=false
+    too, where a late entrant's missed rounds count as nothing."""
+    t = new(store, 4, rounds=1, policy_options={"late_entry_losses": False})
+    t.pair()
+    with pytest.raises(InputError) as e:
+        t.register("Zed")
+    assert "all 1 Swiss rounds are paired" in str(e.value) and "match loss" not in str(e.value)
+    assert "would play no round and be placed with no match played" in str(e.value)
+
+
 def test_the_terminal_standings_say_byes_and_missed_rounds_as_the_sheet_does(store):
     """QA82 6: `Quinn 3 1-1-0` with blank OMW%/OOMW% in the terminal, where the sheet says
     `1-1-0 (1 bye, 1 missed)`: why there are no tiebreakers. One helper writes both."""
