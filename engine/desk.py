@@ -3,7 +3,8 @@
 Every ruleset accepts these kinds (engine/events.py adds them to CORE_KINDS). None of them changes
 the table: a ruleset's apply() ignores them. A backup and a correction (engine/events.py) are the
 two judge actions that *do* change what replay plays; `time.called` and `time.decision` are the end
-of the clock. This module only imports engine.schema and engine.findings, so events.py can import it.
+of the clock. This module imports no engine module that imports engine.events (engine.schema,
+engine.findings, engine.catalogue, engine.words, engine.superseding), so events.py can import it.
 
 The judge of a judge action is the event's actor (`judge:NAME`): the envelope already says who
 acted, so the payloads do not repeat it. `judge_of(event)` reads it back.
@@ -24,11 +25,10 @@ from typing import Any, Literal
 
 from engine.catalogue import load
 from engine.findings import Finding, Rule, finding
-from engine.schema import Payload, PayloadError, Player, event_kind, shown
+from engine.schema import JUDGE_PREFIX, TABLE_ACTOR, Payload, PayloadError, Player, event_kind, shown
+from engine.superseding import superseded
 from engine.words import plural, say
 
-JUDGE_PREFIX = "judge:"  # same as engine.events.JUDGE_PREFIX (not imported: events imports us)
-TABLE_ACTOR = "-"  # same as engine.events.TABLE_ACTOR
 # names the docs shipped for users (a page and section they can open), never a source file (QA80 8)
 POLICY_SOURCE = "docs/judging.md, \"The desk's rules (DESK-n)\""
 
@@ -723,10 +723,8 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
     slips: dict[int, Any] = {}
     confirms: dict[int, dict[str, Any]] = {}
     penalties: list[Any] = []
-    # a replacement a later correction of the same event overruled plays no more (the latest decides,
-    # as engine.replacing.superseded says; not imported: it imports engine.events, which imports us)
-    latest = {e.payload["voids"]: e.position for e in live if e.kind == "correction"}
-    stale = {e.position for e in live if e.kind == "correction" and latest[e.payload["voids"]] != e.position}
+    # a replacement a later correction of the same event overruled plays no more (the latest decides)
+    stale = superseded(live).keys()
     for e in live:
         p = e.payload
         out.extend(event_desk_findings(e, known, guide, penalties, None if e.position in stale else players))

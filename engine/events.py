@@ -18,10 +18,8 @@ from json.encoder import encode_basestring  # what canonical_json uses for a str
 from typing import Any, NamedTuple
 
 from engine.canonical import c_encode, canonical_bytes, canonical_json, sha256_hex
-from engine.schema import Payload, PayloadError, event_kind
+from engine.schema import JUDGE_PREFIX, TABLE_ACTOR, Payload, PayloadError, event_kind  # noqa: F401 - re-exported
 
-TABLE_ACTOR = "-"
-JUDGE_PREFIX = "judge:"
 SCOREKEEPER_PREFIX = "scorekeeper:"  # a scorekeeper's own acts (the live recorder's undo)
 
 

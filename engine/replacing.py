@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from engine.events import RecordedEvent
 from engine.findings import Finding
+from engine.superseding import superseded  # noqa: F401 - one rule, kept importable from here
 
 INSTEAD_FIELDS = ("kind", "version", "actor", "payload")
 WHERE = "payload.instead"  # the correction's field that holds the replacement
@@ -137,20 +138,6 @@ def replacements(events: Sequence[RecordedEvent]) -> dict[int, Replacement]:
     for e in events:
         noted(table, e)
     return table
-
-
-def superseded(events: Sequence[RecordedEvent]) -> dict[int, int]:
-    """Each correction a later correction of the same event supersedes (the latest decides), with
-    the position of the one that superseded it next."""
-    last: dict[int, int] = {}
-    out: dict[int, int] = {}
-    for e in events:
-        if e.kind == "correction":
-            target = e.payload["voids"]
-            if target in last:
-                out[last[target]] = e.position
-            last[target] = e.position
-    return out
 
 
 def marks(events: Sequence[RecordedEvent], voided: set[int]) -> dict[int, dict[str, Any]]:

@@ -25,6 +25,10 @@ import typing
 from typing import Any, Callable, ClassVar, Literal, NewType, get_args, get_origin
 
 Player = NewType("Player", str)
+# An event's actor: the table itself (no one player), or a judge (`judge:NAME`). Defined here, the
+# leaf both engine.events (which re-exports them) and engine.desk (which engine.events imports) read.
+TABLE_ACTOR = "-"
+JUDGE_PREFIX = "judge:"
 Zone = NewType("Zone", str)
 # A number of cards (draw 2, a 50-card deck): 0..the ruleset's max_cards. Replay loops over counts,
 # so a count is what must never be huge (engine/replay.py refuses to apply a stored one that is).
