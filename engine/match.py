@@ -489,13 +489,15 @@ class Match:
         return lambda: as_played(self._log_upto(head, log) + list(more))
 
     def _log_upto(self, head: int, log: Log | None) -> list[RecordedEvent]:
-        """Events 2..`head`: `log`'s (a batch's, read once for all its items and checks: Match.judge_batch),
-        else read now."""
-        return log() if log is not None else self.store.read(self.id, after=1, upto=head)
+        """Events 2..`head`: from `log` (a batch's, read once for all its items and checks:
+        Match.judge_batch; it may run past `head`, so it is cut there), else read now."""
+        if log is None:
+            return self.store.read(self.id, after=1, upto=head)
+        return [e for e in log() if 1 < e.position <= head]
 
     def _desk_findings(self, probe: RecordedEvent, voided: Iterable[int],
                        earlier: Sequence[RecordedEvent] = (), log: Log | None = None) -> list[Finding]:
-        """The desk's checks of one event on its own (DESK-4, -5, -8, -11), said as it is recorded
+        """The desk's checks of one event on its own (DESK-4, -5, -8, -11, -16), said as it is recorded
         on every path; replay's desk_findings says them again over the whole log, not Validation.
         A penalty is read against the game's penalty guide with the match's earlier penalties
         that still count (`voided`: those that do not; `earlier`: a batch's items before it), the

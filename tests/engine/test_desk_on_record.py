@@ -278,3 +278,14 @@ def test_a_live_time_call_is_read_once_for_its_refusal_and_its_warning(store, mo
     with pytest.raises(InputError):  # refused: read once, against the head (a refusal is judged again
         m.record("time.called", {"clock": "15:40"}, actor="judge:Kim", expected_position=2)  # under the lock)
     assert len(reads) == 2
+
+
+def test_the_log_before_a_head_is_cut_there_when_a_batch_read_it_already(store):
+    """Review: `_log_upto(head, log)` returned the whole batch log, ignoring `head`, where its
+    docstring says events 2..head: a check asking for an earlier head read events after it."""
+    m = new(store)
+    for i in range(3):
+        m.record("note", {"text": f"n{i}"}, actor="judge:Kim")
+    whole = store.read(m.id, after=1)
+    assert [e.position for e in m._log_upto(3, lambda: whole)] == [2, 3]
+    assert [e.position for e in m._log_upto(3, None)] == [2, 3]  # as read anew
