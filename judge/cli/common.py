@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from judge.io.errorshape import line_errors, location
+from judge.io.errorshape import line_errors, location, short
 
 if TYPE_CHECKING:
     from engine.match import Match
@@ -55,8 +55,8 @@ class Env:
             except StoreError:
                 raise
             except (ValueError, UnicodeError, OSError) as e:  # a URL with a bad port, a bad path
-                raise StoreError(f"cannot open the event log {_short(describe_db_safe(self.db, describe_db))}: "
-                                 f"{_short(str(e))}") from None
+                raise StoreError(f"cannot open the event log {short(describe_db_safe(self.db, describe_db), MAX_MESSAGE)}: "
+                                 f"{short(str(e), MAX_MESSAGE)}") from None
         return self._store
 
     def close(self) -> None:
@@ -112,7 +112,7 @@ def check_arguments(args: list[str]) -> str | None:
             arg.encode("utf-8")
         except UnicodeEncodeError:
             shown = arg.encode("utf-8", "replace").decode("utf-8")
-            return f"argument {i} is not valid UTF-8 text: {_short(shown, 80)!r}"
+            return f"argument {i} is not valid UTF-8 text: {short(shown, 80)!r}"
     return None
 
 
@@ -191,18 +191,23 @@ def _run(group: click.Group, argv: list[str]) -> int:
         return _fail(Failure(EXIT_INPUT, e.format_message(), shown=True), _asked_json(group, argv))
     except click.Abort as e:
         if isinstance(e.__cause__, KeyboardInterrupt):  # click turns a Ctrl-C into Abort: it is one
-            return _fail(Failure(EXIT_INTERRUPTED, "interrupted", prefix=""), _asked_json(group, argv))
+            return _interrupted(group, argv)
         return _fail(Failure(EXIT_INPUT, "aborted", prefix=""), _asked_json(group, argv))
     except FindingsExit as e:  # the command printed its own output (JSON too, when asked)
         return e.code
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:
-        return _fail(Failure(EXIT_INTERRUPTED, "interrupted", prefix=""), _asked_json(group, argv))
+        return _interrupted(group, argv)
     except Exception as e:  # noqa: BLE001 - the boundary: nothing past here is a traceback
         f = _failure(e)
         f.warnings = list(getattr(e, WARNINGS_SAID, None) or [])
         return _fail(f, _asked_json(group, argv), e)
+
+
+def _interrupted(group: click.Group, argv: list[str]) -> int:
+    """A Ctrl-C, whether click turned it into an Abort or it came through as itself: one exit."""
+    return _fail(Failure(EXIT_INTERRUPTED, "interrupted", prefix=""), _asked_json(group, argv))
 
 
 @dataclass
@@ -224,7 +229,7 @@ class Failure:
 def error_json(f: Failure) -> dict[str, Any]:
     """The JSON a failed command prints on stdout when --json was given (the README's shape), with
     the warnings the command said before it failed (`warnings`, as on success)."""
-    out: dict[str, Any] = {"error": {"code": f.code, "message": _short(f.message), **f.location, **f.extra}}
+    out: dict[str, Any] = {"error": {"code": f.code, "message": short(f.message, MAX_MESSAGE), **f.location, **f.extra}}
     if f.warnings:
         out["warnings"] = list(f.warnings)
     return out
@@ -284,8 +289,8 @@ def _failure(e: BaseException) -> Failure:
     if isinstance(e, strict):
         findings = e.findings  # type: ignore[attr-defined]
         return Failure(EXIT_FINDINGS, "refused (--strict): nothing was recorded", prefix="",
-                       more=[f"  {f.rule} [{f.severity}] {_short(f.message, 500)}" for f in findings],
-                       extra={"findings": [{"rule": f.rule, "severity": f.severity, "message": _short(f.message, 500)}
+                       more=[f"  {f.rule} [{f.severity}] {short(f.message, 500)}" for f in findings],
+                       extra={"findings": [{"rule": f.rule, "severity": f.severity, "message": short(f.message, 500)}
                                            for f in findings]})
     if isinstance(e, _class("judge.tournament.batch", "BatchRefused")):
         # several bad lines of one input, refused together: the sentence, then one line each on
@@ -339,18 +344,14 @@ def _class(module: str, name: str) -> Any:
 def _quote_short(message: str) -> str:
     """click quotes a bad argument whole ('Invalid value for --at: 1000...'): cut each quoted value
     to about 80 characters, as the library's own messages do."""
-    return _short(_LONG_QUOTE.sub(lambda m: m.group(1) + m.group(2)[:80] + "..." + m.group(1), message))
+    return short(_LONG_QUOTE.sub(lambda m: m.group(1) + m.group(2)[:80] + "..." + m.group(1), message), MAX_MESSAGE)
 
 
 _LONG_QUOTE = re.compile(r"(['\"])([^'\"]{81,})\1")
 
 
-def _short(text: str, limit: int = MAX_MESSAGE) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... (message cut: {len(text):,} characters)"
-
-
 def _say(msg: str) -> None:
-    click.echo(_short(msg), err=True)
+    click.echo(short(msg, MAX_MESSAGE), err=True)
 
 
 class FindingsExit(Exception):
