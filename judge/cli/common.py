@@ -299,13 +299,13 @@ def _failure(e: BaseException) -> Failure:
         errors = e.errors  # type: ignore[attr-defined]
         return Failure(EXIT_INPUT, e.summary, said=e.summary + ":",  # type: ignore[attr-defined]
                        more=[f"  {line}" for line in e.lines()],  # type: ignore[attr-defined]
-                       extra={"errors": line_errors(errors)})
+                       extra={"errors": line_errors(errors, local_files=True)})
     if isinstance(e, _class("engine.store", "ConflictError")):
         return Failure(EXIT_CONFLICT, str(e))
     if isinstance(e, _class("engine.store", "GuardBroken")):  # the log failed its integrity check
         return Failure(EXIT_FINDINGS, str(e))
     if isinstance(e, _input_errors()):
-        return Failure(EXIT_INPUT, str(e), location(e))
+        return Failure(EXIT_INPUT, str(e), location(e, local_files=True))
     if isinstance(e, OSError):  # writing an output file: disk full, no permission, a folder
         where = f" {e.filename}" if e.filename else ""
         return Failure(EXIT_INPUT, f"cannot write or read{where}: {e.strerror or e} (nothing partial was left behind)",

@@ -16,10 +16,12 @@ def short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + f"... (message cut: {len(text):,} characters)"
 
 
-def location(e: BaseException) -> dict[str, Any]:
+def location(e: BaseException, *, local_files: bool = False) -> dict[str, Any]:
     """Where an input error is, as the error carries it: a notation error its path, line and
     column; any other its `where` ("FILE:LINE[:COLUMN]", a file, or words such as "Ann's
-    decklist in M1") and its field. Only the keys known are there."""
+    decklist in M1") and its field. Only the keys known are there. `local_files`: the CLI's, where
+    a bare `where` naming a file on this machine is the user's own file; a server never asks the
+    disk (an error's words must not tell a client which paths exist there)."""
     out: dict[str, Any] = {}
     path, line, col = getattr(e, "path", ""), getattr(e, "line", 0), getattr(e, "col", 0)
     where = getattr(e, "where", "")
@@ -30,7 +32,7 @@ def location(e: BaseException) -> dict[str, Any]:
         out["file"] = m.group("file")
         line, col = line or int(m.group("line")), col or int(m.group("column") or 0)
     elif isinstance(where, str) and where:
-        out["file" if os.path.isfile(where) else "where"] = short(where, LINE_MESSAGE)
+        out["file" if local_files and os.path.isfile(where) else "where"] = short(where, LINE_MESSAGE)
     if isinstance(line, int) and line > 0:
         out["line"] = line
     if isinstance(col, int) and col > 0:
@@ -41,7 +43,7 @@ def location(e: BaseException) -> dict[str, Any]:
     return out
 
 
-def line_errors(errors: list[BaseException]) -> list[dict[str, Any]]:
+def line_errors(errors: list[BaseException], *, local_files: bool = False) -> list[dict[str, Any]]:
     """A refused batch's `errors`: one object a line, its `file`, `line`, `column`, `field` as
-    known and `message`, the line as the terminal says it."""
-    return [{**location(x), "message": short(str(x), LINE_MESSAGE)} for x in errors]
+    known and `message`, the line as the terminal says it. `local_files`: as `location`."""
+    return [{**location(x, local_files=local_files), "message": short(str(x), LINE_MESSAGE)} for x in errors]

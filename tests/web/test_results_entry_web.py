@@ -35,3 +35,17 @@ def test_api_results_read_a_bom_and_refuse_with_the_clis_errors(api, server):
     assert r.status_code == 200, r.text
     one = api.post(f"/api/t/{tid}/results", {"lines": "\ufeff3 2-O\r\n"}).json()  # one line: the same shape
     assert [(x["line"], x["column"], x["field"]) for x in one["errors"]] == [(1, 3, "result")]
+
+
+def test_a_server_error_never_says_whether_a_path_exists_on_it(tmp_path):
+    """Review: `location` asked the disk whether an error's bare `where` is a file, for the web API
+    too: a 422's `errors` said `file` or `where` by what exists on the server. Only the CLI asks
+    (the user's own files)."""
+    from engine.match import InputError
+    from judge.io.errorshape import location
+    from judge.web.routes.common import error_body
+    there = tmp_path / "secret.txt"
+    there.write_text("x")
+    e = InputError("bad", where=str(there))
+    assert error_body(e)["errors"][0]["where"] == str(there) and "file" not in error_body(e)["errors"][0]
+    assert location(e, local_files=True)["file"] == str(there)  # the terminal's own file, as before

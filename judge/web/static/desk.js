@@ -36,6 +36,9 @@
   }).then(function (words) {
     data.rules = words.rules; data.infractions = words.infractions;
     loaded.forEach(function (f) { f(); });
+  }).catch(function () {
+    // the words did not come (offline, a server gone): the page stays as the server rendered it,
+    // every box its own words, and no unhandled rejection in the console
   });
   var form = document.getElementById("penalty-form");
   if (!form) return;
