@@ -36,9 +36,14 @@ def judge_option(f):
 
 def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> None:
     describe = describer(m.ruleset.describe)
+    # a penalty's minutes late under a policy with no ladder (none, mtg-ipg): said on every path
+    # that records one here (a free infraction or a guide's), so silence is not read as "on the ladder"
+    unchecked = tardiness_unchecked(rec.event.payload) if rec.event.kind == "judge.penalty" else None
     if as_json:
         out = {"event": rec.event.to_dict(), "description": describe(rec.event),
                "findings": [f.to_dict() for f in rec.findings]}
+        if rec.event.kind == "judge.penalty":
+            out["notices"] = [unchecked] if unchecked else []
         out.update(extra or {})
         emit_json(out)
         return
@@ -46,6 +51,8 @@ def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> N
     if rec.findings:
         from judge.io.cardnames import CardNames
         click.echo(render_findings(rec.findings, names=CardNames.for_state(m.state(), m.ruleset)))
+    if unchecked:
+        click.echo(f"notice: {unchecked}", err=True)
 
 
 def _record(env: Env, match: str, kind: str, payload: dict, actor: str, as_json: bool,
@@ -194,13 +201,10 @@ def penalty_cmd(env: Env, match, player, infraction, penalty, policy, reason, mi
     if inf is None:
         if penalty is None:
             guide.find(infraction)  # refused in words, naming the closest infractions
-        unchecked = lambda _m, rec: {"notices": [n] if (n := tardiness_unchecked(rec.event.payload)) else []}
-        _, rec = _record(env, m.id, "judge.penalty",
-                         {"player": player, "penalty": penalty, "infraction": infraction,
-                          "policy": policy, "reason": reason or None,  # None: the game's (default_policy)
-                          "minutes_late": minutes_late}, _actor(env, judge_name), as_json, extra=unchecked)
-        if not as_json and (n := tardiness_unchecked(rec.event.payload)):
-            click.echo(f"notice: {n}", err=True)
+        _record(env, m.id, "judge.penalty",
+                {"player": player, "penalty": penalty, "infraction": infraction,
+                 "policy": policy, "reason": reason or None,  # None: the game's (default_policy)
+                 "minutes_late": minutes_late}, _actor(env, judge_name), as_json)
         return
     if policy is not None and policy != guide.policy:
         raise InputError(f"{inf.id} is in the {guide.game} guide, whose penalties are policy {guide.policy!r}, "

@@ -86,3 +86,19 @@ def test_minutes_late_under_policy_none_is_said_not_checked(tmp_path):
                          "--infraction", "Late", "--minutes-late", "3", "--json")
     assert code == 0, err
     assert "not checked (DESK-5)" in json.loads(out)["notices"][0]
+
+
+def test_minutes_late_under_mtg_ipg_from_the_guide_is_said_not_checked(tmp_path):
+    """Review: the notice was said only for a free infraction; a penalty from the generic guide
+    (policy mtg-ipg, no tardiness ladder either) with --minutes-late said nothing, where the docs
+    say it does."""
+    db = tmp_path / "t.db"
+    mid = new_match(db, "table")
+    code, out, err = run(db, "judge", "penalty", mid, "-j", "Maria", "--player", "Bob", "--penalty", "Game Loss",
+                         "--infraction", "Tardiness", "--minutes-late", "12")
+    assert code == 0, err
+    assert "not checked (DESK-5)" in err and "policy 'mtg-ipg'" in err, out + err
+    code, out, err = run(db, "judge", "penalty", mid, "-j", "Maria", "--player", "Ann", "--penalty", "Game Loss",
+                         "--infraction", "Tardiness", "--minutes-late", "12", "--json")
+    assert code == 0, err
+    assert "policy 'mtg-ipg'" in json.loads(out)["notices"][0]
