@@ -179,17 +179,16 @@ def test_tournament_warnings_name_an_entered_result_against_the_standing_decisio
 
 def test_tournament_warnings_compare_an_entered_result_with_the_match_as_it_stands_not_a_stale_decision(tmp_path):
     """Review: the check compared a hand-entered result with the last decision recorded, never asking
-    whether a correction left it out of date (DESK-15): the match has no outcome until the judge
+    whether a correction (here: of its time call) left it out of date (DESK-15): the match has no outcome until the judge
     decides again, so there is nothing to compare, and no `--match` to offer."""
-    from tests.desk.test_stale_decision import PLAIN
     db = tmp_path / "t.db"
     m = decided(tmp_path)  # Ann wins on time
     t, slip = _linked_cup(m)
     assert run_in_process(db, "tournament", "result", t.id, slip("Bob"), "--table", "1")[0] == 0
     assert "result-decision" in run_in_process(db, "tournament", "warnings", t.id, "--json")[1]
-    fix = PLAIN[1](m)
+    call = next(e.position for e in m.events() if e.kind == "time.called")
     code, out, err = run_in_process(db, "log", m.id, "correction", "--actor", "judge:Kim", "--voids",
-                                    str(fix["voids"]), "--reason", fix["reason"])
+                                    str(call), "--reason", "time was not called yet")
     assert code == 0, out + err
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id, "--json")
     assert "result-decision" not in out, out
