@@ -134,6 +134,9 @@ class Tournament:
             return cls(store, hits[0], recorded_by, actor)
         if len(hits) > 1:
             raise MatchNotFound(f"{shown(ref)} is ambiguous: {', '.join(hits[:5])}")
+        tid = cls.id_named(store, ref)  # the event's name, as an organizer types it (QA83 6)
+        if tid is not None:
+            return cls(store, tid, recorded_by, actor)
         first = store.event_at(ref, 1)
         if first is not None and first.kind == MATCH_CREATED:  # a match's id where a tournament's belongs
             raise MatchNotFound(f"{ref} is a match, not a tournament: see `tablejudge state {ref}` "
@@ -143,6 +146,22 @@ class Tournament:
     @staticmethod
     def list_ids(store: EventStore) -> list[str]:
         return store.stream_ids(CREATED)
+
+    @staticmethod
+    def named(store: EventStore, name: str) -> list[str]:
+        """The ids of the tournaments called `name`, case, spaces and accents aside (name_key)."""
+        key = name_key(name) if isinstance(name, str) else ""
+        return [e.match for e in store.created_events(CREATED) if key and name_key(e.payload["name"]) == key]
+
+    @classmethod
+    def id_named(cls, store: EventStore, name: str) -> str | None:
+        """The id of the one tournament called `name` (None: none is); two or more so called are
+        refused, listing their ids (the name says no one tournament: its id does)."""
+        ids = cls.named(store, name)
+        if len(ids) > 1:
+            raise MatchNotFound(f"{shown(name)} is the name of {len(ids)} tournaments: {', '.join(ids[:5])}"
+                                f"{' ...' if len(ids) > 5 else ''}; give one's id")
+        return ids[0] if ids else None
 
     # --- reading ----------------------------------------------------------------------------
 
