@@ -212,15 +212,9 @@ class Tournament:
         several as BatchRefused), each where it was written (an Entry's `where`, else "entry N"),
         with `errors` (the batch's lines its reader could not read, by line) and in line order."""
         st = self.state()
-        if st.elimination_rounds:
-            raise InputError("the top cut has started: no more entries", field="player")
-        if st.rounds_planned and len(st.swiss_rounds) >= st.rounds_planned:
-            # QA82 1: a player registered now plays no round yet lands in the final placings with a
-            # match loss per round (late entry), changing them silently; nothing is recorded
-            n = st.rounds_planned
-            raise InputError(f"all {n} Swiss rounds are paired (round {n} of {n}): a player registered now "
-                             f"would play no round and be placed with {n} match losses; registration is "
-                             "closed, nothing stored", field="player")
+        closed = registration_closed(st)
+        if closed is not None:
+            raise InputError(f"{closed}; nothing stored", field="player")
         seen = list(st.players)
         batch_ids: dict[str, str | None] = {}  # member ids of this batch's names (a twin within the file)
         holders = {i.player_id.strip(): name for name, i in st.players.items() if i.player_id and i.player_id.strip()}
@@ -651,6 +645,20 @@ class _StreamCache:
     def __init__(self) -> None:
         self.events: list[RecordedEvent] = []
         self.state: TournamentState | None = None
+
+
+def registration_closed(st: TournamentState) -> str | None:
+    """Why no player can register now (None: registration is open): the words of
+    `register_many`'s refusal, and what the web desk says in place of its Register forms (QA83 3)."""
+    if st.elimination_rounds:
+        return "the top cut has started: no more entries"
+    if st.rounds_planned and len(st.swiss_rounds) >= st.rounds_planned:
+        # QA82 1: a player registered now plays no round yet lands in the final placings with a
+        # match loss per round (late entry), changing them silently; nothing is recorded
+        n = st.rounds_planned
+        return (f"all {n} Swiss rounds are paired (round {n} of {n}): a player registered now "
+                f"would play no round and be placed with {n} match losses; registration is closed")
+    return None
 
 
 def resolve_player(st: TournamentState, player: str, rnd: RoundState | None = None,
