@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import re
 
+import httpx
+
 from engine.store import EventStore
 from judge.tournament.aggregate import Tournament, registration_closed
+from judge.web.rules import resource
 from tests.web.conftest import events, new_event
 from tests.web.test_desk_phone_qa import csrf_of
 
@@ -32,3 +35,24 @@ def test_the_desk_says_registration_is_closed_instead_of_offering_its_forms(api,
                                                        "names": "Zed"})
     assert r.status_code == 422 and closed in r.text.replace("&#39;", "'"), r.text
     assert len(events(api, tid)) == before
+
+
+def test_the_rules_and_static_files_carry_no_device_cookie_and_answer_head(api):
+    version = resource("optcg").version
+    with httpx.Client(base_url=api.url, timeout=30) as phone:  # a first visit: no device id yet
+        rules = phone.get(f"/rules/optcg.json?v={version}")
+        assert rules.status_code == 200 and rules.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert "set-cookie" not in rules.headers, rules.headers  # a shared cache keeps it: nobody's own
+        assert "set-cookie" not in phone.get("/rules/optcg.json").headers
+        for path in ("/static/copy.js", "/replay-assets/replay.js"):
+            static = phone.get(path)
+            assert static.status_code == 200 and "set-cookie" not in static.headers, path
+        page = phone.get("/")  # a page a phone shows still gives the device its id
+        assert page.headers["set-cookie"].startswith("tj_device=")
+        head = phone.head(f"/rules/optcg.json?v={version}")
+        assert head.status_code == 200 and head.content == b"", head.status_code
+        assert head.headers["etag"] == rules.headers["etag"]
+        assert head.headers["content-length"] == str(len(rules.content))
+        assert head.headers["cache-control"] == rules.headers["cache-control"] and "set-cookie" not in head.headers
+        assert phone.head("/rules/optcg.json", headers={"If-None-Match": rules.headers["etag"]}).status_code == 304
+        assert phone.head("/rules/optgc.json").status_code == 404
