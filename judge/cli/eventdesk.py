@@ -45,7 +45,8 @@ def register(cli: click.Group) -> None:
         table still pending; a bye's row (no table) is skipped.
 
         All or nothing: every unknown table, unreadable or impossible result, wrong player, table
-        given twice (with the same result too: another table's number was likely mistyped), table
+        given twice (the same result or another: another table's number was likely mistyped, the
+        tables still without a result are named), table
         that already has a different result (shown; use --overwrite) or result against a player's
         own report is listed at once,
         each with its file:line and field, and none of the file is stored (exit 2; with --json,

@@ -22,7 +22,7 @@ def register(cli: click.Group) -> None:
 @click.argument("target", metavar="MATCH|new")
 @click.option("--ruleset", "-r", callback=ruleset_name, help="With `new`: the ruleset.")
 @click.option("--player", "-p", "players", multiple=True, help="With `new`: a player, in seat order (repeat).")
-@click.option("--event", help="With `new`: event label (a tournament's id: that --round/--table's match, linked).")
+@click.option("--event", help="With `new`: event label (a tournament's id or name: that --round/--table's match, linked).")
 @click.option("--round", "round_", help="With `new`: round label.")
 @click.option("--table", help="With `new`: table label.")
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE", help="With `new`: a ruleset option.")

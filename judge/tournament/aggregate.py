@@ -134,6 +134,9 @@ class Tournament:
             return cls(store, hits[0], recorded_by, actor)
         if len(hits) > 1:
             raise MatchNotFound(f"{shown(ref)} is ambiguous: {', '.join(hits[:5])}")
+        tid = cls.id_named(store, ref)  # the event's name, as an organizer types it (QA83 6)
+        if tid is not None:
+            return cls(store, tid, recorded_by, actor)
         first = store.event_at(ref, 1)
         if first is not None and first.kind == MATCH_CREATED:  # a match's id where a tournament's belongs
             raise MatchNotFound(f"{ref} is a match, not a tournament: see `tablejudge state {ref}` "
@@ -143,6 +146,22 @@ class Tournament:
     @staticmethod
     def list_ids(store: EventStore) -> list[str]:
         return store.stream_ids(CREATED)
+
+    @staticmethod
+    def named(store: EventStore, name: str) -> list[str]:
+        """The ids of the tournaments called `name`, case, spaces and accents aside (name_key)."""
+        key = name_key(name) if isinstance(name, str) else ""
+        return [e.match for e in store.created_events(CREATED) if key and name_key(e.payload["name"]) == key]
+
+    @classmethod
+    def id_named(cls, store: EventStore, name: str) -> str | None:
+        """The id of the one tournament called `name` (None: none is); two or more so called are
+        refused, listing their ids (the name says no one tournament: its id does)."""
+        ids = cls.named(store, name)
+        if len(ids) > 1:
+            raise MatchNotFound(f"{shown(name)} is the name of {len(ids)} tournaments: {', '.join(ids[:5])}"
+                                f"{' ...' if len(ids) > 5 else ''}; give one's id")
+        return ids[0] if ids else None
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -193,16 +212,9 @@ class Tournament:
         several as BatchRefused), each where it was written (an Entry's `where`, else "entry N"),
         with `errors` (the batch's lines its reader could not read, by line) and in line order."""
         st = self.state()
-        if st.elimination_rounds:
-            raise InputError("the top cut has started: no more entries", field="player")
-        if st.rounds_planned and len(st.swiss_rounds) >= st.rounds_planned:
-            # QA82 1: a player registered now plays no round yet lands in the final placings with a
-            # match loss per round (late entry), changing them silently; nothing is recorded
-            n = st.rounds_planned
-            placed = f"{n} match losses" if st.policy.late_entry_losses else "no match played"
-            raise InputError(f"all {n} Swiss rounds are paired (round {n} of {n}): a player registered now "
-                             f"would play no round and be placed with {placed}; registration is "
-                             "closed, nothing stored", field="player")
+        closed = registration_closed(st)
+        if closed is not None:
+            raise InputError(f"{closed}; nothing stored", field="player")
         seen = list(st.players)
         batch_ids: dict[str, str | None] = {}  # member ids of this batch's names (a twin within the file)
         holders = {i.player_id.strip(): name for name, i in st.players.items() if i.player_id and i.player_id.strip()}
@@ -633,6 +645,21 @@ class _StreamCache:
     def __init__(self) -> None:
         self.events: list[RecordedEvent] = []
         self.state: TournamentState | None = None
+
+
+def registration_closed(st: TournamentState) -> str | None:
+    """Why no player can register now (None: registration is open): the words of
+    `register_many`'s refusal, and what the web desk says in place of its Register forms (QA83 3)."""
+    if st.elimination_rounds:
+        return "the top cut has started: no more entries"
+    if st.rounds_planned and len(st.swiss_rounds) >= st.rounds_planned:
+        # QA82 1: a player registered now plays no round yet lands in the final placings with a
+        # match loss per round (late entry), changing them silently; nothing is recorded
+        n = st.rounds_planned
+        placed = f"{n} match losses" if st.policy.late_entry_losses else "no match played"
+        return (f"all {n} Swiss rounds are paired (round {n} of {n}): a player registered now "
+                f"would play no round and be placed with {placed}; registration is closed")
+    return None
 
 
 def resolve_player(st: TournamentState, player: str, rnd: RoundState | None = None,

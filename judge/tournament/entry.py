@@ -233,7 +233,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
                    overwrite: bool = False, override_format: bool = False,
                    reason: str | None = None, override_reports: bool = True) -> list[Entered]:
     """Record (table, 'W-L-D') results of one round (default: the current one) in one atomic
-    batch. A table given twice (with the same result too: another table's number was likely
+    batch. A table given twice (the same result or another: another table's number was likely
     mistyped, so its result is missing), an unknown table, an impossible result,
     a CSV's player who is not at that table, or (without `overwrite`) a different result already
     recorded refuses the whole batch. Every such line is reported at once, each naming where it
@@ -253,7 +253,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     conflicts: list[tuple[int, dict[str, Any]]] = []
     against: list[tuple[int, dict[str, Any]]] = []  # entries overriding a player's report
     errors: list[tuple[int, InputError]] = list(getattr(entries, "errors", ()))
-    repeats: list[tuple[int, int, str, RoundState, str]] = []  # a table given again with the same result
+    repeats: list[tuple[int, int, tuple[str, str], str, RoundState, str]] = []  # a table given again
     for n, item in enumerate(entries, start=1):
         table, slip = item[0], item[1]
         where = (item[2] if len(item) > 2 else "") or (f"entry {n}" if len(entries) > 1 else "")
@@ -269,15 +269,11 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
             w, l, d, double_loss = parse_result(slip, field="result")
             new = slip_words(w, l, d, double_loss)
             if table in given:
-                if given[table][0] != new:
-                    raise InputError(f"table {table} is given twice ({given[table][0]}"
-                                     + (f" at {given[table][1]}" if given[table][1] else "") + f" and {new})",
-                                     field="table")
-                # the same result twice is refused too: a table typed twice usually means another
+                # refused, the same result or not: a table typed twice usually means another
                 # table's number was mistyped, and that table's result is missing (said below,
-                # once every line is read)
+                # once every line is read; QA83 7: a different result got no such hint)
                 at = item.at("table") if isinstance(item, Slip) else where
-                repeats.append((order, table, given[table][1], rnd, at))
+                repeats.append((order, table, given[table], new, rnd, at))
                 continue
             given[table] = (new, where)
             old = rnd.results.get(table)
@@ -303,8 +299,8 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
             errors.append((order, e))
     # the batch's tables, those of lines refused too (QA82 4)
     in_batch = {item[0] for item in entries} | getattr(entries, "tables_refused", set())
-    errors += [(order, _repeated(table, first, rnd, set(given), in_batch, where))
-               for order, table, first, rnd, where in repeats]
+    errors += [(order, _repeated(table, first, new, rnd, set(given), in_batch, where))
+               for order, table, first, new, rnd, where in repeats]
     if errors:  # every problem of the batch at once: stored results and players' reports too
         errors += [(order, conflict_error(c)) for order, c in conflicts]
         try:
@@ -326,10 +322,11 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     return done
 
 
-def _repeated(table: int, first: str, rnd: RoundState, given: set[int], in_batch: set[int],
-              where: str) -> InputError:
-    """A table given a second time with the same result: refused, as a mistyped table number
-    leaves another table's result out of the batch; the round's tables still without one are
+def _repeated(table: int, first: tuple[str, str], new: str, rnd: RoundState, given: set[int],
+              in_batch: set[int], where: str) -> InputError:
+    """A table given a second time (`first`: the result and where of the first time; `new` the
+    second result): refused, the same result or not, as a mistyped table number leaves another
+    table's result out of the batch; the round's tables still without one are
     named, the one meant is likely among them: those not in the batch at all, and apart those on
     lines of it refused here (`in_batch` but not `given`: QA82 4 called them "not in this batch")."""
     missing = [n for n in rnd.missing() if n not in given]
@@ -339,8 +336,10 @@ def _repeated(table: int, first: str, rnd: RoundState, given: set[int], in_batch
                       if absent else [])
                      + ([f"tables on lines refused here, without a result yet: {table_list(refused)}"]
                         if refused else []))
-    return InputError(f"table {table} is given twice" + (f" (at {first} too)" if first else "")
-                      + ", with the same result: was one of them meant for another table? "
+    result, at = first
+    twice = (f" (at {at} too), with the same result" if at else ", with the same result") if result == new \
+        else f" ({result}" + (f" at {at}" if at else "") + f" and {new})"
+    return InputError(f"table {table} is given twice{twice}: was one of them meant for another table? "
                       + (said or f"every other table of {rnd.name} has a result")
                       + "; give each table once", field="table", where=where)
 

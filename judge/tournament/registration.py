@@ -122,6 +122,8 @@ def register_parsed(t: Tournament, read: Registrations, *, allow_similar: bool =
                 x.field, x.where = column, read.at(by_where[x.where], column)
         if isinstance(e, BatchRefused):  # its text was made from the errors: made again
             raise BatchRefused(said, read.path) from None
+        if not e.where:  # the whole file refused (registration closed): named as the file, no cell (QA83 4)
+            e.where, e.field = read.path, ""
         raise
 
 

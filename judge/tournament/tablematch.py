@@ -6,13 +6,15 @@ labels: the round report showed "—" for its tournament result, and `tournament
 second match for the same table without a word. A tournament's id as the event now means that
 table's match: the round and table must be in its pairings, with those players, and the table must
 have no match yet; the match is linked as `tournament matches` links its own (a `round.matches`
-event by the tournament's actor). Any other event label stays a free label.
+event by the tournament's actor). QA83 6: so does a tournament's name (the one tournament so called,
+as `tournament` commands read it; the match is labelled by the id), and a match labelled with the
+name before is one that names the table. Any other event label stays a free label.
 
     m = new_match(store, "optcg", ["Ann", "Bob"], event=t_id, round="1", table="2")   # the CLI's one way
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +24,7 @@ from engine.store import MATCH_CREATED, ConflictError, EventStore
 
 from judge.numbers import whole_number
 from judge.tournament.aggregate import Tournament
+from judge.tournament.names import name_key
 from judge.tournament.pairing import Pairing
 from judge.tournament.state import RoundState, TournamentState
 from judge.tournament.tables import table_list
@@ -31,18 +34,21 @@ def new_match(store: EventStore, ruleset: str, players: Sequence[str], *, event:
               round: str | None = None, table: str | None = None, options: dict[str, Any] | None = None,
               match_id: str | None = None, recorded_by: str | None = None,
               warnings: list[str] | None = None) -> Match:
-    """`Match.create`, and with a tournament's id as `event` that table's match, linked (InputError
+    """`Match.create`, and with a tournament's id or name as `event` that table's match, linked (InputError
     before anything is stored when the pairings have no such table, or it has a match). An older
     match naming the table without being linked to it: a sentence in `warnings` (the new match is
     the table's; the older one's record does not count for it)."""
-    def create() -> Match:
-        return Match.create(store, ruleset, list(players), event=event, round=round, table=table,
+    def create(label: str | None) -> Match:
+        return Match.create(store, ruleset, list(players), event=label, round=round, table=table,
                             options=options, match_id=match_id, recorded_by=recorded_by)
-    if not names_tournament(store, event) or (round is None and table is None):
-        return create()  # a free label, or the tournament's match of no round (its penalties count together)
-    t = Tournament.open(store, str(event), recorded_by)
+    if round is None and table is None:
+        return create(event)  # a free label, or the tournament's match of no round (its penalties count together)
+    tid = tournament_named(store, event)
+    if tid is None:
+        return create(event)
+    t = Tournament(store, tid, recorded_by)
     plan = table_plan(t, round_no=round, table=table, players=players)
-    m = create()
+    m = create(tid)  # labelled by the id, as `tournament matches` labels its own, whatever was typed
     if plan is not None:
         link_table_match(t, plan, m.id, m.ruleset.name)
         if warnings is not None:
@@ -66,10 +72,23 @@ def _older_unlinked(t: Tournament, plan: TablePlan, mid: str) -> list[str]:
             f"some of its play, record that in {mid} too (`tablejudge events {older[0]}` shows it)"]
 
 
-def names_tournament(store: EventStore, event: str | None) -> bool:
-    """`event` is a tournament's exact id in this log (a prefix or a name stays a free label: a
-    label that happens to start like an id must not tie a match to a tournament)."""
-    return bool(event) and event in Tournament.list_ids(store)
+def tournament_named(store: EventStore, event: str | None) -> str | None:
+    """The tournament `event` names: its exact id, or the name of exactly one tournament (QA83 6:
+    an organizer types the event's name; a name two tournaments share is refused, listing their
+    ids). None: a free label (a prefix of an id too: a label that happens to start like an id must
+    not tie a match to a tournament)."""
+    if not event:
+        return None
+    if event in Tournament.list_ids(store):
+        return event
+    return Tournament.id_named(store, event)
+
+
+def names_it(store: EventStore, st: TournamentState) -> Callable[[Any], bool]:
+    """Does a match's event label name tournament `st`? Its id does, and its name (case, spaces
+    and accents aside) when no other tournament has it: as `tournament_named` reads `--event`."""
+    key = name_key(st.name) if Tournament.named(store, st.name) == [st.id] else None
+    return lambda event: isinstance(event, str) and (event == st.id or name_key(event) == key)
 
 
 @dataclass(frozen=True)
@@ -133,14 +152,15 @@ def link_table_match(t: Tournament, plan: TablePlan, mid: str, ruleset: str) -> 
 
 
 def unlinked_matches(store: EventStore, st: TournamentState, rnd: RoundState) -> dict[int, list[RecordedEvent]]:
-    """Table -> the `match.created` of each match whose labels name this tournament's id, round and
-    table but that is not linked to it (made with `match new --event` before it linked them, or
-    imported from another log)."""
+    """Table -> the `match.created` of each match whose labels name this tournament (its id, or its
+    name: QA83 6), round and table but that is not linked to it (made with `match new --event`
+    before it linked them, or imported from another log)."""
     linked = set(rnd.matches.values())
+    ours = names_it(store, st)
     out: dict[int, list[RecordedEvent]] = {}
     for created in store.created_events(MATCH_CREATED):
         p = created.payload
-        if p.get("event") != st.id or str(p.get("round")) != str(rnd.number) or created.match in linked:
+        if not ours(p.get("event")) or str(p.get("round")) != str(rnd.number) or created.match in linked:
             continue
         try:
             out.setdefault(int(str(p.get("table"))), []).append(created)

@@ -22,10 +22,19 @@ def device_of(request: Request) -> str | None:
     return given if given and _SHAPE.fullmatch(given) else None
 
 
+# the same for every browser, and meant to be kept by caches: the rules' JSON (`/rules/R.json?v=`, sent
+# "public, max-age=31536000, immutable") and the static files (app.py's mounts). QA83 5: a device id sent
+# with one could be kept by a shared cache at the venue and handed to every phone it serves, and the
+# one-device flag would then join the reports of strangers. They stay public (they are nobody's), and
+# come without the cookie: a browser gets its id with the first page it shows.
+SHARED = ("/rules/", "/static/", "/replay-assets/")
+
+
 async def give_device(request: Request, call_next):
-    """HTTP middleware: a browser that sent no device id gets one with this answer."""
+    """HTTP middleware: a browser that sent no device id gets one with this answer (not with a
+    shared resource, SHARED)."""
     response = await call_next(request)
-    if device_of(request) is None:
+    if device_of(request) is None and not request.url.path.startswith(SHARED):
         response.set_cookie(COOKIE, secrets.token_urlsafe(16), max_age=MAX_AGE, path="/", httponly=True,
                             samesite="lax")
     return response

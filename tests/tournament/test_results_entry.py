@@ -157,6 +157,14 @@ def test_a_table_given_twice_with_the_same_result_is_refused_naming_the_tables_l
     assert "table 3 is given twice (at r1.txt:2 too), with the same result" in e.value.message
     assert "tables without a result, not in this batch: 2, 4" in e.value.message
     assert t.state().current.results == {}
+    # QA83 7: a different result the second time is as likely another table's mistyped number
+    with pytest.raises(InputError) as e:
+        record_results(t, parse_entries("1 1-0\n1 0-1\n", "r1.txt"))
+    assert (e.value.where, e.value.field) == ("r1.txt:2:1", "table")
+    assert e.value.message.startswith("table 1 is given twice (1-0-0 at r1.txt:1 and 0-1-0): was one of them "
+                                      "meant for another table? "), e.value.message
+    assert "tables without a result, not in this batch: 2-4; give each table once" in e.value.message
+    assert t.state().current.results == {}
 
 
 def test_text_errors_name_their_column_and_the_repeat_hint_tells_refused_lines_apart(store):

@@ -70,9 +70,10 @@ def test_match_new_refuses_what_the_pairings_do_not_have_and_stores_nothing(tmp_
     r = run_cli(*base, "--round", "1", "--table", "1", db=db)
     assert r.returncode == 2 and f"table 1 of round 1 already has a recorded match: {mid}" in r.stderr
     assert _match_ids(db) == [mid]
-    # any other label stays free: the tournament's name is no tournament id, and needs no round
-    r = run_cli("match", "new", "-r", "optcg", "-p", "X", "-p", "Y", "--event", "Cup", "--round", "9", db=db)
-    assert r.returncode == 0, r.stderr
+    # any other label stays free (a prefix of the id too), and needs no round
+    for label in ("Cup 2", "t-cu"):
+        r = run_cli("match", "new", "-r", "optcg", "-p", "X", "-p", "Y", "--event", label, "--round", "9", db=db)
+        assert r.returncode == 0, r.stderr
     # a round's match with no table (its result taken with `tournament result --match`): not linked
     r = run_cli(*base, "--round", "1", db=db)
     assert r.returncode == 0, r.stderr
@@ -147,3 +148,45 @@ def test_match_new_warns_of_an_older_match_naming_the_table_unlinked(tmp_path):
     r = run_cli("match", "new", "-r", "optcg", "-p", q1, "-p", q2, "--event", "t-cup", "--round", "1",
                 "--table", "2", "--json", db=db)
     assert r.returncode == 0 and "warning" not in r.stderr and "warnings" not in json.loads(r.stdout)
+
+
+def test_the_tournaments_name_as_event_is_its_id_and_an_older_match_so_labelled_names_the_table(tmp_path):
+    """QA83 6: `match new --event Cup` (the tournament's name, as an organizer types it) made a free
+    label: never linked, no warning, and `tournament matches` then made a second match for the table."""
+    db = _cup(tmp_path)
+    p1, p2 = _table(db, 1)
+    q1, q2 = _table(db, 2)
+    with EventStore.open(db) as store:  # labelled with the name before this: it names table 2
+        older = Match.create(store, "optcg", [q1, q2], event="cup", round="1", table="2").id
+    r = run_cli("match", "new", "-r", "optcg", "-p", p1, "-p", p2, "--event", "Cup", "--round", "1",
+                "--table", "1", db=db)
+    assert r.returncode == 0, r.stderr
+    mid = r.stdout.strip()
+    assert f"table 1's recorded match {mid} linked" in run_cli("events", "t-cup", db=db).stdout
+    with EventStore.open(db) as store:
+        assert store.created(mid).payload["event"] == "t-cup"  # labelled by the id, as its own are
+    rows = {x["table"]: x for x in json.loads(run_cli("tournament", "matches", "t-cup", "--json", db=db).stdout)}
+    assert rows[2]["match"] == older and rows[2]["status"] == "linked", rows  # not a second match
+    assert sorted(_match_ids(db)) == sorted([mid, older])
+    # the warning of `match new` counts a name-labelled match too (round 2, table 1)
+    assert run_cli("tournament", "result", "t-cup", "1-0-0", "--table", "1", db=db).returncode == 0
+    assert run_cli("tournament", "result", "t-cup", "1-0-0", "--table", "2", db=db).returncode == 0
+    assert run_cli("tournament", "pair", "t-cup", db=db).returncode == 0
+    rows = json.loads(run_cli("tournament", "pairings", "t-cup", "--json", db=db).stdout)
+    a1, a2 = next((r["player1"], r["player2"]) for r in rows if r["table"] == 1)
+    with EventStore.open(db) as store:
+        stray = Match.create(store, "optcg", [a1, a2], event="CUP ", round="2", table="1").id
+    r = run_cli("match", "new", "-r", "optcg", "-p", a1, "-p", a2, "--event", "t-cup", "--round", "2",
+                "--table", "1", db=db)
+    assert r.returncode == 0 and f"warning: match {stray} names table 1 of round 2 of t-cup" in r.stderr, r.stderr
+    assert json.loads(run_cli("tournament", "show", "cup", "--json", db=db).stdout)["id"] == "t-cup"
+    # a name two tournaments share names neither: refused, listing their ids, nothing stored
+    assert run_cli("tournament", "new", "--name", "Cup", "--game", "optcg", "--id", "t-cup2", db=db).returncode == 0
+    before = _match_ids(db)
+    r = run_cli("match", "new", "-r", "optcg", "-p", a1, "-p", a2, "--event", "Cup", "--round", "2",
+                "--table", "2", db=db)
+    assert r.returncode == 2 and "'Cup' is the name of 2 tournaments: t-cup, t-cup2; give one's id" in r.stderr, \
+        r.stderr
+    assert _match_ids(db) == before
+    r = run_cli("tournament", "show", "Cup", db=db)  # the tournament commands read a name as `--event` does
+    assert r.returncode == 2 and "'Cup' is the name of 2 tournaments: t-cup, t-cup2" in r.stderr, r.stderr

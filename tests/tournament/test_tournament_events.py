@@ -405,6 +405,12 @@ def test_registration_closes_when_the_last_swiss_round_is_paired(store, run, tmp
     assert run("tournament", "pair", "c1", db_path=db)[0] == 0
     code, out, err = run("tournament", "register", "c1", "Zed", db_path=db)
     assert code == 2 and "all 1 Swiss rounds are paired" in err and "registered" not in out
+    # QA83 4: from a CSV file the refusal said only "field 'player'": it names the file, as the others do
+    reg = tmp_path / "reg.csv"
+    reg.write_text("name\nHal\n", encoding="utf-8")
+    code, out, err = run("tournament", "register", "c1", "--csv", str(reg), db_path=db)
+    assert code == 2 and f"error: {reg}: all 1 Swiss rounds are paired (round 1 of 1)" in err, err
+    assert "field 'player'" not in err and "registered" not in out
 
 
 def test_registration_closed_is_worded_true_without_late_entry_losses(store):

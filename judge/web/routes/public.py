@@ -72,9 +72,11 @@ async def live(request: Request, tid: str):
 FOREVER, ASK_AGAIN = "public, max-age=31536000, immutable", "public, no-cache"
 
 
-@router.get("/rules/{ruleset}.json")
+@router.api_route("/rules/{ruleset}.json", methods=["GET", "HEAD"])
 async def rules(request: Request, ruleset: str, v: str = ""):
-    """The ruleset's rules and its guide's infractions, with their words (judge.web.rules)."""
+    """The ruleset's rules and its guide's infractions, with their words (judge.web.rules). HEAD
+    answers as GET does, the server sending no body (QA83 5: it was 405). No device cookie with it
+    (judge/web/device.py, SHARED): a cache may keep it for everyone."""
     try:
         r = resource(ruleset)
     except UnknownRuleset as e:

@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from engine.match import InputError
 from judge.numbers import whole_number
 from judge.tournament import Tournament
-from judge.tournament.aggregate import swiss_rounds_left
+from judge.tournament.aggregate import registration_closed, swiss_rounds_left
 from judge.tournament.audit import audit_rows
 from judge.tournament.tables import every_table, judges_queue, one_device_tables
 from judge.tournament.rounds import clock_view
@@ -189,6 +189,7 @@ async def home(request: Request, tid: str):
                       standings=views.standings_rows(st),
                       staff=staff_rows(st),
                       queue=len(judges_queue(st)), swiss_left=swiss_rounds_left(st),
+                      registration_closed=registration_closed(st),
                       swiss_played=len(st.swiss_rounds), close_confirm=close_confirm(web.desk, t, cur))
 
 

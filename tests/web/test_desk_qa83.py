@@ -1,0 +1,58 @@
+"""What QA83 found on the web desk, on a real server: the Register, CSV import and Bye forms were still
+offered once registration had closed (each refused when posted); the rules' JSON, sent to be kept by any
+cache for a year, carried the browser's device cookie (a cache at the venue could hand one device id to
+many phones: that id flags "both reports from one device"); HEAD on it was 405."""
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from engine.store import EventStore
+from judge.tournament.aggregate import Tournament, registration_closed
+from judge.web.rules import resource
+from tests.web.conftest import events, new_event
+from tests.web.test_desk_phone_qa import csrf_of
+
+FORMS = ("Register (one name a line)", "Import a CSV file", "Give the bye")
+
+
+def test_the_desk_says_registration_is_closed_instead_of_offering_its_forms(api, server):
+    tid = new_event(api, 4, rounds="1", top_cut="0")
+    desk = api.http.get(f"/t/{tid}", params={"k": api.token}).text
+    assert all(f in desk for f in FORMS) and 'id="registration-closed"' not in desk
+    api.do(tid, "pair")  # round 1 of 1: registration closes
+    desk = api.http.get(f"/t/{tid}", params={"k": api.token}).text
+    assert not [f for f in FORMS if f in desk], "a form registration refuses is still offered"
+    with EventStore.open(server.db) as store:
+        closed = registration_closed(Tournament(store, tid).state())
+    assert closed and closed.startswith("all 1 Swiss rounds are paired (round 1 of 1)")
+    said = re.search(r'<p class="muted" id="registration-closed">(.*?)</p>', desk, re.S).group(1)
+    assert said == f"No more entries or byes: {closed}."  # the refusal's own words, made once
+    # a direct post (no JavaScript, an old page) is still refused, in the same words; nothing stored
+    before = len(events(api, tid))
+    r = api.http.post(f"/t/{tid}/do/register", data={"k": api.token, "csrf": csrf_of(api, f"/t/{tid}"),
+                                                       "names": "Zed"})
+    assert r.status_code == 422 and closed in r.text.replace("&#39;", "'"), r.text
+    assert len(events(api, tid)) == before
+
+
+def test_the_rules_and_static_files_carry_no_device_cookie_and_answer_head(api):
+    version = resource("optcg").version
+    with httpx.Client(base_url=api.url, timeout=30) as phone:  # a first visit: no device id yet
+        rules = phone.get(f"/rules/optcg.json?v={version}")
+        assert rules.status_code == 200 and rules.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert "set-cookie" not in rules.headers, rules.headers  # a shared cache keeps it: nobody's own
+        assert "set-cookie" not in phone.get("/rules/optcg.json").headers
+        for path in ("/static/copy.js", "/replay-assets/replay.js"):
+            static = phone.get(path)
+            assert static.status_code == 200 and "set-cookie" not in static.headers, path
+        page = phone.get("/")  # a page a phone shows still gives the device its id
+        assert page.headers["set-cookie"].startswith("tj_device=")
+        head = phone.head(f"/rules/optcg.json?v={version}")
+        assert head.status_code == 200 and head.content == b"", head.status_code
+        assert head.headers["etag"] == rules.headers["etag"]
+        assert head.headers["content-length"] == str(len(rules.content))
+        assert head.headers["cache-control"] == rules.headers["cache-control"] and "set-cookie" not in head.headers
+        assert phone.head("/rules/optcg.json", headers={"If-None-Match": rules.headers["etag"]}).status_code == 304
+        assert phone.head("/rules/optgc.json").status_code == 404
