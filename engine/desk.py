@@ -27,6 +27,7 @@ from engine.catalogue import load
 from engine.findings import Finding, Rule, finding
 from engine.schema import JUDGE_PREFIX, TABLE_ACTOR, Payload, PayloadError, Player, event_kind, shown
 from engine.superseding import superseded
+from engine.timefacts import read_again, timelimit_command
 from engine.words import plural, say
 
 # names the docs shipped for users (a page and section they can open), never a source file (QA80 8)
@@ -630,6 +631,7 @@ class AppealedAway:
 
     action: int
     appeal: Any
+    facts: str | None = None  # the action's facts line, where a time decision was given from facts
 
     @property
     def decision(self) -> str:
@@ -650,14 +652,14 @@ class AppealedAway:
         with a correction that names the appeal, then decide again. One wording for every reader
         that says them (`of_time_decision`, the tournament's check of a result based on it)."""
         return (f"tablejudge log {match} correction --actor judge:NAME --voids {self.action} --reason "
-                f"\"overturned on appeal, event {self.appeal.position}\"", f"tablejudge timelimit {match} --judge NAME")
+                f"\"overturned on appeal, event {self.appeal.position}\"", timelimit_command(match, self.facts))
 
     def of_time_decision(self, match: str) -> str:
         """Said beside a time decision overturned or changed on appeal (`timelimit`, its web preview,
         `state`'s result): it counts until a correction voids it and what replaces it is recorded."""
         void, decide = self.redecide_commands(match)
         return (f"{self.words()}; it still counts until what replaces it is recorded: void it ({void}), then "
-                f"decide again ({decide}) or enter the result the head judge gave")
+                f"decide again ({decide}){read_again(self.facts)} or enter the result the head judge gave")
 
 
 def appealed_away(live: Iterable[Any]) -> dict[int, AppealedAway]:
@@ -665,7 +667,9 @@ def appealed_away(live: Iterable[Any]) -> dict[int, AppealedAway]:
     among the appeals in `live` (events that still count) whose standing decision is not "upheld",
     by the action's position. The time-limit module, `state`, the tournament's warnings and the
     web's lists all ask here."""
-    return {p: AppealedAway(p, ds[-1]) for p, ds in appeal_decisions(live).items()
+    live = list(live)
+    facts = {e.position: e.payload.get("facts") for e in live if e.kind == "time.decision"}
+    return {p: AppealedAway(p, ds[-1], facts.get(p)) for p, ds in appeal_decisions(live).items()
             if ds[-1].payload.get("decision") != "upheld"}
 
 

@@ -179,3 +179,27 @@ def facts_text(values: dict[str, Any], players: list[str]) -> str:
             v = "none"
         out.append(f"{k}={v}")
     return " ".join(out)
+
+
+def blank(text: str) -> str:
+    """A facts line with each value a `?` the judge fills (`each` values keep their '-': life=?-?):
+    the facts a decision was given from, asked for again. Refused as typed (not a value), so a
+    command printed with it records nothing until the judge has read the table again."""
+    return " ".join(f"{k}={re.sub(r'[^-]+', '?', v)}" for k, _, v in (m.group().partition("=")
+                                                                     for m in _PAIR.finditer(text)))
+
+
+def timelimit_command(match: str, facts: str | None = None, judge: str | None = "NAME") -> str:
+    """`tablejudge timelimit MATCH`, as a hint prints it to decide (again). `facts`: the facts line
+    of the decision it replaces, where that one was given from facts read off the table: the log
+    has no play to decide on then, so the command asks for the facts again (`blank`); without them
+    the log alone gives "continue" (QA83 #2). `judge`: the --judge placeholder, None for none."""
+    return (f"tablejudge timelimit {match}" + (f" --facts \"{blank(facts)}\"" if facts else "")
+            + (f" --judge {judge}" if judge else ""))
+
+
+def read_again(facts: str | None) -> str:
+    """Said after a `timelimit_command` printed with `facts`: that the facts are read off the table
+    again (its `?`s), and what they were; '' for a decision from the log."""
+    return (f" (decided from facts read off the table, {facts}: read them again and fill in each ?)"
+            if facts else "")

@@ -43,6 +43,9 @@ def register(cli: click.Group) -> None:
         corrected table, and the new one supersedes it.
         Exit 2 when the match has no time.called event, or when the decision reaches a count the
         record does not know (optcg: a deck never registered): it prints the --facts to give.
+        Exit 2 too, nothing recorded, where the match's last time decision (voided or not) was
+        given from --facts and the log alone would give "continue": the log has not the play
+        those facts described; it prints the --facts to read again, a ? for each value.
 
         A match nobody recorded event by event: read the table and give --facts; the same
         procedure decides on the table the facts describe, and the decision records them. The

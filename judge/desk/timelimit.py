@@ -22,7 +22,7 @@ from engine.names import any_named, match_names, shown, shown_players
 from engine.rulesets.base import Decision, Ruleset
 from judge.desk.actions import judge_actor
 from judge.desk.clock import check_wall_clock, wall_clock_now
-from engine.timefacts import FactsError, FactsNeeded, facts_text, parse_facts, require, usage
+from engine.timefacts import FactsError, FactsNeeded, facts_text, parse_facts, require, timelimit_command, usage
 
 class TableFactsNeeded(InputError):
     """The log alone does not decide the match: the procedure reached a count nobody recorded
@@ -282,6 +282,8 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
             f"a decision is already recorded for this time call: {result.standing_words()}, and this one "
             f"differs ({said}, policy {_policy_of(d, policy)}). Nothing was recorded. If the recorded one "
             f"is wrong, {void}", field="decision")
+    if facts is None and result.decision.result == "continue":
+        _refuse_continue_after_facts(match)
     actor = judge_actor(judge or recorded_by)
     d = result.decision
     payload = {"result": d.result, "branch": d.branch, "steps": d.steps, "rule": d.rule,
@@ -298,6 +300,21 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
         result.time_called = stored[0].event
     result.recorded = stored[-1].event
     return result
+
+
+def _refuse_continue_after_facts(match: Match) -> None:
+    """InputError (field `facts`, nothing stored) where the match's last time decision, voided or
+    not, was given from facts read off the table: its log has not the play those facts described,
+    so a "continue" from the log alone is no decision on the table, and recorded it would stand in
+    for the one it replaces while saying nothing (QA83 #2). Read the table again and give --facts."""
+    last = next(reversed(match.store.read_kinds(match.id, ("time.decision",))), None)
+    told = last.payload.get("facts") if last is not None else None
+    if told:
+        raise InputError(
+            f"match {match.id}'s last time decision (event {last.position}) was given from facts read off the "
+            f"table ({told}); its log has no play that decides the match, and from the log alone this decision "
+            f"would be \"continue\". Nothing was recorded. Read the table again and decide from the facts: "
+            f"{timelimit_command(match.id, told, judge=None)} (fill in each ?)", field="facts")
 
 
 def _policy_of(d: Decision, asked: str | None) -> str | None:

@@ -19,8 +19,9 @@ from typing import Any
 from engine.events import RecordedEvent
 from engine.integrity import SealResult, check_seal, seal_hash, seal_token
 from engine.decisions import stale_decisions, standing_decision, table_changed
-from engine.replay import VOIDING_KINDS, Replayer
+from engine.replay import VOIDING_KINDS, Replayer, voided_positions
 from engine.store import MATCH_CREATED, EventStore, MatchNotFound
+from engine.timefacts import read_again, timelimit_command
 
 from judge.tournament.standings import slip_text
 from judge.tournament.state import TournamentState, replay
@@ -119,20 +120,27 @@ class BasisProblem:
     position: int           # the match's head the result was taken at
     words: str              # what changed, or what is wrong
     out_of_date: bool
-    decide_again: bool = False  # the match's time decision is stale and no later one supersedes it
+    decide_again: bool = False  # the decision it rests on is stale or void, and no later one decides the match
+    facts: str | None = None    # that decision's facts line, where it was given from facts read off the table
 
     @property
     def table(self) -> Any:
         return self.event.payload.get("table")
 
     def fix(self, tournament: str) -> str:
-        """The command that settles it, as it works when typed: the table has a result (this one),
+        """The commands that settle it, as they work when typed: the table has a result (this one),
         which the match's outcome, if another, replaces only with --overwrite (QA80 #3); its round,
-        as a later round may be the current one."""
+        as a later round may be the current one. With no outcome now: decide again (from facts
+        again where the decision was: the log alone decides nothing then, QA83 #2), or enter the
+        result by hand, which the warning does not wait on the match for (QA83 #1)."""
+        rnd = self.event.payload.get("round")
         again = (f"`tablejudge tournament result {tournament} --match {self.match} --round "
-                 f"{self.event.payload.get('round')} --overwrite --reason \"decided again after a correction\"`")
-        return (f"decide again (`tablejudge timelimit {self.match}`), then {again}" if self.decide_again
-                else f"record it again: {again}")
+                 f"{rnd} --overwrite --reason \"decided again after a correction\"`")
+        if not self.decide_again:
+            return f"record it again: {again}"
+        return (f"decide again (`{timelimit_command(self.match, self.facts, judge=None)}`"
+                f"{read_again(self.facts)}), then {again}; or enter the result by hand: `tablejudge tournament "
+                f"result {tournament} W-L-D --table {self.table} --round {rnd} --overwrite --reason \"...\"`")
 
     def warning(self, tournament: str) -> str:
         """'table 3's result came from match M at event 63; M's decision is out of date after ...'."""
@@ -146,10 +154,13 @@ def _first_five(items: list[str], sep: str, more: str) -> str:
 
 
 def _why_changed(store: EventStore, match: str, position: int,
-                 events: list[RecordedEvent] | None = None) -> tuple[str, bool] | None:
+                 events: list[RecordedEvent] | None = None) -> tuple[str, bool, str | None] | None:
     """Whether corrections or backups recorded in `match` after `position` (the head a result was
-    taken at) changed the table there: (what changed, in words; whether the time decision the result
-    rests on is stale with none superseding it) or None. Decided as a time decision's staleness is
+    taken at) changed the table there, or voided the time decision the result rests on (a void of a
+    decision leaves the table what it was, yet the result came from that decision: QA83 #1): (what
+    changed, in words; whether the match waits for a new decision: the one the result rests on is
+    stale with none superseding it, or void with no outcome now; that decision's facts line, where
+    it was given from facts) or None. Decided as a time decision's staleness is
     (engine/decisions.py): a plain void replays to the same head state, yet the table it gives is
     another one. `events`: the match's whole log, if the caller read it already."""
     if events is None:
@@ -158,19 +169,31 @@ def _why_changed(store: EventStore, match: str, position: int,
     if not later:
         return None
     replayer = Replayer(store, match)
-    stale = [s for s in stale_decisions(replayer, events).values() if s.position <= position]
+    stale_now = stale_decisions(replayer, events)
+    stale = [s for s in stale_now.values() if s.position <= position]
     if stale:
         s = max(stale, key=lambda s: s.position)
         again = (f" (decided again at event {s.superseded_by})" if s.superseded_by is not None else "")
         return f"{match}'s time decision (event {s.position}) is out of date after {s.because()}{again}", \
-            s.superseded_by is None
+            s.superseded_by is None, None
+    gone, upto = voided_positions(events), [e for e in events if e.position <= position]
+    then = standing_decision(upto, voided_positions(upto), ())
+    if then is not None and then.position in gone:  # the decision it came from is void now (QA83 #1)
+        by = next(e for e in later if then.position in voided_positions([then, e]))
+        now = standing_decision(events, gone, stale_now, after=then.position)
+        # no outcome now (a "continue" decides nothing): the result waits for one, or is entered by hand
+        ended = now is not None or _standing_outcome(store, match, list(events)) is not None
+        return (f"the time decision it rests on (event {then.position}) was voided by {by.kind} {by.position}"
+                + (f" (decided again at event {now.position})" if now is not None
+                   else "" if ended else ", and the match gives no outcome now"),
+                not ended, then.payload.get("facts"))
     try:
         if not table_changed(replayer, events, position):
             return None
     except (LookupError, ValueError, KeyError):
         return None
     return f"match {match} was changed after it by " + _first_five(
-        [f"{e.kind} {e.position}" for e in later], ", ", " and"), False
+        [f"{e.kind} {e.position}" for e in later], ", ", " and"), False, None
 
 
 def out_of_date(store: EventStore, event: RecordedEvent) -> bool:
@@ -213,7 +236,7 @@ def basis_problems(store: EventStore, events: list[RecordedEvent], *, changed_on
                 if problem is None:
                     why = _why_changed(store, match, position, log)
                     if why is not None:  # out of date: the replay to the head below is not needed
-                        problems.append(BasisProblem(e, match, position, why[0], True, why[1]))
+                        problems.append(BasisProblem(e, match, position, why[0], True, why[1], why[2]))
                         continue
                     got = Replayer(store, match).state_at(
                         position, use_snapshots=False, save_snapshots=False, events=log).state_hash()
@@ -254,7 +277,6 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
     judge gave it. (result event, the warning's words, with the commands that settle it.) `logs`: as
     basis_problems', shared with it in one pass."""
     from engine.desk import decision_appealed
-    from engine.replay import voided_positions
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
     logs = {} if logs is None else logs
@@ -292,8 +314,9 @@ def _settle_appeal(tid: str, match: str, rnd: Any, table: Any, a: Any) -> str:
     taken from it again, or the head judge's result entered. One wording for a result taken from
     the match and one entered by hand."""
     void, decide = a.redecide_commands(match)
-    return (f"Void it and decide again in the match (`{void}`, then `{decide}`), then `tablejudge tournament "
-            f"result {tid} --match {match} --round {rnd} --overwrite --reason \"decided again after an appeal\"`; "
+    return (f"Void it and decide again in the match (`{void}`, then `{decide}`{read_again(a.facts)}), then "
+            f"`tablejudge tournament result {tid} --match {match} --round {rnd} --overwrite --reason "
+            f"\"decided again after an appeal\"`; "
             f"or enter the head judge's result: `tablejudge tournament result {tid} W-L-D --table {table} --round "
             f"{rnd} --overwrite --reason \"appeal, match {match} event {a.appeal.position}\"`")
 
@@ -321,7 +344,6 @@ def entered_against_decision(store: EventStore, st: TournamentState,
     logs read already (`logs`) are used; the others are read for their decisions, appeals and voids
     only, and only for the tables that have a linked match."""
     from engine.desk import decision_appealed
-    from engine.replay import voided_positions
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
     logs = {} if logs is None else logs
@@ -390,8 +412,8 @@ def entered_against_decision(store: EventStore, st: TournamentState,
             f"Take the result from the match: `tablejudge tournament result {st.id} --match {match} --round "
             f"{rnd.number} --overwrite --reason \"as the time decision\"`; or, if the entered result is "
             f"right, the decision is not: void it in the match (`tablejudge log {match} correction --actor "
-            f"judge:NAME --voids {d.position} --reason \"...\"`) and decide again (`tablejudge timelimit "
-            f"{match} --judge NAME`)")))
+            f"judge:NAME --voids {d.position} --reason \"...\"`) and decide again (`"
+            f"{timelimit_command(match, d.payload.get('facts'))}`{read_again(d.payload.get('facts'))})")))
     return out
 
 
