@@ -71,6 +71,10 @@ def test_tournament_warnings_name_a_result_standing_on_an_overturned_decision(tm
     assert code == 1, out
     assert (f"round 1 table 1's result came from match {m.id}, whose time decision (event {decision}) was "
             f"overturned on appeal (event {appeal}, head judge Head: Bob wins actually)") in out, out
+    # QA84 2: the round does not close and seal over it (it closed, the standings counting Ann's win)
+    code, _, err = run_in_process(db, "tournament", "close", t.id)
+    assert code == 2 and "cannot close" in err and "overturned on appeal" in err, err
+    assert t.state().rounds[0].closed_at is None
     # the head judge's result, entered as the warning says (W-L-D filled in): the warning is settled
     enter = out[out.index("`tablejudge tournament result", out.index("head judge's result")):].split("`")[1]
     assert "W-L-D" in enter
@@ -80,6 +84,8 @@ def test_tournament_warnings_name_a_result_standing_on_an_overturned_decision(tm
     assert code == 0, out + err
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 0 and "no warning" in out, out
+    code, out, err = run_in_process(db, "tournament", "close", t.id)
+    assert code == 0, out + err
 
 
 def test_a_standing_continue_is_worded_as_play_going_on_not_a_result():
@@ -170,6 +176,8 @@ def test_tournament_warnings_name_an_entered_result_against_the_standing_decisio
     assert code == 0, out + err
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 1 and f"disagrees with match {m.id}'s standing time decision (event {decision}: Ann wins)" in out
+    code, _, err = run_in_process(db, "tournament", "close", t.id)  # no answer settles it: close waits
+    assert code == 2 and "disagrees with match" in err, err
     take = out[out.index("Take the result from the match: `"):].split("`")[1]
     code, out, err = run_in_process(db, *shlex.split(take.split(" ", 1)[1]))  # the command said works
     assert code == 0, out + err
