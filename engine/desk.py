@@ -753,18 +753,25 @@ def desk_findings(events: Sequence[Any], voided: Iterable[int], players: Sequenc
     return sorted(out, key=lambda f: (f.position, f.rule))
 
 
-def tardiness_unchecked(payload: dict[str, Any]) -> str | None:
+def tardiness_unchecked(payload: dict[str, Any], guide: Any) -> str | None:
     """Why a penalty's `minutes_late` is not read against a ladder (DESK-5), None if it is. Tardiness
     is a tournament-floor rule, but its minutes come from a published policy: `none` says no policy
     applied, and borrowing Bandai's numbers would say Bandai's manual rules a game it does not cover.
-    Said to the judge who records it, so the silence is not taken for "on the ladder"."""
+    Said to the judge who records it, so the silence is not taken for "on the ladder", with advice
+    that `judge penalty` takes for the game (`guide`: its engine.penalty_guide.Guide): the guide's
+    own Tardiness, read against its minutes (DESK-11); `--policy bandai` only where the guide's
+    policy is bandai, as a guide's infraction under another policy is refused (QA84 #6)."""
     late = payload.get("minutes_late")
     pol = PENALTY_POLICIES.get(payload.get("policy", DEFAULT_PENALTY_POLICY))
     if late is None or pol is None or pol.tardiness:
         return None
-    return (f"policy {shown(pol.name)} has no tardiness ladder: {plural(late, 'minute')} late is recorded, "
-            "not checked (DESK-5); the game's guide's Tardiness infraction is checked (DESK-11), or give "
-            "--policy bandai")
+    said = f"policy {shown(pol.name)} has no tardiness ladder: {plural(late, 'minute')} late is recorded, not checked (DESK-5)"
+    tardy = guide.lookup("Tardiness")
+    if tardy is not None and guide.infraction_of(payload) == tardy:
+        return f"{said}; the penalty is read against the guide's {tardy.id} and its minutes (DESK-11)"
+    advice = ([f"the guide's --infraction {tardy.id} (policy {guide.policy}), read against its minutes (DESK-11)"]
+              if tardy is not None else []) + (["--policy bandai"] if guide.policy == "bandai" else [])
+    return said + (f"; to have them checked, give {' or '.join(advice)}" if advice else "")
 
 
 def _check_tardiness(e: Any) -> list[Finding]:

@@ -714,6 +714,12 @@ class EventStore:
                 f"Keep {stream} as evidence (`tablejudge verify {stream}`, `tablejudge export {stream}`) "
                 "and record the rest of the game in a new match")
 
+    def refuse_if_broken(self, stream: str) -> None:
+        """ChainBroken where an incident recorded `stream` broken (read now, not as last known): for
+        a command that judges the stream before it writes (`timelimit`), whose refusal must name the
+        break rather than what the edited events led it to judge (QA84 #5)."""
+        self._refuse_if_broken(stream, self.broken_streams())
+
     def broken_streams(self) -> dict[str, dict[str, Any]]:
         """Streams the log's incidents (`guard.repaired`, `chain.broken`) recorded as broken:
         stream -> {position, reason, incident}. Cached per open store and read again only when

@@ -116,6 +116,36 @@ def check_arguments(args: list[str]) -> str | None:
     return None
 
 
+# The placeholders the tool's own hints print for a name or a reason (`--actor judge:NAME`,
+# `--judge NAME`, `--reason "..."`: engine.timefacts.timelimit_command, engine.desk, the tournament
+# warnings). Copied as printed they would be stored as typed (QA84 #4): refused here, one check for
+# every command, the log's --FIELD payload options (`correction --reason`) among them.
+_NAMED = ("--judge", "-j", "--actor", "-a")
+_PLACEHOLDERS = {"--judge": {"NAME", "judge:NAME"}, "-j": {"NAME", "judge:NAME"},
+                 "--actor": {"NAME", "judge:NAME", "scorekeeper:NAME"},
+                 "-a": {"NAME", "judge:NAME", "scorekeeper:NAME"}, "--reason": {"..."}}
+
+
+def placeholder_argument(args: list[str]) -> tuple[str, str] | None:
+    """(the option, the refusal) where an option of a name or a reason is given a placeholder a
+    printed command holds (`_PLACEHOLDERS`), as `--judge NAME` or `--judge=NAME`; else None."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        option, eq, value = arg.partition("=")
+        if not eq:
+            value = args[i + 1] if i + 1 < len(args) else ""
+        if value not in _PLACEHOLDERS.get(option, ()):
+            continue
+        if option in _NAMED:
+            return option.lstrip("-"), (
+                f"{option} {value}: {value} is the placeholder of a printed command, not a name: put the "
+                f"real one (as --judge \"Kim Rossi\", --actor \"judge:Kim Rossi\"). Nothing was stored")
+        return "reason", (f'--reason "{value}": "{value}" is the placeholder of a printed command: '
+                          f"put the real reason, in a sentence. Nothing was stored")
+    return None
+
+
 def run_guarded(group: click.Group, args: list[str] | None = None) -> int:
     """Run the CLI; turn every error into a clear message and an exit code. With `--json`, the
     error is also printed on stdout as one JSON object (`error_json`), for a script that reads
@@ -178,6 +208,9 @@ def _run(group: click.Group, argv: list[str]) -> int:
     bad = check_arguments(argv)
     if bad:
         return _fail(Failure(EXIT_INPUT, bad), "--json" in argv)
+    placeholder = placeholder_argument(argv)
+    if placeholder:
+        return _fail(Failure(EXIT_INPUT, placeholder[1], {"field": placeholder[0]}), _asked_json(group, argv))
     try:
         # color=True: click would strip an ANSI sequence from piped output before VisibleText could
         # show it, so a stored ESC[31m vanished from `events | less` (QA); nothing of ours is styled

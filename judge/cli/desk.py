@@ -38,7 +38,10 @@ def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> N
     describe = describer(m.ruleset.describe)
     # a penalty's minutes late under a policy with no ladder (none, mtg-ipg): said on every path
     # that records one here (a free infraction or a guide's), so silence is not read as "on the ladder"
-    unchecked = tardiness_unchecked(rec.event.payload) if rec.event.kind == "judge.penalty" else None
+    unchecked = None
+    if rec.event.kind == "judge.penalty":
+        from engine.penalty_guide import guide_for
+        unchecked = tardiness_unchecked(rec.event.payload, guide_for(m.ruleset.name))
     if as_json:
         out = {"event": rec.event.to_dict(), "description": describe(rec.event),
                "findings": [f.to_dict() for f in rec.findings]}

@@ -681,7 +681,7 @@ def export_cmd(env: Env, match, fmt, out) -> None:
     """
     mod = exporter(fmt)
     try:
-        m = env.match(match)
+        m = env.match(match, read=True)  # a broken chain's WARNING first: the file carries the edited events
     except NotAMatch as e:  # a tournament: its event stream, as JSONL only (the archive of an event)
         if not (is_tournament(e) and fmt == "jsonl"):
             raise

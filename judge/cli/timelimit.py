@@ -46,6 +46,8 @@ def register(cli: click.Group) -> None:
         Exit 2 too, nothing recorded, where the match's last time decision (voided or not) was
         given from --facts and the log alone would give "continue": the log has not the play
         those facts described; it prints the --facts to read again, a ? for each value.
+        Exit 1, nothing recorded, on a match whose hash chain `verify --repair` recorded broken
+        (--dry-run still reads it, saying so first on stderr).
 
         A match nobody recorded event by event: read the table and give --facts; the same
         procedure decides on the table the facts describe, and the decision records them. The
@@ -67,7 +69,11 @@ def register(cli: click.Group) -> None:
           tablejudge timelimit T3 --facts "turn=3 life=2-3"          (optcg, bandai: Bob has more Life)
           tablejudge timelimit T3 --facts "turn=3 life=2-2 deck=20-18" --clock 15:40 --json
         """
-        m = env.match(match)
+        # --dry-run reads (the broken chain's WARNING first, as every read); recording on a chain
+        # `verify --repair` found broken is refused for that, before anything is judged from it
+        m = env.match(match, read=dry_run)
+        if not dry_run:
+            m.store.refuse_if_broken(m.id)
         try:
             result = run(m, policy, dry_run=dry_run, judge=judge, recorded_by=env.recorded_by, facts=facts, clock=clock)
         except InputError as e:

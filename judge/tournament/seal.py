@@ -138,7 +138,7 @@ class BasisProblem:
                  f"{rnd} --overwrite --reason \"decided again after a correction\"`")
         if not self.decide_again:
             return f"record it again: {again}"
-        return (f"decide again (`{timelimit_command(self.match, self.facts, judge=None)}`"
+        return (f"decide again (`{timelimit_command(self.match, self.facts)}`"
                 f"{read_again(self.facts)}), then {again}; or enter the result by hand: `tablejudge tournament "
                 f"result {tournament} W-L-D --table {self.table} --round {rnd} --overwrite --reason \"...\"`")
 

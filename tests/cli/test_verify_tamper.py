@@ -67,3 +67,29 @@ def test_a_match_recorded_broken_is_still_read_with_a_warning_and_never_written(
     with EventStore.open(db) as store:
         assert store.head(m.id).position == 5
     assert "WARNING" not in run_cli("state", sound.id, db=db).stderr
+
+
+def test_timelimit_and_export_of_a_match_recorded_broken_say_so(tmp_path):
+    """QA84 #5: `timelimit --dry-run` printed a decision read off the edited log, and `export`
+    wrote it, with no warning; recording a decision was refused for the decision the edited log
+    gave ("void it first", itself refused on a broken chain), never for the break."""
+    from judge.desk.timelimit import run
+
+    db = str(tmp_path / "log.db")
+    store = EventStore.open(db)
+    m = Match.create(store, "optcg", ["Ann", "Bob"], recorded_by="t")
+    m.record("note", {"text": "r 2"})
+    run(m, facts="turn=3 life=2-3", judge="Kim")
+    store.close()
+    _tamper(db, m.id, edit=2)
+    assert run_cli("verify", "--repair", m.id, db=db).returncode == 1
+    warning = f"WARNING: The hash chain of {m.id} is broken at event 2"
+    r = run_cli("timelimit", m.id, "--dry-run", db=db)
+    assert r.returncode == 0 and "Bob" in r.stdout and warning in r.stderr, r.stdout + r.stderr
+    r = run_cli("export", m.id, "--format", "jsonl", "-o", str(tmp_path / "m.jsonl"), db=db)
+    assert r.returncode == 0 and warning in r.stderr, r.stderr
+    r = run_cli("timelimit", m.id, "--facts", "turn=3 life=3-2", "--judge", "Kim", db=db)
+    assert r.returncode == 1 and "refused: nothing was stored. The hash chain of" in r.stderr, r.stderr
+    assert "void event" not in r.stderr, r.stderr
+    with EventStore.open(db) as store:
+        assert store.head(m.id).position == 4

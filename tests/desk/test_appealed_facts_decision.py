@@ -95,7 +95,7 @@ def test_a_continue_recorded_after_the_void_does_not_hide_the_result_resting_on_
     assert code == 2 and "cannot close" in out + err, out + err
     enter = _commands(out + err, "no outcome now")[-1]
     assert "W-L-D" in enter, out + err
-    code, out, err = run_in_process(db, *shlex.split(enter.replace("W-L-D", slip("Ann"))))
+    code, out, err = run_in_process(db, *shlex.split(enter.replace("W-L-D", slip("Ann")).replace("\"...\"", "\"head judge's result\"")))
     assert code == 0, out + err
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 0 and "no warning" in out, out

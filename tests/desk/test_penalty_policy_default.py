@@ -102,3 +102,26 @@ def test_minutes_late_under_mtg_ipg_from_the_guide_is_said_not_checked(tmp_path)
                          "--infraction", "Tardiness", "--minutes-late", "12", "--json")
     assert code == 0, err
     assert "policy 'mtg-ipg'" in json.loads(out)["notices"][0]
+
+
+def test_the_minutes_late_notice_gives_advice_the_game_takes(tmp_path):
+    """QA84 #6: under mtg-ipg (the generic guide's Tardiness) the notice said "or give --policy
+    bandai", which `judge penalty` then refuses for the guide's infraction, and which would borrow
+    Bandai's manual for a game it does not cover. It names the guide's Tardiness now, and bandai only
+    for a game whose guide's policy it is; the advice, followed, is recorded and checked."""
+    db = tmp_path / "t.db"
+    mid = new_match(db, "op2009")
+    base = ("judge", "penalty", mid, "-j", "Maria", "--player", "Bob", "--minutes-late", "12")
+    code, out, err = run(db, *base, "--infraction", "Tardiness", "--penalty", "Warning")
+    assert code == 0 and "not checked (DESK-5)" in err, out + err
+    assert "--policy bandai" not in err and "read against the guide's GEN-PG-TARDINESS" in err, err
+    code, out, err = run(db, *base, "--infraction", "Late", "--penalty", "Warning")
+    assert code == 0 and "--policy bandai" not in err, err
+    assert "give the guide's --infraction GEN-PG-TARDINESS (policy mtg-ipg)" in err, err
+    code, out, err = run(db, *base, "--infraction", "GEN-PG-TARDINESS", "--penalty", "Match Loss", "--json")
+    assert code == 0 and json.loads(out)["suggestion"]["penalty"] == "Match Loss", out + err
+
+    mid = new_match(db, "optcg")  # the game's own policy is bandai: its ladder is advice it takes
+    code, out, err = run(db, "judge", "penalty", mid, "-j", "Maria", "--player", "Bob", "--minutes-late", "12",
+                         "--infraction", "Late", "--penalty", "Warning", "--policy", "none")
+    assert code == 0 and "OPTCG-PG-TARDINESS (policy bandai)" in err and "or --policy bandai" in err, err

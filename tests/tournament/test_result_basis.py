@@ -30,7 +30,7 @@ def test_a_result_from_a_match_whose_decision_went_stale_is_warned_and_blocks_cl
     fix = decision + 1
     said = (f"round 1 table 1's result came from match {m.id} at event {decision}; {m.id}'s time decision "
             f"(event {decision}) is out of date after correction {fix}: decide again "
-            f"(`tablejudge timelimit {m.id}`), then `tablejudge tournament result {t.id} --match {m.id} --round 1 --overwrite "
+            f"(`tablejudge timelimit {m.id} --judge NAME`), then `tablejudge tournament result {t.id} --match {m.id} --round 1 --overwrite "
             f"--reason \"decided again after a correction\"`")
 
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)

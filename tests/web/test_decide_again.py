@@ -161,7 +161,7 @@ def test_the_desk_warning_of_a_result_waiting_for_a_new_decision_links_here_for_
         m.record("correction", {"voids": taken, "reason": "no damage was dealt"}, actor="judge:Zoe")
     judge = mint(api, tid, "judge", "Kim")
     desk = html.unescape(api.http.get(f"/t/{tid}", params={"k": judge}).text)
-    assert f"decide again (`tablejudge timelimit {mid}`)" in desk  # the terminal's words stay
+    assert f"decide again (`tablejudge timelimit {mid} --judge NAME`)" in desk  # the terminal's words stay
     assert f'href="/m/{mid}/decide?k={judge}" data-decide-again="{mid}"' in desk
     keeper = mint(api, tid, "scorekeeper", "Sam")
     desk = api.http.get(f"/t/{tid}", params={"k": keeper}).text
