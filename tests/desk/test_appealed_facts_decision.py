@@ -60,6 +60,9 @@ def test_the_printed_commands_ask_for_the_facts_again_and_the_warning_stays_unti
     code, out, err = run_in_process(db, "timelimit", m.id, "--judge", "Kim")
     assert code == 2 and len(m.events()) == before, out + err
     assert f"--facts \"turn=? life=?-?\"" in out + err, out + err
+    # its dry run says the same (review: it said "continue" and exit 0, the run refused)
+    code, dry, dry_err = run_in_process(db, "timelimit", m.id, "--dry-run")
+    assert (code, dry + dry_err) == (2, out + err), dry + dry_err
 
     # the result still counts the void decision: warned, and the round does not close
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
