@@ -77,11 +77,7 @@ def tournament_named(store: EventStore, event: str | None) -> str | None:
     an organizer types the event's name; a name two tournaments share is refused, listing their
     ids). None: a free label (a prefix of an id too: a label that happens to start like an id must
     not tie a match to a tournament)."""
-    if not event:
-        return None
-    if event in Tournament.list_ids(store):
-        return event
-    return Tournament.id_named(store, event)
+    return Tournament.exact(store, event) if event else None
 
 
 def names_it(store: EventStore, st: TournamentState) -> Callable[[Any], bool]:
