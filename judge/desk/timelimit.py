@@ -38,6 +38,7 @@ class TableFactsNeeded(InputError):
         super().__init__(message, field=field)
         self.facts = facts
 
+
 class NoTimeCalled(InputError):
     """The match holds no (still valid) `time.called` event. `message` is the terminal's words;
     `on_page` a page's (judge.web.routes.common.page_error): a judge on a phone calls time on the
