@@ -4,7 +4,8 @@ Every ruleset accepts these kinds (engine/events.py adds them to CORE_KINDS). No
 the table: a ruleset's apply() ignores them. A backup and a correction (engine/events.py) are the
 two judge actions that *do* change what replay plays; `time.called` and `time.decision` are the end
 of the clock. This module imports no engine module that imports engine.events (engine.schema,
-engine.findings, engine.catalogue, engine.words, engine.superseding), so events.py can import it.
+engine.findings, engine.catalogue, engine.words, engine.superseding, engine.timefacts), so events.py
+can import it.
 
 The judge of a judge action is the event's actor (`judge:NAME`): the envelope already says who
 acted, so the payloads do not repeat it. `judge_of(event)` reads it back.

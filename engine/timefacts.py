@@ -184,9 +184,10 @@ def facts_text(values: dict[str, Any], players: list[str]) -> str:
 def blank(text: str) -> str:
     """A facts line with each value a `?` the judge fills (`each` values keep their '-': life=?-?):
     the facts a decision was given from, asked for again. Refused as typed (not a value), so a
-    command printed with it records nothing until the judge has read the table again."""
-    return " ".join(f"{k}={re.sub(r'[^-]+', '?', v)}" for k, _, v in (m.group().partition("=")
-                                                                     for m in _PAIR.finditer(text)))
+    command printed with it records nothing until the judge has read the table again. Each part
+    between the separators is blanked whole, empty ones too (`life=-2` is `life=?-?`, not `-?`)."""
+    return " ".join(f"{k}={'-'.join('?' for _ in v.split('-'))}" for k, _, v in (m.group().partition("=")
+                                                                                for m in _PAIR.finditer(text)))
 
 
 def timelimit_command(match: str, facts: str | None = None, judge: str | None = "NAME") -> str:

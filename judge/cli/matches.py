@@ -60,8 +60,8 @@ def match_group() -> None:
               help="Ruleset name (see `tablejudge rulesets`; any case: OPTCG is optcg).")
 @click.option("--player", "-p", "players", multiple=True, required=True,
               help="A player, in seat order; repeat for each player.")
-@click.option("--event", help="Event label; a tournament's id (or its name, if no other tournament has it) with "
-              "--table makes the match that table's, linked (--round and --table must be in its pairings, the table "
+@click.option("--event", help="Event label; a tournament's id (or its name, if no other tournament has it) labels "
+              "the match by the tournament's id, and with --table makes the match that table's, linked (--round and --table must be in its pairings, the table "
               "without a match; an older match naming the table unlinked is warned of).")
 @click.option("--round", "round_", help="Round label (with a tournament's id: the round number).")
 @click.option("--table", help="Table label (with a tournament's id: the table number).")

@@ -26,10 +26,13 @@ from engine.store import EventStore
 
 def earlier_penalties(store: EventStore, match: Match, player: str, *, day: str | None = None) -> list[Prior]:
     """The player's penalties that still count in the match's event: every match whose
-    `match.created` names the same event (a tournament's id, or the `--event` label), or this match
+    `match.created` names the same event (a tournament, by its id or its name: `same_event`; or the
+    same free `--event` label), or this match
     alone when it names none. `day` (YYYY-MM-DD): only penalties recorded that UTC day (a guide that
     counts per day). A penalty voided by a correction or backed out does not count."""
+    from judge.tournament.tablematch import same_event  # the tournament's labels, read as its tables read them
     event = match.created.payload.get("event")
+    ours = None if event is None else same_event(store, event)
     found: dict[str, list[Any]] = {}
     start = 1
     while True:  # the notification log, penalties only (its topic is the kind: one indexed pass)
@@ -37,7 +40,7 @@ def earlier_penalties(store: EventStore, match: Match, player: str, *, day: str 
         for _, e in page:
             if e.payload.get("player") != player or (day and day_of(e.recorded_at) != day):
                 continue
-            same = e.match == match.id or (event is not None and store.created(e.match).payload.get("event") == event)
+            same = e.match == match.id or (ours is not None and ours(store.created(e.match).payload.get("event")))
             if same:
                 found.setdefault(e.match, []).append(e)
         if len(page) < 500:

@@ -16,18 +16,27 @@ from typing import Any
 
 from engine.decisions import StaleDecision, latest_decision, stale_decisions, standing_decision
 from engine.desk import AppealedAway, decision_appealed, find_time_called
-from engine.events import RecordedEvent
+from engine.events import CORE_KINDS, RecordedEvent
 from engine.match import InputError, Match
 from engine.names import any_named, match_names, shown, shown_players
 from engine.rulesets.base import Decision, Ruleset
 from judge.desk.actions import judge_actor
 from judge.desk.clock import check_wall_clock, wall_clock_now
-from engine.timefacts import FactsError, FactsNeeded, facts_text, parse_facts, require, timelimit_command, usage
+from engine.timefacts import (FactsError, FactsNeeded, blank, facts_text, parse_facts, require, timelimit_command,
+                              usage)
+
 
 class TableFactsNeeded(InputError):
     """The log alone does not decide the match: the procedure reached a count nobody recorded
-    (engine.timefacts.FactsNeeded), to be read off the table and given as facts (field `facts.KEY`).
-    Its own class, so that only this refusal is said after the decision that stands (`needs_facts`)."""
+    (engine.timefacts.FactsNeeded), or the time call was decided from facts read off the table and
+    the log has no play since (`_refuse_continue_after_facts`): to be read off the table and given
+    as facts (field `facts[.KEY]`). Its own class, so that only this refusal is said after the
+    decision that stands and offers the facts form (`needs_facts`). `facts`: the facts line to fill
+    in (each `?` a value to read), which the web's form starts from."""
+
+    def __init__(self, message: str, *, field: str, facts: str = "") -> None:
+        super().__init__(message, field=field)
+        self.facts = facts
 
 
 class NoTimeCalled(InputError):
@@ -167,7 +176,7 @@ def decide(match: Match, policy: str | None = None) -> TimeLimitResult:
         raise TableFactsNeeded(f"{e.message}.\nRead the table and decide from what you read (each ? is a count, in "
                          f"seat order: {' - '.join(state.players)}; check the other values against the table):\n"
                          f"  tablejudge timelimit {match.id} --facts \"{e.facts}\""
-                         + (f" --policy {policy}" if policy else ""), field=f"facts.{e.key}") from None
+                         + (f" --policy {policy}" if policy else ""), field=f"facts.{e.key}", facts=e.facts) from None
     except ValueError as e:  # an unknown policy, or a log the procedure cannot read
         raise InputError(str(e), field="policy") from None
     result = TimeLimitResult(match.id, match.ruleset.name, called, decision,
@@ -267,7 +276,12 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
     them; a missing time call is recorded with the decision, in one transaction."""
     result = decide_from_facts(match, facts, policy, clock) if facts is not None else decide(match, policy)
     result.names = match_names(match)
-    if dry_run or result.moot or result.already_recorded is not None:
+    if result.moot or result.already_recorded is not None:
+        return result
+    if facts is None and result.contradicts is None and result.decision.result == "continue":
+        # before a dry run returns: what `--dry-run` and the web's preview show is what a run records
+        _refuse_continue_after_facts(match, result.time_called)
+    if dry_run:
         return result
     if result.contradicts is not None:
         e, d = result.contradicts, result.decision
@@ -282,8 +296,6 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
             f"a decision is already recorded for this time call: {result.standing_words()}, and this one "
             f"differs ({said}, policy {_policy_of(d, policy)}). Nothing was recorded. If the recorded one "
             f"is wrong, {void}", field="decision")
-    if facts is None and result.decision.result == "continue":
-        _refuse_continue_after_facts(match)
     actor = judge_actor(judge or recorded_by)
     d = result.decision
     payload = {"result": d.result, "branch": d.branch, "steps": d.steps, "rule": d.rule,
@@ -302,19 +314,24 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
     return result
 
 
-def _refuse_continue_after_facts(match: Match) -> None:
-    """InputError (field `facts`, nothing stored) where the match's last time decision, voided or
-    not, was given from facts read off the table: its log has not the play those facts described,
-    so a "continue" from the log alone is no decision on the table, and recorded it would stand in
-    for the one it replaces while saying nothing (QA83 #2). Read the table again and give --facts."""
-    last = next(reversed(match.store.read_kinds(match.id, ("time.decision",))), None)
+def _refuse_continue_after_facts(match: Match, called: RecordedEvent) -> None:
+    """TableFactsNeeded (field `facts`, nothing stored) where the last time decision after this time
+    call (`called`), voided or not, was given from facts read off the table and no game event counts
+    after it: the log has not the play those facts described, so a "continue" from the log alone is
+    no decision on the table, and recorded it would stand in for the one it replaces while saying
+    nothing (QA83 #2). Read the table again and give --facts. A decision of an earlier time call
+    (voided since, a new one made), or play recorded event by event after it: the log decides."""
+    events, voided = log_and_voided(match)
+    last = next((e for e in reversed(events) if e.position > called.position and e.kind == "time.decision"), None)
     told = last.payload.get("facts") if last is not None else None
-    if told:
-        raise InputError(
+    if told and not any(e.kind not in CORE_KINDS and e.position not in voided
+                        for e in events if e.position > last.position):
+        raise TableFactsNeeded(
             f"match {match.id}'s last time decision (event {last.position}) was given from facts read off the "
-            f"table ({told}); its log has no play that decides the match, and from the log alone this decision "
-            f"would be \"continue\". Nothing was recorded. Read the table again and decide from the facts: "
-            f"{timelimit_command(match.id, told, judge=None)} (fill in each ?)", field="facts")
+            f"table ({told}); its log has no play since that decides the match, and from the log alone this "
+            f"decision would be \"continue\". Nothing was recorded. Read the table again and decide from the "
+            f"facts: {timelimit_command(match.id, told, judge=None)} (fill in each ?)", field="facts",
+            facts=blank(told))
 
 
 def _policy_of(d: Decision, asked: str | None) -> str | None:

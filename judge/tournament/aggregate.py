@@ -126,22 +126,31 @@ class Tournament:
     @classmethod
     def open(cls, store: EventStore, ref: str, recorded_by: str | None = None,
              actor: str = TABLE_ACTOR) -> "Tournament":
-        ids = store.stream_ids(CREATED)
-        if ref in ids:
-            return cls(store, ref, recorded_by, actor)
-        hits = [t for t in ids if t.startswith(ref)] if len(ref) >= 3 else []
+        """The tournament `ref` names: its exact id or name (`exact`), else the one id it begins
+        (3 characters at least). A name is read before a prefix: "spring" is the tournament called
+        so, not spring-2025 (as `--event` reads it, which takes no prefix)."""
+        tid = cls.exact(store, ref)
+        if tid is not None:
+            return cls(store, tid, recorded_by, actor)
+        hits = [t for t in cls.list_ids(store) if t.startswith(ref)] if len(ref) >= 3 else []
         if len(hits) == 1:
             return cls(store, hits[0], recorded_by, actor)
         if len(hits) > 1:
             raise MatchNotFound(f"{shown(ref)} is ambiguous: {', '.join(hits[:5])}")
-        tid = cls.id_named(store, ref)  # the event's name, as an organizer types it (QA83 6)
-        if tid is not None:
-            return cls(store, tid, recorded_by, actor)
         first = store.event_at(ref, 1)
         if first is not None and first.kind == MATCH_CREATED:  # a match's id where a tournament's belongs
             raise MatchNotFound(f"{ref} is a match, not a tournament: see `tablejudge state {ref}` "
                                 "(`tablejudge tournament list` lists the tournaments)")
         raise MatchNotFound(f"no tournament {shown(ref)} in {store.describe()} (see `tablejudge tournament list`)")
+
+    @classmethod
+    def exact(cls, store: EventStore, ref: str) -> str | None:
+        """The id of the tournament `ref` names exactly: its id, else its name (`id_named`: the
+        event's name, as an organizer types it, QA83 6; a name several share is refused). None:
+        no tournament is named so. `open` and `--event` (judge.tournament.tablematch) both read so."""
+        if ref in cls.list_ids(store):
+            return ref
+        return cls.id_named(store, ref)
 
     @staticmethod
     def list_ids(store: EventStore) -> list[str]:

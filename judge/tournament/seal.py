@@ -178,11 +178,12 @@ def _why_changed(store: EventStore, match: str, position: int,
             s.superseded_by is None, None
     gone, upto = voided_positions(events), [e for e in events if e.position <= position]
     then = standing_decision(upto, voided_positions(upto), ())
-    if then is not None and then.position in gone:  # the decision it came from is void now (QA83 #1)
+    # the decision it came from is void now (QA83 #1); not where a penalty decided the match over it
+    if then is not None and then.position in gone and not _penalty_decided(store, match, upto):
         by = next(e for e in later if then.position in voided_positions([then, e]))
         now = standing_decision(events, gone, stale_now, after=then.position)
         # no outcome now (a "continue" decides nothing): the result waits for one, or is entered by hand
-        ended = now is not None or _standing_outcome(store, match, list(events)) is not None
+        ended = now is not None or _standing_outcome(store, match, list(events), stale_now) is not None
         return (f"the time decision it rests on (event {then.position}) was voided by {by.kind} {by.position}"
                 + (f" (decided again at event {now.position})" if now is not None
                    else "" if ended else ", and the match gives no outcome now"),
@@ -194,6 +195,15 @@ def _why_changed(store: EventStore, match: str, position: int,
         return None
     return f"match {match} was changed after it by " + _first_five(
         [f"{e.kind} {e.position}" for e in later], ", ", " and"), False, None
+
+
+def _penalty_decided(store: EventStore, match: str, upto: list[RecordedEvent]) -> bool:
+    """Did a penalty (Match Loss, Disqualification: engine.desk.log_outcome's order) decide the match
+    over its time decision in `upto` (its log as a result was taken)? Then the result did not come
+    from the decision, and a void of the decision leaves it standing."""
+    from engine.desk import log_outcome
+    ending = log_outcome(upto, voided_positions(upto), store.created(match).payload["players"], None)
+    return ending is not None and ending.source == "penalty"
 
 
 def out_of_date(store: EventStore, event: RecordedEvent) -> bool:
@@ -365,10 +375,11 @@ def entered_against_decision(store: EventStore, st: TournamentState,
         gone = voided_positions(mlog)
         if standing_decision(mlog, gone, ()) is None:  # no final decision counts: most tables stop here
             continue
-        full = None
+        full, stale = None, {}  # no correction, nothing out of date
         if any(x.kind in VOIDING_KINDS for x in mlog):  # a correction may have left it out of date (DESK-15)
             full = _full_log(store, match, logs)
-            d = standing_decision(mlog, gone, stale_decisions(Replayer(store, match), full))
+            stale = stale_decisions(Replayer(store, match), full)
+            d = standing_decision(mlog, gone, stale)
             if d is None:  # out of date: the match waits for a new decision, and the result is not its
                 continue
         else:
@@ -387,7 +398,7 @@ def entered_against_decision(store: EventStore, st: TournamentState,
             continue
         # the match's outcome as it stands, not the decision alone: a later Match Loss or
         # Disqualification decides the match over it (engine.desk.log_outcome's order)
-        ending = _standing_outcome(store, match, full if full is not None else _full_log(store, match, logs))
+        ending = _standing_outcome(store, match, full if full is not None else _full_log(store, match, logs), stale)
         if ending is None:
             continue
         w1, w2 = int(p["wins1"]), int(p["wins2"])
@@ -424,18 +435,20 @@ def _full_log(store: EventStore, match: str, logs: dict[str, list[RecordedEvent]
     return logs[match]
 
 
-def _standing_outcome(store: EventStore, match: str, events: list[RecordedEvent]) -> Any:
+def _standing_outcome(store: EventStore, match: str, events: list[RecordedEvent],
+                      stale: Any = None) -> Any:
     """How the match ended as it stands (engine.desk.LogOutcome, its winner by the player's name
-    now), with stale decisions set aside as `record --match` sets them aside (StandingTable); None
-    while it has no outcome or its ruleset cannot read it (the result is then not compared)."""
+    now), with stale decisions (`stale`, the caller's stale_decisions of `events`, else worked out)
+    set aside as `record --match` sets them aside (StandingTable); None while it has no outcome or
+    its ruleset cannot read it (the result is then not compared, never a traceback)."""
     from engine.decisions import StandingTable
     from engine.desk import log_outcome
     from engine.match import Match
     from engine.names import match_names
-    m = Match.open(store, match)
-    stale = stale_decisions(m.replayer, events)
-    state = m.state()
-    try:
+    try:  # opening it too: an unknown ruleset, a log that does not replay
+        m = Match.open(store, match)
+        stale = stale_decisions(m.replayer, events) if stale is None else stale
+        state = m.state()
         game = StandingTable(m.replayer, events, stale).outcome(m.ruleset.outcome(state))
     except Exception:  # noqa: BLE001 - a ruleset bug: verify and the desk's review report it
         return None

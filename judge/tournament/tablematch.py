@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
-from engine.store import MATCH_CREATED, ConflictError, EventStore
+from engine.store import MATCH_CREATED, ConflictError, EventStore, MatchNotFound
 
 from judge.numbers import whole_number
 from judge.tournament.aggregate import Tournament
@@ -41,11 +41,11 @@ def new_match(store: EventStore, ruleset: str, players: Sequence[str], *, event:
     def create(label: str | None) -> Match:
         return Match.create(store, ruleset, list(players), event=label, round=round, table=table,
                             options=options, match_id=match_id, recorded_by=recorded_by)
-    if round is None and table is None:
-        return create(event)  # a free label, or the tournament's match of no round (its penalties count together)
     tid = tournament_named(store, event)
-    if tid is None:
-        return create(event)
+    if tid is None or (round is None and table is None):
+        # a free label, or the tournament's match of no round: labelled by the id as below, whatever
+        # was typed (its penalties count with the tournament's: judge.desk.penalties, `same_event`)
+        return create(tid or event)
     t = Tournament(store, tid, recorded_by)
     plan = table_plan(t, round_no=round, table=table, players=players)
     m = create(tid)  # labelled by the id, as `tournament matches` labels its own, whatever was typed
@@ -77,18 +77,33 @@ def tournament_named(store: EventStore, event: str | None) -> str | None:
     an organizer types the event's name; a name two tournaments share is refused, listing their
     ids). None: a free label (a prefix of an id too: a label that happens to start like an id must
     not tie a match to a tournament)."""
-    if not event:
-        return None
-    if event in Tournament.list_ids(store):
-        return event
-    return Tournament.id_named(store, event)
+    return Tournament.exact(store, event) if event else None
 
 
 def names_it(store: EventStore, st: TournamentState) -> Callable[[Any], bool]:
-    """Does a match's event label name tournament `st`? Its id does, and its name (case, spaces
-    and accents aside) when no other tournament has it: as `tournament_named` reads `--event`."""
-    key = name_key(st.name) if Tournament.named(store, st.name) == [st.id] else None
-    return lambda event: isinstance(event, str) and (event == st.id or name_key(event) == key)
+    """Does a match's event label name tournament `st`? (`_names_tournament`.)"""
+    return _names_tournament(store, st.id, st.name)
+
+
+def same_event(store: EventStore, label: str) -> Callable[[Any], bool]:
+    """Does a match's event label name the same event as `label` (another match's)? Where `label`
+    names a tournament (`tournament_named`), any label that names it (`names_it`: its id, or its
+    name, as matches made before they were labelled by the id carry it); a free label, itself
+    exactly. One reading for the tournament's tables and the penalties that escalate across it."""
+    try:
+        tid = tournament_named(store, label)
+    except MatchNotFound:  # a name several tournaments share: no one tournament's, a free label
+        tid = None
+    if tid is None:
+        return lambda event: event == label
+    return _names_tournament(store, tid, store.created(tid).payload["name"])
+
+
+def _names_tournament(store: EventStore, tid: str, name: str) -> Callable[[Any], bool]:
+    """Its id does, and its name (case, spaces and accents aside) when no other tournament has it:
+    as `tournament_named` reads `--event`."""
+    key = name_key(name) if Tournament.named(store, name) == [tid] else None
+    return lambda event: isinstance(event, str) and (event == tid or name_key(event) == key)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ shows and confirms.
     p = preview(match, policy=None)
     p.result.decision.result, p.report      # as `timelimit M --dry-run` prints it
     p.refusal                               # an InputError (facts the log lacks, no time call)
+    p.needs_facts, p.facts_to_read          # it asks for facts read off the table: the line to fill in
     policy_of(form)                         # the `policy` sent, checked as the actions check it
 """
 from __future__ import annotations
@@ -53,6 +54,12 @@ class Preview:
         """The refusal asks for counts the log does not have (read off the table)."""
         from judge.desk.timelimit import needs_facts
         return self.refusal is not None and needs_facts(self.refusal)
+
+    @property
+    def facts_to_read(self) -> str:
+        """The facts line the refusal asks to be read off the table (each `?` a value), where it asks
+        for facts: what the page's facts form starts from; '' otherwise."""
+        return self.refusal.facts if self.needs_facts else ""
 
     @property
     def bad_policy(self) -> bool:

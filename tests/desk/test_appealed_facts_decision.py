@@ -60,6 +60,9 @@ def test_the_printed_commands_ask_for_the_facts_again_and_the_warning_stays_unti
     code, out, err = run_in_process(db, "timelimit", m.id, "--judge", "Kim")
     assert code == 2 and len(m.events()) == before, out + err
     assert f"--facts \"turn=? life=?-?\"" in out + err, out + err
+    # its dry run says the same (review: it said "continue" and exit 0, the run refused)
+    code, dry, dry_err = run_in_process(db, "timelimit", m.id, "--dry-run")
+    assert (code, dry + dry_err) == (2, out + err), dry + dry_err
 
     # the result still counts the void decision: warned, and the round does not close
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
@@ -118,3 +121,19 @@ def test_the_result_decision_hint_asks_for_the_facts_of_a_match_decided_from_fac
     assert code == 0 and "Ann" in out, out + err
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 0 and "no warning" in out, out
+
+
+def test_a_result_a_match_loss_decided_does_not_rest_on_the_time_decision_voided_after_it(tmp_path):
+    # review: `_why_changed` said the result "rests on" the voided time decision although a Match
+    # Loss, ranked above it (engine.desk.log_outcome), had decided the match the result was taken from
+    db, m, decision = _from_facts(tmp_path)  # Bob wins on time
+    m.record("judge.penalty", {"player": "Bob", "penalty": "Match Loss", "infraction": "Cheating"},
+             actor="judge:Kim")
+    t, slip = _linked_cup(m)
+    code, out, err = run_in_process(db, "tournament", "result", t.id, "--match", m.id, "--round", "1")
+    assert code == 0 and "Ann" in out, out + err
+    code, out, err = run_in_process(db, "log", m.id, "correction", "--actor", "judge:Kim", "--voids", str(decision),
+                                    "--reason", "misread")
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert "rests on" not in out and code == 0, out

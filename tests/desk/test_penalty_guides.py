@@ -241,3 +241,20 @@ def test_an_appeal_has_one_standing_decision_and_penalties_show_it(tmp_path):
     m.record("judge.appeal", {"appealed": 2, "decision": "overturned", "text": "no"}, actor="judge:HJ")
     (flag,) = [f for f in review(m).desk if f.rule == "DESK-13"]
     assert flag.position == 5 and "already decided: upheld (event 4)" in flag.message
+
+
+def test_a_penalty_in_a_match_labelled_by_the_tournament_name_counts_in_one_labelled_by_its_id(store):
+    # review: `match new --event "Side"` stored "Side" without --round/--table (the id with them), and
+    # older matches carry the name: the escalation compared labels exactly and split in two
+    from judge.tournament.aggregate import Tournament
+    from judge.tournament.tablematch import new_match
+    t = Tournament.create(store, name="Side", game="optcg", tournament_id="t-side")
+    old = Match.create(store, "optcg", ["Ann", "Bob"], event="Side")  # as an older `match new` labelled it
+    give_penalty(old, player="Ann", infraction=LOOK, penalty="Warning", actor="judge:Kim")
+    made = new_match(store, "optcg", ["Ann", "Cid"], event="side")  # no round, no table: labelled by the id
+    assert made.created.payload["event"] == t.id
+    assert [p.match for p in suggest_for(made, "Ann", LOOK).earlier] == [old.id]
+    give_penalty(made, player="Ann", infraction=LOOK, penalty="Game Loss", actor="judge:Kim")
+    assert suggest_for(old, "Ann", LOOK).offence == 3  # and the other way round
+    free = Match.create(store, "optcg", ["Ann", "Dan"], event="Sid")  # a free label: itself alone
+    assert suggest_for(free, "Ann", LOOK).earlier == []

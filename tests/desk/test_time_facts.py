@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from engine.match import InputError, Match
 from engine.rulesets import get_ruleset
 from engine.store import EventStore
-from engine.timefacts import Fact, FactsError, facts_text, parse_facts
+from engine.timefacts import Fact, FactsError, blank, facts_text, parse_facts
 from judge.desk.timelimit import run
 from engine.desk import log_outcome
 from tests.conftest import run_cli
@@ -262,3 +262,9 @@ def test_the_steps_say_each_thing_once_and_the_step_that_decides():
     with pytest.raises(FactsError) as e:
         decide("grandline", "vp=5-5")
     assert e.value.key == "life" and "victory points are equal" in e.value.message
+
+
+def test_blank_asks_for_each_whole_value_again():
+    # review: `life=-2` was blanked to `life=-?`, a value the judge would fill as "-3", refused
+    assert blank("turn=3 life=2-3 vp=10-3-2 last_life=Bob") == "turn=? life=?-? vp=?-?-? last_life=?"
+    assert blank("life=-2") == "life=?-?"

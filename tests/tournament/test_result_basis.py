@@ -155,3 +155,15 @@ def test_a_ruleset_bug_reading_a_match_is_a_refusal_in_words_and_stores_nothing(
     else:
         raise AssertionError("recorded a result the ruleset could not read")
     assert len(t.events()) == before  # nothing stored
+
+
+def test_the_standing_outcome_of_a_match_its_ruleset_cannot_read_is_none_not_a_traceback(tmp_path):
+    # review: seal._standing_outcome opened the match outside its `try`: a match of a ruleset not
+    # installed here crashed `tournament warnings`, `verify` and `close`
+    from engine.match import creation_draft
+    from engine.store import EventStore
+    from judge.tournament.seal import _standing_outcome
+    store = EventStore.open(str(tmp_path / "t.db"))
+    draft = creation_draft("optcg", ["Ann", "Bob"])
+    store.create("m-gone", [draft._replace(payload={**draft.payload, "ruleset": "retired-game"})])
+    assert _standing_outcome(store, "m-gone", store.read("m-gone")) is None

@@ -190,3 +190,21 @@ def test_the_tournaments_name_as_event_is_its_id_and_an_older_match_so_labelled_
     assert _match_ids(db) == before
     r = run_cli("tournament", "show", "Cup", db=db)  # the tournament commands read a name as `--event` does
     assert r.returncode == 2 and "'Cup' is the name of 2 tournaments: t-cup, t-cup2" in r.stderr, r.stderr
+
+
+def test_a_tournament_named_exactly_is_opened_before_one_whose_id_begins_so(store):
+    # review: Tournament.open took a unique id prefix before an exact name: "spring" opened
+    # spring-2025 where --event "spring" names the tournament called spring
+    import pytest
+
+    from engine.store import MatchNotFound
+    from judge.tournament.aggregate import Tournament
+    from judge.tournament.tablematch import tournament_named
+    Tournament.create(store, name="Spring Open", game="optcg", tournament_id="spring-2025")
+    named = Tournament.create(store, name="spring", game="optcg", tournament_id="t-0001")
+    assert Tournament.open(store, "spring").id == named.id == tournament_named(store, "spring")
+    assert Tournament.open(store, "spring-2025").id == "spring-2025"  # the exact id, then
+    assert Tournament.open(store, "spring-2").id == "spring-2025"     # a prefix nothing else is
+    assert tournament_named(store, "spring-2") is None                # (never as --event)
+    with pytest.raises(MatchNotFound, match="no tournament"):
+        Tournament.open(store, "autumn")

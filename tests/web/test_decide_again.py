@@ -363,3 +363,29 @@ def test_a_refused_facts_form_comes_back_to_the_page_with_what_was_typed(api, se
     assert f'name="facts" required' in r.text and f'value="{typed}"' in said  # what was typed, kept
     assert "<option selected>store</option>" in r.text  # and the page's policy
     assert head(server.db, mid) == start
+
+
+def test_a_continue_the_confirm_would_refuse_is_not_offered_the_facts_form_is(api, server):
+    # review: a match decided from facts, the decision voided: the preview (`timelimit --dry-run`) said
+    # "continue" with a Record button, whose confirm then refused with a plain error and no facts form
+    tid = new_event(api, 0, game="optcg", policy="bandai")
+    api.do(tid, "register", names="Ann\nBob")
+    api.do(tid, "pair")
+    mid = next(iter(api.do(tid, "create_matches")["matches"].values()))
+    with EventStore.open(server.db) as store:
+        m = Match(store, mid)
+        decided = run(m, facts="turn=3 life=2-3", judge="Kim").recorded.position
+        m.record("correction", {"voids": decided, "reason": "life misread"}, actor="judge:Kim")
+    judge = mint(api, tid, "judge", "Kim")
+    start = head(server.db, mid)
+    page = api.http.get(f"/m/{mid}/decide", params={"k": judge}).text
+    said = html.unescape(page)
+    assert 'id="decide-confirm"' not in page and 'id="decide-refusal"' in page, said
+    assert "given from facts read off the table (turn=3 life=2-3)" in said
+    assert 'id="time-form"' in page and 'value="turn=? life=?-?"' in said  # the facts asked for again
+    r = api.http.post(f"/m/{mid}/do/time", follow_redirects=False,
+                      data={**facts_form_of(page), "facts": "turn=3 life=3-2"})
+    assert r.status_code == 303, r.text
+    last = decisions(server.db, mid)[-1]
+    assert (last.actor, last.payload["facts"]) == ("judge:Kim", "turn=3 life=3-2")
+    assert head(server.db, mid) == start + 1

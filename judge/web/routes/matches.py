@@ -325,14 +325,14 @@ def _decide_page(request: Request, scope: MatchScope, g: Grant, fields: Any, sta
     refusal, in words, with what to do). `fields`: the query's or a posted form's (its `policy`,
     checked as the actions check it: a refused one is the preview's refusal). `error`: a refused
     confirm or facts form, said above the preview; `facts`: what the refused facts form said, kept in
-    its box."""
+    its box (else the facts line the refusal asks to be read, its `?`s to fill in)."""
     web = app_state(request)
     m = web.desk.matches.match(scope.match)
     policy, refusal = _policy(fields)
     p = preview(m, policy, refusal)
     return page(request, "web/decide.html", status, title=f"End of time: {' vs '.join(m.players)}", mid=scope.match,
                 k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, judge=g.match_actor,
-                players=m.players, p=p, policy=policy or "", msg=flash_of(request), facts=facts,
+                players=m.players, p=p, policy=policy or "", msg=flash_of(request), facts=facts or p.facts_to_read,
                 error=page_error(error) if error else None,
                 policies=list(m.ruleset.time_policies),
                 time_facts=time_facts_form(m) if p.needs_facts or p.no_time_call else None,
