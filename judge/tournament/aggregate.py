@@ -524,9 +524,14 @@ class Tournament:
 
     def _sealed_before_next(self, st: TournamentState) -> TournamentState:
         """Before the next round is paired: seal the current one if it is complete and was never
-        sealed (an organizer who pairs on without closing)."""
+        sealed (an organizer who pairs on without closing), refused as `tournament close` refuses
+        while a result of it may not be sealed (seal.closing_blockers: QA85 1, pairing sealed over
+        a result resting on a decision overturned on appeal after close had refused it)."""
         cur = st.current
         if cur is not None and cur.complete and cur.number not in st.seals:
+            if behind := seal.closing_blockers(self.store, st, {e.position for e in cur.result_events.values()}):
+                raise InputError(f"{cur.name} cannot be sealed, so the next round is not paired: "
+                                 + "; ".join(behind), field="round")
             self.seal_round(cur.number)
             return self.state()
         return st

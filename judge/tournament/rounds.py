@@ -28,7 +28,7 @@ from judge.tournament.pairing import RoundPairing
 from judge.tournament.tables import DISPUTED, round_tables
 from judge.tournament.tablematch import plays_table, unlinked_matches
 from judge.tournament.state import RoundState, TournamentState, replay
-from judge.tournament.seal import appealed_results, entered_against_decision, standing_problems
+from judge.tournament.seal import closing_blockers
 
 
 def _current(st: TournamentState, round_no: int | None = None) -> RoundState:
@@ -141,7 +141,7 @@ def close_round(t: Tournament, round_no: int | None = None) -> RecordedEvent:
     if missing := rnd.missing():
         raise InputError(f"{rnd.name} still misses results for table(s) "
                          f"{', '.join(map(str, missing))}", field="round")
-    if behind := closing_blockers(t, st, {e.position for e in rnd.result_events.values()}):
+    if behind := closing_blockers(t.store, st, {e.position for e in rnd.result_events.values()}):
         raise InputError(f"{rnd.name} cannot close: " + "; ".join(behind), field="round")
     (ev,) = t.append(st, [t._draft("round.closed", {"round": rnd.number})])
     try:
@@ -149,21 +149,6 @@ def close_round(t: Tournament, round_no: int | None = None) -> RecordedEvent:
     except ConflictError:
         pass  # another writer came first: the round is sealed before the next is paired
     return ev
-
-
-def closing_blockers(t: Tournament, st: Any, results: set[int]) -> list[str]:
-    """Why these standing results (`results`: their events' positions) cannot be sealed: the
-    warnings no answer settles (judge.tournament.placings.warnings gives them no choices) — a
-    result its match no longer gives, one resting on a time decision the head judge overturned on
-    appeal, one entered against the match's standing decision (QA84 2: the round closed and sealed
-    over an overturned decision). A seal would certify them; entering the result again settles
-    each. One read of the tournament and of each match, shared by the three checks."""
-    log: list[Any] = t.store.read(st.id)
-    logs: dict[str, Any] = {}
-    out = [p.warning(t.id) for p in standing_problems(t.store, st, log, logs) if p.event.position in results]
-    out += [words for e, words in appealed_results(t.store, st, log, logs) if e.position in results]
-    out += [words for e, _, words in entered_against_decision(t.store, st, log, logs) if e.position in results]
-    return out
 
 
 def close_warning(t: Tournament, closed: RecordedEvent, cli: bool = False) -> str | None:

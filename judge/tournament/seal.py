@@ -471,3 +471,20 @@ def check_results(store: EventStore, events: list[RecordedEvent]) -> tuple[list[
         out.append(f"{where}: out of date after a correction in match {p.match} ({p.words}); {p.fix(events[0].match)}"
                    if p.out_of_date else f"{where}: {p.words}")
     return out, checked
+
+
+def closing_blockers(store: EventStore, st: TournamentState, results: set[int]) -> list[str]:
+    """Why these standing results (`results`: their events' positions) cannot be sealed: the
+    warnings no answer settles (judge.tournament.placings.warnings gives them no choices) — a
+    result its match no longer gives, one resting on a time decision the head judge overturned on
+    appeal, one entered against the match's standing decision (QA84 2: the round closed and sealed
+    over an overturned decision). A seal would certify them; entering the result again settles
+    each. `tournament close` refuses on them, and so does pairing the next round, which seals
+    the round it follows (QA85 1: `pair` sealed over them after close was refused). One read of
+    the tournament and of each match, shared by the three checks."""
+    log: list[Any] = store.read(st.id)
+    logs: dict[str, Any] = {}
+    out = [p.warning(st.id) for p in standing_problems(store, st, log, logs) if p.event.position in results]
+    out += [words for e, words in appealed_results(store, st, log, logs) if e.position in results]
+    out += [words for e, _, words in entered_against_decision(store, st, log, logs) if e.position in results]
+    return out

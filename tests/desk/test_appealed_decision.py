@@ -88,6 +88,31 @@ def test_tournament_warnings_name_a_result_standing_on_an_overturned_decision(tm
     assert code == 0, out + err
 
 
+def test_pairing_the_next_round_does_not_seal_over_a_result_on_an_overturned_decision(tmp_path):
+    """QA85 1: `tournament close` refused, then `tournament pair` sealed round 1 over the overturned
+    decision and paired round 2 on it (the web's Pair button too: the same Tournament.pair)."""
+    db, m, decision, appeal = _overturned(tmp_path)
+    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=2)
+    for p in ("Ann", "Bob"):
+        t.register(p)
+    t.pair()
+    t.record_matches([m.id])
+    code, _, err = run_in_process(db, "tournament", "pair", t.id)
+    assert code == 2 and "Round 1 cannot be sealed, so the next round is not paired" in err, err
+    assert "overturned on appeal" in err
+    st = t.state()
+    assert len(st.rounds) == 1 and 1 not in st.seals
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    enter = out[out.index("`tablejudge tournament result", out.index("head judge's result")):].split("`")[1]
+    bob_first = st.rounds[0].tables()[0].player1 == "Bob"
+    code, out, err = run_in_process(db, *shlex.split(enter.replace("W-L-D", "1-0-0" if bob_first else "0-1-0")
+                                                     .split(" ", 1)[1]))
+    assert code == 0, out + err
+    code, out, err = run_in_process(db, "tournament", "pair", t.id)
+    assert code == 0, out + err
+    assert 1 in t.state().seals and len(t.state().rounds) == 2
+
+
 def test_a_standing_continue_is_worded_as_play_going_on_not_a_result():
     # QA81 M4: "decided: continue (event 61, policy bandai)", and the page said it decides the match
     from types import SimpleNamespace
