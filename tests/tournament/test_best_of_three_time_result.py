@@ -38,3 +38,19 @@ def test_a_result_from_a_best_of_three_decided_at_time_counts_the_decisions_game
     code, out, _ = run_in_process(db, "tournament", "warnings", "OP")
     assert "result-decision" not in out, out
 
+
+def test_a_hand_entered_result_with_other_game_counts_than_the_decision_is_warned(tmp_path):
+    db, match, first, second = _decided_at_time(tmp_path)
+    code, out, err = run_in_process(db, "tournament", "result", "OP", "1-0-0", "--player", "Ann")
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", "OP")
+    ann = "2-1-0" if first == "Ann" else "1-2-0"
+    entered = "1-0-0" if first == "Ann" else "0-1-0"
+    assert f"({first} {entered} {second}, event" in out and f"ends {first} {ann} {second}" in out, out
+    tid = json.loads(run_in_process(db, "tournament", "show", "OP", "--json")[1])["id"]
+    assert f"tablejudge tournament result {tid} --match {match} --round 1 --overwrite" in out, out
+    # the game counts the decision gives: no warning
+    code, out, err = run_in_process(db, "tournament", "result", "OP", "2-1-0", "--player", "Ann", "--overwrite",
+                                    "--reason", "as the time decision")
+    assert code == 0, out + err
+    assert "result-decision" not in run_in_process(db, "tournament", "warnings", "OP")[1]
