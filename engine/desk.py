@@ -309,6 +309,8 @@ class LogOutcome:
     source: str  # "penalty" | "game" | "time.decision"
     position: int | None = None
     explanation: tuple[str, ...] = ()
+    score: dict[str, int] | None = None  # the game's outcome's games won each (Outcome.score), if it gives them
+    drawn: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"result": self.result, "winner": self.winner, "how": self.how, "source": self.source,
@@ -335,7 +337,8 @@ def log_outcome(events: Sequence[Any], voided: Iterable[int], players: Sequence[
         return _penalty_outcome(losers, players)
     if game_outcome is not None:
         return LogOutcome(game_outcome.result, game_outcome.winner, game_outcome.how, "game",
-                          None, tuple(game_outcome.explanation))
+                          None, tuple(game_outcome.explanation), getattr(game_outcome, "score", None),
+                          getattr(game_outcome, "drawn", 0))
     for e in live:
         if e.kind == "judge.penalty" and e.payload["penalty"] == "Game Loss":
             losers.setdefault(e.payload["player"], ("Game Loss", e.position))

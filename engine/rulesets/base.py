@@ -56,10 +56,17 @@ class Outcome:
     explanation: list[str] = field(default_factory=list)
     rule: str = ""  # the rule that ended it (a rule id of the ruleset), when there is one
     position: int | None = None  # the event that ended it
+    # a match of several games (a ruleset whose log holds the whole match): the games each player
+    # won and the games drawn, which a tournament result counts; None: the log is one game
+    score: dict[str, int] | None = None
+    drawn: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"result": self.result, "winner": self.winner, "how": self.how,
-                "explanation": self.explanation, "rule": self.rule, "position": self.position}
+        out = {"result": self.result, "winner": self.winner, "how": self.how,
+               "explanation": self.explanation, "rule": self.rule, "position": self.position}
+        if self.score is not None:
+            out.update(score=dict(self.score), drawn=self.drawn)
+        return out
 
 
 @dataclass

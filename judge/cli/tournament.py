@@ -498,7 +498,7 @@ def register(cli: click.Group) -> None:
     @click.option("--player", default=None, help="The player (SLIP is this player's W-L-D); case, spaces and accents aside.")
     @click.option("--round", "round_no", type=int, default=None, help="Default: the current round "
                   "(give an earlier round to correct it: the new result supersedes the old).")
-    @click.option("--match", "matches", multiple=True, help="A recorded match (one game); repeat for each game.")
+    @click.option("--match", "matches", multiple=True, help="A recorded match: one game, or a whole match where its log holds one (op2009); repeat for each.")
     @click.option("--override-format", "override_format", is_flag=True,
                   help="Record game counts the match format does not allow (e.g. 3-0-0 in a best of three); "
                        "the result is marked format_override in the log.")

@@ -32,7 +32,7 @@ from judge.tournament.pairing import (
 )
 from judge.tournament.names import clean_name, did_you_mean, name_key, namesakes, same_names, similar_to
 from judge.tournament import seal
-from judge.tournament.results import OverwriteRefused, is_double_loss, parse_slip, refuse_no_game
+from judge.tournament.results import OverwriteRefused, game_counts, is_double_loss, parse_slip, refuse_no_game
 from judge.tournament.standings import (
     DOUBLE_LOSS,
     Standings,
@@ -409,8 +409,9 @@ class Tournament:
     def record_matches(self, match_refs: Sequence[str], *, round_no: int | None = None,
                        override_format: bool = False, overwrite: bool = False,
                        reason: str | None = None) -> RecordedEvent:
-        """A result from recorded matches (one game each): each match's outcome, replayed. `reason`:
-        kept with the result (why it overwrites one)."""
+        """A result from recorded matches: each match's outcome, replayed, as game counts (game_counts:
+        one game per match, or the games a match of several games gives, e.g. op2009's best of three).
+        `reason`: kept with the result (why it overwrites one)."""
         if not match_refs:
             raise InputError("give at least one match", field="match")
         st = self.state()
@@ -446,6 +447,8 @@ class Tournament:
                                  "tournament result T --double-loss --table N`", field="match")
             if outcome.winner is not None:
                 outcome = dataclasses.replace(outcome, winner=names.get(outcome.winner, outcome.winner))
+            if getattr(outcome, "score", None) is not None:  # the games each won, by the names used here
+                outcome = dataclasses.replace(outcome, score={names.get(p, p): n for p, n in outcome.score.items()})
             outcomes.append((m.id, outcome, _basis(m)))
         assert players is not None
         if len(players) != 2:
@@ -456,9 +459,8 @@ class Tournament:
             raise InputError(f"{', '.join(sorted(players))} are not paired together in round "
                              f"{rnd.number} (table {pairing.table}: {pairing.player1} vs {pairing.player2})",
                              field="match")
-        w = sum(1 for _, o, _ in outcomes if o.result == "win" and o.winner == pairing.player1)
-        l = sum(1 for _, o, _ in outcomes if o.result == "win" and o.winner == pairing.player2)
-        d = sum(1 for _, o, _ in outcomes if o.result == "draw")
+        counts = [game_counts(o, pairing.player1, pairing.player2) for _, o, _ in outcomes]
+        w, l, d = (sum(c[i] for c in counts) for i in range(3))
         return self._record(st, rnd, pairing, w, l, d, "match", [mid for mid, _, _ in outcomes], override_format,
                             overwrite, reason, based_on=[b for _, _, b in outcomes])
 

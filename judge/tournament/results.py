@@ -81,6 +81,21 @@ def is_double_loss(text: str) -> bool:
     return str(text).strip().casefold() == DOUBLE_LOSS
 
 
+def game_counts(outcome: Any, player1: str, player2: str) -> tuple[int, int, int]:
+    """A recorded match's outcome (engine.rulesets.base.Outcome, players by their names here) as a
+    result's game counts, player1's W-L-D: the games each won and the games drawn where the outcome
+    gives them (a log that holds the whole match: op2009's best of three, a time decision's score
+    included), else one game, the match's own (`record --match` adds up one game per match)."""
+    score = getattr(outcome, "score", None)
+    if score is not None:
+        return int(score.get(player1, 0)), int(score.get(player2, 0)), int(getattr(outcome, "drawn", 0))
+    if outcome.result == "draw":
+        return 0, 0, 1
+    if outcome.result == "win":
+        return int(outcome.winner == player1), int(outcome.winner == player2), 0
+    return 0, 0, 0
+
+
 def refuse_no_game(w: int, l: int, d: int, double_loss: bool, *, how: str, field: str, where: str = "") -> None:
     """One rule for every result between two players (a tournament's, a results file's): it counts
     a game, or it is a double loss. 0-0-0 is no match draw (it would give each a draw's points):

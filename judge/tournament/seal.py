@@ -23,7 +23,8 @@ from engine.replay import VOIDING_KINDS, Replayer, voided_positions
 from engine.store import MATCH_CREATED, EventStore, MatchNotFound
 from engine.timefacts import read_again, timelimit_command
 
-from judge.tournament.standings import slip_text
+from judge.tournament.results import game_counts
+from judge.tournament.standings import slip_text, slip_words
 from judge.tournament.state import TournamentState, replay
 from judge.tournament.vocab import CREATED
 
@@ -348,7 +349,9 @@ def entered_against_decision(store: EventStore, st: TournamentState,
     - `result-decision`: in a best-of-one round (a game is the match), the result does not say what
       the match's outcome as it stands does (engine.desk.log_outcome: a later Match Loss or
       Disqualification over the decision); in longer formats one game's decision does not fix the
-      match's result, so nothing is compared. A decision a correction left out of date (DESK-15) is
+      match's result, so nothing is compared, unless the match's log holds the whole match and its
+      outcome gives the games won (op2009's best of three: `score`), then compared in any format;
+      the right winner with other game counts is `result-decision` too (QA85 #2). A decision a correction left out of date (DESK-15) is
       no standing one: the match waits for a new decision, and nothing is compared.
     (result event, warning kind, the warning's words with the commands that settle it.) The match
     logs read already (`logs`) are used; the others are read for their decisions, appeals and voids
@@ -394,18 +397,23 @@ def entered_against_decision(store: EventStore, st: TournamentState,
                     f"{a.words()}: it may rest on the overturned decision. " + _settle_appeal(st.id, match, rnd.number,
                                                                                         p["table"], a))))
             continue
-        if st.match_format(rnd.stage).best_of != 1:
-            continue
         # the match's outcome as it stands, not the decision alone: a later Match Loss or
         # Disqualification decides the match over it (engine.desk.log_outcome's order)
         ending = _standing_outcome(store, match, full if full is not None else _full_log(store, match, logs), stale)
-        if ending is None:
-            continue
+        if ending is None or (ending.score is None and st.match_format(rnd.stage).best_of != 1):
+            continue  # a log of one game in a longer match: its decision does not fix the match's result
         w1, w2 = int(p["wins1"]), int(p["wins2"])
         entered = "double-loss" if p.get("double_loss") else p["player1"] if w1 > w2 else p["player2"] if w2 > w1 \
             else "draw"
         outcome = _coarse(ending.winner, ending.result)
         if entered == outcome:
+            games = _other_games(ending, p)
+            if games is not None:  # the right winner, not the games the decision gives (QA85 #2)
+                out.append((e, "result-decision", (
+                    f"{where} gives other game counts than match {match}'s standing time decision (event "
+                    f"{d.position}), whose match ends {p['player1']} {games} {p['player2']}; the games count "
+                    f"in the tiebreakers. Take the result from the match: `tablejudge tournament result {st.id} "
+                    f"--match {match} --round {rnd.number} --overwrite --reason \"as the time decision\"`")))
             continue
         said = f"{outcome} wins" if ending.result == "win" else f"a {outcome}"
         if ending.source == "penalty":  # `--match` takes the game's outcome: the penalty's is entered by hand
@@ -426,6 +434,17 @@ def entered_against_decision(store: EventStore, st: TournamentState,
             f"judge:NAME --voids {d.position} --reason \"...\"`) and decide again (`"
             f"{timelimit_command(match, d.payload.get('facts'))}`{read_again(d.payload.get('facts'))})")))
     return out
+
+
+def _other_games(ending: Any, p: dict[str, Any]) -> str | None:
+    """The game counts (W-L-D, player1's) the match's outcome gives, where they differ from the
+    result event's payload `p`; None when they agree or the outcome gives none (a log of one game)."""
+    if ending.score is None or p.get("double_loss"):
+        return None
+    counts = game_counts(ending, p["player1"], p["player2"])
+    if counts == (int(p["wins1"]), int(p["wins2"]), int(p.get("draws", 0))):
+        return None
+    return slip_words(*counts, False)
 
 
 def _full_log(store: EventStore, match: str, logs: dict[str, list[RecordedEvent]]) -> list[RecordedEvent]:
@@ -453,9 +472,14 @@ def _standing_outcome(store: EventStore, match: str, events: list[RecordedEvent]
     except Exception:  # noqa: BLE001 - a ruleset bug: verify and the desk's review report it
         return None
     ending = log_outcome(events, state.voided, m.players, game, stale)
-    if ending is None or ending.winner is None:
+    if ending is None:
         return ending
-    return dataclasses.replace(ending, winner=match_names(m).get(ending.winner, ending.winner))
+    names = match_names(m)
+    if ending.score is not None:
+        ending = dataclasses.replace(ending, score={names.get(k, k): n for k, n in ending.score.items()})
+    if ending.winner is None:
+        return ending
+    return dataclasses.replace(ending, winner=names.get(ending.winner, ending.winner))
 
 
 def check_results(store: EventStore, events: list[RecordedEvent]) -> tuple[list[str], int]:

@@ -27,7 +27,7 @@ from engine.hidden import forget, identified, take_at_end
 from . import words as words
 from engine.catalogue import load
 from engine.rulesets.base import Decision, History, Outcome, Ruleset
-from .time import TIME_FACTS, awarded_score, decide, decide_from_facts
+from .time import TIME_FACTS, awarded_score, decide, decide_from_facts, facts_score
 from .vocab import KINDS
 
 CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
@@ -67,7 +67,8 @@ class Op2009Ruleset(Ruleset):
     name = "op2009"
     title = "One Piece CardGame 2009 (MM25 rules, best of three)"
     rulebook = "op2009-mm25.it.md"
-    version = 2  # 2: a time decision's awarded games count in the score; hand moves never guess
+    version = 3  # 2: a time decision's awarded games count in the score; hand moves never guess; 3: a
+    # decision from facts takes the score from them
     max_cards = 100  # any count of cards; a 32-card Forziere plus a sideboard
     zones = ZONES
     counters = {}
@@ -173,6 +174,11 @@ class Op2009Ruleset(Ruleset):
         if p["result"] in ("win", "draw", "double-loss") and s.result is None:
             before = s.extra["score"]
             final = awarded_score(p["branch"], before)
+            # a table nobody recorded: its log holds no game, the judge's facts say the score (QA85 #2:
+            # 0-0 in the log made a 1-0 read off the table end 1-1, not 2-1)
+            read = facts_score(p["facts"], list(s.players), p["branch"], p.get("winner")) if p.get("facts") else None
+            if read is not None:
+                before, final = read, read
             for player in s.players:  # games the decision awards (1 each at 1-0 while sideboarding)
                 for _ in range(final.get(player, 0) - before.get(player, 0)):
                     s.extra["games"].append({"game": len(s.extra["games"]) + 1, "first": None, "winner": player,
@@ -1262,8 +1268,11 @@ class Op2009Ruleset(Ruleset):
         if s.result is None:
             return None
         games = [f"game {g['game']}: {g['winner'] or 'draw'} ({g['how']})" for g in s.extra.get("games", [])]
+        score = s.result.get("score")
         return Outcome(s.result["result"], s.result.get("winner"), s.result["how"], games,
-                       s.result.get("rule", ""), s.result.get("position"))
+                       s.result.get("rule", ""), s.result.get("position"),
+                       score=dict(score) if score is not None else None,
+                       drawn=sum(1 for g in s.extra.get("games", []) if not g["winner"]))
 
     def games_per_match(self) -> int:
         return self.opts["games"]

@@ -23,7 +23,7 @@ from engine.events import RecordedEvent
 from engine.replay import Fold, as_played
 from engine.state import TableState
 from engine.rulesets.base import Decision
-from engine.timefacts import Fact, FactsError
+from engine.timefacts import Fact, FactsError, parse_facts
 
 
 
@@ -50,6 +50,24 @@ def awarded_score(branch: str, score: dict[str, int]) -> dict[str, int]:
     if branch == SIDEBOARD_AWARD:
         return {p: n + 1 for p, n in score.items()}
     return dict(score)
+
+
+def facts_score(facts: str, players: list[str], branch: str, winner: str | None) -> dict[str, int] | None:
+    """The match score a decision made from the judge's facts (`timelimit --facts`) leaves: the games
+    won read off the table (`games=`), the game a player won in the turn played out after the call
+    (`won=`: the "condizione-regolamentare" branches; a recorded match has that game in its log), and
+    what the decision awards (awarded_score). None: the facts cannot be read (the log keeps them as
+    typed; the state then counts the games its log holds)."""
+    try:
+        games = parse_facts(facts, TIME_FACTS, players, complete=False).get("games")
+    except FactsError:
+        return None
+    if games is None:
+        return None
+    final = awarded_score(branch, games)
+    if branch.endswith("/condizione-regolamentare") and winner in final:
+        final[winner] += 1
+    return final
 
 
 @dataclass
