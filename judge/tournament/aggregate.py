@@ -588,10 +588,15 @@ class Tournament:
         old = rnd.results.get(p.table)
         new = slip_words(w, l, d, double_loss)
         if old is not None and slip_text(old) == new and not (
-                based_on and seal.out_of_date(self.store, rnd.result_events[p.table])):
+                based_on and seal.out_of_date(self.store, rnd.result_events[p.table])) and not (
+                not based_on and overwrite and reason
+                and seal.settled_by_entering_again(self.store, st, rnd.result_events[p.table])):
             # the same result again, whatever the reason given: nothing new to store (as a batch,
             # judge/tournament/entry.py); the event returned is the one that recorded it. Unless
-            # it is taken again from a match corrected since: then it rests on the match as it is
+            # it is taken again from a match corrected since: then it rests on the match as it is;
+            # or entered by hand with --overwrite and a reason where a warning that blocks closing
+            # asks for it (the head judge's result after an appeal): recorded again, it is the
+            # head judge's ruling (QA85 3: "unchanged", and the round stayed blocked)
             return rnd.result_events[p.table]
         draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
                                    based_on=based_on, double_loss=double_loss)
