@@ -237,10 +237,13 @@ def register(cli: click.Group) -> None:
     @click.option("--top-cut-best-of", "top_cut_best_of", type=int, default=None,
                   help="Top-cut matches are best of N games (default: the game's: optcg 3, op2009 3, others 3).")
     @click.option("--id", "tid", default=None, help="Tournament id (default: t-<random>).")
+    @click.option("--same-name", "same_name", is_flag=True,
+                  help="Create it although another tournament has the name (case, spaces and accents aside); "
+                       "refused without it: neither could be found by name, only by id.")
     @click.option("--json", "as_json", is_flag=True)
     @pass_env
     def new_cmd(env, name, game, policy, options, rounds, top_cut, seed, best_of, top_cut_best_of, tid,
-                as_json) -> None:
+                same_name, as_json) -> None:
         """Create a tournament; prints its id alone on stdout, and on stderr the standings policy
         it picked (the game's own unless --policy; --json carries it as `policy`).
 
@@ -256,7 +259,8 @@ def register(cli: click.Group) -> None:
         _policy(policy, opts)
         t = Tournament.create(env.store(create=True), name=name, game=game, policy=policy, policy_options=opts or None,
                               rounds=rounds, top_cut=top_cut, seed=seed, tournament_id=tid,
-                              recorded_by=env.recorded_by, best_of=best_of, top_cut_best_of=top_cut_best_of)
+                              recorded_by=env.recorded_by, best_of=best_of, top_cut_best_of=top_cut_best_of,
+                              same_name=same_name)
         if as_json:
             emit_json(t.state().summary())
         else:
