@@ -364,7 +364,9 @@ def register(cli: click.Group) -> None:
     @pass_env
     def decide_cmd(env, tournament_ref, warning_id, choice, reason) -> None:
         """Answer a warning: keep (with the reason), reseed the top cut from the standings, or
-        re-pair the last round. The answer is an event.
+        re-pair the last round. The answer is an event. The warnings about a result's match
+        (result-basis, result-appealed, result-decision) have no answer here: recording the
+        result again as each says settles it (refused with its commands).
 
         \b
         Example:

@@ -237,10 +237,13 @@ def register(cli: click.Group) -> None:
     @click.option("--top-cut-best-of", "top_cut_best_of", type=int, default=None,
                   help="Top-cut matches are best of N games (default: the game's: optcg 3, op2009 3, others 3).")
     @click.option("--id", "tid", default=None, help="Tournament id (default: t-<random>).")
+    @click.option("--same-name", "same_name", is_flag=True,
+                  help="Create it although another tournament has the name (case, spaces and accents aside); "
+                       "refused without it: neither could be found by name, only by id.")
     @click.option("--json", "as_json", is_flag=True)
     @pass_env
     def new_cmd(env, name, game, policy, options, rounds, top_cut, seed, best_of, top_cut_best_of, tid,
-                as_json) -> None:
+                same_name, as_json) -> None:
         """Create a tournament; prints its id alone on stdout, and on stderr the standings policy
         it picked (the game's own unless --policy; --json carries it as `policy`).
 
@@ -256,7 +259,8 @@ def register(cli: click.Group) -> None:
         _policy(policy, opts)
         t = Tournament.create(env.store(create=True), name=name, game=game, policy=policy, policy_options=opts or None,
                               rounds=rounds, top_cut=top_cut, seed=seed, tournament_id=tid,
-                              recorded_by=env.recorded_by, best_of=best_of, top_cut_best_of=top_cut_best_of)
+                              recorded_by=env.recorded_by, best_of=best_of, top_cut_best_of=top_cut_best_of,
+                              same_name=same_name)
         if as_json:
             emit_json(t.state().summary())
         else:
@@ -521,7 +525,10 @@ def register(cli: click.Group) -> None:
         Game counts the match format cannot produce are refused (best of N: a player wins at most
         ceil(N/2) games; at most N games, drawn ones included) unless --override-format. A table
         that already has a different result keeps it unless --overwrite (the same result again
-        stores nothing, whatever --reason says, and says it was unchanged). A slip that differs
+        stores nothing, whatever --reason says, and says it was unchanged; except where a warning
+        that blocks closing asks for it, a result resting on a time decision overturned on appeal
+        or one its match no longer gives: with --overwrite and --reason it is recorded again, the
+        head judge's result, and settles the warning). A slip that differs
         from a player's own report, or settles a disputed table, goes in only with --overwrite
         and a --reason. Many tables at once: `tournament results`.
 
@@ -558,6 +565,8 @@ def register(cli: click.Group) -> None:
         said = slip_text(p) + (" (a match loss for both)" if p.get("double_loss") else "")
         rnd = t.state().round(p["round"])
         unchanged = e.position <= (head or 0)
+        old = had.get((p["round"], p["table"]))
+        again = not unchanged and old is not None and slip_text(old) == slip_text(p)  # settles a warning
         if as_json:
             emit_json(_result_json(t, e, rnd, had, unchanged))
             warn_invalidated(t)
@@ -565,7 +574,8 @@ def register(cli: click.Group) -> None:
         click.echo(f"{rnd.label if rnd else 'round ' + str(p['round'])} table {p['table']}: "
                    f"{p['player1']} {said} {p['player2']} (event {e.position})"
                    + (" — format override" if p.get("format_override") else "")
-                   + (" — unchanged: the table already had this result, nothing was stored" if unchanged else ""))
+                   + (" — unchanged: the table already had this result, nothing was stored" if unchanged else
+                      " — recorded again (the table had this result), the head judge's result" if again else ""))
         warn_invalidated(t)
         _echo_seal_after(t, e)
 

@@ -9,6 +9,7 @@ nothing here names a game.
 """
 from __future__ import annotations
 
+import shlex
 import dataclasses
 from dataclasses import dataclass, field
 from collections.abc import Callable, Mapping
@@ -280,7 +281,7 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
         return result
     if facts is None and result.contradicts is None and result.decision.result == "continue":
         # before a dry run returns: what `--dry-run` and the web's preview show is what a run records
-        _refuse_continue_after_facts(match, result.time_called)
+        _refuse_continue_after_facts(match, result.time_called, judge)
     if dry_run:
         return result
     if result.contradicts is not None:
@@ -314,13 +315,15 @@ def run(match: Match, policy: str | None = None, *, dry_run: bool = False,
     return result
 
 
-def _refuse_continue_after_facts(match: Match, called: RecordedEvent) -> None:
+def _refuse_continue_after_facts(match: Match, called: RecordedEvent, judge: str | None) -> None:
     """TableFactsNeeded (field `facts`, nothing stored) where the last time decision after this time
     call (`called`), voided or not, was given from facts read off the table and no game event counts
     after it: the log has not the play those facts described, so a "continue" from the log alone is
     no decision on the table, and recorded it would stand in for the one it replaces while saying
     nothing (QA83 #2). Read the table again and give --facts. A decision of an earlier time call
-    (voided since, a new one made), or play recorded event by event after it: the log decides."""
+    (voided since, a new one made), or play recorded event by event after it: the log decides.
+    The command it prints carries --judge as typed (`judge`), else NAME: copied without it, the
+    decision would be recorded under whoever runs it (QA85 #4)."""
     events, voided = log_and_voided(match)
     last = next((e for e in reversed(events) if e.position > called.position and e.kind == "time.decision"), None)
     told = last.payload.get("facts") if last is not None else None
@@ -330,7 +333,7 @@ def _refuse_continue_after_facts(match: Match, called: RecordedEvent) -> None:
             f"match {match.id}'s last time decision (event {last.position}) was given from facts read off the "
             f"table ({told}); its log has no play since that decides the match, and from the log alone this "
             f"decision would be \"continue\". Nothing was recorded. Read the table again and decide from the "
-            f"facts: {timelimit_command(match.id, told, judge=None)} (fill in each ?)", field="facts",
+            f"facts: {timelimit_command(match.id, told, judge=shlex.quote(judge) if judge else 'NAME')} (fill in each ?)", field="facts",
             facts=blank(told))
 
 

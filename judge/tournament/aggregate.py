@@ -107,7 +107,11 @@ class Tournament:
                policy_options: dict[str, Any] | None = None, rounds: int = 0, top_cut: int = 0,
                seed: str | int | None = None, tournament_id: str | None = None,
                recorded_by: str | None = None, best_of: int | None = None,
-               top_cut_best_of: int | None = None, actor: str = TABLE_ACTOR) -> "Tournament":
+               top_cut_best_of: int | None = None, actor: str = TABLE_ACTOR,
+               same_name: bool = False) -> "Tournament":
+        """A new tournament. A name another tournament has (as `named` folds it: case, spaces and
+        accents aside) is refused unless `same_name`: by name, neither would be found any more,
+        each lookup refused as ambiguous (QA85 5: "spring" beside "Spring" was created silently)."""
         check_game(game)  # before anything is stored
         # stored as chosen, the game's own when none was (standings.default_policy)
         payload = {"name": name, "game": game, "policy": policy or default_policy(game), "rounds": rounds,
@@ -119,6 +123,14 @@ class Tournament:
         if policy_options:
             payload["policy_options"] = dict(policy_options)
         draft = _draft(CREATED, payload, recorded_by, actor)
+        # after the payload's own checks: a bad field is said first, as for any name
+        taken = [] if same_name else cls._called(store, name)
+        if taken:
+            said = ", ".join(f"{shown(e.payload['name'])} ({e.match})" for e in taken[:3])
+            raise InputError(f"a tournament is already called {said}: names are matched regardless of case, "
+                             "spaces and accents, so neither could be found by name any more. Nothing was "
+                             "stored. Choose another name (e.g. with the date), or, from the command line, "
+                             "add --same-name and give each by its id", field="name")
         tid = tournament_id or "t-" + uuid.uuid4().hex[:8]
         store.create(tid, [draft])
         return cls(store, tid, recorded_by, actor)
@@ -159,8 +171,13 @@ class Tournament:
     @staticmethod
     def named(store: EventStore, name: str) -> list[str]:
         """The ids of the tournaments called `name`, case, spaces and accents aside (name_key)."""
+        return [e.match for e in Tournament._called(store, name)]
+
+    @staticmethod
+    def _called(store: EventStore, name: str) -> list[RecordedEvent]:
+        """The creation events of the tournaments `named` finds: the one fold, for lookups and `create`."""
         key = name_key(name) if isinstance(name, str) else ""
-        return [e.match for e in store.created_events(CREATED) if key and name_key(e.payload["name"]) == key]
+        return [e for e in store.created_events(CREATED) if key and name_key(e.payload["name"]) == key]
 
     @classmethod
     def id_named(cls, store: EventStore, name: str) -> str | None:
@@ -595,10 +612,15 @@ class Tournament:
         old = rnd.results.get(p.table)
         new = slip_words(w, l, d, double_loss)
         if old is not None and slip_text(old) == new and not (
-                based_on and seal.out_of_date(self.store, rnd.result_events[p.table])):
+                based_on and seal.out_of_date(self.store, rnd.result_events[p.table])) and not (
+                not based_on and overwrite and reason
+                and seal.settled_by_entering_again(self.store, st, rnd.result_events[p.table])):
             # the same result again, whatever the reason given: nothing new to store (as a batch,
             # judge/tournament/entry.py); the event returned is the one that recorded it. Unless
-            # it is taken again from a match corrected since: then it rests on the match as it is
+            # it is taken again from a match corrected since: then it rests on the match as it is;
+            # or entered by hand with --overwrite and a reason where a warning that blocks closing
+            # asks for it (the head judge's result after an appeal): recorded again, it is the
+            # head judge's ruling (QA85 3: "unchanged", and the round stayed blocked)
             return rnd.result_events[p.table]
         draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
                                    based_on=based_on, double_loss=double_loss)

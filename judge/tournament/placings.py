@@ -204,6 +204,12 @@ def decide(t: Tournament, warning_id: str, choice: str, reason: str) -> list[Rec
     st = t.state()
     w = next((w for w in warnings(st) if w.id == warning_id), None)
     if w is None:
+        # the warnings read from the store (a result's basis, an appeal, a match's decision) have no
+        # answer to choose: said as they are, their commands, not "answered already" (QA85 3)
+        told = next((w for w in warnings(st, store=t.store) if w.id == warning_id and not w.choices), None)
+        if told is not None:
+            raise InputError(f"warning {warning_id!r} has no answer to choose (nothing was recorded): it is "
+                             f"settled by recording the result again, as it says: {told.message}", field="warning")
         raise InputError(f"no open warning {warning_id!r} (it may be answered already)", field="warning")
     if choice not in w.choices:
         raise InputError(f"{choice!r} is not a choice for this warning ({', '.join(w.choices)})", field="choice")

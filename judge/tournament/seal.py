@@ -279,6 +279,22 @@ def standing_problems(store: EventStore, st: TournamentState, events: list[Recor
     return problems
 
 
+def settled_by_entering_again(store: EventStore, st: TournamentState, event: RecordedEvent) -> bool:
+    """Whether a warning that blocks closing (judge.tournament.rounds.closing_blockers) rests on the
+    standing result `event` and is settled by entering the same result again by hand: `result-basis`
+    (its match no longer gives it) and `result-appealed` (entered or taken before the appeal), which
+    a hand-entered result after the appeal answers as the head judge's. Not `result-decision`: the
+    result disagrees with the match's outcome, and the same result again still does (QA85 3: the
+    head judge's result, the same as the table's, was "unchanged" and the round stayed blocked)."""
+    log: list[RecordedEvent] = store.read(st.id)
+    logs: dict[str, list[RecordedEvent]] = {}
+    at = event.position
+    return (any(p.event.position == at for p in standing_problems(store, st, log, logs))
+            or any(e.position == at for e, _ in appealed_results(store, st, log, logs))
+            or any(e.position == at and kind == "result-appealed"
+                   for e, kind, _ in entered_against_decision(store, st, log, logs)))
+
+
 def appealed_results(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,
                      logs: dict[str, list[RecordedEvent]] | None = None) -> list[tuple[RecordedEvent, str]]:
     """The standing results taken from a match whose time decision, the one the result rests on (the

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import shlex
 
+import pytest
+
 from judge.tournament.aggregate import Tournament
 from tests.conftest import run_in_process
 from tests.desk.test_stale_decision import decided
@@ -251,3 +253,44 @@ def test_tournament_warnings_compare_an_entered_result_with_a_later_match_loss(t
     assert code == 0, out + err
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 0 and "no warning" in out, out
+
+
+@pytest.mark.parametrize("entered", ["match", "slip"])
+def test_the_head_judges_result_the_same_as_the_tables_is_recorded_again_and_settles_it(tmp_path, entered):
+    """QA85 3: the decision overturned on appeal, the head judge gives the same winner on other
+    grounds. Entered as the warning says (`--overwrite --reason`), it was "unchanged ... nothing was
+    stored" and the round stayed blocked; `decide ... keep` said "no open warning ... (it may be
+    answered already)". Now it is recorded again, by hand, and settles the warning; `decide` says the
+    warning has no answer to choose and prints its command. Entered once more, it is unchanged."""
+    from tests.desk.test_stale_decision import decided
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)  # Ann wins at time
+    decision = m.events()[-1].position
+    t, slip = _linked_cup(m)
+    if entered == "match":
+        t.record_matches([m.id])
+    else:
+        assert run_in_process(db, "tournament", "result", t.id, slip("Ann"), "--table", "1")[0] == 0
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head",
+                                    "--decision", "overturned", "--text", "Ann wins, on the life count")
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 1, out
+    wid = next(w for w in out.split() if w.startswith("result-appealed:"))
+    code, _, err = run_in_process(db, "tournament", "decide", t.id, wid.rstrip(":"), "keep", "--reason", "same winner")
+    assert code == 2 and "has no answer to choose" in err and "answered already" not in err, err
+    assert "--overwrite --reason" in err and f"tablejudge tournament result {t.id} W-L-D --table 1" in err, err
+    enter = out[out.index("`tablejudge tournament result", out.index("head judge's result")):].split("`")[1]
+    args = shlex.split(enter.replace("W-L-D", slip("Ann")).split(" ", 1)[1])
+    head = t.state().position
+    code, out, err = run_in_process(db, *args)
+    assert code == 0 and "unchanged" not in out and "recorded again" in out, out + err
+    assert t.state().position == head + 1
+    again = t.state().rounds[0].result_events[1]
+    assert (again.position, again.payload["reason"]) == (head + 1, args[-1])
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out
+    code, out, err = run_in_process(db, *args)  # no warning asks for it now: a re-run stores nothing
+    assert code == 0 and "unchanged" in out and t.state().position == head + 1, out + err
+    code, out, err = run_in_process(db, "tournament", "close", t.id)
+    assert code == 0, out + err

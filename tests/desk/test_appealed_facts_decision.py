@@ -61,7 +61,7 @@ def test_the_printed_commands_ask_for_the_facts_again_and_the_warning_stays_unti
     assert code == 2 and len(m.events()) == before, out + err
     assert f"--facts \"turn=? life=?-?\"" in out + err, out + err
     # its dry run says the same (review: it said "continue" and exit 0, the run refused)
-    code, dry, dry_err = run_in_process(db, "timelimit", m.id, "--dry-run")
+    code, dry, dry_err = run_in_process(db, "timelimit", m.id, "--dry-run", "--judge", "Kim")
     assert (code, dry + dry_err) == (2, out + err), dry + dry_err
 
     # the result still counts the void decision: warned, and the round does not close

@@ -217,7 +217,7 @@ def test_a_tournament_takes_its_games_own_standings_policy_and_show_says_it(tmp_
     db = str(tmp_path / "t.db")
     for game, tid, policy in (("optcg", "t-o", None), ("op2009", "t-p", None), ("ken", "t-k", None),
                               ("optcg", "t-m", "mtg")):
-        r = run_cli("tournament", "new", "--name", "E", "--game", game, "--id", tid,
+        r = run_cli("tournament", "new", "--name", "E" if tid == "t-o" else f"E {tid}", "--game", game, "--id", tid,
                     *(["--policy", policy] if policy else []), db=db)
         assert r.returncode == 0, r.stderr
     said = {tid: run_cli("tournament", "show", tid, db=db).stdout.splitlines()[0] for tid in ("t-o", "t-p", "t-k", "t-m")}
@@ -239,7 +239,7 @@ def test_tournament_new_refuses_an_unknown_game_and_says_the_policy_without_cont
     assert "E" not in run_cli("tournament", "list", db=db).stdout  # nothing stored
     r = run_cli("tournament", "new", "--name", "E", "--game", "optcg", "--policy", "mtg", db=db)
     assert r.returncode == 0 and "standings policy mtg" in r.stderr and "--policy to choose" not in r.stderr
-    r = run_cli("tournament", "new", "--name", "E", "--game", "table", db=db)
+    r = run_cli("tournament", "new", "--name", "E2", "--game", "table", db=db)
     assert r.returncode == 0 and "the default: table has no policy of its own); --policy to choose" in r.stderr
 
 

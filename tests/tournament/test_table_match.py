@@ -180,8 +180,10 @@ def test_the_tournaments_name_as_event_is_its_id_and_an_older_match_so_labelled_
                 "--table", "1", db=db)
     assert r.returncode == 0 and f"warning: match {stray} names table 1 of round 2 of t-cup" in r.stderr, r.stderr
     assert json.loads(run_cli("tournament", "show", "cup", "--json", db=db).stdout)["id"] == "t-cup"
-    # a name two tournaments share names neither: refused, listing their ids, nothing stored
-    assert run_cli("tournament", "new", "--name", "Cup", "--game", "optcg", "--id", "t-cup2", db=db).returncode == 0
+    # a name two tournaments share (created so with --same-name) names neither: refused, listing
+    # their ids, nothing stored
+    r = run_cli("tournament", "new", "--name", "Cup", "--game", "optcg", "--id", "t-cup2", "--same-name", db=db)
+    assert r.returncode == 0, r.stderr
     before = _match_ids(db)
     r = run_cli("match", "new", "-r", "optcg", "-p", a1, "-p", a2, "--event", "Cup", "--round", "2",
                 "--table", "2", db=db)
@@ -208,3 +210,21 @@ def test_a_tournament_named_exactly_is_opened_before_one_whose_id_begins_so(stor
     assert tournament_named(store, "spring-2") is None                # (never as --event)
     with pytest.raises(MatchNotFound, match="no tournament"):
         Tournament.open(store, "autumn")
+
+
+def test_a_tournament_is_not_created_with_a_name_another_has_case_aside(tmp_path):
+    """QA85 5: "spring" beside "Spring" was created silently, and from then on each name lookup of
+    either was refused as ambiguous. Refused now, naming the other (the fold the lookup uses, so
+    accents and spaces too), nothing stored; --same-name creates it anyway."""
+    db = str(tmp_path / "t.db")
+    assert run_cli("tournament", "new", "--name", "Spring", "--game", "optcg", "--id", "t-spring", db=db).returncode == 0
+    for name in ("spring", " SPRING ", "Sprìng"):
+        r = run_cli("tournament", "new", "--name", name, "--game", "optcg", db=db)
+        assert r.returncode == 2 and "a tournament is already called 'Spring' (t-spring)" in r.stderr, r.stderr
+        assert "Nothing was stored" in r.stderr and "--same-name" in r.stderr and "Traceback" not in r.stderr
+    assert json.loads(run_cli("tournament", "list", "--json", db=db).stdout)[0]["id"] == "t-spring"
+    assert len(json.loads(run_cli("tournament", "list", "--json", db=db).stdout)) == 1
+    assert json.loads(run_cli("tournament", "show", "spring", "--json", db=db).stdout)["id"] == "t-spring"
+    r = run_cli("tournament", "new", "--name", "spring", "--game", "optcg", "--same-name", db=db)
+    assert r.returncode == 0, r.stderr
+    assert run_cli("tournament", "new", "--name", "Summer", "--game", "optcg", db=db).returncode == 0

@@ -132,7 +132,7 @@ def test_tournament_new_takes_the_ruleset_as_match_new_does(tmp_path, capsys):
     `judge infractions` take -r/--ruleset: one option, three names."""
     db = str(tmp_path / "r.db")
     for flag in ("-r", "--ruleset", "--game"):
-        assert run_guarded(cli, ["--db", db, "tournament", "new", "--name", "X", flag, "op2009", "--json"]) == 0
+        assert run_guarded(cli, ["--db", db, "tournament", "new", "--name", f"X {flag}", flag, "op2009", "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["game"] == "op2009"
     assert run_guarded(cli, ["--db", db, "tournament", "new", "--help"]) == 0
     assert "-r, --game, --ruleset" in capsys.readouterr().out

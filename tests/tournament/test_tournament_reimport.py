@@ -10,7 +10,7 @@ BACKENDS = ("sqlite",)  # nothing here depends on the backend (tests/conftest.py
 
 def new_tournament(run, tid, *, db_path=None, players=("Ann", "Bob", "Cid", "Dee")):
     kw = {"db_path": db_path} if db_path else {}
-    assert run("tournament", "new", "--name", "Again", "--game", "optcg", "--best-of", "3",
+    assert run("tournament", "new", "--name", f"Again {tid}", "--game", "optcg", "--best-of", "3",
                "--rounds", "2", "--seed", "1", "--id", tid, **kw)[0] == 0
     assert run("tournament", "register", tid, *players, **kw)[0] == 0
 
