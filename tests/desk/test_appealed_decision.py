@@ -25,6 +25,16 @@ def _overturned(tmp_path):
     return db, m, decision, decision + 1
 
 
+def _cup_from(m, rounds):
+    """A cup of Ann and Bob whose round 1 result is taken from match `m` (`--match`)."""
+    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=rounds)
+    for p in ("Ann", "Bob"):
+        t.register(p)
+    t.pair()
+    t.record_matches([m.id])
+    return t
+
+
 def test_timelimit_and_state_say_the_standing_decision_was_overturned_and_what_to_record(tmp_path):
     db, m, decision, appeal = _overturned(tmp_path)
     said = f"overturned on appeal (event {appeal}, head judge Head: Bob wins actually)"
@@ -64,11 +74,7 @@ def test_an_upheld_appeal_is_not_said_as_overturned(tmp_path):
 
 def test_tournament_warnings_name_a_result_standing_on_an_overturned_decision(tmp_path):
     db, m, decision, appeal = _overturned(tmp_path)
-    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=1)
-    for p in ("Ann", "Bob"):
-        t.register(p)
-    t.pair()
-    t.record_matches([m.id])
+    t = _cup_from(m, rounds=1)
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 1, out
     assert (f"round 1 table 1's result came from match {m.id}, whose time decision (event {decision}) was "
@@ -94,11 +100,7 @@ def test_pairing_the_next_round_does_not_seal_over_a_result_on_an_overturned_dec
     """QA85 1: `tournament close` refused, then `tournament pair` sealed round 1 over the overturned
     decision and paired round 2 on it (the web's Pair button too: the same Tournament.pair)."""
     db, m, decision, appeal = _overturned(tmp_path)
-    t = Tournament.create(m.store, name="Cup", game="optcg", seed="7", rounds=2)
-    for p in ("Ann", "Bob"):
-        t.register(p)
-    t.pair()
-    t.record_matches([m.id])
+    t = _cup_from(m, rounds=2)
     code, _, err = run_in_process(db, "tournament", "pair", t.id)
     assert code == 2 and "Round 1 cannot be sealed, so the next round is not paired" in err, err
     assert "overturned on appeal" in err
