@@ -41,12 +41,18 @@ def api(server):
     a.http.close()
 
 
+EVENTS_MADE: dict[str, int] = {}  # events created per server (its URL): new_event
+
+
 def new_event(api: Api, players: int = 8, **form) -> str:
     """Create a tournament through the organizer's form, register players; returns its id."""
     html = api.http.get("/", params={"k": api.token}).text
     import re
     csrf = re.search(r'name="csrf" value="([^"]+)"', html).group(1)
-    data = {"k": api.token, "csrf": csrf, "name": "Test event", "game": "op2009", "rounds": "3", "top_cut": "4",
+    # each event of one server's log its own name: a second "Test event" is refused (found by name)
+    made = EVENTS_MADE[api.url] = EVENTS_MADE.get(api.url, 0) + 1
+    name = "Test event" if made == 1 else f"Test event {made}"
+    data = {"k": api.token, "csrf": csrf, "name": name, "game": "op2009", "rounds": "3", "top_cut": "4",
             "seed": "7", **form}
     r = api.http.post("/create", data=data)
     assert r.status_code == 303, r.text
