@@ -27,7 +27,7 @@ from engine.store import EventStore
 
 from judge.tournament.aggregate import Tournament, slip_text, top_cut_seeds
 from judge.tournament.pairing import PairingError, pair_top_cut
-from judge.tournament.seal import appealed_results, entered_against_decision, standing_problems
+from judge.tournament.seal import blocking_problems
 from judge.tournament.rounds import repair_drafts, round_voids, state_without
 from judge.tournament.state import TournamentState
 
@@ -162,14 +162,8 @@ def warnings(st: TournamentState, *, include_resolved: bool = False,
     settles that one (no choices); recording the result again does, and `close` waits for it."""
     out: list[Warning] = []
     if store is not None:
-        log, logs = store.read(st.id), {}  # one read of the tournament and of each match for both checks
-        for p in standing_problems(store, st, log, logs):
-            out.append(Warning(f"result-basis:{p.event.position}", "result-basis", p.warning(st.id), [],
-                               decide_again=p.match if p.decide_again else None))
-        for e, words in appealed_results(store, st, log, logs):
-            out.append(Warning(f"result-appealed:{e.position}", "result-appealed", words, []))
-        for e, kind, words in entered_against_decision(store, st, log, logs):  # a result entered by hand
-            out.append(Warning(f"{kind}:{e.position}", kind, words, []))
+        for b in blocking_problems(store, st):  # no choices: entering the result again settles each
+            out.append(Warning(f"{b.kind}:{b.event.position}", b.kind, b.words, [], decide_again=b.decide_again))
     now = _bracket_now(st)
     if now is not None:
         first = st.elimination_rounds[0]

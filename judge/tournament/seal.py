@@ -280,19 +280,14 @@ def standing_problems(store: EventStore, st: TournamentState, events: list[Recor
 
 
 def settled_by_entering_again(store: EventStore, st: TournamentState, event: RecordedEvent) -> bool:
-    """Whether a warning that blocks closing (judge.tournament.rounds.closing_blockers) rests on the
+    """Whether a warning that blocks closing (closing_blockers) rests on the
     standing result `event` and is settled by entering the same result again by hand: `result-basis`
     (its match no longer gives it) and `result-appealed` (entered or taken before the appeal), which
     a hand-entered result after the appeal answers as the head judge's. Not `result-decision`: the
     result disagrees with the match's outcome, and the same result again still does (QA85 3: the
     head judge's result, the same as the table's, was "unchanged" and the round stayed blocked)."""
-    log: list[RecordedEvent] = store.read(st.id)
-    logs: dict[str, list[RecordedEvent]] = {}
-    at = event.position
-    return (any(p.event.position == at for p in standing_problems(store, st, log, logs))
-            or any(e.position == at for e, _ in appealed_results(store, st, log, logs))
-            or any(e.position == at and kind == "result-appealed"
-                   for e, kind, _ in entered_against_decision(store, st, log, logs)))
+    return any(b.event.position == event.position and b.kind != "result-decision"
+               for b in blocking_problems(store, st))
 
 
 def appealed_results(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,
@@ -522,9 +517,29 @@ def closing_blockers(store: EventStore, st: TournamentState, results: set[int]) 
     each. `tournament close` refuses on them, and so does pairing the next round, which seals
     the round it follows (QA85 1: `pair` sealed over them after close was refused). One read of
     the tournament and of each match, shared by the three checks."""
-    log: list[Any] = store.read(st.id)
-    logs: dict[str, Any] = {}
-    out = [p.warning(st.id) for p in standing_problems(store, st, log, logs) if p.event.position in results]
-    out += [words for e, words in appealed_results(store, st, log, logs) if e.position in results]
-    out += [words for e, _, words in entered_against_decision(store, st, log, logs) if e.position in results]
+    return [b.words for b in blocking_problems(store, st) if b.event.position in results]
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """A warning no answer settles, on the standing result `event`: `kind` result-basis,
+    result-appealed or result-decision (placings.warnings' kinds), `words` with the commands that
+    settle it; `decide_again`: the match to decide again (result-basis only)."""
+    event: RecordedEvent
+    kind: str
+    words: str
+    decide_again: str | None = None
+
+
+def blocking_problems(store: EventStore, st: TournamentState, log: list[RecordedEvent] | None = None,
+                      logs: dict[str, list[RecordedEvent]] | None = None) -> list[Blocker]:
+    """The three checks that block sealing, in one pass over one read of the tournament (`log`)
+    and of each match (`logs`): what `tournament warnings`, `close`, `pair` and entering a result
+    again each ask (standing_problems, appealed_results, entered_against_decision)."""
+    log = store.read(st.id) if log is None else log
+    logs = {} if logs is None else logs
+    out = [Blocker(p.event, "result-basis", p.warning(st.id), p.match if p.decide_again else None)
+           for p in standing_problems(store, st, log, logs)]
+    out += [Blocker(e, "result-appealed", words) for e, words in appealed_results(store, st, log, logs)]
+    out += [Blocker(e, kind, words) for e, kind, words in entered_against_decision(store, st, log, logs)]
     return out
