@@ -50,7 +50,8 @@ def cut(text: str, limit: int = QUOTE_CHARS, form: Callable[[str], str] = str) -
     characters)", so a cut value never passes for a whole one (QA81 L5: a 5,000-digit version read
     as "1.99999999999999999999999999999999999999"). The one shortening helper: a tool's own words
     are never cut (QA81 L2), only the values quoted in them. `form`: how the kept text is written
-    (`repr` for a quote), the characters counted in the value's own, never in its quotes."""
+    (`repr` for a quote), the characters counted in the value's own, never in its quotes. The CLI's
+    and the web API's last cap on a whole error message is this too (judge/io/errorshape.short)."""
     return form(text) if len(text) <= limit else form(text[:limit]) + f"… ({len(text):,} characters)"
 
 

@@ -1,7 +1,8 @@
 """Where an input error is, and a refused batch's lines, as JSON: one shape for the CLI's `--json`
 (judge/cli/common.py, the README's "Errors as JSON") and the web API's 422 (judge/web/routes/common.py).
 QA82 2: the API's refusal of a results batch had no `errors` array, so a client had to take the
-message apart; both now build it here. Only `os` and `re`: the CLI imports this at start-up."""
+message apart; both now build it here. Only `os` and `re` at import: the CLI imports this at
+start-up, where `tablejudge --version` must not load the engine (tests/cli/test_startup_imports.py)."""
 from __future__ import annotations
 
 import os
@@ -13,7 +14,12 @@ _FILE_POSITION = re.compile(r"(?s)(?P<file>.+?):(?P<line>\d+)(?::(?P<column>\d+)
 
 
 def short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... (message cut: {len(text):,} characters)"
+    """`text` cut to `limit` characters by engine.schema.cut, the one shortening helper (a cut
+    message and a cut quoted value end the same way: "… (5,000 characters)"). Imported when a
+    message is said (an error), never at start-up."""
+    from engine.schema import cut
+
+    return cut(text, limit)
 
 
 def location(e: BaseException, *, local_files: bool = False) -> dict[str, Any]:

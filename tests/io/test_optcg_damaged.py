@@ -196,6 +196,15 @@ def test_the_one_shortening_helper_marks_a_cut():
     assert shown("y" * 100, 10) == repr("y" * 10) + "… (100 characters)"
 
 
+def test_a_cut_error_message_ends_as_a_cut_value_does():
+    """Re-read: judge/io/errorshape.py had its own `short`, ending "... (message cut: N characters)"
+    where engine.schema.cut ends "… (N characters)": two helpers for one job. `short` is now `cut`."""
+    from judge.io.errorshape import LINE_MESSAGE, line_errors, short
+    assert short("x" * 3000, 2000) == "x" * 2000 + "… (3,000 characters)" and short("ok", 2000) == "ok"
+    [err] = line_errors([ValueError("z" * 600)])
+    assert err["message"] == "z" * LINE_MESSAGE + "… (600 characters)"
+
+
 def test_a_life_summary_is_read_in_ascii_digits_as_every_other_number():
     """Review: the "Life: N" summary check kept `str.isdigit`, so an Arabic "٣" read as 3 and agreed
     with three Life cards (QA79 F5's twin: judge.numbers.whole_number reads every other number)."""
