@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.catalogue import load
 from engine.findings import Finding, Rule, finding
@@ -30,6 +30,9 @@ from engine.schema import JUDGE_PREFIX, TABLE_ACTOR, Payload, PayloadError, Play
 from engine.superseding import superseded
 from engine.timefacts import read_again, timelimit_command
 from engine.words import plural, say
+
+if TYPE_CHECKING:  # engine.rulesets.base imports this module
+    from engine.rulesets.base import Outcome
 
 # names the docs shipped for users (a page and section they can open), never a source file (QA80 8)
 POLICY_SOURCE = "docs/judging.md, \"The desk's rules (DESK-n)\""
@@ -318,11 +321,11 @@ class LogOutcome:
 
 
 def log_outcome(events: Sequence[Any], voided: Iterable[int], players: Sequence[str],
-                game_outcome: Any | None, stale: Iterable[int] = ()) -> LogOutcome | None:
+                game_outcome: Outcome | None, stale: Iterable[int] = ()) -> LogOutcome | None:
     """The match result the log shows, in this order: a Match Loss / Disqualification penalty; the
     game's own outcome (ruleset.outcome); a Game Loss penalty; a time.decision. None: not over.
 
-    `game_outcome` is an engine.rules.Outcome (or None) as it stands: a table's result that came
+    `game_outcome` is an engine.rulesets.base.Outcome (or None) as it stands: a table's result that came
     from a stale time decision is the caller's to set aside (engine/decisions.py `log_ending` does,
     by `StandingTable.outcome`). Events are RecordedEvents. `stale`: the positions of time decisions a
     later correction left out of date: never the result, though the log's latest decision be one."""
@@ -337,8 +340,7 @@ def log_outcome(events: Sequence[Any], voided: Iterable[int], players: Sequence[
         return _penalty_outcome(losers, players)
     if game_outcome is not None:
         return LogOutcome(game_outcome.result, game_outcome.winner, game_outcome.how, "game",
-                          None, tuple(game_outcome.explanation), getattr(game_outcome, "score", None),
-                          getattr(game_outcome, "drawn", 0))
+                          None, tuple(game_outcome.explanation), game_outcome.score, game_outcome.drawn)
     for e in live:
         if e.kind == "judge.penalty" and e.payload["penalty"] == "Game Loss":
             losers.setdefault(e.payload["player"], ("Game Loss", e.position))

@@ -86,9 +86,9 @@ def game_counts(outcome: Any, player1: str, player2: str) -> tuple[int, int, int
     result's game counts, player1's W-L-D: the games each won and the games drawn where the outcome
     gives them (a log that holds the whole match: op2009's best of three, a time decision's score
     included), else one game, the match's own (`record --match` adds up one game per match)."""
-    score = getattr(outcome, "score", None)
+    score = outcome.score  # an Outcome or a desk LogOutcome: both have the field (None: one game)
     if score is not None:
-        return int(score.get(player1, 0)), int(score.get(player2, 0)), int(getattr(outcome, "drawn", 0))
+        return int(score.get(player1, 0)), int(score.get(player2, 0)), int(outcome.drawn)
     if outcome.result == "draw":
         return 0, 0, 1
     if outcome.result == "win":

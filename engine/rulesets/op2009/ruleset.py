@@ -172,13 +172,12 @@ class Op2009Ruleset(Ruleset):
         s.extra["decision"] = {"result": p["result"], "winner": p.get("winner"), "branch": p["branch"],
                                "position": e.position}
         if p["result"] in ("win", "draw", "double-loss") and s.result is None:
-            before = s.extra["score"]
-            final = awarded_score(p["branch"], before)
             # a table nobody recorded: its log holds no game, the judge's facts say the score (QA85 #2:
-            # 0-0 in the log made a 1-0 read off the table end 1-1, not 2-1)
+            # 0-0 in the log made a 1-0 read off the table end 1-1, not 2-1); else the decision's
+            # award on the games the log holds
             read = facts_score(p["facts"], list(s.players), p["branch"], p.get("winner")) if p.get("facts") else None
-            if read is not None:
-                before, final = read, read
+            before = read if read is not None else s.extra["score"]
+            final = read if read is not None else awarded_score(p["branch"], before)
             for player in s.players:  # games the decision awards (1 each at 1-0 while sideboarding)
                 for _ in range(final.get(player, 0) - before.get(player, 0)):
                     s.extra["games"].append({"game": len(s.extra["games"]) + 1, "first": None, "winner": player,
