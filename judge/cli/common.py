@@ -119,11 +119,45 @@ def check_arguments(args: list[str]) -> str | None:
 # The placeholders the tool's own hints print for a name or a reason (`--actor judge:NAME`,
 # `--judge NAME`, `--reason "..."`: engine.timefacts.timelimit_command, engine.desk, the tournament
 # warnings). Copied as printed they would be stored as typed (QA84 #4): refused here, one check for
-# every command, the log's --FIELD payload options (`correction --reason`) among them.
-_NAMED = ("--judge", "-j", "--actor", "-a")
-_PLACEHOLDERS = {"--judge": {"NAME", "judge:NAME"}, "-j": {"NAME", "judge:NAME"},
-                 "--actor": {"NAME", "judge:NAME", "scorekeeper:NAME"},
-                 "-a": {"NAME", "judge:NAME", "scorekeeper:NAME"}, "--reason": {"..."}}
+# every command, the log's --FIELD payload options (`correction --reason`) among them. Their near
+# misses too (QA): a hint's "…" (U+2026) or "....", "judge: NAME" with a space, a `<name>`.
+_PLACEHOLDERS = {"--judge": "name", "-j": "name", "--actor": "actor", "-a": "actor", "--reason": "reason"}
+_NAMED = tuple(o for o, holds in _PLACEHOLDERS.items() if holds != "reason")
+_ROLE = re.compile(r"(?P<role>judge|scorekeeper)\s*:\s*(?P<name>.*)", re.S)
+_DOTS = re.compile(r"[.…\s]*[.…][.…\s]*")  # "...", "…", "....", ". . .": no words at all
+_TEMPLATE = re.compile(r"<[^<>]*>")  # "<name>", "<reason>": a template's slot, never a value
+
+
+def _a_placeholder(holds: str, value: str) -> bool:
+    """Whether `value`, given to an option that `holds` a name, an actor or a reason, is a printed
+    command's placeholder or a near miss of one. An actor's bare NAME is not said here: a player
+    may be named so (`actor_placeholder`, where the match is known)."""
+    text = value.strip()
+    if _DOTS.fullmatch(text) or _TEMPLATE.fullmatch(text):
+        return True
+    if holds == "reason":
+        return False
+    role = _ROLE.fullmatch(text)
+    name = role.group("name").strip() if role else text
+    if role and (name == "NAME" or _DOTS.fullmatch(name) or _TEMPLATE.fullmatch(name)):
+        return True
+    return name == "NAME" and holds == "name"
+
+
+def placeholder_refusal(option: str, value: str) -> str:
+    """The refusal of `value`, a placeholder given to `option` (one shape for every option)."""
+    said = f'"{value}"' if value != value.strip() or " " in value or not value else value
+    if option in _NAMED:
+        return (f"{option} {said}: {said} is the placeholder of a printed command, not a name: put the "
+                f"real one (as --judge \"Kim Rossi\", --actor \"judge:Kim Rossi\"). Nothing was stored")
+    return (f'{option} "{value}": "{value}" is the placeholder of a printed command: '
+            f"put the real reason, in a sentence. Nothing was stored")
+
+
+def actor_placeholder(actor: str, players: Iterable[str]) -> str | None:
+    """The refusal of `--actor NAME` (the placeholder as a hint prints it) unless the match has a
+    player named exactly NAME (QA: such a player could not be an actor); else None."""
+    return placeholder_refusal("--actor", actor) if actor == "NAME" and actor not in players else None
 
 
 def placeholder_argument(args: list[str]) -> tuple[str, str] | None:
@@ -135,14 +169,10 @@ def placeholder_argument(args: list[str]) -> tuple[str, str] | None:
         option, eq, value = arg.partition("=")
         if not eq:
             value = args[i + 1] if i + 1 < len(args) else ""
-        if value not in _PLACEHOLDERS.get(option, ()):
+        holds = _PLACEHOLDERS.get(option)
+        if holds is None or not _a_placeholder(holds, value):
             continue
-        if option in _NAMED:
-            return option.lstrip("-"), (
-                f"{option} {value}: {value} is the placeholder of a printed command, not a name: put the "
-                f"real one (as --judge \"Kim Rossi\", --actor \"judge:Kim Rossi\"). Nothing was stored")
-        return "reason", (f'--reason "{value}": "{value}" is the placeholder of a printed command: '
-                          f"put the real reason, in a sentence. Nothing was stored")
+        return ("reason" if holds == "reason" else option.lstrip("-")), placeholder_refusal(option, value)
     return None
 
 

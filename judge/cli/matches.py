@@ -25,7 +25,7 @@ from judge.cli.fieldargs import parse_field_args
 from judge.cli.streams import TournamentStream, is_tournament, tournament_event_rows, tournament_events_text
 from judge.report.text import render_events, render_findings, render_judged, render_state
 from judge.cli.common import EXIT_CONFLICT, EXIT_FINDINGS, Env, FindingsExit, emit_json, emit_rows, json_option
-from judge.cli.common import output_options, pass_env, progressbar, ruleset_name, stderr, table_text
+from judge.cli.common import actor_placeholder, output_options, pass_env, progressbar, ruleset_name, stderr, table_text
 
 DEFAULT_EXPORT_DIR = "exports"
 
@@ -189,6 +189,9 @@ def log_cmd(ctx: click.Context, match, kind, actor, payload_json, strict, expect
     """
     env: Env = ctx.obj
     m = env.match(match)
+    refused = actor_placeholder(actor, m.players)  # NAME: a hint's placeholder, unless a player's name
+    if refused:
+        raise InputError(refused, field="actor")
     vocab = m.ruleset.vocabulary()
     if kind not in vocab:
         raise InputError(f"unknown event kind {shown(kind)} for ruleset {shown(m.ruleset.name)} "

@@ -48,3 +48,46 @@ def test_the_printed_commands_copied_with_their_placeholders_are_refused(tmp_pat
     # only where a name or a reason is asked for: a note's text may say NAME or ...
     for text in ("NAME", "..."):
         assert run_in_process(db, "log", m.id, "note", "--text", text)[0] == 0
+
+
+def test_near_misses_of_the_placeholders_are_refused_as_they_are(tmp_path):
+    """QA LOW: a hint's placeholder copied a little off was stored as typed: `--judge …` (U+2026),
+    "judge: NAME" with a space, `--reason "…"` or "....", a template's `<name>`. Refused as the exact
+    ones are, in the same words."""
+    from engine.match import Match
+    from engine.store import EventStore
+
+    db = str(tmp_path / "t.db")
+    m = Match.create(EventStore.open(db), "optcg", ["Ann", "Bob"], round="1", table="1")
+    decide = f'timelimit {m.id} --facts "turn=3 life=2-3"'
+    _refused(db, m, f"{decide} --judge …", "--judge …: … is the placeholder of a printed command, not a name")
+    _refused(db, m, f'{decide} --judge "judge: NAME"', '--judge "judge: NAME": "judge: NAME" is the placeholder')
+    _refused(db, m, f"{decide} -j '<name>'", "-j <name>: <name> is the placeholder")
+    _refused(db, m, f'log {m.id} note --text x --actor "judge: NAME"', '"judge: NAME" is the placeholder')
+    _refused(db, m, f"log {m.id} note --text x --actor judge:…", "judge:… is the placeholder")
+    for reason in ("…", "....", ". . ."):
+        _refused(db, m, f'log {m.id} correction --actor judge:Kim --voids 1 --reason "{reason}"',
+                 f'--reason "{reason}": "{reason}" is the placeholder of a printed command: put the real reason')
+    # a real name or reason that only holds such characters is stored
+    assert run_in_process(db, "log", m.id, "note", "--text", "x", "--actor", "judge:Kim <K>")[0] == 0
+    assert run_in_process(db, *shlex.split(f'{decide} --judge "N. Ame"'))[0] == 0
+
+
+def test_a_player_named_NAME_may_be_the_actor(tmp_path):
+    """QA LOW: `--actor NAME` was refused as the placeholder even in a match with a player named
+    NAME, who then could not act. Refused only where the match has no such player (`log` knows the
+    match); `judge:NAME` stays a placeholder everywhere."""
+    from engine.match import Match
+    from engine.store import EventStore
+
+    db = str(tmp_path / "t.db")
+    named = Match.create(EventStore.open(db), "table", ["NAME", "Bob"])
+    code, out, err = run_in_process(db, "log", named.id, "note", "--text", "x", "--actor", "NAME")
+    assert code == 0 and named.events()[-1].actor == "NAME", out + err
+    assert run_in_process(db, "log", named.id, "note", "--text", "x", "-a", "NAME")[0] == 0
+    _refused(db, named, f"log {named.id} note --text x --actor judge:NAME", "judge:NAME is the placeholder")
+
+    other = Match.create(EventStore.open(db), "table", ["Ann", "Bob"])
+    _refused(db, other, f"log {other.id} note --text x --actor NAME", "--actor NAME: NAME is the placeholder")
+    code, out, _ = run_in_process(db, "log", other.id, "note", "--text", "x", "--actor", "NAME", "--json")
+    assert code == 2 and json.loads(out)["error"]["field"] == "actor", out
