@@ -22,6 +22,7 @@ Shapes:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,6 +166,23 @@ def player_of(raw: str, players: list[str], fact: Fact, col: int) -> str:
             return p
     allowed = ", ".join(f"{chr(65 + i)}/{p}" for i, p in enumerate(players)) + (", none" if fact.none_ok else "")
     raise FactsError(f"{fact.key}: {shown(raw)} is not a player of this match ({allowed})", col, fact.key)
+
+
+def from_log(known: Mapping[str, Any], given: Mapping[str, Any], facts: tuple[Fact, ...],
+             players: list[str]) -> dict[str, Any]:
+    """Of the facts a recorded log knows (`known`: a ruleset's `logged_facts`), those `given` (a
+    judge's --facts) leaves out, in the ruleset's order: the judge is asked only for what the log
+    lacks (QA84 #7: `--facts "turn=3"` on a recorded match asked for the Life it had). An `each`
+    fact only where the log knows every player's count (one count alone is no fact to decide on)."""
+    out: dict[str, Any] = {}
+    for f in facts:
+        value = known.get(f.key)
+        if f.key in given or value is None:
+            continue
+        if f.shape == "each" and not (isinstance(value, Mapping) and all(p in value for p in players)):
+            continue
+        out[f.key] = {p: value[p] for p in players} if f.shape == "each" else value
+    return out
 
 
 def facts_text(values: dict[str, Any], players: list[str]) -> str:

@@ -23,8 +23,8 @@ from engine.names import any_named, match_names, shown, shown_players
 from engine.rulesets.base import Decision, Ruleset
 from judge.desk.actions import judge_actor
 from judge.desk.clock import check_wall_clock, wall_clock_now
-from engine.timefacts import (FactsError, FactsNeeded, blank, facts_text, parse_facts, require, timelimit_command,
-                              usage)
+from engine.timefacts import (FactsError, FactsNeeded, blank, facts_text, from_log, parse_facts, require,
+                              timelimit_command, usage)
 
 
 class TableFactsNeeded(InputError):
@@ -213,18 +213,23 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     except FactsError as e:
         raise refused(e) from None
     # what was given against the log first: a judge is not sent to count decks for a table whose
-    # Life the log already has otherwise (QA76 #5)
-    _against_log(match, events, facts)
+    # Life the log already has otherwise (QA76 #5); then what the log has and the judge did not
+    # give is taken from it, so only what the log lacks is asked for (QA84 #7)
+    logged = from_log(_against_log(match, events, facts), facts, rs.time_facts, players)
+    had = facts_text(logged, players)
     try:
-        require(facts, rs.time_facts)
-        decision = _cited(rs, rs.end_of_time_from_facts(created, facts, policy=policy))
+        require({**logged, **facts}, rs.time_facts)
+        decision = _cited(rs, rs.end_of_time_from_facts(created, {**logged, **facts}, policy=policy))
     except FactsError as e:
+        if had:  # what else the judge is asked for, beside what the log gave
+            e.message += f" (the log has {had})"
         raise refused(e) from None
     except ValueError as e:  # an unknown policy
         raise InputError(str(e), field="policy") from None
     called = find_time_called(events, voided)
-    shown_facts = facts_text(facts, list(created.payload["players"]))
-    decision.steps.insert(0, f"the judge read the table: {shown_facts}")
+    # the facts recorded are the judge's reading; what the log had is its own events (said in the steps)
+    shown_facts = facts_text(facts, players)
+    decision.steps.insert(0, f"the judge read the table: {shown_facts}" + (f"; the log has {had}" if had else ""))
     if clock is not None:
         check_wall_clock(clock)
     if called is None:  # the judge calls time and reads the table at once: the call is recorded too
@@ -238,10 +243,11 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     return result
 
 
-def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, Any]) -> None:
+def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, Any]) -> dict[str, Any]:
     """Record, then judge: a fact the log knows (the ruleset's `logged_facts` on the table now,
     decisions left out) that --facts reads otherwise is refused, each field with both values, before
-    anything is decided or stored. A log of no game event knows nothing (the ruleset says so)."""
+    anything is decided or stored. A log of no game event knows nothing (the ruleset says so).
+    Returns what the log knows, for the facts the judge left out (engine.timefacts.from_log)."""
     known = match.ruleset.logged_facts(match.replayer.decision_basis(events),
                                        [e for e in events if e.kind != "time.decision"])
     wrong = []  # (fact, as read, as logged, the fact as the log gives it)
@@ -262,8 +268,9 @@ def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, 
             f"log is wrong, record a correction first (tablejudge log {match.id} correction --actor judge:NAME "
             f"--voids N --reason \"...\"), then decide; if the log is right, give what it has "
             f"({facts_text({k: v for k, _, _, v in wrong}, players)}) or leave "
-            f"{', '.join(k + '=' for k, *_ in wrong)} out where the decision does not reach it",
+            f"{', '.join(k + '=' for k, *_ in wrong)} out: the log's are taken",
             field="facts" + (f".{wrong[0][0]}" if len(wrong) == 1 else ""))
+    return known
 
 
 def run(match: Match, policy: str | None = None, *, dry_run: bool = False,

@@ -197,6 +197,30 @@ def test_facts_are_checked_against_the_log_before_any_missing_one_is_asked_for(t
     assert m.head_position() == head  # nothing stored
 
 
+def test_facts_the_log_has_are_taken_from_it_and_only_the_rest_asked_for(tmp_path):
+    """QA84 #7: `timelimit M --facts "turn=3"` on a recorded match asked for life= though the log
+    had the Life totals. What the log knows and --facts leaves out is taken from the log (said in
+    the first step); only the rest is asked for; the facts recorded are the judge's reading."""
+    from engine.store import EventStore
+    from tests.rulesets.optcg.test_optcg_time_policies import game
+    db = tmp_path / "t.db"
+    m = Match.create(EventStore.open(str(db)), "optcg", ["Ann", "Bob"])
+    for kind, actor, payload in game():
+        m.record(kind, payload, actor=actor)  # Life 4-4, decks 38-38; turns 4 to 6 over after the call
+    head = m.head_position()
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=3", "--judge", "Kim")
+    assert code == 2 and "needs characters=" in err and "(the log has life=4-4 deck=38-38)" in err, out + err
+    assert "needs life=" not in err and "needs deck=" not in err and m.head_position() == head
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "characters=1-1 last_life=B", "--judge", "Kim")
+    assert code == 0 and "the judge read the table: characters=1-1 last_life=Bob; the log has turn=3 life=4-4 " \
+                         "deck=38-38" in out and "winner: Ann" in out, out + err
+    d = m.events()[-1]
+    assert d.kind == "time.decision" and d.payload["facts"] == "characters=1-1 last_life=Bob", d.payload
+    # a value the log has read otherwise is still refused (record, then judge), the log's named
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=3 life=3-4", "--dry-run")
+    assert code == 2 and "life: --facts reads Ann 3, the log has Ann 4" in err and "the log's are taken" in err
+
+
 def test_the_turn_is_not_compared_where_the_log_stopped_at_the_time_call(tmp_path):
     """A log that records the time call and nothing after it does not know how many turns the table
     played since: the judge's count stands."""
