@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.decisions import stale_decisions, stale_findings
@@ -61,6 +61,9 @@ class StrictRefusal(Exception):
 class Recorded:
     event: RecordedEvent
     findings: list[Finding]
+    # what the desk says to whoever recorded it that is no finding of the log (judge.desk.actions.record:
+    # a penalty's minutes late under a policy with no ladder, DESK-5): the CLI prints them, the web shows them
+    notices: list[str] = field(default_factory=list)
 
 
 # the standing correction of each event after position n (what a correction or backup asks before

@@ -8,7 +8,7 @@ import os
 
 import click
 
-from engine.desk import PENALTY_LADDER, PENALTY_POLICIES, describer, tardiness_unchecked
+from engine.desk import PENALTY_LADDER, PENALTY_POLICIES, describer
 from engine.events import TABLE_ACTOR
 from engine.match import InputError, Match, TimeCallRefused
 from engine.schema import shown
@@ -36,17 +36,11 @@ def judge_option(f):
 
 def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> None:
     describe = describer(m.ruleset.describe)
-    # a penalty's minutes late under a policy with no ladder (none, mtg-ipg): said on every path
-    # that records one here (a free infraction or a guide's), so silence is not read as "on the ladder"
-    unchecked = None
-    if rec.event.kind == "judge.penalty":
-        from engine.penalty_guide import guide_for
-        unchecked = tardiness_unchecked(rec.event.payload, guide_for(m.ruleset.name))
     if as_json:
         out = {"event": rec.event.to_dict(), "description": describe(rec.event),
                "findings": [f.to_dict() for f in rec.findings]}
         if rec.event.kind == "judge.penalty":
-            out["notices"] = [unchecked] if unchecked else []
+            out["notices"] = rec.notices  # judge.desk.actions.record: said on every path
         out.update(extra or {})
         emit_json(out)
         return
@@ -54,8 +48,8 @@ def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> N
     if rec.findings:
         from judge.io.cardnames import CardNames
         click.echo(render_findings(rec.findings, names=CardNames.for_state(m.state(), m.ruleset)))
-    if unchecked:
-        click.echo(f"notice: {unchecked}", err=True)
+    for notice in rec.notices:
+        click.echo(f"notice: {notice}", err=True)
 
 
 def _record(env: Env, match: str, kind: str, payload: dict, actor: str, as_json: bool,

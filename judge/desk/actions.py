@@ -7,7 +7,8 @@ from typing import Any
 from types import SimpleNamespace
 
 from engine.decisions import not_current_marks
-from engine.desk import JUDGE_PREFIX, OFF_TABLE_KINDS, JudgeAppeal, appeal_decisions, appeal_problem
+from engine.desk import (JUDGE_PREFIX, OFF_TABLE_KINDS, JudgeAppeal, appeal_decisions, appeal_problem,
+                         tardiness_unchecked)
 from engine.events import RecordedEvent, default_recorder_name
 from engine.match import InputError, Match, Recorded
 
@@ -42,9 +43,18 @@ def record(match: Match, kind: str, payload: dict[str, Any], *, actor: str,
     """Record one desk event (validated like any other: malformed input raises InputError, a second
     time call too). Its findings include the desk's own checks of it (Match.record says them on
     every path: a ruling citing a rule the game does not have), said now rather than only when the
-    log is next reviewed."""
+    log is next reviewed; its notices, what the desk says to the judge that is no finding (DESK-5's
+    minutes late not checked)."""
     payload = {k: v for k, v in payload.items() if v is not None}
-    return match.record(kind, payload, actor=actor, recorded_by=recorded_by)
+    rec = match.record(kind, payload, actor=actor, recorded_by=recorded_by)
+    if kind == "judge.penalty":
+        # a penalty's minutes late under a policy with no ladder (none, mtg-ipg): said on every path that
+        # records one (the CLI, the web's form, the API; a free infraction or a guide's), so silence is
+        # not read as "on the ladder"
+        from engine.penalty_guide import guide_for  # the guides load only where a penalty is recorded
+        unchecked = tardiness_unchecked(rec.event.payload, guide_for(match.ruleset.name))
+        rec.notices = [unchecked] if unchecked else []
+    return rec
 
 
 def appealable(kind: str, actor: str) -> bool:

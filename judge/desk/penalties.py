@@ -20,6 +20,7 @@ from engine.match import InputError, Match, Recorded
 from engine.penalty_guide import Infraction, Prior, Suggestion, day_of, guide_for, suggest
 from engine.schema import shown
 from engine.store import EventStore
+from judge.desk.actions import record  # the desk's one way to record a desk event, with its notices
 
 # --- the player's earlier penalties -------------------------------------------------------------
 
@@ -81,9 +82,7 @@ def give_penalty(match: Match, *, player: str, infraction: Infraction | str, pen
     payload = {"player": player, "penalty": penalty, "infraction": s.infraction.category,
                "policy": s.guide.policy, "reason": reason or None, "minutes_late": minutes_late,
                "guide": s.infraction.id, "suggested": s.penalty, "deviation": deviation}
-    rec = match.record("judge.penalty", {k: v for k, v in payload.items() if v is not None}, actor=actor,
-                       recorded_by=recorded_by)
-    return rec, s
+    return record(match, "judge.penalty", payload, actor=actor, recorded_by=recorded_by), s
 
 
 def render_suggestion(s: Suggestion, given: str | None = None) -> str:

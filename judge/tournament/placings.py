@@ -132,12 +132,16 @@ class Warning:
     decision: RecordedEvent | None = None
     # the match whose out-of-date time decision the result waits for (its "decide again" on the web)
     decide_again: str | None = None
+    # the result taken again from this match settles it (seal.Blocker.take_from): {"match", "round", "table"}
+    take_from: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = {"id": self.id, "kind": self.kind, "message": self.message, "choices": self.choices,
              "resolved": self.decision is not None}
         if self.decide_again is not None:
             d["decide_again"] = self.decide_again
+        if self.take_from is not None:
+            d["take_from"] = self.take_from
         if self.decision is not None:
             d["decision"] = {"choice": self.decision.payload["choice"], "reason": self.decision.payload["reason"],
                              "by": self.decision.recorded_by, "actor": self.decision.actor,
@@ -163,7 +167,10 @@ def warnings(st: TournamentState, *, include_resolved: bool = False,
     out: list[Warning] = []
     if store is not None:
         for b in blocking_problems(store, st):  # no choices: entering the result again settles each
-            out.append(Warning(f"{b.kind}:{b.event.position}", b.kind, b.words, [], decide_again=b.decide_again))
+            take = ({"match": b.take_from, "round": b.event.payload.get("round"), "table": b.event.payload.get("table")}
+                    if b.take_from else None)
+            out.append(Warning(f"{b.kind}:{b.event.position}", b.kind, b.words, [], decide_again=b.decide_again,
+                               take_from=take))
     now = _bracket_now(st)
     if now is not None:
         first = st.elimination_rounds[0]
@@ -190,6 +197,20 @@ def warnings(st: TournamentState, *, include_resolved: bool = False,
                            + f" was {what} (event {ev.position}) after {nxt.name} was paired on it",
                            choices, st.decisions.get(wid)))
     return out if include_resolved else [w for w in out if w.decision is None]
+
+
+def take_again(t: Tournament, warning_id: str, reason: str) -> RecordedEvent:
+    """Settle a warning that blocks closing (seal.blocking_problems) by taking its table's result from
+    the match again, as `tournament result T --match M --round R --overwrite --reason ...` does (the
+    same record_matches): after a judge decided the match's time again, say. Only a warning whose
+    words say the match's result settles it (`take_from`); the result is recorded with `reason`."""
+    w = next((w for w in warnings(t.state(), store=t.store) if w.id == warning_id), None)
+    if w is None:
+        raise InputError(f"no open warning {warning_id!r} (it may be settled already)", field="warning")
+    if w.take_from is None:
+        raise InputError(f"warning {warning_id!r} is not settled by taking a match's result again: "
+                         f"{w.message}", field="warning")
+    return t.record_matches([w.take_from["match"]], round_no=w.take_from["round"], overwrite=True, reason=reason)
 
 
 def decide(t: Tournament, warning_id: str, choice: str, reason: str) -> list[RecordedEvent]:

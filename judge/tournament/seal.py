@@ -291,12 +291,12 @@ def settled_by_entering_again(store: EventStore, st: TournamentState, event: Rec
 
 
 def appealed_results(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,
-                     logs: dict[str, list[RecordedEvent]] | None = None) -> list[tuple[RecordedEvent, str]]:
+                     logs: dict[str, list[RecordedEvent]] | None = None) -> list[tuple[RecordedEvent, str, str]]:
     """The standing results taken from a match whose time decision, the one the result rests on (the
     last that counts up to the result's head), the head judge overturned or changed on appeal since
     (engine.desk.appealed_away): the appeal changes no result by itself, so the result still stands
     on it until the match's decision is replaced and the result taken again, or entered as the head
-    judge gave it. (result event, the warning's words, with the commands that settle it.) `logs`: as
+    judge gave it. (result event, the warning's words, with the commands that settle it, the match.) `logs`: as
     basis_problems', shared with it in one pass."""
     from engine.desk import decision_appealed
     standing = _standing(st)
@@ -325,7 +325,7 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
             rnd, table = e.payload.get("round"), e.payload.get("table")
             out.append((e, (f"round {rnd} table {table}'s result came from match {match}, whose time decision "
                             f"(event {a.action}) was {a.words()}: the result still stands on it. "
-                            + _settle_appeal(st.id, match, rnd, table, a))))
+                            + _settle_appeal(st.id, match, rnd, table, a)), match))
             break
     return out
 
@@ -350,7 +350,8 @@ def _coarse(winner: str | None, result: str) -> str:
 
 def entered_against_decision(store: EventStore, st: TournamentState,
                              events: list[RecordedEvent] | None = None,
-                             logs: dict[str, list[RecordedEvent]] | None = None) -> list[tuple[RecordedEvent, str, str]]:
+                             logs: dict[str, list[RecordedEvent]] | None = None,
+                             ) -> list[tuple[RecordedEvent, str, str, str | None]]:
     """The standing results entered by hand (the players' agreed slips, the scorekeeper's, a judge's:
     no `based_on`) for a table whose linked match has a final time decision that stands, where the
     head judge would look again (review: only a result taken with `--match` was checked):
@@ -364,14 +365,15 @@ def entered_against_decision(store: EventStore, st: TournamentState,
       outcome gives the games won (op2009's best of three: `score`), then compared in any format;
       the right winner with other game counts is `result-decision` too (QA85 #2). A decision a correction left out of date (DESK-15) is
       no standing one: the match waits for a new decision, and nothing is compared.
-    (result event, warning kind, the warning's words with the commands that settle it.) The match
+    (result event, warning kind, the warning's words with the commands that settle it, the match to take
+    the result from where that settles it: not where a penalty decided the match.) The match
     logs read already (`logs`) are used; the others are read for their decisions, appeals and voids
     only, and only for the tables that have a linked match."""
     from engine.desk import decision_appealed
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
     logs = {} if logs is None else logs
-    out: list[tuple[RecordedEvent, str, str]] = []
+    out: list[tuple[RecordedEvent, str, str, str | None]] = []
     for e in log:
         p = e.payload
         if e.kind != "result.recorded" or e.position not in standing or p.get("based_on"):
@@ -406,7 +408,7 @@ def entered_against_decision(store: EventStore, st: TournamentState,
                 out.append((e, "result-appealed", (
                     f"{where} was entered before match {match}'s time decision (event {d.position}) was "
                     f"{a.words()}: it may rest on the overturned decision. " + _settle_appeal(st.id, match, rnd.number,
-                                                                                        p["table"], a))))
+                                                                                        p["table"], a)), match))
             continue
         # the match's outcome as it stands, not the decision alone: a later Match Loss or
         # Disqualification decides the match over it (engine.desk.log_outcome's order)
@@ -424,7 +426,7 @@ def entered_against_decision(store: EventStore, st: TournamentState,
                     f"{where} gives other game counts than match {match}'s standing time decision (event "
                     f"{d.position}), whose match ends {p['player1']} {games} {p['player2']}; the games count "
                     f"in the tiebreakers. Take the result from the match: `tablejudge tournament result {st.id} "
-                    f"--match {match} --round {rnd.number} --overwrite --reason \"as the time decision\"`")))
+                    f"--match {match} --round {rnd.number} --overwrite --reason \"as the time decision\"`"), match))
             continue
         said = f"{outcome} wins" if ending.result == "win" else f"a {outcome}"
         if ending.source == "penalty":  # `--match` takes the game's outcome: the penalty's is entered by hand
@@ -435,7 +437,7 @@ def entered_against_decision(store: EventStore, st: TournamentState,
                 f"over its time decision (event {d.position}). "
                 + (f"Enter it: `tablejudge tournament result {st.id} {slip} --table {p['table']} --round "
                    f"{rnd.number} --overwrite --reason \"penalty, match {match} event {ending.position}\"`"
-                   if slip else "Enter the head judge's result with --overwrite and a reason"))))
+                   if slip else "Enter the head judge's result with --overwrite and a reason")), None))
             continue
         out.append((e, "result-decision", (
             f"{where} disagrees with match {match}'s standing time decision (event {d.position}: {said}). "
@@ -443,7 +445,7 @@ def entered_against_decision(store: EventStore, st: TournamentState,
             f"{rnd.number} --overwrite --reason \"as the time decision\"`; or, if the entered result is "
             f"right, the decision is not: void it in the match (`tablejudge log {match} correction --actor "
             f"judge:NAME --voids {d.position} --reason \"...\"`) and decide again (`"
-            f"{timelimit_command(match, d.payload.get('facts'))}`{read_again(d.payload.get('facts'))})")))
+            f"{timelimit_command(match, d.payload.get('facts'))}`{read_again(d.payload.get('facts'))})"), match))
     return out
 
 
@@ -524,11 +526,15 @@ def closing_blockers(store: EventStore, st: TournamentState, results: set[int]) 
 class Blocker:
     """A warning no answer settles, on the standing result `event`: `kind` result-basis,
     result-appealed or result-decision (placings.warnings' kinds), `words` with the commands that
-    settle it; `decide_again`: the match to decide again (result-basis only)."""
+    settle it; `decide_again`: the match to decide again (result-basis only); `take_from`: the match whose
+    result, taken again (`tournament result --match`, the web's "Take the result from the match"),
+    settles it, where the words say so (not while the match waits for a decision, nor where a penalty
+    decided it: that result is entered by hand)."""
     event: RecordedEvent
     kind: str
     words: str
     decide_again: str | None = None
+    take_from: str | None = None
 
 
 def blocking_problems(store: EventStore, st: TournamentState, log: list[RecordedEvent] | None = None,
@@ -538,8 +544,11 @@ def blocking_problems(store: EventStore, st: TournamentState, log: list[Recorded
     again each ask (standing_problems, appealed_results, entered_against_decision)."""
     log = store.read(st.id) if log is None else log
     logs = {} if logs is None else logs
-    out = [Blocker(p.event, "result-basis", p.warning(st.id), p.match if p.decide_again else None)
+    out = [Blocker(p.event, "result-basis", p.warning(st.id), p.match if p.decide_again else None,
+                   p.match if p.out_of_date and not p.decide_again else None)
            for p in standing_problems(store, st, log, logs)]
-    out += [Blocker(e, "result-appealed", words) for e, words in appealed_results(store, st, log, logs)]
-    out += [Blocker(e, kind, words) for e, kind, words in entered_against_decision(store, st, log, logs)]
+    out += [Blocker(e, "result-appealed", words, take_from=match)
+            for e, words, match in appealed_results(store, st, log, logs)]
+    out += [Blocker(e, kind, words, take_from=match)
+            for e, kind, words, match in entered_against_decision(store, st, log, logs)]
     return out

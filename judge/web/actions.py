@@ -139,6 +139,13 @@ def _top_cut(ctx, t, g, f):
             "pairing": rp.to_dict()}
 
 
+def _take_again(ctx, t, g, f):
+    e = placings.take_again(t, text(f, "warning"), text(f, "reason"))
+    p = e.payload
+    return {"message": f"round {p['round']} table {p['table']}: the result taken again from match "
+                       f"{', '.join(p.get('matches') or [])} (#{e.position})", "position": e.position}
+
+
 def _decide(ctx, t, g, f):
     events = placings.decide(t, text(f, "warning"), text(f, "choice"), text(f, "reason"))
     return {"message": f"{f.get('choice')}: recorded", "positions": [e.position for e in events]}
@@ -293,6 +300,7 @@ ACTIONS: dict[str, Action] = {
     "close": Action("close", _close),
     "top_cut": Action("top_cut", _top_cut),
     "decide": Action("decide", _decide),
+    "take_again": Action("take_again", _take_again),
     "record_results": Action("record_result", _record_results),
     "undo_result": Action("undo_result", _undo_result),
     "resolve": Action("resolve", _resolve),

@@ -24,6 +24,17 @@ from judge.web.routes.common import HANDLED, LimitBody, html_error, json_error, 
 STATIC = Path(__file__).resolve().parent / "static"
 
 
+class SharedFiles(StaticFiles):
+    """Files the same for every browser: said so (`Cache-Control: public`), so that a cache may keep
+    them and the device id never rides on one (judge/web/device.py, `shared`). `no-cache`: their links
+    carry no version, so a browser asks again (a 304 while the ETag matches) and sees an upgrade's."""
+
+    def file_response(self, *args, **kwargs):
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "public, no-cache"
+        return response
+
+
 @dataclass
 class WebState:
     desk: Desk
@@ -58,9 +69,9 @@ def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
                               "organizer page, or a player's slip link).",
                   lifespan=lifespan)
     app.state.web = web
-    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.mount("/static", SharedFiles(directory=str(STATIC)), name="static")
     # the replay viewer's script and styles: the same files the saved replay carries inline
-    app.mount("/replay-assets", StaticFiles(directory=str(template_dir() / "replay")), name="replay-assets")
+    app.mount("/replay-assets", SharedFiles(directory=str(template_dir() / "replay")), name="replay-assets")
     for module in (staff, public, player, matches, api):
         app.include_router(module.router)
 

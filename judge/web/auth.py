@@ -45,7 +45,7 @@ ACTIONS: dict[str, frozenset[str]] = {
     # the desk: results and what is missing
     **dict.fromkeys(("view", "slips", "record_result", "undo_result"), STAFF),
     # disputes and the round clock; rulings, penalties, backups, extensions in a recorded match
-    **dict.fromkeys(("resolve", "clock", "judge_match"), JUDGING),
+    **dict.fromkeys(("resolve", "clock", "judge_match", "take_again"), JUDGING),
     # a player's own table
     **dict.fromkeys(("report", "play_view"), frozenset({PLAYER})),
     # a recorded match (part 2): a recorder's link is scoped to its one match, a player's to its table's.
@@ -66,6 +66,7 @@ ACTION_WORDS: dict[str, str] = {
     "create_matches": "create the round's recorded matches", "view": "open the staff desk",
     "slips": "print the slips", "record_result": "enter results", "undo_result": "undo a result",
     "resolve": "decide a disputed table", "clock": "run the round clock", "judge_match": "rule in a recorded match",
+    "take_again": "take a table's result from its match again",
     "report": "report a table's result", "play_view": "open a table's player page",
     # a recorded match's permissions: judge.web.match_actions.MATCH_ACTS says its acts that take one
     # whole (record a line, undo, call) in these words, the rest (each of a judge's) in their own

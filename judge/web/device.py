@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import secrets
 
-from fastapi import Request
+from fastapi import Request, Response
 
 COOKIE = "tj_device"
 MAX_AGE = 30 * 24 * 3600  # longer than an event: a phone stays the same device for the whole day
@@ -22,19 +22,23 @@ def device_of(request: Request) -> str | None:
     return given if given and _SHAPE.fullmatch(given) else None
 
 
-# the same for every browser, and meant to be kept by caches: the rules' JSON (`/rules/R.json?v=`, sent
-# "public, max-age=31536000, immutable") and the static files (app.py's mounts). QA83 5: a device id sent
-# with one could be kept by a shared cache at the venue and handed to every phone it serves, and the
-# one-device flag would then join the reports of strangers. They stay public (they are nobody's), and
-# come without the cookie: a browser gets its id with the first page it shows.
-SHARED = ("/rules/", "/static/", "/replay-assets/")
+# QA83 5: a response meant to be kept by a shared cache (the rules' JSON, `/rules/R.json`, and the static
+# files: app.py's SharedFiles) must not carry a device id: a cache at the venue could keep it and hand it
+# to every phone it serves, and the one-device flag would then join the reports of strangers. The rule
+# is the response's own word, `Cache-Control: public`, not a list of paths kept beside app.py's mounts
+# and routes (it drifted from them once): whatever says a shared cache may keep it comes without the
+# cookie, and a browser gets its id with the first page it shows.
+def shared(response: Response) -> bool:
+    """The response tells caches they may keep it for everyone (`Cache-Control: public`)."""
+    directives = response.headers.get("cache-control", "").lower().split(",")
+    return "public" in (d.split("=", 1)[0].strip() for d in directives)
 
 
 async def give_device(request: Request, call_next):
     """HTTP middleware: a browser that sent no device id gets one with this answer (not with a
-    shared resource, SHARED)."""
+    shared one: `shared`)."""
     response = await call_next(request)
-    if device_of(request) is None and not request.url.path.startswith(SHARED):
+    if device_of(request) is None and not shared(response):
         response.set_cookie(COOKIE, secrets.token_urlsafe(16), max_age=MAX_AGE, path="/", httponly=True,
                             samesite="lax")
     return response

@@ -286,13 +286,20 @@ def _penalty(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
         rec = desk_record(m, "judge.penalty", {"player": player, "penalty": penalty, "infraction": infraction,
                                                "reason": reason, "minutes_late": late},
                           actor=g.match_actor, recorded_by=g.recorded_by)
-        return {"message": f"{penalty} to {player} recorded (#{rec.event.position})", "position": rec.event.position}
+        return _penalty_recorded(rec)
     rec, s = give_penalty(m, player=player, infraction=inf, penalty=penalty, actor=g.match_actor, reason=reason,
                           minutes_late=late, recorded_by=g.recorded_by)
-    dev = rec.event.payload.get("deviation")
-    return {"message": f"{penalty} to {player} recorded (#{rec.event.position})"
-            + (f" — deviation from the guide (DESK-11): {dev}" if dev else ""),
-            "position": rec.event.position, "suggestion": s.to_dict(), "deviation": dev}
+    return dict(_penalty_recorded(rec), suggestion=s.to_dict())
+
+
+def _penalty_recorded(rec) -> dict[str, Any]:
+    """A recorded penalty's answer: its deviation from the guide (DESK-11) and the desk's notices (DESK-5:
+    minutes late not checked) in the message, which a page without htmx carries back as its flash too."""
+    p, dev = rec.event.payload, rec.event.payload.get("deviation")
+    said = [f"{p['penalty']} to {p['player']} recorded (#{rec.event.position})"]
+    said += [f"deviation from the guide (DESK-11): {dev}"] if dev else []
+    said += [f"notice: {n}" for n in rec.notices]
+    return {"message": " — ".join(said), "position": rec.event.position, "deviation": dev, "notices": rec.notices}
 
 
 def _backup(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:

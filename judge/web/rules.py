@@ -6,6 +6,8 @@ script fetches it (judge/web/static/desk.js), while the forms work without it (n
 name each rule and infraction, the cited rule's words are on the page).
 
     r = resource("optcg")      # Resource(body, etag, version), made once per ruleset
+    rule_choices("optcg")      # every rule a ruling may cite, with its words (once per ruleset too)
+    rule_options("optcg")      # ((id, label), ...): the selects' options
     r.url                      # "/rules/optcg.json?v=<version>": what the page links
     label(rule)                # "OPTCG-BATTLE-8 — Battle step": a rule's <option> words
 
@@ -25,11 +27,23 @@ from engine.rulesets import get_ruleset
 LABEL_TITLE = 60  # characters of a rule's title in its <option>: the desk's rules have a sentence for one
 
 
-def rule_choices(ruleset: Any) -> list[dict[str, str]]:
-    """Every rule a ruling may cite: the ruleset's and the desk's, each with its words."""
+# Made once per process per ruleset, as `resource` is (the call page built them again on every render,
+# ~300 rules with their words, for a list that cannot change): a ruleset's rules are a class attribute of
+# code (engine/rulesets, `Ruleset.rules`) and the desk's come from a file shipped with the package, both
+# loaded once; a new rule is a new release, hence a new process. Tuples: callers share them.
+@cache
+def rule_choices(ruleset: str) -> tuple[dict[str, str], ...]:
+    """Every rule a ruling on `ruleset` (its name) may cite: the ruleset's and the desk's, each with
+    its words (UnknownRuleset for a name no ruleset has)."""
     desk = load_catalogue("engine", "desk_rules.toml").rules
-    return [{"id": r.id, "title": r.title, "section": r.section, "en": r.en, "quote": r.quote}
-            for r in list(ruleset.rules) + list(desk)]
+    return tuple({"id": r.id, "title": r.title, "section": r.section, "en": r.en, "quote": r.quote}
+                 for r in list(get_ruleset(ruleset).rules) + list(desk))
+
+
+@cache
+def rule_options(ruleset: str) -> tuple[tuple[str, str], ...]:
+    """The call page's rule <option>s: (id, label) of each of rule_choices(ruleset); made once, as it."""
+    return tuple((r["id"], label(r)) for r in rule_choices(ruleset))
 
 
 def label(rule: dict[str, str]) -> str:
@@ -59,7 +73,7 @@ def resource(ruleset: str) -> Resource:
     """The ruleset's rules and its guide's infractions as JSON, with their hash (UnknownRuleset for a
     name no ruleset has). Made once per process: both come from files shipped with the code."""
     rs = get_ruleset(ruleset)
-    data = {"ruleset": rs.name, "rules": rule_choices(rs),
+    data = {"ruleset": rs.name, "rules": list(rule_choices(rs.name)),
             "infractions": [i.to_dict() for i in guide_for(rs.name).infractions]}
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
     digest = hashlib.sha256(body).hexdigest()

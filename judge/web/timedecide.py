@@ -75,15 +75,16 @@ class Preview:
 def preview(m: Match, policy: str | None = None, refusal: InputError | None = None) -> Preview:
     """The dry run of `tablejudge timelimit M [--policy P]`: never stores anything. `refusal`: the
     page's input was refused already (policy_of): shown as the preview's refusal, nothing run."""
-    from judge.desk.timelimit import recorded_standing, run, text_report  # the desk's time module loads only when a judge uses it
+    # the desk's time module loads only when a judge uses it
+    from judge.desk.timelimit import needs_facts, recorded_standing, run, text_report
     head = m.head_position()  # read first: an event landing meanwhile makes the confirm look again
     if refusal is not None:
         return Preview(head, refusal=refusal)
     try:
         r = run(m, policy, dry_run=True)
     except InputError as e:
-        p = Preview(head, refusal=e)
-        return Preview(head, refusal=e, standing=recorded_standing(m)) if p.needs_facts else p
+        # the standing decision is said where the refusal asks for facts: the rule Preview.needs_facts reads
+        return Preview(head, refusal=e, standing=recorded_standing(m) if needs_facts(e) else None)
     return Preview(head, r, text_report(r))
 
 

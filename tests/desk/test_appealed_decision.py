@@ -205,6 +205,9 @@ def test_tournament_warnings_name_an_entered_result_against_the_standing_decisio
     assert code == 0, out + err
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 1 and f"disagrees with match {m.id}'s standing time decision (event {decision}: Ann wins)" in out
+    said = json.loads(run_in_process(db, "tournament", "warnings", t.id, "--json")[1])  # the web offers its button
+    assert [w.get("take_from") for w in said if w["kind"] == "result-decision"] == [
+        {"match": m.id, "round": 1, "table": 1}], said
     code, _, err = run_in_process(db, "tournament", "close", t.id)  # no answer settles it: close waits
     assert code == 2 and "disagrees with match" in err, err
     take = out[out.index("Take the result from the match: `"):].split("`")[1]
@@ -250,6 +253,9 @@ def test_tournament_warnings_compare_an_entered_result_with_a_later_match_loss(t
     assert code == 0, out + err
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 1 and f"disagrees with match {m.id}'s outcome (Bob wins: Match Loss to Ann (event {penalty}))" in out
+    # the web's "Take the result from the match" is not offered: the match's game says Ann, the penalty Bob
+    said = json.loads(run_in_process(db, "tournament", "warnings", t.id, "--json")[1])
+    assert [w.get("take_from") for w in said if w["kind"] == "result-decision"] == [None], said
     enter = out[out.index("Enter it: `"):].split("`")[1]
     code, out, err = run_in_process(db, *shlex.split(enter.split(" ", 1)[1]))
     assert code == 0, out + err

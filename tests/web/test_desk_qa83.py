@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 
 import httpx
+from fastapi.responses import PlainTextResponse
+from fastapi.testclient import TestClient
 
 from engine.store import EventStore
 from judge.tournament.aggregate import Tournament, registration_closed
+from judge.web.app import create_app
 from judge.web.rules import resource
 from tests.web.conftest import events, new_event
 from tests.web.test_desk_phone_qa import csrf_of
@@ -56,3 +59,33 @@ def test_the_rules_and_static_files_carry_no_device_cookie_and_answer_head(api):
         assert head.headers["cache-control"] == rules.headers["cache-control"] and "set-cookie" not in head.headers
         assert phone.head("/rules/optcg.json", headers={"If-None-Match": rules.headers["etag"]}).status_code == 304
         assert phone.head("/rules/optgc.json").status_code == 404
+
+
+def test_the_cookie_rule_is_the_responses_own_cache_control_not_a_list_of_paths(tmp_path):
+    """The paths without a cookie were a list kept by hand beside app.py's mounts: a new route a cache
+    may keep got the cookie unless someone remembered the list. Now what says `Cache-Control: public`
+    gets none, wherever it is served, and the static files say it (with `no-cache`: asked again)."""
+    store = EventStore.open(str(tmp_path / "event.db"))
+    app = create_app(store, "s" * 32)
+
+    @app.get("/a-new-shared-thing")
+    async def shared_thing():
+        return PlainTextResponse("the same for everyone", headers={"Cache-Control": "max-age=60, PUBLIC"})
+
+    @app.get("/a-new-private-thing")
+    async def private_thing():
+        return PlainTextResponse("yours", headers={"Cache-Control": "private, max-age=60"})
+
+    try:
+        with TestClient(app) as phone:
+            assert "set-cookie" not in phone.get("/a-new-shared-thing").headers
+            assert phone.get("/a-new-private-thing").headers["set-cookie"].startswith("tj_device=")
+            phone.cookies.clear()
+            for path in ("/static/copy.js", "/replay-assets/replay.js"):
+                static = phone.get(path)
+                assert static.headers["cache-control"] == "public, no-cache" and "set-cookie" not in static.headers
+                again = phone.get(path, headers={"If-None-Match": static.headers["etag"]})  # a 304 as well
+                assert again.status_code == 304 and "set-cookie" not in again.headers, path
+            assert phone.get("/").headers["set-cookie"].startswith("tj_device=")
+    finally:
+        store.close()

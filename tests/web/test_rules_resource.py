@@ -10,6 +10,8 @@ import re
 
 from engine.penalty_guide import guide_for
 from engine.rulesets import get_ruleset
+from judge.web import rules as rules_module
+from judge.web.rules import label
 from tests.web.matchsetup import mint, optcg_event, set_up
 
 
@@ -85,3 +87,19 @@ def test_each_suggestion_step_is_said_once_on_the_page(api, server):
     assert len(data["steps"]) == len(set(data["steps"]))
     ann = next(iter(data["suggestions"].values()))
     assert all(isinstance(n, int) and n < len(data["steps"]) for s in ann.values() for n in s["steps"])
+
+
+def test_the_rule_choices_are_made_once_per_ruleset_not_on_every_call_page(monkeypatch):
+    """The call page built every rule's entry and label again on each render, for a list that only the
+    ruleset (code, loaded once) decides: made once per process per ruleset now, as the resource is."""
+    loads = []
+    real = rules_module.load_catalogue
+    monkeypatch.setattr(rules_module, "load_catalogue", lambda *a: loads.append(a) or real(*a))
+    rules_module.rule_choices.cache_clear()
+    rules_module.rule_options.cache_clear()
+    first = rules_module.rule_choices("optcg")
+    assert rules_module.rule_choices("optcg") is first and len(loads) == 1  # the second page: nothing built
+    assert [r["id"] for r in first][:len(get_ruleset("optcg").rules)] == [r.id for r in get_ruleset("optcg").rules]
+    options = rules_module.rule_options("optcg")
+    assert rules_module.rule_options("optcg") is options and options[0] == (first[0]["id"], label(first[0]))
+    assert rules_module.rule_choices("grandline") is not first and len(loads) == 2  # each ruleset its own

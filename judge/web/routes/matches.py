@@ -29,7 +29,7 @@ from judge.web.match_actions import MatchScope, match_scope, recorder as recorde
 from judge.web.actions import number
 from judge.web.recording import MAX_LINE, LineRefused, last_own_event
 from judge.web.replace import box_of, event_at, form_of, refusal
-from judge.web.rules import label, resource, rule_choices
+from judge.web.rules import resource, rule_choices, rule_options
 from judge.web.timedecide import offer, policy_of, preview
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_body, error_status, grant_of, json_error, link, page, read_form, refused,
@@ -423,13 +423,13 @@ async def call_page(request: Request, mid: str, position: int):
     cited = finding_rules[0] if finding_rules else ""
     # the rules' and the infractions' words come once per ruleset (judge.web.rules, cached); the page
     # keeps what its forms need without a script, and the cited rule's words
-    rules = rule_choices(m.ruleset)
+    rules = rule_choices(m.ruleset.name)
     return page(request, "web/call.html", title=f"Judge call: table {scope.table[1] if scope.table else '?'}",
                 mid=mid, k=g.token, csrf=web.signer.csrf(g.token), role=g.role, who_name=g.name, tid=None,
                 call={"position": position, "caller": call.payload["caller"], "reason": call.payload.get("reason", ""),
                       "at": at, "recorded_at": call.recorded_at, "recorded_by": call.recorded_by},
                 audit=a, board={"board": tl.boards[at - 1], "names": tl.names}, match=tl.match, scope=scope,
-                rules=[(r["id"], label(r)) for r in rules], cited=cited,
+                rules=rule_options(m.ruleset.name), cited=cited,
                 cited_rule=next((r for r in rules if r["id"] == cited), None),
                 rules_url=resource(m.ruleset.name).url, guide=guide.to_dict(), suggestions=suggestions, steps=list(steps), answered=answered, position=m.head_position(),
                 ladder=list(PENALTY_LADDER), time_facts=time_facts_form(m), appealable=appealable,

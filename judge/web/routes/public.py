@@ -76,7 +76,7 @@ FOREVER, ASK_AGAIN = "public, max-age=31536000, immutable", "public, no-cache"
 async def rules(request: Request, ruleset: str, v: str = ""):
     """The ruleset's rules and its guide's infractions, with their words (judge.web.rules). HEAD
     answers as GET does, the server sending no body (QA83 5: it was 405). No device cookie with it
-    (judge/web/device.py, SHARED): a cache may keep it for everyone."""
+    (judge/web/device.py, `shared`: it says `public`): a cache may keep it for everyone."""
     try:
         r = resource(ruleset)
     except UnknownRuleset as e:
