@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -17,7 +19,7 @@ from engine.store import EventStore
 from judge.web.auth import Signer, organizer_claims
 from judge.web.desk import Desk
 from judge.web.device import give_device
-from judge.report.templating import template_dir
+from judge.report.templating import environment, template_dir
 from judge.web.routes import api, matches, player, public, staff
 from judge.web.routes.common import HANDLED, LimitBody, html_error, json_error, wants_json
 
@@ -26,13 +28,32 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 class SharedFiles(StaticFiles):
     """Files the same for every browser: said so (`Cache-Control: public`), so that a cache may keep
-    them and the device id never rides on one (judge/web/device.py, `shared`). `no-cache`: their links
-    carry no version, so a browser asks again (a 304 while the ETag matches) and sees an upgrade's."""
+    them and the device id never rides on one (judge/web/device.py, `shared`). The pages link them
+    with their content's hash (`asset`, `?v=`): such a link names one content for ever, so a phone
+    keeps it without asking again (a venue's Wi-Fi makes each re-check a round trip). A link
+    without `v` (an old page, a hand-typed URL) gets `no-cache`: asked again, a 304 while unchanged."""
 
-    def file_response(self, *args, **kwargs):
-        response = super().file_response(*args, **kwargs)
-        response.headers["Cache-Control"] = "public, no-cache"
+    async def get_response(self, path: str, scope):  # type: ignore[no-untyped-def]
+        response = await super().get_response(path, scope)
+        versioned = any(part.startswith(b"v=") for part in scope.get("query_string", b"").split(b"&"))
+        response.headers["Cache-Control"] = ("public, max-age=31536000, immutable" if versioned
+                                             else "public, no-cache")
         return response
+
+
+ASSET_FOLDERS = {"/static/": STATIC}  # and /replay-assets/ (template_dir() / "replay"), set in asset()
+
+
+@lru_cache(maxsize=None)
+def asset(url: str) -> str:
+    """`url` with its file's content hash (`/static/web.css?v=1a2b3c4d5e`), for the templates:
+    a new version of a file is a new link. Files are package data, read once per process."""
+    folders = {**ASSET_FOLDERS, "/replay-assets/": template_dir() / "replay"}
+    for prefix, folder in folders.items():
+        if url.startswith(prefix):
+            data = (folder / url[len(prefix):]).read_bytes()
+            return f"{url}?v={hashlib.sha256(data).hexdigest()[:10]}"
+    raise ValueError(f"asset(): {url!r} is not under {', '.join(folders)}")
 
 
 @dataclass
@@ -69,6 +90,7 @@ def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
                               "organizer page, or a player's slip link).",
                   lifespan=lifespan)
     app.state.web = web
+    environment().globals["asset"] = asset  # versioned links to the files below (templates/web/)
     app.mount("/static", SharedFiles(directory=str(STATIC)), name="static")
     # the replay viewer's script and styles: the same files the saved replay carries inline
     app.mount("/replay-assets", SharedFiles(directory=str(template_dir() / "replay")), name="replay-assets")

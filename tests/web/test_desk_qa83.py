@@ -89,3 +89,29 @@ def test_the_cookie_rule_is_the_responses_own_cache_control_not_a_list_of_paths(
             assert phone.get("/").headers["set-cookie"].startswith("tj_device=")
     finally:
         store.close()
+
+
+def test_pages_link_their_files_by_content_so_a_phone_keeps_them_without_asking_again(tmp_path):
+    """The pages' scripts and styles were linked bare (`/static/htmx.min.js`): with `no-cache` a
+    phone asked for each again on every page it opened, a round trip apiece on a venue's Wi-Fi. Now
+    each link carries its file's content hash, and a link so versioned may be kept for good."""
+    import hashlib
+    import re
+
+    from judge.web.app import STATIC
+
+    store = EventStore.open(str(tmp_path / "event.db"))
+    app = create_app(store, "s" * 32)
+    try:
+        with TestClient(app) as phone:
+            html = phone.get("/").text
+            links = re.findall(r'(?:href|src)="(/(?:static|replay-assets)/[^"]+)"', html)
+            assert links and all("?v=" in link for link in links), links
+            css = next(link for link in links if link.startswith("/static/web.css"))
+            assert css.endswith(hashlib.sha256((STATIC / "web.css").read_bytes()).hexdigest()[:10])
+            kept = phone.get(css)
+            assert kept.status_code == 200 and kept.headers["cache-control"] == "public, max-age=31536000, immutable"
+            assert "set-cookie" not in kept.headers
+            assert phone.get("/static/web.css").headers["cache-control"] == "public, no-cache"
+    finally:
+        store.close()
