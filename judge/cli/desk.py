@@ -151,9 +151,10 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
       tablejudge judge appeal MATCH 57 --decision changed --text "Game Loss" --override "new evidence: video"
     """
     m = env.match(match)
+    events = m.events()  # one read of the log for the check and the mark (the appeal changes neither)
+    mark = lib.not_current_mark(m, appealed, events)  # an old time decision: recorded, and said (QA81 M1)
     rec = lib.decide_appeal(m, appealed=appealed, decision=decision, text=text, by=by, override=override,
-                            actor=_actor(env, judge_name), recorded_by=env.recorded_by)
-    mark = lib.not_current_mark(m, appealed)  # an old time decision: recorded, and said (QA81 M1)
+                            actor=_actor(env, judge_name), recorded_by=env.recorded_by, events=events)
     _echo_recorded(m, rec, as_json, {"appealed_mark": mark})
     if mark and not as_json:
         click.echo(f"note: event {appealed} is a time decision no longer current ({mark}): it does not decide "
