@@ -69,6 +69,9 @@ def test_a_player_appeals_a_ruling_at_their_own_table_as_themselves(api, server)
     assert (call.kind, call.actor, call.payload["at"]) == ("judge.call", me, r57)
     queue = api.get(f"/api/t/{tid}/calls").json()
     assert any(c["position"] == call.position and c["reason"].startswith(f"appeal of event {r57}") for c in queue)
+    # the call's page: its Appeal list marks the ruling appealed and pending, for the head judge's decision
+    staff_call = htmllib.unescape(api.http.get(f"/m/{m1}/call/{call.position}", params={"k": api.token}).text)
+    assert f"appealed by {me}, #{filed.position}: pending" in staff_call
     # the appeals file: the appeal on its ruling's page, pending; its call opens no incident of its own
     staff = api.http.get(f"/m/{m1}/appeals", params={"k": api.token}).text
     assert staff.count("<section class=\"incident\"") == 1

@@ -185,7 +185,8 @@ async def appeal(request: Request, tid: str):
         done = run_match_action(ctx, g, "file_appeal", MatchScope(rnd.matches[g.table], tid, (g.round, g.table)), form)
     except HANDLED as e:
         return _refusal(request, tid, e, form, "appeal")
-    return _view(request, tid, g, me, notice=done["message"][0].upper() + done["message"][1:])
+    # the notice says the head judge is called: the page's own line for the call is not said twice
+    return _view(request, tid, g, me, call_said=True, notice=done["message"][0].upper() + done["message"][1:])
 
 
 @router.post("/t/{tid}/play/call", response_class=HTMLResponse)
