@@ -121,17 +121,41 @@ class JudgeRuling(Payload):
     call: int | None = None
 
 
+# The judge actions an appeal may name (`appeal.filed`, `judge.appeal`): one list for both.
+APPEALABLE_KINDS = ("judge.ruling", "judge.penalty", "backup", "time.decision", "judge.deck_check", "correction",
+                    "time.extension")
+
+
+@event_kind("appeal.filed")
+class AppealFiled(Payload):
+    """A player appeals a floor judge's ruling to the head judge (the tournament rules' appeal
+    procedure): `appealed` is the judge action's position, `player` who appeals (a player of the
+    match; the event's actor is that player), `reason` in their words. A fact of its own, recorded
+    before any decision: the head judge's decision is the `judge.appeal` on the same action. Logs
+    from before it have none: an appeal noted only by the decision's `by` reads as it did."""
+
+    references = {"appealed": APPEALABLE_KINDS}
+
+    appealed: int
+    player: Player
+    reason: str
+
+    def validate(self) -> None:
+        if not self.reason.strip():
+            raise PayloadError("reason", "say why you appeal: the head judge reads it")
+
+
 @event_kind("judge.appeal")
 class JudgeAppeal(Payload):
     """The head judge's decision on an appeal of an earlier judge action (a ruling, a penalty, a
     backup, a time decision): `appealed` is its position; `decision` upholds, overturns or changes
-    it, in `text`. Changing a penalty is done by recording the new one (and a correction voiding the
+    it, in `text`. A player may have filed the appeal first (`appeal.filed`); the decision stands
+    for it. Changing a penalty is done by recording the new one (and a correction voiding the
     old); this event records the decision and why, for the appeals file. An appeal has one standing
     decision (DESK-13): a second one on the same action is refused by `judge appeal` unless it says
     why in `override` (the first stays in the log; the later one stands), and flagged otherwise."""
 
-    references = {"appealed": ("judge.ruling", "judge.penalty", "backup", "time.decision", "judge.deck_check",
-                               "correction", "time.extension")}
+    references = {"appealed": APPEALABLE_KINDS}
 
     appealed: int
     decision: Literal["upheld", "overturned", "changed"]
@@ -249,12 +273,12 @@ class ResultConfirm(Payload):
 
 
 DESK_KINDS: tuple[type[Payload], ...] = (
-    JudgeCall, JudgeRuling, JudgeAppeal, JudgePenalty, DeckCheck, RoundStart, TimeExtension, ResultSlip,
-    ResultConfirm,
+    JudgeCall, JudgeRuling, AppealFiled, JudgeAppeal, JudgePenalty, DeckCheck, RoundStart, TimeExtension,
+    ResultSlip, ResultConfirm,
 )
 # What the desk calls "judge actions": shown highlighted in reports, listed by `tablejudge actions`.
-JUDGE_ACTION_KINDS = frozenset({"judge.call", "judge.ruling", "judge.appeal", "judge.penalty", "judge.deck_check",
-                                "time.extension", "backup", "correction", "time.called",
+JUDGE_ACTION_KINDS = frozenset({"judge.call", "judge.ruling", "appeal.filed", "judge.appeal", "judge.penalty",
+                                "judge.deck_check", "time.extension", "backup", "correction", "time.called",
                                 "time.decision", "round.start", "result.slip", "result.confirm"})
 # Kinds that must be recorded by a judge (actor judge:NAME).
 JUDGE_ONLY_KINDS = frozenset({"judge.ruling", "judge.appeal", "judge.penalty", "judge.deck_check", "time.extension",
@@ -624,6 +648,16 @@ def appeal_decisions(live: Iterable[Any]) -> dict[int, list[Any]]:
     out: dict[int, list[Any]] = {}
     for e in live:
         if e.kind == "judge.appeal":
+            out.setdefault(e.payload["appealed"], []).append(e)
+    return out
+
+
+def appeal_filings(live: Iterable[Any]) -> dict[int, list[Any]]:
+    """The `appeal.filed` events among `live` (events that still count), by the position of the
+    action appealed, in order."""
+    out: dict[int, list[Any]] = {}
+    for e in live:
+        if e.kind == "appeal.filed":
             out.setdefault(e.payload["appealed"], []).append(e)
     return out
 

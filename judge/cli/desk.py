@@ -123,7 +123,8 @@ def ruling_cmd(env: Env, match, text, rule, call_pos, judge_name, as_json) -> No
 @click.option("--decision", required=True, type=click.Choice(["upheld", "overturned", "changed"]),
               help="The head judge's decision on the action appealed.")
 @click.option("--text", required=True, help="Why, in the head judge's words.")
-@click.option("--by", default="", help="Who appealed (a player).")
+@click.option("--by", default="", help="Who appealed (a player; one who filed the appeal from the table's web "
+                                       "page is named by its appeal.filed event already).")
 @click.option("--override", default="", metavar="REASON",
               help="Why this decision replaces one already given on the same EVENT (without it, a second "
                    "decision is refused: an appeal has one standing decision, DESK-13). Recorded.")
@@ -137,7 +138,8 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
     `tablejudge penalties` shows a penalty's standing decision. An appeal is decided once: a second
     decision on EVENT needs --override REASON (or void the first with a correction). An appeal of a
     time decision no longer current is recorded too, and said with its mark ("out of date,
-    superseded by #75", as the web's Appeal list marks it; --json: appealed_mark).
+    superseded by #75", as the web's Appeal list marks it; --json: appealed_mark). A player's
+    appeal filed from the table's web page (appeal.filed) waits as "pending" until this decides it.
 
     \b
     Example:
@@ -145,9 +147,10 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
       tablejudge judge appeal MATCH 57 --decision changed --text "Game Loss" --override "new evidence: video"
     """
     m = env.match(match)
+    events = m.events()  # one read of the log for the check and the mark (the appeal changes neither)
+    mark = lib.not_current_mark(m, appealed, events)  # an old time decision: recorded, and said (QA81 M1)
     rec = lib.decide_appeal(m, appealed=appealed, decision=decision, text=text, by=by, override=override,
-                            actor=_actor(env, judge_name), recorded_by=env.recorded_by)
-    mark = lib.not_current_mark(m, appealed)  # an old time decision: recorded, and said (QA81 M1)
+                            actor=_actor(env, judge_name), recorded_by=env.recorded_by, events=events)
     _echo_recorded(m, rec, as_json, {"appealed_mark": mark})
     if mark and not as_json:
         click.echo(f"note: event {appealed} is a time decision no longer current ({mark}): it does not decide "

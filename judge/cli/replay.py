@@ -66,7 +66,8 @@ def appeals_cmd(env: Env, match, out, base_url, no_appendix, overwrite, as_json)
     """Write the appeals file of MATCH: one A4 page per incident (a judge call, or a judge action
     with no call before it): the call, the board at the moment named (hidden cards hidden), the
     ruling with the rule in English and in the rulebook's words, the penalty and what the guide
-    suggested, the head judge's decision on appeal (`tablejudge judge appeal`), the deep link to the
+    suggested, a player's appeal filed from the table's web page (pending until decided) and the
+    head judge's decision on appeal (`tablejudge judge appeal`), the deep link to the
     event in the replay viewer and the log's head hash at signing. The match report follows as
     the appendix (judge actions in its header, damage steps in words, one line an event in print).
     Print it from a browser on A4. It is the staff's file (its appendix shows hidden cards): named

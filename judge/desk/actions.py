@@ -4,13 +4,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 from engine.decisions import not_current_marks
-from engine.desk import (JUDGE_PREFIX, OFF_TABLE_KINDS, JudgeAppeal, appeal_decisions, appeal_problem,
-                         tardiness_unchecked)
+from engine.desk import (
+    JUDGE_PREFIX, OFF_TABLE_KINDS, JudgeAppeal, appeal_decisions, appeal_filings, appeal_problem, judge_of,
+    tardiness_unchecked,
+)
 from engine.events import RecordedEvent, default_recorder_name
 from engine.match import InputError, Match, Recorded
+from judge.desk.clock import local_time
 
 
 # --- recording --------------------------------------------------------------------------------
@@ -80,45 +84,108 @@ def standing_appeals(match: Match, events: list[RecordedEvent] | None = None,
     return appeal_decisions(live_events(match, events, voided))
 
 
+@dataclass(frozen=True)
+class Appealable:
+    """A judge action an appeal may name (`appealable`, not voided), with its appeal as the log
+    stands: the players' filings that still count (`appeal.filed`, in order) and the head judge's
+    standing decision (the last `judge.appeal` on it), if any."""
+
+    event: RecordedEvent
+    filed: tuple[RecordedEvent, ...] = ()
+    decision: RecordedEvent | None = None
+
+    @property
+    def status(self) -> str | None:
+        """upheld, overturned, changed (decided); pending (filed, not decided); None (not appealed)."""
+        if self.decision is not None:
+            return str(self.decision.payload["decision"])
+        return "pending" if self.filed else None
+
+
+def appeal_ledger(match: Match, events: list[RecordedEvent] | None = None,
+                  voided: set[int] | None = None) -> list[Appealable]:
+    """Every judge action an appeal may name, in log order, with its filings and standing decision:
+    one reading of the live events (`live_events`; `events`, `voided`: where the caller has them)
+    for the staff's Appeal list (`appeal_choices`), a player's page and `file_appeal`'s refusals."""
+    live = live_events(match, events, voided)
+    decided, filed = appeal_decisions(live), appeal_filings(live)
+    return [Appealable(e, tuple(filed.get(e.position, ())), (decided.get(e.position) or [None])[-1])
+            for e in live if appealable(e.kind, e.actor)]
+
+
 def appeal_choices(match: Match, words: dict[int, str], *, events: list[RecordedEvent] | None = None,
                    stale: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:
-    """The judge actions an appeal may name (`appealable`), not voided, latest first, each with
-    its words (`words`: position -> text, as the page's timeline says them), where an appeal of
-    it was decided that standing decision ("decided: upheld, #32"), and for a time decision no
-    longer current its mark ("out of date, superseded by #75"; "superseded by #61" for one a
-    later decision replaced: engine.decisions.not_current_marks, which `judge appeal` says too):
-    the marks come first, so a phone's closed select shows them (QA81 L7, M1). The web's Appeal
-    list; computed from the same live events as `decide_appeal`. `events` (the whole log) and
-    `stale` (its stale time decisions): where the caller has them already (the web's cached
-    timeline knows the staleness: a re-render replays no decision again)."""
+    """The judge actions an appeal may name (`appeal_ledger`), latest first, each with its words
+    (`words`: position -> text, as the page's timeline says them), where an appeal of it was decided
+    that standing decision ("decided: upheld, #32"), where a player filed one not decided yet who
+    ("appealed by Ann, #31: pending"), and for a time decision no longer current its mark ("out of
+    date, superseded by #75"; "superseded by #61" for one a later decision replaced:
+    `not_current_mark`, which `judge appeal` says too): the marks come first, so a phone's closed
+    select shows them (QA81 L7, M1). The web's Appeal list. `events` (the whole log) and `stale`
+    (its stale time decisions): where the caller has them already (the web's cached timeline knows
+    the staleness: a re-render replays no decision again)."""
     events = match.events() if events is None else events
-    live = live_events(match, events)
-    decided = {p: ds[-1] for p, ds in appeal_decisions(live).items()}
     current = not_current_marks(match.replayer, events, stale=stale)
     out = []
-    for e in reversed(live):
-        if not appealable(e.kind, e.actor):
-            continue
-        marks = [f"decided: {decided[e.position].payload['decision']}, #{decided[e.position].position}"] \
-            if e.position in decided else []
-        if e.position in current:
-            marks.append(current[e.position])
-        out.append({"position": e.position, "text": words.get(e.position, e.kind), "marks": marks})
+    for a in reversed(appeal_ledger(match, events)):
+        p = a.event.position
+        marks = [f"decided: {a.status}, #{a.decision.position}"] if a.decision is not None else \
+            [f"appealed by {f.payload['player']}, #{f.position}: pending" for f in a.filed]
+        if p in current:
+            marks.append(current[p])
+        out.append({"position": p, "text": words.get(p, a.event.kind), "marks": marks})
     return out
+
+
+def file_appeal(match: Match, *, appealed: int, player: str, reason: str, recorded_by: str | None = None,
+                events: list[RecordedEvent] | None = None, voided: set[int] | None = None) -> Recorded:
+    """A player's appeal of judge action `appealed` to the head judge (`appeal.filed`, the player
+    its actor). Refused (InputError, nothing stored) where the action is not a judge's that still
+    counts (voided since the page showed it, or never one), where its appeal is already decided
+    (DESK-13: one standing decision; the head judge alone reconsiders) or already filed and waiting
+    for the head judge (one hearing: the head judge hears both players). `events`, `voided`: the
+    log as the caller read it."""
+    ledger = appeal_ledger(match, events, voided)
+    row = next((a for a in ledger if a.event.position == appealed), None)
+    if row is None:
+        raise InputError(_not_appealable(match, appealed, events), field="appealed")
+    if row.decision is not None:
+        d = row.decision
+        raise InputError(f"the appeal of event {appealed} is already decided: {d.payload['decision']} by head judge "
+                         f"{judge_of(d.actor) or d.actor} (event {d.position}); an appeal is decided once: ask the "
+                         "head judge at the table if something new came up", field="appealed")
+    if row.filed:
+        f = row.filed[0]
+        raise InputError(f"event {appealed} is already appealed by {f.payload['player']} (event {f.position}, "
+                         f"{local_time(f.recorded_at)}): the head judge hears both players; wait at your table",
+                         field="appealed")
+    return record(match, "appeal.filed", {"appealed": appealed, "player": player, "reason": reason},
+                  actor=player, recorded_by=recorded_by)
+
+
+def _not_appealable(match: Match, position: int, events: list[RecordedEvent] | None) -> str:
+    """Why event `position` is no judge action an appeal may name now, in a player's words."""
+    found = next((e for e in (match.events() if events is None else events) if e.position == position), None)
+    if found is None:
+        return f"there is no event {position} in this match"
+    if appealable(found.kind, found.actor):  # a judge's action, voided since
+        return (f"event {position} no longer counts: a correction or a backup voided it since your page showed "
+                "it; reload the page to see the judges' decisions as they stand")
+    return f"event {position} is not a judge's ruling or decision: an appeal is of a judge's decision"
 
 
 def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, actor: str, by: str | None = None,
                   override: str | None = None, recorded_by: str | None = None,
-                  override_said: str = "--override REASON") -> Recorded:
+                  override_said: str = "--override REASON", events: list[RecordedEvent] | None = None) -> Recorded:
     """Record the head judge's decision on an appeal of event `appealed`. Refused (InputError,
     nothing stored) when that appeal was decided already and `override` does not say why this
     decision replaces the standing one (DESK-13: QA71 found "changed", then "upheld", both
     accepted); the refusal names `override` as the caller asks for it (`override_said`: the CLI's
     option, the web form's box). A log recorded any other way is flagged instead
-    (engine.desk._appeal_findings)."""
+    (engine.desk._appeal_findings). `events`: the whole log, where the caller read it already."""
     payload = {"appealed": appealed, "decision": decision, "text": text, "by": by or None,
                "override": (override or "").strip() or None}
-    live = live_events(match)
+    live = live_events(match, events)
     target = next((e for e in live if e.position == appealed), None)
     if target is not None and target.kind in JudgeAppeal.references["appealed"] \
             and not appealable(target.kind, target.actor):  # another kind: the payload's check words it
@@ -130,9 +197,10 @@ def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, acto
     return record(match, "judge.appeal", payload, actor=actor, recorded_by=recorded_by)
 
 
-def not_current_mark(match: Match, position: int) -> str | None:
+def not_current_mark(match: Match, position: int, events: list[RecordedEvent] | None = None) -> str | None:
     """The mark of event `position` when it is a time decision that no longer decides the match
     ("out of date, superseded by #75"), else None: what `judge appeal` says after recording an
     appeal of it. Accepted all the same: an appeal of an old decision happened, and the log keeps
-    facts; the words are the web Appeal list's (engine.decisions.not_current_marks)."""
-    return not_current_marks(match.replayer, match.events()).get(position)
+    facts; the words are the web Appeal list's (engine.decisions.not_current_marks). `events`: the
+    whole log, where the caller read it already (`judge appeal` reads it once for both)."""
+    return not_current_marks(match.replayer, match.events() if events is None else events).get(position)

@@ -31,6 +31,7 @@ from judge.report.views import table_view
 ROOTS = ("judge.call", "time.called")
 ACTIONS = ("judge.ruling", "judge.penalty", "backup", "time.decision", "judge.deck_check", "time.extension",
            "correction")
+APPEAL_KINDS = ("appeal.filed", "judge.appeal")  # a player's appeal, the head judge's decision: on the action's page
 AROUND = 3  # events shown before the moment named
 
 
@@ -57,9 +58,13 @@ def incidents(events: list[RecordedEvent]) -> list[Incident]:
     out: list[Incident] = []
     by_root: dict[int, Incident] = {}
     current: Incident | None = None
+    prev: RecordedEvent | None = None
     for e in events:
         judge_act = (e.kind in ACTIONS or ends_extra_minutes(e)) and (
             e.kind != "correction" or e.actor.startswith(JUDGE_PREFIX))
+        filing_call, prev = _calls_for_filing(e, prev), e
+        if filing_call:  # the head judge called with a player's appeal: the appeal's incident, no new one
+            continue
         if e.kind in ROOTS and not ends_extra_minutes(e):  # the end of extra minutes: its call's act
             current = Incident(e)
             by_root[e.position] = current
@@ -72,12 +77,19 @@ def incidents(events: list[RecordedEvent]) -> list[Incident]:
                 out.append(target)
                 current = target
             target.actions.append(e)
-        elif e.kind == "judge.appeal":
+        elif e.kind in APPEAL_KINDS:
             for inc in out:
                 if e.payload["appealed"] in inc.positions:
                     inc.appeals.append(e)
                     break
     return out
+
+
+def _calls_for_filing(e: RecordedEvent, prev: RecordedEvent | None) -> bool:
+    """Is `e` the judge call the table's page records with a player's appeal (right after the
+    `appeal.filed`, by the same player, about the action appealed: judge.web.match_actions)?"""
+    return (e.kind == "judge.call" and prev is not None and prev.kind == "appeal.filed"
+            and e.actor == prev.actor and e.payload.get("at") == prev.payload.get("appealed"))
 
 
 def compact(view: dict[str, Any], keep: int = 4) -> dict[str, Any]:
@@ -165,9 +177,12 @@ def appeals_context(m: Match, *, base_url: str = "", appendix: bool = True) -> d
                         "link": link(e.position)} for e in before],
             "board": compact(table_view(hidden_after[at], rs, names)),
             "actions": [_action_row(m, e, describe, voided, link) for e in inc.actions],
-            "appeals": [_action_row(m, e, describe, voided, link) | {"decision": e.payload["decision"],
-                                                                       "reason": e.payload["text"],
-                                                                       "by": e.payload.get("by", ""),
+            "appeals": [_action_row(m, e, describe, voided, link) | {"decision": e.payload.get("decision"),
+                                                                       "reason": e.payload.get("text")
+                                                                       or e.payload.get("reason", ""),
+                                                                       "filed": e.kind == "appeal.filed",
+                                                                       "by": e.payload.get("by")
+                                                                       or e.payload.get("player", ""),
                                                                        "appealed": e.payload["appealed"],
                                                                        "appealed_link": link(e.payload["appealed"])}
                         for e in inc.appeals],

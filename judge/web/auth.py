@@ -53,6 +53,9 @@ ACTIONS: dict[str, frozenset[str]] = {
     # into every match of the tournament); the desk mints a recorder link per match for that
     **dict.fromkeys(("record_event", "undo_event"), JUDGING | {RECORDER}),
     "call_judge": JUDGING | {RECORDER, PLAYER},
+    # a player appeals a floor judge's ruling to the head judge (the rules' appeal procedure): the
+    # appeal is the player's own act, recorded as theirs; the head judge's decision is `judge_match`
+    "appeal_ruling": frozenset({PLAYER}),
 }
 
 
@@ -71,6 +74,7 @@ ACTION_WORDS: dict[str, str] = {
     # a recorded match's permissions: judge.web.match_actions.MATCH_ACTS says its acts that take one
     # whole (record a line, undo, call) in these words, the rest (each of a judge's) in their own
     "record_event": "record the game's events", "undo_event": "undo events", "call_judge": "call a judge",
+    "appeal_ruling": "appeal a judge's ruling",
 }
 
 

@@ -1,7 +1,7 @@
 """Every write on a recorded match, once: the recorder page, the judges' desk, the player's page and
 the JSON API come here. The grant is checked against the match's scope before anything is read
 from the form: a recorder's link writes only its match, a player's only calls a judge for its own
-table, rulings, penalties, backups and extensions are a judge's (or the organizer's).
+table (and appeals a judge's ruling there), rulings, penalties, backups and extensions are a judge's (or the organizer's).
 
     scope = match_scope(desk, "3f2a9c01e4")                 # its tournament and (round, table)
     run_match_action(ctx, grant, "line", scope, {"line": "A: refresh", "seen": "14"})
@@ -18,7 +18,7 @@ from engine.desk import PENALTY_LADDER, describer, judge_of
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
-from judge.desk.actions import decide_appeal, last_game_event, record as desk_record
+from judge.desk.actions import decide_appeal, file_appeal, last_game_event, record as desk_record
 from judge.desk.calls import CALL_KINDS, open_call, standing_calls
 from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
@@ -85,7 +85,8 @@ _ON_A_CALL = f"a judge answers the calls, {_JUDGE_LINK}"
 # levels; a judge's acts each have their own.
 MATCH_ACTS: dict[str, Act] = {
     **{act: Act(permission, ACTION_WORDS[permission])
-       for act, permission in (("line", "record_event"), ("undo", "undo_event"), ("call", "call_judge"))},
+       for act, permission in (("line", "record_event"), ("undo", "undo_event"), ("call", "call_judge"),
+                               ("file_appeal", "appeal_ruling"))},
     "record": Act("record_event", "open the recorder page"),
     "ruling": Act("judge_match", "record a ruling"),
     "answer": Act("judge_match", "mark a judge call answered", _ON_A_CALL),
@@ -249,6 +250,25 @@ def _appeal(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
             "position": rec.event.position, "findings": [x.to_dict() for x in rec.findings]}
 
 
+def _file_appeal(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
+    """A player's appeal of a judge's ruling at their own table to the head judge (`appeal.filed`,
+    the player its actor: judge.desk.actions.file_appeal, which refuses one already filed or
+    decided). The head judge is called with it (a `judge.call` about the ruling, unless this
+    player's call is open already): the judges' queue shows it, and the call's page holds the
+    Appeal form that decides it."""
+    player = text(f, "player", limit=64)
+    if player not in m.players:
+        raise Forbidden(f"{player!r} does not play at table {g.table}")
+    appealed = number(f, "appealed", high=m.head_position())
+    reason = text(f, "reason", limit=1000)
+    rec = file_appeal(m, appealed=appealed, player=player, reason=reason, recorded_by=g.recorded_by)
+    if open_call(m.store, m.id, player) is None:
+        desk_record(m, "judge.call", {"caller": player, "reason": f"appeal of event {appealed} to the head judge: "
+                                      f"{reason}"[:500], "at": appealed}, actor=player, recorded_by=g.recorded_by)
+    return {"message": f"your appeal of event {appealed} is filed (#{rec.event.position}): the head judge is "
+                       "called to your table", "position": rec.event.position}
+
+
 ANSWERED = "answered at the table"
 
 
@@ -382,6 +402,7 @@ Run = Callable[[Context, Match, Grant, MatchScope, dict[str, Any]], dict[str, An
 MATCH_ACTIONS: dict[str, Run] = {
     "line": _line, "undo": _undo, "call": _call, "ruling": _ruling, "answer": _answer, "penalty": _penalty,
     "backup": _backup, "extend": _extend, "time": _time, "decide": _decide, "appeal": _appeal,
+    "file_appeal": _file_appeal,
     # "event N should have read X": the replace form's (judge.web.replace), as `log --instead`
     "replace": lambda ctx, m, g, scope, f: replace_event(m, g, f),
 }

@@ -216,7 +216,10 @@ async def match_act(request: Request, mid: str, action: MatchActionName,
     `payload.FIELD` per field: what event `voids` should have read, as the replace form sends it;
     recorded as `tablejudge log M correction --instead` records it), decide (`seen`: the head the
     preview was decided on, required; `policy`: as `timelimit --policy`; what `tablejudge timelimit M`
-    records, the link's judge its actor; a log moved since `seen` is refused)."""
+    records, the link's judge its actor; a log moved since `seen` is refused), file_appeal (a player's
+    link, its own table only: `player`, `appealed`: a judge's action that counts, `reason`; recorded as
+    `appeal.filed`, the player its actor, with a judge call about it unless that player's call is open;
+    422 if that action's appeal is filed and waiting, or decided, already)."""
     scope, g = _match_grant(request, mid)
     check_csrf(request, g, {})
     return run_match_action(context(request), g, action.value, scope, fields)

@@ -1,18 +1,23 @@
 """A table's page, reached by the QR code on its slip: the table, the opponent, the clock, and
 the report. Both players use the same link; each says who they are. The opponent confirms by
-reporting the same result; a different one sends the table to the judges' queue."""
+reporting the same result; a different one sends the table to the judges' queue. The judges'
+decisions at the table are listed with their appeals' status, and a player appeals one to the
+head judge from here."""
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from engine.desk import APPEALABLE_KINDS, judge_of
+from engine.match import InputError
+from judge.desk.actions import appeal_ledger
 from judge.desk.calls import open_call
 from judge.tournament.reports import ResultConfirmed
 from judge.tournament.tables import table_status
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.actions import number, run_action
-from judge.web.match_actions import run_match_action, table_match
+from judge.web.match_actions import MatchScope, run_match_action, table_match
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_status, grant_of, page, page_error, read_form, refused,
 )
@@ -55,6 +60,7 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call
         a, b, d = slip_table_order.split("-")
         return f"{b}-{a}-{d}"
 
+    appeals = table_appeals(web, m) if m is not None else []
     return page(request, "web/play.html", status, title=f"Table {g.table} — {rnd.name}", tid=tid, event_name=st.name,
                 closed=st.is_closed(rnd),
                 k=g.token, csrf=web.signer.csrf(g.token), round_name=rnd.name, table=view, me=me, opponent=opponent,
@@ -63,23 +69,49 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call
                 result_mine=own(view["result"]), clock=clock, mine=mine, fmt=fmt.name,
                 choices=views.result_choices(fmt.best_of, fmt.max_wins), position=st.position,
                 topic=f"table:{g.round}:{g.table}", match_id=match_id, match_head=match_head, my_call=my_call,
-                **extra)
+                appeals=appeals, **extra)
+
+
+def table_appeals(web, m) -> list[dict]:
+    """The judges' decisions at a table that an appeal may name, oldest first, each in the words the
+    public replay says it (hidden cards hidden: the timeline as a scorekeeper sees it, cached until
+    the log moves) with its appeal's status (judge.desk.actions.appeal_ledger): who filed it and
+    when, and the head judge's decision. A log with no judge action walks no timeline."""
+    kinds = APPEALABLE_KINDS + ("appeal.filed", "judge.appeal")
+    if not any(e.kind in APPEALABLE_KINDS for e in m.store.read_kinds(m.id, kinds)):
+        return []
+    read = web.desk.matches.read(m.id)
+    tl = web.desk.matches.timeline(m.id, hidden=True, read=read)
+    words = {e["p"]: e["text"] for e in tl.events}
+    voided = {e["p"] for e in tl.events if e["void"]}
+    out = []
+    for a in appeal_ledger(m, read.events(), voided):
+        e, d = a.event, a.decision
+        out.append({"position": e.position, "text": words.get(e.position, e.kind), "at": views.local_time(e.recorded_at),
+                    "status": a.status,
+                    "filed": [{"player": f.payload["player"], "reason": f.payload["reason"], "position": f.position,
+                               "at": views.local_time(f.recorded_at)} for f in a.filed],
+                    "decision": None if d is None else {"text": d.payload.get("text", ""), "position": d.position,
+                                                        "judge": judge_of(d.actor) or d.actor}})
+    return out
 
 
 def _next_step(e: Exception, closed: bool, action: str = "report") -> str:
-    """What a player does after a refusal of `action` ("report" or "call"; the refusal says what
+    """What a player does after a refusal of `action` ("report", "call" or "appeal"; the refusal says what
     was wrong). As the desk's next_step: "again" only where doing it again can succeed."""
     if closed:
         return "Find your table in the current round below, or see the pairings and standings."
     if isinstance(e, ResultConfirmed):  # another tap would be refused the same: a judge changes it
         return "Call a judge with the button below if the result is wrong."
-    again = "call a judge again" if action == "call" else "report again"
+    again = {"call": "call a judge again", "appeal": "appeal again"}.get(action, "report again")
     if isinstance(e, Forbidden) and "CSRF" in str(e):  # the page's form is stale: the same tap is refused the same
         return f"Reload the page, then {again}; if this happens again, ask a judge."
     if isinstance(e, Forbidden):
         return "Scan the slip's QR code again; if this happens again, ask a judge."
     if action == "call":
         return "Check what you typed and call a judge again; if this happens again, ask a judge."
+    if action == "appeal":
+        return "The judges' decisions below are as they stand now; if this is not what you expect, ask a judge."
     return "Check your result and tap again; if this happens again, ask a judge."
 
 
@@ -133,6 +165,28 @@ async def report(request: Request, tid: str):
     except HANDLED as e:
         return _refusal(request, tid, e, form)
     return _view(request, tid, g, me, notice=result["message"])
+
+
+@router.post("/t/{tid}/play/appeal", response_class=HTMLResponse)
+async def appeal(request: Request, tid: str):
+    """A player appeals a judge's ruling at their own table to the head judge (`appeal.filed` in
+    the table's recorded match, the player its actor; match_actions._file_appeal). The link's own
+    table only: the match is the one its round gives that table."""
+    form = await read_form(request)
+    me = form.get("player") if isinstance(form.get("player"), str) else None
+    try:
+        g = grant_of(request, tid, form)
+        check_csrf(request, g, form)
+        g.require("appeal_ruling", tid, g.round, g.table)
+        ctx = context(request)
+        rnd = ctx.desk.tournament(tid).state().round(g.round)
+        if rnd is None or rnd.matches.get(g.table) is None:
+            raise InputError(f"no judge has ruled at table {g.table} yet: there is nothing to appeal", field="appealed")
+        done = run_match_action(ctx, g, "file_appeal", MatchScope(rnd.matches[g.table], tid, (g.round, g.table)), form)
+    except HANDLED as e:
+        return _refusal(request, tid, e, form, "appeal")
+    # the notice says the head judge is called: the page's own line for the call is not said twice
+    return _view(request, tid, g, me, call_said=True, notice=done["message"][0].upper() + done["message"][1:])
 
 
 @router.post("/t/{tid}/play/call", response_class=HTMLResponse)

@@ -1,0 +1,49 @@
+"""A player appeals a judge's ruling from their table's page on a 360 px phone (headless Chromium,
+the page's own form with htmx): the appeal is recorded as that player's, the page lists it as
+pending and offers no second one, and nothing scrolls sideways. Screenshots in
+test-artifacts/serve-player-appeal/."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from engine.store import EventStore
+from tests.browser import needs_chromium
+from tests.conftest import ROOT
+from tests.web.conftest import player_tokens
+from tests.web.hall import WAIT
+from tests.web.matchsetup import mint, served_match
+from tests.web.test_browser_match_phone import SMALL_PHONE
+
+pytestmark = [*needs_chromium, pytest.mark.slow]
+ARTIFACTS = os.path.join(ROOT, "test-artifacts", "serve-player-appeal")
+
+
+def test_a_player_files_an_appeal_on_a_phone_and_sees_it_listed(tmp_path):
+    with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, tid, mid):
+        kim = mint(api, tid, "judge", "Kim")
+        ruling = api.post(f"/api/m/{mid}/do/ruling", {"text": "the blocker was rested: the attack stands"},
+                          token=kim).json()["position"]
+        me = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+        phone = hall.page(b.new_context(**SMALL_PHONE))
+        phone.goto(f"{server.url}/t/{tid}/play?k={player_tokens(api, tid)[1]}")
+        phone.get_by_role("button", name=f"I am {me}").click()
+        item = phone.locator(f"#decision-{ruling}")
+        item.wait_for(timeout=WAIT)
+        assert "the blocker was rested" in item.inner_text()
+        item.get_by_text("Appeal this decision to the head judge").click()
+        item.locator("textarea[name=reason]").fill("the blocker was active: it was not rested this turn")
+        hall.shot(phone, "appeal-form-360")
+        item.get_by_role("button", name="File my appeal").click()
+        phone.locator(".flash", has_text=f"Your appeal of event {ruling} is filed").wait_for(timeout=WAIT)
+        listed = phone.locator(f"#decision-{ruling} .appeal.pending")
+        assert f"Appeal filed by {me}" in listed.inner_text() and "pending" in listed.inner_text()
+        assert phone.locator(f"#decision-{ruling} textarea").count() == 0  # no second appeal offered
+        widths = phone.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1] == 360, widths  # no sideways scroll
+        hall.shot(phone, "appeal-filed-360")
+        with EventStore.open(db) as store:
+            filed = [e for e in store.read(mid) if e.kind == "appeal.filed"]
+        assert [(e.actor, e.payload["appealed"]) for e in filed] == [(me, ruling)]
+    assert hall.errors == []
