@@ -285,9 +285,9 @@ def settled_by_entering_again(store: EventStore, st: TournamentState, event: Rec
     (its match no longer gives it) and `result-appealed` (entered or taken before the appeal), which
     a hand-entered result after the appeal answers as the head judge's. Not `result-decision`: the
     result disagrees with the match's outcome, and the same result again still does (QA85 3: the
-    head judge's result, the same as the table's, was "unchanged" and the round stayed blocked)."""
-    return any(b.event.position == event.position and b.kind != "result-decision"
-               for b in blocking_problems(store, st))
+    head judge's result, the same as the table's, was "unchanged" and the round stayed blocked).
+    Only `event`'s own match logs are read."""
+    return any(b.kind != "result-decision" for b in blocking_problems(store, st, only={event.position}))
 
 
 def appealed_results(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,
@@ -516,8 +516,9 @@ def closing_blockers(store: EventStore, st: TournamentState, results: set[int]) 
     over an overturned decision). A seal would certify them; entering the result again settles
     each. `tournament close` refuses on them, and so does pairing the next round, which seals
     the round it follows (QA85 1: `pair` sealed over them after close was refused). One read of
-    the tournament and of each match, shared by the three checks."""
-    return [b.words for b in blocking_problems(store, st) if b.event.position in results]
+    the tournament and of each of these results' matches (no other round's), shared by the three
+    checks."""
+    return [b.words for b in blocking_problems(store, st, only=results)]
 
 
 @dataclass(frozen=True)
@@ -532,11 +533,16 @@ class Blocker:
 
 
 def blocking_problems(store: EventStore, st: TournamentState, log: list[RecordedEvent] | None = None,
-                      logs: dict[str, list[RecordedEvent]] | None = None) -> list[Blocker]:
+                      logs: dict[str, list[RecordedEvent]] | None = None, *,
+                      only: set[int] | None = None) -> list[Blocker]:
     """The three checks that block sealing, in one pass over one read of the tournament (`log`)
     and of each match (`logs`): what `tournament warnings`, `close`, `pair` and entering a result
-    again each ask (standing_problems, appealed_results, entered_against_decision)."""
+    again each ask (standing_problems, appealed_results, entered_against_decision). `only`: the
+    positions of the result events to check (one round's, one result), the others left out before
+    any match is read: each check reads the matches of the results it is given."""
     log = store.read(st.id) if log is None else log
+    if only is not None:
+        log = [e for e in log if e.position in only]
     logs = {} if logs is None else logs
     out = [Blocker(p.event, "result-basis", p.warning(st.id), p.match if p.decide_again else None)
            for p in standing_problems(store, st, log, logs)]
