@@ -1,12 +1,11 @@
 """The Tournament aggregate: validate an organizer's command, append its event, replay."""
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from engine.decisions import StandingTable, outstanding, stale_decisions
+from engine.decisions import outstanding, stale_decisions
 from engine.events import (
     TABLE_ACTOR,
     Draft,
@@ -32,6 +31,7 @@ from judge.tournament.pairing import (
 )
 from judge.tournament.names import clean_name, did_you_mean, name_key, namesakes, same_names, similar_to
 from judge.tournament import seal
+from judge.tournament.matchoutcome import by_names, standing_outcome
 from judge.tournament.results import OverwriteRefused, game_counts, is_double_loss, parse_slip, refuse_no_game
 from judge.tournament.standings import (
     DOUBLE_LOSS,
@@ -447,7 +447,7 @@ class Tournament:
             events = m.events()
             stale = stale_decisions(m.replayer, events)
             try:
-                outcome = StandingTable(m.replayer, events, stale).outcome(m.ruleset.outcome(m.state()))
+                outcome, state = standing_outcome(m, events, stale)
             except Exception as e:  # noqa: BLE001 - a ruleset bug: a refusal in words, not "internal error"
                 raise InputError(f"match {m.id}'s result cannot be read: its ruleset ({m.ruleset.name}) failed "
                                  f"on it ({type(e).__name__}: {e}); enter the result by hand "
@@ -462,11 +462,7 @@ class Tournament:
                 raise InputError(f"match {m.id} ended in a double loss, which a game count cannot "
                                  "express; if both players lose the match, record it as one: `tablejudge "
                                  "tournament result T --double-loss --table N`", field="match")
-            if outcome.winner is not None:
-                outcome = dataclasses.replace(outcome, winner=names.get(outcome.winner, outcome.winner))
-            if getattr(outcome, "score", None) is not None:  # the games each won, by the names used here
-                outcome = dataclasses.replace(outcome, score={names.get(p, p): n for p, n in outcome.score.items()})
-            outcomes.append((m.id, outcome, _basis(m)))
+            outcomes.append((m.id, by_names(outcome, names), _basis(m, events, state)))  # the games each won too
         assert players is not None
         if len(players) != 2:
             raise InputError("a tournament match has two players", field="match")
@@ -794,13 +790,13 @@ def top_cut_seeds(st: TournamentState) -> list[str]:
     return [r.player for r in st.standings().rows if not r.dropped and r.played]
 
 
-def _basis(m: Match) -> dict[str, Any]:
+def _basis(m: Match, events: Sequence[RecordedEvent], state: Any) -> dict[str, Any]:
     """What a result from a match rests on: the match's head (an anchor in the tournament's chain)
-    and the state hash of its final table."""
-    head = m.store.head(m.id)
-    assert head is not None
-    return {"match": m.id, "position": head.position, "hash": head.hash,
-            "state_hash": m.state(at=head.position).state_hash()}
+    and the state hash of its final table (`state`, replayed from `events`): the head the outcome
+    was read at, not the store's head read again (an event appended in between would be claimed
+    as read), and no second replay."""
+    head = events[-1]
+    return {"match": m.id, "position": head.position, "hash": head.hash, "state_hash": state.state_hash()}
 
 
 def _pairing_dict(p: Pairing) -> dict[str, Any]:

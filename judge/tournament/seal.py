@@ -12,7 +12,6 @@ for its tables (`round.matches`), and every match created for this tournament an
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +22,7 @@ from engine.replay import VOIDING_KINDS, Replayer, voided_positions
 from engine.store import MATCH_CREATED, EventStore, MatchNotFound
 from engine.timefacts import read_again, timelimit_command
 
+from judge.tournament.matchoutcome import by_names, standing_outcome
 from judge.tournament.results import game_counts
 from judge.tournament.standings import slip_text, slip_words
 from judge.tournament.state import TournamentState, replay
@@ -469,28 +469,20 @@ def _standing_outcome(store: EventStore, match: str, events: list[RecordedEvent]
                       stale: Any = None) -> Any:
     """How the match ended as it stands (engine.desk.LogOutcome, its winner by the player's name
     now), with stale decisions (`stale`, the caller's stale_decisions of `events`, else worked out)
-    set aside as `record --match` sets them aside (StandingTable); None while it has no outcome or
-    its ruleset cannot read it (the result is then not compared, never a traceback)."""
-    from engine.decisions import StandingTable
+    set aside as `record --match` sets them aside (matchoutcome.standing_outcome, replayed from
+    `events`); None while it has no outcome or its ruleset cannot read it (the result is then not
+    compared, never a traceback)."""
     from engine.desk import log_outcome
     from engine.match import Match
     from engine.names import match_names
     try:  # opening it too: an unknown ruleset, a log that does not replay
         m = Match.open(store, match)
         stale = stale_decisions(m.replayer, events) if stale is None else stale
-        state = m.state()
-        game = StandingTable(m.replayer, events, stale).outcome(m.ruleset.outcome(state))
+        game, state = standing_outcome(m, events, stale)
     except Exception:  # noqa: BLE001 - a ruleset bug: verify and the desk's review report it
         return None
     ending = log_outcome(events, state.voided, m.players, game, stale)
-    if ending is None:
-        return ending
-    names = match_names(m)
-    if ending.score is not None:
-        ending = dataclasses.replace(ending, score={names.get(k, k): n for k, n in ending.score.items()})
-    if ending.winner is None:
-        return ending
-    return dataclasses.replace(ending, winner=names.get(ending.winner, ending.winner))
+    return None if ending is None else by_names(ending, match_names(m))
 
 
 def check_results(store: EventStore, events: list[RecordedEvent]) -> tuple[list[str], int]:

@@ -210,3 +210,32 @@ def test_one_rounds_blockers_and_one_results_read_only_their_own_matches(tmp_pat
     reads.clear()
     assert settled_by_entering_again(m1.store, st, r1)
     assert reads == [t.id, m1.id], reads
+
+
+def test_a_matchs_outcome_is_read_from_one_read_of_its_log(tmp_path, monkeypatch):
+    """Review: `tournament result --match` read the match's log three times (its events, its table,
+    the table again for the basis) and the warnings' comparison with a hand-entered result replayed
+    the match from the store though it held its events. One read each, the same outcome and basis."""
+    from engine.store import EventStore
+    from judge.tournament.seal import _standing_outcome
+    from tests.desk.test_appealed_decision import _linked_cup
+
+    m = decided(tmp_path)  # Ann wins at time
+    t, _ = _linked_cup(m)
+    events = m.store.read(m.id)
+    reads = []
+    real = EventStore.read
+
+    def spy(self, stream, *a, **kw):
+        reads.append(stream)
+        return real(self, stream, *a, **kw)
+    monkeypatch.setattr(EventStore, "read", spy)
+    ending = _standing_outcome(m.store, m.id, events)
+    assert ending.winner == "Ann"
+    assert m.id not in reads, reads
+    result = t.record_matches([m.id])
+    assert reads.count(m.id) == 1, reads
+    (basis,) = result.payload["based_on"]
+    head = events[-1]
+    assert (basis["position"], basis["hash"]) == (head.position, head.hash)
+    assert basis["state_hash"] == m.state(at=head.position).state_hash()
