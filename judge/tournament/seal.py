@@ -178,7 +178,7 @@ def _why_changed(store: EventStore, match: str, position: int,
         return f"{match}'s time decision (event {s.position}) is out of date after {s.because()}{again}", \
             s.superseded_by is None, None
     gone, upto = voided_positions(events), [e for e in events if e.position <= position]
-    then = standing_decision(upto, voided_positions(upto), ())
+    then = _decision_then(events, position)
     # the decision it came from is void now (QA83 #1); not where a penalty decided the match over it
     if then is not None and then.position in gone and not _penalty_decided(store, match, upto):
         by = next(e for e in later if then.position in voided_positions([then, e]))
@@ -292,12 +292,16 @@ def settled_by_entering_again(store: EventStore, st: TournamentState, event: Rec
 
 def appealed_results(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,
                      logs: dict[str, list[RecordedEvent]] | None = None) -> list[tuple[RecordedEvent, str]]:
-    """The standing results taken from a match whose time decision, the one the result rests on (the
-    last that counts up to the result's head), the head judge overturned or changed on appeal since
-    (engine.desk.appealed_away): the appeal changes no result by itself, so the result still stands
-    on it until the match's decision is replaced and the result taken again, or entered as the head
-    judge gave it. (result event, the warning's words, with the commands that settle it.) `logs`: as
-    basis_problems', shared with it in one pass."""
+    """The standing results taken from a match whose time decision, the one the result rests on
+    (`_decision_then`: the match's standing decision as the result was taken), the head judge
+    overturned or changed on appeal since (engine.desk.appealed_away): the appeal changes no result
+    by itself, so the result still stands on it until the match's decision is replaced and the
+    result taken again, or entered as the head judge gave it. A decision voided since is not said
+    here: the result no longer rests on anything, and the `result-basis` warning says so with what
+    settles it (judged on today's voids, an earlier decision the result never rested on was taken
+    for it and its appeal said beside that warning). (result event, the warning's words, with the
+    commands that settle it.) `logs`: the whole match logs basis_problems read in the same pass;
+    a match not among them is read for its decisions, appeals and voids only."""
     from engine.desk import decision_appealed
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
@@ -309,17 +313,16 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
         for b in e.payload.get("based_on") or ():
             try:
                 match, position = str(b["match"]), int(b["position"])
-                if match not in logs:
-                    logs[match] = store.read(match)
-                mlog = logs[match]
+                mlog = logs.get(match)
+                if mlog is None:
+                    mlog = store.read_kinds(match, ("time.decision", "judge.appeal", *VOIDING_KINDS))
             except (KeyError, TypeError, ValueError, LookupError, MatchNotFound):
                 continue  # a basis that cannot be read is basis_problems' to say
             if not any(x.kind == "judge.appeal" for x in mlog):  # most matches: no replay, no more reading
                 continue
-            gone = voided_positions(mlog)
-            decided = [x for x in mlog if x.kind == "time.decision" and x.position <= position
-                       and x.position not in gone and x.payload.get("result") != "continue"]  # a final one
-            a = decision_appealed(mlog, gone, decided[-1].position) if decided else None
+            then, gone = _decision_then(mlog, position), voided_positions(mlog)
+            a = decision_appealed(mlog, gone, then.position) if then is not None and then.position not in gone \
+                else None
             if a is None:
                 continue
             rnd, table = e.payload.get("round"), e.payload.get("table")
@@ -328,6 +331,14 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
                             + _settle_appeal(st.id, match, rnd, table, a))))
             break
     return out
+
+
+def _decision_then(events: list[RecordedEvent], position: int) -> RecordedEvent | None:
+    """The time decision a result taken at the match's event `position` rests on: the match's
+    standing decision (engine.decisions.standing_decision) among its events up to then, voided as
+    they were then. `events`: the match's log, or its decisions, appeals and voids."""
+    upto = [e for e in events if e.position <= position]
+    return standing_decision(upto, voided_positions(upto), ())
 
 
 def _settle_appeal(tid: str, match: str, rnd: Any, table: Any, a: Any) -> str:

@@ -296,3 +296,42 @@ def test_the_head_judges_result_the_same_as_the_tables_is_recorded_again_and_set
     assert code == 0 and "unchanged" in out and t.state().position == head + 1, out + err
     code, out, err = run_in_process(db, "tournament", "close", t.id)
     assert code == 0, out + err
+
+
+def test_a_result_on_a_decision_voided_since_is_said_once_as_result_basis_not_on_an_older_appeal(tmp_path):
+    """Review: appealed_results judged the decision a result rests on with today's voids. The head
+    judge overturned Ann's decision (44) on appeal and a judge recorded Bob's (46) beside it; the
+    result was taken from the match (on 46); 46 was voided later. The result-basis warning says so;
+    result-appealed also said the result "still stands on" 44, which it never rested on."""
+    from judge.tournament.seal import blocking_problems
+    db, m, decision, appeal = _overturned(tmp_path)
+    again = m.record("time.decision", {**m.events()[decision - 1].payload, "winner": "Bob"},
+                     actor="judge:Head").event.position
+    t = _cup_from(m, rounds=1)
+    m.record("correction", {"voids": again, "reason": "recorded on the wrong match"}, actor="judge:Kim")
+    said = [(b.kind, b.words) for b in blocking_problems(m.store, t.state())]
+    assert [k for k, _ in said] == ["result-basis"], said
+    assert f"the time decision it rests on (event {again}) was voided by correction {again + 1}" in said[0][1]
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 1 and "result-appealed" not in out and f"(event {decision})" not in out, out
+
+
+def test_a_result_on_an_appealed_decision_reads_the_matchs_decisions_appeals_and_voids_only(tmp_path, monkeypatch):
+    """Review: appealed_results read a match's whole log where its decisions, appeals and voids say
+    all it asks (store.read_kinds, as entered_against_decision reads), when no whole log was read
+    already in the same pass."""
+    from engine.store import EventStore
+    from judge.tournament.seal import appealed_results
+    db, m, decision, appeal = _overturned(tmp_path)
+    t = _cup_from(m, rounds=1)
+    st = t.state()
+    reads = []
+    real = EventStore.read
+
+    def spy(self, stream, *a, **kw):
+        reads.append(stream)
+        return real(self, stream, *a, **kw)
+    monkeypatch.setattr(EventStore, "read", spy)
+    (said,) = appealed_results(m.store, st)
+    assert f"whose time decision (event {decision}) was overturned on appeal (event {appeal}" in said[1]
+    assert reads == [t.id], reads
