@@ -607,17 +607,9 @@ class Tournament:
                 based_on: list[dict[str, Any]] | None = None, double_loss: bool = False) -> RecordedEvent:
         old = rnd.results.get(p.table)
         new = slip_words(w, l, d, double_loss)
-        if old is not None and slip_text(old) == new and not (
-                based_on and seal.out_of_date(self.store, rnd.result_events[p.table])) and not (
-                not based_on and overwrite and reason
-                and seal.settled_by_entering_again(self.store, st, rnd.result_events[p.table])):
-            # the same result again, whatever the reason given: nothing new to store (as a batch,
-            # judge/tournament/entry.py); the event returned is the one that recorded it. Unless
-            # it is taken again from a match corrected since: then it rests on the match as it is;
-            # or entered by hand with --overwrite and a reason where a warning that blocks closing
-            # asks for it (the head judge's result after an appeal): recorded again, it is the
-            # head judge's ruling (QA85 3: "unchanged", and the round stayed blocked)
-            return rnd.result_events[p.table]
+        if kept_as_is(self.store, st, rnd, {p.table: new}, overwrite=overwrite, reason=reason,
+                      based_on=bool(based_on)):
+            return rnd.result_events[p.table]  # the event that recorded it
         draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
                                    based_on=based_on, double_loss=double_loss)
         if old is not None and not overwrite and slip_text(old) != new:
@@ -679,6 +671,27 @@ class _StreamCache:
     def __init__(self) -> None:
         self.events: list[RecordedEvent] = []
         self.state: TournamentState | None = None
+
+
+def kept_as_is(store: EventStore, st: TournamentState, rnd: RoundState, entered: dict[int, str], *,
+               overwrite: bool = False, reason: str | None = None, based_on: bool = False) -> set[int]:
+    """The tables of `rnd` among `entered` (table -> the result entered, slip_words) that keep the
+    result they have, nothing stored: the same result again, whatever the reason given (a double
+    submit, a batch entered twice). Unless it is taken again from a match corrected since
+    (`based_on`: it then rests on the match as it is); or entered by hand with `overwrite` and a
+    `reason` where a warning that blocks closing asks for it (the head judge's result after an
+    appeal, seal.settled_by_entering_again): recorded again, it is the head judge's ruling (QA85
+    3: "unchanged", and the round stayed blocked). One rule for `tournament result` (one table)
+    and a batch (`tournament results`, the web's grid: judge/tournament/entry.py), which asks once
+    for all its tables."""
+    same = {n: rnd.result_events[n] for n, new in entered.items()
+            if n in rnd.results and slip_text(rnd.results[n]) == new}
+    if based_on:
+        return {n for n, e in same.items() if not seal.out_of_date(store, e)}
+    if not (same and overwrite and reason):
+        return set(same)
+    settled = seal.settled_by_entering_again(store, st, {e.position for e in same.values()})
+    return {n for n, e in same.items() if e.position not in settled}
 
 
 def registration_closed(st: TournamentState) -> str | None:

@@ -279,15 +279,15 @@ def standing_problems(store: EventStore, st: TournamentState, events: list[Recor
     return problems
 
 
-def settled_by_entering_again(store: EventStore, st: TournamentState, event: RecordedEvent) -> bool:
-    """Whether a warning that blocks closing (closing_blockers) rests on the
-    standing result `event` and is settled by entering the same result again by hand: `result-basis`
-    (its match no longer gives it) and `result-appealed` (entered or taken before the appeal), which
-    a hand-entered result after the appeal answers as the head judge's. Not `result-decision`: the
-    result disagrees with the match's outcome, and the same result again still does (QA85 3: the
-    head judge's result, the same as the table's, was "unchanged" and the round stayed blocked).
-    Only `event`'s own match logs are read."""
-    return any(b.kind != "result-decision" for b in blocking_problems(store, st, only={event.position}))
+def settled_by_entering_again(store: EventStore, st: TournamentState, results: set[int]) -> set[int]:
+    """The standing results among `results` (their events' positions) on which a warning that
+    blocks closing (closing_blockers) rests that entering the same result again by hand settles:
+    `result-basis` (its match no longer gives it) and `result-appealed` (entered or taken before
+    the appeal), which a hand-entered result after the appeal answers as the head judge's. Not
+    `result-decision`: the result disagrees with the match's outcome, and the same result again
+    still does (QA85 3: the head judge's result, the same as the table's, was "unchanged" and the
+    round stayed blocked). Only these results' match logs are read, once for a whole batch."""
+    return {b.event.position for b in blocking_problems(store, st, only=results) if b.kind != "result-decision"}
 
 
 def appealed_results(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,

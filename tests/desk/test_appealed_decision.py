@@ -335,3 +335,36 @@ def test_a_result_on_an_appealed_decision_reads_the_matchs_decisions_appeals_and
     (said,) = appealed_results(m.store, st)
     assert f"whose time decision (event {decision}) was overturned on appeal (event {appeal}" in said[1]
     assert reads == [t.id], reads
+
+
+def test_a_results_file_records_the_head_judges_same_result_again_as_result_does(tmp_path):
+    """QA LOW: for a result blocked by an appeal, `tournament result T SLIP --table N --overwrite
+    --reason` records the head judge's same result again (QA85 3), but `tournament results T FILE`
+    said "unchanged" for the same line and the round stayed blocked. One rule serves both."""
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)  # Ann wins at time
+    decision = m.events()[-1].position
+    t, slip = _linked_cup(m)
+    t.record_matches([m.id])
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head",
+                                    "--decision", "overturned", "--text", "Ann wins, on the life count")
+    assert code == 0, out + err
+    sheet = tmp_path / "round1.txt"
+    sheet.write_text(f"1 {slip('Ann')}\n")
+    head = t.state().position
+    code, out, err = run_in_process(db, "tournament", "results", t.id, str(sheet))  # no reason: nothing asked
+    assert code == 0 and "1 unchanged" in out and t.state().position == head, out + err
+    code, out, err = run_in_process(db, "tournament", "results", t.id, str(sheet), "--overwrite", "--reason",
+                                    f"appeal, match {m.id} event {decision + 1}")
+    assert code == 0 and "unchanged" not in out, out + err
+    assert "table 1: " in out and "recorded again (the table had this result), the head judge's result" in out, out
+    assert "1 recorded again" in out, out
+    again = t.state().rounds[0].result_events[1]
+    assert again.position == head + 1 and again.payload["reason"] == f"appeal, match {m.id} event {decision + 1}"
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out
+    code, out, err = run_in_process(db, "tournament", "results", t.id, str(sheet), "--overwrite", "--reason", "again",
+                                    "--json")  # no warning asks for it now: stored nothing
+    assert code == 0 and json.loads(out)[0]["status"] == "unchanged" and t.state().position == head + 1, out + err
+    code, out, err = run_in_process(db, "tournament", "close", t.id)
+    assert code == 0, out + err

@@ -205,10 +205,10 @@ def test_one_rounds_blockers_and_one_results_read_only_their_own_matches(tmp_pat
     assert closing_blockers(m1.store, st, {r1.position}) == [every[0].words]
     assert reads == [t.id, m1.id], reads
     reads.clear()
-    assert not settled_by_entering_again(m1.store, st, r2)
+    assert settled_by_entering_again(m1.store, st, {r2.position}) == set()
     assert reads == [t.id, m2.id], reads
     reads.clear()
-    assert settled_by_entering_again(m1.store, st, r1)
+    assert settled_by_entering_again(m1.store, st, {r1.position}) == {r1.position}
     assert reads == [t.id, m1.id], reads
 
 
