@@ -138,17 +138,10 @@ class Tournament:
     @classmethod
     def open(cls, store: EventStore, ref: str, recorded_by: str | None = None,
              actor: str = TABLE_ACTOR) -> "Tournament":
-        """The tournament `ref` names: its exact id or name (`exact`), else the one id it begins
-        (3 characters at least). A name is read before a prefix: "spring" is the tournament called
-        so, not spring-2025 (as `--event` reads it, which takes no prefix)."""
-        tid = cls.exact(store, ref)
+        """The tournament `ref` names (`find`), else MatchNotFound saying so."""
+        tid = cls.find(store, ref)
         if tid is not None:
             return cls(store, tid, recorded_by, actor)
-        hits = [t for t in cls.list_ids(store) if t.startswith(ref)] if len(ref) >= 3 else []
-        if len(hits) == 1:
-            return cls(store, hits[0], recorded_by, actor)
-        if len(hits) > 1:
-            raise MatchNotFound(f"{shown(ref)} is ambiguous: {', '.join(hits[:5])}")
         first = store.event_at(ref, 1)
         if first is not None and first.kind == MATCH_CREATED:  # a match's id where a tournament's belongs
             raise MatchNotFound(f"{ref} is a match, not a tournament: see `tablejudge state {ref}` "
@@ -156,10 +149,26 @@ class Tournament:
         raise MatchNotFound(f"no tournament {shown(ref)} in {store.describe()} (see `tablejudge tournament list`)")
 
     @classmethod
+    def find(cls, store: EventStore, ref: str) -> str | None:
+        """The id of the tournament `ref` names: its exact id or name (`exact`), else the one id it
+        begins (3 characters at least); None: none. A name is read before a prefix: "spring" is
+        the tournament called so, not spring-2025. A prefix several ids begin: MatchNotFound,
+        listing them. `open` and `match new --event` (judge.tournament.tablematch) read so."""
+        tid = cls.exact(store, ref)
+        if tid is not None:
+            return tid
+        hits = [t for t in cls.list_ids(store) if t.startswith(ref)] if len(ref) >= 3 else []
+        if len(hits) > 1:
+            raise MatchNotFound(f"{shown(ref)} is ambiguous: it begins the ids of {', '.join(hits[:5])}"
+                                f"{' ...' if len(hits) > 5 else ''}; give more of the id")
+        return hits[0] if hits else None
+
+    @classmethod
     def exact(cls, store: EventStore, ref: str) -> str | None:
         """The id of the tournament `ref` names exactly: its id, else its name (`id_named`: the
         event's name, as an organizer types it, QA83 6; a name several share is refused). None:
-        no tournament is named so. `open` and `--event` (judge.tournament.tablematch) both read so."""
+        no tournament is named so. `find` reads so, and a match's event label (judge.tournament.tablematch
+        `tournament_named`: a label that begins like an id names no tournament)."""
         if ref in cls.list_ids(store):
             return ref
         return cls.id_named(store, ref)
