@@ -51,7 +51,9 @@ def register(cli: click.Group) -> None:
         own report is listed at once,
         each with its file:line and field, and none of the file is stored (exit 2; with --json,
         also `{"error": {..., "errors": [...]}}` on stdout, one object a line). The same result
-        again stores nothing. A result that differs from a player's own report (`tournament
+        again stores nothing, except where a warning that blocks closing asks for it (as for
+        `tournament result`): with --overwrite and --reason it is recorded again, the head judge's
+        result. A result that differs from a player's own report (`tournament
         report`, the player's link), or settles a disputed table, is refused the same way: it
         goes in only with --overwrite and a --reason. Recorded, it says how many tables were
         recorded and the round's tables still without a result.
@@ -76,11 +78,13 @@ def register(cli: click.Group) -> None:
         if as_json:
             emit_json([d.to_dict() for d in done])
         else:
-            statuses = ("recorded", "overwritten", "unchanged", "pending")
-            counts = {s: sum(d.status == s for d in done) for s in statuses}
-            for d in done:
+            statuses = ("recorded", "overwritten", "recorded again", "unchanged", "pending")
+            counts = {s: sum((("recorded again" if d.again else d.status) == s) for d in done) for s in statuses}
+            for d in done:  # `tournament result`'s words for a table recorded again
                 if d.status == "overwritten":
-                    click.echo(f"table {d.table}: {d.player1} {d.result} {d.player2} (was {d.old})")
+                    click.echo(f"table {d.table}: {d.player1} {d.result} {d.player2} " + (
+                        "— recorded again (the table had this result), the head judge's result" if d.again
+                        else f"(was {d.old})"))
             said = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "nothing new"
             if done:  # a top-cut round by its name: "(Quarterfinals, round 9)"
                 rnd = t.state().round(done[0].round)

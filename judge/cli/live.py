@@ -22,7 +22,8 @@ def register(cli: click.Group) -> None:
 @click.argument("target", metavar="MATCH|new")
 @click.option("--ruleset", "-r", callback=ruleset_name, help="With `new`: the ruleset.")
 @click.option("--player", "-p", "players", multiple=True, help="With `new`: a player, in seat order (repeat).")
-@click.option("--event", help="With `new`: event label (a tournament's id or name: that --round/--table's match, linked).")
+@click.option("--event", help="With `new`: event label (a tournament's id or name, or the start of its id: that "
+              "--round/--table's match, linked; any other: a free label, said on stderr).")
 @click.option("--round", "round_", help="With `new`: round label.")
 @click.option("--table", help="With `new`: table label.")
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE", help="With `new`: a ruleset option.")
@@ -62,10 +63,14 @@ def live_cmd(env: Env, target, ruleset, players, event, round_, table, opts, str
             raise InputError("live new needs --ruleset and at least two --player", field="ruleset")
         from judge.tournament.tablematch import new_match  # a tournament's id as --event: its table's match
         warnings: list[str] = []  # an older match naming the table, unlinked: said before the session
+        notes: list[str] = []  # an event label naming no tournament: a free label
         match = new_match(store, ruleset, list(players), event=event, round=round_, table=table,
-                          options=_parse_options(opts), recorded_by=env.recorded_by, warnings=warnings)
+                          options=_parse_options(opts), recorded_by=env.recorded_by, warnings=warnings,
+                          notes=notes)
         for w in warnings:
             stderr(f"warning: {w}")
+        for n in notes:
+            stderr(f"note: {n}")
     else:
         if ruleset or players:
             raise InputError("--ruleset/--player only go with `live new`", field="ruleset")

@@ -60,9 +60,11 @@ def match_group() -> None:
               help="Ruleset name (see `tablejudge rulesets`; any case: OPTCG is optcg).")
 @click.option("--player", "-p", "players", multiple=True, required=True,
               help="A player, in seat order; repeat for each player.")
-@click.option("--event", help="Event label; a tournament's id (or its name, if no other tournament has it) labels "
+@click.option("--event", help="Event label; a tournament's id (or its name, if no other tournament has it, or the start "
+              "of its id, if no other id starts so) labels "
               "the match by the tournament's id, and with --table makes the match that table's, linked (--round and --table must be in its pairings, the table "
-              "without a match; an older match naming the table unlinked is warned of).")
+              "without a match; an older match naming the table unlinked is warned of). A label naming no tournament "
+              "is a free label (said on stderr).")
 @click.option("--round", "round_", help="Round label (with a tournament's id: the round number).")
 @click.option("--table", help="Table label (with a tournament's id: the table number).")
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
@@ -84,16 +86,19 @@ def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, 
     decks = _tournament_decks(env, decks_from, ruleset, list(players)) if decks_from else []
     from judge.tournament.tablematch import new_match  # a tournament's id as --event: its table's match
     warnings: list[str] = []  # an older match naming the table, unlinked
+    notes: list[str] = []  # an event label naming no tournament: a free label
     m = new_match(env.store(create=True), ruleset, list(players), event=event, round=round_, table=table,
                   options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by,
-                  warnings=warnings)
+                  warnings=warnings, notes=notes)
     for w in warnings:
         stderr(f"warning: {w}")
+    for n in notes:
+        stderr(f"note: {n}")
     findings = []
     for player, payload in decks:
         findings += m.record("deck.registered", payload, actor=player, recorded_by=env.recorded_by).findings
     if as_json:
-        emit_json({**m.summary(), "warnings": warnings} if warnings else m.summary())
+        emit_json({**m.summary(), **({"warnings": warnings} if warnings else {}), **({"notes": notes} if notes else {})})
     else:
         click.echo(m.id)
         if findings:

@@ -1,12 +1,11 @@
 """The Tournament aggregate: validate an organizer's command, append its event, replay."""
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from engine.decisions import StandingTable, outstanding, stale_decisions
+from engine.decisions import outstanding, stale_decisions
 from engine.events import (
     TABLE_ACTOR,
     Draft,
@@ -32,6 +31,7 @@ from judge.tournament.pairing import (
 )
 from judge.tournament.names import clean_name, did_you_mean, name_key, namesakes, same_names, similar_to
 from judge.tournament import seal
+from judge.tournament.matchoutcome import by_names, standing_outcome
 from judge.tournament.results import OverwriteRefused, game_counts, is_double_loss, parse_slip, refuse_no_game
 from judge.tournament.standings import (
     DOUBLE_LOSS,
@@ -138,17 +138,10 @@ class Tournament:
     @classmethod
     def open(cls, store: EventStore, ref: str, recorded_by: str | None = None,
              actor: str = TABLE_ACTOR) -> "Tournament":
-        """The tournament `ref` names: its exact id or name (`exact`), else the one id it begins
-        (3 characters at least). A name is read before a prefix: "spring" is the tournament called
-        so, not spring-2025 (as `--event` reads it, which takes no prefix)."""
-        tid = cls.exact(store, ref)
+        """The tournament `ref` names (`find`), else MatchNotFound saying so."""
+        tid = cls.find(store, ref)
         if tid is not None:
             return cls(store, tid, recorded_by, actor)
-        hits = [t for t in cls.list_ids(store) if t.startswith(ref)] if len(ref) >= 3 else []
-        if len(hits) == 1:
-            return cls(store, hits[0], recorded_by, actor)
-        if len(hits) > 1:
-            raise MatchNotFound(f"{shown(ref)} is ambiguous: {', '.join(hits[:5])}")
         first = store.event_at(ref, 1)
         if first is not None and first.kind == MATCH_CREATED:  # a match's id where a tournament's belongs
             raise MatchNotFound(f"{ref} is a match, not a tournament: see `tablejudge state {ref}` "
@@ -156,10 +149,26 @@ class Tournament:
         raise MatchNotFound(f"no tournament {shown(ref)} in {store.describe()} (see `tablejudge tournament list`)")
 
     @classmethod
+    def find(cls, store: EventStore, ref: str) -> str | None:
+        """The id of the tournament `ref` names: its exact id or name (`exact`), else the one id it
+        begins (3 characters at least); None: none. A name is read before a prefix: "spring" is
+        the tournament called so, not spring-2025. A prefix several ids begin: MatchNotFound,
+        listing them. `open` and `match new --event` (judge.tournament.tablematch) read so."""
+        tid = cls.exact(store, ref)
+        if tid is not None:
+            return tid
+        hits = [t for t in cls.list_ids(store) if t.startswith(ref)] if len(ref) >= 3 else []
+        if len(hits) > 1:
+            raise MatchNotFound(f"{shown(ref)} is ambiguous: it begins the ids of {', '.join(hits[:5])}"
+                                f"{' ...' if len(hits) > 5 else ''}; give more of the id")
+        return hits[0] if hits else None
+
+    @classmethod
     def exact(cls, store: EventStore, ref: str) -> str | None:
         """The id of the tournament `ref` names exactly: its id, else its name (`id_named`: the
         event's name, as an organizer types it, QA83 6; a name several share is refused). None:
-        no tournament is named so. `open` and `--event` (judge.tournament.tablematch) both read so."""
+        no tournament is named so. `find` reads so, and a match's event label (judge.tournament.tablematch
+        `tournament_named`: a label that begins like an id names no tournament)."""
         if ref in cls.list_ids(store):
             return ref
         return cls.id_named(store, ref)
@@ -447,7 +456,7 @@ class Tournament:
             events = m.events()
             stale = stale_decisions(m.replayer, events)
             try:
-                outcome = StandingTable(m.replayer, events, stale).outcome(m.ruleset.outcome(m.state()))
+                outcome, state = standing_outcome(m, events, stale)
             except Exception as e:  # noqa: BLE001 - a ruleset bug: a refusal in words, not "internal error"
                 raise InputError(f"match {m.id}'s result cannot be read: its ruleset ({m.ruleset.name}) failed "
                                  f"on it ({type(e).__name__}: {e}); enter the result by hand "
@@ -462,11 +471,7 @@ class Tournament:
                 raise InputError(f"match {m.id} ended in a double loss, which a game count cannot "
                                  "express; if both players lose the match, record it as one: `tablejudge "
                                  "tournament result T --double-loss --table N`", field="match")
-            if outcome.winner is not None:
-                outcome = dataclasses.replace(outcome, winner=names.get(outcome.winner, outcome.winner))
-            if getattr(outcome, "score", None) is not None:  # the games each won, by the names used here
-                outcome = dataclasses.replace(outcome, score={names.get(p, p): n for p, n in outcome.score.items()})
-            outcomes.append((m.id, outcome, _basis(m)))
+            outcomes.append((m.id, by_names(outcome, names), _basis(m, events, state)))  # the games each won too
         assert players is not None
         if len(players) != 2:
             raise InputError("a tournament match has two players", field="match")
@@ -611,17 +616,9 @@ class Tournament:
                 based_on: list[dict[str, Any]] | None = None, double_loss: bool = False) -> RecordedEvent:
         old = rnd.results.get(p.table)
         new = slip_words(w, l, d, double_loss)
-        if old is not None and slip_text(old) == new and not (
-                based_on and seal.out_of_date(self.store, rnd.result_events[p.table])) and not (
-                not based_on and overwrite and reason
-                and seal.settled_by_entering_again(self.store, st, rnd.result_events[p.table])):
-            # the same result again, whatever the reason given: nothing new to store (as a batch,
-            # judge/tournament/entry.py); the event returned is the one that recorded it. Unless
-            # it is taken again from a match corrected since: then it rests on the match as it is;
-            # or entered by hand with --overwrite and a reason where a warning that blocks closing
-            # asks for it (the head judge's result after an appeal): recorded again, it is the
-            # head judge's ruling (QA85 3: "unchanged", and the round stayed blocked)
-            return rnd.result_events[p.table]
+        if kept_as_is(self.store, st, rnd, {p.table: new}, overwrite=overwrite, reason=reason,
+                      based_on=bool(based_on)):
+            return rnd.result_events[p.table]  # the event that recorded it
         draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
                                    based_on=based_on, double_loss=double_loss)
         if old is not None and not overwrite and slip_text(old) != new:
@@ -683,6 +680,27 @@ class _StreamCache:
     def __init__(self) -> None:
         self.events: list[RecordedEvent] = []
         self.state: TournamentState | None = None
+
+
+def kept_as_is(store: EventStore, st: TournamentState, rnd: RoundState, entered: dict[int, str], *,
+               overwrite: bool = False, reason: str | None = None, based_on: bool = False) -> set[int]:
+    """The tables of `rnd` among `entered` (table -> the result entered, slip_words) that keep the
+    result they have, nothing stored: the same result again, whatever the reason given (a double
+    submit, a batch entered twice). Unless it is taken again from a match corrected since
+    (`based_on`: it then rests on the match as it is); or entered by hand with `overwrite` and a
+    `reason` where a warning that blocks closing asks for it (the head judge's result after an
+    appeal, seal.settled_by_entering_again): recorded again, it is the head judge's ruling (QA85
+    3: "unchanged", and the round stayed blocked). One rule for `tournament result` (one table)
+    and a batch (`tournament results`, the web's grid: judge/tournament/entry.py), which asks once
+    for all its tables."""
+    same = {n: rnd.result_events[n] for n, new in entered.items()
+            if n in rnd.results and slip_text(rnd.results[n]) == new}
+    if based_on:
+        return {n for n, e in same.items() if not seal.out_of_date(store, e)}
+    if not (same and overwrite and reason):
+        return set(same)
+    settled = seal.settled_by_entering_again(store, st, {e.position for e in same.values()})
+    return {n for n, e in same.items() if e.position not in settled}
 
 
 def registration_closed(st: TournamentState) -> str | None:
@@ -794,13 +812,13 @@ def top_cut_seeds(st: TournamentState) -> list[str]:
     return [r.player for r in st.standings().rows if not r.dropped and r.played]
 
 
-def _basis(m: Match) -> dict[str, Any]:
+def _basis(m: Match, events: Sequence[RecordedEvent], state: Any) -> dict[str, Any]:
     """What a result from a match rests on: the match's head (an anchor in the tournament's chain)
-    and the state hash of its final table."""
-    head = m.store.head(m.id)
-    assert head is not None
-    return {"match": m.id, "position": head.position, "hash": head.hash,
-            "state_hash": m.state(at=head.position).state_hash()}
+    and the state hash of its final table (`state`, replayed from `events`): the head the outcome
+    was read at, not the store's head read again (an event appended in between would be claimed
+    as read), and no second replay."""
+    head = events[-1]
+    return {"match": m.id, "position": head.position, "hash": head.hash, "state_hash": state.state_hash()}
 
 
 def _pairing_dict(p: Pairing) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from engine.match import InputError
 from engine.schema import shown
 
 from judge.io.csvread import line_of, read_rows
-from judge.tournament.aggregate import Tournament, overwrite_conflict, slip_text
+from judge.tournament.aggregate import Tournament, kept_as_is, overwrite_conflict, slip_text
 from judge.tournament.names import name_key
 from judge.tournament.batch import BatchRefused, conflict_error, refuse  # noqa: F401 - the batch's refusal, said here too
 from judge.tournament.tables import ReportsDiffer, against_reports, check_reports, table_list
@@ -45,8 +45,9 @@ CSV_TABLE, CSV_RESULT, CSV_PLAYERS = "table", "result", ("player1", "player2")
 @dataclass
 class Entered:
     """What one line of a batch did: `recorded` (new), `unchanged` (the same result was already
-    there: nothing stored), `overwritten` (a different result was there: `old`), `pending` (a
-    CSV row whose result cell is empty: nothing stored)."""
+    there: nothing stored), `overwritten` (a different result was there: `old`; or the same one,
+    recorded again where a warning that blocks closing asked for it: `again`), `pending` (a CSV
+    row whose result cell is empty: nothing stored)."""
 
     round: int
     table: int
@@ -56,6 +57,11 @@ class Entered:
     status: str
     old: str | None = None
     event: RecordedEvent | None = None
+
+    @property
+    def again(self) -> bool:
+        """The same result recorded again (the head judge's, settling a warning that blocked closing)."""
+        return self.status == "overwritten" and self.old == self.result
 
     def to_dict(self) -> dict[str, Any]:
         return {"round": self.round, "table": self.table, "player1": self.player1, "player2": self.player2,
@@ -249,11 +255,23 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     st = t.state()
     given: dict[int, tuple[str, str]] = {}
     done: list[Entered] = []
-    drafts = []
+    drafts: dict[int, Any] = {}  # id(line) -> its draft, stored in the order of `done`
+    same: list[tuple[Entered, tuple[Any, ...]]] = []  # a table given the result it has (below)
     conflicts: list[tuple[int, dict[str, Any]]] = []
     against: list[tuple[int, dict[str, Any]]] = []  # entries overriding a player's report
     errors: list[tuple[int, InputError]] = list(getattr(entries, "errors", ()))
     repeats: list[tuple[int, int, tuple[str, str], str, RoundState, str]] = []  # a table given again
+
+    def stage(line: Entered, order: int, where: str, rnd: RoundState, p: Any, w: int, l: int, d: int,
+              double_loss: bool) -> None:
+        """A line to store: checked against the players' reports, and its draft made."""
+        reported = against_reports(rnd, p, line.result)
+        if reported is not None:
+            against.append((order, {**reported, "where": where}))
+        drafts[id(line)] = t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
+                                           reason if line.old is not None or reported is not None else None,
+                                           double_loss=double_loss, field=CSV_RESULT)
+
     for n, item in enumerate(entries, start=1):
         table, slip = item[0], item[1]
         where = (item[2] if len(item) > 2 else "") or (f"entry {n}" if len(entries) > 1 else "")
@@ -278,25 +296,36 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
             given[table] = (new, where)
             old = rnd.results.get(table)
             line = Entered(rnd.number, table, p.player1, p.player2, new, "recorded")
+            done.append(line)
             if old is not None and slip_text(old) == new:
-                line.status = "unchanged"
-                line.event = rnd.result_events.get(table)
-                done.append(line)
+                line.status, line.event = "unchanged", rnd.result_events.get(table)
+                same.append((line, (item, order, where, rnd, p, w, l, d, double_loss)))
                 continue
             if old is not None:
                 line.status, line.old = "overwritten", slip_text(old)
                 if not overwrite:
                     conflicts.append((order, {**overwrite_conflict(rnd, p, new), "where": where}))
-            reported = against_reports(rnd, p, new)
-            if reported is not None:
-                against.append((order, {**reported, "where": where}))
-            drafts.append(t._result_draft(st, rnd, p, w, l, d, "slip", None, override_format,
-                                          reason if old is not None or reported is not None else None,
-                                          double_loss=double_loss, field=CSV_RESULT))
-            done.append(line)
+            stage(line, order, where, rnd, p, w, l, d, double_loss)
         except InputError as e:
             e.where = e.where or (item.at(e.field) if isinstance(item, Slip) else where)
             errors.append((order, e))
+    # the same result again stores nothing, unless a warning that blocks closing asks for it
+    # (`--overwrite --reason`): the rule `tournament result` follows (kept_as_is), asked once
+    # for the batch's tables of each round (a batch is one round's)
+    for number in {line.round for line, _ in same}:
+        rnd = st.round(number)
+        assert rnd is not None
+        kept = kept_as_is(t.store, st, rnd, {line.table: line.result for line, _ in same if line.round == number},
+                          overwrite=overwrite, reason=reason)
+        for line, (item, order, where, *args) in same:
+            if line.round == number and line.table not in kept:
+                line.status, line.old, line.event = "overwritten", line.result, None  # recorded again
+                try:
+                    stage(line, order, where, *args)
+                except InputError as e:
+                    e.where = e.where or (item.at(e.field) if isinstance(item, Slip) else where)
+                    errors.append((order, e))
+    against.sort(key=lambda x: x[0])  # in line order, those recorded again among them
     # the batch's tables, those of lines refused too (QA82 4)
     in_batch = {item[0] for item in entries} | getattr(entries, "tables_refused", set())
     errors += [(order, _repeated(table, first, new, rnd, set(given), in_batch, where))
@@ -315,10 +344,9 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     check_reports([c for _, c in against], overwrite=overwrite, reason=reason, override_reports=override_reports)
     if conflicts:
         raise OverwriteRefused([c for _, c in conflicts])
-    events = iter(t.append(st, drafts))
-    for line in done:
-        if line.status not in ("unchanged", "pending"):
-            line.event = next(events)
+    staged = [line for line in done if id(line) in drafts]
+    for line, event in zip(staged, t.append(st, [drafts[id(line)] for line in staged])):
+        line.event = event
     return done
 
 

@@ -12,7 +12,6 @@ for its tables (`round.matches`), and every match created for this tournament an
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +22,7 @@ from engine.replay import VOIDING_KINDS, Replayer, voided_positions
 from engine.store import MATCH_CREATED, EventStore, MatchNotFound
 from engine.timefacts import read_again, timelimit_command
 
+from judge.tournament.matchoutcome import by_names, standing_outcome
 from judge.tournament.results import game_counts
 from judge.tournament.standings import slip_text, slip_words
 from judge.tournament.state import TournamentState, replay
@@ -178,7 +178,7 @@ def _why_changed(store: EventStore, match: str, position: int,
         return f"{match}'s time decision (event {s.position}) is out of date after {s.because()}{again}", \
             s.superseded_by is None, None
     gone, upto = voided_positions(events), [e for e in events if e.position <= position]
-    then = standing_decision(upto, voided_positions(upto), ())
+    then = _decision_then(events, position)
     # the decision it came from is void now (QA83 #1); not where a penalty decided the match over it
     if then is not None and then.position in gone and not _penalty_decided(store, match, upto):
         by = next(e for e in later if then.position in voided_positions([then, e]))
@@ -279,47 +279,50 @@ def standing_problems(store: EventStore, st: TournamentState, events: list[Recor
     return problems
 
 
-def settled_by_entering_again(store: EventStore, st: TournamentState, event: RecordedEvent) -> bool:
-    """Whether a warning that blocks closing (closing_blockers) rests on the
-    standing result `event` and is settled by entering the same result again by hand: `result-basis`
-    (its match no longer gives it) and `result-appealed` (entered or taken before the appeal), which
-    a hand-entered result after the appeal answers as the head judge's. Not `result-decision`: the
-    result disagrees with the match's outcome, and the same result again still does (QA85 3: the
-    head judge's result, the same as the table's, was "unchanged" and the round stayed blocked)."""
-    return any(b.event.position == event.position and b.kind != "result-decision"
-               for b in blocking_problems(store, st))
+def settled_by_entering_again(store: EventStore, st: TournamentState, results: set[int]) -> set[int]:
+    """The standing results among `results` (their events' positions) on which a warning that
+    blocks closing (closing_blockers) rests that entering the same result again by hand settles:
+    `result-basis` (its match no longer gives it) and `result-appealed` (entered or taken before
+    the appeal), which a hand-entered result after the appeal answers as the head judge's. Not
+    `result-decision`: the result disagrees with the match's outcome, and the same result again
+    still does (QA85 3: the head judge's result, the same as the table's, was "unchanged" and the
+    round stayed blocked). Only these results' match logs are read, once for a whole batch."""
+    return {b.event.position for b in blocking_problems(store, st, only=results) if b.kind != "result-decision"}
 
 
 def appealed_results(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,
                      logs: dict[str, list[RecordedEvent]] | None = None) -> list[tuple[RecordedEvent, str, str]]:
-    """The standing results taken from a match whose time decision, the one the result rests on (the
-    last that counts up to the result's head), the head judge overturned or changed on appeal since
-    (engine.desk.appealed_away): the appeal changes no result by itself, so the result still stands
-    on it until the match's decision is replaced and the result taken again, or entered as the head
-    judge gave it. (result event, the warning's words, with the commands that settle it, the match.) `logs`: as
-    basis_problems', shared with it in one pass."""
+    """The standing results taken from a match whose time decision, the one the result rests on
+    (`_decision_then`: the match's standing decision as the result was taken), the head judge
+    overturned or changed on appeal since (engine.desk.appealed_away): the appeal changes no result
+    by itself, so the result still stands on it until the match's decision is replaced and the
+    result taken again, or entered as the head judge gave it. A decision voided since is not said
+    here: the result no longer rests on anything, and the `result-basis` warning says so with what
+    settles it (judged on today's voids, an earlier decision the result never rested on was taken
+    for it and its appeal said beside that warning). (result event, the warning's words, with the
+    commands that settle it, the match.) `logs`: the whole match logs basis_problems read in the same pass;
+    a match not among them is read for its decisions, appeals and voids only."""
     from engine.desk import decision_appealed
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
     logs = {} if logs is None else logs
-    out: list[tuple[RecordedEvent, str]] = []
+    out: list[tuple[RecordedEvent, str, str]] = []
     for e in log:
         if e.kind != "result.recorded" or e.position not in standing:
             continue
         for b in e.payload.get("based_on") or ():
             try:
                 match, position = str(b["match"]), int(b["position"])
-                if match not in logs:
-                    logs[match] = store.read(match)
-                mlog = logs[match]
+                mlog = logs.get(match)
+                if mlog is None:
+                    mlog = store.read_kinds(match, ("time.decision", "judge.appeal", *VOIDING_KINDS))
             except (KeyError, TypeError, ValueError, LookupError, MatchNotFound):
                 continue  # a basis that cannot be read is basis_problems' to say
             if not any(x.kind == "judge.appeal" for x in mlog):  # most matches: no replay, no more reading
                 continue
-            gone = voided_positions(mlog)
-            decided = [x for x in mlog if x.kind == "time.decision" and x.position <= position
-                       and x.position not in gone and x.payload.get("result") != "continue"]  # a final one
-            a = decision_appealed(mlog, gone, decided[-1].position) if decided else None
+            then, gone = _decision_then(mlog, position), voided_positions(mlog)
+            a = decision_appealed(mlog, gone, then.position) if then is not None and then.position not in gone \
+                else None
             if a is None:
                 continue
             rnd, table = e.payload.get("round"), e.payload.get("table")
@@ -328,6 +331,14 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
                             + _settle_appeal(st.id, match, rnd, table, a)), match))
             break
     return out
+
+
+def _decision_then(events: list[RecordedEvent], position: int) -> RecordedEvent | None:
+    """The time decision a result taken at the match's event `position` rests on: the match's
+    standing decision (engine.decisions.standing_decision) among its events up to then, voided as
+    they were then. `events`: the match's log, or its decisions, appeals and voids."""
+    upto = [e for e in events if e.position <= position]
+    return standing_decision(upto, voided_positions(upto), ())
 
 
 def _settle_appeal(tid: str, match: str, rnd: Any, table: Any, a: Any) -> str:
@@ -471,28 +482,20 @@ def _standing_outcome(store: EventStore, match: str, events: list[RecordedEvent]
                       stale: Any = None) -> Any:
     """How the match ended as it stands (engine.desk.LogOutcome, its winner by the player's name
     now), with stale decisions (`stale`, the caller's stale_decisions of `events`, else worked out)
-    set aside as `record --match` sets them aside (StandingTable); None while it has no outcome or
-    its ruleset cannot read it (the result is then not compared, never a traceback)."""
-    from engine.decisions import StandingTable
+    set aside as `record --match` sets them aside (matchoutcome.standing_outcome, replayed from
+    `events`); None while it has no outcome or its ruleset cannot read it (the result is then not
+    compared, never a traceback)."""
     from engine.desk import log_outcome
     from engine.match import Match
     from engine.names import match_names
     try:  # opening it too: an unknown ruleset, a log that does not replay
         m = Match.open(store, match)
         stale = stale_decisions(m.replayer, events) if stale is None else stale
-        state = m.state()
-        game = StandingTable(m.replayer, events, stale).outcome(m.ruleset.outcome(state))
+        game, state = standing_outcome(m, events, stale)
     except Exception:  # noqa: BLE001 - a ruleset bug: verify and the desk's review report it
         return None
     ending = log_outcome(events, state.voided, m.players, game, stale)
-    if ending is None:
-        return ending
-    names = match_names(m)
-    if ending.score is not None:
-        ending = dataclasses.replace(ending, score={names.get(k, k): n for k, n in ending.score.items()})
-    if ending.winner is None:
-        return ending
-    return dataclasses.replace(ending, winner=names.get(ending.winner, ending.winner))
+    return None if ending is None else by_names(ending, match_names(m))
 
 
 def check_results(store: EventStore, events: list[RecordedEvent]) -> tuple[list[str], int]:
@@ -518,8 +521,9 @@ def closing_blockers(store: EventStore, st: TournamentState, results: set[int]) 
     over an overturned decision). A seal would certify them; entering the result again settles
     each. `tournament close` refuses on them, and so does pairing the next round, which seals
     the round it follows (QA85 1: `pair` sealed over them after close was refused). One read of
-    the tournament and of each match, shared by the three checks."""
-    return [b.words for b in blocking_problems(store, st) if b.event.position in results]
+    the tournament and of each of these results' matches (no other round's), shared by the three
+    checks."""
+    return [b.words for b in blocking_problems(store, st, only=results)]
 
 
 @dataclass(frozen=True)
@@ -538,11 +542,16 @@ class Blocker:
 
 
 def blocking_problems(store: EventStore, st: TournamentState, log: list[RecordedEvent] | None = None,
-                      logs: dict[str, list[RecordedEvent]] | None = None) -> list[Blocker]:
+                      logs: dict[str, list[RecordedEvent]] | None = None, *,
+                      only: set[int] | None = None) -> list[Blocker]:
     """The three checks that block sealing, in one pass over one read of the tournament (`log`)
     and of each match (`logs`): what `tournament warnings`, `close`, `pair` and entering a result
-    again each ask (standing_problems, appealed_results, entered_against_decision)."""
+    again each ask (standing_problems, appealed_results, entered_against_decision). `only`: the
+    positions of the result events to check (one round's, one result), the others left out before
+    any match is read: each check reads the matches of the results it is given."""
     log = store.read(st.id) if log is None else log
+    if only is not None:
+        log = [e for e in log if e.position in only]
     logs = {} if logs is None else logs
     out = [Blocker(p.event, "result-basis", p.warning(st.id), p.match if p.decide_again else None,
                    p.match if p.out_of_date and not p.decide_again else None)

@@ -8,7 +8,9 @@ table's match: the round and table must be in its pairings, with those players, 
 have no match yet; the match is linked as `tournament matches` links its own (a `round.matches`
 event by the tournament's actor). QA83 6: so does a tournament's name (the one tournament so called,
 as `tournament` commands read it; the match is labelled by the id), and a match labelled with the
-name before is one that names the table. Any other event label stays a free label.
+name before is one that names the table. So does the one tournament whose id it begins (QA: a
+shortened id was a free label without a word), as `tournament` commands read it. Any other event
+label stays a free label, and `match new` says it was taken as one.
 
     m = new_match(store, "optcg", ["Ann", "Bob"], event=t_id, round="1", table="2")   # the CLI's one way
 """
@@ -20,6 +22,7 @@ from typing import Any
 
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
+from engine.schema import shown
 from engine.store import MATCH_CREATED, ConflictError, EventStore, MatchNotFound
 
 from judge.numbers import whole_number
@@ -33,15 +36,21 @@ from judge.tournament.tables import table_list
 def new_match(store: EventStore, ruleset: str, players: Sequence[str], *, event: str | None = None,
               round: str | None = None, table: str | None = None, options: dict[str, Any] | None = None,
               match_id: str | None = None, recorded_by: str | None = None,
-              warnings: list[str] | None = None) -> Match:
-    """`Match.create`, and with a tournament's id or name as `event` that table's match, linked (InputError
-    before anything is stored when the pairings have no such table, or it has a match). An older
-    match naming the table without being linked to it: a sentence in `warnings` (the new match is
-    the table's; the older one's record does not count for it)."""
+              warnings: list[str] | None = None, notes: list[str] | None = None) -> Match:
+    """`Match.create`, and with a tournament as `event` (its id or name, or the one id it begins, as
+    `tournament` commands read it: Tournament.find) that table's match, linked (InputError
+    before anything is stored when the pairings have no such table, or it has a match; MatchNotFound
+    when it begins several tournaments' ids). An older match naming the table without being linked
+    to it: a sentence in `warnings` (the new match is the table's; the older one's record does not
+    count for it). An event naming no tournament is a free label, said in `notes` (QA: a mistyped
+    or shortened tournament id was stored as a free label without a word)."""
     def create(label: str | None) -> Match:
         return Match.create(store, ruleset, list(players), event=label, round=round, table=table,
                             options=options, match_id=match_id, recorded_by=recorded_by)
-    tid = tournament_named(store, event)
+    tid = Tournament.find(store, event) if event else None
+    if event and tid is None and notes is not None:
+        notes.append(f"no tournament is called or has the id {shown(event)}: it is the match's event as a free "
+                     "label, linked to no tournament (`tablejudge tournament list` lists the tournaments)")
     if tid is None or (round is None and table is None):
         # a free label, or the tournament's match of no round: labelled by the id as below, whatever
         # was typed (its penalties count with the tournament's: judge.desk.penalties, `same_event`)
@@ -73,10 +82,11 @@ def _older_unlinked(t: Tournament, plan: TablePlan, mid: str) -> list[str]:
 
 
 def tournament_named(store: EventStore, event: str | None) -> str | None:
-    """The tournament `event` names: its exact id, or the name of exactly one tournament (QA83 6:
-    an organizer types the event's name; a name two tournaments share is refused, listing their
-    ids). None: a free label (a prefix of an id too: a label that happens to start like an id must
-    not tie a match to a tournament)."""
+    """The tournament a match's event label names: its exact id, or the name of exactly one
+    tournament (QA83 6: an organizer types the event's name; a name two tournaments share is
+    refused, listing their ids). None: a free label (a prefix of an id too: a stored label that
+    happens to start like an id must not tie a match to a tournament; `match new --event` reads a
+    prefix when the match is made, and labels it by the id: new_match)."""
     return Tournament.exact(store, event) if event else None
 
 

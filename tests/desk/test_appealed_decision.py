@@ -302,3 +302,75 @@ def test_the_head_judges_result_the_same_as_the_tables_is_recorded_again_and_set
     assert code == 0 and "unchanged" in out and t.state().position == head + 1, out + err
     code, out, err = run_in_process(db, "tournament", "close", t.id)
     assert code == 0, out + err
+
+
+def test_a_result_on_a_decision_voided_since_is_said_once_as_result_basis_not_on_an_older_appeal(tmp_path):
+    """Review: appealed_results judged the decision a result rests on with today's voids. The head
+    judge overturned Ann's decision (44) on appeal and a judge recorded Bob's (46) beside it; the
+    result was taken from the match (on 46); 46 was voided later. The result-basis warning says so;
+    result-appealed also said the result "still stands on" 44, which it never rested on."""
+    from judge.tournament.seal import blocking_problems
+    db, m, decision, appeal = _overturned(tmp_path)
+    again = m.record("time.decision", {**m.events()[decision - 1].payload, "winner": "Bob"},
+                     actor="judge:Head").event.position
+    t = _cup_from(m, rounds=1)
+    m.record("correction", {"voids": again, "reason": "recorded on the wrong match"}, actor="judge:Kim")
+    said = [(b.kind, b.words) for b in blocking_problems(m.store, t.state())]
+    assert [k for k, _ in said] == ["result-basis"], said
+    assert f"the time decision it rests on (event {again}) was voided by correction {again + 1}" in said[0][1]
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 1 and "result-appealed" not in out and f"(event {decision})" not in out, out
+
+
+def test_a_result_on_an_appealed_decision_reads_the_matchs_decisions_appeals_and_voids_only(tmp_path, monkeypatch):
+    """Review: appealed_results read a match's whole log where its decisions, appeals and voids say
+    all it asks (store.read_kinds, as entered_against_decision reads), when no whole log was read
+    already in the same pass."""
+    from engine.store import EventStore
+    from judge.tournament.seal import appealed_results
+    db, m, decision, appeal = _overturned(tmp_path)
+    t = _cup_from(m, rounds=1)
+    st = t.state()
+    reads = []
+    real = EventStore.read
+
+    def spy(self, stream, *a, **kw):
+        reads.append(stream)
+        return real(self, stream, *a, **kw)
+    monkeypatch.setattr(EventStore, "read", spy)
+    (said,) = appealed_results(m.store, st)
+    assert f"whose time decision (event {decision}) was overturned on appeal (event {appeal}" in said[1]
+    assert reads == [t.id], reads
+
+
+def test_a_results_file_records_the_head_judges_same_result_again_as_result_does(tmp_path):
+    """QA LOW: for a result blocked by an appeal, `tournament result T SLIP --table N --overwrite
+    --reason` records the head judge's same result again (QA85 3), but `tournament results T FILE`
+    said "unchanged" for the same line and the round stayed blocked. One rule serves both."""
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)  # Ann wins at time
+    decision = m.events()[-1].position
+    t, slip = _linked_cup(m)
+    t.record_matches([m.id])
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head",
+                                    "--decision", "overturned", "--text", "Ann wins, on the life count")
+    assert code == 0, out + err
+    sheet = tmp_path / "round1.txt"
+    sheet.write_text(f"1 {slip('Ann')}\n")
+    head = t.state().position
+    code, out, err = run_in_process(db, "tournament", "results", t.id, str(sheet))  # no reason: nothing asked
+    assert code == 0 and "1 unchanged" in out and t.state().position == head, out + err
+    code, out, err = run_in_process(db, "tournament", "results", t.id, str(sheet), "--overwrite", "--reason",
+                                    f"appeal, match {m.id} event {decision + 1}")
+    assert code == 0 and "unchanged" not in out, out + err
+    assert "table 1: " in out and "recorded again (the table had this result), the head judge's result" in out, out
+    assert "1 recorded again" in out, out
+    again = t.state().rounds[0].result_events[1]
+    assert again.position == head + 1 and again.payload["reason"] == f"appeal, match {m.id} event {decision + 1}"
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out
+    code, out, err = run_in_process(db, "tournament", "results", t.id, str(sheet), "--overwrite", "--reason", "again",
+                                    "--json")  # no warning asks for it now: stored nothing
+    assert code == 0 and json.loads(out)[0]["status"] == "unchanged" and t.state().position == head + 1, out + err
+    code, out, err = run_in_process(db, "tournament", "close", t.id)
+    assert code == 0, out + err

@@ -167,3 +167,75 @@ def test_the_standing_outcome_of_a_match_its_ruleset_cannot_read_is_none_not_a_t
     draft = creation_draft("optcg", ["Ann", "Bob"])
     store.create("m-gone", [draft._replace(payload={**draft.payload, "ruleset": "retired-game"})])
     assert _standing_outcome(store, "m-gone", store.read("m-gone")) is None
+
+
+def test_one_rounds_blockers_and_one_results_read_only_their_own_matches(tmp_path, monkeypatch):
+    """Review: closing_blockers (close, pair) and settled_by_entering_again (entering a result again)
+    ran the three checks over every round's results, reading every match, then kept one round's or
+    one result's. Each reads the tournament and the matches of the results it asks about; what
+    it says is unchanged (here: round 1's result out of date, said for round 1 only)."""
+    from engine.store import EventStore
+    from judge.tournament.seal import blocking_problems, closing_blockers, settled_by_entering_again
+
+    m1, m2 = decided(tmp_path), decided(tmp_path)  # two matches of Ann and Bob, in one log
+    t = Tournament.create(m1.store, name="Cup", game="optcg", seed="7", rounds=2)
+    t.register("Ann")
+    t.register("Bob")
+    t.pair()
+    t.record_matches([m1.id])
+    t.pair()
+    t.record_matches([m2.id], round_no=2)
+    Match(m1.store, m1.id).record("correction", {"voids": taken(m1, "Ann"), "reason": "no damage was dealt"},
+                                  actor=JUDGE)
+    st = t.state()
+    (r1,), (r2,) = (list(r.result_events.values()) for r in st.rounds)
+    every = blocking_problems(m1.store, st)
+    assert [b.event.position for b in every] == [r1.position]
+    reads = []
+    for name in ("read", "read_kinds"):
+        real = getattr(EventStore, name)
+
+        def spy(self, stream, *a, _real=real, **kw):
+            reads.append(stream)
+            return _real(self, stream, *a, **kw)
+        monkeypatch.setattr(EventStore, name, spy)
+    assert closing_blockers(m1.store, st, {r2.position}) == []
+    assert reads == [t.id, m2.id], reads
+    reads.clear()
+    assert closing_blockers(m1.store, st, {r1.position}) == [every[0].words]
+    assert reads == [t.id, m1.id], reads
+    reads.clear()
+    assert settled_by_entering_again(m1.store, st, {r2.position}) == set()
+    assert reads == [t.id, m2.id], reads
+    reads.clear()
+    assert settled_by_entering_again(m1.store, st, {r1.position}) == {r1.position}
+    assert reads == [t.id, m1.id], reads
+
+
+def test_a_matchs_outcome_is_read_from_one_read_of_its_log(tmp_path, monkeypatch):
+    """Review: `tournament result --match` read the match's log three times (its events, its table,
+    the table again for the basis) and the warnings' comparison with a hand-entered result replayed
+    the match from the store though it held its events. One read each, the same outcome and basis."""
+    from engine.store import EventStore
+    from judge.tournament.seal import _standing_outcome
+    from tests.desk.test_appealed_decision import _linked_cup
+
+    m = decided(tmp_path)  # Ann wins at time
+    t, _ = _linked_cup(m)
+    events = m.store.read(m.id)
+    reads = []
+    real = EventStore.read
+
+    def spy(self, stream, *a, **kw):
+        reads.append(stream)
+        return real(self, stream, *a, **kw)
+    monkeypatch.setattr(EventStore, "read", spy)
+    ending = _standing_outcome(m.store, m.id, events)
+    assert ending.winner == "Ann"
+    assert m.id not in reads, reads
+    result = t.record_matches([m.id])
+    assert reads.count(m.id) == 1, reads
+    (basis,) = result.payload["based_on"]
+    head = events[-1]
+    assert (basis["position"], basis["hash"]) == (head.position, head.hash)
+    assert basis["state_hash"] == m.state(at=head.position).state_hash()

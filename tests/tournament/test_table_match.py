@@ -70,10 +70,9 @@ def test_match_new_refuses_what_the_pairings_do_not_have_and_stores_nothing(tmp_
     r = run_cli(*base, "--round", "1", "--table", "1", db=db)
     assert r.returncode == 2 and f"table 1 of round 1 already has a recorded match: {mid}" in r.stderr
     assert _match_ids(db) == [mid]
-    # any other label stays free (a prefix of the id too), and needs no round
-    for label in ("Cup 2", "t-cu"):
-        r = run_cli("match", "new", "-r", "optcg", "-p", "X", "-p", "Y", "--event", label, "--round", "9", db=db)
-        assert r.returncode == 0, r.stderr
+    # any other label stays free, and needs no round (a prefix of the id is the tournament: below)
+    r = run_cli("match", "new", "-r", "optcg", "-p", "X", "-p", "Y", "--event", "Cup 2", "--round", "9", db=db)
+    assert r.returncode == 0 and "note: no tournament is called or has the id 'Cup 2'" in r.stderr, r.stderr
     # a round's match with no table (its result taken with `tournament result --match`): not linked
     r = run_cli(*base, "--round", "1", db=db)
     assert r.returncode == 0, r.stderr
@@ -207,7 +206,8 @@ def test_a_tournament_named_exactly_is_opened_before_one_whose_id_begins_so(stor
     assert Tournament.open(store, "spring").id == named.id == tournament_named(store, "spring")
     assert Tournament.open(store, "spring-2025").id == "spring-2025"  # the exact id, then
     assert Tournament.open(store, "spring-2").id == "spring-2025"     # a prefix nothing else is
-    assert tournament_named(store, "spring-2") is None                # (never as --event)
+    assert tournament_named(store, "spring-2") is None                # (never as a stored label; `match
+    #                                                                   new --event` reads it: Tournament.find)
     with pytest.raises(MatchNotFound, match="no tournament"):
         Tournament.open(store, "autumn")
 
@@ -228,3 +228,30 @@ def test_a_tournament_is_not_created_with_a_name_another_has_case_aside(tmp_path
     r = run_cli("tournament", "new", "--name", "spring", "--game", "optcg", "--same-name", db=db)
     assert r.returncode == 0, r.stderr
     assert run_cli("tournament", "new", "--name", "Summer", "--game", "optcg", db=db).returncode == 0
+
+
+def test_match_new_reads_a_tournament_id_prefix_as_the_tournament_and_says_a_free_label(tmp_path):
+    """QA LOW: `match new --event t-cu` (the start of a tournament's id, as `tournament` commands
+    take it) was stored as a free label without a word: no link, no tournament. It is the
+    tournament now, labelled by its id; a start several ids share is refused, nothing stored; a
+    label naming no tournament stays a free label, and match new says so."""
+    db = _cup(tmp_path)
+    p1, p2 = _table(db, 1)
+    r = run_cli("match", "new", "-r", "optcg", "-p", p1, "-p", p2, "--event", "t-cu", "--round", "1",
+                "--table", "1", db=db)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    mid = r.stdout.strip()
+    with EventStore.open(db) as store:
+        assert store.created(mid).payload["event"] == "t-cup"
+    assert f"table 1's recorded match {mid} linked" in run_cli("events", "t-cup", db=db).stdout
+    assert run_cli("tournament", "new", "--name", "Cup two", "--game", "optcg", "--id", "t-cup2", db=db).returncode == 0
+    before = _match_ids(db)
+    r = run_cli("match", "new", "-r", "optcg", "-p", p1, "-p", p2, "--event", "t-cu", db=db)
+    assert r.returncode == 2 and "'t-cu' is ambiguous: it begins the ids of t-cup, t-cup2" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and _match_ids(db) == before
+    r = run_cli("match", "new", "-r", "optcg", "-p", p1, "-p", p2, "--event", "Friday casual", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    said = "no tournament is called or has the id 'Friday casual': it is the match's event as a free label"
+    assert f"note: {said}" in r.stderr and said in json.loads(r.stdout)["notes"][0], r.stderr
+    with EventStore.open(db) as store:
+        assert store.created(json.loads(r.stdout)["id"]).payload["event"] == "Friday casual"
