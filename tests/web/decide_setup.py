@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.match import Match
 from engine.store import EventStore
 from judge.desk.timelimit import run
+from tests.conftest import run_in_process
 from tests.rulesets.optcg.test_optcg_time_policies import game
 from tests.web.conftest import Api, new_event
 
@@ -35,6 +36,21 @@ def stale_match(api: Api, db: str) -> tuple[str, str, int]:
         taken = next(e.position for e in m.events() if e.kind == "life.taken" and e.payload["player"] == "Ann")
         m.record("correction", {"voids": taken, "reason": "no damage was dealt"}, actor="judge:Zoe")
     return tid, mid, decision
+
+
+def result_out_of_date(api: Api, db: str) -> tuple[str, str]:
+    """`played`, decided at the terminal, its result taken into the tournament, then the same
+    correction as `stale_match`: the result rests on a decision now out of date. (tid, match.)"""
+    tid, mid = played(api, db)
+    with EventStore.open(db) as store:
+        run(Match(store, mid))
+    code, out, err = run_in_process(db, "tournament", "result", tid, "--match", mid)
+    assert code == 0, out + err
+    with EventStore.open(db) as store:
+        m = Match(store, mid)
+        taken = next(e.position for e in m.events() if e.kind == "life.taken" and e.payload["player"] == "Ann")
+        m.record("correction", {"voids": taken, "reason": "no damage was dealt"}, actor="judge:Zoe")
+    return tid, mid
 
 
 def decisions(db: str, mid: str) -> list:

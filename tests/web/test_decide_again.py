@@ -14,7 +14,7 @@ from judge.desk.timelimit import run
 from judge.web.auth import Signer
 from tests.conftest import run_in_process
 from tests.web.conftest import new_event, player_tokens
-from tests.web.decide_setup import decisions, head, played, stale_match
+from tests.web.decide_setup import decisions, head, played, result_out_of_date, stale_match
 from tests.web.matchsetup import mint, recorder_link
 from tests.web.server import SECRET
 
@@ -150,15 +150,7 @@ def test_counts_the_log_lacks_are_asked_for_with_the_terminal_command_and_the_we
 
 
 def test_the_desk_warning_of_a_result_waiting_for_a_new_decision_links_here_for_a_judge(api, server):
-    tid, mid = played(api, server.db)
-    with EventStore.open(server.db) as store:
-        run(Match(store, mid))
-    code, out, err = run_in_process(server.db, "tournament", "result", tid, "--match", mid)
-    assert code == 0, out + err
-    with EventStore.open(server.db) as store:
-        m = Match(store, mid)
-        taken = next(e.position for e in m.events() if e.kind == "life.taken" and e.payload["player"] == "Ann")
-        m.record("correction", {"voids": taken, "reason": "no damage was dealt"}, actor="judge:Zoe")
+    tid, mid = result_out_of_date(api, server.db)
     judge = mint(api, tid, "judge", "Kim")
     desk = html.unescape(api.http.get(f"/t/{tid}", params={"k": judge}).text)
     assert f"decide again (`tablejudge timelimit {mid} --judge NAME`)" in desk  # the terminal's words stay

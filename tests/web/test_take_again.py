@@ -8,12 +8,9 @@ from __future__ import annotations
 import html
 import re
 
-from engine.match import Match
 from engine.store import EventStore
-from judge.desk.timelimit import run
 from judge.web.auth import Signer
-from tests.conftest import run_in_process
-from tests.web.decide_setup import played
+from tests.web.decide_setup import result_out_of_date
 from tests.web.matchsetup import mint
 from tests.web.server import SECRET
 from tests.web.test_decide_again import form_of
@@ -22,15 +19,7 @@ from tests.web.test_decide_again import form_of
 def decided_again_on_the_web(api, server) -> tuple[str, str, str]:
     """A result taken from a match, a correction that leaves its time decision out of date, and judge
     Kim's "Decide again" confirmed on the web. (tid, match, Kim's token.)"""
-    tid, mid = played(api, server.db)
-    with EventStore.open(server.db) as store:
-        run(Match(store, mid))
-    code, out, err = run_in_process(server.db, "tournament", "result", tid, "--match", mid)
-    assert code == 0, out + err
-    with EventStore.open(server.db) as store:
-        m = Match(store, mid)
-        taken = next(e.position for e in m.events() if e.kind == "life.taken" and e.payload["player"] == "Ann")
-        m.record("correction", {"voids": taken, "reason": "no damage was dealt"}, actor="judge:Zoe")
+    tid, mid = result_out_of_date(api, server.db)
     kim = mint(api, tid, "judge", "Kim")
     basis = next(w for w in api.get(f"/api/t/{tid}/warnings").json() if w["kind"] == "result-basis")
     assert "take_from" not in basis  # waiting for a decision: taking it now would take nothing
