@@ -54,6 +54,9 @@ def environment() -> "jinja2.Environment":
     )
     env.filters["plural"] = plural  # {{ n | plural("event") }} -> "1 event", "2 events"
     env.filters["recorder"] = recorder_words  # {{ e.recorded_by | recorder }}: "root, at a terminal"
+    # a served page's link to a file the server serves: the web desk sets its own, which adds the
+    # file's content hash (judge/web/app.py); rendered anywhere else, the link as written
+    env.globals["asset"] = str
     return env
 
 

@@ -33,22 +33,26 @@ class SharedFiles(StaticFiles):
     keeps it without asking again (a venue's Wi-Fi makes each re-check a round trip). A link
     without `v` (an old page, a hand-typed URL) gets `no-cache`: asked again, a 304 while unchanged."""
 
+    def __init__(self, *, directory: Path, prefix: str):
+        super().__init__(directory=str(directory))
+        self.prefix = prefix  # where it is mounted: "/static/"
+
     async def get_response(self, path: str, scope):  # type: ignore[no-untyped-def]
         response = await super().get_response(path, scope)
-        versioned = any(part.startswith(b"v=") for part in scope.get("query_string", b"").split(b"&"))
-        response.headers["Cache-Control"] = ("public, max-age=31536000, immutable" if versioned
-                                             else "public, no-cache")
+        # `immutable` only for the link the pages give today: another `v` (a page of a server still
+        # on the old version, behind the same name; a typed one) would be kept for a year with
+        # today's content under a link that names other content
+        given = [part[2:] for part in scope.get("query_string", b"").split(b"&") if part.startswith(b"v=")]
+        current = given and asset(self.prefix + path).rsplit("?v=", 1)[1].encode() == given[0]
+        response.headers["Cache-Control"] = "public, max-age=31536000, immutable" if current else "public, no-cache"
         return response
-
-
-ASSET_FOLDERS = {"/static/": STATIC}  # and /replay-assets/ (template_dir() / "replay"), set in asset()
 
 
 @lru_cache(maxsize=None)
 def asset(url: str) -> str:
     """`url` with its file's content hash (`/static/web.css?v=1a2b3c4d5e`), for the templates:
     a new version of a file is a new link. Files are package data, read once per process."""
-    folders = {**ASSET_FOLDERS, "/replay-assets/": template_dir() / "replay"}
+    folders = {"/static/": STATIC, "/replay-assets/": template_dir() / "replay"}
     for prefix, folder in folders.items():
         if url.startswith(prefix):
             data = (folder / url[len(prefix):]).read_bytes()
@@ -91,9 +95,10 @@ def create_app(store: EventStore, secret: str, *, public_url: str | None = None,
                   lifespan=lifespan)
     app.state.web = web
     environment().globals["asset"] = asset  # versioned links to the files below (templates/web/)
-    app.mount("/static", SharedFiles(directory=str(STATIC)), name="static")
+    app.mount("/static", SharedFiles(directory=STATIC, prefix="/static/"), name="static")
     # the replay viewer's script and styles: the same files the saved replay carries inline
-    app.mount("/replay-assets", SharedFiles(directory=str(template_dir() / "replay")), name="replay-assets")
+    app.mount("/replay-assets", SharedFiles(directory=template_dir() / "replay", prefix="/replay-assets/"),
+              name="replay-assets")
     for module in (staff, public, player, matches, api):
         app.include_router(module.router)
 

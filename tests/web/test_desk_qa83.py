@@ -10,6 +10,7 @@ import httpx
 from fastapi.responses import PlainTextResponse
 from fastapi.testclient import TestClient
 
+from engine.match import Match
 from engine.store import EventStore
 from judge.tournament.aggregate import Tournament, registration_closed
 from judge.web.app import create_app
@@ -112,6 +113,12 @@ def test_pages_link_their_files_by_content_so_a_phone_keeps_them_without_asking_
             kept = phone.get(css)
             assert kept.status_code == 200 and kept.headers["cache-control"] == "public, max-age=31536000, immutable"
             assert "set-cookie" not in kept.headers
-            assert phone.get("/static/web.css").headers["cache-control"] == "public, no-cache"
+            mid = Match.create(store, "optcg", ["Ann", "Bob"], recorded_by="test").id
+            viewer = phone.get(f"/m/{mid}").text  # the replay viewer's page: its own template
+            files = re.findall(r'(?:href|src)="(/replay-assets/[^"]+)"', viewer)
+            assert files and all("?v=" in f for f in files), files
+            for other in ("/static/web.css", "/static/web.css?v=deadbeef00", "/static/web.css?v="):
+                # not the link of today's content (an old server's page, a typed one): asked again
+                assert phone.get(other).headers["cache-control"] == "public, no-cache", other
     finally:
         store.close()
