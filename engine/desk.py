@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from engine.catalogue import load
 from engine.findings import Finding, Rule, finding
@@ -30,9 +30,6 @@ from engine.schema import JUDGE_PREFIX, TABLE_ACTOR, Payload, PayloadError, Play
 from engine.superseding import superseded
 from engine.timefacts import read_again, timelimit_command
 from engine.words import plural, say
-
-if TYPE_CHECKING:  # engine.rulesets.base imports this module
-    from engine.rulesets.base import Outcome
 
 # names the docs shipped for users (a page and section they can open), never a source file (QA80 8)
 POLICY_SOURCE = "docs/judging.md, \"The desk's rules (DESK-n)\""
@@ -345,7 +342,7 @@ class LogOutcome:
 
 
 def log_outcome(events: Sequence[Any], voided: Iterable[int], players: Sequence[str],
-                game_outcome: Outcome | None, stale: Iterable[int] = ()) -> LogOutcome | None:
+                game_outcome: Any, stale: Iterable[int] = ()) -> LogOutcome | None:
     """The match result the log shows, in this order: a Match Loss / Disqualification penalty; the
     game's own outcome (ruleset.outcome); a Game Loss penalty; a time.decision. None: not over.
 
