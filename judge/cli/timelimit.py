@@ -59,8 +59,9 @@ def register(cli: click.Group) -> None:
           ken         order (Order points), turn
           grandline   vp, life, round
           onigashima  vp, turn, fight (yes: a fight in progress)
-          op2009      games, in_game, then as the procedure asks: turn_over, won, turn_of,
-                      damage (Captain Life Points lost), sudden (sudden death: who first)
+          op2009      games, drawn (games drawn, 0 if left out), in_game, then as the
+                      procedure asks: turn_over, won, turn_of, damage (Captain Life Points
+                      lost), sudden (sudden death: who first)
 
         \b
         Example:

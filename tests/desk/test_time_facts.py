@@ -268,3 +268,27 @@ def test_blank_asks_for_each_whole_value_again():
     # review: `life=-2` was blanked to `life=-?`, a value the judge would fill as "-3", refused
     assert blank("turn=3 life=2-3 vp=10-3-2 last_life=Bob") == "turn=? life=?-? vp=?-?-? last_life=?"
     assert blank("life=-2") == "life=?-?"
+
+
+@settings(max_examples=200, deadline=None)
+@given(games=st.tuples(st.integers(0, 3), st.integers(0, 3)), drawn=st.integers(0, 5),
+       in_game=st.booleans(), sudden=st.sampled_from(["A", "B", "none"]))
+def test_op2009_drawn_games_read_from_the_facts_reach_the_score_as_typed(games, drawn, in_game, sudden):
+    """drawn= (games drawn in the match): 0 to 3 reads back as typed and reaches the decision's tally
+    unchanged (a drawn game counts for nobody); more is refused with the key and its column."""
+    from engine.rulesets.op2009.time import TIME_FACTS, facts_score
+    text = (f"games={games[0]}-{games[1]} drawn={drawn} in_game={'yes' if in_game else 'no'} "
+            f"turn_over=yes won=none damage=0-0 turn_of=A sudden={sudden}")
+    if drawn > 3:
+        with pytest.raises(FactsError) as e:
+            parse_facts(text, TIME_FACTS, PLAYERS)
+        assert e.value.key == "drawn" and e.value.col == text.index("drawn=") + len("drawn=") + 1
+        return
+    facts = parse_facts(text, TIME_FACTS, PLAYERS)
+    assert facts["drawn"] == drawn and parse_facts(facts_text(facts, PLAYERS), TIME_FACTS, PLAYERS) == facts
+    d = decide("op2009", text)
+    if d.result == "continue":
+        return
+    score, tally_drawn = facts_score(text, PLAYERS, d.branch, d.winner)
+    assert tally_drawn == drawn  # no op2009 decision from facts ends in a draw: none adds one
+    assert sum(score.values()) >= sum(games) and (d.winner is None or score[d.winner] >= max(score.values()))

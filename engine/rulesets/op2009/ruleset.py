@@ -27,7 +27,7 @@ from engine.hidden import forget, identified, take_at_end
 from . import words as words
 from engine.catalogue import load
 from engine.rulesets.base import Decision, History, Outcome, Ruleset
-from .time import TIME_FACTS, awarded_score, decide, decide_from_facts, facts_score
+from .time import TIME_FACTS, awarded_score, decide, decide_from_facts, decides_a_game, facts_score
 from .vocab import KINDS
 
 CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
@@ -67,8 +67,9 @@ class Op2009Ruleset(Ruleset):
     name = "op2009"
     title = "One Piece CardGame 2009 (MM25 rules, best of three)"
     rulebook = "op2009-mm25.it.md"
-    version = 3  # 2: a time decision's awarded games count in the score; hand moves never guess; 3: a
-    # decision from facts takes the score from them
+    version = 4  # 2: a time decision's awarded games count in the score; hand moves never guess; 3: a
+    # decision from facts takes the score from them; 4: the game an end-of-time condition decides counts
+    # (sudden death, the Captains' difference), and drawn games read from facts (drawn=)
     max_cards = 100  # any count of cards; a 32-card Forziere plus a sideboard
     zones = ZONES
     counters = {}
@@ -174,20 +175,35 @@ class Op2009Ruleset(Ruleset):
         if p["result"] in ("win", "draw", "double-loss") and s.result is None:
             # a table nobody recorded: its log holds no game, the judge's facts say the score (QA85 #2:
             # 0-0 in the log made a 1-0 read off the table end 1-1, not 2-1); else the decision's
-            # award on the games the log holds
+            # award and the game it decides on the games the log holds
             read = facts_score(p["facts"], list(s.players), p["branch"], p.get("winner")) if p.get("facts") else None
-            before = read if read is not None else s.extra["score"]
-            final = read if read is not None else awarded_score(p["branch"], before)
-            for player in s.players:  # games the decision awards (1 each at 1-0 while sideboarding)
-                for _ in range(final.get(player, 0) - before.get(player, 0)):
-                    s.extra["games"].append({"game": len(s.extra["games"]) + 1, "first": None, "winner": player,
-                                             "how": f"awarded at the end of time ({p['branch']})",
-                                             "rule": p.get("rule", ""), "position": e.position,
-                                             "sudden_death": False, "awarded": True})
-            s.extra["score"] = final
+            if read is not None:
+                final, drawn = read
+            else:
+                self._time_games(s, e)
+                final, drawn = s.extra["score"], drawn_games(s)
+            s.extra["score"] = dict(final)
             s.result = {"result": p["result"], "winner": p.get("winner"),
                         "how": f"end of time: {p['branch']}", "position": e.position,
-                        "score": dict(final)}
+                        "score": dict(final), "drawn": drawn}
+
+    def _time_games(self, s, e) -> None:
+        """The games a time decision adds to a recorded log: the ones it awards (1 each at 1-0 while
+        sideboarding), and the game its end-of-time condition decides (time.decides_a_game: a sudden
+        death won by the first damage to a Captain counted for nobody until version 4)."""
+        p = e.payload
+        before = s.extra["score"]
+        final = awarded_score(p["branch"], before)
+        for player in s.players:
+            for _ in range(final.get(player, 0) - before.get(player, 0)):
+                s.extra["games"].append({"game": len(s.extra["games"]) + 1, "first": None, "winner": player,
+                                         "how": f"awarded at the end of time ({p['branch']})",
+                                         "rule": p.get("rule", ""), "position": e.position,
+                                         "sudden_death": False, "awarded": True})
+        s.extra["score"] = final
+        g = s.extra.get("game")
+        if decides_a_game(p["branch"]) and g is not None and not g.get("over"):
+            self._end_game(s, e, p.get("winner"), f"end of time: {p['branch']}", p.get("rule", ""))
 
     # preparation
 
@@ -584,7 +600,8 @@ class Op2009Ruleset(Ruleset):
             tied = len({score[p] for p in s.players}) == 1
             s.result = {"result": "draw" if tied else "win", "winner": None if tied else leader,
                         "how": "games " + "-".join(str(score[p]) for p in s.players),
-                        "position": e.position, "score": dict(score)}
+                        "position": e.position, "score": dict(score),
+                        "drawn": drawn_games(s)}
 
     # --- what a scorekeeper records --------------------------------------------------------
 
@@ -1271,7 +1288,7 @@ class Op2009Ruleset(Ruleset):
         return Outcome(s.result["result"], s.result.get("winner"), s.result["how"], games,
                        s.result.get("rule", ""), s.result.get("position"),
                        score=dict(score) if score is not None else None,
-                       drawn=sum(1 for g in s.extra.get("games", []) if not g["winner"]))
+                       drawn=s.result.get("drawn", 0))
 
     def games_per_match(self) -> int:
         return self.opts["games"]
@@ -1303,6 +1320,11 @@ class Op2009Ruleset(Ruleset):
 
     def describe(self, e: RecordedEvent) -> str:
         return words.describe(e.kind, e.payload) or super().describe(e)
+
+
+def drawn_games(s: TableState) -> int:
+    """The games of the match the log holds that ended in a draw (a drawn game counts for nobody)."""
+    return sum(1 for g in s.extra["games"] if not g["winner"])
 
 
 def reinforcement_cost(fighter_crews: list[str], crew: str) -> int:

@@ -52,22 +52,45 @@ def awarded_score(branch: str, score: dict[str, int]) -> dict[str, int]:
     return dict(score)
 
 
-def facts_score(facts: str, players: list[str], branch: str, winner: str | None) -> dict[str, int] | None:
-    """The match score a decision made from the judge's facts (`timelimit --facts`) leaves: the games
-    won read off the table (`games=`), the game a player won in the turn played out after the call
-    (`won=`: the "condizione-regolamentare" branches; a recorded match has that game in its log), and
-    what the decision awards (awarded_score). None: the facts cannot be read (the log keeps them as
-    typed; the state then counts the games its log holds)."""
+# The branches whose decision ends the game in progress (or the new game played after the call) by the
+# end-of-time conditions, not by a regular victory condition: the first damage to the opposing Captain
+# (OP09-TEMPO-PARI-4, VANT-2, SIDE-2), the Captains' tie (CAP-1), the smaller Captain difference
+# (PARI-3), or both Captains at once (a draw, by analogy with VITT-4). The rulebook calls these
+# "condizione di vittoria aggiuntiva", an additional victory condition, and its victory conditions are
+# what wins a game (OP09-PARTITA-1: "vince la partita"); it states no game score after them (only
+# SIDE-1's 2-1). The tool's reading, documented: that game counts for the match's winner (a draw: a
+# drawn game), so the game counts agree with the decision (QA: 1-1 with the match won stayed 1-1).
+DECIDING_GAME = ("/danno-al-capitano", "/capitani-pari", "/condizione-aggiuntiva", "/contemporaneo")
+
+
+def decides_a_game(branch: str) -> bool:
+    """Whether the decision `branch` ends the game in which its condition was reached."""
+    return branch.endswith(DECIDING_GAME)
+
+
+def facts_score(facts: str, players: list[str], branch: str, winner: str | None) -> tuple[dict[str, int], int] | None:
+    """The match score and the drawn games a decision made from the judge's facts (`timelimit
+    --facts`) leaves: the games won and drawn read off the table (`games=`, `drawn=`), the game a
+    player won in the turn played out after the call (`won=`, with a game in progress and its turn
+    over; a recorded match has that game in its log), what the decision awards (awarded_score) and
+    the game its end-of-time condition decides (decides_a_game). None: the facts cannot be read (the
+    log keeps them as typed; the state then counts the games its log holds)."""
     try:
-        games = parse_facts(facts, TIME_FACTS, players, complete=False).get("games")
+        read = parse_facts(facts, TIME_FACTS, players, complete=False)
     except FactsError:
         return None
-    if games is None:
+    if read.get("games") is None:
         return None
-    final = awarded_score(branch, games)
-    if branch.endswith("/condizione-regolamentare") and winner in final:
-        final[winner] += 1
-    return final
+    final = awarded_score(branch, read["games"])
+    drawn = read.get("drawn", 0)
+    if read.get("in_game") and read.get("turn_over") and read.get("won") in final:
+        final[read["won"]] += 1
+    if decides_a_game(branch):
+        if winner in final:
+            final[winner] += 1
+        else:
+            drawn += 1
+    return final, drawn
 
 
 @dataclass
@@ -110,6 +133,12 @@ class Procedure:
         return f"{rule_id} ({r.section}): \u00ab{r.quote}\u00bb"
 
     def decision(self, result: str, winner: str | None, branch: str, rule_id: str) -> Decision:
+        if result != "continue" and decides_a_game(branch):
+            # the rulebook names only the match's winner here: the game count is said as the tool's reading
+            self.say((f"That game counts as won by {winner}" if winner else "That game counts as drawn")
+                     + " (the tool's reading; the rulebook states no game score here: it names the match's "
+                     "winner and calls what decided it a \u00abcondizione di vittoria\u00bb, a victory "
+                     "condition, and its victory conditions win the game: " + self.quote("OP09-PARTITA-1") + ").")
         return Decision(result=result, winner=winner, branch=branch, steps=list(self.lines),
                         rule=rule_id, quote=self.rs.rule(rule_id).quote, policy=self.policy)
 
@@ -414,6 +443,10 @@ def decide(rs: Op2009Rules, state: TableState, events: list[RecordedEvent], *,
 
 TIME_FACTS = (
     Fact("games", "each", "games won by each player in this match", 0, 3),
+    # drawn games: the rulebook has a game end in a draw (OP09-VITT-4) and says nothing of how one
+    # counts in the match; the tool's choice: for nobody, so they only reach the result's drawn games
+    Fact("drawn", "count", "games drawn in this match (they count for nobody)", 0, 3, required=False,
+         optional="0 if left out"),
     Fact("in_game", "flag", "a game is in progress (no: between games, sideboarding)"),
     Fact("turn_over", "flag", "the turn in progress at the call has ended", required=False,
          optional="asked for when a game was in progress"),
@@ -449,7 +482,10 @@ class FactsProcedure(Procedure):
         if not self.facts["in_game"]:
             if score[a] != score[b]:
                 return self.sideboard_one_up(a, b, score)
-            branch, rule_id = self.tied_between_games(score[a], started=score[a] > 0 or None)
+            # a game was played if one was won or drawn; at 0-0 without drawn= the facts do not say
+            drawn = self.facts.get("drawn")
+            started = True if score[a] > 0 or drawn else (False if drawn == 0 else None)
+            branch, rule_id = self.tied_between_games(score[a], started=started)
             return self.sudden(branch, rule_id, new_game=True)
         tied = score[a] == score[b]
         rule = "OP09-TEMPO-PARI-1" if tied else "OP09-TEMPO-VANT-1"

@@ -327,3 +327,33 @@ def test_recorded_decision_ends_the_match_and_is_not_repeated(L):
     assert state.result["winner"] == ANN and state.result["how"] == "end of time: sideboard-1-0"
     again = run(L.m)
     assert again.recorded is None and again.already_recorded.position == first.recorded.position
+
+
+# --- the game a decision by an end-of-time condition ends (the tool's reading, docs/rulesets/op2009.md) --
+
+
+def test_the_game_won_in_sudden_death_counts_for_the_match_winner(L):
+    """0-0, game 1: Bob's Captain is first to damage Ann's (OP09-TEMPO-PARI-4). The rulebook names
+    only the match's winner; the tool counts game 1 for him: 0-1, not 0-0 (a match draw as a result)."""
+    test_tied_sudden_death_first_damage_to_the_captain_wins(L)
+    run(L.m)
+    s = L.state()
+    assert s.extra["score"] == {ANN: 0, BOB: 1} and s.result["score"] == {ANN: 0, BOB: 1}
+    g = s.extra["games"][-1]
+    assert (g["game"], g["winner"], g["rule"]) == (1, BOB, "OP09-TEMPO-PARI-4")
+    o = L.m.ruleset.outcome(s)
+    assert (o.winner, o.score, o.drawn) == (BOB, {ANN: 0, BOB: 1}, 0)
+
+
+def test_both_captains_at_once_in_sudden_death_is_a_drawn_game(L):
+    """Sudden death; one effect damages both Captains, not in a Battle between them: a draw (by analogy
+    with OP09-VITT-4), and the game it ends counts as drawn (0-0-1), not as no game."""
+    to_turn3(L)
+    L.time()
+    L.finale(ANN)
+    L.begin(BOB)
+    L.ev("damage", hits=[hit(ANN, "capitano", 1), hit(BOB, "capitano", 1)], cause="effetto", card="BA-W01")
+    d = run(L.m).decision
+    assert (d.result, d.branch) == ("draw", "parita/morte-improvvisa/contemporaneo")
+    o = L.m.ruleset.outcome(L.state())
+    assert (o.result, o.score, o.drawn) == ("draw", {ANN: 0, BOB: 0}, 1)
