@@ -17,7 +17,7 @@ from judge.tournament import Tournament
 from judge.tournament.vocab import CREATED
 
 from judge.web.auth import Grant
-from judge.web.live import Broker, match_topics, topics_of
+from judge.web.live import TABLE_PAGE_KINDS, Broker, match_topics, match_tournament_topics, topics_of
 from judge.web.matches import MatchIndex
 
 log = logging.getLogger("tablejudge.serve")
@@ -99,16 +99,21 @@ class Desk:
             n += len(page)
 
     def _publish_match(self, mid: str, events: list[Any]) -> None:
-        """A recorded match moved: its pages (stream `mid`, topic `match`) and, for a judge call or
-        ruling, its tournament's judges' queue (topic `calls`)."""
+        """A recorded match moved: its pages (stream `mid`, topic `match`) and, in its tournament's
+        stream, the judges' queue for a judge call or ruling (topic `calls`) and the player page of
+        the match's table for a judge's act there (live.match_tournament_topics)."""
         self.broker.publish(mid, match_topics(events), events[-1].position)
         tid = self.matches.event_of.get(mid)
-        if tid and "calls" in match_topics(events):
-            try:
-                position = self.tournament(tid).state().position
-            except (KeyError, ValueError):  # a match whose event label names no tournament here
-                return
-            self.broker.publish(tid, ["calls"], position)
+        if not tid or not any(e.kind in TABLE_PAGE_KINDS for e in events):  # a game event: its pages alone
+            return
+        try:
+            st = self.tournament(tid).state()
+        except (KeyError, ValueError):  # a match whose event label names no tournament here
+            return
+        table = next(((r.number, t) for r in st.rounds for t, m in r.matches.items() if m == mid), None)
+        topics = match_tournament_topics(events, table)
+        if topics:
+            self.broker.publish(tid, topics, st.position)
 
     async def follow(self) -> None:
         """Poll the notification log forever (another process's writes reach our pages)."""

@@ -9,7 +9,10 @@ Topics: `results` (a result, report or undo), `queue` (the judges' queue), `stan
 
 A recorded match is a stream of its own: its pages (recorder, replay) subscribe to the match's id
 and refresh on topic `match`; a judge call, a ruling or a correction there also tells the match's
-tournament (topic `calls`: the judges' queue).
+tournament (topic `calls`: the judges' queue). A judge's act at a tournament's table (a call, a
+ruling, a penalty, an appeal filed or decided, a correction) also tells that table's player page
+(topic `table:R:N`): a player waiting at the table sees the decision without reloading. The message
+names topics and a position only; the page fetched again shows what the public replay shows.
 """
 from __future__ import annotations
 
@@ -18,6 +21,8 @@ import json
 import os
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
+
+from engine.desk import APPEALABLE_KINDS
 
 KIND_TOPICS: dict[str, tuple[str, ...]] = {
     "result.recorded": ("results", "standings", "queue"),
@@ -64,9 +69,24 @@ def topics_of(events: Sequence[Any], created: bool = False) -> list[str]:
 CALL_TOPIC_KINDS = frozenset({"judge.call", "judge.ruling", "correction"})
 
 
+# What a table's player page shows of its recorded match (judge.web.routes.player): the player's own
+# call and whether a judge answered it, the judges' decisions there and their appeals.
+TABLE_PAGE_KINDS = CALL_TOPIC_KINDS | set(APPEALABLE_KINDS) | {"appeal.filed", "judge.appeal"}
+
+
 def match_topics(events: Sequence[Any]) -> list[str]:
     """What new events of a recorded match touch: its pages, and the judges' queue for a call."""
     return ["calls", "match"] if any(e.kind in CALL_TOPIC_KINDS for e in events) else ["match"]
+
+
+def match_tournament_topics(events: Sequence[Any], table: tuple[int, int] | None) -> list[str]:
+    """What new events of a recorded match touch in its tournament's stream: the judges' queue for a
+    call or ruling, and the player page of the match's table (`table`: its round and table, None for
+    a match at no table) for whatever that page shows. Empty: nothing there to refresh."""
+    topics = ["calls"] if any(e.kind in CALL_TOPIC_KINDS for e in events) else []
+    if table is not None and any(e.kind in TABLE_PAGE_KINDS for e in events):
+        topics.append(f"table:{table[0]}:{table[1]}")
+    return topics
 
 
 class Broker:

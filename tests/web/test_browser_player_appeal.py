@@ -47,3 +47,36 @@ def test_a_player_files_an_appeal_on_a_phone_and_sees_it_listed(tmp_path):
             filed = [e for e in store.read(mid) if e.kind == "appeal.filed"]
         assert [(e.actor, e.payload["appealed"]) for e in filed] == [(me, ruling)]
     assert hall.errors == []
+
+
+def test_the_head_judges_decision_reaches_the_players_page_without_a_reload(tmp_path):
+    """The player's page open at 360 px, live; the head judge decides the appeal through the API from
+    their own link. The player's page shows the decision by itself (the live stream), not reloaded."""
+    with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, tid, mid):
+        kim = mint(api, tid, "judge", "Kim")
+        ruling = api.post(f"/api/m/{mid}/do/ruling", {"text": "the blocker was rested: the attack stands"},
+                          token=kim).json()["position"]
+        me = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+        phone = hall.page(b.new_context(**SMALL_PHONE))
+        phone.goto(f"{server.url}/t/{tid}/play?k={player_tokens(api, tid)[1]}&me={me}")
+        item = phone.locator(f"#decision-{ruling}")
+        item.get_by_text("Appeal this decision to the head judge").click()
+        item.locator("textarea[name=reason]").fill("the blocker was active")
+        item.get_by_role("button", name="File my appeal").click()
+        phone.locator(f"#decision-{ruling} .appeal.pending").wait_for(timeout=WAIT)
+        phone.locator("#live-status.on").wait_for(timeout=WAIT)
+        phone.evaluate("window.__same_page = 1")  # gone if the page were loaded again
+        head = mint(api, tid, "judge", "Ada")
+        r = api.post(f"/api/m/{mid}/do/appeal", {"appealed": str(ruling), "decision": "overturned",
+                                                 "text": "the blocker was active: the attack is blocked"},
+                     token=head)
+        assert r.status_code == 200, r.text
+        decided = phone.locator(f"#decision-{ruling} .appeal.overturned")
+        decided.wait_for(timeout=WAIT)
+        assert "overturned by head judge Ada" in decided.inner_text()
+        assert "the attack is blocked" in decided.inner_text()
+        assert phone.evaluate("window.__same_page") == 1  # no reload: the live stream brought it
+        widths = phone.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1] == 360, widths
+        hall.shot(phone, "appeal-decided-live-360")
+    assert hall.errors == []
