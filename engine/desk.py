@@ -400,7 +400,8 @@ def event_desk_findings(e: Any, known: set[str] | None, guide: Any = None,
     `penalties`, the match's penalty events before it that still count.
 
     DESK-16: a replacing correction whose game event is by someone who plays no part in the match
-    (`players`: the match's; None skips it)."""
+    (`players`: the match's; None skips it). DESK-17: a player's appeal whose actor is not that
+    player (the payload's player is one of the match's: the event's own check)."""
     p = e.payload
     out: list[Finding] = []
     if e.kind in JUDGE_ONLY_KINDS and judge_of(e.actor) is None:
@@ -408,6 +409,10 @@ def event_desk_findings(e: Any, known: set[str] | None, guide: Any = None,
                          "(actor judge:NAME)", "warning"))
     if players is not None and e.kind == "correction":  # tested here: every live append passes by
         out.extend(_check_replacement_actor(e, players))
+    if e.kind == "appeal.filed" and e.actor != p["player"]:
+        out.append(_flag("DESK-17", e.position, f"the appeal of event {p['appealed']} names {p['player']} as who "
+                         f"appeals but its actor is {shown(e.actor)}: an appeal is the player's own act (actor "
+                         f"{p['player']}; who typed it in is its recorded_by)", "warning"))
     if e.kind == "judge.penalty":
         out.extend(_check_tardiness(e))
         deviation = p.get("deviation")

@@ -271,3 +271,19 @@ def test_infractions_takes_the_ruleset_as_match_new_does(db):
     assert code == 2 and "field 'ruleset': two rulesets: 'optcg' and --ruleset 'ken'" in err, err
     code, out, err = run(db, "judge", "infractions", "nosuch")
     assert code == 2 and "unknown ruleset 'nosuch'" in err and "Traceback" not in err, err
+
+
+def test_an_appeal_logged_as_a_judges_act_is_flagged_by_log_and_validate(db):
+    """DESK-17 on the paths no form guards: `log` keeps an appeal.filed whose actor is the judge
+    who typed it and says the warning, and `validate` lists it; the player's own is not flagged."""
+    code, mid, _ = run(db, "match", "new", "-r", "table", "-p", "Ann", "-p", "Bob")
+    mid = mid.strip()
+    run(db, "judge", "ruling", mid, "-j", "Maria", "--text", "play on")
+    code, out, err = run(db, "log", mid, "appeal.filed", "--actor", "judge:Maria", "--appealed", "2",
+                         "--player", "Ann", "--reason", "the card was still in play")
+    assert code == 0 and "DESK-17 [warning]" in out, out + err
+    code, out, _ = run(db, "validate", mid, "--json")
+    assert [f["position"] for f in json.loads(out)["findings"] if f["rule"] == "DESK-17"] == [3]
+    code, out, err = run(db, "log", mid, "appeal.filed", "--actor", "Bob", "--appealed", "2",
+                         "--player", "Bob", "--reason", "mine too")
+    assert code == 0 and "DESK-17" not in out, out + err

@@ -192,3 +192,19 @@ def test_desk8_is_said_when_the_ruling_is_recorded(store):
     assert [f.rule for f in rec.findings] == ["DESK-8"] and rec.findings[0].position == rec.event.position
     assert record(m, "judge.ruling", {"text": "ok", "rule": "TABLE-1"}, actor="judge:Maria").findings == []
     assert rules_of(m).count("DESK-8") == 1
+
+
+def test_desk17_an_appeal_recorded_as_someone_elses_act_is_flagged(store):
+    """A player's appeal is that player's act: one whose actor is a judge (their own name typed in)
+    or the opponent is kept and flagged, when recorded and over the log; the player's own is not."""
+    m = new(store)
+    ruling = m.record("judge.ruling", {"text": "the attack stands"}, actor="judge:Kim").event.position
+    appeal = {"appealed": ruling, "player": "Ann", "reason": "the blocker was active"}
+    own = m.record("appeal.filed", appeal, actor="Ann", recorded_by="judge:Kim")
+    assert own.findings == [] and "DESK-17" not in rules_of(m)
+    typed = m.record("appeal.filed", appeal, actor="judge:Kim")
+    assert [(f.rule, f.severity) for f in typed.findings] == [("DESK-17", "warning")]
+    assert "names Ann as who appeals but its actor is 'judge:Kim'" in typed.findings[0].message
+    by_bob = m.record("appeal.filed", appeal, actor="Bob")
+    assert [f.position for f in desk.review(m).desk if f.rule == "DESK-17"] == [typed.event.position,
+                                                                                 by_bob.event.position]
