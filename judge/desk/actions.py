@@ -149,18 +149,26 @@ def file_appeal(match: Match, *, appealed: int, player: str, reason: str, record
     row = next((a for a in ledger if a.event.position == appealed), None)
     if row is None:
         raise InputError(_not_appealable(match, appealed, events), field="appealed")
+    said = _decision_said(row.event)
     if row.decision is not None:
         d = row.decision
-        raise InputError(f"the appeal of event {appealed} is already decided: {d.payload['decision']} by head judge "
-                         f"{judge_of(d.actor) or d.actor} (event {d.position}); an appeal is decided once: ask the "
-                         "head judge at the table if something new came up", field="appealed")
+        raise InputError(f"the appeal of {said} is already decided: {d.payload['decision']} by head judge "
+                         f"{judge_of(d.actor) or d.actor} at {local_time(d.recorded_at)} (event {d.position}); an "
+                         "appeal is decided once: ask the head judge at the table if something new came up",
+                         field="appealed")
     if row.filed:
         f = row.filed[0]
-        raise InputError(f"event {appealed} is already appealed by {f.payload['player']} (event {f.position}, "
-                         f"{local_time(f.recorded_at)}): the head judge hears both players; wait at your table",
-                         field="appealed")
+        raise InputError(f"{said} is already appealed by {f.payload['player']} at {local_time(f.recorded_at)}: "
+                         "the head judge hears both players; wait at your table", field="appealed")
     return record(match, "appeal.filed", {"appealed": appealed, "player": player, "reason": reason},
                   actor=player, recorded_by=recorded_by)
+
+
+def _decision_said(e: RecordedEvent) -> str:
+    """A judge's decision as a refusal names it: when it was made, the words a player at the table
+    knows it by (their page lists decisions by time), then its event number for the staff, who
+    type it (`judge appeal M EVENT`): "the judge's decision at 19:05 CET (event 11)"."""
+    return f"the judge's decision at {local_time(e.recorded_at)} (event {e.position})"
 
 
 def _not_appealable(match: Match, position: int, events: list[RecordedEvent] | None) -> str:
@@ -169,8 +177,8 @@ def _not_appealable(match: Match, position: int, events: list[RecordedEvent] | N
     if found is None:
         return f"there is no event {position} in this match"
     if appealable(found.kind, found.actor):  # a judge's action, voided since
-        return (f"event {position} no longer counts: a correction or a backup voided it since your page showed "
-                "it; reload the page to see the judges' decisions as they stand")
+        return (f"{_decision_said(found)} no longer counts: a correction or a backup voided it since your page "
+                "showed it; reload the page to see the judges' decisions as they stand")
     return f"event {position} is not a judge's ruling or decision: an appeal is of a judge's decision"
 
 

@@ -266,7 +266,7 @@ def _file_appeal(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
         desk_record(m, "judge.call", {"caller": player, "reason": f"appeal of event {appealed} to the head judge: "
                                       f"{reason}"[:500], "at": appealed}, actor=player, recorded_by=g.recorded_by)
     return {"message": f"your appeal of event {appealed} is filed (#{rec.event.position}): the head judge is "
-                       "called to your table", "position": rec.event.position}
+                       "called to your table", "position": rec.event.position, "appealed": appealed}
 
 
 ANSWERED = "answered at the table"

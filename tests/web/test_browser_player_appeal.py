@@ -36,7 +36,9 @@ def test_a_player_files_an_appeal_on_a_phone_and_sees_it_listed(tmp_path):
         item.locator("textarea[name=reason]").fill("the blocker was active: it was not rested this turn")
         hall.shot(phone, "appeal-form-360")
         item.get_by_role("button", name="File my appeal").click()
-        phone.locator(".flash", has_text=f"Your appeal of event {ruling} is filed").wait_for(timeout=WAIT)
+        notice = phone.locator(".flash", has_text="Your appeal of the judge's decision at")
+        notice.wait_for(timeout=WAIT)
+        assert "the blocker was rested" in notice.inner_text() and f"event {ruling}" not in notice.inner_text()
         listed = phone.locator(f"#decision-{ruling} .appeal.pending")
         assert f"Appeal filed by {me}" in listed.inner_text() and "pending" in listed.inner_text()
         assert phone.locator(f"#decision-{ruling} textarea").count() == 0  # no second appeal offered

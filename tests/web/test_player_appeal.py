@@ -59,8 +59,10 @@ def test_a_player_appeals_a_ruling_at_their_own_table_as_themselves(api, server)
 
     r = file(api, tid, links[1], me, r57)
     assert r.status_code == 200, r.text
-    assert said(r.text, "flash") == (f"Your appeal of event {r57} is filed (#{r57 + 1}): the head judge is called "
-                                     "to your table")
+    # in the player's words, as the judge-call notice: the decision by its time and words, no event number
+    at = re.search(rf'id="decision-{r57}">\s*<p><span class="muted">([^<]+)</span>', page).group(1)
+    assert said(r.text, "flash") == (f"Your appeal of the judge's decision at {at} (“ruling (judge organizer): the "
+                                     "attack is legal”) is filed: the head judge is called to your table")
     filed, call = last_events(server.db, m1, 2)
     assert (filed.kind, filed.actor) == ("appeal.filed", me)
     assert filed.payload == {"appealed": r57, "player": me, "reason": "the card was still in play"}
@@ -93,6 +95,7 @@ def test_the_head_judge_decides_and_the_player_sees_the_decision(api):
     li = re.search(rf'id="decision-{r}">(.*?)</li>', page, re.S).group(1)
     li = re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", "", li)))
     assert f"Appeal filed by {me}, overturned by head judge organizer: it was a draw" in li
+    assert not re.search(r"#\d", li), li  # the player's page says when, not event numbers
 
 
 def test_another_tables_ruling_and_staff_links_are_refused_nothing_stored(api):
@@ -133,23 +136,25 @@ def test_an_appeal_filed_or_decided_already_or_of_a_voided_ruling_is_refused_in_
     again = file(api, tid, links[1], p2, r, reason="me too")
     assert again.status_code == 422, again.text
     words = said(again.text, "flash error")
-    assert words.startswith(f"event {r} is already appealed by {p1} (event {r + 1}, "), words
+    # the decision by its time (the player's page lists it so), its number for the staff
+    assert re.match(rf"the judge's decision at \d\d:\d\d \S+ \(event {r}\) is already appealed by {p1} at "
+                    r"\d\d:\d\d \S+: ", words), words
     assert "the head judge hears both players; wait at your table. Nothing was stored." in words
     # decided: refused, naming the decision
     api.post(f"/api/m/{m1}/do/appeal", {"appealed": r, "decision": "upheld", "text": "stands"})
     before = head(api, m1)
     decided = file(api, tid, links[1], p2, r)
     assert decided.status_code == 422
-    assert (f"the appeal of event {r} is already decided: upheld by head judge organizer (event {before})"
-            in said(decided.text, "flash error"))
+    assert re.search(rf"the appeal of the judge's decision at [^(]+ \(event {r}\) is already decided: upheld by "
+                     rf"head judge organizer at [^(]+ \(event {before}\)", said(decided.text, "flash error"))
     # a ruling voided since the page showed it (a stale page)
     r2 = ruling(api, m1, "a wrong ruling")
     assert api.post(f"/api/m/{m1}/do/undo", {"voids": r2, "reason": "mistake"}).status_code == 200
     before = head(api, m1)
     stale = file(api, tid, links[1], p1, r2)
     assert stale.status_code == 422
-    assert (f"event {r2} no longer counts: a correction or a backup voided it since your page showed it; reload "
-            "the page" in said(stale.text, "flash error"))
+    assert re.search(rf"the judge's decision at [^(]+ \(event {r2}\) no longer counts: a correction or a backup "
+                     "voided it since your page showed it; reload the page", said(stale.text, "flash error"))
     # not a judge's decision at all (the player's own call)
     call = file(api, tid, links[1], p1, r + 2)
     assert call.status_code == 422

@@ -185,8 +185,14 @@ async def appeal(request: Request, tid: str):
         done = run_match_action(ctx, g, "file_appeal", MatchScope(rnd.matches[g.table], tid, (g.round, g.table)), form)
     except HANDLED as e:
         return _refusal(request, tid, e, form, "appeal")
-    # the notice says the head judge is called: the page's own line for the call is not said twice
-    return _view(request, tid, g, me, call_said=True, notice=done["message"][0].upper() + done["message"][1:])
+    # in the player's words, as the judge-call notice: the decision by its time and words (their page
+    # lists it so), no event numbers (the API's message keeps them for the staff's programs); the
+    # notice says the head judge is called: the page's own line for the call is not said twice
+    m = ctx.desk.matches.match(rnd.matches[g.table])
+    appealed = next((a for a in table_appeals(app_state(request), m) if a["position"] == done["appealed"]), None)
+    what = "" if appealed is None else f" of the judge's decision at {appealed['at']} (“{appealed['text']}”)"  # voided meanwhile
+    return _view(request, tid, g, me, call_said=True,
+                 notice=f"Your appeal{what} is filed: the head judge is called to your table")
 
 
 @router.post("/t/{tid}/play/call", response_class=HTMLResponse)
