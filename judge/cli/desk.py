@@ -139,7 +139,8 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
     decision on EVENT needs --override REASON (or void the first with a correction). An appeal of a
     time decision no longer current is recorded too, and said with its mark ("out of date,
     superseded by #75", as the web's Appeal list marks it; --json: appealed_mark). A player's
-    appeal filed from the table's web page (appeal.filed) waits as "pending" until this decides it.
+    appeal filed from the table's web page or with `judge appeal-filed` (appeal.filed) waits as
+    "pending" until this decides it.
 
     \b
     Example:
@@ -155,6 +156,42 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
     if mark and not as_json:
         click.echo(f"note: event {appealed} is a time decision no longer current ({mark}): it does not decide "
                    "the match; the appeal is recorded as the fact it is")
+
+
+@judge_group.command("appeal-filed")
+@click.argument("match")
+@click.argument("appealed", type=int, metavar="EVENT")
+@click.option("--player", required=True, help="Who appeals: a player of the match (recorded as the event's actor).")
+@click.option("--reason", required=True, help="Why, in the player's words (the head judge reads it).")
+@click.option("--judge", "-j", "judge_name", metavar="NAME",
+              help="The floor judge writing it down (recorded_by judge:NAME; the actor is the player). "
+                   "Default: --by / $TABLEJUDGE_USER / OS user.")
+@json_option
+@pass_env
+def appeal_filed_cmd(env: Env, match, appealed, player, reason, judge_name, as_json) -> None:
+    """A player's appeal of judge action EVENT to the head judge, written down by a floor judge at a
+    terminal: `appeal.filed`, the player its actor and the judge who writes it its recorded_by
+    (judge:NAME; DESK-17 flags an appeal whose actor is not the player), with a judge call by the
+    player about EVENT so the judges' queue shows it (unless the player's call is open already), as
+    the table's web page files it. An appeal already filed and waiting, one already decided, and
+    one of an action voided or not a judge's are refused, nothing stored. The head judge decides it
+    with `tablejudge judge appeal MATCH EVENT`; until then it is "pending" (appeals file, the
+    table's page).
+
+    \b
+    Example:
+      tablejudge judge appeal-filed MATCH 57 --judge Maria --player Bob --reason "the blocker was active"
+    """
+    m = env.match(match)
+    done = lib.appeal_to_head_judge(m, appealed=appealed, player=player, reason=reason,
+                                    recorded_by=_actor(env, judge_name))
+    call = done.call
+    _echo_recorded(m, done.filed, as_json, {"call": None if call is None else call.event.to_dict()})
+    if not as_json:
+        if call is not None:
+            click.echo(f"{call.event.position}  {describer(m.ruleset.describe)(call.event)}")
+        else:
+            click.echo(f"note: {player}'s call is open already: the judges' queue shows that one")
 
 
 @judge_group.command("penalty")

@@ -13,7 +13,9 @@ from engine.desk import (
     tardiness_unchecked,
 )
 from engine.events import RecordedEvent, default_recorder_name
+from engine.schema import shown
 from engine.match import InputError, Match, Recorded
+from judge.desk.calls import open_call
 from judge.desk.clock import local_time
 
 
@@ -145,6 +147,9 @@ def file_appeal(match: Match, *, appealed: int, player: str, reason: str, record
     (DESK-13: one standing decision; the head judge alone reconsiders) or already filed and waiting
     for the head judge (one hearing: the head judge hears both players). `events`, `voided`: the
     log as the caller read it."""
+    if player not in match.players:  # said as the caller names it (the payload would say "unknown actor")
+        raise InputError(f"{shown(player)} does not play in this match ({', '.join(match.players)}): an appeal is "
+                         "a player's", field="player")
     ledger = appeal_ledger(match, events, voided)
     row = next((a for a in ledger if a.event.position == appealed), None)
     if row is None:
@@ -162,6 +167,31 @@ def file_appeal(match: Match, *, appealed: int, player: str, reason: str, record
                          "the head judge hears both players; wait at your table", field="appealed")
     return record(match, "appeal.filed", {"appealed": appealed, "player": player, "reason": reason},
                   actor=player, recorded_by=recorded_by)
+
+
+@dataclass(frozen=True)
+class FiledAppeal:
+    """A player's appeal as filed (`appeal.filed`) and the head judge's call made with it (None: the
+    player's own call was open already, and the queue shows that one)."""
+
+    filed: Recorded
+    call: Recorded | None
+
+
+def appeal_to_head_judge(match: Match, *, appealed: int, player: str, reason: str,
+                         recorded_by: str | None = None) -> FiledAppeal:
+    """A player's appeal filed (`file_appeal`, the player its actor; refusals as there) and the head
+    judge called with it: a `judge.call` by the player about the action appealed, unless their call
+    is open already, so the judges' queue shows it and the call's page holds the Appeal form that
+    decides it. One way to file for the table's page and `tablejudge judge appeal-filed` (a floor
+    judge writing down a player's appeal: the judge is `recorded_by`, never the actor, DESK-17)."""
+    filed = file_appeal(match, appealed=appealed, player=player, reason=reason, recorded_by=recorded_by)
+    call = None
+    if open_call(match.store, match.id, player) is None:
+        call = record(match, "judge.call", {"caller": player, "reason": f"appeal of event {appealed} to the head "
+                                            f"judge: {reason}"[:500], "at": appealed}, actor=player,
+                      recorded_by=recorded_by)
+    return FiledAppeal(filed, call)
 
 
 def _decision_said(e: RecordedEvent) -> str:

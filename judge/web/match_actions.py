@@ -18,7 +18,7 @@ from engine.desk import PENALTY_LADDER, describer, judge_of
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
-from judge.desk.actions import decide_appeal, file_appeal, last_game_event, record as desk_record
+from judge.desk.actions import appeal_to_head_judge, decide_appeal, last_game_event, record as desk_record
 from judge.desk.calls import CALL_KINDS, open_call, standing_calls
 from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
@@ -252,21 +252,16 @@ def _appeal(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
 
 def _file_appeal(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
     """A player's appeal of a judge's ruling at their own table to the head judge (`appeal.filed`,
-    the player its actor: judge.desk.actions.file_appeal, which refuses one already filed or
-    decided). The head judge is called with it (a `judge.call` about the ruling, unless this
-    player's call is open already): the judges' queue shows it, and the call's page holds the
-    Appeal form that decides it."""
+    the player its actor) with the head judge's call, as `tablejudge judge appeal-filed` files it
+    (judge.desk.actions.appeal_to_head_judge: one already filed or decided is refused)."""
     player = text(f, "player", limit=64)
     if player not in m.players:
         raise Forbidden(f"{player!r} does not play at table {g.table}")
     appealed = number(f, "appealed", high=m.head_position())
     reason = text(f, "reason", limit=1000)
-    rec = file_appeal(m, appealed=appealed, player=player, reason=reason, recorded_by=g.recorded_by)
-    if open_call(m.store, m.id, player) is None:
-        desk_record(m, "judge.call", {"caller": player, "reason": f"appeal of event {appealed} to the head judge: "
-                                      f"{reason}"[:500], "at": appealed}, actor=player, recorded_by=g.recorded_by)
-    return {"message": f"your appeal of event {appealed} is filed (#{rec.event.position}): the head judge is "
-                       "called to your table", "position": rec.event.position, "appealed": appealed}
+    done = appeal_to_head_judge(m, appealed=appealed, player=player, reason=reason, recorded_by=g.recorded_by)
+    return {"message": f"your appeal of event {appealed} is filed (#{done.filed.event.position}): the head judge "
+                       "is called to your table", "position": done.filed.event.position, "appealed": appealed}
 
 
 ANSWERED = "answered at the table"

@@ -287,3 +287,39 @@ def test_an_appeal_logged_as_a_judges_act_is_flagged_by_log_and_validate(db):
     code, out, err = run(db, "log", mid, "appeal.filed", "--actor", "Bob", "--appealed", "2",
                          "--player", "Bob", "--reason", "mine too")
     assert code == 0 and "DESK-17" not in out, out + err
+
+
+def test_a_floor_judge_writes_down_a_players_appeal_as_the_web_files_it(db):
+    """`judge appeal-filed`: the player's act (actor), written down by the judge (recorded_by), with
+    the head judge's call for the queue; refused in words, nothing stored, where the table's page is."""
+    code, mid, _ = run(db, "match", "new", "-r", "table", "-p", "Ann", "-p", "Bob")
+    mid = mid.strip()
+    run(db, "judge", "ruling", mid, "-j", "Maria", "--text", "play on")
+    code, out, err = run(db, "judge", "appeal-filed", mid, "2", "-j", "Maria", "--player", "Bob",
+                         "--reason", "the blocker was active", "--json")
+    assert code == 0, err
+    said = json.loads(out)
+    assert (said["event"]["kind"], said["event"]["actor"], said["event"]["recorded_by"]) == \
+        ("appeal.filed", "Bob", "judge:Maria")
+    assert said["event"]["payload"] == {"appealed": 2, "player": "Bob", "reason": "the blocker was active"}
+    assert said["findings"] == []  # the player's own act: no DESK-17
+    assert (said["call"]["kind"], said["call"]["actor"], said["call"]["payload"]["at"]) == ("judge.call", "Bob", 2)
+    with EventStore.open(str(db)) as store:
+        m = Match(store, mid)
+        assert [a.status for a in desk.actions.appeal_ledger(m)] == ["pending"]
+        head = m.head_position()
+    for args, field, words in (
+            (("2", "--player", "Ann"), "appealed", "(event 2) is already appealed by Bob at "),
+            (("2", "--player", "Zed"), "player", "'Zed' does not play in this match (Ann, Bob)"),
+            (("3", "--player", "Ann"), "appealed", "event 3 is not a judge's ruling or decision")):
+        code, out, err = run(db, "judge", "appeal-filed", mid, *args, "--reason", "me too")
+        assert code == 2 and f"field '{field}'" in err and words in err, err
+    run(db, "judge", "appeal", mid, "2", "-j", "Rita", "--decision", "upheld", "--text", "it stands")
+    code, _, err = run(db, "judge", "appeal-filed", mid, "2", "--player", "Ann", "--reason", "again")
+    assert code == 2 and "is already decided: upheld by head judge Rita" in err, err
+    with EventStore.open(str(db)) as store:
+        assert Match(store, mid).head_position() == head + 1  # the decision alone
+    from click.testing import CliRunner
+    from judge.cli import cli
+    out = CliRunner().invoke(cli, ["judge", "appeal-filed", "--help"]).output
+    assert "tablejudge judge appeal-filed MATCH 57" in out and "recorded_by judge:NAME" in out
