@@ -372,12 +372,18 @@ def test_judge_start_counts_from_the_announced_clock_not_from_when_it_was_typed(
     db, env = str(tmp_path / "log.db"), {"TZ": "<+02>-02"}
     local = datetime.now(timezone(timedelta(hours=2)))
     began = (local - timedelta(minutes=10)).strftime("%H:%M")
+    # the clock's end as announced: began + 40 minutes (the minute `began` names, whole)
+    ends = (local - timedelta(minutes=10)).replace(second=0, microsecond=0) + timedelta(minutes=40)
     assert run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", "--id", "S1",
                    db=db).returncode == 0
     assert run_cli("judge", "start", "S1", "--minutes", "40", "--clock", began, "-j", "Kim", db=db,
                    env=env).returncode == 0
+    before = datetime.now(timezone.utc)
     clock = json.loads(run_cli("judge", "clock", "S1", "--json", db=db, env=env).stdout)
-    assert 29 * 60 <= clock["seconds_left"] <= 30 * 60 + 60, clock
+    after = datetime.now(timezone.utc)
+    # read between `before` and `after` (a loaded machine takes seconds for a command: a fixed
+    # 29-30 minute window failed when `began` fell at a minute's end)
+    assert (ends - after).total_seconds() - 1 <= clock["seconds_left"] <= (ends - before).total_seconds() + 1, clock
     assert clock["started_at"].endswith(f"{(local - timedelta(minutes=10, hours=2)).strftime('%H:%M')}:00Z")
 
 
