@@ -618,7 +618,13 @@ class Tournament:
         new = slip_words(w, l, d, double_loss)
         if kept_as_is(self.store, st, rnd, {p.table: new}, overwrite=overwrite, reason=reason,
                       based_on=bool(based_on)):
-            return rnd.result_events[p.table]  # the event that recorded it
+            kept = rnd.result_events[p.table]  # the event that recorded it
+            if based_on and overwrite:  # taken again to settle a warning that taking settles nothing of
+                still = next((b.still_given for b in seal.judges_warnings(self.store, st, {kept.position})
+                              if b.still_given), None)
+                if still is not None:  # QA86 2: "taken again" of the old result, nothing stored, warning kept
+                    raise InputError(f"{rnd.name} table {p.table}: {still}; nothing was recorded", field="match")
+            return kept
         draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
                                    based_on=based_on, double_loss=double_loss)
         if old is not None and not overwrite and slip_text(old) != new:

@@ -187,6 +187,9 @@ def test_tournament_warnings_name_an_entered_result_resting_on_an_overturned_dec
     assert (f"was entered before match {m.id}'s time decision (event {decision}) was overturned on appeal "
             f"(event {decision + 1}, head judge Head: Bob wins actually)") in out, out
     assert f"tablejudge log {m.id} correction --actor judge:NAME --voids {decision}" in out  # redecide_commands
+    # QA86 2: the match gives the overturned decision: the desk offers no "Take the result from match M"
+    said = json.loads(run_in_process(db, "tournament", "warnings", t.id, "--json")[1])
+    assert [w.get("take_from") for w in said if w["kind"] == "result-appealed"] == [None], said
     # the head judge's result, entered as the warning says it (W-L-D filled in): settled
     enter = out[out.index("`tablejudge tournament result", out.index("head judge's result")):].split("`")[1]
     code, out, err = run_in_process(db, *shlex.split(enter.replace("W-L-D", slip("Bob")).split(" ", 1)[1]))
@@ -374,3 +377,21 @@ def test_a_results_file_records_the_head_judges_same_result_again_as_result_does
     assert code == 0 and json.loads(out)[0]["status"] == "unchanged" and t.state().position == head + 1, out + err
     code, out, err = run_in_process(db, "tournament", "close", t.id)
     assert code == 0, out + err
+
+
+def test_taking_the_result_again_from_a_match_that_still_gives_the_overturned_decision_is_refused(tmp_path):
+    """QA86 2: `tournament result --match M --overwrite --reason` took the overturned decision again and
+    said "unchanged", the warning kept (the desk's button: "taken again" of the old result). Refused in
+    words with what to do first, nothing stored; the warning offers no take_from (the desk's button)."""
+    db, m, decision, appeal = _overturned(tmp_path)
+    t = _cup_from(m, rounds=1)
+    said = json.loads(run_in_process(db, "tournament", "warnings", t.id, "--json")[1])
+    assert [w.get("take_from") for w in said if w["kind"] == "result-appealed"] == [None], said
+    head = t.state().position
+    code, out, err = run_in_process(db, "tournament", "result", t.id, "--match", m.id, "--overwrite", "--reason",
+                                    "from the match")
+    assert code == 2 and "unchanged" not in out, out + err
+    assert (f"match {m.id} still gives the time decision the head judge overturned on appeal (event {decision}, "
+            f"appeal event {appeal})") in err, err
+    assert f"void event {decision} and decide again first (`tablejudge log {m.id} correction" in err, err
+    assert "nothing was recorded" in err and t.state().position == head
