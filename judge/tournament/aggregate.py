@@ -709,6 +709,41 @@ def kept_as_is(store: EventStore, st: TournamentState, rnd: RoundState, entered:
     return {n for n, e in same.items() if e.position not in settled}
 
 
+def again_words(matches: Sequence[str] | None) -> str:
+    """How a table given the result it had, recorded again, is said: taken again from its matches
+    (`matches`: the result's, on the match as it stands now), or entered by hand, the head judge's
+    result (kept_as_is). The single `tournament result` and a batch say it alike; QA86 1 read the
+    batch's "the head judge's result" beside `result --match`'s "unchanged" as a disagreement."""
+    if matches:
+        return f"taken again from match {', '.join(matches)} (the table had this result)"
+    return "recorded again by hand (the table had this result), the head judge's result"
+
+
+class JudgesWarning(InputError):
+    """An entry that would replace a standing result carrying a warning a judge settles
+    (seal.JUDGES_WARNINGS), made by someone who does not settle it (a scorekeeper's link): nothing
+    was stored. The web answers 403 with it and who does (QA86 1)."""
+
+
+def check_judges_warnings(store: EventStore, st: TournamentState, replaced: Sequence[RecordedEvent], *,
+                          judge: bool = True) -> None:
+    """Refuse entering results over the standing result events `replaced` (recorded again or
+    overwritten) where one carries a warning a judge settles (a result its match no longer gives,
+    one on a time decision the head judge overturned on appeal): a result entered over it is taken
+    as the head judge's (docs/judging.md), so `judge` False (a scorekeeper) is refused
+    (JudgesWarning). One rule for `tournament result` and a batch (the web's grid). The matches of
+    `replaced` are read only when there is something to refuse."""
+    if judge or not replaced:
+        return
+    found = seal.judges_warnings(store, st, {e.position for e in replaced})
+    if found:
+        b = found[0]
+        p = b.event.payload
+        raise JudgesWarning(f"round {p.get('round')} table {p.get('table')}'s result (event {b.event.position}) has "
+                            f"a warning a judge settles ({b.kind}:{b.event.position}): a result entered over it is "
+                            "taken as the head judge's; nothing was recorded", field="result")
+
+
 def registration_closed(st: TournamentState) -> str | None:
     """Why no player can register now (None: registration is open): the words of
     `register_many`'s refusal, and what the web desk says in place of its Register forms (QA83 3)."""

@@ -177,7 +177,12 @@ def _record_results(ctx, t, g, f):
     try:
         done = entry.record_results(t, pairs, round_no=number(f, "round", required=False),
                                     overwrite=flag(f, "overwrite"), reason=text(f, "reason", required=False),
-                                    override_reports=g.role != SCOREKEEPER)
+                                    override_reports=g.role != SCOREKEEPER,
+                                    settle_judges_warnings=g.role != SCOREKEEPER)
+    except entry.JudgesWarning as e:  # QA86 1: a scorekeeper's entry settled the head judge's warning
+        raise Forbidden(f"{e.message}. A scorekeeper link does not enter it: a judge or the organizer enters the "
+                        "head judge's result (overwrite, with a reason) or, once the match gives it, takes it from "
+                        "the match (the desk's warnings say how); call a judge") from None
     except entry.ReportsDiffer as e:
         if g.role == SCOREKEEPER:  # a scorekeeper enters slips; judges and the organizer decide disputes
             c = e.conflicts[0]

@@ -366,7 +366,7 @@ def test_a_results_file_records_the_head_judges_same_result_again_as_result_does
     code, out, err = run_in_process(db, "tournament", "results", t.id, str(sheet), "--overwrite", "--reason",
                                     f"appeal, match {m.id} event {decision + 1}")
     assert code == 0 and "unchanged" not in out, out + err
-    assert "table 1: " in out and "recorded again (the table had this result), the head judge's result" in out, out
+    assert "table 1: " in out and "recorded again by hand (the table had this result), the head judge's result" in out
     assert "1 recorded again" in out, out
     again = t.state().rounds[0].result_events[1]
     assert again.position == head + 1 and again.payload["reason"] == f"appeal, match {m.id} event {decision + 1}"

@@ -49,6 +49,8 @@ def test_a_result_from_a_match_whose_decision_went_stale_is_warned_and_blocks_cl
     # what the warning says to do; the same slip is recorded again, on the match as corrected
     code, out, err = run_in_process(db, "tournament", "result", t.id, "--match", m.id)
     assert code == 0, out + err
+    # QA86 1: said as taken from the match, not as the head judge's result entered by hand
+    assert f"— taken again from match {m.id} (the table had this result)" in out and "head judge" not in out, out
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 0 and "no warning" in out, out
     code, out, _ = run_in_process(db, "verify", t.id)
