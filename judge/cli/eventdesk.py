@@ -32,7 +32,8 @@ def register(cli: click.Group) -> None:
     @click.argument("file", default="-", required=False)
     @click.option("--round", "round_no", type=int, default=None, help="Default: the current round.")
     @click.option("--overwrite", is_flag=True, help="Replace the different results tables already have.")
-    @click.option("--reason", default=None, help="Why (stored with each overwritten result).")
+    @click.option("--reason", default=None, help="Why (stored with each overwritten result; required where "
+                  "--overwrite settles a warning a judge settles: result-basis, result-appealed).")
     @click.option("--override-format", "override_format", is_flag=True,
                   help="Accept game counts the match format does not allow (marked in the log).")
     @click.option("--json", "as_json", is_flag=True)

@@ -509,7 +509,8 @@ def register(cli: click.Group) -> None:
     @click.option("--overwrite", is_flag=True,
                   help="Replace a different result the table already has (without it, the old result is shown "
                        "and nothing is stored).")
-    @click.option("--reason", default=None, help="Why (stored with the result; say it when overwriting).")
+    @click.option("--reason", default=None, help="Why (stored with the result; say it when overwriting; "
+                  "required where --overwrite settles a warning a judge settles: result-basis, result-appealed).")
     @click.option("--double-loss", "double_loss", is_flag=True,
                   help="Both players get a match loss (e.g. both late, a penalty for each): no SLIP. "
                        "tablejudge's policy, docs/tournaments.md \"Double loss\".")

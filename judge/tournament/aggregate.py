@@ -629,6 +629,8 @@ class Tournament:
                                    based_on=based_on, double_loss=double_loss)
         if old is not None and not overwrite and slip_text(old) != new:
             raise OverwriteRefused([overwrite_conflict(rnd, p, new)])
+        if old is not None:  # settling a judge's warning with --overwrite says why (QA86 8)
+            check_judges_warnings(self.store, st, [rnd.result_events[p.table]], overwrite=overwrite, reason=reason)
         (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
         return event
 
@@ -726,22 +728,30 @@ class JudgesWarning(InputError):
 
 
 def check_judges_warnings(store: EventStore, st: TournamentState, replaced: Sequence[RecordedEvent], *,
-                          judge: bool = True) -> None:
+                          judge: bool = True, overwrite: bool = False, reason: str | None = None) -> None:
     """Refuse entering results over the standing result events `replaced` (recorded again or
     overwritten) where one carries a warning a judge settles (a result its match no longer gives,
     one on a time decision the head judge overturned on appeal): a result entered over it is taken
     as the head judge's (docs/judging.md), so `judge` False (a scorekeeper) is refused
-    (JudgesWarning). One rule for `tournament result` and a batch (the web's grid). The matches of
-    `replaced` are read only when there is something to refuse."""
-    if judge or not replaced:
+    (JudgesWarning, QA86 1), and an `overwrite` that settles it says why: no `reason`, refused
+    (QA86 8: `--overwrite` alone settled it; the web's button asks for one). One rule for
+    `tournament result` and a batch (the web's grid). The matches of `replaced` are read only when
+    there may be something to refuse."""
+    if not replaced or (judge and (reason or not overwrite)):
         return
     found = seal.judges_warnings(store, st, {e.position for e in replaced})
-    if found:
-        b = found[0]
-        p = b.event.payload
-        raise JudgesWarning(f"round {p.get('round')} table {p.get('table')}'s result (event {b.event.position}) has "
-                            f"a warning a judge settles ({b.kind}:{b.event.position}): a result entered over it is "
-                            "taken as the head judge's; nothing was recorded", field="result")
+    if not found:
+        return
+    b = found[0]
+    p = b.event.payload
+    where = (f"round {p.get('round')} table {p.get('table')}'s result (event {b.event.position}) has a warning a "
+             f"judge settles ({b.kind}:{b.event.position})")
+    if not judge:
+        raise JudgesWarning(f"{where}: a result entered over it is taken as the head judge's; nothing was recorded",
+                            field="result")
+    raise InputError(f"{where}, which this overwrite settles: say why with --reason (e.g. --reason \"appeal, "
+                     "event N\" or \"decided again after a correction\"), kept with the result; nothing was recorded",
+                     field="reason")
 
 
 def registration_closed(st: TournamentState) -> str | None:

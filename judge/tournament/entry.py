@@ -255,7 +255,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     enters slips, judges decide disputes). `reason` is kept in the event of each table
     overwritten or overriding a report. `settle_judges_warnings` False refuses (JudgesWarning) an
     entry over a result carrying a warning a judge settles (check_judges_warnings: a scorekeeper's
-    link, QA86 1)."""
+    link, QA86 1); settled with `overwrite`, it takes a `reason`."""
     st = t.state()
     given: dict[int, tuple[str, str]] = {}
     done: list[Entered] = []
@@ -349,7 +349,7 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     # before the overwrite asked for: nobody is asked to confirm what their link may not do
     check_judges_warnings(t.store, st, [e for line in done if line.status == "overwritten"
                                         and (e := st.round(line.round).result_events.get(line.table)) is not None],
-                          judge=settle_judges_warnings)
+                          judge=settle_judges_warnings, overwrite=overwrite, reason=reason)
     if conflicts:
         raise OverwriteRefused([c for _, c in conflicts])
     staged = [line for line in done if id(line) in drafts]

@@ -395,3 +395,27 @@ def test_taking_the_result_again_from_a_match_that_still_gives_the_overturned_de
             f"appeal event {appeal})") in err, err
     assert f"void event {decision} and decide again first (`tablejudge log {m.id} correction" in err, err
     assert "nothing was recorded" in err and t.state().position == head
+
+
+def test_an_overwrite_that_settles_the_appeal_warning_needs_a_reason(tmp_path):
+    """QA86 8: `tournament result T W-L-D --table N --overwrite` with no --reason recorded the head
+    judge's result over a result-appealed warning and settled it; the warning's command and the web's
+    button ask for a reason. Refused naming --reason, nothing stored; with it, recorded and settled."""
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)  # Ann wins at time
+    decision = m.events()[-1].position
+    t, slip = _linked_cup(m)
+    assert run_in_process(db, "tournament", "result", t.id, slip("Ann"), "--table", "1")[0] == 0
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head",
+                                    "--decision", "overturned", "--text", "Bob wins actually")
+    assert code == 0, out + err
+    head = t.state().position
+    code, out, err = run_in_process(db, "tournament", "result", t.id, slip("Bob"), "--table", "1", "--overwrite")
+    assert code == 2 and "say why with --reason" in err and "result-appealed:" in err, out + err
+    assert "nothing was recorded" in err and t.state().position == head
+    assert "result-appealed" in run_in_process(db, "tournament", "warnings", t.id)[1]
+    code, out, err = run_in_process(db, "tournament", "result", t.id, slip("Bob"), "--table", "1", "--overwrite",
+                                    "--reason", f"appeal, match {m.id} event {decision + 1}")
+    assert code == 0 and t.state().position == head + 1, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out
