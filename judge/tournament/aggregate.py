@@ -733,7 +733,7 @@ def check_judges_warnings(store: EventStore, st: TournamentState, replaced: Sequ
     overwritten) where one carries a warning a judge settles (a result its match no longer gives,
     one on a time decision the head judge overturned on appeal): a result entered over it is taken
     as the head judge's (docs/judging.md), so `judge` False (a scorekeeper) is refused
-    (JudgesWarning, QA86 1), and an `overwrite` that settles it says why: no `reason`, refused
+    (JudgesWarning, QA86 1; an undo too: undone, the table is entered again), and an `overwrite` that settles it says why: no `reason`, refused
     (QA86 8: `--overwrite` alone settled it; the web's button asks for one). One rule for
     `tournament result` and a batch (the web's grid). The matches of `replaced` are read only when
     there may be something to refuse."""
@@ -747,8 +747,8 @@ def check_judges_warnings(store: EventStore, st: TournamentState, replaced: Sequ
     where = (f"round {p.get('round')} table {p.get('table')}'s result (event {b.event.position}) has a warning a "
              f"judge settles ({b.kind}:{b.event.position})")
     if not judge:
-        raise JudgesWarning(f"{where}: a result entered over it is taken as the head judge's; nothing was recorded",
-                            field="result")
+        raise JudgesWarning(f"{where}: a result entered over it (or after undoing it) is taken as the head judge's; "
+                            "nothing was recorded", field="result")
     raise InputError(f"{where}, which this overwrite settles: say why with --reason (e.g. --reason \"appeal, "
                      "event N\" or \"decided again after a correction\"), kept with the result; nothing was recorded",
                      field="reason")

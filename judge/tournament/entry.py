@@ -403,12 +403,16 @@ def current_result_event(rnd: RoundState, table: int) -> RecordedEvent:
 
 
 def undo_result(t: Tournament, table: int, *, round_no: int | None = None,
-                reason: str = "undone at the results desk") -> tuple[RecordedEvent, str | None]:
+                reason: str = "undone at the results desk",
+                settle_judges_warnings: bool = True) -> tuple[RecordedEvent, str | None]:
     """Void the result a table has now (a `correction`; the original stays in the log). The
-    result it replaced, if any, counts again: returned as its slip (None: the table is pending)."""
+    result it replaced, if any, counts again: returned as its slip (None: the table is pending).
+    `settle_judges_warnings` False (a scorekeeper's link) refuses it over a result carrying a warning
+    a judge settles (JudgesWarning): undone, then entered again, it was the head judge's (QA86 1)."""
     st = t.state()
     rnd, _ = t._find_table(st, table, None, round_no)
     ev = current_result_event(rnd, table)
+    check_judges_warnings(t.store, st, [ev], judge=settle_judges_warnings)
     (correction,) = t.append(st, [t._draft("correction", {"voids": ev.position, "reason": reason})])
     after = t.state().round(rnd.number)
     back = after.results.get(table) if after else None

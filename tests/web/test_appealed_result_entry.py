@@ -57,7 +57,8 @@ def test_a_scorekeeper_does_not_settle_the_head_judges_warning_by_entering_a_res
     """QA86 1: Sam's scorekeeper link re-entered the result the head judge overturned (`overwrite`, a
     reason): 200 "overwritten", the warning gone, and the round closed on it. A result entered over
     the warning is taken as the head judge's: a judge or the organizer enters it. Refused (403) in
-    words for the API, the grid's form and another result alike, nothing stored; Kim's judge link may."""
+    words for the API, the grid's form and another result alike, and an undo, nothing stored; Kim's
+    judge link may."""
     tid, mid, decision = appealed(api, server.db)
     sam, kim = mint(api, tid, "scorekeeper", "Sam"), mint(api, tid, "judge", "Kim")
     warning = next(w for w in api.get(f"/api/t/{tid}/warnings").json() if w["kind"] == "result-appealed")
@@ -78,6 +79,13 @@ def test_a_scorekeeper_does_not_settle_the_head_judges_warning_by_entering_a_res
                                                             "overwrite": "1", "reason": "slip"})
     assert r.status_code == 403 and "a warning a judge settles" in html.unescape(r.text), r.text
     assert results(server.db, tid) == before
+    # nor by undoing it (then entering the table afresh, after the appeal: taken as the head judge's)
+    with EventStore.open(server.db) as store:
+        position = store.head(tid).position
+    r = api.post(f"/api/t/{tid}/do/undo_result", {"table": 1}, token=sam)
+    assert r.status_code == 403 and "a warning a judge settles" in r.json()["error"], r.text
+    with EventStore.open(server.db) as store:
+        assert store.head(tid).position == position
     assert any(w["id"] == warning["id"] for w in api.get(f"/api/t/{tid}/warnings").json())
     # the judge enters the head judge's result: recorded, the warning settled
     r = api.post(f"/api/t/{tid}/results", {"table": 1, "result": other, "overwrite": True,
