@@ -305,7 +305,7 @@ def settled_by_entering_again(store: EventStore, st: TournamentState, results: s
 
 def appealed_results(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,
                      logs: dict[str, list[RecordedEvent]] | None = None,
-                     ) -> list[tuple[RecordedEvent, str, str | None, str | None]]:
+                     ) -> list[tuple[RecordedEvent, str, None, str]]:
     """The standing results taken from a match whose time decision, the one the result rests on
     (`_decision_then`: the match's standing decision as the result was taken), the head judge
     overturned or changed on appeal since (engine.desk.appealed_away): the appeal changes no result
@@ -314,15 +314,15 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
     here: the result no longer rests on anything, and the `result-basis` warning says so with what
     settles it (judged on today's voids, an earlier decision the result never rested on was taken
     for it and its appeal said beside that warning). (result event, the warning's words, with the
-    commands that settle it, the match to take the result from again: only where it now gives another
-    decision than the overturned one, else None and why taking it settles nothing yet: _still_given.)
+    commands that settle it, no match to take the result from again (it gives the overturned decision
+    until that is voided), and why taking it settles nothing yet: _still_given.)
     `logs`: the whole match logs basis_problems read in the same pass;
     a match not among them is read for its decisions, appeals and voids only."""
     from engine.desk import decision_appealed
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
     logs = {} if logs is None else logs
-    out: list[tuple[RecordedEvent, str, str | None, str | None]] = []
+    out: list[tuple[RecordedEvent, str, None, str]] = []
     for e in log:
         if e.kind != "result.recorded" or e.position not in standing:
             continue
@@ -342,14 +342,12 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
             if a is None:
                 continue
             rnd, table = e.payload.get("round"), e.payload.get("table")
-            # taken again, the result changes only where the match now gives another decision (the
-            # head judge's, recorded with --override); else it is the overturned one again (QA86 2)
-            now = standing_decision(mlog, gone, ())
-            moved = now is not None and now.position != then.position
+            # the match gives the overturned decision until a correction voids it (then the warning is
+            # result-basis, which offers the match once decided again): taken again now, the result
+            # would be that decision again (QA86 2: "taken again (#8)" of the old result)
             out.append((e, (f"round {rnd} table {table}'s result came from match {match}, whose time decision "
                             f"(event {a.action}) was {a.words()}: the result still stands on it. "
-                            + _settle_appeal(st.id, match, rnd, table, a)), match if moved else None,
-                        None if moved else _still_given(match, a)))
+                            + _settle_appeal(st.id, match, rnd, table, a)), None, _still_given(match, a)))
             break
     return out
 
