@@ -15,7 +15,7 @@ from judge.io.text import read_text
 from judge.cli.tournament import warn_invalidated
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds, tables
-from judge.tournament.aggregate import resolve_player
+from judge.tournament.aggregate import again_words, resolve_player
 from judge.tournament.standings import slip_text
 
 
@@ -32,7 +32,8 @@ def register(cli: click.Group) -> None:
     @click.argument("file", default="-", required=False)
     @click.option("--round", "round_no", type=int, default=None, help="Default: the current round.")
     @click.option("--overwrite", is_flag=True, help="Replace the different results tables already have.")
-    @click.option("--reason", default=None, help="Why (stored with each overwritten result).")
+    @click.option("--reason", default=None, help="Why (stored with each overwritten result; required where "
+                  "--overwrite settles a warning a judge settles: result-basis, result-appealed).")
     @click.option("--override-format", "override_format", is_flag=True,
                   help="Accept game counts the match format does not allow (marked in the log).")
     @click.option("--json", "as_json", is_flag=True)
@@ -52,8 +53,8 @@ def register(cli: click.Group) -> None:
         each with its file:line and field, and none of the file is stored (exit 2; with --json,
         also `{"error": {..., "errors": [...]}}` on stdout, one object a line). The same result
         again stores nothing, except where a warning that blocks closing asks for it (as for
-        `tournament result`): with --overwrite and --reason it is recorded again, the head judge's
-        result. A result that differs from a player's own report (`tournament
+        `tournament result`): with --overwrite and --reason it is recorded again by hand, the head
+        judge's result. A result that differs from a player's own report (`tournament
         report`, the player's link), or settles a disputed table, is refused the same way: it
         goes in only with --overwrite and a --reason. Recorded, it says how many tables were
         recorded and the round's tables still without a result.
@@ -83,7 +84,7 @@ def register(cli: click.Group) -> None:
             for d in done:  # `tournament result`'s words for a table recorded again
                 if d.status == "overwritten":
                     click.echo(f"table {d.table}: {d.player1} {d.result} {d.player2} " + (
-                        "— recorded again (the table had this result), the head judge's result" if d.again
+                        f"— {again_words(None)}" if d.again
                         else f"(was {d.old})"))
             said = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "nothing new"
             if done:  # a top-cut round by its name: "(Quarterfinals, round 9)"

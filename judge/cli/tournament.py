@@ -32,7 +32,7 @@ from judge.tournament.standings import TIEBREAKER_LABELS as TB_LABELS
 from judge.tournament.standings import format_fraction as _pct
 from judge.tournament.standings import record_text
 from judge.tournament import Tournament, TournamentState
-from judge.tournament.aggregate import Entry, check_game, drop_words, slip_text
+from judge.tournament.aggregate import Entry, again_words, check_game, drop_words, slip_text
 from judge.tournament.tables import table_list
 from judge.tournament.vocab import ResultRecorded
 from judge.tournament.placings import warnings as invalidation_warnings
@@ -509,7 +509,8 @@ def register(cli: click.Group) -> None:
     @click.option("--overwrite", is_flag=True,
                   help="Replace a different result the table already has (without it, the old result is shown "
                        "and nothing is stored).")
-    @click.option("--reason", default=None, help="Why (stored with the result; say it when overwriting).")
+    @click.option("--reason", default=None, help="Why (stored with the result; say it when overwriting; "
+                  "required where --overwrite settles a warning a judge settles: result-basis, result-appealed).")
     @click.option("--double-loss", "double_loss", is_flag=True,
                   help="Both players get a match loss (e.g. both late, a penalty for each): no SLIP. "
                        "tablejudge's policy, docs/tournaments.md \"Double loss\".")
@@ -527,8 +528,10 @@ def register(cli: click.Group) -> None:
         that already has a different result keeps it unless --overwrite (the same result again
         stores nothing, whatever --reason says, and says it was unchanged; except where a warning
         that blocks closing asks for it, a result resting on a time decision overturned on appeal
-        or one its match no longer gives: with --overwrite and --reason it is recorded again, the
-        head judge's result, and settles the warning). A slip that differs
+        or one its match no longer gives: with --overwrite and --reason a slip is recorded again
+        by hand, the head judge's result, and settles the warning; --match takes it again from
+        the match as it stands, refused while the match still gives the overturned decision).
+        A slip that differs
         from a player's own report, or settles a disputed table, goes in only with --overwrite
         and a --reason. Many tables at once: `tournament results`.
 
@@ -575,7 +578,7 @@ def register(cli: click.Group) -> None:
                    f"{p['player1']} {said} {p['player2']} (event {e.position})"
                    + (" — format override" if p.get("format_override") else "")
                    + (" — unchanged: the table already had this result, nothing was stored" if unchanged else
-                      " — recorded again (the table had this result), the head judge's result" if again else ""))
+                      f" — {again_words(p.get('matches'))}" if again else ""))
         warn_invalidated(t)
         _echo_seal_after(t, e)
 

@@ -618,11 +618,19 @@ class Tournament:
         new = slip_words(w, l, d, double_loss)
         if kept_as_is(self.store, st, rnd, {p.table: new}, overwrite=overwrite, reason=reason,
                       based_on=bool(based_on)):
-            return rnd.result_events[p.table]  # the event that recorded it
+            kept = rnd.result_events[p.table]  # the event that recorded it
+            if based_on and overwrite:  # taken again to settle a warning that taking settles nothing of
+                still = next((b.still_given for b in seal.judges_warnings(self.store, st, {kept.position})
+                              if b.still_given), None)
+                if still is not None:  # QA86 2: "taken again" of the old result, nothing stored, warning kept
+                    raise InputError(f"{rnd.name} table {p.table}: {still}; nothing was recorded", field="match")
+            return kept
         draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
                                    based_on=based_on, double_loss=double_loss)
         if old is not None and not overwrite and slip_text(old) != new:
             raise OverwriteRefused([overwrite_conflict(rnd, p, new)])
+        if old is not None:  # settling a judge's warning with --overwrite says why (QA86 8)
+            check_judges_warnings(self.store, st, [rnd.result_events[p.table]], overwrite=overwrite, reason=reason)
         (event,) = self.store.append(self.id, [draft], expected_position=st.position or 1)
         return event
 
@@ -701,6 +709,49 @@ def kept_as_is(store: EventStore, st: TournamentState, rnd: RoundState, entered:
         return set(same)
     settled = seal.settled_by_entering_again(store, st, {e.position for e in same.values()})
     return {n for n, e in same.items() if e.position not in settled}
+
+
+def again_words(matches: Sequence[str] | None) -> str:
+    """How a table given the result it had, recorded again, is said: taken again from its matches
+    (`matches`: the result's, on the match as it stands now), or entered by hand, the head judge's
+    result (kept_as_is). The single `tournament result` and a batch say it alike; QA86 1 read the
+    batch's "the head judge's result" beside `result --match`'s "unchanged" as a disagreement."""
+    if matches:
+        return f"taken again from match {', '.join(matches)} (the table had this result)"
+    return "recorded again by hand (the table had this result), the head judge's result"
+
+
+class JudgesWarning(InputError):
+    """An entry that would replace a standing result carrying a warning a judge settles
+    (seal.JUDGES_WARNINGS), made by someone who does not settle it (a scorekeeper's link): nothing
+    was stored. The web answers 403 with it and who does (QA86 1)."""
+
+
+def check_judges_warnings(store: EventStore, st: TournamentState, replaced: Sequence[RecordedEvent], *,
+                          judge: bool = True, overwrite: bool = False, reason: str | None = None) -> None:
+    """Refuse entering results over the standing result events `replaced` (recorded again or
+    overwritten) where one carries a warning a judge settles (a result its match no longer gives,
+    one on a time decision the head judge overturned on appeal): a result entered over it is taken
+    as the head judge's (docs/judging.md), so `judge` False (a scorekeeper) is refused
+    (JudgesWarning, QA86 1; an undo too: undone, the table is entered again), and an `overwrite` that settles it says why: no `reason`, refused
+    (QA86 8: `--overwrite` alone settled it; the web's button asks for one). One rule for
+    `tournament result` and a batch (the web's grid). The matches of `replaced` are read only when
+    there may be something to refuse."""
+    if not replaced or (judge and (reason or not overwrite)):
+        return
+    found = seal.judges_warnings(store, st, {e.position for e in replaced})
+    if not found:
+        return
+    b = found[0]
+    p = b.event.payload
+    where = (f"round {p.get('round')} table {p.get('table')}'s result (event {b.event.position}) has a warning a "
+             f"judge settles ({b.kind}:{b.event.position})")
+    if not judge:
+        raise JudgesWarning(f"{where}: a result entered over it (or after undoing it) is taken as the head judge's; "
+                            "nothing was recorded", field="result")
+    raise InputError(f"{where}, which this overwrite settles: say why with --reason (e.g. --reason \"appeal, "
+                     "event N\" or \"decided again after a correction\"), kept with the result; nothing was recorded",
+                     field="reason")
 
 
 def registration_closed(st: TournamentState) -> str | None:

@@ -29,7 +29,8 @@ from engine.match import InputError
 from engine.schema import shown
 
 from judge.io.csvread import line_of, read_rows
-from judge.tournament.aggregate import Tournament, kept_as_is, overwrite_conflict, slip_text
+from judge.tournament.aggregate import (  # noqa: F401 - JudgesWarning: the batch's refusal
+    JudgesWarning, Tournament, check_judges_warnings, kept_as_is, overwrite_conflict, slip_text)
 from judge.tournament.names import name_key
 from judge.tournament.batch import BatchRefused, conflict_error, refuse  # noqa: F401 - the batch's refusal, said here too
 from judge.tournament.tables import ReportsDiffer, against_reports, check_reports, table_list
@@ -237,7 +238,8 @@ def parse_result(text: str, *, where: str = "", field: str = "result") -> tuple[
 
 def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, round_no: int | None = None,
                    overwrite: bool = False, override_format: bool = False,
-                   reason: str | None = None, override_reports: bool = True) -> list[Entered]:
+                   reason: str | None = None, override_reports: bool = True,
+                   settle_judges_warnings: bool = True) -> list[Entered]:
     """Record (table, 'W-L-D') results of one round (default: the current one) in one atomic
     batch. A table given twice (the same result or another: another table's number was likely
     mistyped, so its result is missing), an unknown table, an impossible result,
@@ -251,7 +253,9 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
     said: refused as ReportsDiffer unless `overwrite`, and with `overwrite` it needs a `reason`
     (InputError, field `reason`); `override_reports` False refuses it even so (a scorekeeper
     enters slips, judges decide disputes). `reason` is kept in the event of each table
-    overwritten or overriding a report."""
+    overwritten or overriding a report. `settle_judges_warnings` False refuses (JudgesWarning) an
+    entry over a result carrying a warning a judge settles (check_judges_warnings: a scorekeeper's
+    link, QA86 1); settled with `overwrite`, it takes a `reason`."""
     st = t.state()
     given: dict[int, tuple[str, str]] = {}
     done: list[Entered] = []
@@ -342,6 +346,10 @@ def record_results(t: Tournament, entries: Sequence[tuple[int, str] | Slip], *, 
         errors.sort(key=lambda x: x[0])
         refuse([e for _, e in errors], getattr(entries, "path", ""))
     check_reports([c for _, c in against], overwrite=overwrite, reason=reason, override_reports=override_reports)
+    # before the overwrite asked for: nobody is asked to confirm what their link may not do
+    check_judges_warnings(t.store, st, [e for line in done if line.status == "overwritten"
+                                        and (e := st.round(line.round).result_events.get(line.table)) is not None],
+                          judge=settle_judges_warnings, overwrite=overwrite, reason=reason)
     if conflicts:
         raise OverwriteRefused([c for _, c in conflicts])
     staged = [line for line in done if id(line) in drafts]
@@ -395,12 +403,16 @@ def current_result_event(rnd: RoundState, table: int) -> RecordedEvent:
 
 
 def undo_result(t: Tournament, table: int, *, round_no: int | None = None,
-                reason: str = "undone at the results desk") -> tuple[RecordedEvent, str | None]:
+                reason: str = "undone at the results desk",
+                settle_judges_warnings: bool = True) -> tuple[RecordedEvent, str | None]:
     """Void the result a table has now (a `correction`; the original stays in the log). The
-    result it replaced, if any, counts again: returned as its slip (None: the table is pending)."""
+    result it replaced, if any, counts again: returned as its slip (None: the table is pending).
+    `settle_judges_warnings` False (a scorekeeper's link) refuses it over a result carrying a warning
+    a judge settles (JudgesWarning): undone, then entered again, it was the head judge's (QA86 1)."""
     st = t.state()
     rnd, _ = t._find_table(st, table, None, round_no)
     ev = current_result_event(rnd, table)
+    check_judges_warnings(t.store, st, [ev], judge=settle_judges_warnings)
     (correction,) = t.append(st, [t._draft("correction", {"voids": ev.position, "reason": reason})])
     after = t.state().round(rnd.number)
     back = after.results.get(table) if after else None

@@ -134,6 +134,8 @@ class Warning:
     decide_again: str | None = None
     # the result taken again from this match settles it (seal.Blocker.take_from): {"match", "round", "table"}
     take_from: dict[str, Any] | None = None
+    # why taking the match's result again settles nothing yet, and what first (seal.Blocker.still_given)
+    still_given: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = {"id": self.id, "kind": self.kind, "message": self.message, "choices": self.choices,
@@ -170,7 +172,7 @@ def warnings(st: TournamentState, *, include_resolved: bool = False,
             take = ({"match": b.take_from, "round": b.event.payload.get("round"), "table": b.event.payload.get("table")}
                     if b.take_from else None)
             out.append(Warning(f"{b.kind}:{b.event.position}", b.kind, b.words, [], decide_again=b.decide_again,
-                               take_from=take))
+                               take_from=take, still_given=b.still_given))
     now = _bracket_now(st)
     if now is not None:
         first = st.elimination_rounds[0]
@@ -203,10 +205,13 @@ def take_again(t: Tournament, warning_id: str, reason: str) -> RecordedEvent:
     """Settle a warning that blocks closing (seal.blocking_problems) by taking its table's result from
     the match again, as `tournament result T --match M --round R --overwrite --reason ...` does (the
     same record_matches): after a judge decided the match's time again, say. Only a warning whose
-    words say the match's result settles it (`take_from`); the result is recorded with `reason`."""
+    words say the match's result settles it (`take_from`); the result is recorded with `reason`. Where
+    the match still gives the decision the head judge overturned, refused with what to do first."""
     w = next((w for w in warnings(t.state(), store=t.store) if w.id == warning_id), None)
     if w is None:
         raise InputError(f"no open warning {warning_id!r} (it may be settled already)", field="warning")
+    if w.take_from is None and w.still_given is not None:  # QA86 2: it said "taken again" of the old result
+        raise InputError(f"{w.still_given}; nothing was recorded", field="warning")
     if w.take_from is None:
         raise InputError(f"warning {warning_id!r} is not settled by taking a match's result again: "
                          f"{w.message}", field="warning")

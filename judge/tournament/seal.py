@@ -279,6 +279,19 @@ def standing_problems(store: EventStore, st: TournamentState, events: list[Recor
     return problems
 
 
+# The warnings a judge settles: a result its match no longer gives, or one resting on a decision the
+# head judge overturned on appeal. A result entered by hand after them is taken as the head judge's
+# (docs/judging.md), so entering one takes a judge or the organizer (a scorekeeper's link is refused,
+# QA86 1), and a reason (QA86 8: `--overwrite` alone settled them).
+JUDGES_WARNINGS = ("result-basis", "result-appealed")
+
+
+def judges_warnings(store: EventStore, st: TournamentState, results: set[int]) -> list[Blocker]:
+    """The warnings a judge settles (JUDGES_WARNINGS) on the standing results among `results`
+    (their events' positions). Only these results' match logs are read, once for a whole batch."""
+    return [b for b in blocking_problems(store, st, only=results) if b.kind in JUDGES_WARNINGS]
+
+
 def settled_by_entering_again(store: EventStore, st: TournamentState, results: set[int]) -> set[int]:
     """The standing results among `results` (their events' positions) on which a warning that
     blocks closing (closing_blockers) rests that entering the same result again by hand settles:
@@ -286,12 +299,13 @@ def settled_by_entering_again(store: EventStore, st: TournamentState, results: s
     the appeal), which a hand-entered result after the appeal answers as the head judge's. Not
     `result-decision`: the result disagrees with the match's outcome, and the same result again
     still does (QA85 3: the head judge's result, the same as the table's, was "unchanged" and the
-    round stayed blocked). Only these results' match logs are read, once for a whole batch."""
-    return {b.event.position for b in blocking_problems(store, st, only=results) if b.kind != "result-decision"}
+    round stayed blocked)."""
+    return {b.event.position for b in judges_warnings(store, st, results)}
 
 
 def appealed_results(store: EventStore, st: TournamentState, events: list[RecordedEvent] | None = None,
-                     logs: dict[str, list[RecordedEvent]] | None = None) -> list[tuple[RecordedEvent, str, str]]:
+                     logs: dict[str, list[RecordedEvent]] | None = None,
+                     ) -> list[tuple[RecordedEvent, str, None, str]]:
     """The standing results taken from a match whose time decision, the one the result rests on
     (`_decision_then`: the match's standing decision as the result was taken), the head judge
     overturned or changed on appeal since (engine.desk.appealed_away): the appeal changes no result
@@ -300,13 +314,15 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
     here: the result no longer rests on anything, and the `result-basis` warning says so with what
     settles it (judged on today's voids, an earlier decision the result never rested on was taken
     for it and its appeal said beside that warning). (result event, the warning's words, with the
-    commands that settle it, the match.) `logs`: the whole match logs basis_problems read in the same pass;
+    commands that settle it, no match to take the result from again (it gives the overturned decision
+    until that is voided), and why taking it settles nothing yet: _still_given.)
+    `logs`: the whole match logs basis_problems read in the same pass;
     a match not among them is read for its decisions, appeals and voids only."""
     from engine.desk import decision_appealed
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
     logs = {} if logs is None else logs
-    out: list[tuple[RecordedEvent, str, str]] = []
+    out: list[tuple[RecordedEvent, str, None, str]] = []
     for e in log:
         if e.kind != "result.recorded" or e.position not in standing:
             continue
@@ -326,11 +342,26 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
             if a is None:
                 continue
             rnd, table = e.payload.get("round"), e.payload.get("table")
+            # the match gives the overturned decision until a correction voids it (then the warning is
+            # result-basis, which offers the match once decided again): taken again now, the result
+            # would be that decision again (QA86 2: "taken again (#8)" of the old result)
             out.append((e, (f"round {rnd} table {table}'s result came from match {match}, whose time decision "
                             f"(event {a.action}) was {a.words()}: the result still stands on it. "
-                            + _settle_appeal(st.id, match, rnd, table, a)), match))
+                            + _settle_appeal(st.id, match, rnd, table, a)), None, _still_given(match, a)))
             break
     return out
+
+
+def _still_given(match: str, a: Any) -> str:
+    """Why taking the result from `match` again settles nothing while its standing time decision is
+    the one overturned on appeal (`a`, an engine.desk.AppealedAway), and what to do first: said by
+    `tournament result --match --overwrite` and the desk's take_again when they refuse (QA86 2)."""
+    void, decide = a.redecide_commands(match)
+    return (f"match {match} still gives the time decision the head judge {a.decision} on appeal (event "
+            f"{a.action}, appeal event {a.appeal.position}): taking its result again would take that decision "
+            f"again; void event {a.action} and decide again first (`{void}`, then `{decide}`{read_again(a.facts)})"
+            f", or enter the head judge's result by hand (`tablejudge tournament result ... W-L-D --table N "
+            f"--overwrite --reason \"...\"`)")
 
 
 def _decision_then(events: list[RecordedEvent], position: int) -> RecordedEvent | None:
@@ -362,7 +393,7 @@ def _coarse(winner: str | None, result: str) -> str:
 def entered_against_decision(store: EventStore, st: TournamentState,
                              events: list[RecordedEvent] | None = None,
                              logs: dict[str, list[RecordedEvent]] | None = None,
-                             ) -> list[tuple[RecordedEvent, str, str, str | None]]:
+                             ) -> list[tuple[RecordedEvent, str, str, str | None, str | None]]:
     """The standing results entered by hand (the players' agreed slips, the scorekeeper's, a judge's:
     no `based_on`) for a table whose linked match has a final time decision that stands, where the
     head judge would look again (review: only a result taken with `--match` was checked):
@@ -377,14 +408,15 @@ def entered_against_decision(store: EventStore, st: TournamentState,
       the right winner with other game counts is `result-decision` too (QA85 #2). A decision a correction left out of date (DESK-15) is
       no standing one: the match waits for a new decision, and nothing is compared.
     (result event, warning kind, the warning's words with the commands that settle it, the match to take
-    the result from where that settles it: not where a penalty decided the match.) The match
+    the result from where that settles it: not where a penalty decided the match, nor on an overturned
+    decision the match still gives; then why taking it settles nothing yet: _still_given.) The match
     logs read already (`logs`) are used; the others are read for their decisions, appeals and voids
     only, and only for the tables that have a linked match."""
     from engine.desk import decision_appealed
     standing = _standing(st)
     log = events if events is not None else store.read(st.id)
     logs = {} if logs is None else logs
-    out: list[tuple[RecordedEvent, str, str, str | None]] = []
+    out: list[tuple[RecordedEvent, str, str, str | None, str | None]] = []
     for e in log:
         p = e.payload
         if e.kind != "result.recorded" or e.position not in standing or p.get("based_on"):
@@ -416,10 +448,12 @@ def entered_against_decision(store: EventStore, st: TournamentState,
         a = decision_appealed(mlog, gone, d.position)
         if a is not None:
             if e.recorded_at < a.appeal.recorded_at:
+                # the match's standing decision is the overturned one: taking its result would take it (QA86 2)
                 out.append((e, "result-appealed", (
                     f"{where} was entered before match {match}'s time decision (event {d.position}) was "
                     f"{a.words()}: it may rest on the overturned decision. " + _settle_appeal(st.id, match, rnd.number,
-                                                                                        p["table"], a)), match))
+                                                                                        p["table"], a)), None,
+                            _still_given(match, a)))
             continue
         # the match's outcome as it stands, not the decision alone: a later Match Loss or
         # Disqualification decides the match over it (engine.desk.log_outcome's order)
@@ -437,7 +471,8 @@ def entered_against_decision(store: EventStore, st: TournamentState,
                     f"{where} gives other game counts than match {match}'s standing time decision (event "
                     f"{d.position}), whose match ends {p['player1']} {games} {p['player2']}; the games count "
                     f"in the tiebreakers. Take the result from the match: `tablejudge tournament result {st.id} "
-                    f"--match {match} --round {rnd.number} --overwrite --reason \"as the time decision\"`"), match))
+                    f"--match {match} --round {rnd.number} --overwrite --reason \"as the time decision\"`"), match,
+                            None))
             continue
         said = f"{outcome} wins" if ending.result == "win" else f"a {outcome}"
         if ending.source == "penalty":  # `--match` takes the game's outcome: the penalty's is entered by hand
@@ -448,7 +483,7 @@ def entered_against_decision(store: EventStore, st: TournamentState,
                 f"over its time decision (event {d.position}). "
                 + (f"Enter it: `tablejudge tournament result {st.id} {slip} --table {p['table']} --round "
                    f"{rnd.number} --overwrite --reason \"penalty, match {match} event {ending.position}\"`"
-                   if slip else "Enter the head judge's result with --overwrite and a reason")), None))
+                   if slip else "Enter the head judge's result with --overwrite and a reason")), None, None))
             continue
         out.append((e, "result-decision", (
             f"{where} disagrees with match {match}'s standing time decision (event {d.position}: {said}). "
@@ -456,7 +491,7 @@ def entered_against_decision(store: EventStore, st: TournamentState,
             f"{rnd.number} --overwrite --reason \"as the time decision\"`; or, if the entered result is "
             f"right, the decision is not: void it in the match (`tablejudge log {match} correction --actor "
             f"judge:NAME --voids {d.position} --reason \"...\"`) and decide again (`"
-            f"{timelimit_command(match, d.payload.get('facts'))}`{read_again(d.payload.get('facts'))})"), match))
+            f"{timelimit_command(match, d.payload.get('facts'))}`{read_again(d.payload.get('facts'))})"), match, None))
     return out
 
 
@@ -533,12 +568,15 @@ class Blocker:
     settle it; `decide_again`: the match to decide again (result-basis only); `take_from`: the match whose
     result, taken again (`tournament result --match`, the web's "Take the result from the match"),
     settles it, where the words say so (not while the match waits for a decision, nor where a penalty
-    decided it: that result is entered by hand)."""
+    decided it: that result is entered by hand, nor while the match still gives a decision overturned on
+    appeal); `still_given`: that last case, why taking the match's result again settles nothing yet and
+    what to do first (QA86 2: the desk's button said "taken again" of the old result)."""
     event: RecordedEvent
     kind: str
     words: str
     decide_again: str | None = None
     take_from: str | None = None
+    still_given: str | None = None
 
 
 def blocking_problems(store: EventStore, st: TournamentState, log: list[RecordedEvent] | None = None,
@@ -556,8 +594,8 @@ def blocking_problems(store: EventStore, st: TournamentState, log: list[Recorded
     out = [Blocker(p.event, "result-basis", p.warning(st.id), p.match if p.decide_again else None,
                    p.match if p.out_of_date and not p.decide_again else None)
            for p in standing_problems(store, st, log, logs)]
-    out += [Blocker(e, "result-appealed", words, take_from=match)
-            for e, words, match in appealed_results(store, st, log, logs)]
-    out += [Blocker(e, kind, words, take_from=match)
-            for e, kind, words, match in entered_against_decision(store, st, log, logs)]
+    out += [Blocker(e, "result-appealed", words, take_from=match, still_given=still)
+            for e, words, match, still in appealed_results(store, st, log, logs)]
+    out += [Blocker(e, kind, words, take_from=match, still_given=still)
+            for e, kind, words, match, still in entered_against_decision(store, st, log, logs)]
     return out

@@ -177,7 +177,10 @@ def _record_results(ctx, t, g, f):
     try:
         done = entry.record_results(t, pairs, round_no=number(f, "round", required=False),
                                     overwrite=flag(f, "overwrite"), reason=text(f, "reason", required=False),
-                                    override_reports=g.role != SCOREKEEPER)
+                                    override_reports=g.role != SCOREKEEPER,
+                                    settle_judges_warnings=g.role != SCOREKEEPER)
+    except entry.JudgesWarning as e:  # QA86 1: a scorekeeper's entry settled the head judge's warning
+        raise _judges_warning(e) from None
     except entry.ReportsDiffer as e:
         if g.role == SCOREKEEPER:  # a scorekeeper enters slips; judges and the organizer decide disputes
             c = e.conflicts[0]
@@ -190,9 +193,20 @@ def _record_results(ctx, t, g, f):
             + (f" and {len(done) - 5} more" if len(done) > 5 else ""), "entered": [d.to_dict() for d in done]}
 
 
+def _judges_warning(e: entry.JudgesWarning) -> Forbidden:
+    """A scorekeeper's entry or undo over a result with a warning a judge settles: who does, and how."""
+    return Forbidden(f"{e.message}. A scorekeeper link does not enter it: a judge or the organizer enters the "
+                     "head judge's result (overwrite, with a reason) or, once the match gives it, takes it from "
+                     "the match (the desk's warnings say how); call a judge")
+
+
 def _undo_result(ctx, t, g, f):
-    ev, back = entry.undo_result(t, number(f, "table"), round_no=number(f, "round", required=False),
-                                 reason=text(f, "reason", required=False) or f"undone by {g.actor}")
+    try:
+        ev, back = entry.undo_result(t, number(f, "table"), round_no=number(f, "round", required=False),
+                                     reason=text(f, "reason", required=False) or f"undone by {g.actor}",
+                                     settle_judges_warnings=g.role != SCOREKEEPER)
+    except entry.JudgesWarning as e:  # undone, then entered again: the same as entering it over the warning
+        raise _judges_warning(e) from None
     return {"message": f"table {number(f, 'table')}: undone; now " + (f"{back} again" if back else "pending"),
             "position": ev.position, "now": back}
 

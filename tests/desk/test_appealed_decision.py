@@ -187,6 +187,9 @@ def test_tournament_warnings_name_an_entered_result_resting_on_an_overturned_dec
     assert (f"was entered before match {m.id}'s time decision (event {decision}) was overturned on appeal "
             f"(event {decision + 1}, head judge Head: Bob wins actually)") in out, out
     assert f"tablejudge log {m.id} correction --actor judge:NAME --voids {decision}" in out  # redecide_commands
+    # QA86 2: the match gives the overturned decision: the desk offers no "Take the result from match M"
+    said = json.loads(run_in_process(db, "tournament", "warnings", t.id, "--json")[1])
+    assert [w.get("take_from") for w in said if w["kind"] == "result-appealed"] == [None], said
     # the head judge's result, entered as the warning says it (W-L-D filled in): settled
     enter = out[out.index("`tablejudge tournament result", out.index("head judge's result")):].split("`")[1]
     code, out, err = run_in_process(db, *shlex.split(enter.replace("W-L-D", slip("Bob")).split(" ", 1)[1]))
@@ -363,7 +366,7 @@ def test_a_results_file_records_the_head_judges_same_result_again_as_result_does
     code, out, err = run_in_process(db, "tournament", "results", t.id, str(sheet), "--overwrite", "--reason",
                                     f"appeal, match {m.id} event {decision + 1}")
     assert code == 0 and "unchanged" not in out, out + err
-    assert "table 1: " in out and "recorded again (the table had this result), the head judge's result" in out, out
+    assert "table 1: " in out and "recorded again by hand (the table had this result), the head judge's result" in out
     assert "1 recorded again" in out, out
     again = t.state().rounds[0].result_events[1]
     assert again.position == head + 1 and again.payload["reason"] == f"appeal, match {m.id} event {decision + 1}"
@@ -374,3 +377,45 @@ def test_a_results_file_records_the_head_judges_same_result_again_as_result_does
     assert code == 0 and json.loads(out)[0]["status"] == "unchanged" and t.state().position == head + 1, out + err
     code, out, err = run_in_process(db, "tournament", "close", t.id)
     assert code == 0, out + err
+
+
+def test_taking_the_result_again_from_a_match_that_still_gives_the_overturned_decision_is_refused(tmp_path):
+    """QA86 2: `tournament result --match M --overwrite --reason` took the overturned decision again and
+    said "unchanged", the warning kept (the desk's button: "taken again" of the old result). Refused in
+    words with what to do first, nothing stored; the warning offers no take_from (the desk's button)."""
+    db, m, decision, appeal = _overturned(tmp_path)
+    t = _cup_from(m, rounds=1)
+    said = json.loads(run_in_process(db, "tournament", "warnings", t.id, "--json")[1])
+    assert [w.get("take_from") for w in said if w["kind"] == "result-appealed"] == [None], said
+    head = t.state().position
+    code, out, err = run_in_process(db, "tournament", "result", t.id, "--match", m.id, "--overwrite", "--reason",
+                                    "from the match")
+    assert code == 2 and "unchanged" not in out, out + err
+    assert (f"match {m.id} still gives the time decision the head judge overturned on appeal (event {decision}, "
+            f"appeal event {appeal})") in err, err
+    assert f"void event {decision} and decide again first (`tablejudge log {m.id} correction" in err, err
+    assert "nothing was recorded" in err and t.state().position == head
+
+
+def test_an_overwrite_that_settles_the_appeal_warning_needs_a_reason(tmp_path):
+    """QA86 8: `tournament result T W-L-D --table N --overwrite` with no --reason recorded the head
+    judge's result over a result-appealed warning and settled it; the warning's command and the web's
+    button ask for a reason. Refused naming --reason, nothing stored; with it, recorded and settled."""
+    db = tmp_path / "t.db"
+    m = decided(tmp_path)  # Ann wins at time
+    decision = m.events()[-1].position
+    t, slip = _linked_cup(m)
+    assert run_in_process(db, "tournament", "result", t.id, slip("Ann"), "--table", "1")[0] == 0
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head",
+                                    "--decision", "overturned", "--text", "Bob wins actually")
+    assert code == 0, out + err
+    head = t.state().position
+    code, out, err = run_in_process(db, "tournament", "result", t.id, slip("Bob"), "--table", "1", "--overwrite")
+    assert code == 2 and "say why with --reason" in err and "result-appealed:" in err, out + err
+    assert "nothing was recorded" in err and t.state().position == head
+    assert "result-appealed" in run_in_process(db, "tournament", "warnings", t.id)[1]
+    code, out, err = run_in_process(db, "tournament", "result", t.id, slip("Bob"), "--table", "1", "--overwrite",
+                                    "--reason", f"appeal, match {m.id} event {decision + 1}")
+    assert code == 0 and t.state().position == head + 1, out + err
+    code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
+    assert code == 0 and "no warning" in out, out

@@ -46,9 +46,16 @@ def test_a_result_from_a_match_whose_decision_went_stale_is_warned_and_blocks_cl
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 1 and f"(decided again at event {fix + 1}): record it again" in out, out
 
+    # QA86 8: --overwrite with no --reason settled the warning; it says why, nothing stored until then
+    head = t.state().position
+    code, out, err = run_in_process(db, "tournament", "result", t.id, "--match", m.id, "--overwrite")
+    assert code == 2 and "say why with --reason" in err and "result-basis:" in err, out + err
+    assert "nothing was recorded" in err and t.state().position == head
     # what the warning says to do; the same slip is recorded again, on the match as corrected
     code, out, err = run_in_process(db, "tournament", "result", t.id, "--match", m.id)
     assert code == 0, out + err
+    # QA86 1: said as taken from the match, not as the head judge's result entered by hand
+    assert f"— taken again from match {m.id} (the table had this result)" in out and "head judge" not in out, out
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 0 and "no warning" in out, out
     code, out, _ = run_in_process(db, "verify", t.id)
