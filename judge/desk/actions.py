@@ -123,7 +123,8 @@ def appeal_choices(match: Match, words: dict[int, str], *, events: list[Recorded
     `not_current_mark`, which `judge appeal` says too): the marks come first, so a phone's closed
     select shows them (QA81 L7, M1). The web's Appeal list. `events` (the whole log) and `stale`
     (its stale time decisions): where the caller has them already (the web's cached timeline knows
-    the staleness: a re-render replays no decision again)."""
+    the staleness: a re-render replays no decision again). `filer`: the player whose filing still
+    counts (`appeal.filed`), for the call page's "Appealed by" (QA86 #3)."""
     events = match.events() if events is None else events
     current = not_current_marks(match.replayer, events, stale=stale)
     out = []
@@ -133,7 +134,8 @@ def appeal_choices(match: Match, words: dict[int, str], *, events: list[Recorded
             [f"appealed by {f.payload['player']}, #{f.position}: pending" for f in a.filed]
         if p in current:
             marks.append(current[p])
-        out.append({"position": p, "text": words.get(p, a.event.kind), "marks": marks})
+        out.append({"position": p, "text": words.get(p, a.event.kind), "marks": marks,
+                    "filer": a.filed[0].payload["player"] if a.filed else None})
     return out
 
 

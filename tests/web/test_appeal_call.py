@@ -1,0 +1,27 @@
+"""A player's appeal on the call page it creates (QA86 #3, #4): the Appeal form comes with the
+appealed ruling and its filer chosen, and deciding the appeal answers the call filed with it."""
+from __future__ import annotations
+
+import html as htmllib
+import re
+
+from tests.web.test_player_appeal import file, last_events, ruling, table_event
+
+
+def chosen(page: str, name: str) -> list[str]:
+    """The values of the options chosen in the select `name` of the Appeal form."""
+    form = re.search(r'<form[^>]*id="appeal-form".*?</form>', page, re.S).group(0)
+    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', form, re.S).group(1)
+    return re.findall(r'<option value="([^"]*)" selected', select)
+
+
+def test_the_call_page_of_a_players_appeal_chooses_the_ruling_and_the_player(api, server):
+    tid, matches, tables, links = table_event(api)
+    m1, me = matches[1], tables[1]["player2"]
+    appealed = ruling(api, m1, "the attack is legal")
+    ruling(api, m1, "a later ruling nobody appealed")  # the newest action: what the form chose before
+    assert file(api, tid, links[1], me, appealed).status_code == 200
+    call = last_events(server.db, m1, 1)[0]
+    page = htmllib.unescape(api.http.get(f"/m/{m1}/call/{call.position}", params={"k": api.token}).text)
+    assert chosen(page, "appealed") == [str(appealed)]
+    assert chosen(page, "by") == [me]
