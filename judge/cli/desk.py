@@ -139,7 +139,8 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
     decision on EVENT needs --override REASON (or void the first with a correction). An appeal of a
     time decision no longer current is recorded too, and said with its mark ("out of date,
     superseded by #75", as the web's Appeal list marks it; --json: appealed_mark). A player's
-    appeal filed from the table's web page (appeal.filed) waits as "pending" until this decides it.
+    appeal filed from the table's web page (appeal.filed) waits as "pending" until this decides it;
+    the decision answers the judge call filed with it (the judges' queue no longer lists it).
 
     \b
     Example:
@@ -155,6 +156,8 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
     if mark and not as_json:
         click.echo(f"note: event {appealed} is a time decision no longer current ({mark}): it does not decide "
                    "the match; the appeal is recorded as the fact it is")
+    if rec.event.payload.get("call") and not as_json:
+        click.echo(lib.call_answered_words(rec.event))
 
 
 @judge_group.command("penalty")

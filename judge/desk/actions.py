@@ -14,6 +14,7 @@ from engine.desk import (
 )
 from engine.events import RecordedEvent, default_recorder_name
 from engine.match import InputError, Match, Recorded
+from judge.desk.calls import CALL_KINDS, standing_calls
 from judge.desk.clock import local_time
 
 
@@ -184,10 +185,13 @@ def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, acto
     decision replaces the standing one (DESK-13: QA71 found "changed", then "upheld", both
     accepted); the refusal names `override` as the caller asks for it (`override_said`: the CLI's
     option, the web form's box). A log recorded any other way is flagged instead
-    (engine.desk._appeal_findings). `events`: the whole log, where the caller read it already."""
-    payload = {"appealed": appealed, "decision": decision, "text": text, "by": by or None,
-               "override": (override or "").strip() or None}
+    (engine.desk._appeal_findings). The decision answers the judge call a player's appeal came
+    with (`call`: `appeal_call`), as a ruling answers its call. `events`: the whole log, where the
+    caller read it already."""
     live = live_events(match, events)
+    answers = appeal_call(live, appealed)
+    payload = {"appealed": appealed, "decision": decision, "text": text, "by": by or None,
+               "override": (override or "").strip() or None, "call": answers.position if answers else None}
     target = next((e for e in live if e.position == appealed), None)
     if target is not None and target.kind in JudgeAppeal.references["appealed"] \
             and not appealable(target.kind, target.actor):  # another kind: the payload's check words it
@@ -197,6 +201,25 @@ def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, acto
     if problem:
         raise InputError(problem.replace("(override)", f"({override_said})"), field="override")
     return record(match, "judge.appeal", payload, actor=actor, recorded_by=recorded_by)
+
+
+def appeal_call(live: list[RecordedEvent], appealed: int) -> RecordedEvent | None:
+    """The judge call a player's appeal of event `appealed` came with, while no ruling or decision
+    answers it: the filer's open call about that action (the web records one with each filing;
+    a filing made while the player's call about it stood reuses that one). None where no filing
+    counts or its call is answered (QA86 #4: deciding the appeal left its call open for ever).
+    `live`: the log's events that still count."""
+    filed = appeal_filings(live).get(appealed)
+    if not filed:
+        return None
+    filer = filed[0].payload["player"]
+    return next((c for c, answer in standing_calls(e for e in live if e.kind in CALL_KINDS)
+                 if answer is None and c.payload.get("caller") == filer and c.payload.get("at") == appealed), None)
+
+
+def call_answered_words(decision: RecordedEvent) -> str:
+    """What the CLI and the web say of the call a decision answered (`call` in its payload)."""
+    return f"it answers judge call #{decision.payload['call']}, filed with the appeal"
 
 
 def not_current_mark(match: Match, position: int, events: list[RecordedEvent] | None = None) -> str | None:

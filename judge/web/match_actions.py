@@ -18,7 +18,7 @@ from engine.desk import PENALTY_LADDER, describer, judge_of
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
-from judge.desk.actions import decide_appeal, file_appeal, last_game_event, record as desk_record
+from judge.desk.actions import call_answered_words, decide_appeal, file_appeal, last_game_event, record as desk_record
 from judge.desk.calls import CALL_KINDS, open_call, standing_calls
 from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
@@ -246,7 +246,8 @@ def _appeal(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
                         actor=g.match_actor, recorded_by=g.recorded_by,
                         override_said='say why in "Replaces a decision given already on it, because"')
     p = rec.event.payload
-    return {"message": f"appeal of event {p['appealed']}: {p['decision']}; recorded (#{rec.event.position})",
+    answered = f"; {call_answered_words(rec.event)}" if p.get("call") else ""
+    return {"message": f"appeal of event {p['appealed']}: {p['decision']}; recorded (#{rec.event.position}){answered}",
             "position": rec.event.position, "findings": [x.to_dict() for x in rec.findings]}
 
 

@@ -25,3 +25,23 @@ def test_the_call_page_of_a_players_appeal_chooses_the_ruling_and_the_player(api
     page = htmllib.unescape(api.http.get(f"/m/{m1}/call/{call.position}", params={"k": api.token}).text)
     assert chosen(page, "appealed") == [str(appealed)]
     assert chosen(page, "by") == [me]
+
+
+def test_deciding_the_appeal_on_its_call_page_answers_the_call(api, server):
+    tid, matches, tables, links = table_event(api)
+    m1, me = matches[1], tables[1]["player1"]
+    appealed = ruling(api, m1, "no penalty")
+    assert file(api, tid, links[1], me, appealed).status_code == 200
+    call = last_events(server.db, m1, 1)[0].position
+    assert [c["open"] for c in api.get(f"/api/t/{tid}/calls").json() if c["position"] == call] == [True]
+    page = api.http.get(f"/m/{m1}/call/{call}", params={"k": api.token}).text
+    form = {"k": api.token, "csrf": re.search(r'name="csrf" value="([^"]+)"', page).group(1),
+            "back": f"/m/{m1}/call/{call}", "appealed": str(appealed), "by": me, "decision": "overturned",
+            "text": "it was a draw"}
+    done = api.http.post(f"/m/{m1}/do/appeal", data=form, headers={"HX-Request": "true"})
+    assert done.status_code == 200, done.text
+    assert f"it answers judge call #{call}, filed with the appeal" in htmllib.unescape(done.text)
+    (row,) = [c for c in api.get(f"/api/t/{tid}/calls").json() if c["position"] == call]
+    assert row["open"] is False and row["answer"]["text"] == "it was a draw"
+    page = htmllib.unescape(api.http.get(f"/m/{m1}/call/{call}", params={"k": api.token}).text)
+    assert f"the appeal of event {appealed} overturned: it was a draw" in page
