@@ -124,7 +124,8 @@ def ruling_cmd(env: Env, match, text, rule, call_pos, judge_name, as_json) -> No
               help="The head judge's decision on the action appealed.")
 @click.option("--text", required=True, help="Why, in the head judge's words.")
 @click.option("--by", default="", help="Who appealed (a player; one who filed the appeal from the table's web "
-                                       "page is named by its appeal.filed event already).")
+                                       "page is named by its appeal.filed event already: another player here "
+                                       "is recorded as given, with a notice).")
 @click.option("--override", default="", metavar="REASON",
               help="Why this decision replaces one already given on the same EVENT (without it, a second "
                    "decision is refused: an appeal has one standing decision, DESK-13). Recorded.")

@@ -193,6 +193,10 @@ def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, acto
     payload = {"appealed": appealed, "decision": decision, "text": text, "by": by or None,
                "override": (override or "").strip() or None, "call": answers.position if answers else None}
     target = next((e for e in live if e.position == appealed), None)
+    if target is not None and target.kind == "appeal.filed":  # the filing, not what it appeals (QA86 #10)
+        p = target.payload
+        raise InputError(f"event {appealed} is {p['player']}'s appeal of event {p['appealed']}: decide "
+                         f"{p['appealed']}", field="appealed")
     if target is not None and target.kind in JudgeAppeal.references["appealed"] \
             and not appealable(target.kind, target.actor):  # another kind: the payload's check words it
         raise InputError(f"event {appealed} is a {target.kind} recorded by {target.actor}, not by a judge: an "
@@ -200,7 +204,12 @@ def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, acto
     problem = appeal_problem(appeal_decisions(live).get(appealed, []), SimpleNamespace(payload=payload))
     if problem:
         raise InputError(problem.replace("(override)", f"({override_said})"), field="override")
-    return record(match, "judge.appeal", payload, actor=actor, recorded_by=recorded_by)
+    rec = record(match, "judge.appeal", payload, actor=actor, recorded_by=recorded_by)
+    filed = appeal_filings(live).get(appealed)
+    if by and filed and filed[0].payload["player"] != by:  # the judge's note stands as given: a fact, said
+        rec.notices = [f"{filed[0].payload['player']} filed this appeal (event {filed[0].position}); the decision "
+                       f"names {by} as the appellant, as given"]
+    return rec
 
 
 def appeal_call(live: list[RecordedEvent], appealed: int) -> RecordedEvent | None:

@@ -247,7 +247,9 @@ def _appeal(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
                         override_said='say why in "Replaces a decision given already on it, because"')
     p = rec.event.payload
     answered = f"; {call_answered_words(rec.event)}" if p.get("call") else ""
-    return {"message": f"appeal of event {p['appealed']}: {p['decision']}; recorded (#{rec.event.position}){answered}",
+    notes = "".join(f". Note: {n}" for n in rec.notices)  # an appellant not the filer
+    return {"message": f"appeal of event {p['appealed']}: {p['decision']}; recorded (#{rec.event.position})"
+                       f"{answered}{notes}",
             "position": rec.event.position, "findings": [x.to_dict() for x in rec.findings]}
 
 

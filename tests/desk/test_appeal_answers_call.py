@@ -55,3 +55,19 @@ def test_an_appeal_noted_without_a_filing_answers_no_call(tmp_path):
     assert done.returncode == 0, done.stderr
     assert set(json.loads(done.stdout)["event"]["payload"]) == {"appealed", "decision", "text", "by"}
     assert open_calls(db, mid) == [3]
+
+
+def test_an_appellant_other_than_the_filer_is_said_and_the_filing_is_not_decided(tmp_path):
+    """QA86 #10: `--by Ann` on Bob's filed appeal was recorded without a word; `judge appeal M F`
+    (F the filing itself) answered with the list of kinds."""
+    db = str(tmp_path / "log.db")
+    mid, ruling, call = appealed_match(db)
+    filing = call - 1
+    wrong = run_cli("judge", "appeal", mid, str(filing), "-j", "HJ", "--decision", "upheld", "--text", "x", db=db)
+    assert wrong.returncode == 2, wrong.stdout
+    assert f"event {filing} is Bob's appeal of event {ruling}: decide {ruling}" in wrong.stderr, wrong.stderr
+    done = run_cli("judge", "appeal", mid, str(ruling), "-j", "HJ", "--decision", "upheld", "--text", "legal",
+                   "--by", "Ann", db=db)
+    assert done.returncode == 0, done.stderr
+    assert (f"notice: Bob filed this appeal (event {filing}); the decision names Ann as the appellant, as given"
+            in done.stderr)
