@@ -37,13 +37,14 @@ def lan_addresses() -> list[str]:
     return out
 
 
-def server_secret(db: str | None, given: str | None) -> tuple[str, str]:
-    """The secret that signs every link, and where it came from. Given (--secret or
-    $TABLEJUDGE_SECRET), else kept in a file beside a SQLite log (created once, mode 600), so a
-    restarted server honours the links it printed. Several servers on one PostgreSQL need the same
-    secret: give it to each."""
+def server_secret(db: str | None, given: str | None, given_from: str = "--secret") -> tuple[str, str]:
+    """The secret that signs every link, and where it came from (`given_from`: the option or the
+    environment variable a given one came from; QA86 #11: "from given" was printed). Given
+    (--secret or $TABLEJUDGE_SECRET), else kept in a file beside a SQLite log (created once, mode
+    600), so a restarted server honours the links it printed. Several servers on one PostgreSQL
+    need the same secret: give it to each."""
     if given:
-        return given, "given"
+        return given, given_from
     target = db or os.environ.get(DB_ENV) or DEFAULT_DB
     if target.startswith(("postgres://", "postgresql://")):
         raise click.UsageError(f"with PostgreSQL, give every serve process the same secret: --secret or ${SECRET_ENV}")
@@ -93,7 +94,8 @@ def register(cli: click.Group) -> None:
             for suffix in ("", "-wal", "-shm"):
                 if os.path.exists(env.db + suffix):
                     os.remove(env.db + suffix)
-        key, source = server_secret(env.db, secret)
+        from_env = click.get_current_context().get_parameter_source("secret") == click.core.ParameterSource.ENVIRONMENT
+        key, source = server_secret(env.db, secret, f"${SECRET_ENV}" if from_env else "--secret")
         store = EventStore.open(env.db)
         if demo:
             from judge.web.demo import seed_demo
