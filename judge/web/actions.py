@@ -44,11 +44,17 @@ class Context:
 # --- field readers: a form's strings or JSON values, refused with the field's name -------------
 
 
+def required_words(name: str) -> str:
+    """A missing field's refusal, naming it: a page shows the words alone, and has several boxes
+    (QA86 #11: "this field is required" under an appeal's reason named none)."""
+    return f"the {name.replace('_', ' ')} is required: it was empty"
+
+
 def text(f: dict[str, Any], name: str, *, required: bool = True, limit: int = 500) -> str | None:
     v = f.get(name)
     if v is None or (isinstance(v, str) and not v.strip()):
         if required:
-            raise InputError("this field is required", field=name)
+            raise InputError(required_words(name), field=name)
         return None
     if not isinstance(v, str):
         raise InputError("must be text", field=name)
@@ -64,7 +70,7 @@ def number(f: dict[str, Any], name: str, *, required: bool = True, low: int = 1,
     v = f.get(name)
     if v is None or v == "":
         if required:
-            raise InputError("this field is required", field=name)
+            raise InputError(required_words(name), field=name)
         return None
     if isinstance(v, bool):
         raise InputError("must be a whole number", field=name)

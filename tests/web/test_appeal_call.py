@@ -45,3 +45,13 @@ def test_deciding_the_appeal_on_its_call_page_answers_the_call(api, server):
     assert row["open"] is False and row["answer"]["text"] == "it was a draw"
     page = htmllib.unescape(api.http.get(f"/m/{m1}/call/{call}", params={"k": api.token}).text)
     assert f"the appeal of event {appealed} overturned: it was a draw" in page
+
+
+def test_an_empty_appeal_reason_is_refused_naming_the_reason(api):
+    # QA86 #11: "this field is required" named no box of the page
+    from tests.web.test_player_appeal import said
+    tid, matches, tables, links = table_event(api)
+    appealed = ruling(api, matches[1], "no penalty")
+    r = file(api, tid, links[1], tables[1]["player1"], appealed, reason="   ")
+    assert r.status_code == 422, r.text
+    assert said(r.text, "flash error").startswith("the reason is required: it was empty. Nothing was stored.")
