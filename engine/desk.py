@@ -695,7 +695,8 @@ class AppealedAway:
         with a correction that names the appeal, then decide again. One wording for every reader
         that says them (`of_time_decision`, the tournament's check of a result based on it)."""
         return (f"tablejudge log {match} correction --actor judge:NAME --voids {self.action} --reason "
-                f"\"overturned on appeal, event {self.appeal.position}\"", timelimit_command(match, self.facts))
+                f"\"{self.decision} on appeal, event {self.appeal.position}\"",  # changed: not "overturned" (QA86 #11)
+                timelimit_command(match, self.facts))
 
     def of_time_decision(self, match: str) -> str:
         """Said beside a time decision overturned or changed on appeal (`timelimit`, its web preview,

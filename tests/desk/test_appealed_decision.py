@@ -374,3 +374,15 @@ def test_a_results_file_records_the_head_judges_same_result_again_as_result_does
     assert code == 0 and json.loads(out)[0]["status"] == "unchanged" and t.state().position == head + 1, out + err
     code, out, err = run_in_process(db, "tournament", "close", t.id)
     assert code == 0, out + err
+
+
+def test_a_decision_changed_on_appeal_is_voided_as_changed_not_overturned(tmp_path):
+    """QA86 #11: the command said for a decision *changed* on appeal gave `--reason "overturned on
+    appeal, event N"`, which the log would then keep as the reason."""
+    m = decided(tmp_path)
+    db, decision = m.store.describe(), m.events()[-1].position
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head",
+                                    "--decision", "changed", "--text", "a draw")
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "timelimit", m.id, "--dry-run")
+    assert f"--reason \"changed on appeal, event {decision + 1}\"" in out and "overturned" not in out, out
