@@ -44,6 +44,11 @@ def server_secret(db: str | None, given: str | None, given_from: str = "--secret
     600), so a restarted server honours the links it printed. Several servers on one PostgreSQL
     need the same secret: give it to each."""
     if given:
+        from judge.web.auth import MIN_SECRET
+        if len(given) < MIN_SECRET:  # was an "internal error" from the signer (found in QA86 #11's test)
+            raise click.UsageError(f"the secret from {given_from} is {len(given)} characters: a secret is at least "
+                                   f"{MIN_SECRET} (`python -c \"import secrets; print(secrets.token_urlsafe(32))\"` "
+                                   "makes one)")
         return given, given_from
     target = db or os.environ.get(DB_ENV) or DEFAULT_DB
     if target.startswith(("postgres://", "postgresql://")):
@@ -65,7 +70,8 @@ def register(cli: click.Group) -> None:
                        "and its QR code are shown).")
     @click.option("--port", default=8765, show_default=True, type=int)
     @click.option("--secret", envvar=SECRET_ENV, default=None,
-                  help=f"Signs every link (also ${SECRET_ENV}); default: kept in DB.secret beside a SQLite log.")
+                  help=f"Signs every link (also ${SECRET_ENV}; at least 16 characters); default: kept in DB.secret "
+                       "beside a SQLite log.")
     @click.option("--public-url", default=None, help="The address players' QR codes point at (default: the LAN "
                                                      "address with --host 0.0.0.0, else the address the page was opened at).")
     @click.option("--demo", is_flag=True, help="Open a seeded event (16 players, round 1 under way) in a fresh "

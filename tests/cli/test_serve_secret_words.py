@@ -20,3 +20,12 @@ def test_serve_names_where_its_secret_came_from(tmp_path, monkeypatch):
     assert _first_line(tmp_path, monkeypatch).endswith("(links signed with the secret from $TABLEJUDGE_SECRET)")
     monkeypatch.delenv("TABLEJUDGE_SECRET")
     assert _first_line(tmp_path, monkeypatch).endswith(f"(links signed with the secret from {tmp_path}/ev.db.secret)")
+
+
+def test_a_short_secret_is_refused_in_words(tmp_path, monkeypatch):
+    # was "internal error (a bug in tablejudge ...): ValueError"
+    monkeypatch.delenv("TABLEJUDGE_SECRET", raising=False)
+    monkeypatch.setattr(judge.web.app, "run", lambda *a, **k: None)
+    r = invoke(["--db", str(tmp_path / "ev.db"), "serve", "--secret", "s3"])
+    assert r.code == 2 and "the secret from --secret is 2 characters: a secret is at least 16" in r.output, r.output
+    assert "internal error" not in r.output
