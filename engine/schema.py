@@ -163,6 +163,7 @@ def read_json(text: str) -> Any:
 _BIDI = "\u202a-\u202e\u2066-\u2069"
 _CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
 _CONTROL_IN_PROSE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+_DIRECTION = re.compile(f"[{_BIDI}]")
 PROSE_FIELDS = frozenset({"text", "note", "notes", "reason", "decklist"})
 _CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 9: "TAB", 10: "LF", 13: "CR", 27: "ESC", 127: "DEL",
                   0x85: "NEL", 0x9b: "CSI", 0x202a: "LEFT-TO-RIGHT EMBEDDING", 0x202b: "RIGHT-TO-LEFT EMBEDDING",
@@ -187,7 +188,17 @@ def control_name(ch: str) -> str:
 def control_problem(value: str, *, prose: bool = False) -> str | None:
     """Why `value` may not be stored for its control characters, with the (1-based) character, or
     None: the one wording of the schema's, the notation's and the names' refusals."""
-    i = control_at(value, prose=prose)
+    return _control_words(value, control_at(value, prose=prose), prose)
+
+
+def direction_problem(value: str) -> str | None:
+    """`control_problem` for the text direction controls alone (_BIDI): what a reader of any text,
+    a form's CSV or lines included (whose CR line ends are not refused there), refuses at once."""
+    m = _DIRECTION.search(value)
+    return None if m is None else _control_words(value, m.start(), True)
+
+
+def _control_words(value: str, i: int, prose: bool) -> str | None:
     if i < 0:
         return None
     if value[i] > "\x9f":  # a text direction control (_BIDI)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.match import InputError
-from engine.schema import control_problem
+from engine.schema import direction_problem
 
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
@@ -60,8 +60,9 @@ def text(f: dict[str, Any], name: str, *, required: bool = True, limit: int = 50
         raise InputError("must be text", field=name)
     if len(v) > limit or "\x00" in v:
         raise InputError(f"at most {limit} characters, no NUL", field=name)
-    # the schema refuses these too, later, in words that name no box of the page (QA86 #5): said here
-    if (problem := control_problem(v, prose=True)) is not None:
+    # a text direction control: the schema refuses it too, later, in words that name no box of the
+    # page (QA86 #5); said here. (Not every control character: a textarea's lines end in CR LF.)
+    if (problem := direction_problem(v)) is not None:
         raise InputError(f"the {name.replace('_', ' ')}: {problem}", field=name)
     return v.strip()
 
