@@ -48,3 +48,12 @@ def test_a_direction_control_stored_by_an_older_version_is_written_out(api, serv
                  api.http.get(f"/t/{tid}/queue", params={"k": api.token}).text):
         assert RLO not in page
         assert "\\u202e gnp.exe" in page and HEBREW in htmllib.unescape(page)
+
+
+def test_a_textareas_line_breaks_are_line_breaks(api, server):
+    # a browser sends a textarea's line breaks as CR LF: a ruling of two lines was refused for its CR
+    tid, matches, tables, links = table_event(api)
+    r = api.post(f"/api/m/{matches[1]}/do/ruling", {"text": "line one\r\nline two"})
+    assert r.status_code == 200, r.text
+    with EventStore.open(server.db) as store:
+        assert store.read(matches[1])[-1].payload["text"] == "line one\nline two"
