@@ -150,15 +150,18 @@ class JudgeAppeal(Payload):
     for it. Changing a penalty is done by recording the new one (and a correction voiding the
     old); this event records the decision and why, for the appeals file. An appeal has one standing
     decision (DESK-13): a second one on the same action is refused by `judge appeal` unless it says
-    why in `override` (the first stays in the log; the later one stands), and flagged otherwise."""
+    why in `override` (the first stays in the log; the later one stands), and flagged otherwise.
+    `call`: the judge call the decision answers, as a ruling's `call` does (the call a player's
+    appeal came with: QA86 #4, deciding it left that call open for ever)."""
 
-    references = {"appealed": APPEALABLE_KINDS}
+    references = {"appealed": APPEALABLE_KINDS, "call": ("judge.call",)}
 
     appealed: int
     decision: Literal["upheld", "overturned", "changed"]
     text: str
     by: Player | None = None  # who appealed (a player of the match), if the judge notes it
     override: str | None = None  # why a decision replaces one already given on the same action
+    call: int | None = None  # the judge.call it answers, if any
 
 
 @event_kind("judge.penalty")
@@ -694,7 +697,8 @@ class AppealedAway:
         with a correction that names the appeal, then decide again. One wording for every reader
         that says them (`of_time_decision`, the tournament's check of a result based on it)."""
         return (f"tablejudge log {match} correction --actor judge:NAME --voids {self.action} --reason "
-                f"\"overturned on appeal, event {self.appeal.position}\"", timelimit_command(match, self.facts))
+                f"\"{self.decision} on appeal, event {self.appeal.position}\"",  # changed: not "overturned" (QA86 #11)
+                timelimit_command(match, self.facts))
 
     def of_time_decision(self, match: str) -> str:
         """Said beside a time decision overturned or changed on appeal (`timelimit`, its web preview,

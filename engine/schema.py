@@ -156,11 +156,20 @@ def read_json(text: str) -> Any:
 # (ESC starts a sequence that can rewrite a judge's screen, CR overwrites a line, BEL rings), and a
 # `draw 2<NUL>` read as a card named "2<NUL>" draws one card where two were meant. Free text (a note,
 # a reason, a decklist: PROSE_FIELDS) may hold line breaks and tabs, and nothing else of them.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-_CONTROL_IN_PROSE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# The bidi embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069) are refused with
+# them: one in a player's appeal reversed the server's own words after it on every page that showed
+# it (QA86 #5: "pending, the head judge decides it" read backwards). Hebrew and Arabic text needs
+# none of them (its letters carry their direction), nor do the harmless marks U+200E/U+200F, kept.
+_BIDI = "\u202a-\u202e\u2066-\u2069"
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
+_CONTROL_IN_PROSE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+_DIRECTION = re.compile(f"[{_BIDI}]")
 PROSE_FIELDS = frozenset({"text", "note", "notes", "reason", "decklist"})
 _CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 9: "TAB", 10: "LF", 13: "CR", 27: "ESC", 127: "DEL",
-                  0x85: "NEL", 0x9b: "CSI"}
+                  0x85: "NEL", 0x9b: "CSI", 0x202a: "LEFT-TO-RIGHT EMBEDDING", 0x202b: "RIGHT-TO-LEFT EMBEDDING",
+                  0x202c: "POP DIRECTIONAL FORMATTING", 0x202d: "LEFT-TO-RIGHT OVERRIDE",
+                  0x202e: "RIGHT-TO-LEFT OVERRIDE", 0x2066: "LEFT-TO-RIGHT ISOLATE", 0x2067: "RIGHT-TO-LEFT ISOLATE",
+                  0x2068: "FIRST STRONG ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE"}
 
 
 def control_at(value: str, *, prose: bool = False) -> int:
@@ -179,11 +188,24 @@ def control_name(ch: str) -> str:
 def control_problem(value: str, *, prose: bool = False) -> str | None:
     """Why `value` may not be stored for its control characters, with the (1-based) character, or
     None: the one wording of the schema's, the notation's and the names' refusals."""
-    i = control_at(value, prose=prose)
+    return _control_words(value, control_at(value, prose=prose), prose)
+
+
+def direction_problem(value: str) -> str | None:
+    """`control_problem` for the text direction controls alone (_BIDI): what a reader of any text,
+    a form's CSV or lines included (whose CR line ends are not refused there), refuses at once."""
+    m = _DIRECTION.search(value)
+    return None if m is None else _control_words(value, m.start(), True)
+
+
+def _control_words(value: str, i: int, prose: bool) -> str | None:
     if i < 0:
         return None
-    allowed = "only line breaks and tabs are allowed in free text" if prose else \
-        "a card number, a name or a word never holds one"
+    if value[i] > "\x9f":  # a text direction control (_BIDI)
+        allowed = "it turns the words around it the other way; Hebrew or Arabic text needs none: leave it out"
+    else:
+        allowed = "only line breaks and tabs are allowed in free text" if prose else \
+            "a card number, a name or a word never holds one"
     return f"control character {control_name(value[i])} at character {i + 1} of {shown(value)} ({allowed})"
 
 

@@ -18,6 +18,7 @@ import json
 import os
 import re
 import sys
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -126,6 +127,18 @@ _NAMED = tuple(o for o, holds in _PLACEHOLDERS.items() if holds != "reason")
 _ROLE = re.compile(r"(?P<role>judge|scorekeeper)\s*:\s*(?P<name>.*)", re.S)
 _DOTS = re.compile(r"[.…\s]*[.…][.…\s]*")  # "...", "…", "....", ". . .": no words at all
 _TEMPLATE = re.compile(r"<[^<>]*>")  # "<name>", "<reason>": a template's slot, never a value
+# A name's near misses of NAME (QA86 #9): "[NAME]", "{name}", the full-width "ＮＡＭＥ", "NAME.",
+# "HEAD JUDGE NAME": read as words (NFKC, case-folded, brackets and punctuation dropped), a name
+# made only of a form's words, "name" among them, is a placeholder; a real name is never all of them.
+_PUNCTUATION = re.compile(r"[\[\]{}()<>\"'`.,:;!?…*#_/\\|-]+")
+_FORM_WORDS = frozenset({"name", "head", "judge", "floor", "scorekeeper", "player", "your", "my", "the", "real",
+                         "full", "first", "last"})
+
+
+def _a_name_placeholder(name: str) -> bool:
+    """Whether `name` is NAME or one of its near misses (`_FORM_WORDS`)."""
+    words = _PUNCTUATION.sub(" ", unicodedata.normalize("NFKC", name).casefold()).split()
+    return "name" in words and set(words) <= _FORM_WORDS
 
 
 def _a_placeholder(holds: str, value: str) -> bool:
@@ -139,9 +152,9 @@ def _a_placeholder(holds: str, value: str) -> bool:
         return False
     role = _ROLE.fullmatch(text)
     name = role.group("name").strip() if role else text
-    if role and (name == "NAME" or _DOTS.fullmatch(name) or _TEMPLATE.fullmatch(name)):
+    if role and (_a_name_placeholder(name) or _DOTS.fullmatch(name) or _TEMPLATE.fullmatch(name)):
         return True
-    return name == "NAME" and holds == "name"
+    return holds == "name" and _a_name_placeholder(name)
 
 
 def placeholder_refusal(option: str, value: str) -> str:

@@ -124,7 +124,8 @@ def ruling_cmd(env: Env, match, text, rule, call_pos, judge_name, as_json) -> No
               help="The head judge's decision on the action appealed.")
 @click.option("--text", required=True, help="Why, in the head judge's words.")
 @click.option("--by", default="", help="Who appealed (a player; one who filed the appeal from the table's web "
-                                       "page is named by its appeal.filed event already).")
+                                       "page is named by its appeal.filed event already: another player here "
+                                       "is recorded as given, with a notice).")
 @click.option("--override", default="", metavar="REASON",
               help="Why this decision replaces one already given on the same EVENT (without it, a second "
                    "decision is refused: an appeal has one standing decision, DESK-13). Recorded.")
@@ -140,7 +141,8 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
     time decision no longer current is recorded too, and said with its mark ("out of date,
     superseded by #75", as the web's Appeal list marks it; --json: appealed_mark). A player's
     appeal filed from the table's web page or with `judge appeal-filed` (appeal.filed) waits as
-    "pending" until this decides it.
+    "pending" until this decides it; the decision answers the judge call filed with it (the judges'
+    queue no longer lists it).
 
     \b
     Example:
@@ -156,6 +158,8 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
     if mark and not as_json:
         click.echo(f"note: event {appealed} is a time decision no longer current ({mark}): it does not decide "
                    "the match; the appeal is recorded as the fact it is")
+    if rec.event.payload.get("call") and not as_json:
+        click.echo(lib.call_answered_words(rec.event))
 
 
 @judge_group.command("appeal-filed")

@@ -37,13 +37,19 @@ def lan_addresses() -> list[str]:
     return out
 
 
-def server_secret(db: str | None, given: str | None) -> tuple[str, str]:
-    """The secret that signs every link, and where it came from. Given (--secret or
-    $TABLEJUDGE_SECRET), else kept in a file beside a SQLite log (created once, mode 600), so a
-    restarted server honours the links it printed. Several servers on one PostgreSQL need the same
-    secret: give it to each."""
+def server_secret(db: str | None, given: str | None, given_from: str = "--secret") -> tuple[str, str]:
+    """The secret that signs every link, and where it came from (`given_from`: the option or the
+    environment variable a given one came from; QA86 #11: "from given" was printed). Given
+    (--secret or $TABLEJUDGE_SECRET), else kept in a file beside a SQLite log (created once, mode
+    600), so a restarted server honours the links it printed. Several servers on one PostgreSQL
+    need the same secret: give it to each."""
     if given:
-        return given, "given"
+        from judge.web.auth import MIN_SECRET
+        if len(given) < MIN_SECRET:  # was an "internal error" from the signer (found in QA86 #11's test)
+            raise click.UsageError(f"the secret from {given_from} is {len(given)} characters: a secret is at least "
+                                   f"{MIN_SECRET} (`python -c \"import secrets; print(secrets.token_urlsafe(32))\"` "
+                                   "makes one)")
+        return given, given_from
     target = db or os.environ.get(DB_ENV) or DEFAULT_DB
     if target.startswith(("postgres://", "postgresql://")):
         raise click.UsageError(f"with PostgreSQL, give every serve process the same secret: --secret or ${SECRET_ENV}")
@@ -64,7 +70,8 @@ def register(cli: click.Group) -> None:
                        "and its QR code are shown).")
     @click.option("--port", default=8765, show_default=True, type=int)
     @click.option("--secret", envvar=SECRET_ENV, default=None,
-                  help=f"Signs every link (also ${SECRET_ENV}); default: kept in DB.secret beside a SQLite log.")
+                  help=f"Signs every link (also ${SECRET_ENV}; at least 16 characters); default: kept in DB.secret "
+                       "beside a SQLite log.")
     @click.option("--public-url", default=None, help="The address players' QR codes point at (default: the LAN "
                                                      "address with --host 0.0.0.0, else the address the page was opened at).")
     @click.option("--demo", is_flag=True, help="Open a seeded event (16 players, round 1 under way) in a fresh "
@@ -93,7 +100,8 @@ def register(cli: click.Group) -> None:
             for suffix in ("", "-wal", "-shm"):
                 if os.path.exists(env.db + suffix):
                     os.remove(env.db + suffix)
-        key, source = server_secret(env.db, secret)
+        from_env = click.get_current_context().get_parameter_source("secret") == click.core.ParameterSource.ENVIRONMENT
+        key, source = server_secret(env.db, secret, f"${SECRET_ENV}" if from_env else "--secret")
         store = EventStore.open(env.db)
         if demo:
             from judge.web.demo import seed_demo

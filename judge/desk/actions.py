@@ -15,7 +15,7 @@ from engine.desk import (
 from engine.events import RecordedEvent, default_recorder_name
 from engine.schema import shown
 from engine.match import InputError, Match, Recorded
-from judge.desk.calls import open_call
+from judge.desk.calls import CALL_KINDS, open_call, standing_calls
 from judge.desk.clock import local_time
 
 
@@ -125,7 +125,8 @@ def appeal_choices(match: Match, words: dict[int, str], *, events: list[Recorded
     `not_current_mark`, which `judge appeal` says too): the marks come first, so a phone's closed
     select shows them (QA81 L7, M1). The web's Appeal list. `events` (the whole log) and `stale`
     (its stale time decisions): where the caller has them already (the web's cached timeline knows
-    the staleness: a re-render replays no decision again)."""
+    the staleness: a re-render replays no decision again). `filer`: the player whose filing still
+    counts (`appeal.filed`), for the call page's "Appealed by" (QA86 #3)."""
     events = match.events() if events is None else events
     current = not_current_marks(match.replayer, events, stale=stale)
     out = []
@@ -135,7 +136,8 @@ def appeal_choices(match: Match, words: dict[int, str], *, events: list[Recorded
             [f"appealed by {f.payload['player']}, #{f.position}: pending" for f in a.filed]
         if p in current:
             marks.append(current[p])
-        out.append({"position": p, "text": words.get(p, a.event.kind), "marks": marks})
+        out.append({"position": p, "text": words.get(p, a.event.kind), "marks": marks,
+                    "filer": a.filed[0].payload["player"] if a.filed else None})
     return out
 
 
@@ -220,11 +222,18 @@ def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, acto
     decision replaces the standing one (DESK-13: QA71 found "changed", then "upheld", both
     accepted); the refusal names `override` as the caller asks for it (`override_said`: the CLI's
     option, the web form's box). A log recorded any other way is flagged instead
-    (engine.desk._appeal_findings). `events`: the whole log, where the caller read it already."""
-    payload = {"appealed": appealed, "decision": decision, "text": text, "by": by or None,
-               "override": (override or "").strip() or None}
+    (engine.desk._appeal_findings). The decision answers the judge call a player's appeal came
+    with (`call`: `appeal_call`), as a ruling answers its call. `events`: the whole log, where the
+    caller read it already."""
     live = live_events(match, events)
+    answers = appeal_call(live, appealed)
+    payload = {"appealed": appealed, "decision": decision, "text": text, "by": by or None,
+               "override": (override or "").strip() or None, "call": answers.position if answers else None}
     target = next((e for e in live if e.position == appealed), None)
+    if target is not None and target.kind == "appeal.filed":  # the filing, not what it appeals (QA86 #10)
+        p = target.payload
+        raise InputError(f"event {appealed} is {p['player']}'s appeal of event {p['appealed']}: decide "
+                         f"{p['appealed']}", field="appealed")
     if target is not None and target.kind in JudgeAppeal.references["appealed"] \
             and not appealable(target.kind, target.actor):  # another kind: the payload's check words it
         raise InputError(f"event {appealed} is a {target.kind} recorded by {target.actor}, not by a judge: an "
@@ -232,7 +241,31 @@ def decide_appeal(match: Match, *, appealed: int, decision: str, text: str, acto
     problem = appeal_problem(appeal_decisions(live).get(appealed, []), SimpleNamespace(payload=payload))
     if problem:
         raise InputError(problem.replace("(override)", f"({override_said})"), field="override")
-    return record(match, "judge.appeal", payload, actor=actor, recorded_by=recorded_by)
+    rec = record(match, "judge.appeal", payload, actor=actor, recorded_by=recorded_by)
+    filed = appeal_filings(live).get(appealed)
+    if by and filed and filed[0].payload["player"] != by:  # the judge's note stands as given: a fact, said
+        rec.notices = [f"{filed[0].payload['player']} filed this appeal (event {filed[0].position}); the decision "
+                       f"names {by} as the appellant, as given"]
+    return rec
+
+
+def appeal_call(live: list[RecordedEvent], appealed: int) -> RecordedEvent | None:
+    """The judge call a player's appeal of event `appealed` came with, while no ruling or decision
+    answers it: the filer's open call about that action (the web records one with each filing;
+    a filing made while the player's call about it stood reuses that one). None where no filing
+    counts or its call is answered (QA86 #4: deciding the appeal left its call open for ever).
+    `live`: the log's events that still count."""
+    filed = appeal_filings(live).get(appealed)
+    if not filed:
+        return None
+    filer = filed[0].payload["player"]
+    return next((c for c, answer in standing_calls(e for e in live if e.kind in CALL_KINDS)
+                 if answer is None and c.payload.get("caller") == filer and c.payload.get("at") == appealed), None)
+
+
+def call_answered_words(decision: RecordedEvent) -> str:
+    """What the CLI and the web say of the call a decision answered (`call` in its payload)."""
+    return f"it answers judge call #{decision.payload['call']}, filed with the appeal"
 
 
 def not_current_mark(match: Match, position: int, events: list[RecordedEvent] | None = None) -> str | None:

@@ -1,10 +1,11 @@
 """The judges' queue of calls from recorded matches: every `judge.call` that still counts, open until
-a `judge.ruling` answers it (`call`: its position), oldest first, with the table it came from.
+a `judge.ruling` or a head judge's `judge.appeal` answers it (`call`: its position), oldest first,
+with the table it came from.
 
     call_queue(store, {"3f2a..": [events of kinds CALL_KINDS]})  -> [row, ...]
 
 Only the kinds in CALL_KINDS are needed (a server keeps them as they arrive; the store gives them
-by kind): a call, a ruling (which answers one), a correction (which may void a call or a ruling:
+by kind): a call, a ruling or an appeal's decision (which answers one), a correction (which may void a call or a ruling:
 a backup never voids judge actions)."""
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from judge.desk.clock import local_time
 from engine.events import RecordedEvent
 from engine.store import EventStore
 
-CALL_KINDS = ("judge.call", "judge.ruling", "correction")
+CALL_KINDS = ("judge.call", "judge.ruling", "judge.appeal", "correction")
+ANSWER_KINDS = ("judge.ruling", "judge.appeal")  # what answers a call (its `call`)
 
 
 def standing_calls(events: Iterable[RecordedEvent]) -> list[tuple[RecordedEvent, RecordedEvent | None]]:
@@ -25,7 +27,7 @@ def standing_calls(events: Iterable[RecordedEvent]) -> list[tuple[RecordedEvent,
     evs = list(events)
     voided = {e.payload.get("voids") for e in evs if e.kind == "correction"}
     rulings = {e.payload.get("call"): e for e in evs
-               if e.kind == "judge.ruling" and e.position not in voided and e.payload.get("call")}
+               if e.kind in ANSWER_KINDS and e.position not in voided and e.payload.get("call")}
     return [(e, rulings.get(e.position)) for e in evs if e.kind == "judge.call" and e.position not in voided]
 
 

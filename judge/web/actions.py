@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.match import InputError
+from engine.schema import direction_problem
 
 from judge.tournament import Tournament
 from judge.tournament import entry, placings, reports, rounds
@@ -43,16 +44,29 @@ class Context:
 # --- field readers: a form's strings or JSON values, refused with the field's name -------------
 
 
+def required_words(name: str) -> str:
+    """A missing field's refusal, naming it: a page shows the words alone, and has several boxes
+    (QA86 #11: "this field is required" under an appeal's reason named none)."""
+    return f"the {name.replace('_', ' ')} is required: it was empty"
+
+
 def text(f: dict[str, Any], name: str, *, required: bool = True, limit: int = 500) -> str | None:
     v = f.get(name)
     if v is None or (isinstance(v, str) and not v.strip()):
         if required:
-            raise InputError("this field is required", field=name)
+            raise InputError(required_words(name), field=name)
         return None
     if not isinstance(v, str):
         raise InputError("must be text", field=name)
+    # a textarea's line breaks come as CR LF (the HTML form encoding): a line break, which free text
+    # may hold, where the schema refused the CR ("control character U+000D" for a ruling of two lines)
+    v = v.replace("\r\n", "\n")
     if len(v) > limit or "\x00" in v:
         raise InputError(f"at most {limit} characters, no NUL", field=name)
+    # a text direction control: the schema refuses it too, later, in words that name no box of the
+    # page (QA86 #5); said here. (Not every control character: a textarea's lines end in CR LF.)
+    if (problem := direction_problem(v)) is not None:
+        raise InputError(f"the {name.replace('_', ' ')}: {problem}", field=name)
     return v.strip()
 
 
@@ -60,7 +74,7 @@ def number(f: dict[str, Any], name: str, *, required: bool = True, low: int = 1,
     v = f.get(name)
     if v is None or v == "":
         if required:
-            raise InputError("this field is required", field=name)
+            raise InputError(required_words(name), field=name)
         return None
     if isinstance(v, bool):
         raise InputError("must be a whole number", field=name)

@@ -104,10 +104,13 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+MIN_SECRET = 16  # characters: a shorter secret is guessed (serve refuses one in words: judge.cli.serve)
+
+
 class Signer:
     def __init__(self, secret: str):
-        if len(secret) < 16:
-            raise ValueError("the server secret must be at least 16 characters")
+        if len(secret) < MIN_SECRET:
+            raise ValueError(f"the server secret must be at least {MIN_SECRET} characters")
         self.key = hashlib.sha256(("tablejudge-serve:" + secret).encode()).digest()
 
     def _mac(self, body: str) -> str:

@@ -18,7 +18,8 @@ from engine.desk import PENALTY_LADDER, describer, judge_of
 from engine.events import RecordedEvent
 from engine.match import InputError, Match
 from engine.rulesets import UnknownRuleset, get_ruleset
-from judge.desk.actions import appeal_to_head_judge, decide_appeal, last_game_event, record as desk_record
+from judge.desk.actions import (appeal_to_head_judge, call_answered_words, decide_appeal, last_game_event,
+                                record as desk_record)
 from judge.desk.calls import CALL_KINDS, open_call, standing_calls
 from engine.penalty_guide import guide_for
 from judge.desk.penalties import give_penalty
@@ -246,7 +247,10 @@ def _appeal(ctx, m: Match, g: Grant, scope, f) -> dict[str, Any]:
                         actor=g.match_actor, recorded_by=g.recorded_by,
                         override_said='say why in "Replaces a decision given already on it, because"')
     p = rec.event.payload
-    return {"message": f"appeal of event {p['appealed']}: {p['decision']}; recorded (#{rec.event.position})",
+    answered = f"; {call_answered_words(rec.event)}" if p.get("call") else ""
+    notes = "".join(f". Note: {n}" for n in rec.notices)  # an appellant not the filer
+    return {"message": f"appeal of event {p['appealed']}: {p['decision']}; recorded (#{rec.event.position})"
+                       f"{answered}{notes}",
             "position": rec.event.position, "findings": [x.to_dict() for x in rec.findings]}
 
 

@@ -18,7 +18,6 @@ import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from engine.catalogue import load as load_catalogue
 from engine.penalty_guide import guide_for

@@ -60,3 +60,16 @@ def test_live_refuses_a_control_character_and_echoes_the_line_written_out(tmp_pa
     assert "A: draw 2\\u0000" in r.output and not _raw(r.output)
     r = invoke(["--db", db, "events", "--json", *[m for m in EventStore.open(db).match_ids()]])
     assert '"count": 2' in r.output and "\\u0000" not in r.output  # the refused line stored nothing
+
+
+def test_a_text_direction_control_is_refused_and_hebrew_is_text(tmp_path):
+    """QA86 #5: U+202E in a reason turned the words after it around wherever it was shown."""
+    from tests.conftest import run_cli
+    db = str(tmp_path / "t.db")
+    mid = run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", db=db).stdout.split()[-1]
+    r = run_cli("judge", "call", mid, "--caller", "Ann", "--reason", "שלום \u202e gnp.exe", db=db)
+    assert r.returncode == 2 and "U+202E (RIGHT-TO-LEFT OVERRIDE) at character 6" in r.stderr, r.stderr
+    assert "reason" in r.stderr and "\u202e" not in r.stderr
+    ok = run_cli("judge", "call", mid, "--caller", "Ann", "--reason", "שלום \u200f", db=db)
+    assert ok.returncode == 0, ok.stderr
+    assert "שלום" in run_cli("events", mid, db=db).stdout

@@ -91,3 +91,20 @@ def test_a_player_named_NAME_may_be_the_actor(tmp_path):
     _refused(db, other, f"log {other.id} note --text x --actor NAME", "--actor NAME: NAME is the placeholder")
     code, out, _ = run_in_process(db, "log", other.id, "note", "--text", "x", "--actor", "NAME", "--json")
     assert code == 2 and json.loads(out)["error"]["field"] == "actor", out
+
+
+def test_look_alikes_of_NAME_are_refused_and_real_names_are_not(tmp_path):
+    """QA86 #9: `[NAME]`, `{name}`, the full-width ＮＡＭＥ, `name`, `NAME.` and `HEAD JUDGE NAME` were
+    stored as a judge's name. Read as words (NFKC, case-folded, brackets and punctuation dropped), a
+    name made only of a form's words, "name" among them, is refused; a real name is stored."""
+    from engine.match import Match
+    from engine.store import EventStore
+
+    db = str(tmp_path / "t.db")
+    m = Match.create(EventStore.open(db), "optcg", ["Ann", "Bob"])
+    for name in ("[NAME]", "{name}", "ＮＡＭＥ", "name", "NAME.", "HEAD JUDGE NAME", "Judge Name"):
+        _refused(db, m, f"judge ruling {m.id} --text t --judge {shlex.quote(name)}", "is the placeholder")
+    _refused(db, m, f"log {m.id} note --text x --actor 'judge:[NAME]'", "is the placeholder")
+    for real in ("Nam", "Name Rossi", "Judge Dredd", "Namé"):
+        code, out, err = run_in_process(db, "judge", "ruling", m.id, "--text", "t", "--judge", real)
+        assert code == 0 and m.events()[-1].actor == f"judge:{real}", out + err

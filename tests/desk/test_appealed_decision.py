@@ -419,3 +419,15 @@ def test_an_overwrite_that_settles_the_appeal_warning_needs_a_reason(tmp_path):
     assert code == 0 and t.state().position == head + 1, out + err
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 0 and "no warning" in out, out
+
+
+def test_a_decision_changed_on_appeal_is_voided_as_changed_not_overturned(tmp_path):
+    """QA86 #11: the command said for a decision *changed* on appeal gave `--reason "overturned on
+    appeal, event N"`, which the log would then keep as the reason."""
+    m = decided(tmp_path)
+    db, decision = m.store.describe(), m.events()[-1].position
+    code, out, err = run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head",
+                                    "--decision", "changed", "--text", "a draw")
+    assert code == 0, out + err
+    code, out, _ = run_in_process(db, "timelimit", m.id, "--dry-run")
+    assert f"--reason \"changed on appeal, event {decision + 1}\"" in out and "overturned" not in out, out

@@ -45,7 +45,7 @@ def test_a_judge_takes_the_result_from_the_match_again_on_the_desk(api, server):
     # no reason: refused in words, nothing stored
     csrf = re.search(r'name="csrf" value="([^"]+)"', desk).group(1)
     r = api.http.post(f"/t/{tid}/do/take_again", data={"k": kim, "csrf": csrf, "warning": warning["id"]})
-    assert r.status_code == 422 and "this field is required" in r.text, r.text
+    assert r.status_code == 422 and "the reason is required: it was empty" in r.text, r.text
     assert results(server.db, tid) == before
     r = api.http.post(f"/t/{tid}/do/take_again", follow_redirects=False,
                       data={"k": kim, "csrf": csrf, "warning": warning["id"], "reason": "decided again on the web"})

@@ -17,6 +17,7 @@ from engine.desk import OFF_TABLE_KINDS, PENALTY_LADDER
 from judge.desk.actions import appeal_choices
 from engine.match import InputError
 from engine.timefacts import usage
+from judge.desk.calls import ANSWER_KINDS
 from judge.desk.audit import audit
 from engine.penalty_guide import guide_for, suggest
 from judge.desk.penalties import earlier_penalties
@@ -416,7 +417,7 @@ async def call_page(request: Request, mid: str, position: int):
                                  if k in ("penalty", "floor", "ceiling", "offence", "steps")}
                           for i in guide.infractions}
     answered = [e for e in web.desk.matches.desk_events.get(mid, [])
-                if e.kind == "judge.ruling" and e.payload.get("call") == position]
+                if e.kind in ANSWER_KINDS and e.payload.get("call") == position]  # a ruling, an appeal's decision
     # the staleness of the time decisions: the timeline's (a live re-render replays none of them again)
     appealable = appeal_choices(m, {e["p"]: e["text"] for e in tl.events}, events=read.events(), stale=tl.stale)
     finding_rules = [f["rule"] for f in a["findings"] if f["position"] == at]
