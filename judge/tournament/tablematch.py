@@ -49,8 +49,11 @@ def new_match(store: EventStore, ruleset: str, players: Sequence[str], *, event:
                             options=options, match_id=match_id, recorded_by=recorded_by)
     tid = Tournament.find(store, event) if event else None
     if event and tid is None and notes is not None:
-        notes.append(f"no tournament is called or has the id {shown(event)}: it is the match's event as a free "
-                     "label, linked to no tournament (`tablejudge tournament list` lists the tournaments)")
+        short = [t for t in Tournament.list_ids(store) if t.startswith(event)] if len(event) < 3 else []
+        hint = (f" (it begins {', '.join(short[:3])}{' ...' if len(short) > 3 else ''}, but a prefix is read as "
+                "an id from 3 characters on)" if short else "")
+        notes.append(f"no tournament is called or has the id {shown(event)}{hint}: it is the match's event as a "
+                     "free label, linked to no tournament (`tablejudge tournament list` lists the tournaments)")
     if tid is None or (round is None and table is None):
         # a free label, or the tournament's match of no round: labelled by the id as below, whatever
         # was typed (its penalties count with the tournament's: judge.desk.penalties, `same_event`)

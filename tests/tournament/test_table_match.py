@@ -255,3 +255,13 @@ def test_match_new_reads_a_tournament_id_prefix_as_the_tournament_and_says_a_fre
     assert f"note: {said}" in r.stderr and said in json.loads(r.stdout)["notes"][0], r.stderr
     with EventStore.open(db) as store:
         assert store.created(json.loads(r.stdout)["id"]).payload["event"] == "Friday casual"
+
+
+def test_match_new_says_a_too_short_start_of_an_id_is_not_read_as_one(tmp_path):
+    """QA86 11: `match new --event t-` (the start of the only tournament's id, too short to be read as
+    one) said only "no tournament is called or has the id 't-'", as if no id began so."""
+    db = _cup(tmp_path)
+    r = run_cli("match", "new", "-r", "optcg", "-p", "Ann", "-p", "Bob", "--event", "t-", db=db)
+    assert r.returncode == 0, r.stderr
+    assert ("no tournament is called or has the id 't-' (it begins t-cup, but a prefix is read as an id from "
+            "3 characters on): it is the match's event as a free label") in r.stderr, r.stderr
