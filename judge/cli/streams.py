@@ -77,7 +77,9 @@ def tournament_event_rows(store, stream: str, start: int, stop: int | None) -> l
 
 
 def tournament_events_text(rows: list[dict]) -> str:
-    return "\n".join(f"{r['position']:>5}  {r['actor']:<12} {r['description']}" + (" (void)" if r["voided"] else "")
+    from judge.report.text import event_row
+
+    return "\n".join(event_row(r["position"], r["actor"], r["description"] + (" (void)" if r["voided"] else ""))
                      for r in rows)
 
 

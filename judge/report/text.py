@@ -56,6 +56,13 @@ def render_state(state: TableState, ruleset: Ruleset, *, head: int | None = None
     return "\n".join(lines)
 
 
+def event_row(position: int, actor: str, words: str) -> str:
+    """One event of a listing: position, actor, its words; a text typed on several lines (a ruling
+    from a form's text box) goes on under the words, never at column 0 where it reads as another
+    row (QA87)."""
+    return f"{position:>5}  {actor:<12} " + words.replace("\n", "\n" + " " * 20)
+
+
 def render_events(events: list[RecordedEvent], ruleset: Ruleset, voided: set[int],
                   names: CardNames | None = None, broken: tuple[int, str] | None = None,
                   marks: dict[int, dict] | None = None) -> str:
@@ -70,7 +77,7 @@ def render_events(events: list[RecordedEvent], ruleset: Ruleset, voided: set[int
         mark = mark_words(marks.get(e.position), e.position in voided)
         if broken and e.position == broken[0]:
             mark += f"  !! BROKEN LINK: {broken[1]}"
-        lines.append(f"{e.position:>5}  {e.actor:<12} {names.text(ruleset.describe(e))}{mark}")
+        lines.append(event_row(e.position, e.actor, names.text(ruleset.describe(e)) + mark))
     return "\n".join(lines)
 
 

@@ -323,3 +323,16 @@ def test_a_floor_judge_writes_down_a_players_appeal_as_the_web_files_it(db):
     from judge.cli import cli
     out = CliRunner().invoke(cli, ["judge", "appeal-filed", "--help"]).output
     assert "tablejudge judge appeal-filed MATCH 57" in out and "recorded_by judge:NAME" in out
+
+
+def test_events_lists_a_text_of_several_lines_under_its_event_not_as_another_row(db):
+    """QA87: a ruling typed on two lines in the call page's text box printed its second line at
+    column 0 in `tablejudge events`, where it read as another event."""
+    code, mid, _ = run(db, "match", "new", "-r", "table", "-p", "Ann", "-p", "Bob")
+    mid = mid.strip()
+    code, _, err = run(db, "judge", "ruling", mid, "-j", "Maria", "--text", "legal play\nsecond line")
+    assert code == 0, err
+    code, out, _ = run(db, "events", mid)
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if "legal play" in line)
+    assert lines[at].lstrip().startswith("2 ") and lines[at + 1] == " " * 20 + "second line", lines
