@@ -76,7 +76,9 @@
     if (xhr.status >= 502) return;  // the server is not there: htmx:responseError says so (once)
     if (verb(d) === "get" && !xhr.getResponseHeader("X-Tablejudge-Refused")) return;  // a refresh that failed: keep it
     var alert = doc.querySelector("[role=alert]");
-    note(elt, alert ? alert.textContent.trim() + (/stored/i.test(alert.textContent) ? "" : " Nothing was stored.")
+    var said = alert ? alert.textContent.trim() : "";
+    // the refusal's own sentence closed before ours (QA87: "...leave it out) Nothing was stored.")
+    note(elt, alert ? said + (/stored/i.test(said) ? "" : (/[.!?]$/.test(said) ? "" : ".") + " Nothing was stored.")
       : "the server answered " + xhr.status + ": reload the page to see what it has");
   });
   body.addEventListener("htmx:afterSettle", function (ev) {
