@@ -63,7 +63,9 @@ class LazyGroup(click.Group):
                    "(libpq settings after it: ?sslmode=require&application_name=t47; ?schema=NAME). "
                    "Also read from $TABLEJUDGE_DB.")
 @click.option("--by", "recorded_by", envvar="TABLEJUDGE_USER", metavar="NAME",
-              help="Who is typing (stored as recorded_by). Default: $TABLEJUDGE_USER or the OS user.")
+              help="Who is typing (stored as recorded_by; a judge command's --judge defaults to it), given "
+                   "before the command: `judge appeal --by` after it is that command's own (who appealed, "
+                   "--appellant). Default: $TABLEJUDGE_USER or the OS user.")
 @click.option("--lang", type=click.Choice(["en", "orig", "both"]), envvar="TABLEJUDGE_LANG", default="en",
               show_default=True, help="Rule words on the terminal: English, the rulebook's own words (orig), or "
                                       "both. Also read from $TABLEJUDGE_LANG. Reports always show both.")

@@ -123,7 +123,12 @@ def check_arguments(args: list[str]) -> str | None:
 # every command, the log's --FIELD payload options (`correction --reason`) among them. Their near
 # misses too (QA): a hint's "…" (U+2026) or "....", "judge: NAME" with a space, a `<name>`.
 _PLACEHOLDERS = {"--judge": "name", "-j": "name", "--actor": "actor", "-a": "actor", "--reason": "reason"}
-_NAMED = tuple(o for o, holds in _PLACEHOLDERS.items() if holds != "reason")
+# The root's `--by NAME` (who is typing, which `--judge` defaults to: `--help` prints it so) too (QA88
+# 5: `tablejudge --by NAME timelimit M` recorded judge:NAME), read before the command's name only: a
+# command's own `--by` means something else (`tournament pairings --by name`: sort by name).
+_ROOT_PLACEHOLDERS = {"--by": "name"}
+_ROOT_VALUED = ("--db", "--by", "--lang")  # the root's options that take a value (judge/cli/__init__.py)
+_NAMED = tuple(o for o, holds in {**_PLACEHOLDERS, **_ROOT_PLACEHOLDERS}.items() if holds != "reason")
 _ROLE = re.compile(r"(?P<role>judge|scorekeeper)\s*:\s*(?P<name>.*)", re.S)
 _DOTS = re.compile(r"[.…\s]*[.…][.…\s]*")  # "...", "…", "....", ". . .": no words at all
 _TEMPLATE = re.compile(r"<[^<>]*>")  # "<name>", "<reason>": a template's slot, never a value
@@ -175,17 +180,24 @@ def actor_placeholder(actor: str, players: Iterable[str]) -> str | None:
 
 def placeholder_argument(args: list[str]) -> tuple[str, str] | None:
     """(the option, the refusal) where an option of a name or a reason is given a placeholder a
-    printed command holds (`_PLACEHOLDERS`), as `--judge NAME` or `--judge=NAME`; else None."""
-    for i, arg in enumerate(args):
+    printed command holds (`_PLACEHOLDERS`; before the command's name, `_ROOT_PLACEHOLDERS`), as
+    `--judge NAME` or `--judge=NAME`; else None."""
+    command = len(args)  # where the command's name is: the root's options come before it
+    i = 0
+    while i < len(args):
+        arg = args[i]
         if arg == "--":
             break
+        if i < command and not arg.startswith("-"):
+            command = i
         option, eq, value = arg.partition("=")
         if not eq:
             value = args[i + 1] if i + 1 < len(args) else ""
-        holds = _PLACEHOLDERS.get(option)
-        if holds is None or not _a_placeholder(holds, value):
-            continue
-        return ("reason" if holds == "reason" else option.lstrip("-")), placeholder_refusal(option, value)
+        holds = (_ROOT_PLACEHOLDERS if i < command else _PLACEHOLDERS).get(option)
+        if holds is not None and _a_placeholder(holds, value):
+            return ("reason" if holds == "reason" else option.lstrip("-")), placeholder_refusal(option, value)
+        # a root option's value is no command name (`--db t.db`)
+        i += 2 if i < command and not eq and option in _ROOT_VALUED else 1
     return None
 
 

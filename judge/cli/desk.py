@@ -31,7 +31,8 @@ def register(cli: click.Group) -> None:
 
 def judge_option(f):
     return click.option("--judge", "-j", "judge_name", metavar="NAME",
-                        help="The judge (recorded as actor judge:NAME). Default: --by / $TABLEJUDGE_USER / OS user.")(f)
+                        help="The judge (recorded as actor judge:NAME). Default: the global `tablejudge --by NAME` "
+                             "(who is typing, before the command) / $TABLEJUDGE_USER / OS user.")(f)
 
 
 def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> None:
@@ -123,9 +124,11 @@ def ruling_cmd(env: Env, match, text, rule, call_pos, judge_name, as_json) -> No
 @click.option("--decision", required=True, type=click.Choice(["upheld", "overturned", "changed"]),
               help="The head judge's decision on the action appealed.")
 @click.option("--text", required=True, help="Why, in the head judge's words.")
-@click.option("--by", default="", help="Who appealed (a player; one who filed the appeal from the table's web "
-                                       "page is named by its appeal.filed event already: another player here "
-                                       "is recorded as given, with a notice).")
+@click.option("--appellant", "--by", "by", default="", metavar="PLAYER",
+              help="Who appealed (a player; one who filed the appeal from the table's web page is named by "
+                   "its appeal.filed event already: another player here is recorded as given, with a notice). "
+                   "--by after the command is its older spelling, kept: not the global `tablejudge --by NAME` "
+                   "(who is typing), which --judge defaults to.")
 @click.option("--override", default="", metavar="REASON",
               help="Why this decision replaces one already given on the same EVENT (without it, a second "
                    "decision is refused: an appeal has one standing decision, DESK-13). Recorded.")
@@ -146,7 +149,7 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
 
     \b
     Example:
-      tablejudge judge appeal MATCH 57 --judge "Head Judge Rossi" --decision upheld --by Bob --text "the block was legal"
+      tablejudge judge appeal MATCH 57 --judge "Head Judge Rossi" --decision upheld --appellant Bob --text "the block was legal"
       tablejudge judge appeal MATCH 57 --decision changed --text "Game Loss" --override "new evidence: video"
     """
     m = env.match(match)
@@ -169,7 +172,8 @@ def appeal_cmd(env: Env, match, appealed, decision, text, by, override, judge_na
 @click.option("--reason", required=True, help="Why, in the player's words (the head judge reads it).")
 @click.option("--judge", "-j", "judge_name", metavar="NAME",
               help="The floor judge writing it down (recorded_by judge:NAME; the actor is the player). "
-                   "Default: --by / $TABLEJUDGE_USER / OS user.")
+                   "Default: the global `tablejudge --by NAME` (who is typing, before the command) / "
+                   "$TABLEJUDGE_USER / OS user.")
 @json_option
 @pass_env
 def appeal_filed_cmd(env: Env, match, appealed, player, reason, judge_name, as_json) -> None:

@@ -530,7 +530,8 @@ def register(cli: click.Group) -> None:
         that blocks closing asks for it, a result resting on a time decision overturned on appeal
         or one its match no longer gives: with --overwrite and --reason a slip is recorded again
         by hand, the head judge's result, and settles the warning; --match takes it again from
-        the match as it stands, refused while the match still gives the overturned decision).
+        the match as it stands). --match is refused while the match still gives a time decision
+        the head judge overturned or changed on appeal (void it and decide again first).
         A slip that differs
         from a player's own report, or settles a disputed table, goes in only with --overwrite
         and a --reason. Many tables at once: `tournament results`.

@@ -31,7 +31,7 @@ from judge.tournament.pairing import (
 )
 from judge.tournament.names import clean_name, did_you_mean, name_key, namesakes, same_names, similar_to
 from judge.tournament import seal
-from judge.tournament.matchoutcome import by_names, standing_outcome
+from judge.tournament.matchoutcome import appealed_standing, by_names, standing_outcome
 from judge.tournament.results import OverwriteRefused, game_counts, is_double_loss, parse_slip, refuse_no_game
 from judge.tournament.standings import (
     DOUBLE_LOSS,
@@ -467,6 +467,11 @@ class Tournament:
                 raise InputError(f"match {m.id} has no outcome yet: " + (
                     f"{waiting.words()}: decide again: {waiting.redo(m.id)}" if waiting else "the game is not over"),
                     field="match")
+            # the match still gives a decision overturned on appeal: refused on the match itself, not on a
+            # tournament warning (QA88 1: none was open once the head judge's result was entered); one rule
+            # for a first take, a take again and the desk's take_again
+            if (a := appealed_standing(events, stale)) is not None:
+                raise InputError(f"{seal.still_given_words(m.id, a)}; nothing was recorded", field="match")
             if outcome.result == "double-loss":
                 raise InputError(f"match {m.id} ended in a double loss, which a game count cannot "
                                  "express; if both players lose the match, record it as one: `tablejudge "
@@ -618,13 +623,7 @@ class Tournament:
         new = slip_words(w, l, d, double_loss)
         if kept_as_is(self.store, st, rnd, {p.table: new}, overwrite=overwrite, reason=reason,
                       based_on=bool(based_on)):
-            kept = rnd.result_events[p.table]  # the event that recorded it
-            if based_on and overwrite:  # taken again to settle a warning that taking settles nothing of
-                still = next((b.still_given for b in seal.judges_warnings(self.store, st, {kept.position})
-                              if b.still_given), None)
-                if still is not None:  # QA86 2: "taken again" of the old result, nothing stored, warning kept
-                    raise InputError(f"{rnd.name} table {p.table}: {still}; nothing was recorded", field="match")
-            return kept
+            return rnd.result_events[p.table]  # the event that recorded it
         draft = self._result_draft(st, rnd, p, w, l, d, source, matches, override_format, reason,
                                    based_on=based_on, double_loss=double_loss)
         if old is not None and not overwrite and slip_text(old) != new:

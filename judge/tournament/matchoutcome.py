@@ -7,9 +7,11 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.decisions import StaleDecision, StandingTable
+from engine.decisions import StaleDecision, StandingTable, standing_decision
+from engine.desk import AppealedAway, decision_appealed
 from engine.events import RecordedEvent
 from engine.match import Match
+from engine.replay import voided_positions
 from engine.state import TableState
 
 
@@ -21,6 +23,19 @@ def standing_outcome(m: Match, events: Sequence[RecordedEvent],
     whole log: the log is not read again. A ruleset's error is the caller's to word."""
     state = m.replayer.state_at(events=events)
     return StandingTable(m.replayer, events, stale).outcome(m.ruleset.outcome(state)), state
+
+
+def appealed_standing(events: Sequence[RecordedEvent], stale: Mapping[int, StaleDecision]) -> AppealedAway | None:
+    """The match's standing time decision (engine.decisions.standing_decision) where the head judge
+    overturned or changed it on appeal (engine.desk.decision_appealed) and nothing replaced it yet:
+    neither voided nor decided again. The appeal changes no result by itself, so the match still
+    gives that decision: a result taken from it is refused, whatever a tournament's warnings say
+    (QA88 1: once the head judge's result was entered and its warning settled, `--match` put the
+    overturned winner back). None: no such decision. `events`: the whole log; `stale`: its stale
+    decisions."""
+    gone = voided_positions(events)
+    d = standing_decision(events, gone, stale)
+    return None if d is None else decision_appealed(events, gone, d.position)
 
 
 def by_names(outcome: Any, names: Mapping[str, str]) -> Any:

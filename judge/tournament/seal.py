@@ -315,7 +315,7 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
     settles it (judged on today's voids, an earlier decision the result never rested on was taken
     for it and its appeal said beside that warning). (result event, the warning's words, with the
     commands that settle it, no match to take the result from again (it gives the overturned decision
-    until that is voided), and why taking it settles nothing yet: _still_given.)
+    until that is voided), and why taking it settles nothing yet: still_given_words.)
     `logs`: the whole match logs basis_problems read in the same pass;
     a match not among them is read for its decisions, appeals and voids only."""
     from engine.desk import decision_appealed
@@ -347,18 +347,19 @@ def appealed_results(store: EventStore, st: TournamentState, events: list[Record
             # would be that decision again (QA86 2: "taken again (#8)" of the old result)
             out.append((e, (f"round {rnd} table {table}'s result came from match {match}, whose time decision "
                             f"(event {a.action}) was {a.words()}: the result still stands on it. "
-                            + _settle_appeal(st.id, match, rnd, table, a)), None, _still_given(match, a)))
+                            + _settle_appeal(st.id, match, rnd, table, a)), None, still_given_words(match, a)))
             break
     return out
 
 
-def _still_given(match: str, a: Any) -> str:
-    """Why taking the result from `match` again settles nothing while its standing time decision is
-    the one overturned on appeal (`a`, an engine.desk.AppealedAway), and what to do first: said by
-    `tournament result --match --overwrite` and the desk's take_again when they refuse (QA86 2)."""
+def still_given_words(match: str, a: Any) -> str:
+    """Why a result is not taken from `match` while its standing time decision is the one overturned
+    on appeal (`a`, an engine.desk.AppealedAway), and what to do first: said by the warnings, and by
+    Tournament.record_matches (`tournament result --match`, the desk's take_again) when it refuses
+    (QA86 2, QA88 1)."""
     void, decide = a.redecide_commands(match)
     return (f"match {match} still gives the time decision the head judge {a.decision} on appeal (event "
-            f"{a.action}, appeal event {a.appeal.position}): taking its result again would take that decision "
+            f"{a.action}, appeal event {a.appeal.position}): a result taken from it would take that decision "
             f"again; void event {a.action} and decide again first (`{void}`, then `{decide}`{read_again(a.facts)})"
             f", or enter the head judge's result by hand (`tablejudge tournament result ... W-L-D --table N "
             f"--overwrite --reason \"...\"`)")
@@ -409,7 +410,7 @@ def entered_against_decision(store: EventStore, st: TournamentState,
       no standing one: the match waits for a new decision, and nothing is compared.
     (result event, warning kind, the warning's words with the commands that settle it, the match to take
     the result from where that settles it: not where a penalty decided the match, nor on an overturned
-    decision the match still gives; then why taking it settles nothing yet: _still_given.) The match
+    decision the match still gives; then why taking it settles nothing yet: still_given_words.) The match
     logs read already (`logs`) are used; the others are read for their decisions, appeals and voids
     only, and only for the tables that have a linked match."""
     from engine.desk import decision_appealed
@@ -453,7 +454,7 @@ def entered_against_decision(store: EventStore, st: TournamentState,
                     f"{where} was entered before match {match}'s time decision (event {d.position}) was "
                     f"{a.words()}: it may rest on the overturned decision. " + _settle_appeal(st.id, match, rnd.number,
                                                                                         p["table"], a)), None,
-                            _still_given(match, a)))
+                            still_given_words(match, a)))
             continue
         # the match's outcome as it stands, not the decision alone: a later Match Loss or
         # Disqualification decides the match over it (engine.desk.log_outcome's order)

@@ -108,3 +108,35 @@ def test_look_alikes_of_NAME_are_refused_and_real_names_are_not(tmp_path):
     for real in ("Nam", "Name Rossi", "Judge Dredd", "Namé"):
         code, out, err = run_in_process(db, "judge", "ruling", m.id, "--text", "t", "--judge", real)
         assert code == 0 and m.events()[-1].actor == f"judge:{real}", out + err
+
+
+def test_the_global_by_NAME_is_refused_as_judge_NAME_is(tmp_path):
+    """QA88 MED-5: the root's `--by NAME` (who is typing; `--help` prints it so, and `--judge` defaults
+    to it) was stored as typed: `--by NAME timelimit M` recorded judge:NAME, `--by NAME log M note`
+    recorded_by NAME. Refused in the same words as `--judge NAME`, nothing stored; a real name is
+    stored, and a command's own `--by` is not read as the root's (`tournament pairings --by name`)."""
+    from engine.match import Match
+    from engine.store import EventStore
+
+    db = str(tmp_path / "t.db")
+    m = Match.create(EventStore.open(db), "optcg", ["Ann", "Bob"])
+    _refused(db, m, f"--by NAME judge ruling {m.id} --text t",  # -j/--judge defaults to --by: judge:NAME
+             "--by NAME: NAME is the placeholder of a printed command, not a name")
+    _refused(db, m, f"--by NAME log {m.id} note --text hi", "--by NAME: NAME is the placeholder")
+    _refused(db, m, f"--by=[NAME] log {m.id} note --text hi", "--by [NAME]: [NAME] is the placeholder")
+    _refused(db, m, f"--lang en --by 'Judge Name' log {m.id} note --text hi", '"Judge Name" is the placeholder')
+    code, out, _ = run_in_process(db, "--by", "NAME", "log", m.id, "note", "--text", "hi", "--json")
+    assert code == 2 and json.loads(out)["error"]["field"] == "by", out
+    for real in ("Namehta", "Jo Name", "JUDGE", "N"):
+        code, out, err = run_in_process(db, "--by", real, "log", m.id, "note", "--text", "hi")
+        assert code == 0 and m.events()[-1].recorded_by == real, out + err
+    code, out, err = run_in_process(db, "--by", "Kim", "judge", "ruling", m.id, "--text", "t")
+    assert code == 0 and m.events()[-1].actor == "judge:Kim", out + err
+
+    from judge.tournament.aggregate import Tournament
+    t = Tournament.create(EventStore.open(db), name="Cup", game="optcg", seed="7", rounds=1)
+    for p in ("Ann", "Bob"):
+        t.register(p)
+    t.pair()
+    code, out, err = run_in_process(db, "tournament", "pairings", t.id, "--by", "name")
+    assert code == 0 and "Ann" in out, out + err

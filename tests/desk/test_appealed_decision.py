@@ -10,19 +10,24 @@ import shlex
 
 import pytest
 
+from engine.store import EventStore
 from judge.tournament.aggregate import Tournament
 from tests.conftest import run_in_process
 from tests.desk.test_stale_decision import decided
 
 
-def _overturned(tmp_path):
+def _overturned(tmp_path, rounds=None):
+    """Ann's win at time (the match's last event) overturned on appeal. With `rounds`, a cup's round 1
+    result taken from the match first (_cup_from; after the appeal, taking it is refused: QA88 1),
+    returned last."""
     db = tmp_path / "t.db"
     m = decided(tmp_path)
     decision = m.events()[-1].position
+    t = _cup_from(m, rounds) if rounds else None
     code, out, err = run_in_process(db, "judge", "appeal", m.id, str(decision), "--judge", "Head",
                                     "--decision", "overturned", "--text", "Bob wins actually")
     assert code == 0, out + err
-    return db, m, decision, decision + 1
+    return (db, m, decision, decision + 1) + ((t,) if rounds else ())
 
 
 def _cup_from(m, rounds):
@@ -73,8 +78,7 @@ def test_an_upheld_appeal_is_not_said_as_overturned(tmp_path):
 
 
 def test_tournament_warnings_name_a_result_standing_on_an_overturned_decision(tmp_path):
-    db, m, decision, appeal = _overturned(tmp_path)
-    t = _cup_from(m, rounds=1)
+    db, m, decision, appeal, t = _overturned(tmp_path, rounds=1)
     code, out, _ = run_in_process(db, "tournament", "warnings", t.id)
     assert code == 1, out
     assert (f"round 1 table 1's result came from match {m.id}, whose time decision (event {decision}) was "
@@ -99,8 +103,7 @@ def test_tournament_warnings_name_a_result_standing_on_an_overturned_decision(tm
 def test_pairing_the_next_round_does_not_seal_over_a_result_on_an_overturned_decision(tmp_path):
     """QA85 1: `tournament close` refused, then `tournament pair` sealed round 1 over the overturned
     decision and paired round 2 on it (the web's Pair button too: the same Tournament.pair)."""
-    db, m, decision, appeal = _overturned(tmp_path)
-    t = _cup_from(m, rounds=2)
+    db, m, decision, appeal, t = _overturned(tmp_path, rounds=2)
     code, _, err = run_in_process(db, "tournament", "pair", t.id)
     assert code == 2 and "Round 1 cannot be sealed, so the next round is not paired" in err, err
     assert "overturned on appeal" in err
@@ -331,8 +334,7 @@ def test_a_result_on_an_appealed_decision_reads_the_matchs_decisions_appeals_and
     already in the same pass."""
     from engine.store import EventStore
     from judge.tournament.seal import appealed_results
-    db, m, decision, appeal = _overturned(tmp_path)
-    t = _cup_from(m, rounds=1)
+    db, m, decision, appeal, t = _overturned(tmp_path, rounds=1)
     st = t.state()
     reads = []
     real = EventStore.read
@@ -383,8 +385,7 @@ def test_taking_the_result_again_from_a_match_that_still_gives_the_overturned_de
     """QA86 2: `tournament result --match M --overwrite --reason` took the overturned decision again and
     said "unchanged", the warning kept (the desk's button: "taken again" of the old result). Refused in
     words with what to do first, nothing stored; the warning offers no take_from (the desk's button)."""
-    db, m, decision, appeal = _overturned(tmp_path)
-    t = _cup_from(m, rounds=1)
+    db, m, decision, appeal, t = _overturned(tmp_path, rounds=1)
     said = json.loads(run_in_process(db, "tournament", "warnings", t.id, "--json")[1])
     assert [w.get("take_from") for w in said if w["kind"] == "result-appealed"] == [None], said
     head = t.state().position
@@ -431,3 +432,41 @@ def test_a_decision_changed_on_appeal_is_voided_as_changed_not_overturned(tmp_pa
     assert code == 0, out + err
     code, out, _ = run_in_process(db, "timelimit", m.id, "--dry-run")
     assert f"--reason \"changed on appeal, event {decision + 1}\"" in out and "overturned" not in out, out
+
+
+def test_the_match_is_refused_after_the_head_judges_result_while_it_gives_the_overturned_decision(tmp_path):
+    """QA88 1 (the exact sequence): once the head judge's result was entered by hand after the appeal
+    (settling result-appealed), `tournament result --match M --overwrite --reason` put the overturned
+    winner back (exit 0, "Ann 2-1-0"): the refusal read the warnings, and none was open. Refused on the
+    match itself, nothing stored; after the decision is voided and decided again, taken."""
+    db = tmp_path / "t.db"
+
+    def ok(*args):
+        code, out, err = run_in_process(db, *args)
+        assert code == 0, out + err
+        return out
+
+    t = ok("tournament", "new", "--name", "R", "--game", "op2009", "--rounds", "3", "--seed", "1").strip()
+    ok("tournament", "register", t, "Ann", "Bob")
+    ok("tournament", "pair", t)
+    m = next(x.split()[1] for x in ok("tournament", "matches", t).splitlines() if x.split()[:1] == ["1"])
+    ok("timelimit", m, "--facts", "games=1-0 in_game=yes turn_over=yes won=B sudden=A", "--judge", "Zed")  # event 3
+    assert "Ann 2-1-0 Bob" in ok("tournament", "result", t, "--match", m)
+    ok("judge", "appeal", m, "3", "--judge", "Head Rossi", "--decision", "overturned", "--text", "Bob damaged first",
+       "--by", "Bob")
+    assert "Ann 1-2-0 Bob" in ok("tournament", "result", t, "1-2-0", "--table", "1", "--overwrite", "--reason",
+                                 "appeal, event 4")
+    assert "no warning" in ok("tournament", "warnings", t)
+    store = EventStore.open(str(db))
+    head = len(store.read(t))
+    code, out, err = run_in_process(db, "tournament", "result", t, "--match", m, "--overwrite", "--reason",
+                                    "from the match")
+    assert code == 2, out + err
+    assert (f"match {m} still gives the time decision the head judge overturned on appeal (event 3, appeal event 4)"
+            in err and "void event 3 and decide again first" in err and "nothing was recorded" in err), err
+    assert len(store.read(t)) == head and "no warning" in ok("tournament", "warnings", t)
+    # replaced (voided, decided again as the head judge ruled): the match gives Bob's win and is taken
+    ok("log", m, "correction", "--actor", "judge:Head Rossi", "--voids", "3", "--reason", "overturned on appeal, event 4")
+    ok("timelimit", m, "--facts", "games=1-0 in_game=yes turn_over=yes won=B sudden=B", "--judge", "Head Rossi")
+    out = ok("tournament", "result", t, "--match", m, "--overwrite", "--reason", "decided again after an appeal")
+    assert "Ann 1-2-0 Bob" in out, out
