@@ -160,3 +160,37 @@ def test_an_appeal_filed_or_decided_already_or_of_a_voided_ruling_is_refused_in_
     assert call.status_code == 422
     assert f"event {r + 2} is not a judge's ruling or decision" in said(call.text, "flash error")
     assert head(api, m1) == before
+
+
+def test_the_players_list_of_decisions_reads_the_rows_it_needs_not_the_whole_log(api, server, monkeypatch):
+    """A table's page is rendered on every live refresh: its list of decisions reads the rows of the
+    kinds it shows, and the whole log only where its timeline must be walked again. A recorder's own
+    undo (a correction no appeal may name) walks nothing."""
+    from types import SimpleNamespace
+
+    from engine.match import Match
+    from judge.web.desk import Desk
+    from judge.web.routes.player import table_appeals
+
+    tid, matches, tables, links = table_event(api)
+    full_reads: list[str] = []
+    real_read = EventStore.read
+
+    def read(self, mid, *a, **kw):
+        full_reads.append(mid)
+        return real_read(self, mid, *a, **kw)
+
+    with EventStore.open(server.db) as store:
+        web = SimpleNamespace(desk=Desk(store))
+        m2 = Match(store, matches[2])
+        note = m2.record("note", {"text": "a slip"}, actor="scorekeeper:Sam").event.position
+        m2.record("correction", {"voids": note, "reason": "undo"}, actor="scorekeeper:Sam")
+        monkeypatch.setattr(EventStore, "read", read)
+        assert table_appeals(web, web.desk.matches.match(matches[2])) == []
+        assert full_reads == []  # no judge action: nothing walked
+        r = ruling(api, matches[1], "the attack is legal")
+        m1 = web.desk.matches.match(matches[1])
+        assert [a["position"] for a in table_appeals(web, m1)] == [r]  # the timeline walked once
+        full_reads.clear()
+        assert [a["position"] for a in table_appeals(web, m1)] == [r]
+        assert full_reads == []  # the next render: the cached timeline and the few rows

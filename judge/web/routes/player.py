@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from engine.desk import APPEALABLE_KINDS, judge_of
 from engine.match import InputError
-from judge.desk.actions import appeal_ledger
+from judge.desk.actions import appeal_ledger, appealable
 from judge.desk.calls import open_call
 from judge.tournament.reports import ResultConfirmed
 from judge.tournament.tables import table_status
@@ -28,9 +28,10 @@ router = APIRouter(include_in_schema=False)
 
 
 def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call_seen: int | None = None,
-          **extra) -> HTMLResponse:
+          appeals: list[dict] | None = None, **extra) -> HTMLResponse:
     """`call_seen`: the call form's `seen` when the page answers a call (the `seen` that call sent:
-    the answer is the same page, so its next tap finds the call it stored and stores nothing)."""
+    the answer is the same page, so its next tap finds the call it stored and stores nothing).
+    `appeals`: the table's `table_appeals`, where the caller has them already."""
     web = app_state(request)
     st = web.desk.tournament(tid).state()
     rnd = st.round(g.round)
@@ -60,7 +61,8 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call
         a, b, d = slip_table_order.split("-")
         return f"{b}-{a}-{d}"
 
-    appeals = table_appeals(web, m) if m is not None else []
+    if appeals is None:
+        appeals = table_appeals(web, m) if m is not None else []
     return page(request, "web/play.html", status, title=f"Table {g.table} — {rnd.name}", tid=tid, event_name=st.name,
                 closed=st.is_closed(rnd),
                 k=g.token, csrf=web.signer.csrf(g.token), round_name=rnd.name, table=view, me=me, opponent=opponent,
@@ -76,16 +78,19 @@ def table_appeals(web, m) -> list[dict]:
     """The judges' decisions at a table that an appeal may name, oldest first, each in the words the
     public replay says it (hidden cards hidden: the timeline as a scorekeeper sees it, cached until
     the log moves) with its appeal's status (judge.desk.actions.appeal_ledger): who filed it and
-    when, and the head judge's decision. A log with no judge action walks no timeline."""
-    kinds = APPEALABLE_KINDS + ("appeal.filed", "judge.appeal")
-    if not any(e.kind in APPEALABLE_KINDS for e in m.store.read_kinds(m.id, kinds)):
-        return []
+    when, and the head judge's decision. Only the rows of those kinds are read (the ledger needs no
+    other); a log with no judge action an appeal may name (a recorder's own correction is none)
+    walks no timeline, and a cached timeline reads nothing more."""
     read = web.desk.matches.read(m.id)
+    rows = [e for e in m.store.read_kinds(m.id, APPEALABLE_KINDS + ("appeal.filed", "judge.appeal"))
+            if e.position <= read.head]  # as the timeline below stands
+    if not any(appealable(e.kind, e.actor) for e in rows):
+        return []
     tl = web.desk.matches.timeline(m.id, hidden=True, read=read)
     words = {e["p"]: e["text"] for e in tl.events}
     voided = {e["p"] for e in tl.events if e["void"]}
     out = []
-    for a in appeal_ledger(m, read.events(), voided):
+    for a in appeal_ledger(m, rows, voided):
         e, d = a.event, a.decision
         out.append({"position": e.position, "text": words.get(e.position, e.kind), "at": views.local_time(e.recorded_at),
                     "status": a.status,
@@ -189,9 +194,10 @@ async def appeal(request: Request, tid: str):
     # lists it so), no event numbers (the API's message keeps them for the staff's programs); the
     # notice says the head judge is called: the page's own line for the call is not said twice
     m = ctx.desk.matches.match(rnd.matches[g.table])
-    appealed = next((a for a in table_appeals(app_state(request), m) if a["position"] == done["appealed"]), None)
+    appeals = table_appeals(app_state(request), m)
+    appealed = next((a for a in appeals if a["position"] == done["appealed"]), None)
     what = "" if appealed is None else f" of the judge's decision at {appealed['at']} (“{appealed['text']}”)"  # voided meanwhile
-    return _view(request, tid, g, me, call_said=True,
+    return _view(request, tid, g, me, call_said=True, appeals=appeals,
                  notice=f"Your appeal{what} is filed: the head judge is called to your table")
 
 
