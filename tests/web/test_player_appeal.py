@@ -119,9 +119,14 @@ def test_another_tables_ruling_and_staff_links_are_refused_nothing_stored(api):
         assert "cannot appeal a judge's ruling" in r.json()["error"]
         assert "the table's players do that, with the link of their slip's QR code" in r.json()["error"]
     # someone who does not play at the table, on the page's own form
-    r = file(api, tid, links[1], tables[2]["player1"], r2, page_of=tables[1]["player1"])
-    assert r.status_code == 403, r.text
-    assert f"{tables[2]['player1']!r} does not play at table 1" in said(r.text, "flash error")
+    r1 = ruling(api, m1, "table 1's ruling")
+    before[m1] = head(api, m1)
+    r = file(api, tid, links[1], tables[2]["player1"], r1, page_of=tables[1]["player1"])
+    assert r.status_code == 422, r.text
+    words = said(r.text, "flash error")
+    assert f"'{tables[2]['player1']}' does not play in this match ({tables[1]['player1']}, " in words
+    assert "an appeal is a player's. Nothing was stored. Tap “I am …” with your own name on this page" in words
+    assert "Scan the slip's QR code" not in words  # the link is right: the name is not
     assert {m: head(api, m) for m in (m1, m2)} == before
 
 

@@ -115,6 +115,8 @@ def _next_step(e: Exception, closed: bool, action: str = "report") -> str:
         return "Scan the slip's QR code again; if this happens again, ask a judge."
     if action == "call":
         return "Check what you typed and call a judge again; if this happens again, ask a judge."
+    if action == "appeal" and getattr(e, "field", None) == "player":  # the page's name is not one of the table's
+        return "Tap “I am …” with your own name on this page, then appeal again; if this happens again, ask a judge."
     if action == "appeal":
         return "The judges' decisions below are as they stand now; if this is not what you expect, ask a judge."
     return "Check your result and tap again; if this happens again, ask a judge."
