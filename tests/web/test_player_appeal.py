@@ -199,3 +199,42 @@ def test_the_players_list_of_decisions_reads_the_rows_it_needs_not_the_whole_log
         full_reads.clear()
         assert [a["position"] for a in table_appeals(web, m1)] == [r]
         assert full_reads == []  # the next render: the cached timeline and the few rows
+
+
+def test_two_players_filing_the_same_appeal_at_once_store_one(api, server, monkeypatch):
+    """Two servers on one log: both players of a table file an appeal of the same ruling at the same
+    moment. Each server's check ("already filed?") reads the log before either records; the filing
+    lands only right after the log its check read, so the one that lost the race is checked again
+    and refused in words, naming who filed first. One filing, one head judge's call."""
+    import judge.desk.actions as desk_actions
+    from engine.match import InputError, Match
+
+    tid, matches, tables, links = table_event(api)
+    mid = matches[1]
+    p1, p2 = tables[1]["player1"], tables[1]["player2"]
+    r = ruling(api, mid, "the attack is legal")
+    real_ledger = desk_actions.appeal_ledger
+    raced = []
+
+    def ledger_then_the_other_server_files(match, events=None, voided=None):
+        rows = real_ledger(match, events, voided)
+        if not raced:  # the other server files while this one has checked and not yet recorded
+            raced.append(True)
+            with EventStore.open(server.db) as other:
+                desk_actions.appeal_to_head_judge(Match(other, mid), appealed=r, player=p2, reason="me first")
+        return rows
+
+    monkeypatch.setattr(desk_actions, "appeal_ledger", ledger_then_the_other_server_files)
+    with EventStore.open(server.db) as store:
+        m = Match(store, mid)
+        m.head_position()  # this server knows the log as the page showed it
+        try:
+            desk_actions.appeal_to_head_judge(m, appealed=r, player=p1, reason="the card was still in play")
+            refused = None
+        except InputError as e:
+            refused = e
+        filed = [e for e in store.read(mid) if e.kind == "appeal.filed"]
+    assert [(e.actor, e.payload["appealed"]) for e in filed] == [(p2, r)]
+    assert refused is not None and refused.field == "appealed"
+    assert f"is already appealed by {p2} at " in str(refused)
+    assert "the head judge hears both players; wait at your table" in str(refused)
