@@ -17,7 +17,7 @@ from judge.tournament.tables import table_status
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.actions import number, run_action
-from judge.web.match_actions import MatchScope, run_match_action, table_match
+from judge.web.match_actions import match_scope, run_match_action, table_match
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_status, grant_of, page, page_error, read_form, refused,
 )
@@ -189,7 +189,8 @@ async def appeal(request: Request, tid: str):
         rnd = ctx.desk.tournament(tid).state().round(g.round)
         if rnd is None or rnd.matches.get(g.table) is None:
             raise InputError(f"no judge has ruled at table {g.table} yet: there is nothing to appeal", field="appealed")
-        done = run_match_action(ctx, g, "file_appeal", MatchScope(rnd.matches[g.table], tid, (g.round, g.table)), form)
+        # where the log says the match belongs (not the grant's own table): require() checks it
+        done = run_match_action(ctx, g, "file_appeal", match_scope(ctx.desk, rnd.matches[g.table]), form)
     except HANDLED as e:
         return _refusal(request, tid, e, form, "appeal")
     # in the player's words, as the judge-call notice: the decision by its time and words (their page
