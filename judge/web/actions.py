@@ -58,9 +58,10 @@ def text(f: dict[str, Any], name: str, *, required: bool = True, limit: int = 50
         return None
     if not isinstance(v, str):
         raise InputError("must be text", field=name)
-    # a textarea's line breaks come as CR LF (the HTML form encoding): a line break, which free text
-    # may hold, where the schema refused the CR ("control character U+000D" for a ruling of two lines)
-    v = v.replace("\r\n", "\n")
+    # a textarea's line breaks come as CR LF (the HTML form encoding), an old client's as a lone CR:
+    # a line break, which free text may hold, where the schema refused the CR ("control character
+    # U+000D", naming no field, for a ruling of two lines)
+    v = v.replace("\r\n", "\n").replace("\r", "\n")
     if len(v) > limit or "\x00" in v:
         raise InputError(f"at most {limit} characters, no NUL", field=name)
     # a text direction control: the schema refuses it too, later, in words that name no box of the
