@@ -157,8 +157,10 @@ def _top_cut(ctx, t, g, f):
 def _take_again(ctx, t, g, f):
     e = placings.take_again(t, text(f, "warning"), text(f, "reason"))
     p = e.payload
-    return {"message": f"round {p['round']} table {p['table']}: the result taken again from match "
-                       f"{', '.join(p.get('matches') or [])} (#{e.position})", "position": e.position}
+    taken = p.get("matches") or []  # an event that names none (not record_matches' shape): said so, not blank
+    source = f"match{'es' if len(taken) > 1 else ''} {', '.join(taken)}" if taken else "its match"
+    return {"message": f"round {p['round']} table {p['table']}: the result taken again from {source} "
+                       f"(#{e.position})", "position": e.position}
 
 
 def _decide(ctx, t, g, f):
