@@ -15,6 +15,7 @@ from engine.desk import (
 from engine.events import RecordedEvent, default_recorder_name
 from engine.schema import shown
 from engine.match import InputError, Match, Recorded
+from engine.store import ConflictError
 from judge.desk.calls import CALL_KINDS, open_call, standing_calls
 from judge.desk.clock import local_time
 
@@ -45,14 +46,15 @@ def last_game_event(match: Match, events: list[RecordedEvent] | None = None) -> 
 
 
 def record(match: Match, kind: str, payload: dict[str, Any], *, actor: str,
-           recorded_by: str | None = None) -> Recorded:
+           recorded_by: str | None = None, expected_position: int | None = None) -> Recorded:
     """Record one desk event (validated like any other: malformed input raises InputError, a second
     time call too). Its findings include the desk's own checks of it (Match.record says them on
     every path: a ruling citing a rule the game does not have), said now rather than only when the
     log is next reviewed; its notices, what the desk says to the judge that is no finding (DESK-5's
-    minutes late not checked)."""
+    minutes late not checked). `expected_position`: only after that event (ConflictError, nothing
+    stored, if the log ends elsewhere)."""
     payload = {k: v for k, v in payload.items() if v is not None}
-    rec = match.record(kind, payload, actor=actor, recorded_by=recorded_by)
+    rec = match.record(kind, payload, actor=actor, recorded_by=recorded_by, expected_position=expected_position)
     if kind == "judge.penalty":
         # a penalty's minutes late under a policy with no ladder (none, mtg-ipg): said on every path that
         # records one (the CLI, the web's form, the API; a free infraction or a guide's), so silence is
@@ -148,10 +150,32 @@ def file_appeal(match: Match, *, appealed: int, player: str, reason: str, record
     counts (voided since the page showed it, or never one), where its appeal is already decided
     (DESK-13: one standing decision; the head judge alone reconsiders) or already filed and waiting
     for the head judge (one hearing: the head judge hears both players). `events`, `voided`: the
-    log as the caller read it."""
+    log as the caller read it.
+
+    The filing lands only right after the log the checks read: two players filing at once (two
+    servers on one log) would otherwise both pass "already filed". The one that lost the race is
+    checked again against the log as it now ends (and so told who filed first); a second lost race
+    is refused in words, nothing stored."""
     if player not in match.players:  # said as the caller names it (the payload would say "unknown actor")
         raise InputError(f"{shown(player)} does not play in this match ({', '.join(match.players)}): an appeal is "
                          "a player's", field="player")
+    for _ in range(2):
+        try:
+            return _file_appeal_after(match, appealed, player, reason, recorded_by, events, voided)
+        except ConflictError:
+            events = voided = None  # the log moved under the check: read it again
+    raise InputError(f"the match's log moved twice while your appeal of event {appealed} was being filed; nothing "
+                     "was stored: appeal again", field="appealed")
+
+
+def _file_appeal_after(match: Match, appealed: int, player: str, reason: str, recorded_by: str | None,
+                       events: list[RecordedEvent] | None, voided: set[int] | None) -> Recorded:
+    """`file_appeal`'s checks against the log up to its head, and the filing right after that head."""
+    if events is None:
+        head = match.head_position()
+        events = match.store.read(match.id, upto=head)
+    else:
+        head = max(e.position for e in events)
     ledger = appeal_ledger(match, events, voided)
     row = next((a for a in ledger if a.event.position == appealed), None)
     if row is None:
@@ -168,7 +192,7 @@ def file_appeal(match: Match, *, appealed: int, player: str, reason: str, record
         raise InputError(f"{said} is already appealed by {f.payload['player']} at {local_time(f.recorded_at)}: "
                          "the head judge hears both players; wait at your table", field="appealed")
     return record(match, "appeal.filed", {"appealed": appealed, "player": player, "reason": reason},
-                  actor=player, recorded_by=recorded_by)
+                  actor=player, recorded_by=recorded_by, expected_position=head)
 
 
 @dataclass(frozen=True)

@@ -58,9 +58,10 @@ def text(f: dict[str, Any], name: str, *, required: bool = True, limit: int = 50
         return None
     if not isinstance(v, str):
         raise InputError("must be text", field=name)
-    # a textarea's line breaks come as CR LF (the HTML form encoding): a line break, which free text
-    # may hold, where the schema refused the CR ("control character U+000D" for a ruling of two lines)
-    v = v.replace("\r\n", "\n")
+    # a textarea's line breaks come as CR LF (the HTML form encoding), an old client's as a lone CR:
+    # a line break, which free text may hold, where the schema refused the CR ("control character
+    # U+000D", naming no field, for a ruling of two lines)
+    v = v.replace("\r\n", "\n").replace("\r", "\n")
     if len(v) > limit or "\x00" in v:
         raise InputError(f"at most {limit} characters, no NUL", field=name)
     # a text direction control: the schema refuses it too, later, in words that name no box of the
@@ -156,8 +157,10 @@ def _top_cut(ctx, t, g, f):
 def _take_again(ctx, t, g, f):
     e = placings.take_again(t, text(f, "warning"), text(f, "reason"))
     p = e.payload
-    return {"message": f"round {p['round']} table {p['table']}: the result taken again from match "
-                       f"{', '.join(p.get('matches') or [])} (#{e.position})", "position": e.position}
+    taken = p.get("matches") or []  # an event that names none (not record_matches' shape): said so, not blank
+    source = f"match{'es' if len(taken) > 1 else ''} {', '.join(taken)}" if taken else "its match"
+    return {"message": f"round {p['round']} table {p['table']}: the result taken again from {source} "
+                       f"(#{e.position})", "position": e.position}
 
 
 def _decide(ctx, t, g, f):

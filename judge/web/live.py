@@ -8,7 +8,7 @@ Topics: `results` (a result, report or undo), `queue` (the judges' queue), `stan
 `audit` (every event), and `table:R:N` (one table of one round: its player page).
 
 A recorded match is a stream of its own: its pages (recorder, replay) subscribe to the match's id
-and refresh on topic `match`; a judge call, a ruling or a correction there also tells the match's
+and refresh on topic `match`; a judge call, a ruling, an appeal's decision or a correction there also tells the match's
 tournament (topic `calls`: the judges' queue). A judge's act at a tournament's table (a call, a
 ruling, a penalty, an appeal filed or decided, a correction) also tells that table's player page
 (topic `table:R:N`): a player waiting at the table sees the decision without reloading. The message
@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from engine.desk import APPEALABLE_KINDS
+from judge.desk.calls import CALL_KINDS
 
 KIND_TOPICS: dict[str, tuple[str, ...]] = {
     "result.recorded": ("results", "standings", "queue"),
@@ -66,7 +67,9 @@ def topics_of(events: Sequence[Any], created: bool = False) -> list[str]:
     return sorted(topics)
 
 
-CALL_TOPIC_KINDS = frozenset({"judge.call", "judge.ruling", "correction"})
+# What the judges' queue shows or is answered by (a call, a ruling or an appeal's decision answering
+# it, a correction voiding one): the queue's own list, so the two cannot drift apart.
+CALL_TOPIC_KINDS = frozenset(CALL_KINDS)
 
 
 # What a table's player page shows of its recorded match (judge.web.routes.player): the player's own

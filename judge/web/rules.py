@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 
 from engine.catalogue import load as load_catalogue
 from engine.penalty_guide import guide_for
@@ -29,13 +31,15 @@ LABEL_TITLE = 60  # characters of a rule's title in its <option>: the desk's rul
 # Made once per process per ruleset, as `resource` is (the call page built them again on every render,
 # ~300 rules with their words, for a list that cannot change): a ruleset's rules are a class attribute of
 # code (engine/rulesets, `Ruleset.rules`) and the desk's come from a file shipped with the package, both
-# loaded once; a new rule is a new release, hence a new process. Tuples: callers share them.
+# loaded once; a new rule is a new release, hence a new process. Read-only (tuples of read-only
+# mappings): every caller shares the one copy, and a page that changed a rule's words would change
+# them for every later page.
 @cache
-def rule_choices(ruleset: str) -> tuple[dict[str, str], ...]:
+def rule_choices(ruleset: str) -> tuple[Mapping[str, str], ...]:
     """Every rule a ruling on `ruleset` (its name) may cite: the ruleset's and the desk's, each with
-    its words (UnknownRuleset for a name no ruleset has)."""
+    its words (UnknownRuleset for a name no ruleset has). Read-only: `dict(rule)` for a copy."""
     desk = load_catalogue("engine", "desk_rules.toml").rules
-    return tuple({"id": r.id, "title": r.title, "section": r.section, "en": r.en, "quote": r.quote}
+    return tuple(MappingProxyType({"id": r.id, "title": r.title, "section": r.section, "en": r.en, "quote": r.quote})
                  for r in list(get_ruleset(ruleset).rules) + list(desk))
 
 
@@ -45,7 +49,7 @@ def rule_options(ruleset: str) -> tuple[tuple[str, str], ...]:
     return tuple((r["id"], label(r)) for r in rule_choices(ruleset))
 
 
-def label(rule: dict[str, str]) -> str:
+def label(rule: Mapping[str, str]) -> str:
     """A rule's words in a select: its id and its title, cut at a word near LABEL_TITLE characters.
     The select is on the page twice (ruling, backup) and a phone's picker shows a line of each; the
     rule's full words show beside it once picked (the page's cite box)."""
@@ -72,7 +76,7 @@ def resource(ruleset: str) -> Resource:
     """The ruleset's rules and its guide's infractions as JSON, with their hash (UnknownRuleset for a
     name no ruleset has). Made once per process: both come from files shipped with the code."""
     rs = get_ruleset(ruleset)
-    data = {"ruleset": rs.name, "rules": list(rule_choices(rs.name)),
+    data = {"ruleset": rs.name, "rules": [dict(r) for r in rule_choices(rs.name)],
             "infractions": [i.to_dict() for i in guide_for(rs.name).infractions]}
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
     digest = hashlib.sha256(body).hexdigest()

@@ -57,3 +57,13 @@ def test_a_textareas_line_breaks_are_line_breaks(api, server):
     assert r.status_code == 200, r.text
     with EventStore.open(server.db) as store:
         assert store.read(matches[1])[-1].payload["text"] == "line one\nline two"
+
+
+def test_a_lone_carriage_return_is_a_line_break_too(api, server):
+    # a client sending old Mac line ends (a lone CR): the schema's "control character U+000D", naming
+    # no box of the page, reached the user; a line break, as CR LF is
+    tid, matches, tables, links = table_event(api)
+    r = api.post(f"/api/m/{matches[1]}/do/ruling", {"text": "line one\rline two\r\nline three"})
+    assert r.status_code == 200, r.text
+    with EventStore.open(server.db) as store:
+        assert store.read(matches[1])[-1].payload["text"] == "line one\nline two\nline three"

@@ -82,3 +82,51 @@ def test_the_head_judges_decision_reaches_the_players_page_without_a_reload(tmp_
         assert widths[0] <= widths[1] == 360, widths
         hall.shot(phone, "appeal-decided-live-360")
     assert hall.errors == []
+
+
+def test_a_judges_act_at_the_table_keeps_the_appeal_being_typed(tmp_path):
+    """The player is typing an appeal (its <details> open) when the judge records something else at
+    their table: the live stream names the table, and refreshing the table's part would close the
+    form and lose the text. The part waits: the text and the open form survive; the page catches up
+    once the appeal is filed, or once the box is left empty."""
+    with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, tid, mid):
+        kim = mint(api, tid, "judge", "Kim")
+        ruling = api.post(f"/api/m/{mid}/do/ruling", {"text": "the blocker was rested: the attack stands"},
+                          token=kim).json()["position"]
+        me = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+        phone = hall.page(b.new_context(**SMALL_PHONE))
+        phone.goto(f"{server.url}/t/{tid}/play?k={player_tokens(api, tid)[1]}&me={me}")
+        phone.locator("#live-status.on").wait_for(timeout=WAIT)
+        phone.evaluate("window.__heard = 0; document.addEventListener('tj:changed', () => window.__heard++)")
+        item = phone.locator(f"#decision-{ruling}")
+        item.get_by_text("Appeal this decision to the head judge").click()
+        box = item.locator("textarea[name=reason]")
+        box.fill("the blocker was active: it was not")
+        second = api.post(f"/api/m/{mid}/do/ruling", {"text": "the game goes on from the attack"},
+                          token=kim).json()["position"]
+        phone.wait_for_function("window.__heard >= 1", timeout=WAIT)
+        phone.wait_for_timeout(1500)  # what a refresh takes to come back and swap the part
+        assert box.input_value() == "the blocker was active: it was not"
+        assert item.locator("details").evaluate("d => d.open")
+        assert phone.locator(f"#decision-{second}").count() == 0  # not yet: it waits for the player
+        hall.shot(phone, "appeal-typing-kept-360")
+        box.fill("the blocker was active: it was not rested")
+        item.get_by_role("button", name="File my appeal").click()
+        phone.locator(f"#decision-{ruling} .appeal.pending").wait_for(timeout=WAIT)
+        phone.locator(f"#decision-{second}").wait_for(timeout=WAIT)  # filed: the page is current again
+        # left empty: the page catches up as the player leaves the box
+        later = phone.locator(f"#decision-{second}")
+        later.get_by_text("Appeal this decision to the head judge").click()
+        later.locator("textarea[name=reason]").fill("a second thought")
+        heard = phone.evaluate("window.__heard")
+        third = api.post(f"/api/m/{mid}/do/ruling", {"text": "time extension of two minutes"},
+                         token=kim).json()["position"]
+        phone.wait_for_function(f"window.__heard > {heard}", timeout=WAIT)
+        phone.wait_for_timeout(1500)
+        assert phone.locator(f"#decision-{third}").count() == 0
+        later.locator("textarea[name=reason]").fill("")
+        phone.locator("h2", has_text="Judges' decisions").click()  # the box loses the focus
+        phone.locator(f"#decision-{third}").wait_for(timeout=WAIT)
+        widths = phone.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1] == 360, widths
+    assert hall.errors == []

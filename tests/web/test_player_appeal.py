@@ -119,9 +119,14 @@ def test_another_tables_ruling_and_staff_links_are_refused_nothing_stored(api):
         assert "cannot appeal a judge's ruling" in r.json()["error"]
         assert "the table's players do that, with the link of their slip's QR code" in r.json()["error"]
     # someone who does not play at the table, on the page's own form
-    r = file(api, tid, links[1], tables[2]["player1"], r2, page_of=tables[1]["player1"])
-    assert r.status_code == 403, r.text
-    assert f"{tables[2]['player1']!r} does not play at table 1" in said(r.text, "flash error")
+    r1 = ruling(api, m1, "table 1's ruling")
+    before[m1] = head(api, m1)
+    r = file(api, tid, links[1], tables[2]["player1"], r1, page_of=tables[1]["player1"])
+    assert r.status_code == 422, r.text
+    words = said(r.text, "flash error")
+    assert f"'{tables[2]['player1']}' does not play in this match ({tables[1]['player1']}, " in words
+    assert "an appeal is a player's. Nothing was stored. Tap “I am …” with your own name on this page" in words
+    assert "Scan the slip's QR code" not in words  # the link is right: the name is not
     assert {m: head(api, m) for m in (m1, m2)} == before
 
 
@@ -160,3 +165,76 @@ def test_an_appeal_filed_or_decided_already_or_of_a_voided_ruling_is_refused_in_
     assert call.status_code == 422
     assert f"event {r + 2} is not a judge's ruling or decision" in said(call.text, "flash error")
     assert head(api, m1) == before
+
+
+def test_the_players_list_of_decisions_reads_the_rows_it_needs_not_the_whole_log(api, server, monkeypatch):
+    """A table's page is rendered on every live refresh: its list of decisions reads the rows of the
+    kinds it shows, and the whole log only where its timeline must be walked again. A recorder's own
+    undo (a correction no appeal may name) walks nothing."""
+    from types import SimpleNamespace
+
+    from engine.match import Match
+    from judge.web.desk import Desk
+    from judge.web.routes.player import table_appeals
+
+    tid, matches, tables, links = table_event(api)
+    full_reads: list[str] = []
+    real_read = EventStore.read
+
+    def read(self, mid, *a, **kw):
+        full_reads.append(mid)
+        return real_read(self, mid, *a, **kw)
+
+    with EventStore.open(server.db) as store:
+        web = SimpleNamespace(desk=Desk(store))
+        m2 = Match(store, matches[2])
+        note = m2.record("note", {"text": "a slip"}, actor="scorekeeper:Sam").event.position
+        m2.record("correction", {"voids": note, "reason": "undo"}, actor="scorekeeper:Sam")
+        monkeypatch.setattr(EventStore, "read", read)
+        assert table_appeals(web, web.desk.matches.match(matches[2])) == []
+        assert full_reads == []  # no judge action: nothing walked
+        r = ruling(api, matches[1], "the attack is legal")
+        m1 = web.desk.matches.match(matches[1])
+        assert [a["position"] for a in table_appeals(web, m1)] == [r]  # the timeline walked once
+        full_reads.clear()
+        assert [a["position"] for a in table_appeals(web, m1)] == [r]
+        assert full_reads == []  # the next render: the cached timeline and the few rows
+
+
+def test_two_players_filing_the_same_appeal_at_once_store_one(api, server, monkeypatch):
+    """Two servers on one log: both players of a table file an appeal of the same ruling at the same
+    moment. Each server's check ("already filed?") reads the log before either records; the filing
+    lands only right after the log its check read, so the one that lost the race is checked again
+    and refused in words, naming who filed first. One filing, one head judge's call."""
+    import judge.desk.actions as desk_actions
+    from engine.match import InputError, Match
+
+    tid, matches, tables, links = table_event(api)
+    mid = matches[1]
+    p1, p2 = tables[1]["player1"], tables[1]["player2"]
+    r = ruling(api, mid, "the attack is legal")
+    real_ledger = desk_actions.appeal_ledger
+    raced = []
+
+    def ledger_then_the_other_server_files(match, events=None, voided=None):
+        rows = real_ledger(match, events, voided)
+        if not raced:  # the other server files while this one has checked and not yet recorded
+            raced.append(True)
+            with EventStore.open(server.db) as other:
+                desk_actions.appeal_to_head_judge(Match(other, mid), appealed=r, player=p2, reason="me first")
+        return rows
+
+    monkeypatch.setattr(desk_actions, "appeal_ledger", ledger_then_the_other_server_files)
+    with EventStore.open(server.db) as store:
+        m = Match(store, mid)
+        m.head_position()  # this server knows the log as the page showed it
+        try:
+            desk_actions.appeal_to_head_judge(m, appealed=r, player=p1, reason="the card was still in play")
+            refused = None
+        except InputError as e:
+            refused = e
+        filed = [e for e in store.read(mid) if e.kind == "appeal.filed"]
+    assert [(e.actor, e.payload["appealed"]) for e in filed] == [(p2, r)]
+    assert refused is not None and refused.field == "appealed"
+    assert f"is already appealed by {p2} at " in str(refused)
+    assert "the head judge hears both players; wait at your table" in str(refused)

@@ -8,6 +8,8 @@ import html
 import json
 import re
 
+import pytest
+
 from engine.penalty_guide import guide_for
 from engine.rulesets import get_ruleset
 from judge.web import rules as rules_module
@@ -103,3 +105,14 @@ def test_the_rule_choices_are_made_once_per_ruleset_not_on_every_call_page(monke
     options = rules_module.rule_options("optcg")
     assert rules_module.rule_options("optcg") is options and options[0] == (first[0]["id"], label(first[0]))
     assert rules_module.rule_choices("grandline") is not first and len(loads) == 2  # each ruleset its own
+
+
+def test_the_shared_rule_choices_cannot_be_changed_by_a_caller():
+    """One copy serves every page: a caller changing a rule's words would change them for every later
+    call page of the ruleset. Read-only."""
+    import pytest
+
+    rule = rules_module.rule_choices("optcg")[0]
+    with pytest.raises(TypeError):
+        rule["title"] = "changed"  # type: ignore[index]
+    assert rules_module.rule_choices("optcg")[0]["title"] != "changed"

@@ -82,3 +82,19 @@ def test_only_a_judge_or_the_organizer_may_take_it_again(api, server):
     r = api.post(f"/api/t/{tid}/do/take_again", {"warning": warning["id"], "reason": "the organizer's"})
     assert r.status_code == 200, r.text
     assert results(server.db, tid)[-1].actor == "organizer"
+
+
+def test_the_message_names_the_match_or_says_none_is_named(monkeypatch):
+    """The answer's words built from the event: a payload naming no match said "from match  (#N)"."""
+    from types import SimpleNamespace
+
+    from judge.web import actions
+
+    def taken(payload):
+        event = SimpleNamespace(payload={"round": 1, "table": 2, **payload}, position=9)
+        monkeypatch.setattr(actions.placings, "take_again", lambda t, w, r: event)
+        return actions._take_again(None, None, None, {"warning": "result-basis:1", "reason": "x"})["message"]
+
+    assert taken({"matches": ["3f2a"]}) == "round 1 table 2: the result taken again from match 3f2a (#9)"
+    assert taken({"matches": ["3f2a", "77b0"]}) == "round 1 table 2: the result taken again from matches 3f2a, 77b0 (#9)"
+    assert taken({}) == "round 1 table 2: the result taken again from its match (#9)"

@@ -10,14 +10,14 @@ from fastapi.responses import HTMLResponse, Response
 
 from engine.desk import APPEALABLE_KINDS, judge_of
 from engine.match import InputError
-from judge.desk.actions import appeal_ledger
+from judge.desk.actions import appeal_ledger, appealable
 from judge.desk.calls import open_call
 from judge.tournament.reports import ResultConfirmed
 from judge.tournament.tables import table_status
 from judge.tournament.rounds import clock_view
 from judge.web import views
 from judge.web.actions import number, run_action
-from judge.web.match_actions import MatchScope, run_match_action, table_match
+from judge.web.match_actions import match_scope, run_match_action, table_match
 from judge.web.routes.common import (
     HANDLED, app_state, check_csrf, error_status, grant_of, page, page_error, read_form, refused,
 )
@@ -28,9 +28,10 @@ router = APIRouter(include_in_schema=False)
 
 
 def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call_seen: int | None = None,
-          **extra) -> HTMLResponse:
+          appeals: list[dict] | None = None, **extra) -> HTMLResponse:
     """`call_seen`: the call form's `seen` when the page answers a call (the `seen` that call sent:
-    the answer is the same page, so its next tap finds the call it stored and stores nothing)."""
+    the answer is the same page, so its next tap finds the call it stored and stores nothing).
+    `appeals`: the table's `table_appeals`, where the caller has them already."""
     web = app_state(request)
     st = web.desk.tournament(tid).state()
     rnd = st.round(g.round)
@@ -60,7 +61,8 @@ def _view(request: Request, tid: str, g, me: str | None, status: int = 200, call
         a, b, d = slip_table_order.split("-")
         return f"{b}-{a}-{d}"
 
-    appeals = table_appeals(web, m) if m is not None else []
+    if appeals is None:
+        appeals = table_appeals(web, m) if m is not None else []
     return page(request, "web/play.html", status, title=f"Table {g.table} — {rnd.name}", tid=tid, event_name=st.name,
                 closed=st.is_closed(rnd),
                 k=g.token, csrf=web.signer.csrf(g.token), round_name=rnd.name, table=view, me=me, opponent=opponent,
@@ -76,16 +78,19 @@ def table_appeals(web, m) -> list[dict]:
     """The judges' decisions at a table that an appeal may name, oldest first, each in the words the
     public replay says it (hidden cards hidden: the timeline as a scorekeeper sees it, cached until
     the log moves) with its appeal's status (judge.desk.actions.appeal_ledger): who filed it and
-    when, and the head judge's decision. A log with no judge action walks no timeline."""
-    kinds = APPEALABLE_KINDS + ("appeal.filed", "judge.appeal")
-    if not any(e.kind in APPEALABLE_KINDS for e in m.store.read_kinds(m.id, kinds)):
-        return []
+    when, and the head judge's decision. Only the rows of those kinds are read (the ledger needs no
+    other); a log with no judge action an appeal may name (a recorder's own correction is none)
+    walks no timeline, and a cached timeline reads nothing more."""
     read = web.desk.matches.read(m.id)
+    rows = [e for e in m.store.read_kinds(m.id, APPEALABLE_KINDS + ("appeal.filed", "judge.appeal"))
+            if e.position <= read.head]  # as the timeline below stands
+    if not any(appealable(e.kind, e.actor) for e in rows):
+        return []
     tl = web.desk.matches.timeline(m.id, hidden=True, read=read)
     words = {e["p"]: e["text"] for e in tl.events}
     voided = {e["p"] for e in tl.events if e["void"]}
     out = []
-    for a in appeal_ledger(m, read.events(), voided):
+    for a in appeal_ledger(m, rows, voided):
         e, d = a.event, a.decision
         out.append({"position": e.position, "text": words.get(e.position, e.kind), "at": views.local_time(e.recorded_at),
                     "status": a.status,
@@ -110,6 +115,8 @@ def _next_step(e: Exception, closed: bool, action: str = "report") -> str:
         return "Scan the slip's QR code again; if this happens again, ask a judge."
     if action == "call":
         return "Check what you typed and call a judge again; if this happens again, ask a judge."
+    if action == "appeal" and getattr(e, "field", None) == "player":  # the page's name is not one of the table's
+        return "Tap “I am …” with your own name on this page, then appeal again; if this happens again, ask a judge."
     if action == "appeal":
         return "The judges' decisions below are as they stand now; if this is not what you expect, ask a judge."
     return "Check your result and tap again; if this happens again, ask a judge."
@@ -182,16 +189,18 @@ async def appeal(request: Request, tid: str):
         rnd = ctx.desk.tournament(tid).state().round(g.round)
         if rnd is None or rnd.matches.get(g.table) is None:
             raise InputError(f"no judge has ruled at table {g.table} yet: there is nothing to appeal", field="appealed")
-        done = run_match_action(ctx, g, "file_appeal", MatchScope(rnd.matches[g.table], tid, (g.round, g.table)), form)
+        # where the log says the match belongs (not the grant's own table): require() checks it
+        done = run_match_action(ctx, g, "file_appeal", match_scope(ctx.desk, rnd.matches[g.table]), form)
     except HANDLED as e:
         return _refusal(request, tid, e, form, "appeal")
     # in the player's words, as the judge-call notice: the decision by its time and words (their page
     # lists it so), no event numbers (the API's message keeps them for the staff's programs); the
     # notice says the head judge is called: the page's own line for the call is not said twice
     m = ctx.desk.matches.match(rnd.matches[g.table])
-    appealed = next((a for a in table_appeals(app_state(request), m) if a["position"] == done["appealed"]), None)
+    appeals = table_appeals(app_state(request), m)
+    appealed = next((a for a in appeals if a["position"] == done["appealed"]), None)
     what = "" if appealed is None else f" of the judge's decision at {appealed['at']} (“{appealed['text']}”)"  # voided meanwhile
-    return _view(request, tid, g, me, call_said=True,
+    return _view(request, tid, g, me, call_said=True, appeals=appeals,
                  notice=f"Your appeal{what} is filed: the head judge is called to your table")
 
 

@@ -3,7 +3,8 @@
 // element with data-topics="a b" and an hx-get is fetched again (htmx trigger "live") when an
 // update touches one of its topics. A hidden tab closes its stream (a browser opens only six
 // connections to one server, and an organizer keeps many tabs); shown again, it reconnects and,
-// if the log moved meanwhile, fetches everything live again.
+// if the log moved meanwhile, fetches everything live again. A part holding text the user is
+// typing waits until it is sent or left empty (`renew`).
 //
 // The "live" badge (#live-status) is painted from one state kept here, text and colour together,
 // again after every htmx swap (a swapped part may bring the server's own copy of it).
@@ -92,12 +93,40 @@
   var tid = body.getAttribute("data-tid");
   // a page of one recorded match follows that match's stream (data-live); the others their tournament's
   var url = body.getAttribute("data-live") || (tid ? "/t/" + encodeURIComponent(tid) + "/live" : null);
+  // A part the user is typing in is not swapped under them: the swap would close its <details> and
+  // lose the half-typed text (a player's appeal while the judge acts at their table sends that
+  // table's topic). Its refresh waits while a field there that the user typed in is focused or still
+  // holds their text, and runs once they send the form (its answer swaps the part anyway) or leave
+  // the field empty.
+  var TEXT = /^(textarea|text|search|number|email|tel|url|password)$/;
+  var deferred = [];
+  body.addEventListener("input", function (ev) { if (TEXT.test(ev.target.type || "")) ev.target.tjTyped = true; });
+  function busy(el) {
+    var fields = el.querySelectorAll("textarea, input");
+    for (var i = 0; i < fields.length; i++) {
+      var f = fields[i];
+      if (f.tjTyped && (f === document.activeElement || f.value !== f.defaultValue)) return true;
+    }
+    return false;
+  }
+  function renew(el) {
+    if (!busy(el)) { htmx.trigger(el, "live"); return; }
+    if (deferred.indexOf(el) < 0) deferred.push(el);
+  }
+  function flush() {
+    var waiting = deferred;
+    deferred = [];
+    for (var i = 0; i < waiting.length; i++) if (body.contains(waiting[i])) renew(waiting[i]);  // else swapped meanwhile
+  }
+  // after the focus has moved (focusout fires before document.activeElement changes)
+  body.addEventListener("focusout", function () { if (deferred.length) setTimeout(flush, 0); });
+  body.addEventListener("htmx:afterSettle", function () { if (deferred.length) flush(); });
   function refresh(topics) {
     var els = document.querySelectorAll("[data-topics]");
     for (var i = 0; i < els.length; i++) {
       var want = els[i].getAttribute("data-topics").split(" ");
       for (var j = 0; j < want.length; j++) {
-        if (topics === null || topics.indexOf(want[j]) >= 0) { htmx.trigger(els[i], "live"); break; }
+        if (topics === null || topics.indexOf(want[j]) >= 0) { renew(els[i]); break; }
       }
     }
   }
