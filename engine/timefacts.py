@@ -187,16 +187,16 @@ def from_log(known: Mapping[str, Any], given: Mapping[str, Any], facts: tuple[Fa
 
 def facts_text(values: dict[str, Any], players: list[str]) -> str:
     """The facts as the judge would type them (stored beside the decision, shown in reports)."""
-    out = []
-    for k, v in values.items():
-        if isinstance(v, dict):
-            v = "-".join(str(v[p]) for p in players)
-        elif isinstance(v, bool):
-            v = "yes" if v else "no"
-        elif v is None:
-            v = "none"
-        out.append(f"{k}={v}")
-    return " ".join(out)
+    return " ".join(f"{k}={value_text(v, players)}" for k, v in values.items())
+
+
+def value_text(v: Any, players: list[str]) -> str:
+    """One fact's value as the judge types it (a flag yes/no, not Python's True/False)."""
+    if isinstance(v, Mapping):
+        return "-".join(str(v[p]) for p in players)
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return "none" if v is None else str(v)
 
 
 def blank(text: str) -> str:

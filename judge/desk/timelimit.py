@@ -24,7 +24,7 @@ from engine.rulesets.base import Decision, Ruleset
 from judge.desk.actions import judge_actor
 from judge.desk.clock import check_wall_clock, wall_clock_now
 from engine.timefacts import (FactsError, FactsNeeded, blank, facts_text, from_log, parse_facts, require,
-                              timelimit_command, usage)
+                              timelimit_command, usage, value_text)
 
 
 class TableFactsNeeded(InputError):
@@ -259,7 +259,7 @@ def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, 
                 wrong.append((key, ", ".join(f"{p} {read[p]}" for p in differ),
                               ", ".join(f"{p} {logged[p]}" for p in differ), {**read, **logged}))
         elif logged is not None and not isinstance(logged, Mapping) and logged != read:
-            wrong.append((key, str(read), str(logged), logged))
+            wrong.append((key, value_text(read, []), value_text(logged, []), logged))
     if wrong:
         said = "; ".join(f"{k}: --facts reads {r}, the log has {lg}" for k, r, lg, _ in wrong)
         players = list(events[0].payload["players"])
@@ -427,11 +427,14 @@ def needs_facts(e: InputError) -> bool:
     return isinstance(e, TableFactsNeeded)
 
 
-def standing_lines(words: str, appealed: str | None) -> list[str]:
+def standing_lines(words: str, appealed: str | None, facts: str | None = None) -> list[str]:
     """The terminal's lines for the decision that stands, said first, before what the log alone gives
-    (a decision, or a refusal asking for counts): text_report and `refused_after_standing`."""
+    (a decision, or a refusal asking for counts): text_report and `refused_after_standing`. `facts`:
+    the decision below was given from facts read off the table, not from the log alone (QA88 #2: it
+    was labelled "the log alone gives")."""
+    below = f"the facts {facts} give" if facts else "the log alone gives"
     return ([f"decided: {words}"] + ([f"  {appealed}"] if appealed else [])
-            + ["", "the log alone gives (for comparison; the recorded decision stands):"])
+            + ["", f"{below} (for comparison; the recorded decision stands):"])
 
 
 def refused_after_standing(match: Match, e: InputError) -> str | None:
@@ -454,7 +457,7 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
         lines.append(f"players: {', '.join(shown_players(result.names))}")
     standing = result.standing_words()
     if standing is not None:  # what stands first; what follows is only the procedure on the log (QA80 #2)
-        lines += standing_lines(standing, result.appealed_words())
+        lines += standing_lines(standing, result.appealed_words(), result.facts)
     lines += [f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
     lines += [f"  {i}. {s}" for i, s in enumerate(d.steps, 1)]
     if d.source:

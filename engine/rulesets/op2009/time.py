@@ -68,17 +68,23 @@ def decides_a_game(branch: str) -> bool:
     return branch.endswith(DECIDING_GAME)
 
 
-def facts_score(facts: str, players: list[str], branch: str, winner: str | None) -> tuple[dict[str, int], int] | None:
+def facts_score(facts: str, players: list[str], branch: str, winner: str | None,
+                state: TableState | None = None) -> tuple[dict[str, int], int] | None:
     """The match score and the drawn games a decision made from the judge's facts (`timelimit
     --facts`) leaves: the games won and drawn read off the table (`games=`, `drawn=`), the game a
     player won in the turn played out after the call (`won=`, with a game in progress and its turn
     over; a recorded match has that game in its log), what the decision awards (awarded_score) and
     the game its end-of-time condition decides (decides_a_game). None: the facts cannot be read (the
-    log keeps them as typed; the state then counts the games its log holds)."""
+    log keeps them as typed; the state then counts the games its log holds). `state`: the table the
+    decision is applied to; what its log had at the call (games won and drawn, a game in progress)
+    stands in for what the judge left out (logged_facts: taken from the log, so not in the stored facts)."""
     try:
         read = parse_facts(facts, TIME_FACTS, players, complete=False)
     except FactsError:
         return None
+    if state is not None and state.extra.get("time") is not None:
+        # the judge left out what the log knows (it was taken from the log, and is not stored)
+        read = {**at_call(state, state.extra["time"]), **read}
     if read.get("games") is None:
         return None
     final = awarded_score(branch, read["games"])
@@ -459,6 +465,34 @@ TIME_FACTS = (
     Fact("sudden", "player", "sudden death: who first reached a victory condition or damaged the opposing "
          "Captain (none: nobody yet)", required=False, none_ok=True, optional="asked for in sudden death"),
 )
+
+
+def logged_facts(rs: Op2009Rules, s: TableState) -> dict[str, Any]:
+    """Of TIME_FACTS, those a recorded log knows (Ruleset.logged_facts): the games won and drawn, and
+    whether a game was in progress, when time was called (the last call the table `s` holds), or
+    now where the log holds no call (the judge calls it with the facts). A log of no game knows
+    none (a match nobody recorded: the judge's facts are all there is). What follows the call (the
+    turn played out, who won it, the sudden death) is the table's, read by the judge (QA88 #2: on a
+    log at 1-0 with game 2 under way, games=0-0 in_game=no was recorded and the match ended 3-1)."""
+    if s.extra.get("game") is None and not s.extra.get("games"):
+        return {}
+    call = s.extra.get("time")
+    if call is None:
+        return {"games": dict(s.extra["score"]), "drawn": drawn_before(s, None), "in_game": rs.in_play(s)}
+    return at_call(s, call)
+
+
+def at_call(s: TableState, call: dict[str, Any]) -> dict[str, Any]:
+    """The games won and drawn the log held when time was called (`call`: the state's `time`), and
+    whether a game was in progress then."""
+    return {"games": dict(call["score"]), "drawn": drawn_before(s, call["position"]),
+            "in_game": not call["sideboarding"]}
+
+
+def drawn_before(s: TableState, position: int | None) -> int:
+    """The drawn games the log holds that ended before `position` (None: all of them)."""
+    return sum(1 for g in s.extra["games"] if not g["winner"] and not g.get("awarded")
+               and (position is None or (g.get("position") or 0) < position))
 
 
 class FactsProcedure(Procedure):
