@@ -69,8 +69,11 @@ class Fact:
     required: bool = True
     none_ok: bool = False  # player: `none` allowed (nobody did it)
     optional: str = "optional"  # how --help and errors call a fact that is not required
+    eg: str = ""  # the example --help and errors print, where the generic one is no possible value
 
     def example(self, players: list[str]) -> str:
+        if self.eg:
+            return self.eg
         if self.shape == "each":
             return "-".join(str(min(self.high, 3 + i)) for i in range(len(players)))
         if self.shape == "player":

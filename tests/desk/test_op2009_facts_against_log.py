@@ -9,7 +9,11 @@ import json
 import re
 from pathlib import Path
 
+from hypothesis import given, settings, strategies as st
+
+from engine.timefacts import FactsError, parse_facts
 from tests.conftest import ROOT, run_cli
+from tests.desk.test_time_facts import PLAYERS, decide
 
 EXAMPLE = Path(ROOT) / "examples" / "op2009" / "best-of-three-fine-tempo.jsonl"
 
@@ -62,3 +66,52 @@ def test_a_dry_run_of_facts_beside_a_standing_decision_says_the_facts_give_it(tm
     assert out.returncode == 0, out.stderr
     assert "the log alone gives" not in out.stdout
     assert "the facts games=0-0 in_game=no give (for comparison; the recorded decision stands):" in out.stdout
+
+
+def best_of_three_positions() -> set[tuple[int, int, int]]:
+    """(Ann's wins, Bob's wins, drawn games) of every best of three still under way, walked game by
+    game: it ends at two wins or after three games."""
+    seen, todo = set(), [(0, 0, 0)]
+    while todo:
+        a, b, d = todo.pop()
+        if (a, b, d) in seen or max(a, b) >= 2 or a + b + d >= 3:
+            continue
+        seen.add((a, b, d))
+        todo += [(a + 1, b, d), (a, b + 1, d), (a, b, d + 1)]
+    return seen
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=st.integers(0, 3), b=st.integers(0, 3), drawn=st.integers(0, 3), in_game=st.booleans(),
+       sudden=st.sampled_from(["A", "B", "none"]))
+def test_every_accepted_score_is_a_best_of_three_still_under_way(a, b, drawn, in_game, sudden):
+    """QA88 #3: games=2-0 (the 1-0 rule, 3-1 recorded), 3-3 and games=1-1 drawn=1 (a fourth game)
+    were decided. Accepted facts are a reachable position; the others are refused naming the field."""
+    from engine.rulesets.op2009.time import TIME_FACTS
+    text = (f"games={a}-{b} drawn={drawn} in_game={'yes' if in_game else 'no'} turn_over=yes won=none "
+            f"damage=0-0 turn_of=A sudden={sudden}")
+    try:
+        decide("op2009", text)
+    except FactsError as e:
+        assert (a, b, drawn) not in best_of_three_positions() and e.key in ("games", "drawn"), (text, e)
+        assert "best of three" in e.message and "al meglio delle tre partite" in e.message
+        return
+    assert (a, b, drawn) in best_of_three_positions(), text
+    # the examples the facts list prints are possible values too (it printed games=3-3 and drawn=3)
+    examples = parse_facts(" ".join(f"{f.key}={f.example(PLAYERS)}" for f in TIME_FACTS[:3]), TIME_FACTS, PLAYERS)
+    assert max(examples["games"].values()) < 2 and sum(examples["games"].values()) + examples["drawn"] < 3
+
+
+def test_impossible_scores_are_refused_on_the_command_line(tmp_path):
+    db = str(tmp_path / "x.db")
+    assert run_cli("match", "new", "--ruleset", "op2009", "--player", "Ann", "--player", "Bob", "--id", "X",
+                   db=db).returncode == 0
+    cases = {"games=2-0 in_game=no": ("facts.games", "the match is over"),
+             "games=3-3 in_game=no": ("facts.games", "both cannot have"),
+             "games=1-1 drawn=1 in_game=no": ("facts.drawn", "at most 3")}
+    for facts, (field, words) in cases.items():
+        out = run_cli("timelimit", "X", "--facts", facts, "--judge", "Zed", db=db)
+        assert out.returncode == 2 and f"field '{field}'" in out.stderr and words in out.stderr, out.stderr
+        assert "OP09-PREP-5" in out.stderr and "Traceback" not in out.stderr
+        assert "games=3-3" not in out.stderr.split("reads:")[1] and "drawn=3" not in out.stderr
+    assert head(db, "X") == 1  # nothing stored

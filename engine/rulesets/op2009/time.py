@@ -448,11 +448,12 @@ def decide(rs: Op2009Rules, state: TableState, events: list[RecordedEvent], *,
 # again with what has happened since: the decision says what to play and what to read next.
 
 TIME_FACTS = (
-    Fact("games", "each", "games won by each player in this match", 0, 3),
+    # the examples --help prints are possible best-of-three values (QA88 #3: it printed 3-3 and 3)
+    Fact("games", "each", "games won by each player in this match", 0, 3, eg="1-0"),
     # drawn games: the rulebook has a game end in a draw (OP09-VITT-4) and says nothing of how one
     # counts in the match; the tool's choice: for nobody, so they only reach the result's drawn games
     Fact("drawn", "count", "games drawn in this match (they count for nobody)", 0, 3, required=False,
-         optional="0 if left out"),
+         optional="0 if left out", eg="1"),
     Fact("in_game", "flag", "a game is in progress (no: between games, sideboarding)"),
     Fact("turn_over", "flag", "the turn in progress at the call has ended", required=False,
          optional="asked for when a game was in progress"),
@@ -495,6 +496,9 @@ def drawn_before(s: TableState, position: int | None) -> int:
                and (position is None or (g.get("position") or 0) < position))
 
 
+BEST_OF_THREE = "incontri al meglio delle tre partite"  # the book's words for the format (OP09-PREP-5)
+
+
 class FactsProcedure(Procedure):
     """Situazione Fine Tempo on what the judge read off the table: the same branches, quotes and
     decisions as a recorded match's `Procedure`, each step taken from a fact instead of the log."""
@@ -502,6 +506,32 @@ class FactsProcedure(Procedure):
     def __init__(self, rs: Op2009Rules, players: list[str], facts: dict, policy: str):
         self.rs, self.policy, self.steps, self.lines = rs, policy, [], []
         self.players, self.facts = players, facts
+
+    def reachable(self, score: dict[str, int], drawn: int) -> None:
+        """FactsError (key games or drawn) unless the games won and drawn are a position a match still
+        under way can reach (QA88 #3: games=2-0 got the 1-0 sideboarding rule and ended 3-1; 3-3 and a
+        fourth game after 1-1 with a drawn game were decided). A best of three ends at two wins or
+        after three games (the ruleset's `games` option: 1, a single game); the book names the format,
+        «al meglio delle tre partite» (OP09-PREP-5), and the tool ends a match as its log does."""
+        best_of = int(self.rs.opts.get("games", 3))
+        need, played = best_of // 2 + 1, sum(score.values()) + drawn
+        fmt = (f"a best of three (\u00ab{BEST_OF_THREE}\u00bb, OP09-PREP-5)" if best_of == 3
+               else "a single game (the ruleset's option games=1)" if best_of == 1 else f"a best of {best_of}")
+        said = "-".join(str(n) for n in score.values())
+        ahead = [p for p, n in score.items() if n >= need]
+        if len(ahead) > 1:
+            raise FactsError(f"games={said} is no score of {fmt}: it ends when a player has won {need}, so "
+                             f"both cannot have", 0, "games")
+        if ahead:
+            raise FactsError(f"games={said}: {ahead[0]} has won {score[ahead[0]]} games, and {fmt} ends at "
+                             f"{need} wins: the match is over, not decided by time; record its result (its "
+                             f"games, or the tournament's result)", 0, "games")
+        if played >= best_of:
+            key = "drawn" if drawn else "games"
+            over = ("the match is over, not decided by time; record its result" if played == best_of
+                    else "no match gets there")
+            raise FactsError(f"games={said} drawn={drawn} make {played} games played, and {fmt} has at most "
+                             f"{best_of}: {over}", 0, key)
 
     def need(self, key: str, why: str):
         if key not in self.facts:
@@ -512,6 +542,7 @@ class FactsProcedure(Procedure):
     def run(self) -> Decision:
         a, b = self.players
         score = self.facts["games"]
+        self.reachable(score, self.facts.get("drawn") or 0)
         self.say(f"Time was called; games won: {a} {score[a]} - {score[b]} {b}.")
         if not self.facts["in_game"]:
             if score[a] != score[b]:
