@@ -16,7 +16,8 @@ Shapes:
 - `count`: a whole number in [low, high] (`turn=4`);
 - `each`: one whole number per player, in seat order, joined by `-` (`life=2-3`; three players
   `vp=3-5-2`);
-- `player`: a player's name or seat letter (A, B, ...), or `none` where the fact allows it;
+- `player`: a player's name or seat letter (A, B, ...), or `none` (nobody) or `both` (both players at
+  once) where the fact allows it;
 - `flag`: yes/no (also true/false, 1/0).
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ from engine.schema import shown
 MAX_TEXT = 1000  # a facts line is a few dozen characters; anything longer is refused unread
 YES = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False, "false": False, "0": False}
 _PAIR = re.compile(r"\S+")
+BOTH = "both"  # a `player` fact's value where both players did it at once (Fact.both_ok)
 
 
 class FactsError(ValueError):
@@ -68,6 +70,7 @@ class Fact:
     high: int = 99
     required: bool = True
     none_ok: bool = False  # player: `none` allowed (nobody did it)
+    both_ok: bool = False  # player: `both` allowed (both players at once: BOTH)
     optional: str = "optional"  # how --help and errors call a fact that is not required
     eg: str = ""  # the example --help and errors print, where the generic one is no possible value
 
@@ -152,6 +155,8 @@ def _value(fact: Fact, raw: str, col: int, players: list[str]) -> Any:
     if fact.shape == "player":
         if fact.none_ok and raw.lower() in ("none", "nobody", "-"):
             return None
+        if fact.both_ok and raw.lower() == BOTH:
+            return BOTH
         return player_of(raw, players, fact, col)
     if fact.shape == "flag":
         if raw.lower() not in YES:
@@ -167,7 +172,8 @@ def player_of(raw: str, players: list[str], fact: Fact, col: int) -> str:
     for p in players:
         if p.lower() == raw.lower():
             return p
-    allowed = ", ".join(f"{chr(65 + i)}/{p}" for i, p in enumerate(players)) + (", none" if fact.none_ok else "")
+    allowed = (", ".join(f"{chr(65 + i)}/{p}" for i, p in enumerate(players)) + (", none" if fact.none_ok else "")
+               + (", both" if fact.both_ok else ""))
     raise FactsError(f"{fact.key}: {shown(raw)} is not a player of this match ({allowed})", col, fact.key)
 
 

@@ -115,3 +115,32 @@ def test_impossible_scores_are_refused_on_the_command_line(tmp_path):
         assert "OP09-PREP-5" in out.stderr and "Traceback" not in out.stderr
         assert "games=3-3" not in out.stderr.split("reads:")[1] and "drawn=3" not in out.stderr
     assert head(db, "X") == 1  # nothing stored
+
+
+def test_both_at_once_is_a_fact_a_draw_as_the_docs_say(tmp_path):
+    """QA88 #6: won=both (both reach a victory condition in the last turn: a drawn match) and
+    sudden=both (both Captains damaged at once in sudden death: a draw) were refused as "not a
+    player", so a match nobody recorded could not be given either documented draw."""
+    db = str(tmp_path / "x.db")
+    for m in ("X", "Y", "Z"):
+        assert run_cli("match", "new", "--ruleset", "op2009", "--player", "Ann", "--player", "Bob", "--id", m,
+                       db=db).returncode == 0
+    cases = {"X": ("games=1-1 in_game=yes turn_over=yes won=both", "parita/condizione-regolamentare", 1),
+             "Y": ("games=1-0 in_game=no sudden=both", None, 0),  # 1-0 sideboarding: no sudden death
+             "Z": ("games=0-0 in_game=no sudden=both", "parita-tra-partite/contemporaneo", 1)}
+    for m, (facts, branch, drawn) in cases.items():
+        out = run_cli("timelimit", m, "--facts", facts, "--judge", "Zed", "--json", db=db)
+        assert out.returncode == 0 and "not a player" not in out.stderr, out.stderr
+        got = json.loads(out.stdout)
+        if branch is None:
+            continue
+        assert (got["decision"], got["winner"], got["branch"], got["rule"]) == ("draw", None, branch, "OP09-VITT-4")
+        result = json.loads(run_cli("state", m, "--json", db=db).stdout)["result"]
+        assert (result["result"], result["drawn"]) == ("draw", drawn), result
+    ahead = run_cli("timelimit", "Y", "--facts", "games=1-0 in_game=yes turn_over=yes won=both", "--dry-run",
+                    db=db)  # the drawn game leaves the leader ahead (as a recorded drawn game does)
+    assert "vantaggio/vince-chi-e-avanti" in ahead.stdout and "ended in a draw" in ahead.stdout
+    helped = run_cli("timelimit", "--help").stdout
+    assert "take both" in helped
+    listed = run_cli("timelimit", "X", "--facts", "games=x", db=db).stderr
+    assert "both: both at once, a drawn game" in listed and "both: both at once, a draw" in listed

@@ -23,7 +23,7 @@ from engine.events import RecordedEvent
 from engine.replay import Fold, as_played
 from engine.state import TableState
 from engine.rulesets.base import Decision
-from engine.timefacts import Fact, FactsError, parse_facts
+from engine.timefacts import BOTH, Fact, FactsError, parse_facts
 
 
 
@@ -89,8 +89,12 @@ def facts_score(facts: str, players: list[str], branch: str, winner: str | None,
         return None
     final = awarded_score(branch, read["games"])
     drawn = read.get("drawn", 0)
-    if read.get("in_game") and read.get("turn_over") and read.get("won") in final:
-        final[read["won"]] += 1
+    if read.get("in_game") and read.get("turn_over"):
+        won = read.get("won")
+        if won == BOTH:  # both reached a victory condition at once: a drawn game (OP09-VITT-4)
+            drawn += 1
+        elif won in final:
+            final[won] += 1
     if decides_a_game(branch):
         if winner in final:
             final[winner] += 1
@@ -457,14 +461,17 @@ TIME_FACTS = (
     Fact("in_game", "flag", "a game is in progress (no: between games, sideboarding)"),
     Fact("turn_over", "flag", "the turn in progress at the call has ended", required=False,
          optional="asked for when a game was in progress"),
-    Fact("won", "player", "who reached a regular victory condition in that turn (none: nobody)",
-         required=False, none_ok=True, optional="asked for once the turn is over"),
+    # both: both reached one at once, a drawn game (OP09-VITT-4; QA88 #6: refused as "not a player")
+    Fact("won", "player", "who reached a regular victory condition in that turn (none: nobody; both: both "
+         "at once, a drawn game)", required=False, none_ok=True, both_ok=True,
+         optional="asked for once the turn is over"),
     Fact("turn_of", "player", "whose turn it was", required=False,
          optional="asked for under mm25 when the match is tied"),
     Fact("damage", "each", "Life Points each Captain has lost (printed minus now)", 0, 99, required=False,
          optional="asked for when the match is tied and nobody won that turn"),
     Fact("sudden", "player", "sudden death: who first reached a victory condition or damaged the opposing "
-         "Captain (none: nobody yet)", required=False, none_ok=True, optional="asked for in sudden death"),
+         "Captain (none: nobody yet; both: both at once, a draw)", required=False, none_ok=True, both_ok=True,
+         optional="asked for in sudden death"),
 )
 
 
@@ -567,6 +574,11 @@ class FactsProcedure(Procedure):
     def tied_turn_over(self, won: str | None) -> Decision:
         a, b = self.players
         self.say(self.quote("OP09-TEMPO-PARI-2"))
+        if won == BOTH:  # as a recorded game drawn in that turn (Procedure.tied)
+            self.say("Both players reached a victory condition at the same time: the game is a draw and the match "
+                     "stays tied; the match is a draw (documented choice).")
+            self.say(self.quote("OP09-VITT-4"))
+            return self.decision("draw", None, "parita/condizione-regolamentare", "OP09-VITT-4")
         if won:
             self.say(f"{won} reached a regular victory condition in that turn: {won} wins the game and the match.")
             return self.decision("win", won, "parita/condizione-regolamentare", "OP09-TEMPO-PARI-2")
@@ -594,12 +606,20 @@ class FactsProcedure(Procedure):
         if won == leader:
             self.say(f"{leader} won the game in that turn: {leader} wins the match.")
             return self.decision("win", leader, "vantaggio/condizione-regolamentare", "OP09-TEMPO-VANT-1")
-        self.say("Neither player reached a regular victory condition in that turn.")
+        if won == BOTH:  # as a recorded game drawn in that turn (Procedure.one_ahead)
+            self.say("The game ended in a draw in that turn (both reached a victory condition at once): nobody "
+                     "reached a victory condition alone.")
+        else:
+            self.say("Neither player reached a regular victory condition in that turn.")
         self.say(f"{leader} won the previous game and wins the match.")
         return self.decision("win", leader, "vantaggio/vince-chi-e-avanti", "OP09-TEMPO-VANT-1")
 
     def sudden(self, branch: str, rule_id: str, *, new_game: bool) -> Decision:
         first = self.facts.get("sudden")
+        if first == BOTH:  # as a recorded sudden death's `both` (Procedure.sudden_death)
+            self.say("Both players reached a victory condition or damaged the opposing Captain at the same time, "
+                     "not in a Battle between the Captains: a draw (by analogy with OP09-VITT-4).")
+            return self.decision("draw", None, branch + "/contemporaneo", "OP09-VITT-4")
         if first:
             self.say(f"{first} is the first to reach a regular victory condition or to inflict damage on the "
                      "opposing Captain and wins the match.")
