@@ -144,3 +144,19 @@ def test_both_at_once_is_a_fact_a_draw_as_the_docs_say(tmp_path):
     assert "take both" in helped
     listed = run_cli("timelimit", "X", "--facts", "games=x", db=db).stderr
     assert "both: both at once, a drawn game" in listed and "both: both at once, a draw" in listed
+
+
+def test_a_fact_the_branch_does_not_read_is_said_not_used(tmp_path):
+    """QA88 #7: won=A between games was echoed as read and recorded, with no word that nothing read it."""
+    db = str(tmp_path / "x.db")
+    assert run_cli("match", "new", "--ruleset", "op2009", "--player", "Ann", "--player", "Bob", "--id", "X",
+                   db=db).returncode == 0
+    out = run_cli("timelimit", "X", "--facts", "games=1-0 in_game=no won=A", "--judge", "Zed", db=db)
+    assert out.returncode == 0, out.stderr
+    assert "Not used: won=Ann: the branch taken (sideboard-1-0) does not read it" in out.stdout
+    out = run_cli("timelimit", "X", "--facts", "games=0-0 in_game=yes turn_over=yes won=A damage=1-1 turn_of=B",
+                  "--dry-run", db=db)
+    assert "Not used: damage=1-1 turn_of=Bob" in out.stdout
+    used = run_cli("timelimit", "X", "--facts", "games=0-0 in_game=yes turn_over=yes won=none damage=1-1 "
+                   "turn_of=A sudden=B", "--dry-run", db=db)
+    assert used.returncode == 0 and "Not used" not in used.stdout  # each read on the way to sudden death

@@ -23,7 +23,7 @@ from engine.events import RecordedEvent
 from engine.replay import Fold, as_played
 from engine.state import TableState
 from engine.rulesets.base import Decision
-from engine.timefacts import BOTH, Fact, FactsError, parse_facts
+from engine.timefacts import BOTH, Fact, FactsError, facts_text, parse_facts
 
 
 
@@ -513,6 +513,13 @@ class FactsProcedure(Procedure):
     def __init__(self, rs: Op2009Rules, players: list[str], facts: dict, policy: str):
         self.rs, self.policy, self.steps, self.lines = rs, policy, [], []
         self.players, self.facts = players, facts
+        # the facts the branch taken reads (drawn always: it reaches the result's drawn games)
+        self.used = {"games", "drawn", "in_game"}
+
+    def unused(self) -> list[str]:
+        """The facts given that the branch taken did not read (QA88 #7: won=A between games was said
+        as read and recorded with no word that nothing read it)."""
+        return [k for k in self.facts if k not in self.used]
 
     def reachable(self, score: dict[str, int], drawn: int) -> None:
         """FactsError (key games or drawn) unless the games won and drawn are a position a match still
@@ -541,6 +548,7 @@ class FactsProcedure(Procedure):
                              f"{best_of}: {over}", 0, key)
 
     def need(self, key: str, why: str):
+        self.used.add(key)
         if key not in self.facts:
             f = next(f for f in TIME_FACTS if f.key == key)
             raise FactsError(f"the decision needs {key}= ({f.what}): {why}", 0, key)
@@ -616,6 +624,7 @@ class FactsProcedure(Procedure):
 
     def sudden(self, branch: str, rule_id: str, *, new_game: bool) -> Decision:
         first = self.facts.get("sudden")
+        self.used.add("sudden")
         if first == BOTH:  # as a recorded sudden death's `both` (Procedure.sudden_death)
             self.say("Both players reached a victory condition or damaged the opposing Captain at the same time, "
                      "not in a Battle between the Captains: a draw (by analogy with OP09-VITT-4).")
@@ -635,4 +644,11 @@ def decide_from_facts(rs: Op2009Rules, players: list[str], facts: dict, *, polic
     policy = policy or "mm25"
     if policy not in POLICIES:
         raise ValueError(f"ruleset op2009 has no end-of-time policy {policy!r} (policies: {', '.join(POLICIES)})")
-    return FactsProcedure(rs, players, facts, policy).run()
+    procedure = FactsProcedure(rs, players, facts, policy)
+    decision = procedure.run()
+    unused = procedure.unused()
+    if unused:
+        decision.steps.append(f"Not used: {facts_text({k: facts[k] for k in unused}, players)}: the branch taken "
+                              f"({decision.branch}) does not read {'it' if len(unused) == 1 else 'them'}; "
+                              "recorded with the facts as read.")
+    return decision
