@@ -194,6 +194,16 @@ def from_log(known: Mapping[str, Any], given: Mapping[str, Any], facts: tuple[Fa
     return out
 
 
+LOG_NOTE = "_log_note"  # in a ruleset's logged_facts: why counts the log has are not the table's (no fact)
+
+
+def log_words(known: Mapping[str, Any], logged: Mapping[str, Any], players: list[str]) -> str:
+    """What a decision from facts took from the log (`logged`, from_log's) and why it took no more
+    (`known`'s LOG_NOTE): "the log has life=4-4; the log stops at turn 0 ...", or ''."""
+    return "; ".join(([f"the log has {facts_text(dict(logged), players)}"] if logged else [])
+                     + ([known[LOG_NOTE]] if known.get(LOG_NOTE) else []))
+
+
 def facts_text(values: dict[str, Any], players: list[str]) -> str:
     """The facts as the judge would type them (stored beside the decision, shown in reports)."""
     return " ".join(f"{k}={value_text(v, players)}" for k, v in values.items())

@@ -23,8 +23,8 @@ from engine.names import any_named, match_names, shown, shown_players
 from engine.rulesets.base import Decision, Ruleset
 from judge.desk.actions import judge_actor
 from judge.desk.clock import check_wall_clock, wall_clock_now
-from engine.timefacts import (FactsError, FactsNeeded, blank, facts_text, from_log, parse_facts, require,
-                              timelimit_command, usage, value_text)
+from engine.timefacts import (FactsError, FactsNeeded, blank, facts_text, from_log, log_words, parse_facts,
+                              require, timelimit_command, usage, value_text)
 
 
 class TableFactsNeeded(InputError):
@@ -215,21 +215,22 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     # what was given against the log first: a judge is not sent to count decks for a table whose
     # Life the log already has otherwise (QA76 #5); then what the log has and the judge did not
     # give is taken from it, so only what the log lacks is asked for (QA84 #7)
-    logged = from_log(_against_log(match, events, facts), facts, rs.time_facts, players)
-    had = facts_text(logged, players)
+    known = _against_log(match, events, facts)
+    logged = from_log(known, facts, rs.time_facts, players)
+    had = log_words(known, logged, players)
     try:
         require({**logged, **facts}, rs.time_facts)
         decision = _cited(rs, rs.end_of_time_from_facts(created, {**logged, **facts}, policy=policy))
     except FactsError as e:
         if had:  # what else the judge is asked for, beside what the log gave
-            e.message += f" (the log has {had})"
+            e.message += f" ({had})"
         raise refused(e) from None
     except ValueError as e:  # an unknown policy
         raise InputError(str(e), field="policy") from None
     called = find_time_called(events, voided)
     # the facts recorded are the judge's reading; what the log had is its own events (said in the steps)
     shown_facts = facts_text(facts, players)
-    decision.steps.insert(0, f"the judge read the table: {shown_facts}" + (f"; the log has {had}" if had else ""))
+    decision.steps.insert(0, f"the judge read the table: {shown_facts}" + (f"; {had}" if had else ""))
     if clock is not None:
         check_wall_clock(clock)
     if called is None:  # the judge calls time and reads the table at once: the call is recorded too
@@ -249,7 +250,7 @@ def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, 
     anything is decided or stored. A log of no game event knows nothing (the ruleset says so).
     Returns what the log knows, for the facts the judge left out (engine.timefacts.from_log)."""
     known = match.ruleset.logged_facts(match.replayer.decision_basis(events),
-                                       [e for e in events if e.kind != "time.decision"])
+                                       [e for e in events if e.kind != "time.decision"], given=facts)
     wrong = []  # (fact, as read, as logged, the fact as the log gives it)
     for key, read in facts.items():
         logged = known.get(key)

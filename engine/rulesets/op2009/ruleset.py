@@ -1304,7 +1304,7 @@ class Op2009Ruleset(Ruleset):
 
     time_facts = TIME_FACTS
 
-    def logged_facts(self, s: TableState, events: Any = ()) -> dict[str, Any]:
+    def logged_facts(self, s: TableState, events: Any = (), given: Any = None) -> dict[str, Any]:
         return logged_facts(self, s)  # the log's score at the call: time.logged_facts
 
     def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,
