@@ -16,7 +16,8 @@ Shapes:
 - `count`: a whole number in [low, high] (`turn=4`);
 - `each`: one whole number per player, in seat order, joined by `-` (`life=2-3`; three players
   `vp=3-5-2`);
-- `player`: a player's name or seat letter (A, B, ...), or `none` where the fact allows it;
+- `player`: a player's name or seat letter (A, B, ...), or `none` (nobody) or `both` (both players at
+  once) where the fact allows it;
 - `flag`: yes/no (also true/false, 1/0).
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ from engine.schema import shown
 MAX_TEXT = 1000  # a facts line is a few dozen characters; anything longer is refused unread
 YES = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False, "false": False, "0": False}
 _PAIR = re.compile(r"\S+")
+BOTH = "both"  # a `player` fact's value where both players did it at once (Fact.both_ok)
 
 
 class FactsError(ValueError):
@@ -68,9 +70,13 @@ class Fact:
     high: int = 99
     required: bool = True
     none_ok: bool = False  # player: `none` allowed (nobody did it)
+    both_ok: bool = False  # player: `both` allowed (both players at once: BOTH)
     optional: str = "optional"  # how --help and errors call a fact that is not required
+    eg: str = ""  # the example --help and errors print, where the generic one is no possible value
 
     def example(self, players: list[str]) -> str:
+        if self.eg:
+            return self.eg
         if self.shape == "each":
             return "-".join(str(min(self.high, 3 + i)) for i in range(len(players)))
         if self.shape == "player":
@@ -149,6 +155,8 @@ def _value(fact: Fact, raw: str, col: int, players: list[str]) -> Any:
     if fact.shape == "player":
         if fact.none_ok and raw.lower() in ("none", "nobody", "-"):
             return None
+        if fact.both_ok and raw.lower() == BOTH:
+            return BOTH
         return player_of(raw, players, fact, col)
     if fact.shape == "flag":
         if raw.lower() not in YES:
@@ -164,7 +172,8 @@ def player_of(raw: str, players: list[str], fact: Fact, col: int) -> str:
     for p in players:
         if p.lower() == raw.lower():
             return p
-    allowed = ", ".join(f"{chr(65 + i)}/{p}" for i, p in enumerate(players)) + (", none" if fact.none_ok else "")
+    allowed = (", ".join(f"{chr(65 + i)}/{p}" for i, p in enumerate(players)) + (", none" if fact.none_ok else "")
+               + (", both" if fact.both_ok else ""))
     raise FactsError(f"{fact.key}: {shown(raw)} is not a player of this match ({allowed})", col, fact.key)
 
 
@@ -185,18 +194,28 @@ def from_log(known: Mapping[str, Any], given: Mapping[str, Any], facts: tuple[Fa
     return out
 
 
+LOG_NOTE = "_log_note"  # in a ruleset's logged_facts: why counts the log has are not the table's (no fact)
+
+
+def log_words(known: Mapping[str, Any], logged: Mapping[str, Any], players: list[str]) -> str:
+    """What a decision from facts took from the log (`logged`, from_log's) and why it took no more
+    (`known`'s LOG_NOTE): "the log has life=4-4; the log stops at turn 0 ...", or ''."""
+    return "; ".join(([f"the log has {facts_text(dict(logged), players)}"] if logged else [])
+                     + ([known[LOG_NOTE]] if known.get(LOG_NOTE) else []))
+
+
 def facts_text(values: dict[str, Any], players: list[str]) -> str:
     """The facts as the judge would type them (stored beside the decision, shown in reports)."""
-    out = []
-    for k, v in values.items():
-        if isinstance(v, dict):
-            v = "-".join(str(v[p]) for p in players)
-        elif isinstance(v, bool):
-            v = "yes" if v else "no"
-        elif v is None:
-            v = "none"
-        out.append(f"{k}={v}")
-    return " ".join(out)
+    return " ".join(f"{k}={value_text(v, players)}" for k, v in values.items())
+
+
+def value_text(v: Any, players: list[str]) -> str:
+    """One fact's value as the judge types it (a flag yes/no, not Python's True/False)."""
+    if isinstance(v, Mapping):
+        return "-".join(str(v[p]) for p in players)
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return "none" if v is None else str(v)
 
 
 def blank(text: str) -> str:

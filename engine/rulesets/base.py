@@ -253,13 +253,16 @@ class Ruleset:
         """The table the facts describe (the match's players and options from `created`)."""
         raise NotImplementedError(f"ruleset {shown(self.name)} cannot decide from facts read off the table")
 
-    def logged_facts(self, state: TableState, events: Sequence[RecordedEvent] = ()) -> dict[str, Any]:
+    def logged_facts(self, state: TableState, events: Sequence[RecordedEvent] = (),
+                     given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Of `time_facts`, those the log knows on `state` (the recorded table now; `events`: the
         game's log, decisions left out, for what the table alone does not say, such as the turns
         since the time call), as parsed facts are ("each": {player: n}, a player known alone where
         another's count is not): a judge's --facts that say otherwise are refused (record, then
         judge), before the decision asks for any fact it lacks. Hidden or unrecorded counts are left
-        out, and so accepted as read. By default the log knows none."""
+        out, and so accepted as read. `given`: the judge's facts, where they say the table is past
+        the point the log stops at (optcg: more turns played), so that the log's counts are not that
+        table's; a sentence saying so goes under `timefacts.LOG_NOTE`. By default the log knows none."""
         return {}
 
     def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,

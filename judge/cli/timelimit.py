@@ -61,7 +61,8 @@ def register(cli: click.Group) -> None:
           onigashima  vp, turn, fight (yes: a fight in progress)
           op2009      games, drawn (games drawn, 0 if left out), in_game, then as the
                       procedure asks: turn_over, won, turn_of, damage (Captain Life Points
-                      lost), sudden (sudden death: who first)
+                      lost), sudden (sudden death: who first); won= and sudden= also
+                      take both (both at once: a drawn game, a draw)
 
         \b
         Example:

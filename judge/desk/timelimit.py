@@ -23,8 +23,8 @@ from engine.names import any_named, match_names, shown, shown_players
 from engine.rulesets.base import Decision, Ruleset
 from judge.desk.actions import judge_actor
 from judge.desk.clock import check_wall_clock, wall_clock_now
-from engine.timefacts import (FactsError, FactsNeeded, blank, facts_text, from_log, parse_facts, require,
-                              timelimit_command, usage)
+from engine.timefacts import (FactsError, FactsNeeded, blank, facts_text, from_log, log_words, parse_facts,
+                              require, timelimit_command, usage, value_text)
 
 
 class TableFactsNeeded(InputError):
@@ -215,21 +215,22 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     # what was given against the log first: a judge is not sent to count decks for a table whose
     # Life the log already has otherwise (QA76 #5); then what the log has and the judge did not
     # give is taken from it, so only what the log lacks is asked for (QA84 #7)
-    logged = from_log(_against_log(match, events, facts), facts, rs.time_facts, players)
-    had = facts_text(logged, players)
+    known = _against_log(match, events, facts)
+    logged = from_log(known, facts, rs.time_facts, players)
+    had = log_words(known, logged, players)
     try:
         require({**logged, **facts}, rs.time_facts)
         decision = _cited(rs, rs.end_of_time_from_facts(created, {**logged, **facts}, policy=policy))
     except FactsError as e:
         if had:  # what else the judge is asked for, beside what the log gave
-            e.message += f" (the log has {had})"
+            e.message += f" ({had})"
         raise refused(e) from None
     except ValueError as e:  # an unknown policy
         raise InputError(str(e), field="policy") from None
     called = find_time_called(events, voided)
     # the facts recorded are the judge's reading; what the log had is its own events (said in the steps)
     shown_facts = facts_text(facts, players)
-    decision.steps.insert(0, f"the judge read the table: {shown_facts}" + (f"; the log has {had}" if had else ""))
+    decision.steps.insert(0, f"the judge read the table: {shown_facts}" + (f"; {had}" if had else ""))
     if clock is not None:
         check_wall_clock(clock)
     if called is None:  # the judge calls time and reads the table at once: the call is recorded too
@@ -249,7 +250,7 @@ def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, 
     anything is decided or stored. A log of no game event knows nothing (the ruleset says so).
     Returns what the log knows, for the facts the judge left out (engine.timefacts.from_log)."""
     known = match.ruleset.logged_facts(match.replayer.decision_basis(events),
-                                       [e for e in events if e.kind != "time.decision"])
+                                       [e for e in events if e.kind != "time.decision"], given=facts)
     wrong = []  # (fact, as read, as logged, the fact as the log gives it)
     for key, read in facts.items():
         logged = known.get(key)
@@ -259,7 +260,7 @@ def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, 
                 wrong.append((key, ", ".join(f"{p} {read[p]}" for p in differ),
                               ", ".join(f"{p} {logged[p]}" for p in differ), {**read, **logged}))
         elif logged is not None and not isinstance(logged, Mapping) and logged != read:
-            wrong.append((key, str(read), str(logged), logged))
+            wrong.append((key, value_text(read, []), value_text(logged, []), logged))
     if wrong:
         said = "; ".join(f"{k}: --facts reads {r}, the log has {lg}" for k, r, lg, _ in wrong)
         players = list(events[0].payload["players"])
@@ -427,11 +428,14 @@ def needs_facts(e: InputError) -> bool:
     return isinstance(e, TableFactsNeeded)
 
 
-def standing_lines(words: str, appealed: str | None) -> list[str]:
+def standing_lines(words: str, appealed: str | None, facts: str | None = None) -> list[str]:
     """The terminal's lines for the decision that stands, said first, before what the log alone gives
-    (a decision, or a refusal asking for counts): text_report and `refused_after_standing`."""
+    (a decision, or a refusal asking for counts): text_report and `refused_after_standing`. `facts`:
+    the decision below was given from facts read off the table, not from the log alone (QA88 #2: it
+    was labelled "the log alone gives")."""
+    below = f"the facts {facts} give" if facts else "the log alone gives"
     return ([f"decided: {words}"] + ([f"  {appealed}"] if appealed else [])
-            + ["", "the log alone gives (for comparison; the recorded decision stands):"])
+            + ["", f"{below} (for comparison; the recorded decision stands):"])
 
 
 def refused_after_standing(match: Match, e: InputError) -> str | None:
@@ -454,7 +458,7 @@ def text_report(result: TimeLimitResult, lang: str = "en") -> str:
         lines.append(f"players: {', '.join(shown_players(result.names))}")
     standing = result.standing_words()
     if standing is not None:  # what stands first; what follows is only the procedure on the log (QA80 #2)
-        lines += standing_lines(standing, result.appealed_words())
+        lines += standing_lines(standing, result.appealed_words(), result.facts)
     lines += [f"decision: {d.result}{who}", f"branch: {d.branch}   rule: {d.rule}   policy: {d.policy}", ""]
     lines += [f"  {i}. {s}" for i, s in enumerate(d.steps, 1)]
     if d.source:

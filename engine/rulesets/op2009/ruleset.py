@@ -27,7 +27,7 @@ from engine.hidden import forget, identified, take_at_end
 from . import words as words
 from engine.catalogue import load
 from engine.rulesets.base import Decision, History, Outcome, Ruleset
-from .time import TIME_FACTS, awarded_score, decide, decide_from_facts, decides_a_game, facts_score
+from .time import TIME_FACTS, awarded_score, decide, decide_from_facts, decides_a_game, facts_score, logged_facts
 from .vocab import KINDS
 
 CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
@@ -176,7 +176,7 @@ class Op2009Ruleset(Ruleset):
             # a table nobody recorded: its log holds no game, the judge's facts say the score (QA85 #2:
             # 0-0 in the log made a 1-0 read off the table end 1-1, not 2-1); else the decision's
             # award and the game it decides on the games the log holds
-            read = facts_score(p["facts"], list(s.players), p["branch"], p.get("winner")) if p.get("facts") else None
+            read = facts_score(p["facts"], list(s.players), p["branch"], p.get("winner"), s) if p.get("facts") else None
             if read is not None:
                 final, drawn = read
             else:
@@ -1303,6 +1303,9 @@ class Op2009Ruleset(Ruleset):
         return decide(self, state, events, policy=policy)
 
     time_facts = TIME_FACTS
+
+    def logged_facts(self, s: TableState, events: Any = (), given: Any = None) -> dict[str, Any]:
+        return logged_facts(self, s)  # the log's score at the call: time.logged_facts
 
     def end_of_time_from_facts(self, created: RecordedEvent, facts: dict[str, Any], *,
                                policy: str | None = None) -> Decision:

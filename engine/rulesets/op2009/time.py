@@ -23,7 +23,7 @@ from engine.events import RecordedEvent
 from engine.replay import Fold, as_played
 from engine.state import TableState
 from engine.rulesets.base import Decision
-from engine.timefacts import Fact, FactsError, parse_facts
+from engine.timefacts import BOTH, Fact, FactsError, facts_text, parse_facts
 
 
 
@@ -68,23 +68,33 @@ def decides_a_game(branch: str) -> bool:
     return branch.endswith(DECIDING_GAME)
 
 
-def facts_score(facts: str, players: list[str], branch: str, winner: str | None) -> tuple[dict[str, int], int] | None:
+def facts_score(facts: str, players: list[str], branch: str, winner: str | None,
+                state: TableState | None = None) -> tuple[dict[str, int], int] | None:
     """The match score and the drawn games a decision made from the judge's facts (`timelimit
     --facts`) leaves: the games won and drawn read off the table (`games=`, `drawn=`), the game a
     player won in the turn played out after the call (`won=`, with a game in progress and its turn
     over; a recorded match has that game in its log), what the decision awards (awarded_score) and
     the game its end-of-time condition decides (decides_a_game). None: the facts cannot be read (the
-    log keeps them as typed; the state then counts the games its log holds)."""
+    log keeps them as typed; the state then counts the games its log holds). `state`: the table the
+    decision is applied to; what its log had at the call (games won and drawn, a game in progress)
+    stands in for what the judge left out (logged_facts: taken from the log, so not in the stored facts)."""
     try:
         read = parse_facts(facts, TIME_FACTS, players, complete=False)
     except FactsError:
         return None
+    if state is not None and state.extra.get("time") is not None:
+        # the judge left out what the log knows (it was taken from the log, and is not stored)
+        read = {**at_call(state, state.extra["time"]), **read}
     if read.get("games") is None:
         return None
     final = awarded_score(branch, read["games"])
     drawn = read.get("drawn", 0)
-    if read.get("in_game") and read.get("turn_over") and read.get("won") in final:
-        final[read["won"]] += 1
+    if read.get("in_game") and read.get("turn_over"):
+        won = read.get("won")
+        if won == BOTH:  # both reached a victory condition at once: a drawn game (OP09-VITT-4)
+            drawn += 1
+        elif won in final:
+            final[won] += 1
     if decides_a_game(branch):
         if winner in final:
             final[winner] += 1
@@ -442,23 +452,58 @@ def decide(rs: Op2009Rules, state: TableState, events: list[RecordedEvent], *,
 # again with what has happened since: the decision says what to play and what to read next.
 
 TIME_FACTS = (
-    Fact("games", "each", "games won by each player in this match", 0, 3),
+    # the examples --help prints are possible best-of-three values (QA88 #3: it printed 3-3 and 3)
+    Fact("games", "each", "games won by each player in this match", 0, 3, eg="1-0"),
     # drawn games: the rulebook has a game end in a draw (OP09-VITT-4) and says nothing of how one
     # counts in the match; the tool's choice: for nobody, so they only reach the result's drawn games
     Fact("drawn", "count", "games drawn in this match (they count for nobody)", 0, 3, required=False,
-         optional="0 if left out"),
+         optional="0 if left out", eg="1"),
     Fact("in_game", "flag", "a game is in progress (no: between games, sideboarding)"),
     Fact("turn_over", "flag", "the turn in progress at the call has ended", required=False,
          optional="asked for when a game was in progress"),
-    Fact("won", "player", "who reached a regular victory condition in that turn (none: nobody)",
-         required=False, none_ok=True, optional="asked for once the turn is over"),
+    # both: both reached one at once, a drawn game (OP09-VITT-4; QA88 #6: refused as "not a player")
+    Fact("won", "player", "who reached a regular victory condition in that turn (none: nobody; both: both "
+         "at once, a drawn game)", required=False, none_ok=True, both_ok=True,
+         optional="asked for once the turn is over"),
     Fact("turn_of", "player", "whose turn it was", required=False,
          optional="asked for under mm25 when the match is tied"),
     Fact("damage", "each", "Life Points each Captain has lost (printed minus now)", 0, 99, required=False,
          optional="asked for when the match is tied and nobody won that turn"),
     Fact("sudden", "player", "sudden death: who first reached a victory condition or damaged the opposing "
-         "Captain (none: nobody yet)", required=False, none_ok=True, optional="asked for in sudden death"),
+         "Captain (none: nobody yet; both: both at once, a draw)", required=False, none_ok=True, both_ok=True,
+         optional="asked for in sudden death"),
 )
+
+
+def logged_facts(rs: Op2009Rules, s: TableState) -> dict[str, Any]:
+    """Of TIME_FACTS, those a recorded log knows (Ruleset.logged_facts): the games won and drawn, and
+    whether a game was in progress, when time was called (the last call the table `s` holds), or
+    now where the log holds no call (the judge calls it with the facts). A log of no game knows
+    none (a match nobody recorded: the judge's facts are all there is). What follows the call (the
+    turn played out, who won it, the sudden death) is the table's, read by the judge (QA88 #2: on a
+    log at 1-0 with game 2 under way, games=0-0 in_game=no was recorded and the match ended 3-1)."""
+    if s.extra.get("game") is None and not s.extra.get("games"):
+        return {}
+    call = s.extra.get("time")
+    if call is None:
+        return {"games": dict(s.extra["score"]), "drawn": drawn_before(s, None), "in_game": rs.in_play(s)}
+    return at_call(s, call)
+
+
+def at_call(s: TableState, call: dict[str, Any]) -> dict[str, Any]:
+    """The games won and drawn the log held when time was called (`call`: the state's `time`), and
+    whether a game was in progress then."""
+    return {"games": dict(call["score"]), "drawn": drawn_before(s, call["position"]),
+            "in_game": not call["sideboarding"]}
+
+
+def drawn_before(s: TableState, position: int | None) -> int:
+    """The drawn games the log holds that ended before `position` (None: all of them)."""
+    return sum(1 for g in s.extra["games"] if not g["winner"] and not g.get("awarded")
+               and (position is None or (g.get("position") or 0) < position))
+
+
+BEST_OF_THREE = "incontri al meglio delle tre partite"  # the book's words for the format (OP09-PREP-5)
 
 
 class FactsProcedure(Procedure):
@@ -468,8 +513,42 @@ class FactsProcedure(Procedure):
     def __init__(self, rs: Op2009Rules, players: list[str], facts: dict, policy: str):
         self.rs, self.policy, self.steps, self.lines = rs, policy, [], []
         self.players, self.facts = players, facts
+        # the facts the branch taken reads (drawn always: it reaches the result's drawn games)
+        self.used = {"games", "drawn", "in_game"}
+
+    def unused(self) -> list[str]:
+        """The facts given that the branch taken did not read (QA88 #7: won=A between games was said
+        as read and recorded with no word that nothing read it)."""
+        return [k for k in self.facts if k not in self.used]
+
+    def reachable(self, score: dict[str, int], drawn: int) -> None:
+        """FactsError (key games or drawn) unless the games won and drawn are a position a match still
+        under way can reach (QA88 #3: games=2-0 got the 1-0 sideboarding rule and ended 3-1; 3-3 and a
+        fourth game after 1-1 with a drawn game were decided). A best of three ends at two wins or
+        after three games (the ruleset's `games` option: 1, a single game); the book names the format,
+        «al meglio delle tre partite» (OP09-PREP-5), and the tool ends a match as its log does."""
+        best_of = int(self.rs.opts.get("games", 3))
+        need, played = best_of // 2 + 1, sum(score.values()) + drawn
+        fmt = (f"a best of three (\u00ab{BEST_OF_THREE}\u00bb, OP09-PREP-5)" if best_of == 3
+               else "a single game (the ruleset's option games=1)" if best_of == 1 else f"a best of {best_of}")
+        said = "-".join(str(n) for n in score.values())
+        ahead = [p for p, n in score.items() if n >= need]
+        if len(ahead) > 1:
+            raise FactsError(f"games={said} is no score of {fmt}: it ends when a player has won {need}, so "
+                             f"both cannot have", 0, "games")
+        if ahead:
+            raise FactsError(f"games={said}: {ahead[0]} has won {score[ahead[0]]} games, and {fmt} ends at "
+                             f"{need} wins: the match is over, not decided by time; record its result (its "
+                             f"games, or the tournament's result)", 0, "games")
+        if played >= best_of:
+            key = "drawn" if drawn else "games"
+            over = ("the match is over, not decided by time; record its result" if played == best_of
+                    else "no match gets there")
+            raise FactsError(f"games={said} drawn={drawn} make {played} games played, and {fmt} has at most "
+                             f"{best_of}: {over}", 0, key)
 
     def need(self, key: str, why: str):
+        self.used.add(key)
         if key not in self.facts:
             f = next(f for f in TIME_FACTS if f.key == key)
             raise FactsError(f"the decision needs {key}= ({f.what}): {why}", 0, key)
@@ -478,6 +557,7 @@ class FactsProcedure(Procedure):
     def run(self) -> Decision:
         a, b = self.players
         score = self.facts["games"]
+        self.reachable(score, self.facts.get("drawn") or 0)
         self.say(f"Time was called; games won: {a} {score[a]} - {score[b]} {b}.")
         if not self.facts["in_game"]:
             if score[a] != score[b]:
@@ -502,6 +582,11 @@ class FactsProcedure(Procedure):
     def tied_turn_over(self, won: str | None) -> Decision:
         a, b = self.players
         self.say(self.quote("OP09-TEMPO-PARI-2"))
+        if won == BOTH:  # as a recorded game drawn in that turn (Procedure.tied)
+            self.say("Both players reached a victory condition at the same time: the game is a draw and the match "
+                     "stays tied; the match is a draw (documented choice).")
+            self.say(self.quote("OP09-VITT-4"))
+            return self.decision("draw", None, "parita/condizione-regolamentare", "OP09-VITT-4")
         if won:
             self.say(f"{won} reached a regular victory condition in that turn: {won} wins the game and the match.")
             return self.decision("win", won, "parita/condizione-regolamentare", "OP09-TEMPO-PARI-2")
@@ -529,12 +614,21 @@ class FactsProcedure(Procedure):
         if won == leader:
             self.say(f"{leader} won the game in that turn: {leader} wins the match.")
             return self.decision("win", leader, "vantaggio/condizione-regolamentare", "OP09-TEMPO-VANT-1")
-        self.say("Neither player reached a regular victory condition in that turn.")
+        if won == BOTH:  # as a recorded game drawn in that turn (Procedure.one_ahead)
+            self.say("The game ended in a draw in that turn (both reached a victory condition at once): nobody "
+                     "reached a victory condition alone.")
+        else:
+            self.say("Neither player reached a regular victory condition in that turn.")
         self.say(f"{leader} won the previous game and wins the match.")
         return self.decision("win", leader, "vantaggio/vince-chi-e-avanti", "OP09-TEMPO-VANT-1")
 
     def sudden(self, branch: str, rule_id: str, *, new_game: bool) -> Decision:
         first = self.facts.get("sudden")
+        self.used.add("sudden")
+        if first == BOTH:  # as a recorded sudden death's `both` (Procedure.sudden_death)
+            self.say("Both players reached a victory condition or damaged the opposing Captain at the same time, "
+                     "not in a Battle between the Captains: a draw (by analogy with OP09-VITT-4).")
+            return self.decision("draw", None, branch + "/contemporaneo", "OP09-VITT-4")
         if first:
             self.say(f"{first} is the first to reach a regular victory condition or to inflict damage on the "
                      "opposing Captain and wins the match.")
@@ -550,4 +644,11 @@ def decide_from_facts(rs: Op2009Rules, players: list[str], facts: dict, *, polic
     policy = policy or "mm25"
     if policy not in POLICIES:
         raise ValueError(f"ruleset op2009 has no end-of-time policy {policy!r} (policies: {', '.join(POLICIES)})")
-    return FactsProcedure(rs, players, facts, policy).run()
+    procedure = FactsProcedure(rs, players, facts, policy)
+    decision = procedure.run()
+    unused = procedure.unused()
+    if unused:
+        decision.steps.append(f"Not used: {facts_text({k: facts[k] for k in unused}, players)}: the branch taken "
+                              f"({decision.branch}) does not read {'it' if len(unused) == 1 else 'them'}; "
+                              "recorded with the facts as read.")
+    return decision

@@ -12,7 +12,7 @@ docs/rulesets/optcg.md.
 from __future__ import annotations
 
 from collections import Counter as Tally
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.desk import OFF_TABLE_KINDS
@@ -26,7 +26,7 @@ from . import table as T
 from . import words as words
 from engine.catalogue import load
 from engine.rulesets.base import Decision, History, Outcome, Ruleset
-from .time import TIME_FACTS, decide_end_of_time, decide_from_facts, policies as policy_catalogue, turns_over
+from .time import TIME_FACTS, decide_end_of_time, decide_from_facts, logged_facts, policies as policy_catalogue
 from .vocab import KINDS
 
 CATALOGUE = load(__package__)  # the rules and the options (rules.toml)
@@ -1281,17 +1281,9 @@ class OptcgRuleset(Ruleset):
 
     time_facts = TIME_FACTS
 
-    def logged_facts(self, s: TableState, events: Sequence[RecordedEvent] = ()) -> dict[str, Any]:
-        # Life and deck counts, where recorded (a deck never registered, Life never placed: unknown;
-        # before the first turn no Life placed is not yet said unknown by the table, so not known here),
-        # and the extra turns over since the time call where the log recorded play after it (QA76 #5)
-        out: dict[str, Any] = {"life": {p: len(s.zone(p, "life")) for p in s.players
-                                        if T.life_known(s, p) and (s.turn or s.zone(p, "life"))},
-                               "deck": {p: len(s.zone(p, "deck")) for p in s.players if T.deck_known(s, p)}}
-        turn = turns_over(s, list(events))
-        if turn is not None:
-            out["turn"] = turn
-        return out
+    def logged_facts(self, s: TableState, events: Sequence[RecordedEvent] = (),
+                     given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return logged_facts(s, list(events), given)
     time_policies = tuple(policy_catalogue())  # bandai (the default), store, regional, asia
     extra_minutes_policies = {p.name: p.extra_minutes for p in policy_catalogue().values()
                               if p.overtime_ends == "turns-or-call"}

@@ -18,8 +18,10 @@ Each decision carries the policy's quote and its reference (`Decision.quote`, `D
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 from importlib import resources
 
 from engine.desk import time_calls
@@ -27,7 +29,7 @@ from engine.events import RecordedEvent
 from engine.replay import as_played
 from engine.state import TableState
 from engine.rulesets.base import Decision, Ruleset
-from engine.timefacts import Fact, FactsError, FactsNeeded
+from engine.timefacts import LOG_NOTE, Fact, FactsError, FactsNeeded
 
 from . import table as T
 
@@ -158,6 +160,32 @@ def turns_over(s: TableState, events: list[RecordedEvent]) -> int | None:
     if not any(e.kind == "turn" and e.position > at for e in events):
         return None
     return extra_turns_over(s, turns_begun(events, at) or 1)
+
+
+def logged_facts(s: TableState, events: list[RecordedEvent], given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Of TIME_FACTS, those the log knows (Ruleset.logged_facts): Life and deck counts where recorded
+    (a deck never registered, Life never placed: unknown; before the first turn no Life placed is not
+    yet said unknown by the table, so not known here), and the extra turns over since the time call
+    where the log recorded play after it (QA76 #5). The counts are the table where the log stops: a
+    judge's `turn` past it (`given`) reads a table that played on since, whose Life and deck the log
+    has not seen: they are neither taken nor compared, but read off the table, and LOG_NOTE says why
+    (QA88 #4: turn=3 on a log stopping at turn 0 took its 39-39 decks and refused the real 38-37)."""
+    out: dict[str, Any] = {"life": {p: len(s.zone(p, "life")) for p in s.players
+                                    if T.life_known(s, p) and (s.turn or s.zone(p, "life"))},
+                           "deck": {p: len(s.zone(p, "deck")) for p in s.players if T.deck_known(s, p)}}
+    turn = turns_over(s, events)
+    if turn is not None:
+        out["turn"] = turn
+    read = (given or {}).get("turn")
+    seen = turn or 0  # no turn recorded after the call (or no call): the log has seen no extra turn over
+    if read is not None and read > seen:
+        per_turn = [k for k in ("life", "deck") if out.pop(k)]
+        if per_turn:
+            out[LOG_NOTE] = (f"the log stops at turn {seen}" + ("" if turn is not None else
+                             " (it records no turn after a time call)")
+                             + f", before turn={read}: its {' and '.join(per_turn)} counts are not the table's "
+                             "then, so they are read off the table")
+    return out
 
 
 # The one count of the procedure's turns: `decide_end_of_time` (are the extra turns over? how many

@@ -1,0 +1,50 @@
+"""optcg facts on a log that stops before the table the judge reads (QA88 #4): `--facts "turn=3"`
+on a log whose last turn is turn 0 took the log's turn-0 Life and deck counts as the table's, and
+refused the judge's real `deck=38-37` as a contradiction. The counts that change every turn are
+taken from the log, and checked against it, only where the log reaches the judge's turn."""
+from __future__ import annotations
+
+from engine.match import Match
+from engine.store import EventStore
+from tests.conftest import run_in_process
+from tests.rulesets.optcg.test_optcg_time_policies import game
+
+
+def recorded(tmp_path, *, stop_at_the_call: bool):
+    """The time-policies game: time called in game turn 3 (turn 0); the whole log plays extra turns
+    1-3 (Life 4-4, decks 38-38); cut, it stops when turn 0 ends (Life 5-5, decks 39-39)."""
+    db = tmp_path / "t.db"
+    m = Match.create(EventStore.open(str(db)), "optcg", ["Ann", "Bob"])
+    items = game()
+    if stop_at_the_call:
+        items = items[:next(i for i, (kind, _, _) in enumerate(items) if kind == "time.called") + 2]
+    for kind, actor, payload in items:
+        m.record(kind, payload, actor=actor)
+    return db, m
+
+
+def test_a_log_that_stops_at_turn_0_gives_no_counts_for_turn_3(tmp_path):
+    db, m = recorded(tmp_path, stop_at_the_call=True)
+    head = m.head_position()
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=3", "--dry-run")
+    assert code == 2 and "needs life=" in err, out + err  # asked for, not the log's turn-0 5-5
+    assert "the log has life" not in err and "the log stops at turn 0" in err
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=3 life=4-4 deck=38-37", "--judge", "Kim")
+    assert code == 0 and "contradict" not in err, out + err
+    assert "winner: Ann" in out and "cards in the deck: Ann 38, Bob 37" in out
+    assert "the log stops at turn 0" in out and m.head_position() == head + 1
+    # where the judge reads the table the log stops at, the log's counts are still the table's
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=0 life=1-1", "--dry-run")
+    assert code == 2 and "life: --facts reads Ann 1, Bob 1, the log has Ann 5, Bob 5" in err, out + err
+
+
+def test_the_whole_log_still_refuses_what_contradicts_it(tmp_path):
+    db, m = recorded(tmp_path, stop_at_the_call=False)
+    head = m.head_position()
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=3 deck=39-39", "--dry-run")
+    assert code == 2 and "deck: --facts reads Ann 39, Bob 39, the log has Ann 38, Bob 38" in err, out + err
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=2", "--dry-run")
+    assert code == 2 and "turn: --facts reads 2, the log has 3" in err
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=3", "--dry-run")
+    assert code == 2 and "needs characters=" in err and "the log has life=4-4 deck=38-38" in err
+    assert "the log stops" not in out + err and m.head_position() == head
