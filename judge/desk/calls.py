@@ -31,6 +31,22 @@ def standing_calls(events: Iterable[RecordedEvent]) -> list[tuple[RecordedEvent,
     return [(e, rulings.get(e.position)) for e in evs if e.kind == "judge.call" and e.position not in voided]
 
 
+def call_about(c: RecordedEvent, player: str, at: int) -> bool:
+    """Is `c` a judge call by `player` about event `at`: the call that goes with `player`'s appeal of
+    event `at` (the table's page and `judge appeal-filed` record one with the filing unless one is
+    open already; deciding the appeal answers it; the appeals file reads it as the appeal's). One
+    rule for the three (review: each had its own)."""
+    return c.kind == "judge.call" and c.payload.get("caller") == player and c.payload.get("at") == at
+
+
+def open_call_about(events: Iterable[RecordedEvent], player: str, at: int) -> RecordedEvent | None:
+    """`player`'s call about event `at` (`call_about`) that nothing answers yet, or None. A call of
+    theirs about something else does not serve their appeal. `events`: the match's events that
+    still count (those of CALL_KINDS are read)."""
+    return next((c for c, answer in standing_calls(e for e in events if e.kind in CALL_KINDS)
+                 if answer is None and call_about(c, player, at)), None)
+
+
 def open_call(store: EventStore, match: str, caller: str,
               events: Iterable[RecordedEvent] | None = None) -> RecordedEvent | None:
     """`caller`'s first call in the match that no ruling answers yet (None: none is open).
