@@ -39,8 +39,10 @@ def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> N
     if as_json:
         out = {"event": rec.event.to_dict(), "description": describe(rec.event),
                "findings": [f.to_dict() for f in rec.findings]}
-        if rec.event.kind == "judge.penalty":
-            out["notices"] = rec.notices  # judge.desk.actions.record: said on every path
+        # what the terminal says as "notice:" on stderr (judge.desk.actions: a penalty's DESK-5, an
+        # appeal's filer other than --by): a penalty's always carries the key, any other where it has one
+        if rec.notices or rec.event.kind == "judge.penalty":
+            out["notices"] = rec.notices
         out.update(extra or {})
         emit_json(out)
         return

@@ -73,6 +73,18 @@ def test_an_appellant_other_than_the_filer_is_said_and_the_filing_is_not_decided
             in done.stderr)
 
 
+def test_the_appeal_notice_reaches_json(tmp_path):
+    """Review: `judge appeal --json` dropped the notice that another player filed the appeal (only a
+    penalty's notices reached --json)."""
+    db = str(tmp_path / "log.db")
+    mid, ruling, call = appealed_match(db)
+    done = run_cli("judge", "appeal", mid, str(ruling), "-j", "HJ", "--decision", "upheld", "--text", "legal",
+                   "--by", "Ann", "--json", db=db)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["notices"] == [f"Bob filed this appeal (event {call - 1}); the decision names "
+                                                  "Ann as the appellant, as given"]
+
+
 def test_a_player_with_an_unrelated_open_call_gets_a_call_with_the_appeal_and_its_decision_answers_it(tmp_path):
     """Review: filing an appeal made no call where the player had ANY call open (one about slow play),
     while deciding it answered only a call about the action appealed: the appeal waited on no call,
