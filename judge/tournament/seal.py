@@ -606,6 +606,8 @@ def blocking_problems(store: EventStore, st: TournamentState, log: list[Recorded
     again each ask (standing_problems, appealed_results, entered_against_decision). `only`: the
     positions of the result events to check (one round's, one result), the others left out before
     any match is read: each check reads the matches of the results it is given."""
+    if log is None and only is not None:  # the rounds' standing results: no read of the tournament's log
+        log = [e for r in st.rounds for e in r.result_events.values() if e.position in only]
     log = store.read(st.id) if log is None else log
     if only is not None:
         log = [e for e in log if e.position in only]
