@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from engine.desk import DESK_RULES, JUDGE_PREFIX, ends_extra_minutes
+from engine.desk import APPEALABLE_KINDS, DESK_RULES, JUDGE_PREFIX, ends_extra_minutes
 from engine.events import RecordedEvent
 from engine.match import Match
 from engine.replay import Fold
@@ -30,8 +30,7 @@ from judge.report.templating import render
 from judge.report.views import table_view
 
 ROOTS = ("judge.call", "time.called")
-ACTIONS = ("judge.ruling", "judge.penalty", "backup", "time.decision", "judge.deck_check", "time.extension",
-           "correction")
+ACTIONS = APPEALABLE_KINDS  # a judge's acts: the ones a player may appeal (one list, engine.desk)
 APPEAL_KINDS = ("appeal.filed", "judge.appeal")  # a player's appeal, the head judge's decision: on the action's page
 AROUND = 3  # events shown before the moment named
 
