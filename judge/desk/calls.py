@@ -49,7 +49,8 @@ def open_call_about(events: Iterable[RecordedEvent], player: str, at: int) -> Re
 
 def open_call(store: EventStore, match: str, caller: str,
               events: Iterable[RecordedEvent] | None = None) -> RecordedEvent | None:
-    """`caller`'s first call in the match that no ruling answers yet (None: none is open).
+    """`caller`'s first call in the match that nothing answers yet (a ruling, or the head judge's
+    decision on an appeal filed with it: ANSWER_KINDS; None: none is open).
     `events`: the match's events of CALL_KINDS where the caller keeps them (the server's desk: a
     page drawn on every phone's refresh reads no store); read from the store otherwise."""
     evs = events if events is not None else store.read_kinds(match, CALL_KINDS)
@@ -59,7 +60,8 @@ def open_call(store: EventStore, match: str, caller: str,
 
 def round_open_calls(store: EventStore, tables: Mapping[int, str],
                      events: Mapping[str, Iterable[RecordedEvent]] | None = None) -> list[tuple[int, RecordedEvent]]:
-    """The calls no ruling answers yet in a round's recorded matches (`tables`: table -> match), as
+    """The calls nothing answers yet (a ruling or an appeal's decision: ANSWER_KINDS) in a round's
+    recorded matches (`tables`: table -> match), as
     (table, call), oldest first. `events`: each match's events of CALL_KINDS where the caller keeps
     them (the server's desk); read from the store otherwise."""
     found = []

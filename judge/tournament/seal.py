@@ -178,7 +178,7 @@ def _why_changed(store: EventStore, match: str, position: int,
         return f"{match}'s time decision (event {s.position}) is out of date after {s.because()}{again}", \
             s.superseded_by is None, None
     gone, upto = voided_positions(events), [e for e in events if e.position <= position]
-    then = _decision_then(events, position)
+    then = _decision_then(events, position, upto)
     # the decision it came from is void now (QA83 #1); not where a penalty decided the match over it
     if then is not None and then.position in gone and not _penalty_decided(store, match, upto):
         by = next(e for e in later if then.position in voided_positions([then, e]))
@@ -383,11 +383,13 @@ def _still_given(match: str, a: Any) -> str:
             f"--overwrite --reason \"...\"`)")
 
 
-def _decision_then(events: list[RecordedEvent], position: int) -> RecordedEvent | None:
+def _decision_then(events: list[RecordedEvent], position: int,
+                   upto: list[RecordedEvent] | None = None) -> RecordedEvent | None:
     """The time decision a result taken at the match's event `position` rests on: the match's
     standing decision (engine.decisions.standing_decision) among its events up to then, voided as
-    they were then. `events`: the match's log, or its decisions, appeals and voids."""
-    upto = [e for e in events if e.position <= position]
+    they were then. `events`: the match's log, or its decisions, appeals and voids; `upto`: those
+    up to `position`, where the caller has them already."""
+    upto = [e for e in events if e.position <= position] if upto is None else upto
     return standing_decision(upto, voided_positions(upto), ())
 
 
