@@ -109,7 +109,8 @@ def stale_decisions(replayer: Replayer, events: Sequence[RecordedEvent] | None =
     """Every final time decision that still counts (no correction voids it) and whose judged table
     a later correction or backup changed: position -> StaleDecision. `events`: the whole log, as
     the caller read it (else read here). A decision without a recorded basis (decided from facts
-    read off the table) is judged on no log table, so none of the log's corrections makes it stale.
+    read off the table alone) is judged on no log table, so none of the log's corrections makes it
+    stale; one from facts that took counts from the log records the table it read, and goes stale.
     A basis the log cannot replay is `verify`'s to report, not staleness. `bases`: the tables as
     recorded at some `based_on` positions, replayed already (verify's check of each recorded hash).
 

@@ -118,7 +118,8 @@ class JudgeRuling(Payload):
     call: int | None = None
 
 
-# The judge actions an appeal may name (`appeal.filed`, `judge.appeal`): one list for both.
+# The judge actions an appeal may name (`appeal.filed`, `judge.appeal`): one list for both, and
+# for the appeals file's judge acts (judge/report/appeals.py ACTIONS).
 APPEALABLE_KINDS = ("judge.ruling", "judge.penalty", "backup", "time.decision", "judge.deck_check", "correction",
                     "time.extension")
 
@@ -650,19 +651,20 @@ def _time_call_findings(live: Sequence[Any], extra_minutes: Mapping[str, int] | 
 def appeal_decisions(live: Iterable[Any]) -> dict[int, list[Any]]:
     """The `judge.appeal` events among `live` (events that still count), by the position of the
     action appealed, in order: the last is the standing decision."""
-    out: dict[int, list[Any]] = {}
-    for e in live:
-        if e.kind == "judge.appeal":
-            out.setdefault(e.payload["appealed"], []).append(e)
-    return out
+    return _by_appealed(live, "judge.appeal")
 
 
 def appeal_filings(live: Iterable[Any]) -> dict[int, list[Any]]:
     """The `appeal.filed` events among `live` (events that still count), by the position of the
     action appealed, in order."""
+    return _by_appealed(live, "appeal.filed")
+
+
+def _by_appealed(live: Iterable[Any], kind: str) -> dict[int, list[Any]]:
+    """The events of `kind` among `live`, by the position of the action they appeal, in order."""
     out: dict[int, list[Any]] = {}
     for e in live:
-        if e.kind == "appeal.filed":
+        if e.kind == kind:
             out.setdefault(e.payload["appealed"], []).append(e)
     return out
 

@@ -61,8 +61,9 @@ class StrictRefusal(Exception):
 class Recorded:
     event: RecordedEvent
     findings: list[Finding]
-    # what the desk says to whoever recorded it that is no finding of the log (judge.desk.actions.record:
-    # a penalty's minutes late under a policy with no ladder, DESK-5): the CLI prints them, the web shows them
+    # what the desk says to whoever recorded it that is no finding of the log (judge.desk.actions: a
+    # penalty's minutes late under a policy with no ladder, DESK-5; decide_appeal's appellant other than
+    # the player who filed): the CLI prints them (--json: `notices`), the web shows them
     notices: list[str] = field(default_factory=list)
 
 

@@ -40,8 +40,10 @@ def _echo_recorded(m: Match, rec, as_json: bool, extra: dict | None = None) -> N
     if as_json:
         out = {"event": rec.event.to_dict(), "description": describe(rec.event),
                "findings": [f.to_dict() for f in rec.findings]}
-        if rec.event.kind == "judge.penalty":
-            out["notices"] = rec.notices  # judge.desk.actions.record: said on every path
+        # what the terminal says as "notice:" on stderr (judge.desk.actions: a penalty's DESK-5, an
+        # appeal's filer other than --by): a penalty's always carries the key, any other where it has one
+        if rec.notices or rec.event.kind == "judge.penalty":
+            out["notices"] = rec.notices
         out.update(extra or {})
         emit_json(out)
         return
@@ -180,7 +182,7 @@ def appeal_filed_cmd(env: Env, match, appealed, player, reason, judge_name, as_j
     """A player's appeal of judge action EVENT to the head judge, written down by a floor judge at a
     terminal: `appeal.filed`, the player its actor and the judge who writes it its recorded_by
     (judge:NAME; DESK-17 flags an appeal whose actor is not the player), with a judge call by the
-    player about EVENT so the judges' queue shows it (unless the player's call is open already), as
+    player about EVENT so the judges' queue shows it (unless the player's call about EVENT is open already), as
     the table's web page files it. An appeal already filed and waiting, one already decided, and
     one of an action voided or not a judge's are refused, nothing stored. The head judge decides it
     with `tablejudge judge appeal MATCH EVENT`; until then it is "pending" (appeals file, the
@@ -199,7 +201,7 @@ def appeal_filed_cmd(env: Env, match, appealed, player, reason, judge_name, as_j
         if call is not None:
             click.echo(f"{call.event.position}  {describer(m.ruleset.describe)(call.event)}")
         else:
-            click.echo(f"note: {player}'s call is open already: the judges' queue shows that one")
+            click.echo(f"note: {player}'s call about event {appealed} is open already: the judges' queue shows that one")
 
 
 @judge_group.command("penalty")

@@ -64,7 +64,7 @@ def match_group() -> None:
               "of its id, if no other id starts so) labels "
               "the match by the tournament's id, and with --table makes the match that table's, linked (--round and --table must be in its pairings, the table "
               "without a match; an older match naming the table unlinked is warned of). A label naming no tournament "
-              "is a free label (said on stderr).")
+              "is a free label; a start of an id is read as that tournament (either said on stderr).")
 @click.option("--round", "round_", help="Round label (with a tournament's id: the round number).")
 @click.option("--table", help="Table label (with a tournament's id: the table number).")
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
@@ -86,7 +86,7 @@ def match_new(env: Env, ruleset, players, event, round_, table, opts, match_id, 
     decks = _tournament_decks(env, decks_from, ruleset, list(players)) if decks_from else []
     from judge.tournament.tablematch import new_match  # a tournament's id as --event: its table's match
     warnings: list[str] = []  # an older match naming the table, unlinked
-    notes: list[str] = []  # an event label naming no tournament: a free label
+    notes: list[str] = []  # an event label naming no tournament (a free label), or read as an id's start
     m = new_match(env.store(create=True), ruleset, list(players), event=event, round=round_, table=table,
                   options=_parse_options(opts), match_id=match_id, recorded_by=env.recorded_by,
                   warnings=warnings, notes=notes)

@@ -16,7 +16,7 @@ from engine.events import RecordedEvent, default_recorder_name
 from engine.schema import shown
 from engine.match import InputError, Match, Recorded
 from engine.store import ConflictError
-from judge.desk.calls import CALL_KINDS, open_call, standing_calls
+from judge.desk.calls import open_call_about
 from judge.desk.clock import local_time
 
 
@@ -208,12 +208,13 @@ def appeal_to_head_judge(match: Match, *, appealed: int, player: str, reason: st
                          recorded_by: str | None = None) -> FiledAppeal:
     """A player's appeal filed (`file_appeal`, the player its actor; refusals as there) and the head
     judge called with it: a `judge.call` by the player about the action appealed, unless their call
-    is open already, so the judges' queue shows it and the call's page holds the Appeal form that
+    about that action is open already (judge.desk.calls.open_call_about: one about something else
+    is not), so the judges' queue shows it and the call's page holds the Appeal form that
     decides it. One way to file for the table's page and `tablejudge judge appeal-filed` (a floor
     judge writing down a player's appeal: the judge is `recorded_by`, never the actor, DESK-17)."""
     filed = file_appeal(match, appealed=appealed, player=player, reason=reason, recorded_by=recorded_by)
     call = None
-    if open_call(match.store, match.id, player) is None:
+    if open_call_about(live_events(match), player, appealed) is None:  # a call about another matter is not this one
         call = record(match, "judge.call", {"caller": player, "reason": f"appeal of event {appealed} to the head "
                                             f"judge: {reason}"[:500], "at": appealed}, actor=player,
                       recorded_by=recorded_by)
@@ -282,9 +283,7 @@ def appeal_call(live: list[RecordedEvent], appealed: int) -> RecordedEvent | Non
     filed = appeal_filings(live).get(appealed)
     if not filed:
         return None
-    filer = filed[0].payload["player"]
-    return next((c for c, answer in standing_calls(e for e in live if e.kind in CALL_KINDS)
-                 if answer is None and c.payload.get("caller") == filer and c.payload.get("at") == appealed), None)
+    return open_call_about(live, filed[0].payload["player"], appealed)
 
 
 def call_answered_words(decision: RecordedEvent) -> str:

@@ -31,9 +31,26 @@ def standing_calls(events: Iterable[RecordedEvent]) -> list[tuple[RecordedEvent,
     return [(e, rulings.get(e.position)) for e in evs if e.kind == "judge.call" and e.position not in voided]
 
 
+def call_about(c: RecordedEvent, player: str, at: int) -> bool:
+    """Is `c` a judge call by `player` about event `at`: the call that goes with `player`'s appeal of
+    event `at` (the table's page and `judge appeal-filed` record one with the filing unless one is
+    open already; deciding the appeal answers it; the appeals file reads it as the appeal's). One
+    rule for the three (review: each had its own)."""
+    return c.kind == "judge.call" and c.payload.get("caller") == player and c.payload.get("at") == at
+
+
+def open_call_about(events: Iterable[RecordedEvent], player: str, at: int) -> RecordedEvent | None:
+    """`player`'s call about event `at` (`call_about`) that nothing answers yet, or None. A call of
+    theirs about something else does not serve their appeal. `events`: the match's events that
+    still count (those of CALL_KINDS are read)."""
+    return next((c for c, answer in standing_calls(e for e in events if e.kind in CALL_KINDS)
+                 if answer is None and call_about(c, player, at)), None)
+
+
 def open_call(store: EventStore, match: str, caller: str,
               events: Iterable[RecordedEvent] | None = None) -> RecordedEvent | None:
-    """`caller`'s first call in the match that no ruling answers yet (None: none is open).
+    """`caller`'s first call in the match that nothing answers yet (a ruling, or the head judge's
+    decision on an appeal filed with it: ANSWER_KINDS; None: none is open).
     `events`: the match's events of CALL_KINDS where the caller keeps them (the server's desk: a
     page drawn on every phone's refresh reads no store); read from the store otherwise."""
     evs = events if events is not None else store.read_kinds(match, CALL_KINDS)
@@ -43,7 +60,8 @@ def open_call(store: EventStore, match: str, caller: str,
 
 def round_open_calls(store: EventStore, tables: Mapping[int, str],
                      events: Mapping[str, Iterable[RecordedEvent]] | None = None) -> list[tuple[int, RecordedEvent]]:
-    """The calls no ruling answers yet in a round's recorded matches (`tables`: table -> match), as
+    """The calls nothing answers yet (a ruling or an appeal's decision: ANSWER_KINDS) in a round's
+    recorded matches (`tables`: table -> match), as
     (table, call), oldest first. `events`: each match's events of CALL_KINDS where the caller keeps
     them (the server's desk); read from the store otherwise."""
     found = []

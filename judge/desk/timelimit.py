@@ -21,6 +21,7 @@ from engine.events import CORE_KINDS, RecordedEvent
 from engine.match import InputError, Match
 from engine.names import any_named, match_names, shown, shown_players
 from engine.rulesets.base import Decision, Ruleset
+from engine.state import TableState
 from judge.desk.actions import judge_actor
 from judge.desk.clock import check_wall_clock, wall_clock_now
 from engine.timefacts import (FactsError, FactsNeeded, blank, facts_text, from_log, log_words, parse_facts,
@@ -215,7 +216,8 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     # what was given against the log first: a judge is not sent to count decks for a table whose
     # Life the log already has otherwise (QA76 #5); then what the log has and the judge did not
     # give is taken from it, so only what the log lacks is asked for (QA84 #7)
-    known = _against_log(match, events, facts)
+    table = match.replayer.decision_basis(events)
+    known = _against_log(match, events, facts, table)
     logged = from_log(known, facts, rs.time_facts, players)
     had = log_words(known, logged, players)
     try:
@@ -238,19 +240,24 @@ def decide_from_facts(match: Match, text: str, policy: str | None = None,
     elif clock is not None and clock != called.payload.get("clock"):
         raise InputError(f"time was already called at {called.payload.get('clock')} (event {called.position}); "
                          "--clock only says when a call this command records was made", field="clock")
-    result = TimeLimitResult(match.id, rs.name, called, decision, facts=shown_facts)
+    # a decision resting on the log's counts records the table it read, as one from the log alone
+    # does: a later correction of that Life or deck leaves it out of date (engine/decisions.py), and
+    # the tournament result taken from it is flagged. From the judge's reading alone it has none.
+    basis = (events[-1].position, table.state_hash()) if logged else None
+    result = TimeLimitResult(match.id, rs.name, called, decision, basis=basis, facts=shown_facts)
     if called.position:
         _against_recorded(result, events, voided, lambda: stale_decisions(match.replayer, events))
     return result
 
 
-def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, Any]) -> dict[str, Any]:
+def _against_log(match: Match, events: list[RecordedEvent], facts: Mapping[str, Any],
+                 table: TableState) -> dict[str, Any]:
     """Record, then judge: a fact the log knows (the ruleset's `logged_facts` on the table now,
-    decisions left out) that --facts reads otherwise is refused, each field with both values, before
-    anything is decided or stored. A log of no game event knows nothing (the ruleset says so).
-    Returns what the log knows, for the facts the judge left out (engine.timefacts.from_log)."""
-    known = match.ruleset.logged_facts(match.replayer.decision_basis(events),
-                                       [e for e in events if e.kind != "time.decision"], given=facts)
+    `table`: Replayer.decision_basis, decisions left out) that --facts reads otherwise is refused,
+    each field with both values, before anything is decided or stored. A log of no game event knows
+    nothing (the ruleset says so). Returns what the log knows, for the facts the judge left out
+    (engine.timefacts.from_log)."""
+    known = match.ruleset.logged_facts(table, [e for e in events if e.kind != "time.decision"], given=facts)
     wrong = []  # (fact, as read, as logged, the fact as the log gives it)
     for key, read in facts.items():
         logged = known.get(key)

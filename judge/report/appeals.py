@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from engine.desk import DESK_RULES, JUDGE_PREFIX, ends_extra_minutes
+from engine.desk import APPEALABLE_KINDS, DESK_RULES, JUDGE_PREFIX, ends_extra_minutes
 from engine.events import RecordedEvent
 from engine.match import Match
 from engine.replay import Fold
 from engine.store import anchor_token
+from judge.desk.calls import call_about
 from judge.io.cardnames import CardNames
 from judge.replay.timeline import hide_event
 from judge.report.files import write_file
@@ -29,8 +30,7 @@ from judge.report.templating import render
 from judge.report.views import table_view
 
 ROOTS = ("judge.call", "time.called")
-ACTIONS = ("judge.ruling", "judge.penalty", "backup", "time.decision", "judge.deck_check", "time.extension",
-           "correction")
+ACTIONS = APPEALABLE_KINDS  # a judge's acts: the ones a player may appeal (one list, engine.desk)
 APPEAL_KINDS = ("appeal.filed", "judge.appeal")  # a player's appeal, the head judge's decision: on the action's page
 AROUND = 3  # events shown before the moment named
 
@@ -58,13 +58,14 @@ def incidents(events: list[RecordedEvent]) -> list[Incident]:
     out: list[Incident] = []
     by_root: dict[int, Incident] = {}
     current: Incident | None = None
-    prev: RecordedEvent | None = None
+    filed: list[RecordedEvent] = []  # the appeals filed so far
     for e in events:
         judge_act = (e.kind in ACTIONS or ends_extra_minutes(e)) and (
             e.kind != "correction" or e.actor.startswith(JUDGE_PREFIX))
-        filing_call, prev = _calls_for_filing(e, prev), e
-        if filing_call:  # the head judge called with a player's appeal: the appeal's incident, no new one
-            continue
+        if e.kind == "appeal.filed":
+            filed.append(e)
+        if any(call_about(e, f.payload["player"], f.payload["appealed"]) for f in filed):
+            continue  # the head judge called with a player's appeal: the appeal's incident, no new one
         if e.kind in ROOTS and not ends_extra_minutes(e):  # the end of extra minutes: its call's act
             current = Incident(e)
             by_root[e.position] = current
@@ -83,13 +84,6 @@ def incidents(events: list[RecordedEvent]) -> list[Incident]:
                     inc.appeals.append(e)
                     break
     return out
-
-
-def _calls_for_filing(e: RecordedEvent, prev: RecordedEvent | None) -> bool:
-    """Is `e` the judge call the table's page records with a player's appeal (right after the
-    `appeal.filed`, by the same player, about the action appealed: judge.web.match_actions)?"""
-    return (e.kind == "judge.call" and prev is not None and prev.kind == "appeal.filed"
-            and e.actor == prev.actor and e.payload.get("at") == prev.payload.get("appealed"))
 
 
 def compact(view: dict[str, Any], keep: int = 4) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from engine.store import EventStore
 
 from judge.tournament.aggregate import Tournament, slip_text, top_cut_seeds
 from judge.tournament.pairing import PairingError, pair_top_cut
-from judge.tournament.seal import blocking_problems
+from judge.tournament.seal import Blocker, blocking_problems
 from judge.tournament.rounds import repair_drafts, round_voids, state_without
 from judge.tournament.state import TournamentState
 
@@ -168,11 +168,8 @@ def warnings(st: TournamentState, *, include_resolved: bool = False,
     settles that one (no choices); recording the result again does, and `close` waits for it."""
     out: list[Warning] = []
     if store is not None:
-        for b in blocking_problems(store, st):  # no choices: entering the result again settles each
-            take = ({"match": b.take_from, "round": b.event.payload.get("round"), "table": b.event.payload.get("table")}
-                    if b.take_from else None)
-            out.append(Warning(f"{b.kind}:{b.event.position}", b.kind, b.words, [], decide_again=b.decide_again,
-                               take_from=take, still_given=b.still_given))
+        # no choices: entering the result again settles each
+        out += [_blocker_warning(b) for b in blocking_problems(store, st)]
     now = _bracket_now(st)
     if now is not None:
         first = st.elimination_rounds[0]
@@ -201,13 +198,27 @@ def warnings(st: TournamentState, *, include_resolved: bool = False,
     return out if include_resolved else [w for w in out if w.decision is None]
 
 
+def _blocker_warning(b: Blocker) -> Warning:
+    """A warning no answer settles (seal.Blocker), as `warnings` lists it: its id is KIND:POSITION, the
+    standing result's event."""
+    take = ({"match": b.take_from, "round": b.event.payload.get("round"), "table": b.event.payload.get("table")}
+            if b.take_from else None)
+    return Warning(f"{b.kind}:{b.event.position}", b.kind, b.words, [], decide_again=b.decide_again,
+                   take_from=take, still_given=b.still_given)
+
+
 def take_again(t: Tournament, warning_id: str, reason: str) -> RecordedEvent:
     """Settle a warning that blocks closing (seal.blocking_problems) by taking its table's result from
     the match again, as `tournament result T --match M --round R --overwrite --reason ...` does (the
     same record_matches): after a judge decided the match's time again, say. Only a warning whose
     words say the match's result settles it (`take_from`); the result is recorded with `reason`. Where
     the match still gives the decision the head judge overturned, refused with what to do first."""
-    w = next((w for w in warnings(t.state(), store=t.store) if w.id == warning_id), None)
+    st = t.state()
+    _, _, at = warning_id.rpartition(":")
+    # only the result the id names is checked (its match read once), not every warning of the event
+    w = next((_blocker_warning(b) for b in blocking_problems(t.store, st, only={int(at)})
+              if f"{b.kind}:{b.event.position}" == warning_id), None) if at.isdigit() else None
+    w = w or next((w for w in warnings(st) if w.id == warning_id), None)  # one an organizer answers
     if w is None:
         raise InputError(f"no open warning {warning_id!r} (it may be settled already)", field="warning")
     if w.take_from is None and w.still_given is not None:  # QA86 2: it said "taken again" of the old result

@@ -178,7 +178,7 @@ def _why_changed(store: EventStore, match: str, position: int,
         return f"{match}'s time decision (event {s.position}) is out of date after {s.because()}{again}", \
             s.superseded_by is None, None
     gone, upto = voided_positions(events), [e for e in events if e.position <= position]
-    then = _decision_then(events, position)
+    then = _decision_then(events, position, upto)
     # the decision it came from is void now (QA83 #1); not where a penalty decided the match over it
     if then is not None and then.position in gone and not _penalty_decided(store, match, upto):
         by = next(e for e in later if then.position in voided_positions([then, e]))
@@ -249,17 +249,36 @@ def basis_problems(store: EventStore, events: list[RecordedEvent], *, changed_on
                     if why is not None:  # out of date: the replay to the head below is not needed
                         problems.append(BasisProblem(e, match, position, why[0], True, why[1], why[2]))
                         continue
-                    got = Replayer(store, match).state_at(
-                        position, use_snapshots=False, save_snapshots=False, events=log).state_hash()
-                    if got != b["state_hash"]:
-                        problem = (f"match {b['match']} replayed to event {b['position']} gives state "
-                                   f"{got[:16]}..., not the {str(b['state_hash'])[:16]}... the result was based on")
+                    table = Replayer(store, match).state_at(
+                        position, use_snapshots=False, save_snapshots=False, events=log)
+                    if table.state_hash() != b["state_hash"]:
+                        problem = _read_otherwise(e, match, position, table, b["state_hash"])
             except (KeyError, TypeError, ValueError, LookupError, MatchNotFound) as err:
                 problem = f"its basis cannot be checked ({str(err)[:80]})"
             if problem:
                 problems.append(BasisProblem(e, match, position if isinstance(position, int) else 0,
                                              problem, False))
     return problems, checked
+
+
+def _read_otherwise(result: RecordedEvent, match: str, position: int, table: Any, stored: Any) -> str:
+    """The words for a result whose match, its log unchanged (`store.holds`: the hash chain gives the
+    head it was taken at), replays to another table than the result stored: this version of the tool
+    reads the log otherwise (op2009 version 4 counts the game a sudden death decides: 1-1 became 2-1,
+    docs/rulesets/op2009.md), so the result may no longer be the match's. Said with the match's
+    result now beside the one recorded, and how to take it again, not as two bare hashes."""
+    p, now = result.payload, table.result or {}
+    score = now.get("score") or {}
+    reads = "no result" if not now else (
+        (f"{now['winner']} wins" if now.get("winner") else str(now.get("result")))
+        + (" (games " + ", ".join(f"{x} {score[x]}" for x in table.players if x in score) + ")" if score else ""))
+    return (f"match {match}'s log is unchanged to event {position}, but this version of tablejudge reads it "
+            f"otherwise than when the result was taken (state {str(stored)[:16]}... then, {table.state_hash()[:16]}... "
+            f"now): the match now reads {reads}, the result recorded {p.get('player1')} "
+            f"{p.get('wins1')}-{p.get('wins2')}-{p.get('draws') or 0} {p.get('player2')}; a newer version counts some games otherwise "
+            f"(the notes of the match's ruleset say which); if the match's reading is right, record the result "
+            f"again: `tablejudge tournament result {result.match} --match {match} --round {p.get('round')} "
+            f"--overwrite --reason \"read again by a newer version\"`")
 
 
 def _standing(st: TournamentState) -> set[int]:
@@ -365,11 +384,13 @@ def still_given_words(match: str, a: Any) -> str:
             f"--overwrite --reason \"...\"`)")
 
 
-def _decision_then(events: list[RecordedEvent], position: int) -> RecordedEvent | None:
+def _decision_then(events: list[RecordedEvent], position: int,
+                   upto: list[RecordedEvent] | None = None) -> RecordedEvent | None:
     """The time decision a result taken at the match's event `position` rests on: the match's
     standing decision (engine.decisions.standing_decision) among its events up to then, voided as
-    they were then. `events`: the match's log, or its decisions, appeals and voids."""
-    upto = [e for e in events if e.position <= position]
+    they were then. `events`: the match's log, or its decisions, appeals and voids; `upto`: those
+    up to `position`, where the caller has them already."""
+    upto = [e for e in events if e.position <= position] if upto is None else upto
     return standing_decision(upto, voided_positions(upto), ())
 
 
@@ -588,6 +609,8 @@ def blocking_problems(store: EventStore, st: TournamentState, log: list[Recorded
     again each ask (standing_problems, appealed_results, entered_against_decision). `only`: the
     positions of the result events to check (one round's, one result), the others left out before
     any match is read: each check reads the matches of the results it is given."""
+    if log is None and only is not None:  # the rounds' standing results: no read of the tournament's log
+        log = [e for r in st.rounds for e in r.result_events.values() if e.position in only]
     log = store.read(st.id) if log is None else log
     if only is not None:
         log = [e for e in log if e.position in only]

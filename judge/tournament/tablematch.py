@@ -43,11 +43,18 @@ def new_match(store: EventStore, ruleset: str, players: Sequence[str], *, event:
     when it begins several tournaments' ids). An older match naming the table without being linked
     to it: a sentence in `warnings` (the new match is the table's; the older one's record does not
     count for it). An event naming no tournament is a free label, said in `notes` (QA: a mistyped
-    or shortened tournament id was stored as a free label without a word)."""
+    or shortened tournament id was stored as a free label without a word); one read as the start of a
+    tournament's id is said there too."""
     def create(label: str | None) -> Match:
         return Match.create(store, ruleset, list(players), event=label, round=round, table=table,
                             options=options, match_id=match_id, recorded_by=recorded_by)
     tid = Tournament.find(store, event) if event else None
+    if tid is not None and notes is not None and tid != event and Tournament.exact(store, event) is None:
+        # the start of an id: said, as a free label is, since the match is linked and the player's
+        # penalties count with that tournament's (review: `--event spring` became spring-2025's silently)
+        name = store.created(tid).payload.get("name", "")
+        notes.append(f"{shown(event)} read as tournament {tid} ({shown(name)}), the one id it begins: the match is "
+                     "that tournament's (give its whole id or its name to be sure)")
     if event and tid is None and notes is not None:
         short = [t for t in Tournament.list_ids(store) if t.startswith(event)] if len(event) < 3 else []
         hint = (f" (it begins {', '.join(short[:3])}{' ...' if len(short) > 3 else ''}, but a prefix is read as "

@@ -71,3 +71,49 @@ def test_an_appellant_other_than_the_filer_is_said_and_the_filing_is_not_decided
     assert done.returncode == 0, done.stderr
     assert (f"notice: Bob filed this appeal (event {filing}); the decision names Ann as the appellant, as given"
             in done.stderr)
+
+
+def test_the_appeal_notice_reaches_json(tmp_path):
+    """Review: `judge appeal --json` dropped the notice that another player filed the appeal (only a
+    penalty's notices reached --json)."""
+    db = str(tmp_path / "log.db")
+    mid, ruling, call = appealed_match(db)
+    done = run_cli("judge", "appeal", mid, str(ruling), "-j", "HJ", "--decision", "upheld", "--text", "legal",
+                   "--by", "Ann", "--json", db=db)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["notices"] == [f"Bob filed this appeal (event {call - 1}); the decision names "
+                                                  "Ann as the appellant, as given"]
+
+
+def test_a_player_with_an_unrelated_open_call_gets_a_call_with_the_appeal_and_its_decision_answers_it(tmp_path):
+    """Review: filing an appeal made no call where the player had ANY call open (one about slow play),
+    while deciding it answered only a call about the action appealed: the appeal waited on no call,
+    and the unrelated call was not answered either. One rule (judge.desk.calls.open_call_about)."""
+    db = str(tmp_path / "log.db")
+    mid = run_cli("match", "new", "--ruleset", "optcg", "--player", "Ann", "--player", "Bob", db=db).stdout.split()[-1]
+    run_cli("judge", "ruling", mid, "-j", "Kim", "--text", "the attack is legal", db=db)
+    run_cli("judge", "call", mid, "--caller", "Bob", "--reason", "slow play", db=db)  # event 3
+    filed = run_cli("judge", "appeal-filed", mid, "2", "-j", "Maria", "--player", "Bob", "--reason", "it was rested",
+                    db=db)
+    assert filed.returncode == 0, filed.stderr
+    assert open_calls(db, mid) == [3, 5]  # the appeal's own call, about event 2
+    done = run_cli("judge", "appeal", mid, "2", "-j", "HJ", "--decision", "upheld", "--text", "legal", db=db)
+    assert done.returncode == 0 and "it answers judge call #5, filed with the appeal" in done.stdout, done.stderr
+    assert open_calls(db, mid) == [3]  # slow play is still to be answered
+
+
+def test_the_appeals_file_reads_the_call_about_the_appealed_action_as_the_appeals_not_only_right_after_it(tmp_path):
+    """The appeals file took as the appeal's call only one recorded right after the filing: an event
+    between them (another table's phone, a note) made the same call a new incident of its own."""
+    from judge.report.appeals import incidents
+    db = str(tmp_path / "log.db")
+    mid, ruling, _ = appealed_match(db)  # Kim's ruling 2, Bob's filing 3, his call about 2 at 4
+    with EventStore.open(db) as store:
+        m = Match(store, mid)
+        second = m.record("judge.ruling", {"text": "draw two"}, actor="judge:Kim").event.position
+        m.record("appeal.filed", {"appealed": second, "player": "Ann", "reason": "one"}, actor="Ann")
+        m.record("note", {"text": "the head judge is on the way"}, actor="judge:Kim")
+        call = m.record("judge.call", {"caller": "Ann", "reason": f"appeal of event {second}", "at": second},
+                        actor="Ann").event.position
+        roots = [i.root.position for i in incidents(m.events()) if i.root is not None]
+    assert call not in roots, roots

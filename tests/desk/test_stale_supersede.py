@@ -271,3 +271,31 @@ def test_a_ruleset_bug_reading_the_standing_table_breaks_neither_the_review_nor_
     r = review(Match(m.store, m.id))
     assert tables and (r.outcome.position, r.outcome.winner) == (second, "Ann")  # the log's decision
     assert "<html" in open(write_replay(Match(m.store, m.id), str(tmp_path / "r.html")), encoding="utf-8").read()
+
+
+def test_a_decision_from_facts_partly_from_the_log_goes_out_of_date_when_that_life_is_corrected(tmp_path):
+    """Review of QA84 #7: a decision from --facts that took Life and deck from the log recorded no
+    basis (no `state_hash`), so a later correction of the Life it rested on left it standing, and the
+    tournament result with it. It records the table it read; the correction leaves it out of date."""
+    from engine.store import EventStore
+    from tests.desk.test_stale_decision import taken
+    from tests.rulesets.optcg.test_optcg_time_policies import game
+    db = tmp_path / "t.db"
+    m = Match.create(EventStore.open(str(db)), "optcg", ["Ann", "Bob"], round="1", table="1")
+    for kind, actor, payload in game():
+        m.record(kind, payload, actor=actor)  # Life 4-4, decks 38-38 in the log
+    d = run(m, facts="characters=1-1 last_life=B", judge="Kim").recorded
+    assert d.payload["winner"] == "Ann" and d.payload["based_on"] == d.position - 1 and "state_hash" in d.payload
+    assert run_in_process(db, "verify", m.id)[0] == 0  # the basis is the log's own table: not an edit
+    fix = m.record("correction", {"voids": taken(m, "Ann"), "reason": "no damage was dealt"}, actor=JUDGE)
+    said = f"the time decision at event {d.position} is out of date after correction {fix.event.position}"
+    assert [f.message for f in fix.findings if f.rule == "DESK-15"][0].startswith(said)
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "characters=1-1 last_life=B", "--dry-run", "--json")
+    assert code == 0 and json.loads(out)["supersedes_stale"]["position"] == d.position, out + err
+    assert review(Match(m.store, m.id)).outcome is None
+    with pytest.raises(InputError, match=f"no outcome yet: {said}"):
+        cup(m).record_matches([m.id])
+    # from the judge's reading alone there is no log table to go out of date
+    alone = run(m, facts="turn=3 life=5-4 deck=38-38 characters=1-1 last_life=B", judge="Kim").recorded
+    assert "state_hash" not in alone.payload and alone.payload["winner"] == "Ann"
+

@@ -109,3 +109,25 @@ def test_0_0_after_a_drawn_game_says_a_game_was_played(tmp_path):
     out = _decide_from_facts(db, match, lambda each: "games=0-0 drawn=1 in_game=no sudden=Bob")
     assert "No game was in progress at 0-0 (between games)" in out, out
     assert _result(db, match) == {"Bob": (1, 0, 1), "Ann": (0, 1, 1)}
+
+
+def test_a_result_taken_under_the_old_reading_is_said_as_read_otherwise(tmp_path, monkeypatch):
+    """A result taken from the sudden-death match before version 4 (1-1-0: the decided game counted
+    for nobody) now rests on a table the tool no longer gives: the warning says the log is unchanged,
+    the match's score now and the result's, and the command taking it again; not two bare hashes."""
+    import engine.rulesets.op2009.ruleset as op2009
+    db, _ = _tournament(tmp_path)
+    code, out, err = run_in_process(db, "import", str(FIXTURE), "--json")
+    match = json.loads(out)["match"]
+    with monkeypatch.context() as old:  # the reading before version 4
+        old.setattr(op2009, "decides_a_game", lambda branch: False)
+        old.setattr(op2009.Op2009Ruleset, "version", 3)  # its snapshots are replayed again after
+        assert run_in_process(db, "timelimit", match, "--judge", "Kim")[0] == 0
+        assert _result(db, match) == {"Bob": (1, 1, 0), "Ann": (1, 1, 0)}
+    code, out, err = run_in_process(db, "verify", "--all")
+    said = out + err
+    assert f"match {match}'s log is unchanged to event" in said and "reads it otherwise" in said, said
+    assert "the match now reads Bob wins (games Ann 1, Bob 2)" in said, said
+    assert re.search(r"the result recorded (Ann 1-1-0 Bob|Bob 1-1-0 Ann)", said) and "snapshot at event" not in said, said
+    assert re.search(rf"tablejudge tournament result t-\w+ --match {match} --round 1 --overwrite", said), said
+    assert "gives state" not in said

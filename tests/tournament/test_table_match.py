@@ -238,9 +238,12 @@ def test_match_new_reads_a_tournament_id_prefix_as_the_tournament_and_says_a_fre
     db = _cup(tmp_path)
     p1, p2 = _table(db, 1)
     r = run_cli("match", "new", "-r", "optcg", "-p", p1, "-p", p2, "--event", "t-cu", "--round", "1",
-                "--table", "1", db=db)
-    assert r.returncode == 0 and r.stderr == "", r.stderr
-    mid = r.stdout.strip()
+                "--table", "1", "--json", db=db)
+    # said, not silent (review: `--event spring` became spring-2025's, penalties counting across it)
+    said = "'t-cu' read as tournament t-cup ("
+    assert r.returncode == 0 and f"note: {said}" in r.stderr, r.stderr
+    assert json.loads(r.stdout)["notes"][0].startswith(said), r.stdout
+    mid = json.loads(r.stdout)["id"]
     with EventStore.open(db) as store:
         assert store.created(mid).payload["event"] == "t-cup"
     assert f"table 1's recorded match {mid} linked" in run_cli("events", "t-cup", db=db).stdout

@@ -183,9 +183,9 @@ class Op2009Ruleset(Ruleset):
                 self._time_games(s, e)
                 final, drawn = s.extra["score"], drawn_games(s)
             s.extra["score"] = dict(final)
-            s.result = {"result": p["result"], "winner": p.get("winner"),
-                        "how": f"end of time: {p['branch']}", "position": e.position,
-                        "score": dict(final), "drawn": drawn}
+            s.result = with_drawn({"result": p["result"], "winner": p.get("winner"),
+                                   "how": f"end of time: {p['branch']}", "position": e.position,
+                                   "score": dict(final)}, drawn)
 
     def _time_games(self, s, e) -> None:
         """The games a time decision adds to a recorded log: the ones it awards (1 each at 1-0 while
@@ -598,10 +598,9 @@ class Op2009Ruleset(Ruleset):
         leader = max(s.players, key=lambda p: score[p])
         if s.result is None and (score[leader] >= need or len(s.extra["games"]) >= self.opts["games"]):
             tied = len({score[p] for p in s.players}) == 1
-            s.result = {"result": "draw" if tied else "win", "winner": None if tied else leader,
-                        "how": "games " + "-".join(str(score[p]) for p in s.players),
-                        "position": e.position, "score": dict(score),
-                        "drawn": drawn_games(s)}
+            s.result = with_drawn({"result": "draw" if tied else "win", "winner": None if tied else leader,
+                                   "how": "games " + "-".join(str(score[p]) for p in s.players),
+                                   "position": e.position, "score": dict(score)}, drawn_games(s))
 
     # --- what a scorekeeper records --------------------------------------------------------
 
@@ -1328,6 +1327,15 @@ class Op2009Ruleset(Ruleset):
 def drawn_games(s: TableState) -> int:
     """The games of the match the log holds that ended in a draw (a drawn game counts for nobody)."""
     return sum(1 for g in s.extra["games"] if not g["winner"])
+
+
+def with_drawn(result: dict, drawn: int) -> dict:
+    """A finished match's `s.result`, its drawn games (Outcome.drawn) kept only where there are any:
+    the result is part of the table's state hash, which a tournament result taken from the match
+    (`tournament result --match`) stores and checks again (judge/tournament/seal.py). A match with
+    no drawn game keeps the hash it had before version 4 stored `drawn`, so no result taken earlier
+    is flagged for it."""
+    return {**result, "drawn": drawn} if drawn else result
 
 
 def reinforcement_cost(fighter_crews: list[str], crew: str) -> int:
