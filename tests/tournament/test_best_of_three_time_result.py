@@ -7,18 +7,13 @@ from __future__ import annotations
 import json
 
 from tests.conftest import run_in_process
+from tests.tournament.test_best_of_three_sudden_death import _tournament
 
 
 def _decided_at_time(tmp_path):
     """o.db: Ann and Bob paired in an op2009 tournament, time called between games at 1-0 (Ann
     ahead): OP09-TEMPO-SIDE-1 gives each a game, the match ends 2-1."""
-    db = tmp_path / "o.db"
-    assert run_in_process(db, "tournament", "new", "--name", "OP", "--game", "op2009", "--rounds", "1")[0] == 0
-    assert run_in_process(db, "tournament", "register", "OP", "Ann", "Bob")[0] == 0
-    assert run_in_process(db, "tournament", "pair", "OP")[0] == 0
-    code, out, err = run_in_process(db, "tournament", "matches", "OP", "--json")
-    assert code == 0, out + err
-    match = json.loads(out)[0]["match"]
+    db, match = _tournament(tmp_path)
     assert run_in_process(db, "log", match, "time.called", "--clock", "15:40")[0] == 0
     first, second = json.loads(run_in_process(db, "state", match, "--json")[1])["players"]  # the seats, the table's
     facts = "games=1-0" if first == "Ann" else "games=0-1"  # in seat order: Ann is ahead

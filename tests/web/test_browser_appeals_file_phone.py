@@ -10,7 +10,8 @@ import pytest
 from tests.browser import needs_chromium
 from tests.conftest import ROOT
 from tests.web.conftest import player_tokens
-from tests.web.matchsetup import mint, served_match
+from tests.web.matchsetup import served_match
+from tests.web.test_browser_player_appeal import ruled_at_the_table
 from tests.web.test_browser_match_phone import SMALL_PHONE
 
 pytestmark = [*needs_chromium, pytest.mark.slow]
@@ -19,10 +20,7 @@ ARTIFACTS = os.path.join(ROOT, "test-artifacts", "serve-appeals-file")
 
 def test_the_appeals_file_fits_a_phone_with_a_long_unbroken_reason(tmp_path):
     with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, tid, mid):
-        kim = mint(api, tid, "judge", "Kim")
-        ruling = api.post(f"/api/m/{mid}/do/ruling", {"text": "the blocker was rested: the attack stands"},
-                          token=kim).json()["position"]
-        me = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+        kim, ruling, me, _ = ruled_at_the_table(hall, b, server, api, tid, mid, page=False)
         filed = api.post(f"/api/m/{mid}/do/file_appeal", {"appealed": ruling, "player": me, "reason": "x" * 900},
                          token=player_tokens(api, tid)[1])
         assert filed.status_code == 200, filed.text

@@ -20,15 +20,27 @@ pytestmark = [*needs_chromium, pytest.mark.slow]
 ARTIFACTS = os.path.join(ROOT, "test-artifacts", "serve-player-appeal")
 
 
+def ruled_at_the_table(hall, b, server, api, tid: str, mid: str, *, page: bool = True):
+    """Judge Kim's ruling at table 1 (through the API) and, with `page`, the table's page for its
+    first player on a 360 px phone, opened as that player (`&me=`). (Kim's token, the ruling's
+    position, the player's name, the phone's page or None.)"""
+    kim = mint(api, tid, "judge", "Kim")
+    ruling = api.post(f"/api/m/{mid}/do/ruling", {"text": "the blocker was rested: the attack stands"},
+                      token=kim).json()["position"]
+    me = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+    if not page:
+        return kim, ruling, me, None
+    phone = hall.page(b.new_context(**SMALL_PHONE))
+    phone.goto(f"{server.url}/t/{tid}/play?k={player_tokens(api, tid)[1]}&me={me}")
+    return kim, ruling, me, phone
+
+
 def test_a_player_files_an_appeal_on_a_phone_and_sees_it_listed(tmp_path):
     with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, tid, mid):
-        kim = mint(api, tid, "judge", "Kim")
-        ruling = api.post(f"/api/m/{mid}/do/ruling", {"text": "the blocker was rested: the attack stands"},
-                          token=kim).json()["position"]
-        me = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
+        kim, ruling, me, _ = ruled_at_the_table(hall, b, server, api, tid, mid, page=False)
         phone = hall.page(b.new_context(**SMALL_PHONE))
         phone.goto(f"{server.url}/t/{tid}/play?k={player_tokens(api, tid)[1]}")
-        phone.get_by_role("button", name=f"I am {me}").click()
+        phone.get_by_role("button", name=f"I am {me}").click()  # the page's own way to say who you are
         item = phone.locator(f"#decision-{ruling}")
         item.wait_for(timeout=WAIT)
         assert "the blocker was rested" in item.inner_text()
@@ -55,12 +67,7 @@ def test_the_head_judges_decision_reaches_the_players_page_without_a_reload(tmp_
     """The player's page open at 360 px, live; the head judge decides the appeal through the API from
     their own link. The player's page shows the decision by itself (the live stream), not reloaded."""
     with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, tid, mid):
-        kim = mint(api, tid, "judge", "Kim")
-        ruling = api.post(f"/api/m/{mid}/do/ruling", {"text": "the blocker was rested: the attack stands"},
-                          token=kim).json()["position"]
-        me = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
-        phone = hall.page(b.new_context(**SMALL_PHONE))
-        phone.goto(f"{server.url}/t/{tid}/play?k={player_tokens(api, tid)[1]}&me={me}")
+        kim, ruling, me, phone = ruled_at_the_table(hall, b, server, api, tid, mid)
         item = phone.locator(f"#decision-{ruling}")
         item.get_by_text("Appeal this decision to the head judge").click()
         item.locator("textarea[name=reason]").fill("the blocker was active")
@@ -90,12 +97,7 @@ def test_a_judges_act_at_the_table_keeps_the_appeal_being_typed(tmp_path):
     form and lose the text. The part waits: the text and the open form survive; the page catches up
     once the appeal is filed, or once the box is left empty."""
     with served_match(tmp_path, ARTIFACTS) as (hall, db, server, b, api, tid, mid):
-        kim = mint(api, tid, "judge", "Kim")
-        ruling = api.post(f"/api/m/{mid}/do/ruling", {"text": "the blocker was rested: the attack stands"},
-                          token=kim).json()["position"]
-        me = api.get(f"/api/t/{tid}/tables").json()[0]["player1"]
-        phone = hall.page(b.new_context(**SMALL_PHONE))
-        phone.goto(f"{server.url}/t/{tid}/play?k={player_tokens(api, tid)[1]}&me={me}")
+        kim, ruling, me, phone = ruled_at_the_table(hall, b, server, api, tid, mid)
         phone.locator("#live-status.on").wait_for(timeout=WAIT)
         phone.evaluate("window.__heard = 0; document.addEventListener('tj:changed', () => window.__heard++)")
         item = phone.locator(f"#decision-{ruling}")
