@@ -22,7 +22,7 @@ def register(cli: click.Group) -> None:
     @click.option("--facts", metavar="TEXT", default=None,
                   help="A match nobody recorded: what you read off the table, e.g. \"turn=4 life=2-3 deck=20-18\" "
                        "(the ruleset's facts are listed when one is missing or wrong). Records the time call too "
-                       "if there is none. On a recorded match, a fact the log knows (optcg: Life, deck, turn) read "
+                       "if there is none. On a recorded match, a fact the log knows (optcg: Life, deck, Characters, turn) read "
                        "otherwise is refused, and one left out is taken from the log.")
     @click.option("--clock", metavar="HH:MM", default=None,
                   help="With --facts on a match without a time call: when time was called, local time (default: now, local time).")

@@ -46,5 +46,24 @@ def test_the_whole_log_still_refuses_what_contradicts_it(tmp_path):
     code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=2", "--dry-run")
     assert code == 2 and "turn: --facts reads 2, the log has 3" in err
     code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=3", "--dry-run")
-    assert code == 2 and "needs characters=" in err and "the log has life=4-4 deck=38-38" in err
+    assert code == 2 and "needs last_life=" in err and "the log has life=4-4 deck=38-38 characters=1-1" in err
     assert "the log stops" not in out + err and m.head_position() == head
+
+
+def test_the_characters_on_the_field_are_the_logs_too(tmp_path):
+    """QA89 HIGH: `--facts "characters=5-0"` against a log whose field holds 1 and 1 was stored and
+    gave the match to Ann; with any other fact given, characters= was asked for though the log
+    counts them (its own decision does). Refused like Life, and taken from the log when left out."""
+    db, m = recorded(tmp_path, stop_at_the_call=False)
+    head = m.head_position()
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "characters=5-0", "--judge", "Kim")
+    assert code == 2 and "characters: --facts reads Ann 5, Bob 0, the log has Ann 1, Bob 1" in err, out + err
+    assert m.head_position() == head
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "last_life=A", "--dry-run")
+    assert code == 0 and "characters=1-1" in out and "needs characters=" not in err, out + err
+    # past where the log stops, the field is the table's to read, as Life and deck are
+    (tmp_path / "cut").mkdir()
+    cut, mc = recorded(tmp_path / "cut", stop_at_the_call=True)
+    code, out, err = run_in_process(cut, "timelimit", mc.id, "--facts", "turn=3 life=4-4 deck=38-38", "--dry-run")
+    assert code == 2 and "needs characters=" in err, out + err
+    assert "its life, deck and characters counts are not the table's then" in err, err

@@ -131,7 +131,7 @@ def test_facts_a_recorded_log_contradicts_are_refused(tmp_path):
         assert m.head_position() == head  # nothing stored
     code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=2-3 deck=20-18")
     assert code == 2 and "deck: --facts reads Ann 20, Bob 18, the log has Ann 38, Bob 38" in err
-    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=4-4 deck=38-38 characters=2-1",
+    code, out, err = run_in_process(tmp_path / "t.db", "timelimit", m.id, "--facts", "turn=3 life=4-4 deck=38-38 characters=1-1 last_life=B",
                                     "--dry-run")
     assert code == 0, out + err  # the log's own counts: accepted
 
@@ -209,8 +209,10 @@ def test_facts_the_log_has_are_taken_from_it_and_only_the_rest_asked_for(tmp_pat
         m.record(kind, payload, actor=actor)  # Life 4-4, decks 38-38; turns 4 to 6 over after the call
     head = m.head_position()
     code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=3", "--judge", "Kim")
-    assert code == 2 and "needs characters=" in err and "(the log has life=4-4 deck=38-38)" in err, out + err
-    assert "needs life=" not in err and "needs deck=" not in err and m.head_position() == head
+    assert code == 2 and "needs last_life=" in err and "(the log has life=4-4 deck=38-38 characters=1-1)" in err, \
+        out + err
+    assert "needs life=" not in err and "needs deck=" not in err and "needs characters=" not in err
+    assert m.head_position() == head
     code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "characters=1-1 last_life=B", "--judge", "Kim")
     assert code == 0 and "the judge read the table: characters=1-1 last_life=Bob; the log has turn=3 life=4-4 " \
                          "deck=38-38" in out and "winner: Ann" in out, out + err

@@ -535,7 +535,7 @@ class FactsProcedure(Procedure):
         ahead = [p for p, n in score.items() if n >= need]
         if len(ahead) > 1:
             raise FactsError(f"games={said} is no score of {fmt}: it ends when a player has won {need}, so "
-                             f"both cannot have", 0, "games")
+                             f"both players cannot have won {need}", 0, "games")
         if ahead:
             raise FactsError(f"games={said}: {ahead[0]} has won {score[ahead[0]]} games, and {fmt} ends at "
                              f"{need} wins: the match is over, not decided by time; record its result (its "

@@ -163,7 +163,8 @@ def turns_over(s: TableState, events: list[RecordedEvent]) -> int | None:
 
 
 def logged_facts(s: TableState, events: list[RecordedEvent], given: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Of TIME_FACTS, those the log knows (Ruleset.logged_facts): Life and deck counts where recorded
+    """Of TIME_FACTS, those the log knows (Ruleset.logged_facts): Life and deck counts where recorded,
+    the Characters on the field once the game has begun
     (a deck never registered, Life never placed: unknown; before the first turn no Life placed is not
     yet said unknown by the table, so not known here), and the extra turns over since the time call
     where the log recorded play after it (QA76 #5). The counts are the table where the log stops: a
@@ -173,19 +174,27 @@ def logged_facts(s: TableState, events: list[RecordedEvent], given: Mapping[str,
     out: dict[str, Any] = {"life": {p: len(s.zone(p, "life")) for p in s.players
                                     if T.life_known(s, p) and (s.turn or s.zone(p, "life"))},
                            "deck": {p: len(s.zone(p, "deck")) for p in s.players if T.deck_known(s, p)}}
+    if s.turn:  # the Characters on the field: public, recorded as played; the log's own decision
+        # counts them, so a reading against them is refused like Life's (QA89: characters=5-0
+        # against the log's 2-3 was stored and gave the win to the other player)
+        out["characters"] = {p: len(s.zone(p, "characters")) for p in s.players}
     turn = turns_over(s, events)
     if turn is not None:
         out["turn"] = turn
     read = (given or {}).get("turn")
     seen = turn or 0  # no turn recorded after the call (or no call): the log has seen no extra turn over
     if read is not None and read > seen:
-        per_turn = [k for k in ("life", "deck") if out.pop(k)]
+        per_turn = [k for k in ("life", "deck", "characters") if out.pop(k, None)]
         if per_turn:
             out[LOG_NOTE] = (f"the log stops at turn {seen}" + ("" if turn is not None else
                              " (it records no turn after a time call)")
-                             + f", before turn={read}: its {' and '.join(per_turn)} counts are not the table's "
+                             + f", before turn={read}: its {_listed(per_turn)} counts are not the table's "
                              "then, so they are read off the table")
     return out
+
+
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # The one count of the procedure's turns: `decide_end_of_time` (are the extra turns over? how many
