@@ -67,3 +67,18 @@ def test_the_characters_on_the_field_are_the_logs_too(tmp_path):
     code, out, err = run_in_process(cut, "timelimit", mc.id, "--facts", "turn=3 life=4-4 deck=38-38", "--dry-run")
     assert code == 2 and "needs characters=" in err, out + err
     assert "its life, deck and characters counts are not the table's then" in err, err
+
+
+def test_a_log_of_life_and_turns_alone_does_not_know_the_field(tmp_path):
+    """A scorekeeper who records turns and Life but no plays: the log's field is empty because
+    nothing was recorded there, not because the table's is. The judge's count of Characters is
+    asked for and taken, never refused against that empty field."""
+    db = tmp_path / "t.db"
+    m = Match.create(EventStore.open(str(db)), "optcg", ["Ann", "Bob"])
+    for kind, actor, payload in game():
+        if kind != "play":
+            m.record(kind, payload, actor=actor)
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "turn=3", "--dry-run")
+    assert code == 2 and "needs characters=" in err and "characters=0-0" not in err, out + err
+    code, out, err = run_in_process(db, "timelimit", m.id, "--facts", "characters=2-1", "--dry-run")
+    assert code == 0 and "contradict" not in err and "winner: Ann" in out, out + err

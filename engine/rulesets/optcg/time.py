@@ -164,7 +164,7 @@ def turns_over(s: TableState, events: list[RecordedEvent]) -> int | None:
 
 def logged_facts(s: TableState, events: list[RecordedEvent], given: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Of TIME_FACTS, those the log knows (Ruleset.logged_facts): Life and deck counts where recorded,
-    the Characters on the field once the game has begun
+    the Characters on the field where the log records plays
     (a deck never registered, Life never placed: unknown; before the first turn no Life placed is not
     yet said unknown by the table, so not known here), and the extra turns over since the time call
     where the log recorded play after it (QA76 #5). The counts are the table where the log stops: a
@@ -174,7 +174,9 @@ def logged_facts(s: TableState, events: list[RecordedEvent], given: Mapping[str,
     out: dict[str, Any] = {"life": {p: len(s.zone(p, "life")) for p in s.players
                                     if T.life_known(s, p) and (s.turn or s.zone(p, "life"))},
                            "deck": {p: len(s.zone(p, "deck")) for p in s.players if T.deck_known(s, p)}}
-    if s.turn:  # the Characters on the field: public, recorded as played; the log's own decision
+    if s.turn and any(e.kind == "play" for e in events):
+        # the Characters on the field: public, known where the log records what is played (a log of
+        # Life and turns alone does not: its empty field is not the table's); the log's own decision
         # counts them, so a reading against them is refused like Life's (QA89: characters=5-0
         # against the log's 2-3 was stored and gave the win to the other player)
         out["characters"] = {p: len(s.zone(p, "characters")) for p in s.players}
